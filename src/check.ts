@@ -1,0 +1,89 @@
+import type { Detector } from './detectors/detector.js';
+import { createDetector, type DetectorOptions } from './detectors/index.js';
+import { Engine } from './engine/engine.js';
+import type { EventBatch } from './model/events.js';
+import { Symbols } from './model/symbols.js';
+import { RaceCollector } from './report/collector.js';
+import type { TraceError } from './trace/errors.js';
+import { type Format, type ReadResult, readTrace, readTraceBuffer } from './trace/reader.js';
+import { formatEvent } from './trace/writer.js';
+
+export interface CheckOptions {
+  /** Detector names; each sees every event (default ['goldilocks']). */
+  detectors?: string[];
+  format?: Format;
+  lenient?: boolean;
+  detectorOptions?: DetectorOptions;
+  onProgress?: (read: number, total: number) => void;
+  onWarning?: (e: TraceError) => void;
+}
+
+/** One detector's verdicts on a trace. */
+export interface DetectorResult {
+  detector: Detector;
+  races: RaceCollector;
+}
+
+export interface CheckResult {
+  symbols: Symbols;
+  engine: Engine;
+  results: DetectorResult[];
+  input: ReadResult;
+  /** Wall-clock milliseconds for parse + check. */
+  timeMs: number;
+}
+
+function setup(
+  options: CheckOptions,
+  file: string,
+): { symbols: Symbols; engine: Engine; results: DetectorResult[] } {
+  const symbols = new Symbols();
+  const engine = new Engine(
+    symbols,
+    [],
+    { file, lenient: options.lenient, onWarning: options.onWarning },
+    (b: EventBatch, i: number) => formatEvent(symbols, b, i) ?? '',
+  );
+  const results = (options.detectors ?? ['goldilocks']).map((name) => {
+    const races = new RaceCollector();
+    const detector = createDetector(
+      name,
+      { symbols, locks: engine.locks, sink: races },
+      options.detectorOptions,
+    );
+    engine.detectors.push(detector);
+    return { detector, races };
+  });
+  return { symbols, engine, results };
+}
+
+/**
+ * The main job: reads a trace file (`-` = stdin, gzip or not) and runs the detectors over it, streaming.
+ * @throws TraceError for a malformed line or an infeasible event (unless `lenient`); Error for unreadable files.
+ */
+export async function checkFile(path: string, options: CheckOptions = {}): Promise<CheckResult> {
+  const { symbols, engine, results } = setup(options, path === '-' ? '<stdin>' : path);
+  const t0 = performance.now();
+  const input = await readTrace(path, symbols, (b) => engine.process(b), {
+    format: options.format,
+    onProgress: options.onProgress,
+  });
+  return { symbols, engine, results, input, timeMs: performance.now() - t0 };
+}
+
+/** As {@link checkFile}, for a trace given as text (tests, examples). */
+export function checkText(text: string, options: CheckOptions = {}, name = '<text>'): CheckResult {
+  const { symbols, engine, results } = setup(options, name);
+  const t0 = performance.now();
+  const input = readTraceBuffer(Buffer.from(text, 'utf8'), name, symbols, (b) => engine.process(b), {
+    format: options.format,
+  });
+  return { symbols, engine, results, input, timeMs: performance.now() - t0 };
+}
+
+/** The verdicts every precise detector must agree on: racy variables and the first racy event of each. */
+export function verdicts(r: CheckResult, i = 0): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [x, ev] of r.results[i].races.firstRace) out.set(r.symbols.variables.name(x), ev);
+  return out;
+}

@@ -1,0 +1,81 @@
+import type { Symbols } from '../model/symbols.js';
+
+/** One access of a race report. `index` is the 0-based position of the event among the trace's events. */
+export interface AccessRef {
+  index: number;
+  thread: number;
+  write: boolean;
+  /** Inside a transaction (checked at its commit, §5.3). */
+  xact: boolean;
+  loc: number;
+}
+
+/** A race declared by a detector at `current` (the later access) against `previous`. */
+export interface Race {
+  variable: number;
+  current: AccessRef;
+  previous: AccessRef;
+  /** How the detector decided, in its own terms (e.g. which lockset, which epochs). */
+  detail: string;
+  /** Goldilocks: the lockset computed for the previous access at the current one; Eraser: the locks held. */
+  lockset?: string[];
+}
+
+export interface RaceSink {
+  race(r: Race): void;
+}
+
+/**
+ * The locks each thread holds, maintained by the engine as it checks feasibility (engine/engine.ts) and read
+ * by detectors (the alock short-circuit of §5.1, Eraser's locks-held). Locks are re-entrant: `depth` counts.
+ */
+export class LockState {
+  /** Holding thread per lock, -1 when free. */
+  holder: Int32Array = new Int32Array(64).fill(-1);
+  depth: Int32Array = new Int32Array(64);
+  /** Locks held per thread, in acquisition order (outermost first). */
+  readonly held: number[][] = [];
+
+  ensure(locks: number, threads: number): void {
+    if (locks > this.holder.length) {
+      const cap = Math.max(locks, this.holder.length * 2);
+      const h = new Int32Array(cap).fill(-1);
+      h.set(this.holder);
+      this.holder = h;
+      const d = new Int32Array(cap);
+      d.set(this.depth);
+      this.depth = d;
+    }
+    while (this.held.length < threads) this.held.push([]);
+  }
+}
+
+/** What a detector is given: the trace's symbol tables and the engine's lock state. */
+export interface DetectorContext {
+  symbols: Symbols;
+  locks: LockState;
+  sink: RaceSink;
+}
+
+/**
+ * A race detector: a class of event handlers over interned ids, in the style of RoadRunner's tools
+ * (DESIGN.md). `ev` is the event's 0-based index in the trace, `loc` its source-location id.
+ * The engine has already checked feasibility and expands compound events: rmw(v) = vr(v); vw(v), and
+ * wait(l) = rel(l); acq(l). Markers and notify are not passed on.
+ */
+export interface Detector {
+  readonly name: string;
+  read(t: number, x: number, loc: number, ev: number): void;
+  write(t: number, x: number, loc: number, ev: number): void;
+  acquire(t: number, l: number, ev: number): void;
+  release(t: number, l: number, ev: number): void;
+  volatileRead(t: number, v: number, ev: number): void;
+  volatileWrite(t: number, v: number, ev: number): void;
+  fork(t: number, u: number, ev: number): void;
+  join(t: number, u: number, ev: number): void;
+  /** commit(R, W): `pool[off]` = |R|, `pool[off+1]` = |W|, then the ids of R, then of W. */
+  commit(t: number, pool: Int32Array, off: number, loc: number, ev: number): void;
+  alloc(t: number, o: number, ev: number): void;
+  /** Counters for `--stats`. */
+  stats(): Record<string, number>;
+}

@@ -1,0 +1,472 @@
+import { grow, growFilled } from '../../model/interner.js';
+import type { Detector, DetectorContext } from '../detector.js';
+import { type Lockset, LocksetTable, WorkingLockset } from './lockset.js';
+import { ACQ, COMMIT_CELL, FORK_CELL, JOIN_CELL, REL, SyncEventList, VR, VW } from './sync-list.js';
+
+/** Options of the lazy Goldilocks detector; every optimization can be switched off (for testing). */
+export interface GoldilocksOptions {
+  /** §5.1: both accesses transactional (default on). */
+  xactShortCircuit?: boolean;
+  /** §5.1: same owner thread (default on). */
+  ownerShortCircuit?: boolean;
+  /** §5.1: the previous access's alock is held by the current thread (default on). */
+  alockShortCircuit?: boolean;
+  /** §5.1: direct ownership transfer, a walk over only the two threads' cells (default on). */
+  directTransfer?: boolean;
+  /** §5.4: garbage collection of the synchronization event list by reference counts (default on). */
+  gc?: boolean;
+  /** §5.4: partially-eager evaluation when the list is longer than this many cells (default 1,000,000; 0 = off). */
+  eagerBound?: number;
+  /** §6: stop checking a variable after its first race (default off). */
+  stopAfterFirstRace?: boolean;
+}
+
+const NO_INFO = -1;
+
+/**
+ * Goldilocks, the lazy implementation of Figure 8 of Elmas, Qadeer, Tasiran, PLDI'07
+ * (../shared/seeds/000_*.txt §5; CACM version 002_*.txt §4): synchronization events are appended to the
+ * synchronization event list; each access leaves an `Info` record (owner, pos, alock, ls, xact) and is
+ * checked against the last write's Info (`WriteInfo(x)`) and, for a write, the Infos of the reads since that
+ * write (`ReadInfo(x, t)`). A check (Check-Happens-Before) tries the short-circuits of §5.1 in order — both
+ * transactional; same owner; alock held by the current thread; direct ownership transfer — and otherwise
+ * applies the lockset rules of Figure 5 lazily over the list from `pos` to the tail (Apply-Lockset-Rules).
+ * By Theorem 1, the current thread is in the resulting lockset iff the previous access happens-before it.
+ *
+ * Transactions (§5.3): commit(R, W) is enqueued, then R is checked as reads and W as writes with `xact`; their
+ * Infos start at the commit's own cell so that rule 9's "add R ∪ W" is applied to them.
+ * Memory (§5.4): cells no Info points to are collected from the head (reference counts); when the list is
+ * longer than `eagerBound`, the Infos pointing into its first 10% are evaluated partially-eagerly up to the
+ * end of that stretch (explicit, hash-consed locksets), and the stretch is collected.
+ *
+ * All state is in flat typed arrays: the list is a ring (sync-list.ts), Infos are a pool indexed by int.
+ */
+export class GoldilocksDetector implements Detector {
+  readonly name = 'goldilocks';
+  private readonly list = new SyncEventList();
+  private readonly locksets = new LocksetTable();
+  private readonly ws = new WorkingLockset();
+  private readonly opt: Required<GoldilocksOptions>;
+
+  // Info pool
+  private iOwner: Int32Array = new Int32Array(1024);
+  private iPos: Float64Array = new Float64Array(1024);
+  private iXact: Uint8Array = new Uint8Array(1024);
+  private iWrite: Uint8Array = new Uint8Array(1024);
+  private iAlock: Int32Array = new Int32Array(1024);
+  private iEv: Float64Array = new Float64Array(1024);
+  private iLoc: Int32Array = new Int32Array(1024);
+  /** Explicit lockset id after partially-eager evaluation, or -1 for the implicit {owner}. */
+  private iLs: Int32Array = new Int32Array(1024);
+  /** Next Info in the variable's read list, or in the free list. */
+  private iNext: Int32Array = new Int32Array(1024);
+  /** Variable of a live Info, -1 when free. */
+  private iVar: Int32Array = new Int32Array(1024).fill(-1);
+  private freeInfo = NO_INFO;
+  private infoCount = 0;
+
+  // Per variable
+  private writeInfo: Int32Array = new Int32Array(1024).fill(NO_INFO);
+  private readHead: Int32Array = new Int32Array(1024).fill(NO_INFO);
+  private disabled: Uint8Array = new Uint8Array(1024);
+
+  private readonly n = {
+    checks: 0,
+    shortCircuitXact: 0,
+    shortCircuitOwner: 0,
+    shortCircuitAlock: 0,
+    directTransfer: 0,
+    directTransferCells: 0,
+    lockset: 0,
+    walks: 0,
+    walkCells: 0,
+    walkMax: 0,
+    races: 0,
+    listPeak: 0,
+    cellsCollected: 0,
+    eagerRuns: 0,
+    eagerInfos: 0,
+    eagerCells: 0,
+    skippedAfterRace: 0,
+  };
+
+  constructor(
+    private readonly ctx: DetectorContext,
+    options: GoldilocksOptions = {},
+  ) {
+    this.opt = {
+      xactShortCircuit: options.xactShortCircuit ?? true,
+      ownerShortCircuit: options.ownerShortCircuit ?? true,
+      alockShortCircuit: options.alockShortCircuit ?? true,
+      directTransfer: options.directTransfer ?? true,
+      gc: options.gc ?? true,
+      eagerBound: options.eagerBound ?? 1_000_000,
+      stopAfterFirstRace: options.stopAfterFirstRace ?? false,
+    };
+  }
+
+  // ---- synchronization events (Handle-Action lines 1-2) ----
+
+  acquire(t: number, l: number): void {
+    this.enqueue(ACQ, t, l, null);
+  }
+  release(t: number, l: number): void {
+    this.enqueue(REL, t, l, null);
+  }
+  volatileRead(t: number, v: number): void {
+    this.enqueue(VR, t, v, null);
+  }
+  volatileWrite(t: number, v: number): void {
+    this.enqueue(VW, t, v, null);
+  }
+  fork(t: number, u: number): void {
+    this.enqueue(FORK_CELL, t, u, null);
+  }
+  join(t: number, u: number): void {
+    this.enqueue(JOIN_CELL, t, u, null);
+  }
+
+  /** Handle-Action lines 24-28: enqueue commit(R, W), then check R as reads and W as writes. */
+  commit(t: number, pool: Int32Array, off: number, loc: number, ev: number): void {
+    const nr = pool[off];
+    const n = nr + pool[off + 1];
+    const set = pool.slice(off + 2, off + 2 + n);
+    const pos = this.enqueue(COMMIT_CELL, t, 0, set);
+    for (let j = 0; j < n; j++) this.access(t, set[j], loc, ev, j >= nr, true, pos);
+  }
+
+  /** Rule 8: alloc(o) empties the locksets of o's variables: their Infos are dropped. */
+  alloc(_t: number, o: number): void {
+    const s = this.ctx.symbols;
+    if (o >= s.objectFirstVariable.length) return;
+    for (let x = s.objectFirstVariable[o]; x >= 0; x = s.variableNextInObject[x]) {
+      if (x >= this.writeInfo.length) continue;
+      if (this.writeInfo[x] !== NO_INFO) this.freeInfoRecord(this.writeInfo[x]);
+      this.writeInfo[x] = NO_INFO;
+      this.clearReads(x);
+      this.disabled[x] = 0;
+    }
+  }
+
+  read(t: number, x: number, loc: number, ev: number): void {
+    this.access(t, x, loc, ev, false, false, this.list.tail);
+  }
+
+  write(t: number, x: number, loc: number, ev: number): void {
+    this.access(t, x, loc, ev, true, false, this.list.tail);
+  }
+
+  // ---- accesses (Handle-Action lines 3-23) ----
+
+  private access(
+    t: number,
+    x: number,
+    loc: number,
+    ev: number,
+    write: boolean,
+    xact: boolean,
+    pos: number,
+  ): void {
+    if (x >= this.writeInfo.length) this.growVars(x + 1);
+    if (this.disabled[x] !== 0) {
+      this.n.skippedAfterRace++;
+      return;
+    }
+    let racy = false;
+    const w = this.writeInfo[x];
+    if (w !== NO_INFO) racy = !this.checkHappensBefore(w, t, xact, x, loc, ev, write);
+    if (write) {
+      for (let r = this.readHead[x]; r !== NO_INFO && !racy; r = this.iNext[r]) {
+        racy = !this.checkHappensBefore(r, t, xact, x, loc, ev, write);
+      }
+      this.clearReads(x);
+      this.writeInfo[x] = this.newInfo(w, x, t, pos, xact, true, loc, ev);
+    } else {
+      let r = this.readHead[x];
+      while (r !== NO_INFO && this.iOwner[r] !== t) r = this.iNext[r];
+      if (r === NO_INFO) {
+        r = this.newInfo(NO_INFO, x, t, pos, xact, false, loc, ev);
+        this.iNext[r] = this.readHead[x];
+        this.readHead[x] = r;
+      } else this.newInfo(r, x, t, pos, xact, false, loc, ev);
+    }
+    if (racy && this.opt.stopAfterFirstRace) this.disabled[x] = 1;
+  }
+
+  /**
+   * Check-Happens-Before(info1, info2) of Figure 8 with §5.1's short-circuits.
+   * @returns true if the access recorded by `info` happens-before the current access of thread t.
+   */
+  private checkHappensBefore(
+    info: number,
+    t: number,
+    xact: boolean,
+    x: number,
+    loc: number,
+    ev: number,
+    write: boolean,
+  ): boolean {
+    this.n.checks++;
+    if (this.opt.xactShortCircuit && xact && this.iXact[info] !== 0) {
+      this.n.shortCircuitXact++;
+      return true;
+    }
+    const owner = this.iOwner[info];
+    if (this.opt.ownerShortCircuit && owner === t) {
+      this.n.shortCircuitOwner++;
+      return true;
+    }
+    const alock = this.iAlock[info];
+    if (this.opt.alockShortCircuit && alock >= 0 && this.ctx.locks.holder[alock] === t) {
+      this.n.shortCircuitAlock++;
+      return true;
+    }
+    const pos = this.iPos[info];
+    if (this.opt.directTransfer) {
+      this.startLockset(info);
+      const cells = this.applyLocksetRules(pos, this.list.tail, t, owner);
+      this.n.directTransferCells += cells;
+      if (this.ws.hasThread(t)) {
+        this.n.directTransfer++;
+        return true;
+      }
+    }
+    this.n.lockset++;
+    this.startLockset(info);
+    const cells = this.applyLocksetRules(pos, this.list.tail, t, -1);
+    this.n.walks++;
+    this.n.walkCells += cells;
+    if (cells > this.n.walkMax) this.n.walkMax = cells;
+    // Theorem 1: TL ∈ LS iff the previous access was transactional (then a transactional access is race-free).
+    if (this.ws.hasThread(t) || (xact && this.iXact[info] !== 0)) return true;
+    this.n.races++;
+    const s = this.ctx.symbols;
+    const ls = this.ws.names(s);
+    if (this.iXact[info] !== 0) ls.push('TL');
+    this.ctx.sink.race({
+      variable: x,
+      current: { index: ev, thread: t, write, xact, loc },
+      previous: {
+        index: this.iEv[info],
+        thread: owner,
+        write: this.iWrite[info] !== 0,
+        xact: this.iXact[info] !== 0,
+        loc: this.iLoc[info],
+      },
+      detail: `lockset walk over ${cells} synchronization events: ${s.threads.name(t)} ∉ LS(${s.variables.name(x)})`,
+      lockset: ls,
+    });
+    return false;
+  }
+
+  /** Loads the lockset of `info` (explicit, or {owner}) into the working lockset. */
+  private startLockset(info: number): void {
+    this.ws.reset(this.ctx.symbols);
+    const id = this.iLs[info];
+    if (id < 0) this.ws.addThread(this.iOwner[info]);
+    else this.ws.load(this.locksets.get(id));
+  }
+
+  /**
+   * Apply-Lockset-Rules: the rules of Figure 5 for the cells [from, to) on the working lockset. Stops as
+   * soon as `target` (≥ 0) is in the lockset. With `other` ≥ 0, only the cells of threads `other` and
+   * `target` are applied (direct ownership transfer: a subset of the events, so the result is a subset of
+   * the lockset — sound: it only ever proves happens-before).
+   * @returns the number of cells visited.
+   */
+  private applyLocksetRules(from: number, to: number, target: number, other: number): number {
+    const ws = this.ws;
+    if (target >= 0 && ws.hasThread(target)) return 0;
+    const list = this.list;
+    const mask = list.mask;
+    const kinds = list.kind;
+    const threads = list.thread;
+    const targets = list.target;
+    let visited = 0;
+    for (let p = from; p < to; p++) {
+      const c = p & mask;
+      const u = threads[c];
+      if (other >= 0 && u !== target && u !== other) continue;
+      visited++;
+      const y = targets[c];
+      switch (kinds[c]) {
+        case ACQ: // rule 4
+          if (ws.hasLock(y)) ws.addThread(u);
+          break;
+        case REL: // rule 5
+          if (ws.hasThread(u)) ws.addLock(y);
+          break;
+        case VR: // rule 2
+          if (ws.hasVolatile(y)) ws.addThread(u);
+          break;
+        case VW: // rule 3
+          if (ws.hasThread(u)) ws.addVolatile(y);
+          break;
+        case FORK_CELL: // rule 6
+          if (ws.hasThread(u)) ws.addThread(y);
+          break;
+        case JOIN_CELL: // rule 7
+          if (ws.hasThread(y)) ws.addThread(u);
+          break;
+        default: {
+          // rule 9 (commit): add u if LS ∩ (R ∪ W) ≠ ∅; then add R ∪ W if u ∈ LS
+          const set = list.sets[c]!;
+          if (!ws.hasThread(u)) {
+            for (let j = 0; j < set.length; j++) {
+              if (ws.hasData(set[j])) {
+                ws.addThread(u);
+                break;
+              }
+            }
+          }
+          if (ws.hasThread(u)) for (let j = 0; j < set.length; j++) ws.addData(set[j]);
+        }
+      }
+      if (target >= 0 && ws.hasThread(target)) break;
+    }
+    return visited;
+  }
+
+  // ---- the synchronization event list, GC and partially-eager evaluation (§5.4) ----
+
+  private enqueue(kind: number, t: number, target: number, set: Int32Array | null): number {
+    const list = this.list;
+    const pos = list.append(kind, t, target, set);
+    if (this.opt.gc) this.n.cellsCollected += list.collect();
+    const len = list.tail - list.head;
+    if (len > this.n.listPeak) this.n.listPeak = len;
+    const bound = this.opt.eagerBound;
+    if (bound > 0 && len > bound) this.partiallyEager(list.head + Math.max(1, Math.ceil(bound / 10)));
+    return pos;
+  }
+
+  /**
+   * §5.4: for every Info whose pos is before `until`, evaluate its lockset up to `until` and move pos there;
+   * then collect the prefix. Infos with the same (pos, lockset) share one evaluation.
+   */
+  private partiallyEager(until: number): void {
+    this.n.eagerRuns++;
+    const memo = new Map<string, number>();
+    for (let i = 0; i < this.infoCount; i++) {
+      if (this.iVar[i] < 0) continue;
+      const pos = this.iPos[i];
+      if (pos >= until) continue;
+      const start = this.iLs[i] < 0 ? `t${this.iOwner[i]}` : `s${this.iLs[i]}`;
+      const key = `${pos}:${start}`;
+      let id = memo.get(key);
+      if (id === undefined) {
+        this.startLockset(i);
+        this.n.eagerCells += this.applyLocksetRules(pos, until, -1, -1);
+        id = this.locksets.intern(this.ws.codes());
+        memo.set(key, id);
+      }
+      this.n.eagerInfos++;
+      this.iLs[i] = id;
+      this.list.release(pos);
+      this.list.retain(until);
+      this.iPos[i] = until;
+    }
+    this.n.cellsCollected += this.list.collect();
+  }
+
+  // ---- Info records ----
+
+  /** Fills Info `reuse` (or a new one) for an access; moves its reference into the list. */
+  private newInfo(
+    reuse: number,
+    x: number,
+    t: number,
+    pos: number,
+    xact: boolean,
+    write: boolean,
+    loc: number,
+    ev: number,
+  ): number {
+    let i = reuse;
+    if (i === NO_INFO) {
+      i = this.freeInfo;
+      if (i !== NO_INFO) this.freeInfo = this.iNext[i];
+      else {
+        if (this.infoCount === this.iOwner.length) this.growInfos();
+        i = this.infoCount++;
+      }
+      this.iNext[i] = NO_INFO;
+    } else this.list.release(this.iPos[i]);
+    this.list.retain(pos);
+    this.iVar[i] = x;
+    this.iOwner[i] = t;
+    this.iPos[i] = pos;
+    this.iXact[i] = xact ? 1 : 0;
+    this.iWrite[i] = write ? 1 : 0;
+    const held = this.ctx.locks.held[t];
+    this.iAlock[i] = held !== undefined && held.length > 0 ? held[0] : -1;
+    this.iEv[i] = ev;
+    this.iLoc[i] = loc;
+    this.iLs[i] = -1;
+    return i;
+  }
+
+  private freeInfoRecord(i: number): void {
+    this.list.release(this.iPos[i]);
+    this.iVar[i] = -1;
+    this.iNext[i] = this.freeInfo;
+    this.freeInfo = i;
+  }
+
+  private clearReads(x: number): void {
+    let r = this.readHead[x];
+    while (r !== NO_INFO) {
+      const next = this.iNext[r];
+      this.freeInfoRecord(r);
+      r = next;
+    }
+    this.readHead[x] = NO_INFO;
+  }
+
+  private growInfos(): void {
+    const cap = this.iOwner.length * 2;
+    this.iOwner = grow(this.iOwner, cap);
+    this.iPos = grow(this.iPos, cap);
+    this.iXact = grow(this.iXact, cap);
+    this.iWrite = grow(this.iWrite, cap);
+    this.iAlock = grow(this.iAlock, cap);
+    this.iEv = grow(this.iEv, cap);
+    this.iLoc = grow(this.iLoc, cap);
+    this.iLs = grow(this.iLs, cap);
+    this.iNext = grow(this.iNext, cap);
+    this.iVar = growFilled(this.iVar, cap, -1);
+  }
+
+  private growVars(n: number): void {
+    let cap = this.writeInfo.length * 2;
+    while (cap < n) cap *= 2;
+    this.writeInfo = growFilled(this.writeInfo, cap, NO_INFO);
+    this.readHead = growFilled(this.readHead, cap, NO_INFO);
+    this.disabled = grow(this.disabled, cap);
+  }
+
+  /**
+   * The lockset LS(x) of x's last write as of now (Figure 5's explicit set, computed lazily), as sorted names;
+   * [] if x has no write Info. For tests and explanations (Figure 6).
+   */
+  writeLockset(x: number): string[] {
+    const w = x < this.writeInfo.length ? this.writeInfo[x] : NO_INFO;
+    if (w === NO_INFO) return [];
+    this.startLockset(w);
+    this.applyLocksetRules(this.iPos[w], this.list.tail, -1, -1);
+    const names = this.ws.names(this.ctx.symbols);
+    if (this.iXact[w] !== 0) names.push('TL');
+    return names.sort();
+  }
+
+  stats(): Record<string, number> {
+    return {
+      ...this.n,
+      listLength: this.list.tail - this.list.head,
+      infos: this.infoCount,
+      locksetsInterned: this.locksets.size,
+    };
+  }
+}
+
+export type { Lockset };

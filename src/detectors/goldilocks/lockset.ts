@@ -1,0 +1,156 @@
+import { grow } from '../../model/interner.js';
+import type { Symbols } from '../../model/symbols.js';
+
+/**
+ * Lockset elements (Figure 5: Tid ∪ Addr×Volatile ∪ Addr×Data, plus locks as (o, l)) encoded as one int:
+ * `id * 4 + namespace`, namespace 0 thread, 1 lock, 2 volatile, 3 data variable. TL is kept as the Info's
+ * `xact` flag (Theorem 1, part 2), not as an element.
+ */
+export type Lockset = Int32Array;
+
+/** Hash-consed explicit locksets (sorted element codes), for Infos evaluated partially-eagerly (§5.4). */
+export class LocksetTable {
+  private readonly ids = new Map<string, number>();
+  private readonly sets: Lockset[] = [];
+
+  get size(): number {
+    return this.sets.length;
+  }
+
+  intern(codes: Lockset): number {
+    const key = codes.join(',');
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.sets.length;
+      this.sets.push(codes);
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+
+  get(id: number): Lockset {
+    return this.sets[id];
+  }
+}
+
+/**
+ * The lockset being computed by a walk: membership by generation stamps per namespace (O(1) add and test,
+ * O(1) reset), plus the list of members.
+ */
+export class WorkingLockset {
+  private stamp = 0;
+  private t: Int32Array = new Int32Array(64);
+  private l: Int32Array = new Int32Array(64);
+  private v: Int32Array = new Int32Array(64);
+  private d: Int32Array = new Int32Array(64);
+  private members: Int32Array = new Int32Array(64);
+  private count = 0;
+
+  /** Empties the set; sizes the stamp arrays for the symbols interned so far. */
+  reset(s: Symbols): void {
+    if (this.t.length < s.threads.size) this.t = sized(this.t, s.threads.size);
+    if (this.l.length < s.locks.size) this.l = sized(this.l, s.locks.size);
+    if (this.v.length < s.volatiles.size) this.v = sized(this.v, s.volatiles.size);
+    if (this.d.length < s.variables.size) this.d = sized(this.d, s.variables.size);
+    this.count = 0;
+    if (++this.stamp === 0x7fffffff) {
+      this.stamp = 1;
+      for (const a of [this.t, this.l, this.v, this.d]) a.fill(0);
+    }
+  }
+
+  hasThread(x: number): boolean {
+    return this.t[x] === this.stamp;
+  }
+  hasLock(x: number): boolean {
+    return this.l[x] === this.stamp;
+  }
+  hasVolatile(x: number): boolean {
+    return this.v[x] === this.stamp;
+  }
+  hasData(x: number): boolean {
+    return this.d[x] === this.stamp;
+  }
+  addThread(x: number): void {
+    if (this.t[x] !== this.stamp) {
+      this.t[x] = this.stamp;
+      this.push(x * 4);
+    }
+  }
+  addLock(x: number): void {
+    if (this.l[x] !== this.stamp) {
+      this.l[x] = this.stamp;
+      this.push(x * 4 + 1);
+    }
+  }
+  addVolatile(x: number): void {
+    if (this.v[x] !== this.stamp) {
+      this.v[x] = this.stamp;
+      this.push(x * 4 + 2);
+    }
+  }
+  addData(x: number): void {
+    if (this.d[x] !== this.stamp) {
+      this.d[x] = this.stamp;
+      this.push(x * 4 + 3);
+    }
+  }
+
+  /** Adds every element of an explicit lockset. */
+  load(codes: Lockset): void {
+    for (let i = 0; i < codes.length; i++) {
+      const c = codes[i];
+      const id = c >> 2;
+      switch (c & 3) {
+        case 0:
+          this.addThread(id);
+          break;
+        case 1:
+          this.addLock(id);
+          break;
+        case 2:
+          this.addVolatile(id);
+          break;
+        default:
+          this.addData(id);
+      }
+    }
+  }
+
+  /** The members as sorted codes (a fresh array). */
+  codes(): Lockset {
+    return this.members.slice(0, this.count).sort();
+  }
+
+  /** The members as names: threads and locks by name, `volatile v`, `var x`. */
+  names(s: Symbols): string[] {
+    const out: string[] = [];
+    for (let i = 0; i < this.count; i++) {
+      const c = this.members[i];
+      const id = c >> 2;
+      switch (c & 3) {
+        case 0:
+          out.push(s.threads.name(id));
+          break;
+        case 1:
+          out.push(s.locks.name(id));
+          break;
+        case 2:
+          out.push(`volatile ${s.volatiles.name(id)}`);
+          break;
+        default:
+          out.push(`var ${s.variables.name(id)}`);
+      }
+    }
+    return out;
+  }
+
+  private push(code: number): void {
+    if (this.count === this.members.length) this.members = sized(this.members, this.count * 2);
+    this.members[this.count++] = code;
+  }
+}
+
+function sized(a: Int32Array, n: number): Int32Array {
+  return grow(a, Math.max(n, a.length * 2));
+}

@@ -1,0 +1,255 @@
+import type { Detector } from '../detectors/detector.js';
+import { LockState } from '../detectors/detector.js';
+import {
+  ACQUIRE,
+  ALLOC,
+  COMMIT,
+  type EventBatch,
+  FORK,
+  JOIN,
+  KIND_COUNT,
+  NOTIFY,
+  READ,
+  RELEASE,
+  RMW,
+  VOLATILE_READ,
+  VOLATILE_WRITE,
+  WAIT,
+  WRITE,
+} from '../model/events.js';
+import type { Symbols } from '../model/symbols.js';
+import { TraceError } from '../trace/errors.js';
+
+const UNSEEN = 0;
+const FORKED = 1;
+const RUNNING = 2;
+const JOINED = 3;
+
+export interface EngineOptions {
+  /** Input name for error messages. */
+  file: string;
+  /** Turn infeasible events into counted warnings instead of errors. */
+  lenient?: boolean;
+  /** Called for each warning in lenient mode. */
+  onWarning?: (e: TraceError) => void;
+}
+
+/**
+ * Drives detectors over batches of events and checks that the trace is feasible: an execution of §3's
+ * model could have produced it. Infeasible (TraceError 'infeasible', or a counted warning with `lenient`):
+ * an event of a thread before its fork or after its join; forking a thread twice or one that already ran;
+ * forking or joining oneself; joining a thread twice or one never forked nor seen; acquiring a lock held by
+ * another thread; releasing, waiting on or notifying a lock the thread does not hold. Locks are re-entrant.
+ * In lenient mode the event is still passed to the detectors (their verdicts then carry no guarantee).
+ */
+export class Engine {
+  readonly locks = new LockState();
+  /** Events processed, by kind. */
+  readonly kindCounts: Float64Array = new Float64Array(KIND_COUNT);
+  events = 0;
+  warnings = 0;
+  private threadState: Uint8Array = new Uint8Array(16);
+  private readonly source: (batch: EventBatch, i: number) => string;
+
+  constructor(
+    readonly symbols: Symbols,
+    readonly detectors: Detector[],
+    private readonly options: EngineOptions,
+    /** Renders event i of a batch as text for error messages. */
+    source: (batch: EventBatch, i: number) => string,
+  ) {
+    this.source = source;
+  }
+
+  /** Processes every event of the batch. @throws TraceError on an infeasible event (unless lenient). */
+  process(batch: EventBatch): void {
+    const s = this.symbols;
+    this.locks.ensure(s.locks.size, s.threads.size);
+    if (this.threadState.length < s.threads.size) {
+      const a = new Uint8Array(Math.max(s.threads.size, this.threadState.length * 2));
+      a.set(this.threadState);
+      this.threadState = a;
+    }
+    const { kind, thread, target, loc } = batch;
+    const dets = this.detectors;
+    const nd = dets.length;
+    const state = this.threadState;
+    const holder = this.locks.holder;
+    const base = batch.firstIndex;
+    for (let i = 0; i < batch.length; i++) {
+      const k = kind[i];
+      const t = thread[i];
+      const x = target[i];
+      const ev = base + i;
+      this.kindCounts[k]++;
+      const st = state[t];
+      if (st !== RUNNING) {
+        if (st === JOINED)
+          this.infeasible(batch, i, `an event of thread ${s.threads.name(t)} after it was joined`);
+        state[t] = RUNNING;
+      }
+      switch (k) {
+        case READ:
+          for (let d = 0; d < nd; d++) dets[d].read(t, x, loc[i], ev);
+          break;
+        case WRITE:
+          for (let d = 0; d < nd; d++) dets[d].write(t, x, loc[i], ev);
+          break;
+        case ACQUIRE:
+          this.acquire(batch, i, t, x);
+          for (let d = 0; d < nd; d++) dets[d].acquire(t, x, ev);
+          break;
+        case RELEASE:
+          this.release(batch, i, t, x);
+          for (let d = 0; d < nd; d++) dets[d].release(t, x, ev);
+          break;
+        case VOLATILE_READ:
+          for (let d = 0; d < nd; d++) dets[d].volatileRead(t, x, ev);
+          break;
+        case VOLATILE_WRITE:
+          for (let d = 0; d < nd; d++) dets[d].volatileWrite(t, x, ev);
+          break;
+        case RMW:
+          for (let d = 0; d < nd; d++) {
+            dets[d].volatileRead(t, x, ev);
+            dets[d].volatileWrite(t, x, ev);
+          }
+          break;
+        case FORK:
+          this.fork(batch, i, t, x);
+          for (let d = 0; d < nd; d++) dets[d].fork(t, x, ev);
+          break;
+        case JOIN:
+          this.join(batch, i, t, x);
+          for (let d = 0; d < nd; d++) dets[d].join(t, x, ev);
+          break;
+        case COMMIT:
+          for (let d = 0; d < nd; d++) dets[d].commit(t, batch.commitPool, x, loc[i], ev);
+          break;
+        case ALLOC:
+          for (let d = 0; d < nd; d++) dets[d].alloc(t, x, ev);
+          break;
+        case WAIT:
+          if (holder[x] !== t)
+            this.infeasible(
+              batch,
+              i,
+              `wait on lock ${s.locks.name(x)} not held by thread ${s.threads.name(t)}`,
+            );
+          for (let d = 0; d < nd; d++) {
+            dets[d].release(t, x, ev);
+            dets[d].acquire(t, x, ev);
+          }
+          break;
+        case NOTIFY:
+          if (holder[x] !== t)
+            this.infeasible(
+              batch,
+              i,
+              `notify on lock ${s.locks.name(x)} not held by thread ${s.threads.name(t)}`,
+            );
+          break;
+        default:
+          break; // markers
+      }
+    }
+    this.events += batch.length;
+  }
+
+  private acquire(batch: EventBatch, i: number, t: number, l: number): void {
+    const ls = this.locks;
+    const h = ls.holder[l];
+    if (h === t) {
+      ls.depth[l]++;
+      return;
+    }
+    if (h !== -1) {
+      this.infeasible(
+        batch,
+        i,
+        `acquire of lock ${this.symbols.locks.name(l)} by thread ${this.symbols.threads.name(t)} while thread ${this.symbols.threads.name(h)} holds it`,
+      );
+      this.dropHeld(h, l);
+    }
+    ls.holder[l] = t;
+    ls.depth[l] = 1;
+    ls.held[t].push(l);
+  }
+
+  private release(batch: EventBatch, i: number, t: number, l: number): void {
+    const ls = this.locks;
+    const h = ls.holder[l];
+    if (h !== t) {
+      const by = h === -1 ? 'it is not held' : `thread ${this.symbols.threads.name(h)} holds it`;
+      this.infeasible(
+        batch,
+        i,
+        `release of lock ${this.symbols.locks.name(l)} by thread ${this.symbols.threads.name(t)}, but ${by}`,
+      );
+      return;
+    }
+    if (--ls.depth[l] === 0) {
+      ls.holder[l] = -1;
+      this.dropHeld(t, l);
+    }
+  }
+
+  private dropHeld(t: number, l: number): void {
+    const held = this.locks.held[t];
+    const j = held.lastIndexOf(l);
+    if (j >= 0) held.splice(j, 1);
+  }
+
+  private fork(batch: EventBatch, i: number, t: number, u: number): void {
+    const s = this.symbols;
+    this.ensureThreads();
+    if (u === t) this.infeasible(batch, i, `thread ${s.threads.name(t)} forks itself`);
+    else if (this.threadState[u] !== UNSEEN) {
+      const why = ['', 'was already forked', 'already has events before this fork', 'was already joined'][
+        this.threadState[u]
+      ];
+      this.infeasible(batch, i, `fork of thread ${s.threads.name(u)}, which ${why}`);
+    }
+    if (this.threadState[u] === UNSEEN) this.threadState[u] = FORKED;
+  }
+
+  private join(batch: EventBatch, i: number, t: number, u: number): void {
+    const s = this.symbols;
+    this.ensureThreads();
+    const st = this.threadState[u];
+    if (u === t) this.infeasible(batch, i, `thread ${s.threads.name(t)} joins itself`);
+    else if (st === JOINED)
+      this.infeasible(batch, i, `join of thread ${s.threads.name(u)}, which was already joined`);
+    else if (st === UNSEEN)
+      this.infeasible(
+        batch,
+        i,
+        `join of thread ${s.threads.name(u)}, which was never forked and has no events`,
+      );
+    if (u !== t) this.threadState[u] = JOINED;
+  }
+
+  private ensureThreads(): void {
+    const n = this.symbols.threads.size;
+    if (this.threadState.length < n) {
+      const a = new Uint8Array(Math.max(n, this.threadState.length * 2));
+      a.set(this.threadState);
+      this.threadState = a;
+    }
+    this.locks.ensure(this.symbols.locks.size, n);
+  }
+
+  private infeasible(batch: EventBatch, i: number, what: string): void {
+    const e = new TraceError(
+      this.options.file,
+      batch.line[i],
+      1,
+      this.source(batch, i),
+      `${what} (event ${batch.firstIndex + i})`,
+      'infeasible',
+    );
+    if (!this.options.lenient) throw e;
+    this.warnings++;
+    this.options.onWarning?.(e);
+  }
+}

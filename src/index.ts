@@ -1,0 +1,11 @@
+/** Public API of the goldilocks package: the offline checker, its detectors, trace readers and reports. */
+export { type CheckOptions, type CheckResult, checkFile, checkText, verdicts } from './check.js';
+export type { AccessRef, Detector, DetectorContext, Race, RaceSink } from './detectors/detector.js';
+export { createDetector, DETECTORS, type DetectorName } from './detectors/index.js';
+export { Engine } from './engine/engine.js';
+export * from './model/events.js';
+export { Symbols } from './model/symbols.js';
+export { RaceCollector } from './report/collector.js';
+export { TraceError } from './trace/errors.js';
+export { type Format, readTrace } from './trace/reader.js';
+export { formatEvent } from './trace/writer.js';

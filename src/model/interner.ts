@@ -1,0 +1,140 @@
+/**
+ * Interning of names (threads, variables, locks, volatiles, source locations...) to dense ids 0..size-1.
+ *
+ * Names are interned straight from the bytes of the input buffer: the parser never creates a string per
+ * event, only once per distinct name (lazily, when a report asks for it). The table is open addressing
+ * over FNV-1a hashes; names are stored in one growing byte arena. This is the engine's symbol table
+ * (DESIGN.md: "ids (thread, variable, lock, volatile), interning").
+ */
+export class Interner {
+  private arena: Uint8Array = new Uint8Array(1 << 12);
+  private arenaLength = 0;
+  private offsets: Int32Array = new Int32Array(64);
+  private lengths: Int32Array = new Int32Array(64);
+  private hashes: Int32Array = new Int32Array(64);
+  /** Open-addressing table of id+1 (0 = empty slot). */
+  private table: Int32Array = new Int32Array(128);
+  private strings: (string | undefined)[] = [];
+  /** Number of distinct names interned so far; ids are 0..size-1. */
+  size = 0;
+
+  /**
+   * Interns the UTF-8 bytes `buf[start, end)`.
+   * @returns the id of the name (a new id, equal to the previous `size`, when the name is new).
+   */
+  internBytes(buf: Uint8Array, start: number, end: number): number {
+    let h = 0x811c9dc5 | 0;
+    for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+    const mask = this.table.length - 1;
+    let slot = h & mask;
+    const len = end - start;
+    for (;;) {
+      const e = this.table[slot];
+      if (e === 0) break;
+      const id = e - 1;
+      if (this.hashes[id] === h && this.lengths[id] === len) {
+        const off = this.offsets[id];
+        let same = true;
+        for (let i = 0; i < len; i++) {
+          if (this.arena[off + i] !== buf[start + i]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return id;
+      }
+      slot = (slot + 1) & mask;
+    }
+    return this.add(buf, start, end, h, slot);
+  }
+
+  /** Interns a JavaScript string (encoded as UTF-8). */
+  intern(name: string): number {
+    const bytes = Buffer.from(name, 'utf8');
+    const id = this.internBytes(bytes, 0, bytes.length);
+    this.strings[id] = name;
+    return id;
+  }
+
+  /** Looks a name up without interning it. @returns its id, or -1. */
+  lookup(name: string): number {
+    const bytes = Buffer.from(name, 'utf8');
+    let h = 0x811c9dc5 | 0;
+    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+    const mask = this.table.length - 1;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
+      const e = this.table[slot];
+      if (e === 0) return -1;
+      const id = e - 1;
+      if (this.hashes[id] === h && this.name(id) === name) return id;
+    }
+  }
+
+  /** The name of `id` as a string (decoded once, then cached). */
+  name(id: number): string {
+    let s = this.strings[id];
+    if (s === undefined) {
+      const off = this.offsets[id];
+      s = Buffer.from(this.arena.buffer, this.arena.byteOffset + off, this.lengths[id]).toString('utf8');
+      this.strings[id] = s;
+    }
+    return s;
+  }
+
+  /** The UTF-8 bytes of `id` (a view into the arena, valid until the next intern). */
+  bytes(id: number): Uint8Array {
+    const off = this.offsets[id];
+    return this.arena.subarray(off, off + this.lengths[id]);
+  }
+
+  private add(buf: Uint8Array, start: number, end: number, h: number, slot: number): number {
+    const id = this.size++;
+    const len = end - start;
+    if (this.arenaLength + len > this.arena.length) {
+      let cap = this.arena.length * 2;
+      while (cap < this.arenaLength + len) cap *= 2;
+      const a = new Uint8Array(cap);
+      a.set(this.arena.subarray(0, this.arenaLength));
+      this.arena = a;
+    }
+    this.arena.set(buf.subarray(start, end), this.arenaLength);
+    if (id >= this.offsets.length) {
+      const cap = this.offsets.length * 2;
+      this.offsets = grow(this.offsets, cap);
+      this.lengths = grow(this.lengths, cap);
+      this.hashes = grow(this.hashes, cap);
+    }
+    this.offsets[id] = this.arenaLength;
+    this.lengths[id] = len;
+    this.hashes[id] = h;
+    this.arenaLength += len;
+    this.table[slot] = id + 1;
+    if (this.size * 2 > this.table.length) this.rehash();
+    return id;
+  }
+
+  private rehash(): void {
+    const table = new Int32Array(this.table.length * 2);
+    const mask = table.length - 1;
+    for (let id = 0; id < this.size; id++) {
+      let slot = this.hashes[id] & mask;
+      while (table[slot] !== 0) slot = (slot + 1) & mask;
+      table[slot] = id + 1;
+    }
+    this.table = table;
+  }
+}
+
+/** Returns a copy of `a` with capacity `cap` (a typed array growth helper used across the engine). */
+export function grow<T extends Int32Array | Float64Array | Uint8Array | Uint32Array>(a: T, cap: number): T {
+  const b = new (a.constructor as new (n: number) => T)(cap);
+  b.set(a);
+  return b;
+}
+
+/** Returns a copy of `a` with capacity `cap`, new slots set to `fill`. */
+export function growFilled(a: Int32Array, cap: number, fill: number): Int32Array {
+  const b: Int32Array = new Int32Array(cap).fill(fill);
+  b.set(a);
+  return b;
+}

@@ -1,0 +1,182 @@
+import { createReadStream, statSync } from 'node:fs';
+import type { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import { EventBatch } from '../model/events.js';
+import type { Symbols } from '../model/symbols.js';
+import { TraceError } from './errors.js';
+import type { TraceParser } from './parser.js';
+import { RoadRunnerParser } from './roadrunner.js';
+import { StdParser } from './std.js';
+
+/** Input formats: `std` (RAPID), `ext` (extended, a superset of std), `rr` (RoadRunner print), `auto`. */
+export type Format = 'std' | 'ext' | 'rr' | 'auto';
+export const FORMATS: readonly Format[] = ['auto', 'std', 'ext', 'rr'];
+
+export interface ReadOptions {
+  format?: Format;
+  /** Events per batch (memory of the reader; default 32768). */
+  batchSize?: number;
+  /** Progress callback: bytes of the input file read so far and its size (0 for stdin). */
+  onProgress?: (read: number, total: number) => void;
+}
+
+export interface ReadResult {
+  format: Exclude<Format, 'auto'>;
+  events: number;
+  gzip: boolean;
+  skipped: Map<string, number>;
+}
+
+/**
+ * Streams a trace file (`-` = stdin; gzip detected from its magic bytes) through a parser into batches,
+ * calling `onBatch` for each full batch and the last one. Memory: one batch and one input chunk.
+ * @throws TraceError on a malformed line; Error with code ENOENT etc. when the file cannot be read.
+ */
+export async function readTrace(
+  path: string,
+  symbols: Symbols,
+  onBatch: (batch: EventBatch) => void,
+  options: ReadOptions = {},
+): Promise<ReadResult> {
+  const total = path === '-' ? 0 : statSync(path).size;
+  const raw: Readable = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 1 << 20 });
+  let rawBytes = 0;
+  raw.on('data', (c: Buffer) => {
+    rawBytes += c.length;
+  });
+  const it = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first = await it.next();
+  const head: Buffer = first.done ? Buffer.alloc(0) : first.value;
+  const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  async function* rawChunks(): AsyncGenerator<Buffer> {
+    if (head.length > 0) yield head;
+    for (;;) {
+      const r = await it.next();
+      if (r.done) return;
+      yield r.value;
+    }
+  }
+  let source: AsyncIterable<Buffer> = rawChunks();
+  if (gzip) {
+    const gunzip = createGunzip({ chunkSize: 1 << 20 });
+    const feed = rawChunks();
+    (async () => {
+      try {
+        for await (const c of feed) if (!gunzip.write(c)) await new Promise((r) => gunzip.once('drain', r));
+        gunzip.end();
+      } catch (e) {
+        gunzip.destroy(e as Error);
+      }
+    })();
+    source = gunzip;
+  }
+
+  const name = path === '-' ? '<stdin>' : path;
+  const feeder = new TraceFeeder(symbols, name, onBatch, options);
+  let carry: Buffer = Buffer.alloc(0);
+  for await (const chunk of source) {
+    const buf = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
+    carry = Buffer.from(feeder.feed(buf, false));
+    options.onProgress?.(rawBytes, total);
+  }
+  return { ...feeder.end(carry), gzip };
+}
+
+/**
+ * Parses a trace given as one buffer (e.g. a test's text), synchronously.
+ * @throws TraceError on a malformed line.
+ */
+export function readTraceBuffer(
+  buf: Buffer,
+  name: string,
+  symbols: Symbols,
+  onBatch: (batch: EventBatch) => void,
+  options: ReadOptions = {},
+): ReadResult {
+  return { ...new TraceFeeder(symbols, name, onBatch, options).end(buf), gzip: false };
+}
+
+/** Format detection, parsing and batching of a stream of buffers. */
+class TraceFeeder {
+  private readonly batch: EventBatch;
+  private parser: TraceParser | undefined;
+  private format: Format;
+  private index = 0;
+
+  constructor(
+    private readonly symbols: Symbols,
+    private readonly name: string,
+    private readonly onBatch: (batch: EventBatch) => void,
+    options: ReadOptions,
+  ) {
+    this.batch = new EventBatch(options.batchSize ?? 1 << 15);
+    this.batch.reset(0);
+    this.format = options.format ?? 'auto';
+  }
+
+  private flush(): void {
+    const batch = this.batch;
+    if (batch.length === 0) return;
+    this.index += batch.length;
+    this.onBatch(batch);
+    batch.reset(this.index);
+  }
+
+  /** Parses the whole lines of `buf`. @returns the unparsed rest (a partial last line). */
+  feed(buf: Buffer, eof: boolean): Buffer {
+    if (this.parser === undefined) {
+      if (this.format === 'auto') {
+        const f = detectFormat(buf, eof);
+        if (f === undefined) return buf; // need more bytes
+        this.format = f;
+      }
+      this.parser = makeParser(this.format, this.symbols, this.name);
+    }
+    let pos = 0;
+    for (;;) {
+      pos = this.parser.parse(buf, pos, buf.length, eof, this.batch);
+      if (this.batch.length + 2 > this.batch.capacity) this.flush();
+      else break;
+    }
+    return pos < buf.length ? buf.subarray(pos) : Buffer.alloc(0);
+  }
+
+  /** Parses the last bytes, flushes. */
+  end(rest: Buffer): Omit<ReadResult, 'gzip'> {
+    const left = this.feed(rest, true);
+    if (left.length > 0)
+      throw new TraceError(this.name, 0, 0, left.toString('utf8', 0, 80), 'unparsed input at end of file');
+    const parser =
+      this.parser ?? makeParser(this.format === 'auto' ? 'ext' : this.format, this.symbols, this.name);
+    parser.finish(this.batch);
+    this.flush();
+    return { format: parser.format as ReadResult['format'], events: this.index, skipped: parser.skipped };
+  }
+}
+
+function makeParser(format: Format, symbols: Symbols, file: string): TraceParser {
+  if (format === 'rr') return new RoadRunnerParser(symbols, file);
+  return new StdParser(symbols, file, format === 'std');
+}
+
+/**
+ * Detects the format from the first non-blank line: `@` or `[` starts RoadRunner print output, otherwise a
+ * line with `|` is the extended format (which reads STD too). @returns undefined if no whole line yet.
+ */
+export function detectFormat(buf: Buffer, eof: boolean): Exclude<Format, 'auto'> | undefined {
+  let pos = 0;
+  for (;;) {
+    let nl = buf.indexOf(0x0a, pos);
+    if (nl < 0) {
+      if (!eof) return undefined;
+      nl = buf.length;
+    }
+    const line = buf.toString('utf8', pos, nl).trim();
+    if (line.length > 0 && !line.startsWith('#')) {
+      if (line.startsWith('@') || line.startsWith('[')) return 'rr';
+      return 'ext';
+    }
+    if (nl >= buf.length) return 'ext';
+    pos = nl + 1;
+  }
+}

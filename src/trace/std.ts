@@ -1,0 +1,272 @@
+import {
+  ACQUIRE,
+  ALLOC,
+  BEGIN,
+  DUMMY,
+  END,
+  ENTER,
+  type EventBatch,
+  EXIT,
+  FORK,
+  JOIN,
+  NOTIFY,
+  READ,
+  RELEASE,
+  RMW,
+  VOLATILE_READ,
+  VOLATILE_WRITE,
+  WAIT,
+  WRITE,
+} from '../model/events.js';
+import type { Symbols } from '../model/symbols.js';
+import { TraceError } from './errors.js';
+import type { TraceParser } from './parser.js';
+
+const PIPE = 0x7c;
+const LPAREN = 0x28;
+const RPAREN = 0x29;
+const EQ = 0x3d;
+const CR = 0x0d;
+const NL = 0x0a;
+const HASH = 0x23;
+const COMMA = 0x2c;
+const SEMI = 0x3b;
+
+/** Namespaces an operation's argument lives in. */
+const NS_VAR = 0;
+const NS_LOCK = 1;
+const NS_VOLATILE = 2;
+const NS_THREAD = 3;
+const NS_OBJECT = 4;
+const NS_MARKER = 5;
+const NS_COMMIT = 6;
+
+interface OpSpec {
+  kind: number;
+  ns: number;
+  /** Whether the parenthesised argument may be absent (markers). */
+  optionalArg: boolean;
+  /** Whether `=value` may follow (r, w). */
+  value: boolean;
+  /** Part of RAPID's STD set. */
+  std: boolean;
+}
+
+const OPS: Record<string, OpSpec> = {
+  r: { kind: READ, ns: NS_VAR, optionalArg: false, value: true, std: true },
+  w: { kind: WRITE, ns: NS_VAR, optionalArg: false, value: true, std: true },
+  acq: { kind: ACQUIRE, ns: NS_LOCK, optionalArg: false, value: false, std: true },
+  rel: { kind: RELEASE, ns: NS_LOCK, optionalArg: false, value: false, std: true },
+  fork: { kind: FORK, ns: NS_THREAD, optionalArg: false, value: false, std: true },
+  join: { kind: JOIN, ns: NS_THREAD, optionalArg: false, value: false, std: true },
+  begin: { kind: BEGIN, ns: NS_MARKER, optionalArg: true, value: false, std: true },
+  end: { kind: END, ns: NS_MARKER, optionalArg: true, value: false, std: true },
+  dummy: { kind: DUMMY, ns: NS_MARKER, optionalArg: true, value: false, std: true },
+  vr: { kind: VOLATILE_READ, ns: NS_VOLATILE, optionalArg: false, value: false, std: false },
+  vw: { kind: VOLATILE_WRITE, ns: NS_VOLATILE, optionalArg: false, value: false, std: false },
+  rmw: { kind: RMW, ns: NS_VOLATILE, optionalArg: false, value: false, std: false },
+  alloc: { kind: ALLOC, ns: NS_OBJECT, optionalArg: false, value: false, std: false },
+  commit: { kind: -1, ns: NS_COMMIT, optionalArg: false, value: false, std: false },
+  wait: { kind: WAIT, ns: NS_LOCK, optionalArg: false, value: false, std: false },
+  notify: { kind: NOTIFY, ns: NS_LOCK, optionalArg: false, value: false, std: false },
+  enter: { kind: ENTER, ns: NS_MARKER, optionalArg: false, value: false, std: false },
+  exit: { kind: EXIT, ns: NS_MARKER, optionalArg: false, value: false, std: false },
+};
+
+/** Keyword lookup by the bytes of the op name (names are 1..6 ASCII letters). */
+function keywordKey(buf: Uint8Array, s: number, e: number): number {
+  let k = 0;
+  for (let i = s; i < e; i++) k = k * 128 + buf[i];
+  return k;
+}
+const KEYWORDS = new Map<number, OpSpec>();
+for (const [name, spec] of Object.entries(OPS)) {
+  const b = Buffer.from(name, 'latin1');
+  KEYWORDS.set(keywordKey(b, 0, b.length), spec);
+}
+
+/**
+ * Parser of RAPID's STD format and of Goldilocks' extended format (a superset): one event per line,
+ * `THREAD|OP|LOC`. Grammar and meaning: docs/FORMATS.md. With `strict` (format `std`) only RAPID's
+ * operations are accepted (r, w, acq, rel, fork, join, begin, end, dummy) and no `=value`.
+ *
+ * Differences from RAPID (../shared/traces/PROVENANCE.md; RAPID's parse/std/Parse.java): a malformed line is
+ * an error here (RAPID re-emits the previous event); blank lines, and in the extended format `#` comment
+ * lines, are skipped and counted; LOC may be any text without `|`, including empty.
+ */
+export class StdParser implements TraceParser {
+  readonly skipped = new Map<string, number>();
+  private lineNo = 0;
+  private readonly reads: number[] = [];
+  private readonly writes: number[] = [];
+
+  constructor(
+    private readonly symbols: Symbols,
+    private readonly file: string,
+    private readonly strict: boolean,
+  ) {}
+
+  get format(): string {
+    return this.strict ? 'std' : 'ext';
+  }
+
+  parse(buf: Buffer, pos: number, end: number, eof: boolean, batch: EventBatch): number {
+    while (pos < end && batch.length < batch.capacity) {
+      let nl = buf.indexOf(NL, pos);
+      if (nl < 0 || nl >= end) {
+        if (!eof) break;
+        nl = end;
+      }
+      let le = nl;
+      if (le > pos && buf[le - 1] === CR) le--;
+      this.lineNo++;
+      this.parseLine(buf, pos, le, batch);
+      pos = nl + 1;
+    }
+    return Math.min(pos, end);
+  }
+
+  finish(): void {}
+
+  private skip(reason: string): void {
+    this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
+  }
+
+  private error(buf: Buffer, ls: number, le: number, at: number, expected: string): never {
+    const text = buf.toString('utf8', ls, le);
+    const col = Buffer.byteLength(buf.toString('utf8', ls, Math.min(at, le))) + 1;
+    throw new TraceError(this.file, this.lineNo, col, text, expected);
+  }
+
+  private parseLine(buf: Buffer, ls: number, le: number, batch: EventBatch): void {
+    if (ls === le) {
+      this.skip('blank line');
+      return;
+    }
+    if (!this.strict && buf[ls] === HASH) {
+      this.skip('comment');
+      return;
+    }
+    const p1 = buf.indexOf(PIPE, ls);
+    if (p1 < 0 || p1 >= le) this.error(buf, ls, le, le, "expected 'THREAD|OP|LOC': no '|' on the line");
+    if (p1 === ls) this.error(buf, ls, le, ls, 'expected a thread name before the first |');
+    const p2 = buf.indexOf(PIPE, p1 + 1);
+    if (p2 < 0 || p2 >= le)
+      this.error(buf, ls, le, le, "expected a second '|' before the location (THREAD|OP|LOC)");
+    const p3 = buf.indexOf(PIPE, p2 + 1);
+    if (p3 >= 0 && p3 < le)
+      this.error(buf, ls, le, p3, "expected exactly three fields THREAD|OP|LOC, found a third '|'");
+    const s = this.symbols;
+    const thread = s.threads.internBytes(buf, ls, p1);
+    const loc = p2 + 1 === le ? 0 : s.locations.internBytes(buf, p2 + 1, le);
+
+    // OP: keyword, optional (ARG), optional =VALUE
+    const os = p1 + 1;
+    const oe = p2;
+    let kwEnd = os;
+    while (kwEnd < oe && buf[kwEnd] !== LPAREN) kwEnd++;
+    const spec = kwEnd - os <= 6 ? KEYWORDS.get(keywordKey(buf, os, kwEnd)) : undefined;
+    if (spec === undefined || (this.strict && !spec.std)) {
+      this.error(
+        buf,
+        ls,
+        le,
+        os,
+        this.strict
+          ? 'expected an operation r(X), w(X), acq(L), rel(L), fork(T), join(T), begin, end or dummy'
+          : 'expected an operation r, w, acq, rel, fork, join, vr, vw, rmw, alloc, commit, wait, notify, enter, exit, begin, end or dummy',
+      );
+    }
+    let argS = -1;
+    let argE = -1;
+    let value = -1;
+    if (kwEnd === oe) {
+      if (!spec.optionalArg)
+        this.error(buf, ls, le, kwEnd, `expected '(' and an argument after '${keywordName(spec)}'`);
+    } else {
+      const close = buf.lastIndexOf(RPAREN, oe - 1);
+      if (close < kwEnd) this.error(buf, ls, le, oe, "expected ')' closing the argument");
+      if (close + 1 < oe) {
+        if (buf[close + 1] !== EQ || !spec.value || this.strict) {
+          this.error(
+            buf,
+            ls,
+            le,
+            close + 1,
+            spec.value && !this.strict ? "expected '|' or '=VALUE' after ')'" : "expected '|' after ')'",
+          );
+        }
+        if (close + 2 === oe) this.error(buf, ls, le, oe, "expected a value after '='");
+        value = s.values.internBytes(buf, close + 2, oe);
+      }
+      argS = kwEnd + 1;
+      argE = close;
+      if (argS === argE && spec.ns !== NS_COMMIT)
+        this.error(buf, ls, le, argS, 'expected a non-empty argument inside ( )');
+    }
+    const line = this.lineNo;
+    switch (spec.ns) {
+      case NS_VAR:
+        batch.push(spec.kind, thread, s.variable(buf, argS, argE), loc, value, line);
+        return;
+      case NS_LOCK:
+        batch.push(spec.kind, thread, s.locks.internBytes(buf, argS, argE), loc, -1, line);
+        return;
+      case NS_VOLATILE:
+        batch.push(spec.kind, thread, s.volatiles.internBytes(buf, argS, argE), loc, -1, line);
+        return;
+      case NS_THREAD:
+        batch.push(spec.kind, thread, s.threads.internBytes(buf, argS, argE), loc, -1, line);
+        return;
+      case NS_OBJECT:
+        batch.push(spec.kind, thread, s.objects.internBytes(buf, argS, argE), loc, -1, line);
+        return;
+      case NS_MARKER:
+        batch.push(spec.kind, thread, argS < 0 ? -1 : s.markers.internBytes(buf, argS, argE), loc, -1, line);
+        return;
+      default:
+        this.parseCommit(buf, ls, le, argS, argE, thread, loc, batch);
+    }
+  }
+
+  /** `commit(x,y;z)`: read set {x,y}, write set {z}; either side may be empty. */
+  private parseCommit(
+    buf: Buffer,
+    ls: number,
+    le: number,
+    s0: number,
+    e0: number,
+    thread: number,
+    loc: number,
+    batch: EventBatch,
+  ): void {
+    const semi = buf.indexOf(SEMI, s0);
+    if (semi < 0 || semi >= e0)
+      this.error(buf, ls, le, e0, "expected 'commit(READS;WRITES)': no ';' between the read and write sets");
+    this.reads.length = 0;
+    this.writes.length = 0;
+    this.names(buf, ls, le, s0, semi, this.reads);
+    this.names(buf, ls, le, semi + 1, e0, this.writes);
+    batch.pushCommit(thread, this.reads, this.writes, loc, this.lineNo);
+  }
+
+  private names(buf: Buffer, ls: number, le: number, s: number, e: number, out: number[]): void {
+    if (s === e) return;
+    let i = s;
+    for (;;) {
+      let j = i;
+      while (j < e && buf[j] !== COMMA && buf[j] !== SEMI) j++;
+      if (j < e && buf[j] === SEMI) this.error(buf, ls, le, j, "expected one ';' in commit(READS;WRITES)");
+      if (j === i) this.error(buf, ls, le, i, 'expected a variable name in the commit set');
+      const v = this.symbols.variable(buf, i, j);
+      if (!out.includes(v)) out.push(v);
+      if (j === e) return;
+      i = j + 1;
+    }
+  }
+}
+
+function keywordName(spec: OpSpec): string {
+  for (const [k, v] of Object.entries(OPS)) if (v === spec) return k;
+  return '?';
+}
