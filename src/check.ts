@@ -1,6 +1,7 @@
 import type { Detector } from './detectors/detector.js';
 import { createDetector, type DetectorOptions } from './detectors/index.js';
 import { Engine } from './engine/engine.js';
+import type { SkipList } from './engine/skip.js';
 import type { EventBatch } from './model/events.js';
 import { Symbols } from './model/symbols.js';
 import { RaceCollector } from './report/collector.js';
@@ -13,6 +14,8 @@ export interface CheckOptions {
   detectors?: string[];
   format?: Format;
   lenient?: boolean;
+  /** Accesses that need no check (§5.2, `--skip`). */
+  skip?: SkipList;
   detectorOptions?: DetectorOptions;
   onProgress?: (read: number, total: number) => void;
   onWarning?: (e: TraceError) => void;
@@ -41,7 +44,7 @@ function setup(
   const engine = new Engine(
     symbols,
     [],
-    { file, lenient: options.lenient, onWarning: options.onWarning },
+    { file, lenient: options.lenient, onWarning: options.onWarning, skip: options.skip },
     (b: EventBatch, i: number) => formatEvent(symbols, b, i) ?? '',
   );
   const results = (options.detectors ?? ['goldilocks']).map((name) => {

@@ -19,6 +19,7 @@ import {
 } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
 import { TraceError } from '../trace/errors.js';
+import type { SkipList } from './skip.js';
 
 const UNSEEN = 0;
 const FORKED = 1;
@@ -32,6 +33,8 @@ export interface EngineOptions {
   lenient?: boolean;
   /** Called for each warning in lenient mode. */
   onWarning?: (e: TraceError) => void;
+  /** Accesses that need no check (§5.2). */
+  skip?: SkipList;
 }
 
 /**
@@ -48,6 +51,8 @@ export class Engine {
   readonly kindCounts: Float64Array = new Float64Array(KIND_COUNT);
   events = 0;
   warnings = 0;
+  /** Reads and writes not checked because of the skip list. */
+  skippedAccesses = 0;
   private threadState: Uint8Array = new Uint8Array(16);
   private readonly source: (batch: EventBatch, i: number) => string;
 
@@ -76,6 +81,7 @@ export class Engine {
     const state = this.threadState;
     const holder = this.locks.holder;
     const base = batch.firstIndex;
+    const skip = this.options.skip;
     for (let i = 0; i < batch.length; i++) {
       const k = kind[i];
       const t = thread[i];
@@ -90,9 +96,17 @@ export class Engine {
       }
       switch (k) {
         case READ:
+          if (skip !== undefined && skip.skips(s, x, loc[i])) {
+            this.skippedAccesses++;
+            break;
+          }
           for (let d = 0; d < nd; d++) dets[d].read(t, x, loc[i], ev);
           break;
         case WRITE:
+          if (skip !== undefined && skip.skips(s, x, loc[i])) {
+            this.skippedAccesses++;
+            break;
+          }
           for (let d = 0; d < nd; d++) dets[d].write(t, x, loc[i], ev);
           break;
         case ACQUIRE:

@@ -108,22 +108,22 @@ export class GoldilocksDetector implements Detector {
   // ---- synchronization events (Handle-Action lines 1-2) ----
 
   acquire(t: number, l: number): void {
-    this.enqueue(ACQ, t, l, null);
+    this.enqueue(ACQ, t, l);
   }
   release(t: number, l: number): void {
-    this.enqueue(REL, t, l, null);
+    this.enqueue(REL, t, l);
   }
   volatileRead(t: number, v: number): void {
-    this.enqueue(VR, t, v, null);
+    this.enqueue(VR, t, v);
   }
   volatileWrite(t: number, v: number): void {
-    this.enqueue(VW, t, v, null);
+    this.enqueue(VW, t, v);
   }
   fork(t: number, u: number): void {
-    this.enqueue(FORK_CELL, t, u, null);
+    this.enqueue(FORK_CELL, t, u);
   }
   join(t: number, u: number): void {
-    this.enqueue(JOIN_CELL, t, u, null);
+    this.enqueue(JOIN_CELL, t, u);
   }
 
   /** Handle-Action lines 24-28: enqueue commit(R, W), then check R as reads and W as writes. */
@@ -131,8 +131,9 @@ export class GoldilocksDetector implements Detector {
     const nr = pool[off];
     const n = nr + pool[off + 1];
     const set = pool.slice(off + 2, off + 2 + n);
-    const pos = this.enqueue(COMMIT_CELL, t, 0, set);
+    const pos = this.list.append(COMMIT_CELL, t, 0, set);
     for (let j = 0; j < n; j++) this.access(t, set[j], loc, ev, j >= nr, true, pos);
+    this.maintain(); // after the accesses: their Infos hold the commit cell
   }
 
   /** Rule 8: alloc(o) empties the locksets of o's variables: their Infos are dropped. */
@@ -329,15 +330,19 @@ export class GoldilocksDetector implements Detector {
 
   // ---- the synchronization event list, GC and partially-eager evaluation (§5.4) ----
 
-  private enqueue(kind: number, t: number, target: number, set: Int32Array | null): number {
+  private enqueue(kind: number, t: number, target: number): void {
+    this.list.append(kind, t, target, null);
+    this.maintain();
+  }
+
+  /** GC of the list's unreferenced prefix, and partially-eager evaluation beyond the bound. */
+  private maintain(): void {
     const list = this.list;
-    const pos = list.append(kind, t, target, set);
     if (this.opt.gc) this.n.cellsCollected += list.collect();
     const len = list.tail - list.head;
     if (len > this.n.listPeak) this.n.listPeak = len;
     const bound = this.opt.eagerBound;
     if (bound > 0 && len > bound) this.partiallyEager(list.head + Math.max(1, Math.ceil(bound / 10)));
-    return pos;
   }
 
   /**

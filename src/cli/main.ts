@@ -1,0 +1,252 @@
+#!/usr/bin/env node
+import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import cliProgress from 'cli-progress';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { type CheckOptions, checkFile } from '../check.js';
+import { DETECTORS } from '../detectors/index.js';
+import { SkipList } from '../engine/skip.js';
+import { Symbols } from '../model/symbols.js';
+import { jsonReport, textReport } from '../report/report.js';
+import { TraceError } from '../trace/errors.js';
+import { FORMATS, type Format, readTrace } from '../trace/reader.js';
+import { formatEvent } from '../trace/writer.js';
+
+/** Exit codes (README "Exit codes"). */
+export const EXIT_OK = 0;
+export const EXIT_RACES = 1;
+export const EXIT_INPUT = 2;
+export const EXIT_INTERNAL = 3;
+
+const version = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+function positiveInt(v: string): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0)
+    throw new InvalidArgumentError(`expected a non-negative integer, found '${v}'`);
+  return n;
+}
+
+const OPTIMIZATIONS = ['xact', 'owner', 'alock', 'transfer', 'gc', 'eager'] as const;
+
+interface CheckFlags {
+  detector: string;
+  format: Format;
+  json?: boolean;
+  report?: string;
+  maxReports: number;
+  failOnRace?: boolean;
+  lenient?: boolean;
+  stats?: boolean;
+  skip?: string;
+  firstRaceOnly?: boolean;
+  eagerBound: number;
+  disable?: string;
+  blockSize: number;
+  progress: boolean;
+  color: boolean;
+}
+
+async function check(trace: string, flags: CheckFlags): Promise<number> {
+  const disabled = new Set((flags.disable ?? '').split(',').filter((x) => x !== ''));
+  for (const d of disabled) {
+    if (!(OPTIMIZATIONS as readonly string[]).includes(d)) {
+      throw new InvalidArgumentError(
+        `--disable: unknown optimization '${d}' (expected ${OPTIMIZATIONS.join(', ')})`,
+      );
+    }
+  }
+  const detectors = flags.detector.split(',');
+  for (const d of detectors) {
+    if (!(DETECTORS as readonly string[]).includes(d))
+      throw new InvalidArgumentError(
+        `--detector: unknown detector '${d}' (expected ${DETECTORS.join(', ')})`,
+      );
+  }
+  let bar: cliProgress.SingleBar | undefined;
+  const size = trace === '-' ? 0 : statSync(trace).size;
+  if (flags.progress && process.stderr.isTTY && size > 8 << 20) {
+    bar = new cliProgress.SingleBar(
+      {
+        stream: process.stderr,
+        format: 'checking [{bar}] {percentage}% | {value}/{total} MiB | ETA {eta}s',
+        hideCursor: true,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(Math.ceil(size / (1 << 20)), 0);
+  }
+  let warningsShown = 0;
+  const options: CheckOptions = {
+    detectors,
+    format: flags.format,
+    lenient: flags.lenient,
+    skip: flags.skip ? SkipList.load(flags.skip) : undefined,
+    detectorOptions: {
+      goldilocks: {
+        xactShortCircuit: !disabled.has('xact'),
+        ownerShortCircuit: !disabled.has('owner'),
+        alockShortCircuit: !disabled.has('alock'),
+        directTransfer: !disabled.has('transfer'),
+        gc: !disabled.has('gc'),
+        eagerBound: disabled.has('eager') ? 0 : flags.eagerBound,
+        stopAfterFirstRace: flags.firstRaceOnly,
+      },
+      blockSize: flags.blockSize,
+    },
+    onProgress: bar ? (read) => bar.update(Math.floor(read / (1 << 20))) : undefined,
+    onWarning: (e) => {
+      if (warningsShown++ < 10) process.stderr.write(`warning: ${e.message}\n`);
+    },
+  };
+  let result: Awaited<ReturnType<typeof checkFile>>;
+  try {
+    result = await checkFile(trace, options);
+  } finally {
+    bar?.stop();
+  }
+  if (warningsShown > 10)
+    process.stderr.write(`warning: ${warningsShown - 10} more infeasible events accepted (--lenient)\n`);
+  const file = trace === '-' ? '<stdin>' : trace;
+  const reports = result.results.map((d) => jsonReport(result, d, file, flags.maxReports));
+  const json = reports.length === 1 ? reports[0] : reports;
+  if (flags.report) writeFileSync(flags.report, `${JSON.stringify(json, null, 2)}\n`);
+  if (flags.json) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  else
+    for (const j of reports)
+      process.stdout.write(
+        textReport(j, { colors: flags.color && process.stdout.isTTY === true, stats: flags.stats === true }),
+      );
+  if (flags.json && flags.stats)
+    for (const j of reports)
+      process.stderr.write(textReport({ ...j, races: [], racesOmitted: 0 }, { colors: false, stats: true }));
+  const racy = reports.some((j) => j.summary.racyVariables > 0);
+  return racy && flags.failOnRace ? EXIT_RACES : EXIT_OK;
+}
+
+async function convert(
+  input: string,
+  flags: { from: Format; to: 'std' | 'ext'; output?: string },
+): Promise<number> {
+  const symbols = new Symbols();
+  const fd = flags.output ? openSync(flags.output, 'w') : 1;
+  const name = input === '-' ? '<stdin>' : input;
+  try {
+    await readTrace(
+      input,
+      symbols,
+      (b) => {
+        const lines: string[] = [];
+        for (let i = 0; i < b.length; i++) {
+          const line = formatEvent(symbols, b, i, flags.to === 'std');
+          if (line === null) {
+            throw new TraceError(
+              name,
+              b.line[i],
+              1,
+              formatEvent(symbols, b, i) ?? '',
+              'this event has no spelling in RAPID STD (use --to ext)',
+            );
+          }
+          lines.push(line);
+        }
+        writeSync(fd, `${lines.join('\n')}\n`);
+      },
+      { format: flags.from },
+    );
+  } finally {
+    if (fd !== 1) closeSync(fd);
+  }
+  return EXIT_OK;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  let code = EXIT_OK;
+  const program = new Command('goldilocks')
+    .version(version)
+    .description(
+      'Precise data-race detection on recorded execution traces (the Goldilocks algorithm, PLDI 2007).',
+    )
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  program
+    .command('check')
+    .description('check a trace for data races and report them')
+    .argument('<trace>', 'trace file (.gz read transparently), or - for stdin')
+    .addOption(
+      new Option(
+        '-d, --detector <names>',
+        `detector, or several separated by commas: ${DETECTORS.join(', ')}`,
+      ).default('goldilocks'),
+    )
+    .addOption(
+      new Option('-f, --format <format>', 'input format').choices(FORMATS as string[]).default('auto'),
+    )
+    .option('--json', 'print the report as JSON (schema docs/REPORT.md) instead of text')
+    .option('--report <file>', 'also write the JSON report to a file')
+    .option('--max-reports <n>', 'report at most n location pairs', positiveInt, 20)
+    .option('--fail-on-race', 'exit with code 1 when a race is found')
+    .option('--lenient', 'accept infeasible events with a warning instead of stopping')
+    .option('--stats', 'print detector statistics (short-circuit shares, list walks, GC)')
+    .option(
+      '--skip <file>',
+      'variables, fields, objects or locations that need no check (static pre-elimination, §5.2)',
+    )
+    .option('--first-race-only', 'goldilocks: stop checking a variable after its first race (§6)')
+    .option(
+      '--eager-bound <cells>',
+      'goldilocks: partially-eager evaluation when the event list exceeds this length',
+      positiveInt,
+      1_000_000,
+    )
+    .option('--disable <opts>', `goldilocks: switch optimizations off (${OPTIMIZATIONS.join(',')})`)
+    .option('--block-size <n>', 'eraser: array sub-block size in elements', positiveInt, 8)
+    .option('--no-progress', 'no progress bar on stderr')
+    .option('--no-color', 'no colors')
+    .action(async (trace: string, flags: CheckFlags) => {
+      code = await check(trace, flags);
+    });
+  program
+    .command('convert')
+    .description('convert a trace between formats (to RAPID STD or the extended format)')
+    .argument('<trace>', 'input trace, or - for stdin')
+    .addOption(new Option('--from <format>', 'input format').choices(FORMATS as string[]).default('auto'))
+    .addOption(new Option('--to <format>', 'output format').choices(['std', 'ext']).default('ext'))
+    .option('-o, --output <file>', 'output file (default stdout)')
+    .action(async (trace: string, flags: { from: Format; to: 'std' | 'ext'; output?: string }) => {
+      code = await convert(trace, flags);
+    });
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (e) {
+    const err = e as Error & { code?: string; exitCode?: number };
+    if (
+      err.code === 'commander.helpDisplayed' ||
+      err.code === 'commander.version' ||
+      err.code === 'commander.help'
+    )
+      return EXIT_OK;
+    if (err.code?.startsWith('commander.')) return EXIT_INPUT;
+    if (err instanceof TraceError || err instanceof InvalidArgumentError) {
+      process.stderr.write(`goldilocks: ${err.message}\n`);
+      return EXIT_INPUT;
+    }
+    if (
+      err.code === 'ENOENT' ||
+      err.code === 'EACCES' ||
+      err.code === 'EISDIR' ||
+      err.code === 'Z_DATA_ERROR'
+    ) {
+      process.stderr.write(`goldilocks: ${err.message}\n`);
+      return EXIT_INPUT;
+    }
+    process.stderr.write(`goldilocks: internal error (please report): ${err.stack ?? err.message}\n`);
+    return EXIT_INTERNAL;
+  }
+  return code;
+}
+
+main(process.argv.slice(2)).then((c) => {
+  process.exitCode = c;
+});

@@ -1,0 +1,383 @@
+/**
+ * Random feasible traces in the extended format, and the differential property every precise detector
+ * must satisfy: the same verdicts (racy variables and the first racy event of each) as the eager oracle.
+ *
+ * A trace is generated as a list of small "commands" (thread, operation, operand indices) interpreted by a
+ * simulator of the engine's feasibility rules, which skips or adjusts the commands that would be infeasible:
+ * a command of a thread that is not running is given to a running one; acq of a lock another thread holds
+ * is skipped; rel, wait and notify pick among the locks the thread holds; fork picks a thread that has not
+ * started; join picks a live thread other than T0 that holds no lock. Any sub-list of commands is therefore
+ * still feasible, so fast-check's shrinking of the list (and of each command) keeps the trace feasible.
+ * Used by test/differential.test.ts and test/fuzz.ts.
+ */
+import fc from 'fast-check';
+import { type CheckResult, checkText, verdicts } from '../src/check.js';
+import type { GoldilocksOptions } from '../src/detectors/goldilocks/goldilocks.js';
+
+export interface GeneratedTrace {
+  text: string;
+  /** Number of events (lines) of the trace. */
+  events: number;
+}
+
+export interface GenOptions {
+  /** Threads T0..T(n-1), n drawn from [minThreads, maxThreads] (default 2..5). */
+  minThreads?: number;
+  maxThreads?: number;
+  /** Variables: a prefix of `variables`, of length drawn from [1, maxVars] (default 4). */
+  maxVars?: number;
+  /** Variable names (default o1.f, o2.f, o1.g, o2.g). */
+  variables?: string[];
+  /** Objects alloc() may name (default o1, o2). */
+  objects?: string[];
+  /** Locks l1..ln, n from [1, maxLocks] (default 3). */
+  maxLocks?: number;
+  /** Volatiles v1..vn, n from [1, maxVolatiles] (default 2). */
+  maxVolatiles?: number;
+  /** Commands (each 0-3 events) (default 40). */
+  maxCommands?: number;
+  /** Whether a thread may start without being forked, as in RAPID's traces (default true). */
+  unforked?: boolean;
+}
+
+const DEFAULT_VARIABLES = ['o1.f', 'o2.f', 'o1.g', 'o2.g'];
+const DEFAULT_OBJECTS = ['o1', 'o2'];
+const LOCS = ['', '', '', 'L1', 'L2', 'L3', 'L12', 'A.java:10', 'B.run:7 (loop)', 'L1'];
+
+type Op =
+  | 'access'
+  | 'locked'
+  | 'guarded'
+  | 'acq'
+  | 'rel'
+  | 'fork'
+  | 'join'
+  | 'volatile'
+  | 'commit'
+  | 'alloc'
+  | 'wait'
+  | 'notify'
+  | 'marker';
+
+interface Command {
+  /** Thread index (mod the thread count). */
+  t: number;
+  op: Op;
+  /** Operands, taken modulo whatever they index. */
+  a: number;
+  b: number;
+  c: number;
+  loc: number;
+  /** A not-yet-started thread may start without a fork (only with `unforked`). */
+  spont: boolean;
+}
+
+interface Config {
+  threads: number;
+  vars: number;
+  locks: number;
+  volatiles: number;
+  cmds: Command[];
+}
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { arbitrary: fc.constant<Op>('access'), weight: 30 },
+  { arbitrary: fc.constant<Op>('guarded'), weight: 20 },
+  { arbitrary: fc.constant<Op>('locked'), weight: 8 },
+  { arbitrary: fc.constant<Op>('acq'), weight: 8 },
+  { arbitrary: fc.constant<Op>('rel'), weight: 8 },
+  { arbitrary: fc.constant<Op>('fork'), weight: 8 },
+  { arbitrary: fc.constant<Op>('join'), weight: 3 },
+  { arbitrary: fc.constant<Op>('volatile'), weight: 6 },
+  { arbitrary: fc.constant<Op>('commit'), weight: 6 },
+  { arbitrary: fc.constant<Op>('alloc'), weight: 2 },
+  { arbitrary: fc.constant<Op>('wait'), weight: 2 },
+  { arbitrary: fc.constant<Op>('notify'), weight: 1 },
+  { arbitrary: fc.constant<Op>('marker'), weight: 1 },
+);
+
+const command: fc.Arbitrary<Command> = fc.record({
+  t: fc.nat(15),
+  op,
+  a: fc.nat(255),
+  b: fc.nat(255),
+  c: fc.nat(255),
+  loc: fc.nat(LOCS.length - 1),
+  spont: fc.boolean(),
+});
+
+/** Lock state of the simulator: holder and re-entrancy depth per lock, held locks per thread. */
+class Sim {
+  static readonly UNSTARTED = 0;
+  static readonly FORKED = 1;
+  static readonly RUNNING = 2;
+  static readonly JOINED = 3;
+  readonly status: number[];
+  readonly holder: number[];
+  readonly depth: number[];
+  readonly held: number[][];
+  readonly lines: string[] = [];
+
+  constructor(
+    readonly cfg: Config,
+    readonly variables: string[],
+    readonly objects: string[],
+    readonly unforked: boolean,
+  ) {
+    this.status = new Array(cfg.threads).fill(Sim.UNSTARTED);
+    this.status[0] = Sim.RUNNING;
+    this.holder = new Array(cfg.locks).fill(-1);
+    this.depth = new Array(cfg.locks).fill(0);
+    this.held = Array.from({ length: cfg.threads }, () => []);
+  }
+
+  emit(t: number, what: string, loc: number): void {
+    this.status[t] = Sim.RUNNING;
+    this.lines.push(`T${t}|${what}|${LOCS[loc]}`);
+  }
+
+  /**
+   * The thread that runs command c: its own if live (or, with `unforked`, not started yet), else a live one
+   * (T0 is never joined). It becomes running at its first event (`emit`).
+   */
+  thread(c: Command): number {
+    const u = c.t % this.cfg.threads;
+    const st = this.status[u];
+    if (st === Sim.RUNNING || st === Sim.FORKED || (st === Sim.UNSTARTED && this.unforked && c.spont))
+      return u;
+    const live: number[] = [];
+    for (let i = 0; i < this.cfg.threads; i++)
+      if (this.status[i] === Sim.RUNNING || this.status[i] === Sim.FORKED) live.push(i);
+    return live[c.t % live.length];
+  }
+
+  acquire(t: number, l: number, loc: number): boolean {
+    if (this.holder[l] !== -1 && this.holder[l] !== t) return false;
+    if (this.holder[l] === t) this.depth[l]++;
+    else {
+      this.holder[l] = t;
+      this.depth[l] = 1;
+      this.held[t].push(l);
+    }
+    this.emit(t, `acq(l${l + 1})`, loc);
+    return true;
+  }
+
+  release(t: number, l: number, loc: number): void {
+    if (--this.depth[l] === 0) {
+      this.holder[l] = -1;
+      this.held[t].splice(this.held[t].indexOf(l), 1);
+    }
+    this.emit(t, `rel(l${l + 1})`, loc);
+  }
+
+  access(t: number, x: number, write: boolean, c: Command): void {
+    const value = (c.c & 7) === 7 ? `=${c.c >> 3}` : '';
+    this.emit(t, `${write ? 'w' : 'r'}(${this.variables[x]})${value}`, c.loc);
+  }
+
+  /** An access inside acq(l)..rel(l), or a bare access if another thread holds l. */
+  lockedAccess(t: number, x: number, l: number, write: boolean, c: Command): void {
+    const ok = this.acquire(t, l, c.loc);
+    this.access(t, x, write, c);
+    if (ok) this.release(t, l, c.loc);
+  }
+
+  run(c: Command): void {
+    const { vars, locks, volatiles, threads } = this.cfg;
+    const t = this.thread(c);
+    const held = this.held[t];
+    switch (c.op) {
+      case 'access':
+        this.access(t, c.a % vars, (c.b & 1) === 1, c);
+        break;
+      case 'guarded': {
+        // A consistent discipline: variable i is protected by lock i mod #locks.
+        const x = c.a % vars;
+        this.lockedAccess(t, x, x % locks, (c.b & 1) === 1, c);
+        break;
+      }
+      case 'locked':
+        this.lockedAccess(t, c.a % vars, c.b % locks, (c.c & 1) === 1, c);
+        break;
+      case 'acq':
+        this.acquire(t, c.b % locks, c.loc);
+        break;
+      case 'rel':
+        if (held.length > 0) this.release(t, held[c.b % held.length], c.loc);
+        break;
+      case 'wait':
+      case 'notify':
+        if (held.length > 0) this.emit(t, `${c.op}(l${held[c.b % held.length] + 1})`, c.loc);
+        break;
+      case 'fork': {
+        const cands: number[] = [];
+        for (let u = 0; u < threads; u++) if (u !== t && this.status[u] === Sim.UNSTARTED) cands.push(u);
+        if (cands.length === 0) break;
+        const u = cands[c.b % cands.length];
+        this.status[u] = Sim.FORKED;
+        this.emit(t, `fork(T${u})`, c.loc);
+        break;
+      }
+      case 'join': {
+        const cands: number[] = [];
+        for (let u = 1; u < threads; u++) {
+          const st = this.status[u];
+          if (u !== t && (st === Sim.RUNNING || st === Sim.FORKED) && this.held[u].length === 0)
+            cands.push(u);
+        }
+        if (cands.length === 0) break;
+        const u = cands[c.b % cands.length];
+        this.status[u] = Sim.JOINED;
+        this.emit(t, `join(T${u})`, c.loc);
+        break;
+      }
+      case 'volatile':
+        this.emit(t, `${['vr', 'vw', 'rmw'][c.a % 3]}(v${(c.b % volatiles) + 1})`, c.loc);
+        break;
+      case 'commit': {
+        const mask = (1 << vars) - 1;
+        let r = c.a & mask;
+        const w = c.b & mask;
+        if (r === 0 && w === 0) r = 1 << (c.c % vars);
+        const names = (m: number) => this.variables.slice(0, vars).filter((_, i) => (m >> i) & 1);
+        this.emit(t, `commit(${names(r).join(',')};${names(w).join(',')})`, c.loc);
+        break;
+      }
+      case 'alloc':
+        this.emit(t, `alloc(${this.objects[c.b % this.objects.length]})`, c.loc);
+        break;
+      case 'marker':
+        this.emit(t, ['begin', 'end', 'enter(M.run)', 'exit(M.run)', 'dummy'][c.b % 5], c.loc);
+        break;
+    }
+  }
+}
+
+/** Interprets a command list as a feasible trace. */
+function interpret(cfg: Config, o: Required<GenOptions>): GeneratedTrace {
+  const sim = new Sim(cfg, o.variables, o.objects, o.unforked);
+  for (const c of cfg.cmds) sim.run(c);
+  return { text: sim.lines.length === 0 ? '' : `${sim.lines.join('\n')}\n`, events: sim.lines.length };
+}
+
+function withDefaults(opts: GenOptions): Required<GenOptions> {
+  const variables = opts.variables ?? DEFAULT_VARIABLES;
+  return {
+    minThreads: opts.minThreads ?? 2,
+    maxThreads: opts.maxThreads ?? 5,
+    maxVars: Math.min(opts.maxVars ?? 4, variables.length, 30),
+    variables,
+    objects: opts.objects ?? DEFAULT_OBJECTS,
+    maxLocks: opts.maxLocks ?? 3,
+    maxVolatiles: opts.maxVolatiles ?? 2,
+    maxCommands: opts.maxCommands ?? 40,
+    unforked: opts.unforked ?? true,
+  };
+}
+
+/** Random feasible traces; shrinking (of the underlying commands) keeps them feasible. */
+export function feasibleTrace(opts: GenOptions = {}): fc.Arbitrary<GeneratedTrace> {
+  const o = withDefaults(opts);
+  return fc
+    .record({
+      threads: fc.integer({ min: o.minThreads, max: o.maxThreads }),
+      vars: fc.integer({ min: 1, max: o.maxVars }),
+      locks: fc.integer({ min: 1, max: o.maxLocks }),
+      volatiles: fc.integer({ min: 1, max: o.maxVolatiles }),
+      cmds: fc.array(command, { maxLength: o.maxCommands }),
+    })
+    .map((cfg) => interpret(cfg, o));
+}
+
+// ---- the differential property ----
+
+export interface Configuration {
+  name: string;
+  goldilocks: GoldilocksOptions;
+}
+
+const ALL_OFF: GoldilocksOptions = {
+  xactShortCircuit: false,
+  ownerShortCircuit: false,
+  alockShortCircuit: false,
+  directTransfer: false,
+  gc: false,
+  eagerBound: 0,
+};
+
+/** Goldilocks configurations compared with the oracle (besides the default, run with eager/djit/fasttrack). */
+export const GOLDILOCKS_CONFIGURATIONS: Configuration[] = [
+  { name: 'xactShortCircuit:false', goldilocks: { xactShortCircuit: false } },
+  { name: 'ownerShortCircuit:false', goldilocks: { ownerShortCircuit: false } },
+  { name: 'alockShortCircuit:false', goldilocks: { alockShortCircuit: false } },
+  { name: 'directTransfer:false', goldilocks: { directTransfer: false } },
+  { name: 'gc:false', goldilocks: { gc: false } },
+  { name: 'eagerBound:0', goldilocks: { eagerBound: 0 } },
+  { name: 'eagerBound:2', goldilocks: { eagerBound: 2 } },
+  { name: 'eagerBound:1', goldilocks: { eagerBound: 1 } },
+  { name: 'gc:false,eagerBound:2', goldilocks: { gc: false, eagerBound: 2 } },
+  { name: 'all off', goldilocks: ALL_OFF },
+  { name: 'all off but eagerBound:2', goldilocks: { ...ALL_OFF, eagerBound: 2 } },
+  { name: 'stopAfterFirstRace:true', goldilocks: { stopAfterFirstRace: true } },
+];
+
+function show(m: Map<string, number>): string {
+  return `{${[...m.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([x, ev]) => `${x}@${ev}`)
+    .join(', ')}}`;
+}
+
+function run(text: string, detectors: string[], goldilocks?: GoldilocksOptions): CheckResult {
+  return checkText(text, { detectors, detectorOptions: { goldilocks } });
+}
+
+/**
+ * Runs the oracle (eager) and every precise configuration on the trace.
+ * @returns a description of each configuration whose verdicts differ from the oracle's (empty: all agree).
+ * @throws Error (with the trace) if the trace is rejected.
+ */
+export function disagreements(text: string): string[] {
+  const base = ['eager', 'goldilocks', 'djit', 'fasttrack'];
+  let r: CheckResult;
+  try {
+    r = run(text, base);
+  } catch (e) {
+    throw new Error(`trace rejected: ${(e as Error).message}\n--- trace ---\n${text}`);
+  }
+  const oracle = show(verdicts(r, 0));
+  const out: string[] = [];
+  for (let i = 1; i < base.length; i++) {
+    const v = show(verdicts(r, i));
+    if (v !== oracle) out.push(`${base[i]}: ${v}`);
+  }
+  for (const c of GOLDILOCKS_CONFIGURATIONS) {
+    const v = show(verdicts(run(text, ['goldilocks'], c.goldilocks), 0));
+    if (v !== oracle) out.push(`goldilocks ${c.name}: ${v}`);
+  }
+  if (out.length > 0) out.unshift(`eager (oracle): ${oracle}`);
+  return out;
+}
+
+/** The verdicts of eager (the oracle) on a trace, as `{x@event, ...}`. */
+export function oracleVerdicts(text: string): Map<string, number> {
+  return verdicts(run(text, ['eager']), 0);
+}
+
+/** Throws an Error naming the disagreeing configurations and giving the trace text, if any disagree. */
+export function assertAgreement(text: string): void {
+  const d = disagreements(text);
+  if (d.length > 0) throw new Error(`detectors disagree:\n  ${d.join('\n  ')}\n--- trace ---\n${text}`);
+}
+
+/** The differential property over traces from `arb`. */
+export function agreementProperty(
+  arb: fc.Arbitrary<GeneratedTrace>,
+  onRun?: () => void,
+): fc.IPropertyWithHooks<[GeneratedTrace]> {
+  return fc.property(arb, (tr) => {
+    onRun?.();
+    assertAgreement(tr.text);
+  });
+}
