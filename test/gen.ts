@@ -13,6 +13,13 @@
 import fc from 'fast-check';
 import { type CheckResult, checkText, verdicts } from '../src/check.js';
 import type { GoldilocksOptions } from '../src/detectors/goldilocks/goldilocks.js';
+import { createDetector } from '../src/detectors/index.js';
+import { Engine } from '../src/engine/engine.js';
+import type { EventBatch } from '../src/model/events.js';
+import { Symbols } from '../src/model/symbols.js';
+import { RaceCollector } from '../src/report/collector.js';
+import { readTraceBuffer } from '../src/trace/reader.js';
+import { formatEvent } from '../src/trace/writer.js';
 
 export interface GeneratedTrace {
   text: string;
@@ -77,6 +84,10 @@ interface Config {
   vars: number;
   locks: number;
   volatiles: number;
+  /** In quarters: how many of the bare accesses are made guarded (0-3), for traces with fewer races. */
+  protect: number;
+  /** Whether threads may start unforked in this trace (with `GenOptions.unforked`). */
+  unforked: boolean;
   cmds: Command[];
 }
 
@@ -189,12 +200,12 @@ class Sim {
     const held = this.held[t];
     switch (c.op) {
       case 'access':
-        this.access(t, c.a % vars, (c.b & 1) === 1, c);
-        break;
       case 'guarded': {
-        // A consistent discipline: variable i is protected by lock i mod #locks.
         const x = c.a % vars;
-        this.lockedAccess(t, x, x % locks, (c.b & 1) === 1, c);
+        // Guarded (also a `protect` share of the bare accesses): variable i is protected by lock i mod #locks.
+        if (c.op === 'guarded' || c.c % 4 < this.cfg.protect)
+          this.lockedAccess(t, x, x % locks, (c.b & 1) === 1, c);
+        else this.access(t, x, (c.b & 1) === 1, c);
         break;
       }
       case 'locked':
@@ -285,7 +296,9 @@ export function feasibleTrace(opts: GenOptions = {}): fc.Arbitrary<GeneratedTrac
       vars: fc.integer({ min: 1, max: o.maxVars }),
       locks: fc.integer({ min: 1, max: o.maxLocks }),
       volatiles: fc.integer({ min: 1, max: o.maxVolatiles }),
-      cmds: fc.array(command, { maxLength: o.maxCommands }),
+      protect: fc.nat(3),
+      unforked: fc.boolean(),
+      cmds: fc.array(command, { maxLength: o.maxCommands, size: 'max' }),
     })
     .map((cfg) => interpret(cfg, o));
 }
@@ -329,20 +342,59 @@ function show(m: Map<string, number>): string {
     .join(', ')}}`;
 }
 
-function run(text: string, detectors: string[], goldilocks?: GoldilocksOptions): CheckResult {
-  return checkText(text, { detectors, detectorOptions: { goldilocks } });
+/** Events per batch of the run of the Goldilocks configurations: small, so batch boundaries are exercised. */
+export const VARIANT_BATCH_SIZE = 4;
+
+/**
+ * Runs `detectors`, plus Goldilocks in every configuration of `configs`, over the trace in one engine (one
+ * parse; `checkText` would parse it and allocate a 32k-event batch once per configuration, 4x slower here).
+ * @returns the verdicts of each detector, then of each configuration.
+ */
+function runConfigurations(
+  text: string,
+  detectors: string[],
+  configs: Configuration[],
+): Map<string, number>[] {
+  const symbols = new Symbols();
+  const file = '<generated>';
+  const engine = new Engine(
+    symbols,
+    [],
+    { file },
+    (b: EventBatch, i: number) => formatEvent(symbols, b, i) ?? '',
+  );
+  const sinks: RaceCollector[] = [];
+  const add = (name: string, goldilocks?: GoldilocksOptions) => {
+    const sink = new RaceCollector();
+    engine.detectors.push(createDetector(name, { symbols, locks: engine.locks, sink }, { goldilocks }));
+    sinks.push(sink);
+  };
+  for (const d of detectors) add(d);
+  for (const c of configs) add('goldilocks', c.goldilocks);
+  readTraceBuffer(Buffer.from(text, 'utf8'), file, symbols, (b) => engine.process(b), {
+    batchSize: VARIANT_BATCH_SIZE,
+  });
+  return sinks.map((s) => {
+    const out = new Map<string, number>();
+    for (const [x, ev] of s.firstRace) out.set(symbols.variables.name(x), ev);
+    return out;
+  });
 }
 
 /**
- * Runs the oracle (eager) and every precise configuration on the trace.
+ * Runs the oracle (eager) and every precise configuration on the trace: eager, goldilocks, djit and
+ * fasttrack through `checkText`; then, in one engine with tiny batches, goldilocks with its defaults and in
+ * each of {@link GOLDILOCKS_CONFIGURATIONS}.
  * @returns a description of each configuration whose verdicts differ from the oracle's (empty: all agree).
  * @throws Error (with the trace) if the trace is rejected.
  */
 export function disagreements(text: string): string[] {
   const base = ['eager', 'goldilocks', 'djit', 'fasttrack'];
   let r: CheckResult;
+  let variants: Map<string, number>[];
   try {
-    r = run(text, base);
+    r = checkText(text, { detectors: base });
+    variants = runConfigurations(text, ['goldilocks'], GOLDILOCKS_CONFIGURATIONS);
   } catch (e) {
     throw new Error(`trace rejected: ${(e as Error).message}\n--- trace ---\n${text}`);
   }
@@ -352,17 +404,21 @@ export function disagreements(text: string): string[] {
     const v = show(verdicts(r, i));
     if (v !== oracle) out.push(`${base[i]}: ${v}`);
   }
-  for (const c of GOLDILOCKS_CONFIGURATIONS) {
-    const v = show(verdicts(run(text, ['goldilocks'], c.goldilocks), 0));
-    if (v !== oracle) out.push(`goldilocks ${c.name}: ${v}`);
-  }
+  const names = [
+    `default (batch size ${VARIANT_BATCH_SIZE})`,
+    ...GOLDILOCKS_CONFIGURATIONS.map((c) => `${c.name} (batch size ${VARIANT_BATCH_SIZE})`),
+  ];
+  variants.forEach((m, i) => {
+    const v = show(m);
+    if (v !== oracle) out.push(`goldilocks ${names[i]}: ${v}`);
+  });
   if (out.length > 0) out.unshift(`eager (oracle): ${oracle}`);
   return out;
 }
 
 /** The verdicts of eager (the oracle) on a trace, as `{x@event, ...}`. */
 export function oracleVerdicts(text: string): Map<string, number> {
-  return verdicts(run(text, ['eager']), 0);
+  return verdicts(checkText(text, { detectors: ['eager'] }), 0);
 }
 
 /** Throws an Error naming the disagreeing configurations and giving the trace text, if any disagree. */
@@ -371,13 +427,13 @@ export function assertAgreement(text: string): void {
   if (d.length > 0) throw new Error(`detectors disagree:\n  ${d.join('\n  ')}\n--- trace ---\n${text}`);
 }
 
-/** The differential property over traces from `arb`. */
+/** The differential property over traces from `arb`; `onRun` sees each trace checked (shrinks included). */
 export function agreementProperty(
   arb: fc.Arbitrary<GeneratedTrace>,
-  onRun?: () => void,
+  onRun?: (t: GeneratedTrace) => void,
 ): fc.IPropertyWithHooks<[GeneratedTrace]> {
   return fc.property(arb, (tr) => {
-    onRun?.();
+    onRun?.(tr);
     assertAgreement(tr.text);
   });
 }

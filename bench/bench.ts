@@ -1,0 +1,328 @@
+/**
+ * End-to-end benchmark (parse + detect) of the detectors, side by side, on generated and real traces.
+ *
+ *   npm run bench -- [--sizes 5000000,50000000] [--real] [--detectors goldilocks,fasttrack,djit,eraser]
+ *                    [--repeat N] [--out FILE]
+ *
+ * Each measurement runs in a fresh child process (bench/run-one.ts), so that peak RSS is the detector's own
+ * and no JIT or heap state carries over. Generated traces (bench/generate.ts) are written once into
+ * bench/out/ (gitignored) and reused. Prints a Markdown table (and appends it to --out FILE).
+ * `--help` lists every option.
+ */
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { parseCount } from './generate.js';
+import type { RunResult } from './run-one.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, '..');
+const ALL_DETECTORS = ['goldilocks', 'eager', 'djit', 'fasttrack', 'eraser'];
+const DEFAULT_DETECTORS = 'goldilocks,fasttrack,djit,eraser';
+/** eager (Figure 5 of the paper, the slow oracle) runs only on inputs of at most this many events. */
+const EAGER_MAX_EVENTS = 100_000;
+
+const USAGE = `usage: npm run bench -- [options]
+  --sizes N,N,...     generated trace sizes in events (default 5000000,50000000; 5M, 200k also accepted)
+  --real              also run the largest real traces (../shared/traces/roadrunner: lusearch-t2, sunflow-t2)
+  --real-dir DIR      directory of the real traces (default ../shared/traces/roadrunner)
+  --real-files A,B    real trace files in it (default lusearch-t2.trace.gz,sunflow-t2.trace.gz)
+  --no-generated      only the real traces
+  --detectors A,B     detectors (default ${DEFAULT_DETECTORS}; eager only runs on inputs <= ${EAGER_MAX_EVENTS} events)
+  --repeat N          median of N runs (default 1)
+  --out FILE          append the Markdown report to FILE
+  --heap MB           --max-old-space-size of the measured processes
+  --lenient           tolerate infeasible events in real traces (counted as warnings)
+  generated traces:   --threads 8 --vars 10000 --locks 100 --volatiles 10 --seed 1 --racy 0.004
+`;
+
+interface Input {
+  label: string;
+  file: string;
+  /** Known event count (generated traces), before any run. */
+  events?: number;
+  generated: boolean;
+}
+
+interface Row {
+  input: Input;
+  detector: string;
+  /** Median of the runs; undefined if skipped or failed. */
+  result?: RunResult;
+  note?: string;
+}
+
+function fmtCount(n: number): string {
+  if (n >= 1e6 && n % 1e5 === 0) return `${n / 1e6}M`;
+  if (n >= 1e3 && n % 100 === 0) return `${n / 1e3}k`;
+  return String(n);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Runs a node script under tsx in a child process. @returns its stdout, or throws with its stderr tail. */
+function runNode(
+  script: string,
+  args: string[],
+  nodeArgs: string[],
+  echoStderr: boolean,
+): Promise<{ stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      if (stderr.length > 1 << 16) stderr = stderr.slice(-(1 << 15));
+      if (echoStderr) process.stderr.write(d);
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve({ stdout });
+      else {
+        const tail = stderr.trim().split('\n').slice(-3).join(' / ');
+        reject(new Error(`${signal ? `killed by ${signal}` : `exit ${code}`}${tail ? `: ${tail}` : ''}`));
+      }
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: 'string', default: '5000000,50000000' },
+      real: { type: 'boolean', default: false },
+      'real-dir': { type: 'string', default: path.resolve(ROOT, '../shared/traces/roadrunner') },
+      'real-files': { type: 'string', default: 'lusearch-t2.trace.gz,sunflow-t2.trace.gz' },
+      'no-generated': { type: 'boolean', default: false },
+      detectors: { type: 'string', default: DEFAULT_DETECTORS },
+      repeat: { type: 'string', default: '1' },
+      out: { type: 'string' },
+      heap: { type: 'string' },
+      lenient: { type: 'boolean', default: false },
+      threads: { type: 'string', default: '8' },
+      vars: { type: 'string', default: '10000' },
+      locks: { type: 'string', default: '100' },
+      volatiles: { type: 'string', default: '10' },
+      seed: { type: 'string', default: '1' },
+      racy: { type: 'string', default: '0.004' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const detectors = values.detectors
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+  for (const d of detectors)
+    if (!ALL_DETECTORS.includes(d)) throw new Error(`unknown detector '${d}' (one of ${ALL_DETECTORS.join(', ')})`);
+  const repeat = parseCount(values.repeat, '--repeat');
+  if (repeat < 1) throw new Error('--repeat must be at least 1');
+  const nodeArgs = values.heap === undefined ? [] : [`--max-old-space-size=${parseCount(values.heap, '--heap')}`];
+  const gen = {
+    threads: parseCount(values.threads, '--threads'),
+    vars: parseCount(values.vars, '--vars'),
+    locks: parseCount(values.locks, '--locks'),
+    volatiles: parseCount(values.volatiles, '--volatiles'),
+    seed: parseCount(values.seed, '--seed'),
+    racy: values.racy,
+  };
+
+  // inputs
+  const inputs: Input[] = [];
+  if (!values['no-generated']) {
+    const sizes = values.sizes
+      .split(',')
+      .filter((s) => s.trim().length > 0)
+      .map((s) => parseCount(s, '--sizes'));
+    const outDir = path.join(HERE, 'out');
+    mkdirSync(outDir, { recursive: true });
+    for (const n of sizes) {
+      const racyTag = Number(gen.racy) === 0.004 ? '' : `-r${gen.racy}`;
+      const name = `gen-${fmtCount(n)}-t${gen.threads}-v${gen.vars}-l${gen.locks}-vol${gen.volatiles}${racyTag}-s${gen.seed}.trace`;
+      const file = path.join(outDir, name);
+      if (!existsSync(file)) {
+        process.stderr.write(`generating ${path.relative(ROOT, file)} ...\n`);
+        await runNode(
+          path.join(HERE, 'generate.ts'),
+          [
+            ...['--events', String(n), '--threads', String(gen.threads), '--vars', String(gen.vars)],
+            ...['--locks', String(gen.locks), '--volatiles', String(gen.volatiles), '--seed', String(gen.seed)],
+            ...['--racy', gen.racy, '--out', file],
+          ],
+          [],
+          true,
+        );
+      }
+      inputs.push({ label: `generated ${fmtCount(n)}`, file, events: n, generated: true });
+    }
+  }
+  if (values.real) {
+    const dir = values['real-dir'];
+    if (!existsSync(dir)) process.stderr.write(`--real: ${dir} is absent; skipping the real traces\n`);
+    else
+      for (const f of values['real-files'].split(',').filter((s) => s.length > 0)) {
+        const file = path.join(dir, f);
+        if (existsSync(file)) inputs.push({ label: f.replace(/\.trace(\.gz)?$/, ''), file, generated: false });
+        else process.stderr.write(`--real: ${file} is absent; skipping it\n`);
+      }
+  }
+  if (inputs.length === 0) throw new Error('no inputs');
+
+  // runs: per input, detectors in the order given, except eager last (its event-count gate needs a count)
+  const rows: Row[] = [];
+  const order = [...detectors.filter((d) => d !== 'eager'), ...detectors.filter((d) => d === 'eager')];
+  const t0 = Date.now();
+  for (const input of inputs) {
+    let known = input.events;
+    const byDet = new Map<string, Row>();
+    for (const det of order) {
+      const row: Row = { input, detector: det };
+      byDet.set(det, row);
+      if (det === 'eager' && (known === undefined || known > EAGER_MAX_EVENTS)) {
+        row.note = `skipped (eager runs only on <= ${fmtCount(EAGER_MAX_EVENTS)} events)`;
+        process.stderr.write(`${input.label}: eager ${row.note}\n`);
+        continue;
+      }
+      const runs: RunResult[] = [];
+      for (let i = 0; i < repeat; i++) {
+        try {
+          const args = [det, input.file, ...(values.lenient ? ['--lenient'] : [])];
+          const { stdout } = await runNode(path.join(HERE, 'run-one.ts'), args, nodeArgs, false);
+          const r = JSON.parse(stdout.trim().split('\n').pop() ?? '') as RunResult;
+          runs.push(r);
+          known = r.events;
+          process.stderr.write(
+            `${input.label}: ${det} run ${i + 1}/${repeat}: ${(r.timeMs / 1000).toFixed(2)} s, ` +
+              `${(r.eventsPerSec / 1e6).toFixed(2)} M events/s, ${(r.maxRSSKiB / 1024).toFixed(0)} MiB, ` +
+              `${r.racyEvents} racy events, ${r.racyVars} racy vars\n`,
+          );
+        } catch (e) {
+          row.note = `failed: ${(e as Error).message}`;
+          process.stderr.write(`${input.label}: ${det} ${row.note}\n`);
+          break;
+        }
+      }
+      if (runs.length === repeat) {
+        const timeMs = median(runs.map((r) => r.timeMs));
+        row.result = {
+          ...runs[0],
+          timeMs,
+          eventsPerSec: runs[0].events / (timeMs / 1000),
+          maxRSSKiB: median(runs.map((r) => r.maxRSSKiB)),
+        };
+        if (runs.some((r) => r.racyEvents !== runs[0].racyEvents || r.racyVars !== runs[0].racyVars))
+          row.note = 'verdict counts differ between runs';
+        if (runs[0].warnings > 0) row.note = `${runs[0].warnings} infeasibility warnings (--lenient)`;
+      }
+    }
+    for (const det of detectors) rows.push(byDet.get(det)!);
+  }
+
+  const md = report(rows, inputs, detectors, repeat, gen, Date.now() - t0);
+  process.stdout.write(`\n${md}`);
+  if (values.out !== undefined) {
+    appendFileSync(values.out, `${md}\n`);
+    process.stderr.write(`appended to ${values.out}\n`);
+  }
+}
+
+function report(
+  rows: Row[],
+  inputs: Input[],
+  detectors: string[],
+  repeat: number,
+  gen: { threads: number; vars: number; locks: number; volatiles: number; seed: number; racy: string },
+  wallMs: number,
+): string {
+  const cpus = os.cpus();
+  const lines: string[] = [];
+  lines.push(`## Goldilocks benchmark, ${new Date().toISOString()}`, '');
+  lines.push(
+    `Machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ` +
+      `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${os.type()} ${os.release()} (${os.arch()}).`,
+  );
+  lines.push(
+    `Each figure: median of ${repeat} run${repeat > 1 ? 's' : ''}, each in a fresh process; time = parse + detect ` +
+      '(streaming, without Node startup); peak RSS = the whole process (`process.resourceUsage().maxRSS`).',
+  );
+  if (inputs.some((i) => i.generated))
+    lines.push(
+      `Generated traces (bench/generate.ts): ${gen.threads} worker threads, ${gen.vars} variables, ${gen.locks} locks, ` +
+        `${gen.volatiles} volatiles, racy rate ${gen.racy}, seed ${gen.seed}.`,
+    );
+  lines.push(`Wall time of the benchmark: ${(wallMs / 1000).toFixed(0)} s.`, '');
+  lines.push(
+    '| input | events | detector | time s | M events/s | peak RSS MiB | racy events | racy vars | time / goldilocks |',
+  );
+  lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) {
+    const r = row.result;
+    const events = r?.events ?? row.input.events;
+    const ev = events === undefined ? '' : events.toLocaleString('en-US');
+    if (r === undefined) {
+      lines.push(`| ${row.input.label} | ${ev} | ${row.detector} | ${row.note ?? ''} | | | | | |`);
+      continue;
+    }
+    const g = rows.find((x) => x.input === row.input && x.detector === 'goldilocks')?.result;
+    const ratio = g === undefined ? '' : `${(r.timeMs / g.timeMs).toFixed(2)}×`;
+    const note = row.note === undefined ? '' : ` (${row.note})`;
+    lines.push(
+      `| ${row.input.label} | ${ev} | ${row.detector}${note} | ${(r.timeMs / 1000).toFixed(2)} | ` +
+        `${(r.eventsPerSec / 1e6).toFixed(2)} | ${(r.maxRSSKiB / 1024).toFixed(0)} | ` +
+        `${r.racyEvents.toLocaleString('en-US')} | ${r.racyVars.toLocaleString('en-US')} | ${ratio} |`,
+    );
+  }
+
+  // memory scaling between the smallest and the largest generated trace
+  const gens = inputs.filter((i) => i.generated && i.events !== undefined);
+  if (gens.length >= 2) {
+    const small = gens.reduce((a, b) => (b.events! < a.events! ? b : a));
+    const large = gens.reduce((a, b) => (b.events! > a.events! ? b : a));
+    if (large.events! > small.events!) {
+      lines.push(
+        '',
+        `Peak RSS, ${fmtCount(large.events!)} vs ${fmtCount(small.events!)} events ` +
+          `(${(large.events! / small.events!).toFixed(0)}× the events, same variables):`,
+        '',
+      );
+      const dets = [...detectors].sort((a, b) => (a === 'goldilocks' ? -1 : b === 'goldilocks' ? 1 : 0));
+      for (const d of dets) {
+        const a = rows.find((x) => x.input === small && x.detector === d)?.result;
+        const b = rows.find((x) => x.input === large && x.detector === d)?.result;
+        if (a === undefined || b === undefined) continue;
+        lines.push(
+          `- ${d}: ${(b.maxRSSKiB / 1024).toFixed(0)} / ${(a.maxRSSKiB / 1024).toFixed(0)} MiB = ` +
+            `${(b.maxRSSKiB / a.maxRSSKiB).toFixed(2)}×`,
+        );
+      }
+    }
+  }
+  const sizes = inputs
+    .filter((i) => !i.generated)
+    .map((i) => `${i.label}: ${path.basename(i.file)}, ${(statSync(i.file).size / 2 ** 20).toFixed(1)} MiB`);
+  if (sizes.length > 0) lines.push('', `Real traces: ${sizes.join('; ')}.`);
+  lines.push('');
+  return lines.join('\n');
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench: ${(e as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+/**
+ * One benchmark measurement, meant to run in a fresh process (bench/bench.ts spawns it):
+ *
+ *   node --import tsx bench/run-one.ts <detector> <file> [--lenient]
+ *
+ * Reads and checks the trace end to end (parse + detect, streaming) with one detector, and prints one line
+ * of JSON: events, timeMs (parse + detect, without Node's startup), eventsPerSec, racyEvents, racyVars,
+ * maxRSSKiB (peak resident set of the whole process, `process.resourceUsage().maxRSS`), format, warnings.
+ */
+import { checkFile } from '../src/check.js';
+
+export interface RunResult {
+  detector: string;
+  file: string;
+  format: string;
+  events: number;
+  timeMs: number;
+  eventsPerSec: number;
+  racyEvents: number;
+  racyVars: number;
+  maxRSSKiB: number;
+  warnings: number;
+}
+
+const args = process.argv.slice(2);
+const lenient = args.includes('--lenient');
+const [detector, file] = args.filter((a) => a !== '--lenient');
+if (detector === undefined || file === undefined) {
+  process.stderr.write('usage: node --import tsx bench/run-one.ts <detector> <file> [--lenient]\n');
+  process.exit(2);
+}
+try {
+  const r = await checkFile(file, { detectors: [detector], lenient });
+  const races = r.results[0].races;
+  const events = r.engine.events;
+  const out: RunResult = {
+    detector,
+    file,
+    format: r.input.format,
+    events,
+    timeMs: r.timeMs,
+    eventsPerSec: events / (r.timeMs / 1000),
+    racyEvents: races.racyEvents,
+    racyVars: races.firstRace.size,
+    maxRSSKiB: process.resourceUsage().maxRSS,
+    warnings: r.engine.warnings,
+  };
+  process.stdout.write(`${JSON.stringify(out)}\n`);
+} catch (e) {
+  process.stderr.write(`run-one ${detector} ${file}: ${(e as Error).message}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { checkFile, checkText, verdicts } from '../src/check.js';
+import { SkipList } from '../src/engine/skip.js';
+import { TraceError } from '../src/trace/errors.js';
+
+const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
+const tmp = mkdtempSync(join(tmpdir(), 'goldilocks-test-'));
+function file(name: string, text: string | Buffer): string {
+  const p = join(tmp, name);
+  writeFileSync(p, text);
+  return p;
+}
+function cli(args: string[], input?: string) {
+  return spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
+}
+function syntaxError(text: string, format?: 'std' | 'ext' | 'rr'): TraceError {
+  try {
+    checkText(text, { format }, 'bad.trace');
+  } catch (e) {
+    assert.ok(e instanceof TraceError, String(e));
+    return e;
+  }
+  assert.fail('expected a TraceError');
+}
+
+describe('extended format', () => {
+  it('reads every operation, values, empty and textual locations', () => {
+    const text = [
+      '# comment',
+      'T0|alloc(o)|A.java:1',
+      'T0|w(o.f)=5|A.java:2',
+      'T0|r(o.f)=5|',
+      'T0|vw(v)|x',
+      'T0|rmw(v)|x',
+      'T0|acq(l)|1',
+      'T0|wait(l)|1',
+      'T0|notify(l)|1',
+      'T0|rel(l)|1',
+      'T0|fork(T1)|1',
+      'T1|vr(v)|1',
+      'T1|commit(o.f,a[3];@7[2])|tx',
+      'T1|commit(;x)|tx',
+      'T1|enter(m)|',
+      'T1|exit(m)|',
+      'T1|begin|',
+      'T1|end|',
+      'T1|dummy(d)|',
+      'T0|join(T1)|1',
+      '',
+    ].join('\n');
+    const r = checkText(text, { detectors: ['goldilocks', 'fasttrack'] });
+    assert.equal(r.engine.events, 19);
+    assert.equal(r.input.skipped.get('comment'), 1);
+    assert.equal(r.symbols.values.name(0), '5');
+    assert.equal(r.symbols.objects.name(r.symbols.variableObject[r.symbols.variables.lookup('@7[2]')]), '@7');
+    assert.equal(verdicts(r, 0).size, 0);
+  });
+
+  it('names the file, line, column, text and what was expected on a malformed line', () => {
+    let e = syntaxError('T0|w(x)|1\nT0|x(y)|1\n');
+    assert.equal(e.line, 2);
+    assert.equal(e.column, 4);
+    assert.match(e.message, /^bad\.trace:2:4: syntax error: expected an operation/);
+    assert.match(e.message, /T0\|x\(y\)\|1/);
+    e = syntaxError('T0|w(x)\n');
+    assert.match(e.message, /expected a second '\|'/);
+    e = syntaxError('T0|w(x)|1|2\n');
+    assert.match(e.message, /exactly three fields/);
+    e = syntaxError('T0|w()|1\n');
+    assert.match(e.message, /non-empty argument/);
+    e = syntaxError('T0|commit(x)|1\n');
+    assert.match(e.message, /no ';'/);
+    e = syntaxError('T0|acq(l)=3|1\n');
+    assert.match(e.message, /expected '\|' after '\)'/);
+    e = syntaxError('|w(x)|1\n');
+    assert.match(e.message, /thread name/);
+  });
+
+  it('std format rejects extended operations and values', () => {
+    assert.match(syntaxError('T0|vw(v)|1\n', 'std').message, /r\(X\), w\(X\)/);
+    assert.match(syntaxError('T0|w(x)=1|1\n', 'std').message, /expected '\|' after/);
+  });
+});
+
+describe('feasibility', () => {
+  const infeasible = (text: string, what: RegExp) => {
+    assert.throws(
+      () => checkText(text),
+      (e: unknown) => e instanceof TraceError && e.kind === 'infeasible' && what.test(e.message),
+    );
+  };
+  it('reports infeasible events by name, line and index', () => {
+    infeasible('T0|acq(l)|\nT1|acq(l)|\n', /<text>:2:1: infeasible trace: acquire of lock l by thread T1 while thread T0 holds it \(event 1\)/);
+    infeasible('T0|rel(l)|\n', /release of lock l by thread T0, but it is not held/);
+    infeasible('T0|fork(T1)|\nT0|join(T1)|\nT1|w(x)|\n', /event of thread T1 after it was joined/);
+    infeasible('T1|w(x)|\nT0|fork(T1)|\n', /already has events before this fork/);
+    infeasible('T0|fork(T1)|\nT0|join(T1)|\nT0|join(T1)|\n', /already joined/);
+    infeasible('T0|join(T9)|\n', /never forked/);
+    infeasible('T0|wait(l)|\n', /wait on lock l not held/);
+  });
+  it('--lenient counts warnings and goes on', () => {
+    const warnings: string[] = [];
+    const r = checkText('T0|acq(l)|\nT1|acq(l)|\nT1|w(x)|\n', { lenient: true, onWarning: (e) => warnings.push(e.message) });
+    assert.equal(r.engine.warnings, 1);
+    assert.equal(r.engine.events, 3);
+    assert.equal(warnings.length, 1);
+  });
+  it('re-entrant locks are feasible', () => {
+    const r = checkText('T0|acq(l)|\nT0|acq(l)|\nT0|rel(l)|\nT0|rel(l)|\nT1|acq(l)|\nT1|rel(l)|\n');
+    assert.equal(r.engine.events, 6);
+  });
+});
+
+describe('RoadRunner print format', () => {
+  it('maps PrintTool lines to events and merges pre/post duplicates', () => {
+    const text = [
+      '[main: RoadRunner starting]',
+      '@ Enter(0,test/Test.main([Ljava/lang/String;)V) from null',
+      '@  Wr(0,null.test/Test.y_I)  Final  Test.java:5:3',
+      '@  Start(0,1)',
+      '@  Start(0,1)',
+      '@   Acquire(1,@04)',
+      '@   Rd(1,@03.test/Test.x_I)  Final  Test.java:12:8',
+      '@   AWr(1,@05[3])  Final  Test.java:13:4',
+      '@   VWr(1,@03.test/Test.flag_Z)  Final',
+      '@   Release(1,@04)',
+      '@  Join(0,1)',
+      '@  Join(0,1)',
+      '@  VRd(0,@03.test/Test.flag_Z)  Final',
+      '@  Rd(0,@05[3])  Final  Test.java:20:4',
+      '@ Exit(0,test/Test.main([Ljava/lang/String;)V)',
+    ].join('\n');
+    const r = checkText(text, { detectors: ['goldilocks', 'djit'] });
+    assert.equal(r.input.format, 'rr');
+    assert.equal(r.engine.events, 12);
+    assert.equal(r.input.skipped.get('post-start line (duplicate of the pre line)'), 1);
+    assert.equal(r.input.skipped.get('pre-join line (duplicate of the post line)'), 1);
+    assert.equal(r.symbols.objects.name(r.symbols.variableObject[r.symbols.variables.lookup('@03.test/Test.x_I')]), '@03');
+    assert.equal(verdicts(r, 0).size, 0);
+    assert.equal(verdicts(r, 1).size, 0);
+  });
+  it('takes a join at its post line when the child still runs after the pre line', () => {
+    const text = ['@ Start(0,1)', '@ Join(0,1)', '@ Wr(1,@01.C.f_I)  Final  C.java:1', '@ Join(0,1)', '@ Rd(0,@01.C.f_I)  Final  C.java:2'].join('\n');
+    const r = checkText(text, { detectors: ['goldilocks'] });
+    assert.equal(r.engine.events, 4);
+    assert.equal(verdicts(r).size, 0);
+  });
+});
+
+describe('inputs and the CLI', () => {
+  const racy = 'T0|fork(T1)|M.java:1\nT0|w(x)|M.java:2\nT1|w(x)|W.java:3\n';
+  it('reads gzip transparently and agrees with the plain file', async () => {
+    const a = await checkFile(file('a.trace', racy), { detectors: ['goldilocks'] });
+    const b = await checkFile(file('a.trace.gz', gzipSync(racy)), { detectors: ['goldilocks'] });
+    assert.equal(b.input.gzip, true);
+    assert.deepEqual(verdicts(a), verdicts(b));
+  });
+  it('exit codes: 0 without --fail-on-race, 1 with it, 2 for bad input, stdin with -', () => {
+    const p = file('r.trace', racy);
+    assert.equal(cli(['check', p]).status, 0);
+    const r = cli(['check', '--fail-on-race', p]);
+    assert.equal(r.status, 1);
+    assert.match(r.stdout, /WARNING: data race on x/);
+    assert.match(r.stdout, /write by thread T1 at W\.java:3 \(event 2\)/);
+    assert.match(r.stdout, /previous write by thread T0 at M\.java:2 \(event 1\)/);
+    assert.match(r.stdout, /SUMMARY: goldilocks: 1 racy variables/);
+    assert.equal(cli(['check', '-', '--fail-on-race'], racy).status, 1);
+    const bad = cli(['check', file('bad.trace', 'T0|w(x)|1\nT0|oops|1\n')]);
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /bad\.trace:2:4: syntax error/);
+    assert.doesNotMatch(bad.stderr, /at .*\.js/);
+    assert.equal(cli(['check', join(tmp, 'missing.trace')]).status, 2);
+    assert.equal(cli(['check', '--detector', 'nope', p]).status, 2);
+    assert.equal(cli(['check', '--bogus', p]).status, 2);
+  });
+  it('--json follows the documented schema', () => {
+    const r = cli(['check', '--json', file('j.trace', racy)]);
+    const j = JSON.parse(r.stdout);
+    assert.equal(j.schema, 'goldilocks-report/1');
+    assert.equal(j.summary.events, 3);
+    assert.equal(j.summary.racyEvents, 1);
+    assert.deepEqual(j.racyVariables, ['x']);
+    assert.equal(j.races[0].variable, 'x');
+    assert.equal(j.races[0].current.index, 2);
+    assert.equal(j.races[0].previous.index, 1);
+  });
+  it('convert round-trips the extended format and refuses what STD cannot spell', () => {
+    const text = 'T0|fork(T1)|1\nT0|w(o.f)=3|\nT1|commit(a;b)|2\nT1|vr(v)|3\n';
+    const out = cli(['convert', file('c.trace', text)]);
+    assert.equal(out.status, 0);
+    assert.equal(out.stdout, text);
+    const std = cli(['convert', '--to', 'std', file('c2.trace', text)]);
+    assert.equal(std.status, 2);
+    assert.match(std.stderr, /no spelling in RAPID STD/);
+  });
+  it('--skip leaves out the listed accesses (static pre-elimination)', () => {
+    const skip = SkipList.parse('# race-free by analysis\nvariable x\n', 'skip');
+    const r = checkText(racy, { skip });
+    assert.equal(verdicts(r).size, 0);
+    assert.equal(r.engine.skippedAccesses, 2);
+    assert.throws(() => SkipList.parse('varible x\n', 'skip.txt'), /skip\.txt:1:1/);
+  });
+});
