@@ -22,6 +22,12 @@ export interface GoldilocksOptions {
 }
 
 const NO_INFO = -1;
+/**
+ * Direct ownership transfer is tried only when the previous access is at most this many cells back. It scans
+ * the same cells as the full walk, only applying fewer: over long distances it cannot be cheaper, and where
+ * happens-before goes through a third thread (barriers) it runs to the end before the full walk starts.
+ */
+const DIRECT_TRANSFER_MAX_DISTANCE = 256;
 
 /**
  * Goldilocks, the lazy implementation of Figure 8 of Elmas, Qadeer, Tasiran, PLDI'07
@@ -223,7 +229,7 @@ export class GoldilocksDetector implements Detector {
       return true;
     }
     const pos = this.iPos[info];
-    if (this.opt.directTransfer) {
+    if (this.opt.directTransfer && this.list.tail - pos <= DIRECT_TRANSFER_MAX_DISTANCE) {
       this.startLockset(info);
       const cells = this.applyLocksetRules(pos, this.list.tail, t, owner);
       this.n.directTransferCells += cells;
