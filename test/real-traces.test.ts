@@ -60,7 +60,7 @@ describe('real traces (../shared/traces): the precise detectors agree', {
               ownerShortCircuit: false,
               alockShortCircuit: false,
               directTransfer: false,
-              eagerBound: 64,
+              eagerBound: 10_000,
               stopAfterFirstRace: true,
             },
           },
