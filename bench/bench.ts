@@ -10,7 +10,7 @@
  * `--help` lists every option.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,8 @@ const USAGE = `usage: npm run bench -- [options]
   --real-dir DIR      directory of the real traces (default ../shared/traces/roadrunner)
   --real-files A,B    real trace files in it (default lusearch-t2.trace.gz,sunflow-t2.trace.gz)
   --no-generated      only the real traces
-  --detectors A,B     detectors (default ${DEFAULT_DETECTORS}; eager only runs on inputs <= ${EAGER_MAX_EVENTS} events)
+  --detectors A,B     detectors (default ${DEFAULT_DETECTORS});
+                      eager (the slow oracle) only runs on inputs of <= ${EAGER_MAX_EVENTS} events
   --repeat N          median of N runs (default 1)
   --out FILE          append the Markdown report to FILE
   --heap MB           --max-old-space-size of the measured processes
@@ -59,6 +60,16 @@ function fmtCount(n: number): string {
   if (n >= 1e6 && n % 1e5 === 0) return `${n / 1e6}M`;
   if (n >= 1e3 && n % 100 === 0) return `${n / 1e3}k`;
   return String(n);
+}
+
+/** Millions of events per second: 2 decimals, or 3 significant digits below 0.1. */
+function mevs(perSec: number): string {
+  const m = perSec / 1e6;
+  return m >= 0.1 ? m.toFixed(2) : m.toPrecision(3);
+}
+
+function mib(kib: number): string {
+  return (kib / 1024).toFixed(0);
 }
 
 function median(xs: number[]): number {
@@ -131,10 +142,12 @@ async function main(): Promise<void> {
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
   for (const d of detectors)
-    if (!ALL_DETECTORS.includes(d)) throw new Error(`unknown detector '${d}' (one of ${ALL_DETECTORS.join(', ')})`);
+    if (!ALL_DETECTORS.includes(d))
+      throw new Error(`unknown detector '${d}' (one of ${ALL_DETECTORS.join(', ')})`);
   const repeat = parseCount(values.repeat, '--repeat');
   if (repeat < 1) throw new Error('--repeat must be at least 1');
-  const nodeArgs = values.heap === undefined ? [] : [`--max-old-space-size=${parseCount(values.heap, '--heap')}`];
+  const nodeArgs =
+    values.heap === undefined ? [] : [`--max-old-space-size=${parseCount(values.heap, '--heap')}`];
   const gen = {
     threads: parseCount(values.threads, '--threads'),
     vars: parseCount(values.vars, '--vars'),
@@ -155,7 +168,8 @@ async function main(): Promise<void> {
     mkdirSync(outDir, { recursive: true });
     for (const n of sizes) {
       const racyTag = Number(gen.racy) === 0.004 ? '' : `-r${gen.racy}`;
-      const name = `gen-${fmtCount(n)}-t${gen.threads}-v${gen.vars}-l${gen.locks}-vol${gen.volatiles}${racyTag}-s${gen.seed}.trace`;
+      const params = `t${gen.threads}-v${gen.vars}-l${gen.locks}-vol${gen.volatiles}${racyTag}-s${gen.seed}`;
+      const name = `gen-${fmtCount(n)}-${params}.trace`;
       const file = path.join(outDir, name);
       if (!existsSync(file)) {
         process.stderr.write(`generating ${path.relative(ROOT, file)} ...\n`);
@@ -163,7 +177,14 @@ async function main(): Promise<void> {
           path.join(HERE, 'generate.ts'),
           [
             ...['--events', String(n), '--threads', String(gen.threads), '--vars', String(gen.vars)],
-            ...['--locks', String(gen.locks), '--volatiles', String(gen.volatiles), '--seed', String(gen.seed)],
+            ...[
+              '--locks',
+              String(gen.locks),
+              '--volatiles',
+              String(gen.volatiles),
+              '--seed',
+              String(gen.seed),
+            ],
             ...['--racy', gen.racy, '--out', file],
           ],
           [],
@@ -179,7 +200,8 @@ async function main(): Promise<void> {
     else
       for (const f of values['real-files'].split(',').filter((s) => s.length > 0)) {
         const file = path.join(dir, f);
-        if (existsSync(file)) inputs.push({ label: f.replace(/\.trace(\.gz)?$/, ''), file, generated: false });
+        if (existsSync(file))
+          inputs.push({ label: f.replace(/\.trace(\.gz)?$/, ''), file, generated: false });
         else process.stderr.write(`--real: ${file} is absent; skipping it\n`);
       }
   }
@@ -210,7 +232,7 @@ async function main(): Promise<void> {
           known = r.events;
           process.stderr.write(
             `${input.label}: ${det} run ${i + 1}/${repeat}: ${(r.timeMs / 1000).toFixed(2)} s, ` +
-              `${(r.eventsPerSec / 1e6).toFixed(2)} M events/s, ${(r.maxRSSKiB / 1024).toFixed(0)} MiB, ` +
+              `${mevs(r.eventsPerSec)} M events/s, ${(r.maxRSSKiB / 1024).toFixed(0)} MiB, ` +
               `${r.racyEvents} racy events, ${r.racyVars} racy vars\n`,
           );
         } catch (e) {
@@ -235,7 +257,19 @@ async function main(): Promise<void> {
     for (const det of detectors) rows.push(byDet.get(det)!);
   }
 
-  const md = report(rows, inputs, detectors, repeat, gen, Date.now() - t0);
+  // the baseline of the memory comparison: a process that reads a one-event trace
+  let baselineKiB: number | undefined;
+  if (inputs.filter((i) => i.generated).length >= 2) {
+    const file = path.join(HERE, 'out', 'baseline.trace');
+    writeFileSync(file, 'T0|w(o0.f0)|L1\n');
+    try {
+      const { stdout } = await runNode(path.join(HERE, 'run-one.ts'), ['goldilocks', file], nodeArgs, false);
+      baselineKiB = (JSON.parse(stdout.trim().split('\n').pop() ?? '') as RunResult).maxRSSKiB;
+    } catch (e) {
+      process.stderr.write(`baseline run failed: ${(e as Error).message}\n`);
+    }
+  }
+  const md = report(rows, inputs, detectors, repeat, gen, Date.now() - t0, baselineKiB);
   process.stdout.write(`\n${md}`);
   if (values.out !== undefined) {
     appendFileSync(values.out, `${md}\n`);
@@ -250,31 +284,37 @@ function report(
   repeat: number,
   gen: { threads: number; vars: number; locks: number; volatiles: number; seed: number; racy: string },
   wallMs: number,
+  baselineKiB: number | undefined,
 ): string {
   const cpus = os.cpus();
   const lines: string[] = [];
   lines.push(`## Goldilocks benchmark, ${new Date().toISOString()}`, '');
   lines.push(
     `Machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ` +
-      `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${os.type()} ${os.release()} (${os.arch()}).`,
+      `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ` +
+      `${os.type()} ${os.release()} (${os.arch()}).`,
   );
   lines.push(
-    `Each figure: median of ${repeat} run${repeat > 1 ? 's' : ''}, each in a fresh process; time = parse + detect ` +
+    `Each figure: median of ${repeat} run${repeat > 1 ? 's' : ''}, each in a fresh process; ` +
+      'time = parse + detect ' +
       '(streaming, without Node startup); peak RSS = the whole process (`process.resourceUsage().maxRSS`).',
   );
   if (inputs.some((i) => i.generated))
     lines.push(
-      `Generated traces (bench/generate.ts): ${gen.threads} worker threads, ${gen.vars} variables, ${gen.locks} locks, ` +
+      `Generated traces (bench/generate.ts): ${gen.threads} worker threads, ${gen.vars} variables, ` +
+        `${gen.locks} locks, ` +
         `${gen.volatiles} volatiles, racy rate ${gen.racy}, seed ${gen.seed}.`,
     );
   lines.push(`Wall time of the benchmark: ${(wallMs / 1000).toFixed(0)} s.`, '');
   lines.push(
-    '| input | events | detector | time s | M events/s | peak RSS MiB | racy events | racy vars | time / goldilocks |',
+    '| input | events | detector | time s | M events/s | peak RSS MiB | racy events | racy vars ' +
+      '| time / goldilocks |',
   );
   lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     const r = row.result;
-    const events = r?.events ?? row.input.events;
+    const events =
+      r?.events ?? row.input.events ?? rows.find((x) => x.input === row.input && x.result)?.result?.events;
     const ev = events === undefined ? '' : events.toLocaleString('en-US');
     if (r === undefined) {
       lines.push(`| ${row.input.label} | ${ev} | ${row.detector} | ${row.note ?? ''} | | | | | |`);
@@ -285,7 +325,7 @@ function report(
     const note = row.note === undefined ? '' : ` (${row.note})`;
     lines.push(
       `| ${row.input.label} | ${ev} | ${row.detector}${note} | ${(r.timeMs / 1000).toFixed(2)} | ` +
-        `${(r.eventsPerSec / 1e6).toFixed(2)} | ${(r.maxRSSKiB / 1024).toFixed(0)} | ` +
+        `${mevs(r.eventsPerSec)} | ${(r.maxRSSKiB / 1024).toFixed(0)} | ` +
         `${r.racyEvents.toLocaleString('en-US')} | ${r.racyVars.toLocaleString('en-US')} | ${ratio} |`,
     );
   }
@@ -299,7 +339,10 @@ function report(
       lines.push(
         '',
         `Peak RSS, ${fmtCount(large.events!)} vs ${fmtCount(small.events!)} events ` +
-          `(${(large.events! / small.events!).toFixed(0)}× the events, same variables):`,
+          `(${(large.events! / small.events!).toFixed(0)}× the events, same variables)` +
+          (baselineKiB === undefined
+            ? ':'
+            : `; in parentheses, above the ${mib(baselineKiB)} MiB of a process reading a one-event trace:`),
         '',
       );
       const dets = [...detectors].sort((a, b) => (a === 'goldilocks' ? -1 : b === 'goldilocks' ? 1 : 0));
@@ -307,9 +350,15 @@ function report(
         const a = rows.find((x) => x.input === small && x.detector === d)?.result;
         const b = rows.find((x) => x.input === large && x.detector === d)?.result;
         if (a === undefined || b === undefined) continue;
+        let above = '';
+        if (baselineKiB !== undefined && a.maxRSSKiB > baselineKiB) {
+          const x = b.maxRSSKiB - baselineKiB;
+          const y = a.maxRSSKiB - baselineKiB;
+          above = ` (${mib(x)} / ${mib(y)} MiB = ${(x / y).toFixed(2)}×)`;
+        }
         lines.push(
-          `- ${d}: ${(b.maxRSSKiB / 1024).toFixed(0)} / ${(a.maxRSSKiB / 1024).toFixed(0)} MiB = ` +
-            `${(b.maxRSSKiB / a.maxRSSKiB).toFixed(2)}×`,
+          `- ${d}: ${mib(b.maxRSSKiB)} / ${mib(a.maxRSSKiB)} MiB = ` +
+            `${(b.maxRSSKiB / a.maxRSSKiB).toFixed(2)}×${above}`,
         );
       }
     }
