@@ -1,7 +1,8 @@
 /**
  * Long-running differential fuzzing (`npm run fuzz -- [--runs N | --seconds S] [--seed X] [--path P]`): the
  * property of test/differential.test.ts (every precise detector configuration agrees with the eager oracle)
- * on larger random feasible traces (more threads, variables, locks and events), in chunks of 1,000 traces
+ * on larger random feasible traces (more threads, variables, locks and events: 60% up to 8 threads and 150
+ * commands, 30% the test's default size, 10% 10-40 threads and up to 400 commands), in chunks of 1,000 traces
  * with seeds seed, seed+1, ... Prints progress every 10,000 traces. On a disagreement (or a rejected trace)
  * prints the shrunk counterexample, the configurations that disagree, and how to replay it; exits 1.
  */
@@ -54,7 +55,22 @@ const large = feasibleTrace({
   maxVolatiles: 3,
   maxCommands: 150,
 });
-const arb = fc.oneof({ arbitrary: large, weight: 3 }, { arbitrary: feasibleTrace(), weight: 1 });
+/** Many threads and locks (tables widen past their initial sizes), long traces. */
+const wide = feasibleTrace({
+  minThreads: 10,
+  maxThreads: 40,
+  variables: ['o1.f', 'o2.f', 'o1.g', 'o2.g', 'o3.f', 'a[0]', 'a[1]', 'x'],
+  objects: ['o1', 'o2', 'o3', 'a', 'x'],
+  maxVars: 8,
+  maxLocks: 12,
+  maxVolatiles: 3,
+  maxCommands: 400,
+});
+const arb = fc.oneof(
+  { arbitrary: large, weight: 6 },
+  { arbitrary: feasibleTrace(), weight: 3 },
+  { arbitrary: wide, weight: 1 },
+);
 
 let events = 0;
 const property = agreementProperty(arb, (t: GeneratedTrace) => {
