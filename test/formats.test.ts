@@ -96,7 +96,10 @@ describe('feasibility', () => {
     );
   };
   it('reports infeasible events by name, line and index', () => {
-    infeasible('T0|acq(l)|\nT1|acq(l)|\n', /<text>:2:1: infeasible trace: acquire of lock l by thread T1 while thread T0 holds it \(event 1\)/);
+    infeasible(
+      'T0|acq(l)|\nT1|acq(l)|\n',
+      /<text>:2:1: infeasible trace: acquire of lock l by thread T1 while thread T0 holds it \(event 1\)/,
+    );
     infeasible('T0|rel(l)|\n', /release of lock l by thread T0, but it is not held/);
     infeasible('T0|fork(T1)|\nT0|join(T1)|\nT1|w(x)|\n', /event of thread T1 after it was joined/);
     infeasible('T1|w(x)|\nT0|fork(T1)|\n', /already has events before this fork/);
@@ -106,7 +109,10 @@ describe('feasibility', () => {
   });
   it('--lenient counts warnings and goes on', () => {
     const warnings: string[] = [];
-    const r = checkText('T0|acq(l)|\nT1|acq(l)|\nT1|w(x)|\n', { lenient: true, onWarning: (e) => warnings.push(e.message) });
+    const r = checkText('T0|acq(l)|\nT1|acq(l)|\nT1|w(x)|\n', {
+      lenient: true,
+      onWarning: (e) => warnings.push(e.message),
+    });
     assert.equal(r.engine.warnings, 1);
     assert.equal(r.engine.events, 3);
     assert.equal(warnings.length, 1);
@@ -141,12 +147,21 @@ describe('RoadRunner print format', () => {
     assert.equal(r.engine.events, 12);
     assert.equal(r.input.skipped.get('post-start line (duplicate of the pre line)'), 1);
     assert.equal(r.input.skipped.get('pre-join line (duplicate of the post line)'), 1);
-    assert.equal(r.symbols.objects.name(r.symbols.variableObject[r.symbols.variables.lookup('@03.test/Test.x_I')]), '@03');
+    assert.equal(
+      r.symbols.objects.name(r.symbols.variableObject[r.symbols.variables.lookup('@03.test/Test.x_I')]),
+      '@03',
+    );
     assert.equal(verdicts(r, 0).size, 0);
     assert.equal(verdicts(r, 1).size, 0);
   });
   it('takes a join at its post line when the child still runs after the pre line', () => {
-    const text = ['@ Start(0,1)', '@ Join(0,1)', '@ Wr(1,@01.C.f_I)  Final  C.java:1', '@ Join(0,1)', '@ Rd(0,@01.C.f_I)  Final  C.java:2'].join('\n');
+    const text = [
+      '@ Start(0,1)',
+      '@ Join(0,1)',
+      '@ Wr(1,@01.C.f_I)  Final  C.java:1',
+      '@ Join(0,1)',
+      '@ Rd(0,@01.C.f_I)  Final  C.java:2',
+    ].join('\n');
     const r = checkText(text, { detectors: ['goldilocks'] });
     assert.equal(r.engine.events, 4);
     assert.equal(verdicts(r).size, 0);
