@@ -78,8 +78,13 @@ export async function checkFile(path: string, options: CheckOptions = {}): Promi
 export function checkText(text: string, options: CheckOptions = {}, name = '<text>'): CheckResult {
   const { symbols, engine, results } = setup(options, name);
   const t0 = performance.now();
-  const input = readTraceBuffer(Buffer.from(text, 'utf8'), name, symbols, (b) => engine.process(b), {
+  const buf = Buffer.from(text, 'utf8');
+  // A batch no larger than the text's line count (+ room for a pending event): small texts stay cheap.
+  let lines = 2;
+  for (let i = buf.indexOf(10); i >= 0 && lines < 1 << 15; i = buf.indexOf(10, i + 1)) lines++;
+  const input = readTraceBuffer(buf, name, symbols, (b) => engine.process(b), {
     format: options.format,
+    batchSize: lines + 2,
   });
   return { symbols, engine, results, input, timeMs: performance.now() - t0 };
 }

@@ -44,24 +44,26 @@ const seconds = num('seconds', values.seconds);
 const runs = num('runs', values.runs) ?? (seconds !== undefined ? Number.POSITIVE_INFINITY : 1_000_000);
 const baseSeed = num('seed', values.seed) ?? Math.floor(Math.random() * 0x7fffffff);
 
-/** Larger traces: up to 8 threads, 8 variables (fields of 3 objects, array elements, a plain variable). */
-const large = feasibleTrace({
-  minThreads: 2,
-  maxThreads: 8,
+/** 8 variables: fields of 3 objects, array elements, a plain variable. */
+const universe = {
   variables: ['o1.f', 'o2.f', 'o1.g', 'o2.g', 'o3.f', 'a[0]', 'a[1]', 'x'],
   objects: ['o1', 'o2', 'o3', 'a', 'x'],
   maxVars: 8,
+};
+/** Larger traces: up to 8 threads. */
+const large = feasibleTrace({
+  ...universe,
+  minThreads: 2,
+  maxThreads: 8,
   maxLocks: 4,
   maxVolatiles: 3,
   maxCommands: 150,
 });
 /** Many threads and locks (tables widen past their initial sizes), long traces. */
 const wide = feasibleTrace({
+  ...universe,
   minThreads: 10,
   maxThreads: 40,
-  variables: ['o1.f', 'o2.f', 'o1.g', 'o2.g', 'o3.f', 'a[0]', 'a[1]', 'x'],
-  objects: ['o1', 'o2', 'o3', 'a', 'x'],
-  maxVars: 8,
   maxLocks: 12,
   maxVolatiles: 3,
   maxCommands: 400,

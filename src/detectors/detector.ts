@@ -1,3 +1,4 @@
+import { grow, growFilled } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
 
 /** One access of a race report. `index` is the 0-based position of the event among the trace's events. */
@@ -39,12 +40,8 @@ export class LockState {
   ensure(locks: number, threads: number): void {
     if (locks > this.holder.length) {
       const cap = Math.max(locks, this.holder.length * 2);
-      const h = new Int32Array(cap).fill(-1);
-      h.set(this.holder);
-      this.holder = h;
-      const d = new Int32Array(cap);
-      d.set(this.depth);
-      this.depth = d;
+      this.holder = growFilled(this.holder, cap, -1);
+      this.depth = grow(this.depth, cap);
     }
     while (this.held.length < threads) this.held.push([]);
   }

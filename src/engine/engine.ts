@@ -17,6 +17,7 @@ import {
   WAIT,
   WRITE,
 } from '../model/events.js';
+import { growAtLeast } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
 import { TraceError } from '../trace/errors.js';
 import type { SkipList } from './skip.js';
@@ -69,12 +70,7 @@ export class Engine {
   /** Processes every event of the batch. @throws TraceError on an infeasible event (unless lenient). */
   process(batch: EventBatch): void {
     const s = this.symbols;
-    this.locks.ensure(s.locks.size, s.threads.size);
-    if (this.threadState.length < s.threads.size) {
-      const a = new Uint8Array(Math.max(s.threads.size, this.threadState.length * 2));
-      a.set(this.threadState);
-      this.threadState = a;
-    }
+    this.ensureThreads();
     const { kind, thread, target, loc } = batch;
     const dets = this.detectors;
     const nd = dets.length;
@@ -96,14 +92,14 @@ export class Engine {
       }
       switch (k) {
         case READ:
-          if (skip !== undefined && skip.skips(s, x, loc[i])) {
+          if (skip?.skips(s, x, loc[i])) {
             this.skippedAccesses++;
             break;
           }
           for (let d = 0; d < nd; d++) dets[d].read(t, x, loc[i], ev);
           break;
         case WRITE:
-          if (skip !== undefined && skip.skips(s, x, loc[i])) {
+          if (skip?.skips(s, x, loc[i])) {
             this.skippedAccesses++;
             break;
           }
@@ -245,11 +241,7 @@ export class Engine {
 
   private ensureThreads(): void {
     const n = this.symbols.threads.size;
-    if (this.threadState.length < n) {
-      const a = new Uint8Array(Math.max(n, this.threadState.length * 2));
-      a.set(this.threadState);
-      this.threadState = a;
-    }
+    if (this.threadState.length < n) this.threadState = growAtLeast(this.threadState, n);
     this.locks.ensure(this.symbols.locks.size, n);
   }
 

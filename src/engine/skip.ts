@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { grow } from '../model/interner.js';
+import { growAtLeast } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
 import { TraceError } from '../trace/errors.js';
 
@@ -51,7 +51,7 @@ export class SkipList {
 
   /** Whether an access to variable x at location loc is skipped. */
   skips(symbols: Symbols, x: number, loc: number): boolean {
-    if (x >= this.variableFlag.length) this.variableFlag = sized(this.variableFlag, x);
+    if (x >= this.variableFlag.length) this.variableFlag = growAtLeast(this.variableFlag, x + 1);
     let f = this.variableFlag[x];
     if (f === 0) {
       const name = symbols.variables.name(x);
@@ -63,15 +63,11 @@ export class SkipList {
     }
     if (f === 2) return true;
     if (this.locations.size === 0) return false;
-    if (loc >= this.locationFlag.length) this.locationFlag = sized(this.locationFlag, loc);
+    if (loc >= this.locationFlag.length) this.locationFlag = growAtLeast(this.locationFlag, loc + 1);
     let g = this.locationFlag[loc];
     if (g === 0) g = this.locationFlag[loc] = this.locations.has(symbols.locations.name(loc)) ? 2 : 1;
     return g === 2;
   }
-}
-
-function sized(a: Uint8Array, i: number): Uint8Array {
-  return grow(a, Math.max(i + 1, a.length * 2));
 }
 
 /** The field part of a variable name (see Symbols): `o.f` → `f`, `pkg.C.f@12` → `pkg.C.f`, `@03.C.f` → `C.f`. */

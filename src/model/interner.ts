@@ -23,8 +23,7 @@ export class Interner {
    * @returns the id of the name (a new id, equal to the previous `size`, when the name is new).
    */
   internBytes(buf: Uint8Array, start: number, end: number): number {
-    let h = 0x811c9dc5 | 0;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+    const h = hashBytes(buf, start, end);
     const mask = this.table.length - 1;
     let slot = h & mask;
     const len = end - start;
@@ -59,8 +58,7 @@ export class Interner {
   /** Looks a name up without interning it. @returns its id, or -1. */
   lookup(name: string): number {
     const bytes = Buffer.from(name, 'utf8');
-    let h = 0x811c9dc5 | 0;
-    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+    const h = hashBytes(bytes, 0, bytes.length);
     const mask = this.table.length - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const e = this.table[slot];
@@ -125,11 +123,26 @@ export class Interner {
   }
 }
 
+/** FNV-1a of `buf[start, end)`. */
+function hashBytes(buf: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+  return h;
+}
+
 /** Returns a copy of `a` with capacity `cap` (a typed array growth helper used across the engine). */
 export function grow<T extends Int32Array | Float64Array | Uint8Array | Uint32Array>(a: T, cap: number): T {
   const b = new (a.constructor as new (n: number) => T)(cap);
   b.set(a);
   return b;
+}
+
+/** Returns a copy of `a` with room for index `n - 1`: at least `n` slots and at least double the capacity. */
+export function growAtLeast<T extends Int32Array | Float64Array | Uint8Array | Uint32Array>(
+  a: T,
+  n: number,
+): T {
+  return grow(a, Math.max(n, a.length * 2));
 }
 
 /** Returns a copy of `a` with capacity `cap`, new slots set to `fill`. */

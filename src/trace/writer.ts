@@ -1,7 +1,10 @@
 import {
   ACQUIRE,
   ALLOC,
+  BEGIN,
   COMMIT,
+  DUMMY,
+  END,
   type EventBatch,
   FORK,
   JOIN,
@@ -9,13 +12,16 @@ import {
   NOTIFY,
   READ,
   RELEASE,
+  RMW,
+  VOLATILE_READ,
+  VOLATILE_WRITE,
   WAIT,
   WRITE,
 } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
 
 /** Operations RAPID's STD format can carry (the rest need the extended format). */
-const STD_KINDS = new Set([READ, WRITE, ACQUIRE, RELEASE, FORK, JOIN, 15, 16, 17]);
+const STD_KINDS = new Set([READ, WRITE, ACQUIRE, RELEASE, FORK, JOIN, BEGIN, END, DUMMY]);
 
 /**
  * Renders event `i` of a batch as a line of the extended format (docs/FORMATS.md), without newline.
@@ -58,9 +64,13 @@ export function formatEvent(symbols: Symbols, batch: EventBatch, i: number, std 
       op = `commit(${names(x + 2, nr)};${names(x + 2 + nr, nw)})`;
       break;
     }
+    case VOLATILE_READ:
+    case VOLATILE_WRITE:
+    case RMW:
+      op = `${KIND_NAMES[k]}(${symbols.volatiles.name(x)})`;
+      break;
     default:
-      if (k <= 6) op = `${KIND_NAMES[k]}(${symbols.volatiles.name(x)})`;
-      else op = x < 0 ? KIND_NAMES[k] : `${KIND_NAMES[k]}(${symbols.markers.name(x)})`;
+      op = x < 0 ? KIND_NAMES[k] : `${KIND_NAMES[k]}(${symbols.markers.name(x)})`;
   }
   return `${symbols.threads.name(batch.thread[i])}|${op}|${symbols.locations.name(batch.loc[i])}`;
 }

@@ -1,6 +1,6 @@
 import { grow, growFilled } from '../../model/interner.js';
 import type { Detector, DetectorContext } from '../detector.js';
-import { type Lockset, LocksetTable, WorkingLockset } from './lockset.js';
+import { LocksetTable, WorkingLockset } from './lockset.js';
 import { ACQ, COMMIT_CELL, FORK_CELL, JOIN_CELL, REL, SyncEventList, VR, VW } from './sync-list.js';
 
 /** Options of the lazy Goldilocks detector; every optimization can be switched off (for testing). */
@@ -479,5 +479,3 @@ export class GoldilocksDetector implements Detector {
     };
   }
 }
-
-export type { Lockset };

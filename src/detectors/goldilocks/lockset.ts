@@ -1,4 +1,4 @@
-import { grow } from '../../model/interner.js';
+import { growAtLeast } from '../../model/interner.js';
 import type { Symbols } from '../../model/symbols.js';
 
 /**
@@ -48,10 +48,10 @@ export class WorkingLockset {
 
   /** Empties the set; sizes the stamp arrays for the symbols interned so far. */
   reset(s: Symbols): void {
-    if (this.t.length < s.threads.size) this.t = sized(this.t, s.threads.size);
-    if (this.l.length < s.locks.size) this.l = sized(this.l, s.locks.size);
-    if (this.v.length < s.volatiles.size) this.v = sized(this.v, s.volatiles.size);
-    if (this.d.length < s.variables.size) this.d = sized(this.d, s.variables.size);
+    if (this.t.length < s.threads.size) this.t = growAtLeast(this.t, s.threads.size);
+    if (this.l.length < s.locks.size) this.l = growAtLeast(this.l, s.locks.size);
+    if (this.v.length < s.volatiles.size) this.v = growAtLeast(this.v, s.volatiles.size);
+    if (this.d.length < s.variables.size) this.d = growAtLeast(this.d, s.variables.size);
     this.count = 0;
     if (++this.stamp === 0x7fffffff) {
       this.stamp = 1;
@@ -146,11 +146,7 @@ export class WorkingLockset {
   }
 
   private push(code: number): void {
-    if (this.count === this.members.length) this.members = sized(this.members, this.count * 2);
+    if (this.count === this.members.length) this.members = growAtLeast(this.members, this.count * 2);
     this.members[this.count++] = code;
   }
-}
-
-function sized(a: Int32Array, n: number): Int32Array {
-  return grow(a, Math.max(n, a.length * 2));
 }
