@@ -319,6 +319,8 @@ const ALL_OFF: GoldilocksOptions = {
   directTransfer: false,
   gc: false,
   eagerBound: 0,
+  walkCacheMinCells: 0,
+  hbMemo: false,
 };
 
 /** Goldilocks configurations compared with the oracle (besides the default, run with eager/djit/fasttrack). */
@@ -332,6 +334,11 @@ export const GOLDILOCKS_CONFIGURATIONS: Configuration[] = [
   { name: 'eagerBound:2', goldilocks: { eagerBound: 2 } },
   { name: 'eagerBound:1', goldilocks: { eagerBound: 1 } },
   { name: 'gc:false,eagerBound:2', goldilocks: { gc: false, eagerBound: 2 } },
+  { name: 'walkCacheMinCells:0', goldilocks: { walkCacheMinCells: 0 } },
+  { name: 'hbMemo:false', goldilocks: { hbMemo: false } },
+  { name: 'hbMemo:false,walkCacheMinCells:1', goldilocks: { hbMemo: false, walkCacheMinCells: 1 } },
+  { name: 'walkCacheMinCells:1', goldilocks: { walkCacheMinCells: 1 } },
+  { name: 'walkCacheMinCells:1,eagerBound:3', goldilocks: { walkCacheMinCells: 1, eagerBound: 3 } },
   { name: 'all off', goldilocks: ALL_OFF },
   { name: 'all off but eagerBound:2', goldilocks: { ...ALL_OFF, eagerBound: 2 } },
   { name: 'stopAfterFirstRace:true', goldilocks: { stopAfterFirstRace: true } },

@@ -28,7 +28,7 @@ function positiveInt(v: string): number {
   return n;
 }
 
-const OPTIMIZATIONS = ['xact', 'owner', 'alock', 'transfer', 'gc', 'eager'] as const;
+const OPTIMIZATIONS = ['xact', 'owner', 'alock', 'transfer', 'gc', 'eager', 'walkcache', 'hbmemo'] as const;
 
 interface CheckFlags {
   detector: string;
@@ -91,6 +91,8 @@ async function check(trace: string, flags: CheckFlags): Promise<number> {
         directTransfer: !disabled.has('transfer'),
         gc: !disabled.has('gc'),
         eagerBound: disabled.has('eager') ? 0 : flags.eagerBound,
+        walkCacheMinCells: disabled.has('walkcache') ? 0 : undefined,
+        hbMemo: !disabled.has('hbmemo'),
         stopAfterFirstRace: flags.firstRaceOnly,
       },
       blockSize: flags.blockSize,

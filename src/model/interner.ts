@@ -146,8 +146,9 @@ export function growAtLeast<T extends Int32Array | Float64Array | Uint8Array | U
 }
 
 /** Returns a copy of `a` with capacity `cap`, new slots set to `fill`. */
-export function growFilled(a: Int32Array, cap: number, fill: number): Int32Array {
-  const b: Int32Array = new Int32Array(cap).fill(fill);
+export function growFilled<T extends Int32Array | Float64Array>(a: T, cap: number, fill: number): T {
+  const b = new (a.constructor as new (n: number) => T)(cap);
+  b.fill(fill, a.length);
   b.set(a);
   return b;
 }

@@ -17,6 +17,22 @@ export interface GoldilocksOptions {
   gc?: boolean;
   /** §5.4: partially-eager evaluation when the list is longer than this many cells (default 1,000,000; 0 = off). */
   eagerBound?: number;
+  /**
+   * Walk cache (ours, in the spirit of §5.4): a full walk over at least this many cells leaves its result
+   * behind — the Info's lockset is stored explicitly as of the cell where the walk stopped and its pos moves
+   * there (a partially-eager evaluation of that one Info). The next check of the same Info starts where this
+   * one stopped instead of walking the same cells again; on racy traces, where every failing check walks to
+   * the tail, this is what keeps checks short. Shorter walks are not worth interning a lockset.
+   * Default 32 cells; 0 = off.
+   */
+  walkCacheMinCells?: number;
+  /**
+   * Happens-before memo (ours): remembers, per pair of threads (u, t), the latest pos p from which a walk
+   * starting at the implicit lockset {u} reached t. Locksets only grow along a walk and the rules of Figure 5
+   * are monotone, so a walk from {u} at any p' ≤ p contains everything the walk from p does: t is in it too,
+   * and a later check of any Info (u, p') by t is decided without walking (default on).
+   */
+  hbMemo?: boolean;
   /** §6: stop checking a variable after its first race (default off). */
   stopAfterFirstRace?: boolean;
 }
@@ -43,7 +59,9 @@ const DIRECT_TRANSFER_MAX_DISTANCE = 256;
  * Infos start at the commit's own cell so that rule 9's "add R ∪ W" is applied to them.
  * Memory (§5.4): cells no Info points to are collected from the head (reference counts); when the list is
  * longer than `eagerBound`, the Infos pointing into its first 10% are evaluated partially-eagerly up to the
- * end of that stretch (explicit, hash-consed locksets), and the stretch is collected.
+ * end of that stretch (explicit, hash-consed locksets), and the stretch is collected. A long full walk leaves
+ * its result in the Info the same way (`walkCacheMinCells`), so no long stretch of the list is walked twice
+ * for one Info.
  *
  * All state is in flat typed arrays: the list is a ring (sync-list.ts), Infos are a pool indexed by int.
  */
@@ -52,6 +70,10 @@ export class GoldilocksDetector implements Detector {
   private readonly list = new SyncEventList();
   private readonly locksets = new LocksetTable();
   private readonly ws = new WorkingLockset();
+  /** Where the last Apply-Lockset-Rules stopped (exclusive). */
+  private walkEnd = 0;
+  /** hbMemo: `proven[t][u]` = the latest pos from which a walk from {u} reached t, or -1. */
+  private readonly proven: Float64Array[] = [];
   private readonly opt: Required<GoldilocksOptions>;
 
   // Info pool
@@ -81,12 +103,14 @@ export class GoldilocksDetector implements Detector {
     shortCircuitXact: 0,
     shortCircuitOwner: 0,
     shortCircuitAlock: 0,
+    hbMemo: 0,
     directTransfer: 0,
     directTransferCells: 0,
     lockset: 0,
     walks: 0,
     walkCells: 0,
     walkMax: 0,
+    walksCached: 0,
     races: 0,
     listPeak: 0,
     cellsCollected: 0,
@@ -107,6 +131,8 @@ export class GoldilocksDetector implements Detector {
       directTransfer: options.directTransfer ?? true,
       gc: options.gc ?? true,
       eagerBound: options.eagerBound ?? 1_000_000,
+      walkCacheMinCells: options.walkCacheMinCells ?? 32,
+      hbMemo: options.hbMemo ?? true,
       stopAfterFirstRace: options.stopAfterFirstRace ?? false,
     };
   }
@@ -229,12 +255,21 @@ export class GoldilocksDetector implements Detector {
       return true;
     }
     const pos = this.iPos[info];
+    const implicit = this.iLs[info] < 0;
+    if (implicit && this.opt.hbMemo) {
+      const f = this.proven[t];
+      if (f !== undefined && owner < f.length && pos <= f[owner]) {
+        this.n.hbMemo++;
+        return true;
+      }
+    }
     if (this.opt.directTransfer && this.list.tail - pos <= DIRECT_TRANSFER_MAX_DISTANCE) {
       this.startLockset(info);
       const cells = this.applyLocksetRules(pos, this.list.tail, t, owner);
       this.n.directTransferCells += cells;
       if (this.ws.hasThread(t)) {
         this.n.directTransfer++;
+        if (implicit) this.remember(owner, pos, t);
         return true;
       }
     }
@@ -244,8 +279,17 @@ export class GoldilocksDetector implements Detector {
     this.n.walks++;
     this.n.walkCells += cells;
     if (cells > this.n.walkMax) this.n.walkMax = cells;
+    const cacheMin = this.opt.walkCacheMinCells;
+    if (cacheMin > 0 && cells >= cacheMin) {
+      this.n.walksCached++;
+      this.moveInfo(info, this.walkEnd, this.locksets.retain(this.ws.codes()));
+    }
+    if (this.ws.hasThread(t)) {
+      if (implicit) this.remember(owner, pos, t);
+      return true;
+    }
     // Theorem 1: TL ∈ LS iff the previous access was transactional (then a transactional access is race-free).
-    if (this.ws.hasThread(t) || (xact && this.iXact[info] !== 0)) return true;
+    if (xact && this.iXact[info] !== 0) return true;
     this.n.races++;
     const s = this.ctx.symbols;
     const ls = this.ws.names(s);
@@ -266,6 +310,17 @@ export class GoldilocksDetector implements Detector {
     return false;
   }
 
+  /** hbMemo: a walk from {u} at `pos` reached t. */
+  private remember(u: number, pos: number, t: number): void {
+    if (!this.opt.hbMemo) return;
+    let f = this.proven[t];
+    if (f === undefined || u >= f.length) {
+      f = growFilled(f ?? new Float64Array(0), Math.max(u + 1, 2 * (f?.length ?? 4)), -1);
+      this.proven[t] = f;
+    }
+    if (pos > f[u]) f[u] = pos;
+  }
+
   /** Loads the lockset of `info` (explicit, or {owner}) into the working lockset. */
   private startLockset(info: number): void {
     this.ws.reset(this.ctx.symbols);
@@ -279,6 +334,7 @@ export class GoldilocksDetector implements Detector {
    * soon as `target` (≥ 0) is in the lockset. With `other` ≥ 0, only the cells of threads `other` and
    * `target` are applied (direct ownership transfer: a subset of the events, so the result is a subset of
    * the lockset — sound: it only ever proves happens-before).
+   * Sets `walkEnd` to the position after the last cell applied.
    * @returns the number of cells visited.
    */
   private applyLocksetRules(from: number, to: number, target: number, other: number): number {
@@ -290,7 +346,8 @@ export class GoldilocksDetector implements Detector {
     const threads = list.thread;
     const targets = list.target;
     let visited = 0;
-    for (let p = from; p < to; p++) {
+    let p = from;
+    for (; p < to; p++) {
       const c = p & mask;
       const u = threads[c];
       if (other >= 0 && u !== target && u !== other) continue;
@@ -329,8 +386,12 @@ export class GoldilocksDetector implements Detector {
           if (ws.hasThread(u)) for (let j = 0; j < set.length; j++) ws.addData(set[j]);
         }
       }
-      if (target >= 0 && ws.hasThread(target)) break;
+      if (target >= 0 && ws.hasThread(target)) {
+        p++;
+        break;
+      }
     }
+    this.walkEnd = p;
     return visited;
   }
 
@@ -368,19 +429,28 @@ export class GoldilocksDetector implements Detector {
       if (id === undefined) {
         this.startLockset(i);
         this.n.eagerCells += this.applyLocksetRules(pos, until, -1, -1);
-        id = this.locksets.intern(this.ws.codes());
+        id = this.locksets.retain(this.ws.codes());
         memo.set(key, id);
-      }
+      } else this.locksets.share(id);
       this.n.eagerInfos++;
-      this.iLs[i] = id;
-      this.list.release(pos);
-      this.list.retain(until);
-      this.iPos[i] = until;
+      this.moveInfo(i, until, id);
     }
     this.n.cellsCollected += this.list.collect();
   }
 
   // ---- Info records ----
+
+  /**
+   * Moves Info `i` to position `pos` with the explicit lockset `id` (already retained for it): its lockset
+   * as evaluated over the cells up to `pos`.
+   */
+  private moveInfo(i: number, pos: number, id: number): void {
+    if (this.iLs[i] >= 0) this.locksets.release(this.iLs[i]);
+    this.iLs[i] = id;
+    this.list.release(this.iPos[i]);
+    this.list.retain(pos);
+    this.iPos[i] = pos;
+  }
 
   /** Fills Info `reuse` (or a new one) for an access; moves its reference into the list. */
   private newInfo(
@@ -402,7 +472,10 @@ export class GoldilocksDetector implements Detector {
         i = this.infoCount++;
       }
       this.iNext[i] = NO_INFO;
-    } else this.list.release(this.iPos[i]);
+    } else {
+      this.list.release(this.iPos[i]);
+      if (this.iLs[i] >= 0) this.locksets.release(this.iLs[i]);
+    }
     this.list.retain(pos);
     this.iVar[i] = x;
     this.iOwner[i] = t;
@@ -419,6 +492,8 @@ export class GoldilocksDetector implements Detector {
 
   private freeInfoRecord(i: number): void {
     this.list.release(this.iPos[i]);
+    if (this.iLs[i] >= 0) this.locksets.release(this.iLs[i]);
+    this.iLs[i] = -1;
     this.iVar[i] = -1;
     this.iNext[i] = this.freeInfo;
     this.freeInfo = i;
@@ -475,7 +550,7 @@ export class GoldilocksDetector implements Detector {
       ...this.n,
       listLength: this.list.tail - this.list.head,
       infos: this.infoCount,
-      locksetsInterned: this.locksets.size,
+      locksetsLive: this.locksets.size,
     };
   }
 }

@@ -8,28 +8,54 @@ import type { Symbols } from '../../model/symbols.js';
  */
 export type Lockset = Int32Array;
 
-/** Hash-consed explicit locksets (sorted element codes), for Infos evaluated partially-eagerly (§5.4). */
+/**
+ * Hash-consed explicit locksets (sorted element codes), for Infos whose lockset has been evaluated up to a
+ * later position (§5.4 partially-eager evaluation, and the walk cache of the lazy checks). Reference-counted:
+ * an id is freed (and reused) when no Info holds it, so the table does not grow with the trace.
+ */
 export class LocksetTable {
   private readonly ids = new Map<string, number>();
-  private readonly sets: Lockset[] = [];
+  private sets: (Lockset | null)[] = [];
+  private keys: string[] = [];
+  private refs: Int32Array = new Int32Array(64);
+  private readonly free: number[] = [];
 
+  /** Live (referenced) locksets. */
   get size(): number {
-    return this.sets.length;
+    return this.sets.length - this.free.length;
   }
 
-  intern(codes: Lockset): number {
+  /** The id of `codes` (sorted) with one more reference. */
+  retain(codes: Lockset): number {
     const key = codes.join(',');
     let id = this.ids.get(key);
     if (id === undefined) {
-      id = this.sets.length;
-      this.sets.push(codes);
+      id = this.free.pop() ?? this.sets.length;
+      if (id >= this.refs.length) this.refs = growAtLeast(this.refs, id + 1);
+      this.sets[id] = codes;
+      this.keys[id] = key;
       this.ids.set(key, id);
     }
+    this.refs[id]++;
     return id;
   }
 
+  /** Adds one reference to a live `id`. */
+  share(id: number): void {
+    this.refs[id]++;
+  }
+
+  /** Drops one reference to `id`; frees it at zero. */
+  release(id: number): void {
+    if (--this.refs[id] === 0) {
+      this.ids.delete(this.keys[id]);
+      this.sets[id] = null;
+      this.free.push(id);
+    }
+  }
+
   get(id: number): Lockset {
-    return this.sets[id];
+    return this.sets[id] as Lockset;
   }
 }
 
