@@ -5,9 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import fc from 'fast-check';
 import { checkFile, checkText, verdicts } from '../src/check.js';
 import { SkipList } from '../src/engine/skip.js';
+import { EventBatch, KIND_NAMES } from '../src/model/events.js';
+import { Symbols } from '../src/model/symbols.js';
 import { TraceError } from '../src/trace/errors.js';
+import { StdParser } from '../src/trace/std.js';
+import { formatEvent } from '../src/trace/writer.js';
 
 const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
 const tmp = mkdtempSync(join(tmpdir(), 'goldilocks-test-'));
@@ -220,5 +225,96 @@ describe('inputs and the CLI', () => {
     assert.equal(verdicts(r).size, 0);
     assert.equal(r.engine.skippedAccesses, 2);
     assert.throws(() => SkipList.parse('varible x\n', 'skip.txt'), /skip\.txt:1:1/);
+  });
+});
+
+describe('STD/extended parser fast path', () => {
+  /** Parses `text` with StdParser in chunks of `chunk` bytes; the events as ext lines, or the error. */
+  function parseAll(text: string, strict: boolean, chunk: number, fastPath: boolean): string {
+    const symbols = new Symbols();
+    const parser = new StdParser(symbols, 'p.trace', strict);
+    // The general parser alone: what the one-pass fast path must agree with, event for event and error for error.
+    if (!fastPath) Object.assign(parser, { parseSimpleLine: () => -1 });
+    const batch = new EventBatch(4);
+    const out: string[] = [];
+    const drain = () => {
+      for (let i = 0; i < batch.length; i++) out.push(`${batch.line[i]}:${formatEvent(symbols, batch, i)}`);
+      batch.reset(0);
+    };
+    try {
+      const buf = Buffer.from(text, 'utf8');
+      let carry = Buffer.alloc(0);
+      for (let at = 0; at <= buf.length; at += chunk) {
+        const eof = at + chunk >= buf.length;
+        const b = Buffer.concat([carry, buf.subarray(at, Math.min(buf.length, at + chunk))]);
+        let pos = 0;
+        for (;;) {
+          pos = parser.parse(b, pos, b.length, eof, batch);
+          if (batch.length < batch.capacity) break;
+          drain();
+        }
+        drain();
+        carry = Buffer.from(b.subarray(pos));
+        if (eof) break;
+      }
+      return `${out.join('\n')}\nrest:${carry.length}`;
+    } catch (e) {
+      return `${out.join('\n')}\nerror:${(e as Error).message}`;
+    }
+  }
+
+  it('agrees with the general parser on random lines, valid and not, in random chunks', () => {
+    const piece = fc.constantFrom(
+      'T0',
+      'T1',
+      '|',
+      '(',
+      ')',
+      'r',
+      'w',
+      'acq',
+      'rel',
+      'vr',
+      'fork',
+      'commit',
+      'begin',
+      'x',
+      'o.f',
+      'a[3]',
+      '=',
+      '5',
+      ';',
+      ',',
+      '#',
+      '\r',
+      ' ',
+      'é',
+      'L:1',
+      '',
+    );
+    const line = fc.oneof(
+      fc.array(piece, { maxLength: 10 }).map((a) => a.join('')),
+      fc
+        .tuple(
+          fc.constantFrom('T0', 'T1', ''),
+          fc.constantFrom(...KIND_NAMES, 'bogus', 'r '),
+          fc.constantFrom('x', 'o.f', 'C.f@12', '@7[3]', '', 'a)b', 'T1'),
+          fc.constantFrom('', 'F.java:3', 'a|b', 'é', '\r'),
+        )
+        .map(([t, op, arg, loc]) => `${t}|${op}(${arg})|${loc}`),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 8 }),
+        fc.boolean(),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 40 }),
+        (lines, strict, finalNewline, chunk) => {
+          const text = lines.join('\n') + (finalNewline ? '\n' : '');
+          assert.equal(parseAll(text, strict, chunk, true), parseAll(text, strict, chunk, false));
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

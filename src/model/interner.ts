@@ -23,7 +23,14 @@ export class Interner {
    * @returns the id of the name (a new id, equal to the previous `size`, when the name is new).
    */
   internBytes(buf: Uint8Array, start: number, end: number): number {
-    const h = hashBytes(buf, start, end);
+    return this.internHashed(buf, start, end, hashBytes(buf, start, end));
+  }
+
+  /**
+   * As {@link internBytes}, with `h` the FNV-1a hash of the bytes already computed by the caller (a parser
+   * that hashes while it scans, with {@link FNV_OFFSET} and {@link FNV_PRIME}).
+   */
+  internHashed(buf: Uint8Array, start: number, end: number, h: number): number {
     const mask = this.table.length - 1;
     let slot = h & mask;
     const len = end - start;
@@ -123,10 +130,14 @@ export class Interner {
   }
 }
 
+/** FNV-1a (32-bit): start from `FNV_OFFSET`, then `h = Math.imul(h ^ byte, FNV_PRIME)` per byte. */
+export const FNV_OFFSET = 0x811c9dc5 | 0;
+export const FNV_PRIME = 0x01000193;
+
 /** FNV-1a of `buf[start, end)`. */
-function hashBytes(buf: Uint8Array, start: number, end: number): number {
-  let h = 0x811c9dc5 | 0;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], 0x01000193);
+export function hashBytes(buf: Uint8Array, start: number, end: number): number {
+  let h = FNV_OFFSET;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ buf[i], FNV_PRIME);
   return h;
 }
 

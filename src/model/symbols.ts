@@ -1,4 +1,4 @@
-import { growFilled as growI, Interner } from './interner.js';
+import { growFilled as growI, hashBytes, Interner } from './interner.js';
 
 /**
  * The symbol tables of one trace: every name the trace uses, interned to dense ids per namespace.
@@ -36,8 +36,13 @@ export class Symbols {
 
   /** Interns a variable name from bytes, recording its object on first sight. */
   variable(buf: Uint8Array, start: number, end: number): number {
+    return this.variableHashed(buf, start, end, hashBytes(buf, start, end));
+  }
+
+  /** As {@link variable}, with the FNV-1a hash `h` of the bytes computed by the caller (Interner.internHashed). */
+  variableHashed(buf: Uint8Array, start: number, end: number, h: number): number {
     const before = this.variables.size;
-    const id = this.variables.internBytes(buf, start, end);
+    const id = this.variables.internHashed(buf, start, end, h);
     if (id === before) this.describeVariable(id);
     return id;
   }

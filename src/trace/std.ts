@@ -18,6 +18,7 @@ import {
   WAIT,
   WRITE,
 } from '../model/events.js';
+import { FNV_OFFSET, FNV_PRIME, hashBytes } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
 import { TraceError } from './errors.js';
 import type { TraceParser } from './parser.js';
@@ -80,9 +81,13 @@ function keywordKey(buf: Uint8Array, s: number, e: number): number {
   return k;
 }
 const KEYWORDS = new Map<number, OpSpec>();
+/** The keywords of one or two letters (r, w, vr, vw) by key, for the fast path: an array index, no hashing. */
+const SHORT_KEYWORDS: (OpSpec | undefined)[] = new Array(128 * 128);
 for (const [name, spec] of Object.entries(OPS)) {
   const b = Buffer.from(name, 'latin1');
-  KEYWORDS.set(keywordKey(b, 0, b.length), spec);
+  const k = keywordKey(b, 0, b.length);
+  KEYWORDS.set(k, spec);
+  if (k < SHORT_KEYWORDS.length) SHORT_KEYWORDS[k] = spec;
 }
 
 /**
@@ -112,6 +117,11 @@ export class StdParser implements TraceParser {
 
   parse(buf: Buffer, pos: number, end: number, eof: boolean, batch: EventBatch): number {
     while (pos < end && batch.length < batch.capacity) {
+      const next = this.parseSimpleLine(buf, pos, end, eof, batch);
+      if (next >= 0) {
+        pos = next;
+        continue;
+      }
       let nl = buf.indexOf(NL, pos);
       if (nl < 0 || nl >= end) {
         if (!eof) break;
@@ -127,6 +137,57 @@ export class StdParser implements TraceParser {
   }
 
   finish(): void {}
+
+  /**
+   * The fast path for the common line `THREAD|OP(ARG)|LOC` (no value, not a commit, no CR): one pass over
+   * the bytes that finds the fields and hashes the names as it goes, then interns them. Anything else —
+   * including every malformed line — is left to the general parser (`parseLine`), which gives the errors.
+   * @returns the position after the line, or -1 (nothing consumed) to use the general parser.
+   */
+  private parseSimpleLine(buf: Buffer, ls: number, end: number, eof: boolean, batch: EventBatch): number {
+    let i = ls;
+    let hThread = FNV_OFFSET;
+    for (; i < end; i++) {
+      const b = buf[i];
+      if (b === PIPE || b === NL) break;
+      hThread = Math.imul(hThread ^ b, FNV_PRIME);
+    }
+    if (i >= end || i === ls || buf[i] !== PIPE) return -1;
+    const p1 = i++;
+    const ks = i;
+    let k = 0;
+    for (; i < end && i - ks <= 6; i++) {
+      const b = buf[i];
+      if (b === LPAREN || b === PIPE || b === NL) break;
+      k = k * 128 + b;
+    }
+    if (i >= end || buf[i] !== LPAREN) return -1;
+    const spec = k < SHORT_KEYWORDS.length ? SHORT_KEYWORDS[k] : KEYWORDS.get(k);
+    if (spec === undefined || spec.ns === NS_COMMIT || (this.strict && !spec.std)) return -1;
+    const as = ++i;
+    let hArg = FNV_OFFSET;
+    for (; i < end; i++) {
+      const b = buf[i];
+      if (b === RPAREN || b === PIPE || b === NL) break;
+      hArg = Math.imul(hArg ^ b, FNV_PRIME);
+    }
+    if (i + 1 >= end || i === as || buf[i] !== RPAREN || buf[i + 1] !== PIPE) return -1;
+    const ae = i;
+    i += 2;
+    const locS = i;
+    let hLoc = FNV_OFFSET;
+    for (; i < end; i++) {
+      const b = buf[i];
+      if (b === NL || b === PIPE || b === CR) break;
+      hLoc = Math.imul(hLoc ^ b, FNV_PRIME);
+    }
+    if (i < end ? buf[i] !== NL : !eof) return -1;
+    const s = this.symbols;
+    const thread = s.threads.internHashed(buf, ls, p1, hThread);
+    const loc = locS === i ? 0 : s.locations.internHashed(buf, locS, i, hLoc);
+    batch.push(spec.kind, thread, this.argument(spec.ns, buf, as, ae, hArg), loc, -1, ++this.lineNo);
+    return i < end ? i + 1 : end;
+  }
 
   private skip(reason: string): void {
     this.skipped.set(reason, (this.skipped.get(reason) ?? 0) + 1);
@@ -204,28 +265,29 @@ export class StdParser implements TraceParser {
       if (argS === argE && spec.ns !== NS_COMMIT)
         this.error(buf, ls, le, argS, 'expected a non-empty argument inside ( )');
     }
-    const line = this.lineNo;
-    switch (spec.ns) {
+    if (spec.ns === NS_COMMIT) this.parseCommit(buf, ls, le, argS, argE, thread, loc, batch);
+    else {
+      const arg = argS < 0 ? -1 : this.argument(spec.ns, buf, argS, argE, hashBytes(buf, argS, argE));
+      batch.push(spec.kind, thread, arg, loc, value, this.lineNo);
+    }
+  }
+
+  /** Interns an operation's argument `buf[s, e)`, whose FNV-1a hash is `h`, in its namespace. @returns its id. */
+  private argument(ns: number, buf: Buffer, s: number, e: number, h: number): number {
+    const sym = this.symbols;
+    switch (ns) {
       case NS_VAR:
-        batch.push(spec.kind, thread, s.variable(buf, argS, argE), loc, value, line);
-        return;
+        return sym.variableHashed(buf, s, e, h);
       case NS_LOCK:
-        batch.push(spec.kind, thread, s.locks.internBytes(buf, argS, argE), loc, -1, line);
-        return;
+        return sym.locks.internHashed(buf, s, e, h);
       case NS_VOLATILE:
-        batch.push(spec.kind, thread, s.volatiles.internBytes(buf, argS, argE), loc, -1, line);
-        return;
+        return sym.volatiles.internHashed(buf, s, e, h);
       case NS_THREAD:
-        batch.push(spec.kind, thread, s.threads.internBytes(buf, argS, argE), loc, -1, line);
-        return;
+        return sym.threads.internHashed(buf, s, e, h);
       case NS_OBJECT:
-        batch.push(spec.kind, thread, s.objects.internBytes(buf, argS, argE), loc, -1, line);
-        return;
-      case NS_MARKER:
-        batch.push(spec.kind, thread, argS < 0 ? -1 : s.markers.internBytes(buf, argS, argE), loc, -1, line);
-        return;
+        return sym.objects.internHashed(buf, s, e, h);
       default:
-        this.parseCommit(buf, ls, le, argS, argE, thread, loc, batch);
+        return sym.markers.internHashed(buf, s, e, h);
     }
   }
 
