@@ -11,7 +11,7 @@
  * 3. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts` files are type-stripped;
  * 4. `worker_threads.Worker` is replaced by a subclass so that `new Worker(code, { eval: true })` imports this file
  *    and then runs the instrumented code (Node 20 runs no `--import` module in eval workers), a worker given explicit `execArgv` still gets `--import <this file>`, and a worker given an explicit `env`
- *    object still sees `GOLDILOCKS_RUNTIME`. Workers otherwise inherit `--import` from the parent's execArgv, and
+ *    object still sees this process's `GOLDILOCKS_*` variables (its own values win). Workers otherwise inherit `--import` from the parent's execArgv, and
  *    child processes from `NODE_OPTIONS` (as set by `./run.ts`);
  * 5. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
  *    WebAssembly (`WebAssembly.compile`, `compileStreaming`, `instantiate`, `instantiateStreaming`, `new Module`).
@@ -65,13 +65,17 @@ class Worker extends OriginalWorker {
       opts = { ...opts, execArgv: [...opts.execArgv, '--import', REGISTER_URL] };
     }
     const env = opts?.env;
-    if (runtimeSpec && env && typeof env === 'object') {
-      opts = { ...opts, env: { ...(env as NodeJS.ProcessEnv), GOLDILOCKS_RUNTIME: runtimeSpec } };
-    }
+    if (env && typeof env === 'object')
+      opts = { ...opts, env: { ...ownEnv(), ...(env as NodeJS.ProcessEnv) } };
     super(code, opts);
   }
 }
 threads.Worker = Worker;
+
+/** This process's `GOLDILOCKS_*` variables (the runtime module and its settings). */
+function ownEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('GOLDILOCKS_')));
+}
 
 /**
  * An eval worker's code is a classic script that Node names `[worker eval]`; Node 20 runs no `--import` module
