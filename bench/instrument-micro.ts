@@ -1,0 +1,54 @@
+/**
+ * Microbenchmark of the emitted access shape: the same loop plain and instrumented (through
+ * src/runtime/instrument.ts, passthrough runtime), over a plain Array, a non-shared Float64Array, an Int32Array
+ * over a SharedArrayBuffer, and an object used as a map `o[key]`. Each loop does a read-modify-write and a read per
+ * element. Prints ns per element (best of several rounds) and the instrumented/plain ratio.
+ * Usage: npm run bench:instrument
+ */
+import { compileFunction } from 'node:vm';
+import { installHooks } from '../src/runtime/hooks.js';
+import { instrument } from '../src/runtime/instrument.js';
+
+installHooks();
+const N = 1 << 16;
+const KEYS = Array.from({ length: 64 }, (_, i) => `k${i}`);
+// Compiled like a CommonJS module body (the rewriter's per-module names are then local to it).
+const LOOP = `return function (a, n, keys) {
+  let s = 0;
+  for (let i = 0; i < n; i++) {
+    const k = KEY;
+    a[k] = a[k] + 1;
+    s += a[k];
+  }
+  return s;
+};`;
+
+const subjects: Record<string, { make: () => unknown; key: string }> = {
+  Array: { make: () => Array.from({ length: N }, (_, i) => i), key: 'i' },
+  'Float64Array (not shared)': { make: () => new Float64Array(N), key: 'i' },
+  'Int32Array over SharedArrayBuffer': { make: () => new Int32Array(new SharedArrayBuffer(4 * N)), key: 'i' },
+  'object map o[key]': { make: () => Object.fromEntries(KEYS.map((k) => [k, 0])), key: 'keys[i & 63]' },
+};
+
+function time(f: (a: unknown, n: number, keys: string[]) => number, a: unknown): number {
+  for (let w = 0; w < 20; w++) f(a, N, KEYS);
+  let best = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 10; round++) {
+    const t0 = process.hrtime.bigint();
+    for (let r = 0; r < 20; r++) f(a, N, KEYS);
+    best = Math.min(best, Number(process.hrtime.bigint() - t0) / (20 * N));
+  }
+  return best;
+}
+
+console.log('subject                              plain ns  instr ns  ratio');
+for (const [name, { make, key }] of Object.entries(subjects)) {
+  const source = LOOP.replace('KEY', key);
+  const plain = compileFunction(source)();
+  const inst = compileFunction(instrument(source, { file: 'bench.js', module: false }).code)();
+  const p = time(plain, make());
+  const q = time(inst, make());
+  console.log(
+    `${name.padEnd(36)} ${p.toFixed(2).padStart(8)}  ${q.toFixed(2).padStart(8)}  ${(q / p).toFixed(2)}x`,
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * The hooks contract between instrumented code (`./instrument.ts`) and the detector runtime.
+ *
+ * One frozen {@link Hooks} object per thread lives at `globalThis.__goldilocks` (non-writable, non-enumerable,
+ * non-configurable), installed by `./register.ts` before any user module runs. Instrumented code calls it directly;
+ * the **runtime** (the detector) sits behind it and is reached only for accesses to typed arrays over a
+ * `SharedArrayBuffer`: everything else is answered by the hooks themselves with the plain access.
+ *
+ * A runtime is a {@link Runtime}: `get(o, k, site)` and `set(o, k, v, site)` where `o` is an integer-indexed exotic
+ * object (ECMA-262 §10.4.5, a TypedArray) whose `[[ViewedArrayBuffer]]` is a SharedArrayBuffer, `k` the key as
+ * evaluated (not yet converted by ToPropertyKey), `site` a site id. `get` returns the value read, `set` performs the
+ * write and returns `v`. Either may throw (a `DataRaceException`) *before* performing the access. A runtime resolves
+ * a site id to its source with {@link Hooks.siteLocation}.
+ *
+ * Runtimes are installed with {@link installRuntime} (from register, before user code; later calls replace the
+ * previous runtime). Until then the {@link passthrough} runtime performs plain accesses. Register loads a runtime
+ * module named by the environment variable `GOLDILOCKS_RUNTIME` (a path or file URL; tests use it to install a
+ * recording runtime), otherwise `./detector.js`; such a module's default export is a {@link RuntimeFactory}.
+ */
+
+/** Where a site is: `file` a file URL or path (as the module was loaded), 1-based `line` and `column` (UTF-16). */
+export interface SiteLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** The detector behind the hooks; see the file header for the exact contract. */
+export interface Runtime {
+  get(o: ArrayBufferView, k: unknown, site: number): unknown;
+  set(o: ArrayBufferView, k: unknown, v: unknown, site: number): unknown;
+}
+
+/** Default export of a runtime module: called once per thread with that thread's hooks. */
+export type RuntimeFactory = (hooks: Hooks) => Runtime;
+
+/**
+ * A module's site function: `__gl$m`, appended by the rewriter. Called, it returns `[file, [line1, col1, line2,
+ * col2, ...]]`; its elements `m[i]` cache, per site `i`, the last view seen there that is not over shared memory;
+ * `m.$b` holds the module's base site id once registered.
+ */
+export interface SiteFunction {
+  (): [string, number[]];
+  [i: number]: unknown;
+  $b?: number;
+}
+
+/** A one-shot assignment target (destructuring or for-in/of head); assigning `v` performs the write. */
+export interface Reference {
+  v: unknown;
+}
+
+/** The object at `globalThis.__goldilocks`. */
+export interface Hooks {
+  /** `ArrayBuffer.isView` as it was at startup (ECMA-262 §25.1.5.1). */
+  readonly isView: (o: unknown) => boolean;
+  /** Is `o` a TypedArray whose buffer is a SharedArrayBuffer (DataViews are not: they have no elements)? */
+  readonly shared: (o: unknown) => boolean;
+  /** Registers a module's sites (`locs` = line, column pairs); returns the id of its first site, ids are dense. */
+  readonly sites: (file: string, locs: readonly number[]) => number;
+  /** The location of site `id`. @throws RangeError for an id that was never registered in this thread. */
+  readonly siteLocation: (id: number) => SiteLocation;
+  /** Read `o[k]` at site `i` of module `m`: the runtime's `get` for shared views, else the plain read. */
+  readonly get: (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number) => unknown;
+  /** Write `o[k] = v` at site `i` of module `m`; returns `v`. Plain writes have strict-mode semantics. */
+  readonly set: (o: ArrayBufferView, k: unknown, v: unknown, m: SiteFunction, i: number) => unknown;
+  /**
+   * A reference to `o[k]` for an assignment target: `.v = x` writes (PutValue, ECMA-262 §6.2.5.6: TypeError for a
+   * null or undefined `o`; a failed [[Set]] throws only when `strict`).
+   */
+  readonly ref: (o: unknown, k: unknown, m: SiteFunction, i: number, strict: boolean) => Reference;
+}
+
+/** The runtime used until another is installed: plain reads and writes. */
+export const passthrough: Runtime = {
+  get: (o, k) => (o as unknown as Record<PropertyKey, unknown>)[k as PropertyKey],
+  set: (o, k, v) => {
+    (o as unknown as Record<PropertyKey, unknown>)[k as PropertyKey] = v;
+    return v;
+  },
+};
+
+const GLOBAL = '__goldilocks';
+let runtime: Runtime = passthrough;
+
+/** Makes `rt` the runtime behind this thread's hooks. Call before user code: accesses already made are not replayed. */
+export function installRuntime(rt: Runtime): void {
+  runtime = rt;
+}
+
+/**
+ * Installs this thread's hooks at `globalThis.__goldilocks` and returns them; a second call returns the installed
+ * object.
+ */
+export function installHooks(): Hooks {
+  const existing = (globalThis as Record<string, unknown>)[GLOBAL];
+  if (existing) return existing as Hooks;
+  const hooks = createHooks();
+  Object.defineProperty(globalThis, GLOBAL, {
+    value: hooks,
+    writable: false,
+    enumerable: false,
+    configurable: false,
+  });
+  return hooks;
+}
+
+function createHooks(): Hooks {
+  const isView = ArrayBuffer.isView;
+  const SAB = SharedArrayBuffer;
+  const TypedArray = Object.getPrototypeOf(Int8Array.prototype) as object;
+  const bufferOf = Object.getOwnPropertyDescriptor(TypedArray, 'buffer')!.get!;
+  const toStringTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStringTag)!.get!;
+  const files: string[] = [];
+  const table: number[] = []; // per site: index into files, line, column
+  const shared = (o: unknown): boolean =>
+    isView(o) && toStringTag.call(o) !== undefined && bufferOf.call(o) instanceof SAB;
+  const sites = (file: string, locs: readonly number[]): number => {
+    const base = table.length / 3;
+    files.push(file);
+    for (let j = 0; j < locs.length; j += 2) table.push(files.length - 1, locs[j], locs[j + 1]);
+    return base;
+  };
+  const siteId = (m: SiteFunction, i: number): number => {
+    let b = m.$b;
+    if (b === undefined) {
+      const [file, locs] = m();
+      b = sites(file, locs);
+      m.$b = b;
+    }
+    return b + i;
+  };
+  const plain = passthrough;
+  const hooks: Hooks = {
+    isView,
+    shared,
+    sites,
+    siteLocation(id) {
+      if (!(id >= 0 && id < table.length / 3)) throw new RangeError(`goldilocks: unknown site ${id}`);
+      return { file: files[table[3 * id]], line: table[3 * id + 1], column: table[3 * id + 2] };
+    },
+    get(o, k, m, i) {
+      if (shared(o)) return runtime.get(o, k, siteId(m, i));
+      m[i] = o;
+      return plain.get(o, k, 0);
+    },
+    set(o, k, v, m, i) {
+      if (shared(o)) return runtime.set(o, k, v, siteId(m, i));
+      m[i] = o;
+      return plain.set(o, k, v, 0);
+    },
+    ref(o, k, m, i, strict) {
+      return {
+        set v(v: unknown) {
+          if (o === null || o === undefined) throw new TypeError(`Cannot set properties of ${o}`);
+          if (shared(o)) runtime.set(o as ArrayBufferView, k, v, siteId(m, i));
+          else if (!Reflect.set(Object(o), k as PropertyKey, v, o) && strict)
+            throw new TypeError(`Cannot assign to read only property '${String(k)}' of object`);
+        },
+      };
+    },
+  };
+  return Object.freeze(hooks);
+}

@@ -1,0 +1,498 @@
+/**
+ * Load-time rewriting of element accesses `o[k]` so that every read and write of shared memory goes through the
+ * hooks of `./hooks.ts`.
+ *
+ * Parser: acorn (ESTree, `preserveParens` so parenthesized operands keep exact ranges); edits: magic-string, in place,
+ * so the text of every operand stays where it was and **line numbers never change** (only columns to the right of an
+ * inserted guard move; the site table records the original 1-based line and 1-based column, in UTF-16 code units as
+ * V8 counts them).
+ *
+ * Emitted shape (chosen by `bench/instrument-micro.ts`): the plain access stays at its site, behind an inline guard
+ *
+ *     (__goldilocks.isView(X) && X !== __gl$m[i] ? __goldilocks.get(X, K, __gl$m, i) : X[K])
+ *
+ * `__gl$m` is a function declaration appended to the module (hoisted, so usable before any other code runs); its
+ * elements are a per-site cache of the last view seen at that site that is *not* over a SharedArrayBuffer, and
+ * calling it returns `[file, [line, column, ...]]` for registration. `X`, `K` (and the assigned value) are the
+ * original operand expressions when re-reading them is unobservable (literals, `this`, local identifiers when nothing
+ * after them can run code), otherwise per-function temporaries `__gl$1, __gl$2, ...` declared with `var` at the end of
+ * the enclosing function body (arrow expression bodies become `{return (...);var ...}`; class field initializers and
+ * parameter defaults are wrapped in an arrow called in place, since a body `var` is not visible there).
+ *
+ * Evaluation order follows ECMA-262 §13.15.2 (AssignmentExpression), §13.4 (update expressions), §13.3.2
+ * (EvaluatePropertyAccessWithExpressionKey): the object, then the key, then (for compound forms) the read, then the
+ * right-hand side, then the write; each operand is evaluated once. ToPropertyKey runs at the read and again at the
+ * write of a compound or update form, as V8 does.
+ *
+ * Forms rewritten: reads; `=`; every compound operator including `**=`, `<<=`, `>>>=`; `&&=`, `||=`, `??=` with their
+ * short circuit (the write happens only when the short circuit does not); prefix and postfix `++`/`--` (ToNumeric, so
+ * BigInt arrays work; postfix yields the old numeric value); element targets of destructuring assignment and of
+ * `for-in`/`for-of` heads (through `__goldilocks.ref(o, k, m, i, strict).v`, a one-shot reference whose setter
+ * writes).
+ *
+ * Left alone: non-computed `o.p`; `super[k]`; callees `o[k](...)`, `new o[k]`, tags `` o[k]`...` `` (the value of a
+ * typed-array element is never callable, so no shared access is missed and `this` is kept); `delete o[k]`; element
+ * accesses that are links of an optional chain `a?.b[k]` (reported as warnings, with their location).
+ */
+import { type Options, parse } from 'acorn';
+import { base, recursive } from 'acorn-walk';
+import type * as E from 'estree';
+import MagicString from 'magic-string';
+
+/** Name of the per-thread hooks object on `globalThis` (see `./hooks.ts`). */
+export const HOOKS_GLOBAL = '__goldilocks';
+/** Prefix of every identifier the rewriter introduces; user code must not declare names starting with it. */
+export const RESERVED_PREFIX = '__gl$';
+const SITE_FN = `${RESERVED_PREFIX}m`;
+
+/** What to rewrite: `file` is the URL or path recorded with each site; `module` selects ESM (strict) parsing. */
+export interface InstrumentOptions {
+  file: string;
+  module: boolean;
+}
+
+/** The rewritten code, how many sites it registers, and one warning per access left uninstrumented. */
+export interface InstrumentResult {
+  code: string;
+  sites: number;
+  warnings: string[];
+}
+
+type N = E.Node & { start: number; end: number; loc: E.SourceLocation };
+
+/** Where temporaries of one activation are declared. */
+interface Scope {
+  temps: number;
+  /** 'body': a block (function body, static block) gets `;var ...` before its `}`; 'program': at the end; 'arrow':
+   *  an arrow expression body becomes a block; 'wrap': the expression is wrapped in `(() => {...})()`. */
+  kind: 'body' | 'program' | 'arrow' | 'wrap';
+  node: N;
+}
+
+interface State {
+  scope: Scope;
+  strict: boolean;
+}
+
+const LITERAL_TYPES = new Set(['Literal']);
+
+/**
+ * Rewrites `source` (a whole module or script) as described in this file's header.
+ * @throws SyntaxError (acorn's, with `loc`) when `source` does not parse; the caller passes the original source on so
+ * that the engine reports the error itself.
+ */
+export function instrument(source: string, options: InstrumentOptions): InstrumentResult {
+  const parseOptions: Options = {
+    ecmaVersion: 'latest',
+    sourceType: options.module ? 'module' : 'script',
+    locations: true,
+    preserveParens: true,
+    allowHashBang: true,
+    allowReturnOutsideFunction: !options.module,
+    allowAwaitOutsideFunction: options.module,
+  };
+  const program = parse(source, parseOptions) as unknown as N & E.Program;
+  const ms = new MagicString(source);
+  const locs: number[] = [];
+  const warnings: string[] = [];
+  const locals = localNames(program);
+
+  const isLocal = (n: E.Node): boolean =>
+    n.type === 'Identifier' && (locals.has(n.name) || n.name === 'arguments');
+  /** Evaluates to the same value, without effects, at any later point: literals and `this`. */
+  const isStable = (n: E.Node): boolean => LITERAL_TYPES.has(n.type) || n.type === 'ThisExpression';
+  /** Evaluating it runs no user code (but later code may change what it names). */
+  const isPure = (n: E.Node): boolean => isStable(n) || isLocal(n);
+
+  const newSite = (n: N): number => {
+    locs.push(n.loc.start.line, n.loc.start.column + 1);
+    return locs.length / 2 - 1;
+  };
+  const temp = (st: State): string => `${RESERVED_PREFIX}${++st.scope.temps}`;
+
+  /** Replaces source[a, b) (punctuation between operands) keeping its line breaks. */
+  const gap = (a: number, b: number, text: string, atEnd: boolean): void => {
+    if (a === b) {
+      if (atEnd) ms.appendLeft(a, text);
+      else ms.prependRight(a, text);
+      return;
+    }
+    const breaks = source.slice(a, b).split('\n').length - 1;
+    ms.overwrite(a, b, '\n'.repeat(breaks) + text, { contentOnly: true });
+  };
+
+  /**
+   * Emits `node` as a parenthesized sequence: each `kept` operand stays in place behind its prefix, everything else
+   * of `node` (punctuation, operands re-emitted by text) is replaced, and `tail` closes the sequence.
+   */
+  const emit = (node: N, kept: Array<{ node: N; prefix: string }>, tail: string): void => {
+    let pos = node.start;
+    let first = true;
+    for (const k of kept) {
+      gap(pos, k.node.start, (first ? '(' : '') + k.prefix, false);
+      pos = k.node.end;
+      first = false;
+    }
+    gap(pos, node.end, `${first ? '(' : ''}${tail})`, true);
+  };
+
+  /** Operand plan: a temporary when re-reading it later could differ or run code, else its own text. */
+  const plan = (st: State, operand: N, stable: boolean) =>
+    stable ? { text: source.slice(operand.start, operand.end), temp: null } : { text: '', temp: temp(st) };
+
+  const guard = (x: string, i: number): string => `${HOOKS_GLOBAL}.isView(${x}) && ${x} !== ${SITE_FN}[${i}]`;
+  const read = (x: string, k: string, i: number): string =>
+    `${guard(x, i)} ? ${HOOKS_GLOBAL}.get(${x}, ${k}, ${SITE_FN}, ${i}) : ${x}[${k}]`;
+  const write = (x: string, k: string, v: string, i: number, g?: string): string =>
+    `${g ?? guard(x, i)} ? ${HOOKS_GLOBAL}.set(${x}, ${k}, ${v}, ${SITE_FN}, ${i}) : ${x}[${k}] = ${v}`;
+
+  /** Plans object and key of `member`, given whether everything evaluated after the key is pure. */
+  const planTarget = (st: State, member: E.MemberExpression & N, restPure: boolean) => {
+    const obj = member.object as N;
+    const key = member.property as N;
+    const keyStable = LITERAL_TYPES.has(key.type) || (restPure && isPure(key));
+    const objStable = isStable(obj) || (isPure(obj) && keyStable && isPure(key) && restPure);
+    const o = plan(st, obj, objStable);
+    const k = plan(st, key, keyStable);
+    const kept: Array<{ node: N; prefix: string }> = [];
+    if (o.temp) kept.push({ node: obj, prefix: `${o.temp} = ` });
+    if (k.temp) kept.push({ node: key, prefix: `${kept.length ? ', ' : ''}${k.temp} = ` });
+    return { x: o.temp ?? o.text, k: k.temp ?? k.text, kept };
+  };
+  const sep = (kept: unknown[]): string => (kept.length ? ', ' : '');
+
+  const rewriteRead = (node: E.MemberExpression & N, st: State): void => {
+    const i = newSite(node);
+    const t = planTarget(st, node, true);
+    emit(node, t.kept, sep(t.kept) + read(t.x, t.k, i));
+  };
+
+  const rewriteAssign = (
+    node: E.AssignmentExpression & N,
+    member: E.MemberExpression & N,
+    st: State,
+  ): void => {
+    const i = newSite(member);
+    const value = node.right as N;
+    const valuePure = isPure(value);
+    // A compound form reads o[k] (which may run a getter) before its write: only stable operands are re-read.
+    const t = planTarget(st, member, valuePure && node.operator === '=');
+    if (node.operator === '=') {
+      const v = plan(st, value, valuePure);
+      if (v.temp) t.kept.push({ node: value, prefix: `${sep(t.kept)}${v.temp} = ` });
+      emit(node, t.kept, sep(t.kept) + write(t.x, t.k, v.temp ?? v.text, i));
+      return;
+    }
+    const g = temp(st);
+    const r = temp(st);
+    const head = `${g} = ${guard(t.x, i)}, ${r} = ${g} ? ${HOOKS_GLOBAL}.get(${t.x}, ${t.k}, ${SITE_FN}, ${i}) : ${t.x}[${t.k}]`;
+    const op = node.operator.slice(0, -1);
+    const logical = op === '&&' || op === '||' || op === '??';
+    const store = write(t.x, t.k, r, i, g);
+    if (valuePure) {
+      const v = source.slice(value.start, value.end);
+      const body = logical ? `${r} ${op} (${r} = ${v}, ${store})` : `${r} = ${r} ${op} ${v}, ${store}`;
+      emit(node, t.kept, `${sep(t.kept)}${head}, ${body}`);
+      return;
+    }
+    const open = logical ? `${r} ${op} (${r} = (` : `${r} = ${r} ${op} (`;
+    t.kept.push({ node: value, prefix: `${sep(t.kept)}${head}, ${open}` });
+    emit(node, t.kept, logical ? `), ${store})` : `), ${store}`);
+  };
+
+  const rewriteUpdate = (node: E.UpdateExpression & N, member: E.MemberExpression & N, st: State): void => {
+    const i = newSite(member);
+    const t = planTarget(st, member, false);
+    const g = temp(st);
+    const r = temp(st);
+    const head = `${g} = ${guard(t.x, i)}, ${r} = ${g} ? ${HOOKS_GLOBAL}.get(${t.x}, ${t.k}, ${SITE_FN}, ${i}) : ${t.x}[${t.k}]`;
+    const store = write(t.x, t.k, r, i, g);
+    if (node.prefix) {
+      emit(node, t.kept, `${sep(t.kept)}${head}, ${node.operator}${r}, ${store}`);
+      return;
+    }
+    const old = temp(st);
+    emit(node, t.kept, `${sep(t.kept)}${head}, ${old} = ${r}${node.operator}, ${store}, ${old}`);
+  };
+
+  /** A destructuring or for-in/of target `o[k]`: `__goldilocks.ref(o, k, __gl$m, i, strict).v`. */
+  const rewriteTarget = (member: E.MemberExpression & N, st: State): void => {
+    const i = newSite(member);
+    const obj = member.object as N;
+    const key = member.property as N;
+    gap(member.start, obj.start, `${HOOKS_GLOBAL}.ref(`, false);
+    gap(obj.end, key.start, ', ', false);
+    gap(key.end, member.end, `, ${SITE_FN}, ${i}, ${st.strict}).v`, true);
+  };
+
+  const unparen = (n: E.Node): E.Node => {
+    let x = n;
+    while (x.type === ('ParenthesizedExpression' as string))
+      x = (x as unknown as { expression: E.Node }).expression;
+    return x;
+  };
+  const elementOf = (n: E.Node): (E.MemberExpression & N) | null => {
+    const x = unparen(n);
+    return x.type === 'MemberExpression' && x.computed && x.object.type !== 'Super'
+      ? (x as E.MemberExpression & N)
+      : null;
+  };
+  /** Visits the operands of a member expression that is itself left as it is. */
+  const operandsOnly = (n: E.Node, st: State, c: Walk<State>): void => {
+    const x = unparen(n);
+    if (x.type !== 'MemberExpression') {
+      c(n, st);
+      return;
+    }
+    if (x.object.type !== 'Super') c(x.object, st);
+    if (x.computed) c(x.property, st);
+  };
+
+  const closeScope = (scope: Scope): void => {
+    if (scope.temps === 0) return;
+    const names = Array.from({ length: scope.temps }, (_, j) => `${RESERVED_PREFIX}${j + 1}`).join(', ');
+    const n = scope.node;
+    if (scope.kind === 'body') ms.appendLeft(n.end - 1, `;var ${names};`);
+    else if (scope.kind === 'arrow') {
+      ms.prependRight(n.start, '{return (');
+      ms.appendLeft(n.end, `);var ${names}}`);
+    } else if (scope.kind === 'wrap') {
+      ms.prependRight(n.start, '(() => {return (');
+      ms.appendLeft(n.end, `);var ${names}})()`);
+    }
+  };
+  const inScope = (kind: Scope['kind'], node: E.Node, strict: boolean, f: (st: State) => void): void => {
+    const scope: Scope = { temps: 0, kind, node: node as N };
+    f({ scope, strict });
+    closeScope(scope);
+  };
+
+  const visitors: Record<string, Visitor<State>> = {
+    MemberExpression(node, st, c) {
+      baseV.MemberExpression(node, st, c);
+      const m = elementOf(node as E.Node);
+      if (m) rewriteRead(m, st);
+    },
+    MemberPattern(node, st, c) {
+      operandsOnly(node as E.Node, st, c);
+      const m = elementOf(node as E.Node);
+      if (m) rewriteTarget(m, st);
+    },
+    Pattern(node, st, c) {
+      const x = unparen(node as E.Node);
+      if (x.type === 'MemberExpression') c(x, st, 'MemberPattern');
+      else baseV.Pattern(node, st, c);
+    },
+    AssignmentExpression(node, st, c) {
+      const n = node as E.AssignmentExpression & N;
+      writeForm(n, n.left, st, c, (m) => {
+        c(n.right, st);
+        rewriteAssign(n, m, st);
+      });
+    },
+    UpdateExpression(node, st, c) {
+      const n = node as E.UpdateExpression & N;
+      writeForm(n, n.argument, st, c, (m) => rewriteUpdate(n, m, st));
+    },
+    CallExpression: callLike,
+    NewExpression: callLike,
+    TaggedTemplateExpression(node, st, c) {
+      const n = node as E.TaggedTemplateExpression;
+      operandsOnly(n.tag, st, c);
+      c(n.quasi, st);
+    },
+    UnaryExpression(node, st, c) {
+      const n = node as E.UnaryExpression;
+      if (n.operator === 'delete') operandsOnly(n.argument, st, c);
+      else c(n.argument, st);
+    },
+    ChainExpression(node, st, c) {
+      // Links at or after an optional link stay as they are (a rewrite would break the short circuit); their operands
+      // and call arguments are visited. Links before the first `?.` are ordinary accesses.
+      let x = (node as E.ChainExpression).expression as E.Node;
+      while (hasOptional(x)) {
+        if (x.type === 'MemberExpression') {
+          if (x.computed) {
+            c(x.property, st);
+            const l = (x as N).loc.start;
+            warnings.push(
+              `${options.file}:${l.line}:${l.column + 1}: element access in an optional chain is not instrumented`,
+            );
+          }
+          x = x.object;
+        } else if (x.type === 'CallExpression') {
+          for (const a of x.arguments) c(a, st);
+          x = x.callee;
+        }
+      }
+      if (x.type !== 'Super') c(x, st);
+    },
+    ForInStatement: forInOf,
+    ForOfStatement: forInOf,
+    Function(node, st, c) {
+      const f = node as E.Function & N;
+      const strict = st.strict || (f.body.type === 'BlockStatement' && hasUseStrict(f.body.body));
+      const inner: State = { scope: st.scope, strict };
+      for (const p of f.params) paramDefaults(p as N, inner, c);
+      if (f.body.type === 'BlockStatement') inScope('body', f.body, strict, (s) => c(f.body, s));
+      else inScope('arrow', f.body, strict, (s) => c(f.body, s, 'Expression'));
+    },
+    Class(node, st, c) {
+      const k = node as E.Class;
+      if (k.superClass) c(k.superClass, st);
+      const strict: State = { scope: st.scope, strict: true };
+      for (const el of k.body.body) {
+        if (el.type === 'StaticBlock') {
+          inScope('body', el, true, (s) => baseV.StaticBlock(el, s, c));
+          continue;
+        }
+        if (el.computed) c(el.key, strict);
+        if (el.type === 'PropertyDefinition' && el.value) {
+          const v = el.value;
+          inScope('wrap', v, true, (s) => c(v, s));
+        } else if (el.type === 'MethodDefinition') c(el.value, strict);
+      }
+    },
+  };
+
+  /** An assignment or update: when its target is an element access, visits the target's operands then `rewrite`. */
+  function writeForm(
+    node: E.Node,
+    target: E.Node,
+    st: State,
+    c: Walk<State>,
+    rewrite: (m: E.MemberExpression & N) => void,
+  ) {
+    const m = elementOf(target);
+    if (!m) {
+      baseV[node.type](node, st, c);
+      return;
+    }
+    operandsOnly(m, st, c);
+    rewrite(m);
+  }
+
+  /** Calls, `new`: a callee `o[k]` is left as it is (it keeps its `this`); its operands and the arguments are visited. */
+  function callLike(node: E.Node, st: State, c: Walk<State>): void {
+    const n = node as E.CallExpression | E.NewExpression;
+    operandsOnly(n.callee, st, c);
+    for (const a of n.arguments) c(a, st);
+  }
+
+  /** `for (o[k] of ...)` and `for ([o[k]] in ...)`: the head is an assignment target (ECMA-262 §14.7.5.7). */
+  function forInOf(node: E.Node, st: State, c: Walk<State>): void {
+    const n = node as E.ForInStatement;
+    c(n.left, st, n.left.type === 'VariableDeclaration' ? undefined : 'Pattern');
+    c(n.right, st);
+    c(n.body, st);
+  }
+
+  /** Parameter patterns: their default values and computed keys get a scope of their own (a wrapping arrow). */
+  function paramDefaults(p: N, st: State, c: Walk<State>): void {
+    const wrapped = (e: E.Node) => inScope('wrap', e, st.strict, (s) => c(e, s));
+    switch (p.type) {
+      case 'AssignmentPattern':
+        paramDefaults(p.left as N, st, c);
+        wrapped(p.right);
+        break;
+      case 'ArrayPattern':
+        for (const e of p.elements) if (e) paramDefaults(e as N, st, c);
+        break;
+      case 'ObjectPattern':
+        for (const prop of p.properties) {
+          if (prop.type === 'RestElement') paramDefaults(prop.argument as N, st, c);
+          else {
+            if (prop.computed) wrapped(prop.key);
+            paramDefaults(prop.value as N, st, c);
+          }
+        }
+        break;
+      case 'RestElement':
+        paramDefaults(p.argument as N, st, c);
+        break;
+    }
+  }
+
+  const top: Scope = { temps: 0, kind: 'program', node: program };
+  const strict = options.module || hasUseStrict(program.body);
+  walk(program, { scope: top, strict }, visitors);
+
+  if (locs.length === 0) return { code: source, sites: 0, warnings };
+  const temps = Array.from({ length: top.temps }, (_, j) => `${RESERVED_PREFIX}${j + 1}`);
+  const decl = temps.length ? `var ${temps.join(', ')};` : '';
+  ms.append(
+    `\n;${decl}function ${SITE_FN}() { return [${JSON.stringify(options.file)}, [${locs.join(',')}]]; }\n`,
+  );
+  return { code: ms.toString(), sites: locs.length / 2, warnings };
+}
+
+type Walk<S> = (node: E.Node, st: S, override?: string) => void;
+type Visitor<S> = (node: E.Node, st: S, c: Walk<S>) => void;
+// biome-ignore lint/suspicious/noExplicitAny: acorn-walk's base visitors are generic in their state
+const baseV = base as unknown as Record<string, Visitor<any>>;
+const walk = recursive as unknown as <S>(node: E.Node, st: S, visitors: Record<string, Visitor<S>>) => void;
+
+/** True when `x` is, or has before it in its chain, an optional link `?.`. */
+function hasOptional(x: E.Node): boolean {
+  for (let n = x; ; ) {
+    if (n.type === 'MemberExpression') {
+      if (n.optional) return true;
+      n = n.object;
+    } else if (n.type === 'CallExpression') {
+      if (n.optional) return true;
+      n = n.callee;
+    } else return false;
+  }
+}
+
+/** True when a directive prologue (ECMA-262 §11.2.1) of `body` contains `'use strict'`. */
+function hasUseStrict(body: ReadonlyArray<E.Node>): boolean {
+  for (const s of body) {
+    if (s.type !== 'ExpressionStatement' || !('directive' in s) || typeof s.directive !== 'string')
+      return false;
+    if (s.directive === 'use strict') return true;
+  }
+  return false;
+}
+
+/**
+ * Names bound anywhere in the program (parameters, var/let/const, functions, classes, catch parameters, imports).
+ * An identifier with one of these names is taken to be a local binding whose read runs no code; none is when the
+ * program has a `with` statement.
+ */
+function localNames(program: E.Program): Set<string> {
+  const names = new Set<string>();
+  let hasWith = false;
+  const add = (p: E.Node | null | undefined): void => {
+    if (!p) return;
+    if (p.type === 'Identifier') names.add(p.name);
+    else if (p.type === 'AssignmentPattern') add(p.left);
+    else if (p.type === 'RestElement') add(p.argument);
+    else if (p.type === 'ArrayPattern') for (const e of p.elements) add(e);
+    else if (p.type === 'ObjectPattern')
+      for (const prop of p.properties) add(prop.type === 'RestElement' ? prop.argument : prop.value);
+  };
+  const fn = (f: E.Function) => {
+    if ('id' in f) add(f.id);
+    for (const p of f.params) add(p);
+  };
+  const visit = (type: string, f: (n: never) => void): Record<string, Visitor<null>> => ({
+    [type]: (n, st, c) => {
+      f(n as never);
+      baseV[type](n, st, c);
+    },
+  });
+  walk(program, null, {
+    ...visit('Function', fn),
+    ...visit('VariableDeclarator', (d: E.VariableDeclarator) => add(d.id)),
+    ...visit('Class', (k: E.Class) => add(k.id)),
+    ...visit('CatchClause', (k: E.CatchClause) => add(k.param)),
+    ...visit('ImportDeclaration', (d: E.ImportDeclaration) => {
+      for (const s of d.specifiers) add(s.local);
+    }),
+    ...visit('WithStatement', () => {
+      hasWith = true;
+    }),
+  });
+  return hasWith ? new Set() : names;
+}

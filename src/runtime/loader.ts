@@ -1,0 +1,62 @@
+/**
+ * ESM loader hooks (node:module `register`, Node ≥ 20.6), run on Node's loader thread: instruments every ES module
+ * and type-strips TypeScript. CommonJS files are left to the CommonJS loader, whose `_compile` `./register.ts`
+ * patches in every thread (in Node 20 a CommonJS file imported from ESM is still compiled by the CommonJS loader).
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isTypeScript, stripTypes, transformSource } from './transform.js';
+
+interface LoadContext {
+  format?: string | null;
+  conditions?: string[];
+  importAttributes?: Record<string, string>;
+}
+interface LoadResult {
+  format?: string | null;
+  source?: string | ArrayBuffer | ArrayBufferView | null;
+  shortCircuit?: boolean;
+}
+type NextLoad = (url: string, context?: LoadContext) => Promise<LoadResult>;
+
+/** `load` hook: see the file header. */
+export async function load(url: string, context: LoadContext, nextLoad: NextLoad): Promise<LoadResult> {
+  if (url.startsWith('file:') && isTypeScript(url)) {
+    const path = fileURLToPath(url);
+    if (typeScriptFormat(path) === 'commonjs')
+      return { format: 'commonjs', source: null, shortCircuit: true };
+    const source = stripTypes(await readFile(path, 'utf8'), url);
+    return { format: 'module', source: transformSource(source, url, true), shortCircuit: true };
+  }
+  const result = await nextLoad(url, context);
+  if (result.format !== 'module' || result.source == null) return result;
+  const text =
+    typeof result.source === 'string' ? result.source : Buffer.from(result.source as Uint8Array).toString();
+  return { ...result, source: transformSource(text, url, true) };
+}
+
+/** `.mts` is ESM, `.cts` CommonJS, `.ts` follows the nearest package.json's `type` (CommonJS when none). */
+export function typeScriptFormat(path: string): 'module' | 'commonjs' {
+  if (path.endsWith('.mts')) return 'module';
+  if (path.endsWith('.cts')) return 'commonjs';
+  return packageType(dirname(path));
+}
+
+const packageTypes = new Map<string, 'module' | 'commonjs'>();
+
+function packageType(dir: string): 'module' | 'commonjs' {
+  const cached = packageTypes.get(dir);
+  if (cached) return cached;
+  let type: 'module' | 'commonjs';
+  try {
+    type =
+      JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).type === 'module' ? 'module' : 'commonjs';
+  } catch {
+    const parent = dirname(dir);
+    type = parent === dir ? 'commonjs' : packageType(parent);
+  }
+  packageTypes.set(dir, type);
+  return type;
+}

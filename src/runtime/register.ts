@@ -1,0 +1,117 @@
+/**
+ * `node --import goldilocks/register app.js` (package export `./register`): instruments every module of every thread
+ * and installs the runtime before any user code runs.
+ *
+ * In each thread, in this order:
+ * 1. the hooks (`globalThis.__goldilocks`, `./hooks.ts`) are installed and the runtime is loaded and installed: the
+ *    module named by `GOLDILOCKS_RUNTIME` (path or file URL) or else `./detector.js`, whose default export is a
+ *    `RuntimeFactory`. This is the single place where the runtime also patches globals (Atomics, DataView, bulk
+ *    methods) before user code;
+ * 2. the ESM loader hooks of `./loader.ts` are registered (node:module `register`);
+ * 3. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts` files are type-stripped;
+ * 4. `worker_threads.Worker` is replaced by a subclass so that `new Worker(code, { eval: true })` imports this file
+ *    and then runs the instrumented code (Node 20 runs no `--import` module in eval workers), a worker given explicit `execArgv` still gets `--import <this file>`, and a worker given an explicit `env`
+ *    object still sees this process's `GOLDILOCKS_*` variables (its own values win). Workers otherwise inherit `--import` from the parent's execArgv, and
+ *    child processes from `NODE_OPTIONS` (as set by `./run.ts`);
+ * 5. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
+ *    WebAssembly (`WebAssembly.compile`, `compileStreaming`, `instantiate`, `instantiateStreaming`, `new Module`).
+ */
+import { readFileSync } from 'node:fs';
+import Module, { createRequire, register, syncBuiltinESMExports } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { WorkerOptions } from 'node:worker_threads';
+import { installHooks, installRuntime, type RuntimeFactory } from './hooks.js';
+import { stripTypes, transformSource, warn } from './transform.js';
+
+const REGISTER_URL = import.meta.url;
+/** The CommonJS exports object of worker_threads, whose `Worker` is replaced (then synced to its ESM namespace). */
+const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+
+const hooks = installHooks();
+const runtimeSpec = process.env.GOLDILOCKS_RUNTIME;
+const runtimeUrl = runtimeSpec
+  ? runtimeSpec.startsWith('file:')
+    ? runtimeSpec
+    : pathToFileURL(runtimeSpec).href
+  : new URL('./detector.js', import.meta.url).href;
+const factory = (await import(runtimeUrl)).default as RuntimeFactory;
+installRuntime(factory(hooks));
+
+register('./loader.js', import.meta.url);
+
+interface CjsModule {
+  _compile(content: string, filename: string): unknown;
+}
+const cjs = Module as unknown as {
+  prototype: CjsModule;
+  _extensions: Record<string, (module: CjsModule, filename: string) => void>;
+};
+const compile = cjs.prototype._compile;
+cjs.prototype._compile = function (this: CjsModule, content: string, filename: string) {
+  return compile.call(this, transformSource(content, filename, false), filename);
+};
+for (const ext of ['.ts', '.cts']) {
+  cjs._extensions[ext] = (module, filename) =>
+    module._compile(stripTypes(readFileSync(filename, 'utf8'), filename), filename);
+}
+
+const OriginalWorker = threads.Worker;
+class Worker extends OriginalWorker {
+  constructor(filename: string | URL, options?: WorkerOptions) {
+    let code = filename;
+    let opts = options;
+    if (opts?.eval && typeof code === 'string') code = evalWorkerCode(code);
+    if (opts?.execArgv && !opts.execArgv.includes(REGISTER_URL)) {
+      opts = { ...opts, execArgv: [...opts.execArgv, '--import', REGISTER_URL] };
+    }
+    const env = opts?.env;
+    if (env && typeof env === 'object')
+      opts = { ...opts, env: { ...ownEnv(), ...(env as NodeJS.ProcessEnv) } };
+    super(code, opts);
+  }
+}
+threads.Worker = Worker;
+
+/** This process's `GOLDILOCKS_*` variables (the runtime module and its settings). */
+function ownEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('GOLDILOCKS_')));
+}
+
+/**
+ * An eval worker's code is a classic script that Node names `[worker eval]`; Node 20 runs no `--import` module
+ * before it, so the instrumented script is run by `vm.runInThisContext` once this file has been imported there.
+ */
+function evalWorkerCode(code: string): string {
+  const script = JSON.stringify(transformSource(code, '[worker eval]', false));
+  return `import(${JSON.stringify(REGISTER_URL)}).then(() => require('node:vm').runInThisContext(${script}, { filename: '[worker eval]' }));`;
+}
+
+let reportedNative = false;
+const dlopen = process.dlopen;
+process.dlopen = ((module: unknown, filename: string, flags?: number) => {
+  if (!reportedNative) warn(`native addon ${filename}: its memory accesses are not instrumented`);
+  reportedNative = true;
+  return (dlopen as (...args: unknown[]) => unknown).call(process, module, filename, flags);
+}) as typeof process.dlopen;
+
+let reportedWasm = false;
+const wasmWarning = (): void => {
+  if (!reportedWasm) warn('WebAssembly module compiled: its memory accesses are not instrumented');
+  reportedWasm = true;
+};
+const wasm = WebAssembly as unknown as Record<string, unknown>;
+for (const name of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) {
+  const original = wasm[name] as (...args: unknown[]) => unknown;
+  wasm[name] = function (this: unknown, ...args: unknown[]) {
+    wasmWarning();
+    return original.apply(this, args);
+  };
+}
+wasm.Module = new Proxy(WebAssembly.Module, {
+  construct(target, args, newTarget) {
+    wasmWarning();
+    return Reflect.construct(target, args, newTarget);
+  },
+});
+
+syncBuiltinESMExports();

@@ -1,0 +1,32 @@
+/**
+ * `goldilocks run`'s core: runs `node <args>` with every module of every thread instrumented.
+ */
+import { type StdioOptions, spawn } from 'node:child_process';
+import { constants } from 'node:os';
+
+/** File URL of `register.js` (no spaces: a URL escapes them, so it needs no quoting in NODE_OPTIONS). */
+export const REGISTER_URL = new URL('./register.js', import.meta.url).href;
+
+/** Options of {@link run}: the child's environment (default `process.env`) and stdio (default `'inherit'`). */
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  stdio?: StdioOptions;
+}
+
+/**
+ * Spawns `node ...args` with `--import <register.js>` appended to `NODE_OPTIONS`, so that the child, its workers
+ * and the node processes it spawns in turn all load the hooks first.
+ * @returns the child's exit code, or 128 + the signal number when a signal ended it (as a shell reports it).
+ * @throws the spawn error (e.g. ENOENT) when the child could not be started.
+ */
+export function run(args: readonly string[], options: RunOptions = {}): Promise<number> {
+  const env = { ...(options.env ?? process.env) };
+  env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${REGISTER_URL}`.trim();
+  const child = spawn(process.execPath, args, { env, stdio: options.stdio ?? 'inherit' });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      resolve(code ?? 128 + (signal ? (constants.signals as Record<string, number>)[signal] : 0)),
+    );
+  });
+}

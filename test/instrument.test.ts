@@ -1,0 +1,297 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { inspect, promisify } from 'node:util';
+import { runInThisContext } from 'node:vm';
+import fc from 'fast-check';
+// run() spawns node with the built register.js next to it, so it is taken from dist (npm test builds first).
+import { run } from '../dist/runtime/run.js';
+import { installHooks, installRuntime, passthrough, type Runtime } from '../src/runtime/hooks.js';
+import { instrument } from '../src/runtime/instrument.js';
+
+const hooks = installHooks();
+const FIXTURES = fileURLToPath(new URL('./fixtures/instrument/', import.meta.url));
+const REGISTER = fileURLToPath(new URL('../dist/runtime/register.js', import.meta.url));
+
+/** Shared accesses seen by the recording runtime: `R line:col` / `W line:col`. */
+let events: string[] = [];
+const recorder: Runtime = {
+  get(o, k, site) {
+    const l = hooks.siteLocation(site);
+    events.push(`R ${l.line}:${l.column}`);
+    return passthrough.get(o, k, site);
+  },
+  set(o, k, v, site) {
+    const l = hooks.siteLocation(site);
+    events.push(`W ${l.line}:${l.column}`);
+    return passthrough.set(o, k, v, site);
+  },
+};
+installRuntime(recorder);
+
+/** Runs `body` as a function body, plain or instrumented; returns `inspect` of its result or of what it threw. */
+function runBody(body: string, instrumented: boolean): string {
+  const source = `(function () {\n${body}\n})`;
+  const code = instrumented ? instrument(source, { file: 'snippet.js', module: false }).code : source;
+  try {
+    return inspect((runInThisContext(code) as () => unknown)(), { depth: 6 });
+  } catch (e) {
+    return `threw ${(e as Error).constructor.name}`;
+  }
+}
+
+function equivalent(body: string): void {
+  const plain = runBody(body, false);
+  const inst = runBody(body, true);
+  assert.equal(inst, plain, `instrumented differs for:\n${body}`);
+}
+
+const SHARED = 'const s = new Int32Array(new SharedArrayBuffer(32)); const log = [];';
+const CORPUS: Record<string, string> = {
+  'reads and writes': `${SHARED} const a = [1, 2, 3]; s[1] = a[2]; a[0] = s[1] + a[1]; return [a, s];`,
+  'compound operators': `${SHARED} const a = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]; const ops = [];
+    a[0] += 3; a[1] -= 3; a[2] *= 3; a[3] /= 2; a[4] %= 4; a[5] **= 2; a[6] <<= 2; a[7] >>= 1; a[8] >>>= 1;
+    a[9] |= 8; a[10] &= 3; a[11] ^= 5; s[0] = -9; s[0] >>>= 1; s[1] **= 2; s[2] += 5; return [a, s];`,
+  'logical assignment short circuit': `${SHARED} const a = [0, 1, null, undefined, '', 'x'];
+    const f = (v) => { log.push(v); return v; };
+    const r = [a[0] ||= f('a'), a[1] ||= f('b'), a[2] ??= f('c'), a[5] ??= f('d'), a[4] &&= f('e'), a[5] &&= f('g')];
+    s[0] ||= 4; s[0] ||= 5; s[1] &&= 6; s[2] ??= 7; return [r, a, log, s];`,
+  'update forms': `${SHARED} const a = [1, '5', null, {}]; const r = [a[0]++, ++a[0], a[1]--, --a[1], a[2]++, a[3]++];
+    r.push(s[3]++, ++s[3], s[3]--, --s[3]); return [r, a, s];`,
+  'BigInt64Array ++ and compound': `const b = new BigInt64Array(new SharedArrayBuffer(16)); const c = new BigUint64Array(2);
+    const r = [b[0]++, ++b[0], b[1]--, c[0]--, c[1] += 5n]; return [r, b, c];`,
+  'BigInt mixed with number throws': `const b = new BigInt64Array(2); b[0] += 1;`,
+  'evaluation order': `const log = []; const t = (n, v) => (log.push(n), v);
+    const a = [0, 1, 2]; t('o', a)[t('k', 1)] = t('v', 9); t('o2', a)[t('k2', 2)] += t('v2', 1);
+    t('o3', a)[t('k3', 0)]++; const x = t('o4', a)[t('k4', 0)]; return [a, x, log];`,
+  'key conversion count': `const log = []; const k = { toString() { log.push('ts'); return 'p'; } }; const o = { p: 1 };
+    o[k] += 1; o[k]++; o[k] ||= 3; o[k] = 4; const x = o[k]; return [o, log, x];`,
+  'object reassigned by key': `let a = [1, 2]; const b = [3, 4]; a[(a = b, 0)] = 10; return [a, b];`,
+  'getters and setters with computed keys': `const log = []; const o = { get ['x' + 1]() { log.push('get'); return 5; },
+    set ['x' + 1](v) { log.push('set ' + v); } }; const k = 'x1'; o[k] += 1; o[k]++; o[k] = 2; return [log, o[k]];`,
+  proxies: `const log = []; const p = new Proxy({}, { get: (t, k) => (log.push('get ' + String(k)), 1),
+    set: (t, k, v) => (log.push('set ' + String(k) + ' ' + v), true) }); const k = 'z'; p[k] += 2; p[k]++; p[k] = 0;
+    return log;`,
+  'strings and arguments': `function f() { const s = 'hello'; arguments[0] = s[1] + s[4]; return [arguments[0], arguments[1], s[9]]; }
+    return f('a', 'b');`,
+  'array holes and out of bounds': `const a = [1, , 3]; const t = new Float64Array(2); const r = [a[1], 1 in a, t[5], t[-1]];
+    a[5] = 1; t[7] = 3; return [r, a, t, a.length];`,
+  'sloppy failed writes are silent': `const s = 'abc'; s[0] = 'z'; const f = Object.freeze([1]); f[0] = 2; [f[0]] = [9];
+    return [s, f];`,
+  'strict failed writes throw': `'use strict'; const f = Object.freeze([1]); f[0] = 2;`,
+  'strict failed destructuring throws': `'use strict'; const f = Object.freeze([1]); [f[0]] = [9];`,
+  'null base throws after evaluating the value': `const log = []; try { null[(log.push('k'), 0)] = (log.push('v'), 1); }
+    catch (e) { log.push(e.constructor.name); } return log;`,
+  'calls keep this': `const o = { n: 4, m() { return this.n; } }; const k = 'm'; const a = [function () { return this.length; }];
+    return [o[k](), a[0](), (o[k])()];`,
+  'class fields, static blocks, private names': `${SHARED} const k = 'f'; class C { [k] = s[0] + 1; #p = [5];
+    static q = s[1]++; static { s[2] = C.q + 10; } get p() { return this.#p[0]; } }
+    const c = new C(); return [c.f, c.p, C.q, s];`,
+  'super element access is untouched': `class A { get x() { return 1; } } class B extends A { y(k) { return super[k]; } }
+    return new B().y('x');`,
+  'labels and loops': `${SHARED} outer: for (let i = 0; i < 4; i++) { for (let j = 0; j < 4; j++) { if (j > i) continue outer;
+    s[i] += j; } } return s;`,
+  generators: `${SHARED} function* g() { s[0] = yield s[1]; s[(yield 1)] += yield 2; } const it = g();
+    const r = [it.next(), it.next(5), it.next(3), it.next(4), it.next()]; return [r, s];`,
+  'async functions': `${SHARED} async function f(a) { a[await 1] = await 7; return a[1]; } const p = f(s); return [s, p instanceof Promise];`,
+  'arrow expression bodies': `${SHARED} const g = () => 2; const f = (a, i) => a[i + g()] += a[i]; s[0] = 3; return [f(s, 0), s];`,
+  'parameter defaults': `const k = () => 1; function f(a, x = a[k()], { [a[0]]: y } = { 5: 'y' }) { return [x, y]; }
+    return f([5, 6]);`,
+  'destructuring targets': `${SHARED} const a = []; const o = { p: 1, q: 2, r: [3] }; const k = () => 1;
+    ({ p: a[0], q: s[k()], ...a[2] } = o); [s[2], [a[3]], ...a[4]] = [7, [8], 9, 10]; [a[5] = 6] = [];
+    return [a, s];`,
+  'for-in and for-of targets': `${SHARED} const a = []; for (s[0] of [1, 2, 3]) a.push(s[0]); for (a[9] in { x: 1 }) ;
+    for ([a[7], s[1]] of [[4, 5]]) ; return [a, s];`,
+  'optional chains': `${SHARED} const n = null; const o = { a: [s] }; s[1] = 4;
+    return [n?.[0], o?.a[0][1], o.b?.[0][1], o.a?.[0]?.[1], s[1]?.toFixed(1)];`,
+  'typeof and delete': `const o = { x: 1 }; const k = 'x'; const t = typeof o[k]; delete o[k]; return [t, o];`,
+  'parenthesized targets': `const a = [1]; (a[0]) = 5; (a[0])++; (a[0]) += 1; return a;`,
+  'comments and line breaks inside accesses': `const a = [1, 2];
+    a[ /* c */ 1
+    ] = a
+    [0] + 1; return a;`,
+  'nested element accesses': `${SHARED} const m = [[1, 2], [3, 4]]; s[m[1][0]] = m[0][s[0] + 1]; m[s[0]][s[3]] += 10;
+    return [m, s];`,
+  'DataView and non-index keys on views': `const d = new DataView(new SharedArrayBuffer(8)); const t = new Int8Array(4);
+    d['x'] = 1; t['foo'] = 2; t['1.5'] = 3; return [d['x'], t['foo'], t['1.5'], t.length];`,
+};
+
+describe('instrumented code is equivalent to the original', () => {
+  for (const [name, body] of Object.entries(CORPUS)) test(name, () => equivalent(body));
+
+  test('property: random element-access expressions', () => {
+    const target = fc.constantFrom('s', 'a', 'o');
+    const key = fc.oneof(
+      fc.constantFrom('0', '1', 'i', "'p'"),
+      fc.nat(3).map((n) => `t(${n}, ${n % 2})`),
+    );
+    const leaf = fc.oneof(
+      fc.constantFrom('1', 'i', '0n', 'null'),
+      fc.nat(3).map((n) => `t(${n + 4}, ${n})`),
+    );
+    const expr = fc.letrec<{ e: string }>((tie) => ({
+      e: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc.tuple(target, key).map(([o, k]) => `${o}[${k}]`),
+        fc
+          .tuple(target, key, fc.constantFrom('=', '+=', '*=', '**=', '>>>=', '||=', '&&=', '??='), tie('e'))
+          .map(([o, k, op, v]) => `(${o}[${k}] ${op} ${v})`),
+        fc
+          .tuple(target, key, fc.constantFrom('++', '--'), fc.boolean())
+          .map(([o, k, op, pre]) => (pre ? `(${op}${o}[${k}])` : `(${o}[${k}]${op})`)),
+        fc.tuple(tie('e'), tie('e')).map(([x, y]) => `t(9, ${x}) + ${y}`),
+      ),
+    }));
+    fc.assert(
+      fc.property(fc.array(expr.e, { minLength: 1, maxLength: 4 }), (es) => {
+        const body = `const s = new Int32Array(new SharedArrayBuffer(16)); const a = [1, 2]; const o = { p: 3 };
+          const log = []; let i = 1; const t = (n, v) => (log.push(n), v); const r = [];
+          ${es.map((e) => `try { r.push(${e}); } catch (x) { r.push(x.constructor.name); }`).join('\n')}
+          return [r, s, a, o, log];`;
+        equivalent(body);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('the runtime sees each shared access once, in order, at its site', () => {
+  const record = (body: string): string[] => {
+    events = [];
+    runBody(`const a = new Int32Array(new SharedArrayBuffer(16));\n${body}`, true);
+    return events;
+  };
+  // Lines: 1 is `(function () {`, 2 the array, 3 the body.
+  test('a[i]++ is a read then a write at the same site', () => {
+    assert.deepEqual(record('let i = 1; a[i]++;'), ['R 3:12', 'W 3:12']);
+  });
+  test('a[i] ||= v writes only when a[i] is falsy', () => {
+    assert.deepEqual(record('a[0] ||= 5; a[0] ||= 6;'), ['R 3:1', 'W 3:1', 'R 3:13']);
+  });
+  test('a[f()] = g(): f, g, then the write; the read of the right side is its own site', () => {
+    assert.deepEqual(record('const f = () => a[1], g = () => a[2];\na[f()] = g();'), [
+      'R 3:17',
+      'R 3:33',
+      'W 4:1',
+    ]);
+  });
+  test('compound assignment reads, evaluates the right side, then writes', () => {
+    assert.deepEqual(record('a[0] += a[1];'), ['R 3:1', 'R 3:9', 'W 3:1']);
+  });
+  test('non-shared arrays and typed arrays never reach the runtime', () => {
+    assert.deepEqual(record('const b = new Int32Array(4), c = [1]; b[0] = c[0]; b[1]++; c[0] += b[0];'), []);
+  });
+  test('a site keeps working after seeing a non-shared view (the cache does not hide shared ones)', () => {
+    const body =
+      'const f = (x) => x[0]; f(new Int32Array(1)); f(new Int32Array(1)); f(a); f(new Int8Array(1)); f(a);';
+    assert.deepEqual(record(body), ['R 3:18', 'R 3:18']);
+  });
+  test('destructuring and for-of targets are writes', () => {
+    assert.deepEqual(record('[a[0], a[1]] = [1, 2]; for (a[2] of [3]) ;'), ['W 3:2', 'W 3:8', 'W 3:29']);
+  });
+  test('an element access in an optional chain is left alone, with a warning', () => {
+    const r = instrument('x?.[0]; y[1]?.z;', { file: 'f.js', module: true });
+    assert.equal(r.sites, 1);
+    assert.deepEqual(r.warnings, ['f.js:1:1: element access in an optional chain is not instrumented']);
+  });
+  test('non-computed o.p, callees and super[k] are not sites', () => {
+    assert.equal(
+      instrument('o.p = o.q; o[k](); ({ m() { return super[k]; } });', { file: 'f.js', module: false }).sites,
+      0,
+    );
+  });
+  test('line numbers are preserved', () => {
+    const src =
+      'let a = [1];\nfunction f(b) {\n  return b[0] +\n    b[1];\n}\nthrow new Error(String(a[0]));\n';
+    const out = instrument(src, { file: 'f.js', module: false }).code.split('\n');
+    assert.match(out[5], /^throw new Error/);
+    assert.match(out[3], /b, 1/);
+  });
+});
+
+const exec = promisify(execFile);
+async function node(args: string[], record: string) {
+  const env = {
+    ...process.env,
+    GOLDILOCKS_RUNTIME: join(FIXTURES, 'recording-runtime.mjs'),
+    GOLDILOCKS_RECORD: record,
+  };
+  try {
+    const { stdout, stderr } = await exec(process.execPath, ['--import', REGISTER, ...args], {
+      env,
+      cwd: FIXTURES,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+describe('end to end: node --import dist/runtime/register.js', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'goldilocks-instrument-'));
+  const recorded = (file: string): string[] =>
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => l.replace(/^\d+ /, ''));
+  const threads = (file: string): Set<string> =>
+    new Set(
+      readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' ')[0]),
+    );
+
+  test('ESM main, a file worker, an eval worker and a worker with execArgv: [] and env: {}', async () => {
+    const log = join(dir, 'esm.log');
+    const r = await node(['main.mjs'], log);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), '1,0,42,43');
+    assert.deepEqual(recorded(log), [
+      'W main.mjs:4:1',
+      'R worker.mjs:3:17',
+      'W worker.mjs:3:1',
+      'R [worker eval]:2:17',
+      'W [worker eval]:2:1',
+      'R worker.mjs:3:17',
+      'W worker.mjs:3:1',
+    ]);
+    assert.equal(threads(log).size, 4);
+  });
+
+  test('CommonJS main and worker', async () => {
+    const log = join(dir, 'cjs.log');
+    const r = await node(['main.cjs'], log);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), '2,7');
+    assert.deepEqual(recorded(log), ['R main.cjs:3:1', 'W main.cjs:3:1', 'W worker.cjs:2:1']);
+    assert.equal(threads(log).size, 2);
+  });
+
+  test('a TypeScript entry point is type-stripped with exact positions', async () => {
+    const log = join(dir, 'ts.log');
+    const r = await node(['app.ts'], log);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), '1');
+    assert.deepEqual(recorded(log), ['R app.ts:4:12', 'W app.ts:4:12']);
+  });
+
+  test('a syntax error is reported by node, with file and line', async () => {
+    const r = await node(['syntax-error.mjs'], join(dir, 'err.log'));
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /syntax-error\.mjs:2\n/);
+    assert.match(r.stderr, /SyntaxError: Unexpected token ';'/);
+    assert.doesNotMatch(r.stderr, /at .*dist\/runtime/);
+  });
+
+  test('run() passes --import in NODE_OPTIONS and returns the exit code', async () => {
+    assert.equal(await run([join(FIXTURES, 'exit-code.mjs')], { stdio: 'ignore' }), 3);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
