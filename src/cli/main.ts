@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type CheckOptions, checkFile } from '../check.js';
@@ -9,6 +9,7 @@ import { Symbols } from '../model/symbols.js';
 import { jsonReport, textReport } from '../report/report.js';
 import { TraceError } from '../trace/errors.js';
 import { FORMATS, type Format, readTrace } from '../trace/reader.js';
+import { writeAll } from '../trace/write-all.js';
 import { formatEvent } from '../trace/writer.js';
 
 /** Exit codes (README "Exit codes"). */
@@ -151,7 +152,7 @@ async function convert(
           }
           lines.push(line);
         }
-        writeSync(fd, `${lines.join('\n')}\n`);
+        writeAll(fd, Buffer.from(`${lines.join('\n')}\n`));
       },
       { format: flags.from },
     );
