@@ -7,6 +7,7 @@ import { DETECTORS } from '../detectors/index.js';
 import { SkipList } from '../engine/skip.js';
 import { Symbols } from '../model/symbols.js';
 import { jsonReport, textReport } from '../report/report.js';
+import { BinaryWriter } from '../trace/binary-writer.js';
 import { TraceError } from '../trace/errors.js';
 import { FORMATS, type Format, readTrace } from '../trace/reader.js';
 import { writeAll } from '../trace/write-all.js';
@@ -126,18 +127,27 @@ async function check(trace: string, flags: CheckFlags): Promise<number> {
   return racy && flags.failOnRace ? EXIT_RACES : EXIT_OK;
 }
 
+type ConvertTo = 'std' | 'ext' | 'bin';
+
 async function convert(
   input: string,
-  flags: { from: Format; to: 'std' | 'ext'; output?: string },
+  flags: { from: Format; to: ConvertTo; output?: string },
 ): Promise<number> {
+  if (flags.to === 'bin' && flags.output === undefined && process.stdout.isTTY === true)
+    throw new InvalidArgumentError('--to bin writes binary: give -o FILE or redirect standard output');
   const symbols = new Symbols();
   const fd = flags.output ? openSync(flags.output, 'w') : 1;
   const name = input === '-' ? '<stdin>' : input;
+  const binary = flags.to === 'bin' ? new BinaryWriter(symbols, fd) : undefined;
   try {
     await readTrace(
       input,
       symbols,
       (b) => {
+        if (binary !== undefined) {
+          binary.write(b);
+          return;
+        }
         const lines: string[] = [];
         for (let i = 0; i < b.length; i++) {
           const line = formatEvent(symbols, b, i, flags.to === 'std');
@@ -156,6 +166,7 @@ async function convert(
       },
       { format: flags.from },
     );
+    binary?.end();
   } finally {
     if (fd !== 1) closeSync(fd);
   }
@@ -210,12 +221,12 @@ export async function main(argv: string[]): Promise<number> {
     });
   program
     .command('convert')
-    .description('convert a trace between formats (to RAPID STD or the extended format)')
+    .description('convert a trace between formats (to RAPID STD, the extended format or the binary format)')
     .argument('<trace>', 'input trace, or - for stdin')
     .addOption(new Option('--from <format>', 'input format').choices(FORMATS as string[]).default('auto'))
-    .addOption(new Option('--to <format>', 'output format').choices(['std', 'ext']).default('ext'))
-    .option('-o, --output <file>', 'output file (default stdout)')
-    .action(async (trace: string, flags: { from: Format; to: 'std' | 'ext'; output?: string }) => {
+    .addOption(new Option('--to <format>', 'output format').choices(['std', 'ext', 'bin']).default('ext'))
+    .option('-o, --output <file>', 'output file (default stdout; bin: not a terminal)')
+    .action(async (trace: string, flags: { from: Format; to: ConvertTo; output?: string }) => {
       code = await convert(trace, flags);
     });
   try {
