@@ -2,15 +2,15 @@
  * End-to-end benchmark (parse + detect) of the detectors, side by side, on generated and real traces.
  *
  *   npm run bench -- [--sizes 5000000,50000000] [--real] [--detectors goldilocks,fasttrack,djit,eraser]
- *                    [--repeat N] [--out FILE]
+ *                    [--binary] [--repeat N] [--out FILE]
  *
  * Each measurement runs in a fresh child process (bench/run-one.ts), so that peak RSS is the detector's own
  * and no JIT or heap state carries over. Generated traces (bench/generate.ts) are written once into
- * bench/out/ (gitignored) and reused. Prints a Markdown table (and appends it to --out FILE).
+ * bench/out/ (gitignored) and reused; so are their binary conversions (`--binary`, `goldilocks convert --to bin`). Prints a Markdown table (and appends it to --out FILE).
  * `--help` lists every option.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,8 @@ const USAGE = `usage: npm run bench -- [options]
   --real-dir DIR      directory of the real traces (default ../shared/traces/roadrunner)
   --real-files A,B    real trace files in it (default lusearch-t2.trace.gz,sunflow-t2.trace.gz)
   --no-generated      only the real traces
+  --binary            also run each input converted to the binary format (rows '... (bin)'; the conversion is
+                      done once, into bench/out/, and not timed)
   --detectors A,B     detectors (default ${DEFAULT_DETECTORS});
                       eager (the slow oracle) only runs on inputs of <= ${EAGER_MAX_EVENTS} events
   --repeat N          median of N runs (default 1)
@@ -46,6 +48,8 @@ interface Input {
   /** Known event count (generated traces), before any run. */
   events?: number;
   generated: boolean;
+  /** The text input this one is the binary conversion of (`--binary`). */
+  binaryOf?: Input;
 }
 
 interface Row {
@@ -111,6 +115,22 @@ function runNode(
   });
 }
 
+/** The binary conversion of a text input, in bench/out/ (converted once, with `goldilocks convert --to bin`). */
+async function binaryInput(input: Input): Promise<Input> {
+  const file = path.join(HERE, 'out', `${path.basename(input.file).replace(/\.trace(\.gz)?$/, '')}.bin`);
+  if (!existsSync(file)) {
+    process.stderr.write(
+      `converting ${path.relative(ROOT, input.file)} to ${path.relative(ROOT, file)} ...\n`,
+    );
+    mkdirSync(path.dirname(file), { recursive: true });
+    const partial = `${file}.partial`;
+    const cli = path.join(ROOT, 'src', 'cli', 'main.ts');
+    await runNode(cli, ['convert', '--to', 'bin', input.file, '-o', partial], [], true);
+    renameSync(partial, file);
+  }
+  return { ...input, label: `${input.label} (bin)`, file, binaryOf: input };
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -119,6 +139,7 @@ async function main(): Promise<void> {
       'real-dir': { type: 'string', default: path.resolve(ROOT, '../shared/traces/roadrunner') },
       'real-files': { type: 'string', default: 'lusearch-t2.trace.gz,sunflow-t2.trace.gz' },
       'no-generated': { type: 'boolean', default: false },
+      binary: { type: 'boolean', default: false },
       detectors: { type: 'string', default: DEFAULT_DETECTORS },
       repeat: { type: 'string', default: '1' },
       out: { type: 'string' },
@@ -206,6 +227,9 @@ async function main(): Promise<void> {
       }
   }
   if (inputs.length === 0) throw new Error('no inputs');
+  if (values.binary) {
+    for (let i = inputs.length - 1; i >= 0; i--) inputs.splice(i + 1, 0, await binaryInput(inputs[i]));
+  }
 
   // runs: per input, detectors in the order given, except eager last (its event-count gate needs a count)
   const rows: Row[] = [];
@@ -259,7 +283,7 @@ async function main(): Promise<void> {
 
   // the baseline of the memory comparison: a process that reads a one-event trace
   let baselineKiB: number | undefined;
-  if (inputs.filter((i) => i.generated).length >= 2) {
+  if (inputs.filter((i) => i.generated && i.binaryOf === undefined).length >= 2) {
     const file = path.join(HERE, 'out', 'baseline.trace');
     writeFileSync(file, 'T0|w(o0.f0)|L1\n');
     try {
@@ -331,7 +355,7 @@ function report(
   }
 
   // memory scaling between the smallest and the largest generated trace
-  const gens = inputs.filter((i) => i.generated && i.events !== undefined);
+  const gens = inputs.filter((i) => i.generated && i.binaryOf === undefined && i.events !== undefined);
   if (gens.length >= 2) {
     const small = gens.reduce((a, b) => (b.events! < a.events! ? b : a));
     const large = gens.reduce((a, b) => (b.events! > a.events! ? b : a));
@@ -363,9 +387,25 @@ function report(
       }
     }
   }
+  const mibOf = (file: string) => (statSync(file).size / 2 ** 20).toFixed(1);
+  const binaries = inputs.filter((i) => i.binaryOf !== undefined);
+  if (binaries.length > 0)
+    lines.push('', 'Binary format against text: time of the text run / time of the binary run.', '');
+  for (const b of binaries) {
+    const text = b.binaryOf!;
+    const speedups: string[] = [];
+    for (const d of detectors) {
+      const t = rows.find((x) => x.input === text && x.detector === d)?.result;
+      const r = rows.find((x) => x.input === b && x.detector === d)?.result;
+      if (t !== undefined && r !== undefined) speedups.push(`${d} ${(t.timeMs / r.timeMs).toFixed(2)}×`);
+    }
+    lines.push(
+      `- ${text.label} (${mibOf(text.file)} MiB text, ${mibOf(b.file)} MiB binary): ${speedups.join(', ')}`,
+    );
+  }
   const sizes = inputs
     .filter((i) => !i.generated)
-    .map((i) => `${i.label}: ${path.basename(i.file)}, ${(statSync(i.file).size / 2 ** 20).toFixed(1)} MiB`);
+    .map((i) => `${i.label}: ${path.basename(i.file)}, ${mibOf(i.file)} MiB`);
   if (sizes.length > 0) lines.push('', `Real traces: ${sizes.join('; ')}.`);
   lines.push('');
   return lines.join('\n');

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type CheckOptions, checkFile } from '../check.js';
@@ -7,8 +7,10 @@ import { DETECTORS } from '../detectors/index.js';
 import { SkipList } from '../engine/skip.js';
 import { Symbols } from '../model/symbols.js';
 import { jsonReport, textReport } from '../report/report.js';
+import { BinaryWriter } from '../trace/binary-writer.js';
 import { TraceError } from '../trace/errors.js';
 import { FORMATS, type Format, readTrace } from '../trace/reader.js';
+import { writeAll } from '../trace/write-all.js';
 import { formatEvent } from '../trace/writer.js';
 
 /** Exit codes (README "Exit codes"). */
@@ -127,18 +129,27 @@ async function check(trace: string, flags: CheckFlags): Promise<number> {
   return racy && flags.failOnRace ? EXIT_RACES : EXIT_OK;
 }
 
+type ConvertTo = 'std' | 'ext' | 'bin';
+
 async function convert(
   input: string,
-  flags: { from: Format; to: 'std' | 'ext'; output?: string },
+  flags: { from: Format; to: ConvertTo; output?: string },
 ): Promise<number> {
+  if (flags.to === 'bin' && flags.output === undefined && process.stdout.isTTY === true)
+    throw new InvalidArgumentError('--to bin writes binary: give -o FILE or redirect standard output');
   const symbols = new Symbols();
   const fd = flags.output ? openSync(flags.output, 'w') : 1;
   const name = input === '-' ? '<stdin>' : input;
+  const binary = flags.to === 'bin' ? new BinaryWriter(symbols, fd) : undefined;
   try {
     await readTrace(
       input,
       symbols,
       (b) => {
+        if (binary !== undefined) {
+          binary.write(b);
+          return;
+        }
         const lines: string[] = [];
         for (let i = 0; i < b.length; i++) {
           const line = formatEvent(symbols, b, i, flags.to === 'std');
@@ -153,10 +164,11 @@ async function convert(
           }
           lines.push(line);
         }
-        writeSync(fd, `${lines.join('\n')}\n`);
+        writeAll(fd, Buffer.from(`${lines.join('\n')}\n`));
       },
       { format: flags.from },
     );
+    binary?.end();
   } finally {
     if (fd !== 1) closeSync(fd);
   }
@@ -211,12 +223,12 @@ export async function main(argv: string[]): Promise<number> {
     });
   program
     .command('convert')
-    .description('convert a trace between formats (to RAPID STD or the extended format)')
+    .description('convert a trace between formats (to RAPID STD, the extended format or the binary format)')
     .argument('<trace>', 'input trace, or - for stdin')
     .addOption(new Option('--from <format>', 'input format').choices(FORMATS as string[]).default('auto'))
-    .addOption(new Option('--to <format>', 'output format').choices(['std', 'ext']).default('ext'))
-    .option('-o, --output <file>', 'output file (default stdout)')
-    .action(async (trace: string, flags: { from: Format; to: 'std' | 'ext'; output?: string }) => {
+    .addOption(new Option('--to <format>', 'output format').choices(['std', 'ext', 'bin']).default('ext'))
+    .option('-o, --output <file>', 'output file (default stdout; bin: not a terminal)')
+    .action(async (trace: string, flags: { from: Format; to: ConvertTo; output?: string }) => {
       code = await convert(trace, flags);
     });
   try {

@@ -3,14 +3,18 @@ import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { EventBatch } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
+import { BINARY_MAGIC, BinaryParser } from './binary.js';
 import { TraceError } from './errors.js';
 import type { TraceParser } from './parser.js';
 import { RoadRunnerParser } from './roadrunner.js';
 import { StdParser } from './std.js';
 
-/** Input formats: `std` (RAPID), `ext` (extended, a superset of std), `rr` (RoadRunner print), `auto`. */
-export type Format = 'std' | 'ext' | 'rr' | 'auto';
-export const FORMATS: readonly Format[] = ['auto', 'std', 'ext', 'rr'];
+/**
+ * Input formats: `std` (RAPID), `ext` (extended, a superset of std), `rr` (RoadRunner print), `bin` (binary),
+ * `auto`.
+ */
+export type Format = 'std' | 'ext' | 'rr' | 'bin' | 'auto';
+export const FORMATS: readonly Format[] = ['auto', 'std', 'ext', 'rr', 'bin'];
 
 export interface ReadOptions {
   format?: Format;
@@ -96,8 +100,12 @@ export function readTraceBuffer(
   return { ...new TraceFeeder(symbols, name, onBatch, options).end(buf), gzip: false };
 }
 
-/** Format detection, parsing and batching of a stream of buffers. */
-class TraceFeeder {
+/**
+ * Format detection, parsing and batching of a stream of buffers: call {@link feed} with each chunk prefixed by
+ * the rest the previous call returned, then {@link end} with the last rest. Records split across chunks are
+ * parsed once whole.
+ */
+export class TraceFeeder {
   private readonly batch: EventBatch;
   private parser: TraceParser | undefined;
   private format: Format;
@@ -122,7 +130,10 @@ class TraceFeeder {
     batch.reset(this.index);
   }
 
-  /** Parses the whole lines of `buf`. @returns the unparsed rest (a partial last line). */
+  /**
+   * Parses the whole lines (binary: records) of `buf`. @returns the unparsed rest (a partial last line).
+   * @throws TraceError on malformed input.
+   */
   feed(buf: Buffer, eof: boolean): Buffer {
     if (this.parser === undefined) {
       if (this.format === 'auto') {
@@ -141,7 +152,7 @@ class TraceFeeder {
     return pos < buf.length ? buf.subarray(pos) : Buffer.alloc(0);
   }
 
-  /** Parses the last bytes, flushes. */
+  /** Parses the last bytes, flushes. @throws TraceError on malformed or truncated input. */
   end(rest: Buffer): Omit<ReadResult, 'gzip'> {
     const left = this.feed(rest, true);
     if (left.length > 0)
@@ -156,14 +167,21 @@ class TraceFeeder {
 
 function makeParser(format: Format, symbols: Symbols, file: string): TraceParser {
   if (format === 'rr') return new RoadRunnerParser(symbols, file);
+  if (format === 'bin') return new BinaryParser(symbols, file);
   return new StdParser(symbols, file, format === 'std');
 }
 
 /**
- * Detects the format from the first non-blank line: `@` or `[` starts RoadRunner print output, otherwise a
- * line with `|` is the extended format (which reads STD too). @returns undefined if no whole line yet.
+ * Detects the format: the magic bytes `GLKTRC\0` start the binary format; otherwise the first non-blank
+ * line decides: `@` or `[` starts RoadRunner print output, any other line is the extended format (which reads
+ * STD too). @returns undefined if more bytes are needed (no whole line yet, or a prefix of the magic bytes).
  */
 export function detectFormat(buf: Buffer, eof: boolean): Exclude<Format, 'auto'> | undefined {
+  const head = Math.min(buf.length, BINARY_MAGIC.length);
+  if (buf.compare(BINARY_MAGIC, 0, head, 0, head) === 0) {
+    if (head === BINARY_MAGIC.length) return 'bin';
+    if (!eof) return undefined;
+  }
   let pos = 0;
   for (;;) {
     let nl = buf.indexOf(0x0a, pos);
