@@ -1,0 +1,43 @@
+/**
+ * How the live runtime sees the synchronization library (issue 3 §3). The runtime calls `setSyncObserver` in
+ * every thread (this module is instantiated once per thread); the primitives then report each synchronization
+ * event to it. With no observer set, a report costs one `if`.
+ *
+ * Two vocabularies, matching the Goldilocks model (§3 of the PLDI'07 paper):
+ * - a named lock: `acquire(ref)` right after the lock is taken, `release(ref)` right before it is given up
+ *   (release → later acquire of the same ref is a happens-before edge; the runtime lists the lock as held);
+ * - a volatile: `publish(ref)` (a volatile write) right before the atomic operation that lets another thread
+ *   proceed, `subscribe(ref)` (a volatile read) right after the atomic operation that let this thread proceed
+ *   (every publish → every later subscribe of the same ref is a happens-before edge).
+ *
+ * A report and its atomic operation are two steps, so a publish by a third thread landing between them gives an
+ * extra edge; extra edges can hide a race, never invent one. Each primitive's docstring lists its edges.
+ */
+export interface SyncObserver {
+  acquire(ref: SyncRef): void;
+  release(ref: SyncRef): void;
+  publish(ref: SyncRef): void;
+  subscribe(ref: SyncRef): void;
+}
+
+/** What kind of primitive a ref belongs to. */
+export type SyncKind = 'mutex' | 'rwlock' | 'semaphore' | 'barrier' | 'condition';
+
+/**
+ * Identity of a reported lock or volatile: the same `(buffer, byteOffset)` in every thread (the objects differ
+ * per thread; the buffer is the same `SharedArrayBuffer`). `name` is for reports.
+ */
+export interface SyncRef {
+  buffer: SharedArrayBuffer;
+  byteOffset: number;
+  name: string;
+  kind: SyncKind;
+}
+
+/** The observer of this thread, read by the primitives (an ES live binding; assign through `setSyncObserver`). */
+export let observer: SyncObserver | undefined;
+
+/** Sets (or with `undefined`, removes) the observer of the calling thread. */
+export function setSyncObserver(o: SyncObserver | undefined): void {
+  observer = o;
+}
