@@ -9,17 +9,14 @@
  * bench/out/ (gitignored) and reused; so are their binary conversions (`--binary`, `goldilocks convert --to bin`). Prints a Markdown table (and appends it to --out FILE).
  * `--help` lists every option.
  */
-import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { describeMachine, ROOT, runNode } from '../scripts/child.js';
 import { parseCount } from './generate.js';
 import type { RunResult } from './run-one.js';
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const ROOT = path.resolve(HERE, '..');
+const HERE = path.join(ROOT, 'bench');
 const ALL_DETECTORS = ['goldilocks', 'eager', 'djit', 'fasttrack', 'eraser'];
 const DEFAULT_DETECTORS = 'goldilocks,fasttrack,djit,eraser';
 /** eager (Figure 5 of the paper, the slow oracle) runs only on inputs of at most this many events. */
@@ -82,39 +79,6 @@ function median(xs: number[]): number {
   return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** Runs a node script under tsx in a child process. @returns its stdout, or throws with its stderr tail. */
-function runNode(
-  script: string,
-  args: string[],
-  nodeArgs: string[],
-  echoStderr: boolean,
-): Promise<{ stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script, ...args], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-      if (stderr.length > 1 << 16) stderr = stderr.slice(-(1 << 15));
-      if (echoStderr) process.stderr.write(d);
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      if (code === 0) resolve({ stdout });
-      else {
-        const tail = stderr.trim().split('\n').slice(-3).join(' / ');
-        reject(new Error(`${signal ? `killed by ${signal}` : `exit ${code}`}${tail ? `: ${tail}` : ''}`));
-      }
-    });
-  });
-}
-
 /** The binary conversion of a text input, in bench/out/ (converted once, with `goldilocks convert --to bin`). */
 async function binaryInput(input: Input): Promise<Input> {
   const file = path.join(HERE, 'out', `${path.basename(input.file).replace(/\.trace(\.gz)?$/, '')}.bin`);
@@ -125,7 +89,7 @@ async function binaryInput(input: Input): Promise<Input> {
     mkdirSync(path.dirname(file), { recursive: true });
     const partial = `${file}.partial`;
     const cli = path.join(ROOT, 'src', 'cli', 'main.ts');
-    await runNode(cli, ['convert', '--to', 'bin', input.file, '-o', partial], [], true);
+    await runNode(cli, ['convert', '--to', 'bin', input.file, '-o', partial], { echoStderr: true });
     renameSync(partial, file);
   }
   return { ...input, label: `${input.label} (bin)`, file, binaryOf: input };
@@ -208,8 +172,7 @@ async function main(): Promise<void> {
             ],
             ...['--racy', gen.racy, '--out', file],
           ],
-          [],
-          true,
+          { echoStderr: true },
         );
       }
       inputs.push({ label: `generated ${fmtCount(n)}`, file, events: n, generated: true });
@@ -250,7 +213,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < repeat; i++) {
         try {
           const args = [det, input.file, ...(values.lenient ? ['--lenient'] : [])];
-          const { stdout } = await runNode(path.join(HERE, 'run-one.ts'), args, nodeArgs, false);
+          const stdout = await runNode(path.join(HERE, 'run-one.ts'), args, { nodeArgs });
           const r = JSON.parse(stdout.trim().split('\n').pop() ?? '') as RunResult;
           runs.push(r);
           known = r.events;
@@ -287,7 +250,7 @@ async function main(): Promise<void> {
     const file = path.join(HERE, 'out', 'baseline.trace');
     writeFileSync(file, 'T0|w(o0.f0)|L1\n');
     try {
-      const { stdout } = await runNode(path.join(HERE, 'run-one.ts'), ['goldilocks', file], nodeArgs, false);
+      const stdout = await runNode(path.join(HERE, 'run-one.ts'), ['goldilocks', file], { nodeArgs });
       baselineKiB = (JSON.parse(stdout.trim().split('\n').pop() ?? '') as RunResult).maxRSSKiB;
     } catch (e) {
       process.stderr.write(`baseline run failed: ${(e as Error).message}\n`);
@@ -310,14 +273,9 @@ function report(
   wallMs: number,
   baselineKiB: number | undefined,
 ): string {
-  const cpus = os.cpus();
   const lines: string[] = [];
   lines.push(`## Goldilocks benchmark, ${new Date().toISOString()}`, '');
-  lines.push(
-    `Machine: ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${cpus.length} cores, ` +
-      `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ` +
-      `${os.type()} ${os.release()} (${os.arch()}).`,
-  );
+  lines.push(`Machine: ${describeMachine()}.`);
   lines.push(
     `Each figure: median of ${repeat} run${repeat > 1 ? 's' : ''}, each in a fresh process; ` +
       'time = parse + detect ' +
