@@ -122,6 +122,13 @@ describe('feasibility', () => {
     assert.equal(r.engine.events, 3);
     assert.equal(warnings.length, 1);
   });
+  it('--lenient: a lock taken while held gives no alock short-circuit (precise detectors still agree)', () => {
+    // T1 takes l while T0 holds it: no release orders T0's write before T1's, so it is a race for every
+    // precise detector; Goldilocks must not conclude otherwise from "T1 holds the alock l".
+    const text = 'T0|acq(l)|\nT0|w(x)|\nT1|acq(l)|\nT1|w(x)|\n';
+    const r = checkText(text, { lenient: true, detectors: ['goldilocks', 'fasttrack', 'djit', 'eager'] });
+    for (let i = 0; i < 4; i++) assert.deepEqual([...verdicts(r, i)], [['x', 3]], r.results[i].detector.name);
+  });
   it('re-entrant locks are feasible', () => {
     const r = checkText('T0|acq(l)|\nT0|acq(l)|\nT0|rel(l)|\nT0|rel(l)|\nT1|acq(l)|\nT1|rel(l)|\n');
     assert.equal(r.engine.events, 6);

@@ -36,6 +36,11 @@ export class LockState {
   depth: Int32Array = new Int32Array(64);
   /** Locks held per thread, in acquisition order (outermost first). */
   readonly held: number[][] = [];
+  /**
+   * Set once a lock was acquired while another thread held it (accepted with `--lenient`): mutual exclusion no
+   * longer holds, so reasoning that relies on it (Goldilocks' alock short-circuit, §5.1) must not be used.
+   */
+  mutualExclusionBroken = false;
 
   ensure(locks: number, threads: number): void {
     if (locks > this.holder.length) {

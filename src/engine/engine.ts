@@ -180,6 +180,7 @@ export class Engine {
         `acquire of lock ${this.symbols.locks.name(l)} by thread ${this.symbols.threads.name(t)} while thread ${this.symbols.threads.name(h)} holds it`,
       );
       this.dropHeld(h, l);
+      ls.mutualExclusionBroken = true;
     }
     ls.holder[l] = t;
     ls.depth[l] = 1;

@@ -28,9 +28,10 @@ export interface GoldilocksOptions {
   walkCacheMinCells?: number;
   /**
    * Happens-before memo (ours): remembers, per pair of threads (u, t), the latest pos p from which a walk
-   * starting at the implicit lockset {u} reached t. Locksets only grow along a walk and the rules of Figure 5
-   * are monotone, so a walk from {u} at any p' ≤ p contains everything the walk from p does: t is in it too,
-   * and a later check of any Info (u, p') by t is decided without walking (default on).
+   * starting at the implicit lockset {u} reached t. The rules of Figure 5 are monotone (a larger lockset
+   * before a cell gives a larger one after it) and a thread never leaves a lockset, so the lockset of any
+   * Info of u at a pos p' ≤ p contains u at p and hence everything the walk from {u} at p reaches: t too. A
+   * later check of such an Info by t is decided without walking (default on).
    */
   hbMemo?: boolean;
   /** §6: stop checking a variable after its first race (default off). */
@@ -250,13 +251,20 @@ export class GoldilocksDetector implements Detector {
       return true;
     }
     const alock = this.iAlock[info];
-    if (this.opt.alockShortCircuit && alock >= 0 && this.ctx.locks.holder[alock] === t) {
+    const locks = this.ctx.locks;
+    if (
+      this.opt.alockShortCircuit &&
+      alock >= 0 &&
+      locks.holder[alock] === t &&
+      !locks.mutualExclusionBroken
+    ) {
       this.n.shortCircuitAlock++;
       return true;
     }
     const pos = this.iPos[info];
     const implicit = this.iLs[info] < 0;
-    if (implicit && this.opt.hbMemo) {
+    // An explicit lockset contains the owner too (threads never leave a lockset), so the memo applies to it.
+    if (this.opt.hbMemo) {
       const f = this.proven[t];
       if (f !== undefined && owner < f.length && pos <= f[owner]) {
         this.n.hbMemo++;
