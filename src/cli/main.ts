@@ -212,7 +212,7 @@ export async function main(argv: string[]): Promise<number> {
       '--eager-bound <cells>',
       'goldilocks: partially-eager evaluation when the event list exceeds this length',
       positiveInt,
-      1_000_000,
+      200_000,
     )
     .option('--disable <opts>', `goldilocks: switch optimizations off (${OPTIMIZATIONS.join(',')})`)
     .option('--block-size <n>', 'eraser: array sub-block size in elements', positiveInt, 8)

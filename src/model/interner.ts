@@ -9,11 +9,13 @@
 export class Interner {
   private arena: Uint8Array = new Uint8Array(1 << 12);
   private arenaLength = 0;
-  private offsets: Int32Array = new Int32Array(64);
-  private lengths: Int32Array = new Int32Array(64);
-  private hashes: Int32Array = new Int32Array(64);
-  /** Open-addressing table of id+1 (0 = empty slot). */
-  private table: Int32Array = new Int32Array(128);
+  /** Per id: arena offset at `2 * id`, byte length at `2 * id + 1`. */
+  private spans: Int32Array = new Int32Array(128);
+  /**
+   * Open-addressing table of slot pairs: the name's hash at `2 * slot`, id+1 at `2 * slot + 1` (0 = empty).
+   * Hash and id side by side: a probe touches one cache line, and mismatches are rejected without it.
+   */
+  private table: Int32Array = new Int32Array(256);
   private strings: (string | undefined)[] = [];
   /** Number of distinct names interned so far; ids are 0..size-1. */
   size = 0;
@@ -31,23 +33,23 @@ export class Interner {
    * that hashes while it scans, with {@link FNV_OFFSET} and {@link FNV_PRIME}).
    */
   internHashed(buf: Uint8Array, start: number, end: number, h: number): number {
-    const mask = this.table.length - 1;
-    let slot = h & mask;
+    const table = this.table;
+    const mask = (table.length >> 1) - 1;
     const len = end - start;
+    const arena = this.arena;
+    const spans = this.spans;
+    let slot = h & mask;
     for (;;) {
-      const e = this.table[slot];
+      const e = table[2 * slot + 1];
       if (e === 0) break;
-      const id = e - 1;
-      if (this.hashes[id] === h && this.lengths[id] === len) {
-        const off = this.offsets[id];
-        let same = true;
-        for (let i = 0; i < len; i++) {
-          if (this.arena[off + i] !== buf[start + i]) {
-            same = false;
-            break;
-          }
+      if (table[2 * slot] === h && spans[2 * e - 1] === len) {
+        let a = spans[2 * e - 2];
+        let i = start;
+        while (i < end && arena[a] === buf[i]) {
+          a++;
+          i++;
         }
-        if (same) return id;
+        if (i === end) return e - 1;
       }
       slot = (slot + 1) & mask;
     }
@@ -66,12 +68,11 @@ export class Interner {
   lookup(name: string): number {
     const bytes = Buffer.from(name, 'utf8');
     const h = hashBytes(bytes, 0, bytes.length);
-    const mask = this.table.length - 1;
+    const mask = (this.table.length >> 1) - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const e = this.table[slot];
+      const e = this.table[2 * slot + 1];
       if (e === 0) return -1;
-      const id = e - 1;
-      if (this.hashes[id] === h && this.name(id) === name) return id;
+      if (this.table[2 * slot] === h && this.name(e - 1) === name) return e - 1;
     }
   }
 
@@ -79,8 +80,10 @@ export class Interner {
   name(id: number): string {
     let s = this.strings[id];
     if (s === undefined) {
-      const off = this.offsets[id];
-      s = Buffer.from(this.arena.buffer, this.arena.byteOffset + off, this.lengths[id]).toString('utf8');
+      const off = this.spans[2 * id];
+      s = Buffer.from(this.arena.buffer, this.arena.byteOffset + off, this.spans[2 * id + 1]).toString(
+        'utf8',
+      );
       this.strings[id] = s;
     }
     return s;
@@ -88,8 +91,8 @@ export class Interner {
 
   /** The UTF-8 bytes of `id` (a view into the arena, valid until the next intern). */
   bytes(id: number): Uint8Array {
-    const off = this.offsets[id];
-    return this.arena.subarray(off, off + this.lengths[id]);
+    const off = this.spans[2 * id];
+    return this.arena.subarray(off, off + this.spans[2 * id + 1]);
   }
 
   private add(buf: Uint8Array, start: number, end: number, h: number, slot: number): number {
@@ -103,28 +106,27 @@ export class Interner {
       this.arena = a;
     }
     this.arena.set(buf.subarray(start, end), this.arenaLength);
-    if (id >= this.offsets.length) {
-      const cap = this.offsets.length * 2;
-      this.offsets = grow(this.offsets, cap);
-      this.lengths = grow(this.lengths, cap);
-      this.hashes = grow(this.hashes, cap);
-    }
-    this.offsets[id] = this.arenaLength;
-    this.lengths[id] = len;
-    this.hashes[id] = h;
+    if (2 * id >= this.spans.length) this.spans = grow(this.spans, this.spans.length * 2);
+    this.spans[2 * id] = this.arenaLength;
+    this.spans[2 * id + 1] = len;
     this.arenaLength += len;
-    this.table[slot] = id + 1;
-    if (this.size * 2 > this.table.length) this.rehash();
+    this.table[2 * slot] = h;
+    this.table[2 * slot + 1] = id + 1;
+    if (this.size * 4 > this.table.length) this.rehash();
     return id;
   }
 
+  /** Doubles the table (kept at most half full). */
   private rehash(): void {
-    const table = new Int32Array(this.table.length * 2);
-    const mask = table.length - 1;
-    for (let id = 0; id < this.size; id++) {
-      let slot = this.hashes[id] & mask;
-      while (table[slot] !== 0) slot = (slot + 1) & mask;
-      table[slot] = id + 1;
+    const old = this.table;
+    const table = new Int32Array(old.length * 2);
+    const mask = (table.length >> 1) - 1;
+    for (let j = 0; j < old.length; j += 2) {
+      if (old[j + 1] === 0) continue;
+      let slot = old[j] & mask;
+      while (table[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+      table[2 * slot] = old[j];
+      table[2 * slot + 1] = old[j + 1];
     }
     this.table = table;
   }

@@ -15,7 +15,7 @@ export interface GoldilocksOptions {
   directTransfer?: boolean;
   /** §5.4: garbage collection of the synchronization event list by reference counts (default on). */
   gc?: boolean;
-  /** §5.4: partially-eager evaluation when the list is longer than this many cells (default 1,000,000; 0 = off). */
+  /** §5.4: partially-eager evaluation when the list is longer than this many cells (default 200,000; 0 = off). */
   eagerBound?: number;
   /**
    * Walk cache (ours, in the spirit of §5.4): a full walk over at least this many cells leaves its result
@@ -131,7 +131,7 @@ export class GoldilocksDetector implements Detector {
       alockShortCircuit: options.alockShortCircuit ?? true,
       directTransfer: options.directTransfer ?? true,
       gc: options.gc ?? true,
-      eagerBound: options.eagerBound ?? 1_000_000,
+      eagerBound: options.eagerBound ?? 200_000,
       walkCacheMinCells: options.walkCacheMinCells ?? 32,
       hbMemo: options.hbMemo ?? true,
       stopAfterFirstRace: options.stopAfterFirstRace ?? false,
