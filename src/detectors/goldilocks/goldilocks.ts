@@ -27,11 +27,11 @@ export interface GoldilocksOptions {
    */
   walkCacheMinCells?: number;
   /**
-   * Happens-before memo (ours): remembers, per pair of threads (u, t), the latest pos p from which a walk
-   * starting at the implicit lockset {u} reached t. The rules of Figure 5 are monotone (a larger lockset
-   * before a cell gives a larger one after it) and a thread never leaves a lockset, so the lockset of any
-   * Info of u at a pos p' ≤ p contains u at p and hence everything the walk from {u} at p reaches: t too. A
-   * later check of such an Info by t is decided without walking (default on).
+   * Happens-before memo (ours): remembers, per pair of threads (u, t), the latest list position p such that
+   * the lockset {u} at p, evaluated up to now, contains t. The rules of Figure 5 are monotone (a larger
+   * lockset before a cell gives a larger one after it) and a thread never leaves a lockset, so the lockset of
+   * any Info of u that started at a position p' ≤ p contains u at p and hence everything {u} at p reaches:
+   * t too. A later check of such an Info by t is decided without walking (default on).
    */
   hbMemo?: boolean;
   /** §6: stop checking a variable after its first race (default off). */
@@ -73,13 +73,18 @@ export class GoldilocksDetector implements Detector {
   private readonly ws = new WorkingLockset();
   /** Where the last Apply-Lockset-Rules stopped (exclusive). */
   private walkEnd = 0;
-  /** hbMemo: `proven[t][u]` = the latest pos from which a walk from {u} reached t, or -1. */
+  /** hbMemo: `proven[t][u]` = the latest position p such that {u} at p, evaluated up to now, contains t; or -1. */
   private readonly proven: Float64Array[] = [];
   private readonly opt: Required<GoldilocksOptions>;
 
   // Info pool
   private iOwner: Int32Array = new Int32Array(1024);
   private iPos: Float64Array = new Float64Array(1024);
+  /**
+   * Where the Info started: the list position at its access, with lockset {owner}. Partially-eager evaluation
+   * and the walk cache move pos forward with an explicit lockset, always the evaluation of {owner} from here.
+   */
+  private iOrigin: Float64Array = new Float64Array(1024);
   private iXact: Uint8Array = new Uint8Array(1024);
   private iWrite: Uint8Array = new Uint8Array(1024);
   private iAlock: Int32Array = new Int32Array(1024);
@@ -262,11 +267,10 @@ export class GoldilocksDetector implements Detector {
       return true;
     }
     const pos = this.iPos[info];
-    const implicit = this.iLs[info] < 0;
-    // An explicit lockset contains the owner too (threads never leave a lockset), so the memo applies to it.
+    const origin = this.iOrigin[info];
     if (this.opt.hbMemo) {
       const f = this.proven[t];
-      if (f !== undefined && owner < f.length && pos <= f[owner]) {
+      if (f !== undefined && owner < f.length && origin <= f[owner]) {
         this.n.hbMemo++;
         return true;
       }
@@ -277,7 +281,7 @@ export class GoldilocksDetector implements Detector {
       this.n.directTransferCells += cells;
       if (this.ws.hasThread(t)) {
         this.n.directTransfer++;
-        if (implicit) this.remember(owner, pos, t);
+        this.remember(owner, origin, t);
         return true;
       }
     }
@@ -293,7 +297,7 @@ export class GoldilocksDetector implements Detector {
       this.moveInfo(info, this.walkEnd, this.locksets.retain(this.ws.codes()));
     }
     if (this.ws.hasThread(t)) {
-      if (implicit) this.remember(owner, pos, t);
+      this.remember(owner, origin, t);
       return true;
     }
     // Theorem 1: TL ∈ LS iff the previous access was transactional (then a transactional access is race-free).
@@ -318,7 +322,7 @@ export class GoldilocksDetector implements Detector {
     return false;
   }
 
-  /** hbMemo: a walk from {u} at `pos` reached t. */
+  /** hbMemo: the lockset {u} at `pos`, evaluated up to now, contains t. */
   private remember(u: number, pos: number, t: number): void {
     if (!this.opt.hbMemo) return;
     let f = this.proven[t];
@@ -488,6 +492,7 @@ export class GoldilocksDetector implements Detector {
     this.iVar[i] = x;
     this.iOwner[i] = t;
     this.iPos[i] = pos;
+    this.iOrigin[i] = pos;
     this.iXact[i] = xact ? 1 : 0;
     this.iWrite[i] = write ? 1 : 0;
     const held = this.ctx.locks.held[t];
@@ -521,6 +526,7 @@ export class GoldilocksDetector implements Detector {
     const cap = this.iOwner.length * 2;
     this.iOwner = grow(this.iOwner, cap);
     this.iPos = grow(this.iPos, cap);
+    this.iOrigin = grow(this.iOrigin, cap);
     this.iXact = grow(this.iXact, cap);
     this.iWrite = grow(this.iWrite, cap);
     this.iAlock = grow(this.iAlock, cap);
