@@ -335,14 +335,14 @@ describe('binary format: errors name the file, byte, record, expectation and wha
   });
 
   it('an unknown kind or tag', () => {
-    let e = syntaxError([...PRELUDE, 0x12, 0, 0]);
+    let e = syntaxError([...PRELUDE, 0x3f, 0, 0]);
     assert.equal(e.offset, PRELUDE.length);
     assert.equal(e.line, 4);
     assert.match(
       e.message,
-      /bad\.bin: byte 18 \(record 4\): syntax error: expected a record tag .* found 0x12/,
+      /bad\.bin: byte 18 \(record 4\): syntax error: expected a record tag .* found 0x3f/,
     );
-    assert.match(e.message, /\n {4}12 00 00\n {4}\^$/);
+    assert.match(e.message, /\n {4}3f 00 00\n {4}\^$/);
     e = syntaxError([...PRELUDE, 0x88]);
     assert.match(e.message, /namespaces are thread, variable.* found 0x88/);
     e = syntaxError([...PRELUDE, 0x40 | 2, 0, 0, 0]);
@@ -407,7 +407,7 @@ describe('binary format: errors name the file, byte, record, expectation and wha
   });
 
   it('the CLI exits with code 2 and the message, without a stack', () => {
-    const r = cli(['check', file('bad.bin', Buffer.from([...PRELUDE, 0x12]))]);
+    const r = cli(['check', file('bad.bin', Buffer.from([...PRELUDE, 0x3f]))]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /bad\.bin: byte 18 \(record 4\): syntax error: expected a record tag/);
     assert.doesNotMatch(r.stderr, /at .*\.js/);

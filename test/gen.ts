@@ -246,7 +246,7 @@ class Sim {
         break;
       }
       case 'volatile':
-        this.emit(t, `${['vr', 'vw', 'rmw'][c.a % 3]}(v${(c.b % volatiles) + 1})`, c.loc);
+        this.emit(t, `${['vr', 'vw', 'rmw', 'ar', 'aw', 'armw'][c.a % 6]}(v${(c.b % volatiles) + 1})`, c.loc);
         break;
       case 'commit': {
         const mask = (1 << vars) - 1;

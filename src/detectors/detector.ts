@@ -62,8 +62,9 @@ export interface DetectorContext {
 /**
  * A race detector: a class of event handlers over interned ids, in the style of RoadRunner's tools
  * (DESIGN.md). `ev` is the event's 0-based index in the trace, `loc` its source-location id.
- * The engine has already checked feasibility and expands compound events: rmw(v) = vr(v); vw(v), and
- * wait(l) = rel(l); acq(l). Markers and notify are not passed on.
+ * The engine has already checked feasibility and expands compound events: rmw(v) = vr(v); vw(v),
+ * armw(v) = ar(v); aw(v), and wait(l) = rel(l); acq(l); an atomic read ar(v) is passed as `volatileRead` (same
+ * rule). Markers and notify are not passed on.
  */
 export interface Detector {
   readonly name: string;
@@ -73,6 +74,11 @@ export interface Detector {
   release(t: number, l: number, ev: number): void;
   volatileRead(t: number, v: number, ev: number): void;
   volatileWrite(t: number, v: number, ev: number): void;
+  /**
+   * ECMA-262 atomic write aw(v): v then carries the happens-before of this write only (replacing, where a
+   * volatile write adds). Lockset rule: if t ∈ LS then v ∈ LS, else v ∉ LS. Vector clocks: V_v := C_t.
+   */
+  atomicWrite(t: number, v: number, ev: number): void;
   fork(t: number, u: number, ev: number): void;
   join(t: number, u: number, ev: number): void;
   /** commit(R, W): `pool[off]` = |R|, `pool[off+1]` = |W|, then the ids of R, then of W. */

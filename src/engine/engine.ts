@@ -3,6 +3,9 @@ import { LockState } from '../detectors/detector.js';
 import {
   ACQUIRE,
   ALLOC,
+  ATOMIC_READ,
+  ATOMIC_RMW,
+  ATOMIC_WRITE,
   COMMIT,
   type EventBatch,
   FORK,
@@ -123,6 +126,18 @@ export class Engine {
           for (let d = 0; d < nd; d++) {
             dets[d].volatileRead(t, x, ev);
             dets[d].volatileWrite(t, x, ev);
+          }
+          break;
+        case ATOMIC_READ:
+          for (let d = 0; d < nd; d++) dets[d].volatileRead(t, x, ev);
+          break;
+        case ATOMIC_WRITE:
+          for (let d = 0; d < nd; d++) dets[d].atomicWrite(t, x, ev);
+          break;
+        case ATOMIC_RMW:
+          for (let d = 0; d < nd; d++) {
+            dets[d].volatileRead(t, x, ev);
+            dets[d].atomicWrite(t, x, ev);
           }
           break;
         case FORK:

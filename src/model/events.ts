@@ -44,8 +44,22 @@ export const BEGIN = 15;
 export const END = 16;
 /** RAPID's `dummy` event (ignored). */
 export const DUMMY = 17;
+/**
+ * ECMA-262 atomic (seq-cst) read of a location: synchronizes-with the atomic write it reads from, which in a
+ * trace is the last atomic write of the same location (ECMA-262 "Memory Model", synchronizes-with). Same
+ * rule as a volatile read: it joins what the location carries.
+ */
+export const ATOMIC_READ = 18;
+/**
+ * ECMA-262 atomic write: unlike a Java volatile write, which adds its happens-before to every later read,
+ * it *replaces* what the location carries — a later atomic read synchronizes only with the write it reads
+ * from, the last one. Shares the volatile namespace: `vw` joins, `aw` replaces.
+ */
+export const ATOMIC_WRITE = 19;
+/** ECMA-262 atomic read-modify-write (Atomics.add, exchange, a successful compareExchange...): ar then aw. */
+export const ATOMIC_RMW = 20;
 
-export const KIND_COUNT = 18;
+export const KIND_COUNT = 21;
 
 /** The extended-format keyword of each kind (also the name used in reports). */
 export const KIND_NAMES: readonly string[] = [
@@ -67,11 +81,14 @@ export const KIND_NAMES: readonly string[] = [
   'begin',
   'end',
   'dummy',
+  'ar',
+  'aw',
+  'armw',
 ];
 
 /** Whether a kind is a marker (no effect on detection). */
 export function isMarker(kind: number): boolean {
-  return kind >= ENTER;
+  return kind >= ENTER && kind <= DUMMY;
 }
 
 /**

@@ -41,7 +41,15 @@ export const TARGET_NS: Int8Array = (() => {
   const t = new Int8Array(ev.KIND_COUNT).fill(NS_MARKER);
   for (const k of [ev.READ, ev.WRITE]) t[k] = NS_VARIABLE;
   for (const k of [ev.ACQUIRE, ev.RELEASE, ev.WAIT, ev.NOTIFY]) t[k] = NS_LOCK;
-  for (const k of [ev.VOLATILE_READ, ev.VOLATILE_WRITE, ev.RMW]) t[k] = NS_VOLATILE;
+  for (const k of [
+    ev.VOLATILE_READ,
+    ev.VOLATILE_WRITE,
+    ev.RMW,
+    ev.ATOMIC_READ,
+    ev.ATOMIC_WRITE,
+    ev.ATOMIC_RMW,
+  ])
+    t[k] = NS_VOLATILE;
   for (const k of [ev.FORK, ev.JOIN]) t[k] = NS_THREAD;
   t[ev.ALLOC] = NS_OBJECT;
   t[ev.COMMIT] = -1;

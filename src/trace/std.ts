@@ -1,6 +1,9 @@
 import {
   ACQUIRE,
   ALLOC,
+  ATOMIC_READ,
+  ATOMIC_RMW,
+  ATOMIC_WRITE,
   BEGIN,
   DUMMY,
   END,
@@ -66,6 +69,9 @@ const OPS: Record<string, OpSpec> = {
   vr: { kind: VOLATILE_READ, ns: NS_VOLATILE, optionalArg: false, value: false, std: false },
   vw: { kind: VOLATILE_WRITE, ns: NS_VOLATILE, optionalArg: false, value: false, std: false },
   rmw: { kind: RMW, ns: NS_VOLATILE, optionalArg: false, value: false, std: false },
+  ar: { kind: ATOMIC_READ, ns: NS_VOLATILE, optionalArg: false, value: false, std: false },
+  aw: { kind: ATOMIC_WRITE, ns: NS_VOLATILE, optionalArg: false, value: false, std: false },
+  armw: { kind: ATOMIC_RMW, ns: NS_VOLATILE, optionalArg: false, value: false, std: false },
   alloc: { kind: ALLOC, ns: NS_OBJECT, optionalArg: false, value: false, std: false },
   commit: { kind: -1, ns: NS_COMMIT, optionalArg: false, value: false, std: false },
   wait: { kind: WAIT, ns: NS_LOCK, optionalArg: false, value: false, std: false },
@@ -235,7 +241,7 @@ export class StdParser implements TraceParser {
         os,
         this.strict
           ? 'expected an operation r(X), w(X), acq(L), rel(L), fork(T), join(T), begin, end or dummy'
-          : 'expected an operation r, w, acq, rel, fork, join, vr, vw, rmw, alloc, commit, wait, notify, enter, exit, begin, end or dummy',
+          : 'expected an operation r, w, acq, rel, fork, join, vr, vw, rmw, ar, aw, armw, alloc, commit, wait, notify, enter, exit, begin, end or dummy',
       );
     }
     let argS = -1;

@@ -1,6 +1,9 @@
 import {
   ACQUIRE,
   ALLOC,
+  ATOMIC_READ,
+  ATOMIC_RMW,
+  ATOMIC_WRITE,
   BEGIN,
   COMMIT,
   DUMMY,
@@ -67,6 +70,9 @@ export function formatEvent(symbols: Symbols, batch: EventBatch, i: number, std 
     case VOLATILE_READ:
     case VOLATILE_WRITE:
     case RMW:
+    case ATOMIC_READ:
+    case ATOMIC_WRITE:
+    case ATOMIC_RMW:
       op = `${KIND_NAMES[k]}(${symbols.volatiles.name(x)})`;
       break;
     default:

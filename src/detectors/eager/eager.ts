@@ -74,6 +74,14 @@ export class EagerDetector implements Detector {
     this.rule(`T:${t}`, `V:${v}`); // rule 3
   }
 
+  /** ECMA-262 atomic write (the variant of rule 3 that replaces): v ∈ LS iff t ∈ LS. */
+  atomicWrite(t: number, v: number): void {
+    for (const ls of this.locksets()) {
+      if (ls.has(`T:${t}`)) ls.add(`V:${v}`);
+      else ls.delete(`V:${v}`);
+    }
+  }
+
   fork(t: number, u: number): void {
     this.rule(`T:${t}`, `T:${u}`); // rule 6
   }

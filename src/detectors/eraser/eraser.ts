@@ -119,6 +119,7 @@ export class EraserDetector implements Detector {
   release(_t: number, _l: number, _ev: number): void {}
   volatileRead(_t: number, _v: number, _ev: number): void {}
   volatileWrite(_t: number, _v: number, _ev: number): void {}
+  atomicWrite(_t: number, _v: number, _ev: number): void {}
   fork(_t: number, _u: number, _ev: number): void {}
   join(_t: number, _u: number, _ev: number): void {}
 

@@ -1,7 +1,7 @@
 import { grow, growFilled } from '../../model/interner.js';
 import type { Detector, DetectorContext } from '../detector.js';
 import { LocksetTable, WorkingLockset } from './lockset.js';
-import { ACQ, COMMIT_CELL, FORK_CELL, JOIN_CELL, REL, SyncEventList, VR, VW } from './sync-list.js';
+import { ACQ, AW, COMMIT_CELL, FORK_CELL, JOIN_CELL, REL, SyncEventList, VR, VW } from './sync-list.js';
 
 /** Options of the lazy Goldilocks detector; every optimization can be switched off (for testing). */
 export interface GoldilocksOptions {
@@ -156,6 +156,9 @@ export class GoldilocksDetector implements Detector {
   }
   volatileWrite(t: number, v: number): void {
     this.enqueue(VW, t, v);
+  }
+  atomicWrite(t: number, v: number): void {
+    this.enqueue(AW, t, v);
   }
   fork(t: number, u: number): void {
     this.enqueue(FORK_CELL, t, u);
@@ -344,8 +347,9 @@ export class GoldilocksDetector implements Detector {
   /**
    * Apply-Lockset-Rules: the rules of Figure 5 for the cells [from, to) on the working lockset. Stops as
    * soon as `target` (≥ 0) is in the lockset. With `other` ≥ 0, only the cells of threads `other` and
-   * `target` are applied (direct ownership transfer: a subset of the events, so the result is a subset of
-   * the lockset — sound: it only ever proves happens-before).
+   * `target`, and atomic writes, are applied (direct ownership transfer: the rules that only add elements
+   * are skipped for other threads, so the result is a subset of the lockset — sound: it only ever proves
+   * happens-before).
    * Sets `walkEnd` to the position after the last cell applied.
    * @returns the number of cells visited.
    */
@@ -362,7 +366,9 @@ export class GoldilocksDetector implements Detector {
     for (; p < to; p++) {
       const c = p & mask;
       const u = threads[c];
-      if (other >= 0 && u !== target && u !== other) continue;
+      // An atomic write can remove an element: skipping it could make the partial lockset larger, so it is
+      // applied whoever wrote (then the partial lockset stays a subset of the full one).
+      if (other >= 0 && u !== target && u !== other && kinds[c] !== AW) continue;
       visited++;
       const y = targets[c];
       switch (kinds[c]) {
@@ -377,6 +383,10 @@ export class GoldilocksDetector implements Detector {
           break;
         case VW: // rule 3
           if (ws.hasThread(u)) ws.addVolatile(y);
+          break;
+        case AW: // rule 3 for an ECMA-262 atomic write: v now carries only this write's happens-before
+          if (ws.hasThread(u)) ws.addVolatile(y);
+          else ws.removeVolatile(y);
           break;
         case FORK_CELL: // rule 6
           if (ws.hasThread(u)) ws.addThread(y);

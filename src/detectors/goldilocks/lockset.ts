@@ -115,6 +115,18 @@ export class WorkingLockset {
       this.push(x * 4 + 2);
     }
   }
+  /** Removes volatile x (an ECMA-262 atomic write by a thread outside the lockset). O(|LS|). */
+  removeVolatile(x: number): void {
+    if (this.v[x] !== this.stamp) return;
+    this.v[x] = 0;
+    const code = x * 4 + 2;
+    for (let i = 0; i < this.count; i++) {
+      if (this.members[i] === code) {
+        this.members[i] = this.members[--this.count];
+        return;
+      }
+    }
+  }
   addData(x: number): void {
     if (this.d[x] !== this.stamp) {
       this.d[x] = this.stamp;

@@ -6,6 +6,8 @@ export const VW = 3;
 export const FORK_CELL = 4;
 export const JOIN_CELL = 5;
 export const COMMIT_CELL = 6;
+/** ECMA-262 atomic write (atomic reads are VR cells: same rule). */
+export const AW = 7;
 
 /**
  * The synchronization event list of Goldilocks (PLDI'07 §5, Figure 8; CACM §4.1): synchronization events in

@@ -7,6 +7,7 @@ import { ClockTable } from './clocks.js';
  * §3 (PLDI'07) computed with vector clocks (FastTrack, PLDI'09 §2-3 notation):
  * - acq(m): C_t := C_t ⊔ L_m;           rel(m): L_m := L_m ⊔ C_t, C_t[t]++
  * - vr(v):  C_t := C_t ⊔ V_v;           vw(v):  V_v := V_v ⊔ C_t, C_t[t]++  (every earlier write → later read)
+ * - ar(v) = vr(v);                      aw(v):  V_v := C_t, C_t[t]++  (ECMA-262: only the write read from)
  * - fork(u): C_u := C_u ⊔ C_t, C_t[t]++; join(u): C_t := C_t ⊔ C_u, C_u[u]++
  * - commit(R, W): for y ∈ R ∪ W: C_t := C_t ⊔ TX_y; the accesses of R (reads) and W (writes) are checked
  *   with that clock and `xact`; then TX_y := TX_y ⊔ C_t for y ∈ R ∪ W, C_t[t]++. This is the edge
@@ -98,6 +99,14 @@ export abstract class VectorClockDetector implements Detector {
     this.thread(t);
     this.V.ensureRows(v + 1);
     this.V.join(v, this.C, t);
+    this.C.data[t * this.C.width + t]++;
+  }
+
+  /** ECMA-262 atomic write: V_v := C_t (the location carries this write's clock only), C_t[t]++. */
+  atomicWrite(t: number, v: number): void {
+    this.thread(t);
+    this.V.ensureRows(v + 1);
+    this.V.copy(v, this.C, t);
     this.C.data[t * this.C.width + t]++;
   }
 

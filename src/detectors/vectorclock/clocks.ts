@@ -69,6 +69,12 @@ export class ClockTable {
     for (let i = 0; i < w; i++) if (s[b + i] > d[a + i]) d[a + i] = s[b + i];
   }
 
+  /** row := src[srcRow] (same width required). */
+  copy(row: number, src: ClockTable, srcRow: number): void {
+    const w = this.width;
+    this.data.set(src.data.subarray(srcRow * w, (srcRow + 1) * w), row * w);
+  }
+
   /** The first thread u with row[u] > other[otherRow][u] (i.e. row ⋢ other), or -1 when row ⊑ other. */
   firstNotLeq(row: number, other: ClockTable, otherRow: number): number {
     const w = this.width;
