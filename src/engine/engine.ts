@@ -117,6 +117,7 @@ export class Engine {
           for (let d = 0; d < nd; d++) dets[d].release(t, x, ev);
           break;
         case VOLATILE_READ:
+        case ATOMIC_READ: // the same rule: join what the location carries
           for (let d = 0; d < nd; d++) dets[d].volatileRead(t, x, ev);
           break;
         case VOLATILE_WRITE:
@@ -127,9 +128,6 @@ export class Engine {
             dets[d].volatileRead(t, x, ev);
             dets[d].volatileWrite(t, x, ev);
           }
-          break;
-        case ATOMIC_READ:
-          for (let d = 0; d < nd; d++) dets[d].volatileRead(t, x, ev);
           break;
         case ATOMIC_WRITE:
           for (let d = 0; d < nd; d++) dets[d].atomicWrite(t, x, ev);
