@@ -1,15 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
@@ -21,27 +12,15 @@ import { Symbols } from '../src/model/symbols.js';
 import { BINARY_MAGIC, TAG_DEFINE, TAG_OPTIONAL } from '../src/trace/binary.js';
 import { BinaryWriter } from '../src/trace/binary-writer.js';
 import { TraceError } from '../src/trace/errors.js';
-import { type Format, readTraceBuffer, TraceFeeder } from '../src/trace/reader.js';
+import { type Format, readTraceBuffer } from '../src/trace/reader.js';
 import { formatEvent } from '../src/trace/writer.js';
 import { feasibleTrace } from './gen.js';
-
-const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'dist', 'cli', 'main.js');
-const tmp = mkdtempSync(join(tmpdir(), 'goldilocks-binary-'));
-let files = 0;
-function file(name: string, content: string | Buffer): string {
-  const p = join(tmp, `${files++}-${name}`);
-  writeFileSync(p, content);
-  return p;
-}
-function cli(args: string[]) {
-  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
-}
+import { CLI, chunked, cli, expectTraceError, ROOT, tempFile, tempPath } from './helpers.js';
 
 /** Writes the events of a trace (any format) with BinaryWriter. @returns the binary file's bytes. */
 function toBinary(input: Buffer): Buffer {
   const symbols = new Symbols();
-  const path = join(tmp, `${files++}.bin`);
+  const path = tempPath('w.bin');
   const fd = openSync(path, 'w');
   const writer = new BinaryWriter(symbols, fd);
   readTraceBuffer(input, 'in', symbols, (b) => writer.write(b));
@@ -77,30 +56,6 @@ function events(input: Buffer, format: Format = 'auto', name = 'x.bin'): Events 
   );
   out.format = r.format;
   return out;
-}
-
-/** The events of `input` when fed in chunks of the sizes `size()` gives, as readTrace does. */
-function chunked(input: Buffer, size: () => number): { lines: string[]; longestRest: number } {
-  const symbols = new Symbols();
-  const lines: string[] = [];
-  const feeder = new TraceFeeder(
-    symbols,
-    'x.bin',
-    (b) => {
-      for (let i = 0; i < b.length; i++) lines.push(formatEvent(symbols, b, i) ?? '');
-    },
-    { batchSize: 64 },
-  );
-  let carry = Buffer.alloc(0);
-  let longestRest = 0;
-  for (let at = 0; at < input.length; ) {
-    const chunk = input.subarray(at, Math.min(input.length, at + size()));
-    at += chunk.length;
-    carry = Buffer.from(feeder.feed(Buffer.concat([carry, chunk]), false));
-    longestRest = Math.max(longestRest, carry.length);
-  }
-  feeder.end(carry);
-  return { lines, longestRest };
 }
 
 /**
@@ -147,14 +102,9 @@ function def(ns: number, name: string): number[] {
 const PRELUDE = [...HEADER, ...def(0, 'T0'), ...def(1, 'x'), ...def(5, 'L')];
 
 function syntaxError(bytes: number[] | Buffer, format: Format = 'auto'): TraceError {
-  try {
-    events(Buffer.from(bytes), format, 'bad.bin');
-  } catch (e) {
-    assert.ok(e instanceof TraceError, String(e));
-    assert.equal(e.kind, 'syntax');
-    return e;
-  }
-  assert.fail('expected a TraceError');
+  const e = expectTraceError(() => events(Buffer.from(bytes), format, 'bad.bin'));
+  assert.equal(e.kind, 'syntax');
+  return e;
 }
 
 describe('binary format: round trips', () => {
@@ -192,7 +142,7 @@ describe('binary format: round trips', () => {
     const dir = join(ROOT, 'examples');
     for (const f of readdirSync(dir).filter((x) => x.endsWith('.trace'))) {
       const src = join(dir, f);
-      const bin = join(tmp, `${f}.bin`);
+      const bin = tempPath(`${f}.bin`);
       assert.equal(cli(['convert', '--to', 'bin', src, '-o', bin]).status, 0);
       const ext = cli(['convert', src]);
       const back = cli(['convert', bin]);
@@ -209,7 +159,7 @@ describe('binary format: round trips', () => {
   });
 
   it('a generated trace (bench/generate.ts): same events, verdicts and event indexes, and 2.5× smaller', async () => {
-    const text = join(tmp, 'gen.trace');
+    const text = tempPath('gen.trace');
     generate({
       events: 60_000,
       threads: 4,
@@ -220,7 +170,7 @@ describe('binary format: round trips', () => {
       racy: 0.01,
       out: text,
     });
-    const bin = file('gen.bin', toBinary(readFileSync(text)));
+    const bin = tempFile('gen.bin', toBinary(readFileSync(text)));
     assert.deepEqual(events(readFileSync(bin)).lines, events(readFileSync(text)).lines);
     const a = await checkFile(text, { detectors: ['goldilocks', 'djit'] });
     const b = await checkFile(bin, { detectors: ['goldilocks', 'djit'] });
@@ -234,18 +184,18 @@ describe('binary format: round trips', () => {
   it('reads binary inside gzip, and through stdin', async () => {
     const text = 'T0|fork(T1)|M.java:1\nT0|w(x)|M.java:2\nT1|w(x)|W.java:3\n';
     const bin = toBinary(Buffer.from(text));
-    const r = await checkFile(file('r.bin.gz', gzipSync(bin)));
+    const r = await checkFile(tempFile('r.bin.gz', gzipSync(bin)));
     assert.equal(r.input.gzip, true);
     assert.equal(r.input.format, 'bin');
     assert.deepEqual(verdicts(r), new Map([['x', 2]]));
-    const stdin = spawnSync(process.execPath, [CLI, 'convert', '-'], { input: bin, encoding: 'utf8' });
+    const stdin = cli(['convert', '-'], bin);
     assert.equal(stdin.stdout, text);
   });
 
   it('convert writes every byte to a pipe read slowly, --to bin as to -o; --format bin is accepted', () => {
     const text = `${ALL_KINDS.join('\n')}\n`.repeat(2000);
-    const src = file('p.trace', text);
-    const out = join(tmp, 'p.bin');
+    const src = tempFile('p.trace', text);
+    const out = tempPath('p.bin');
     assert.equal(cli(['convert', '--to', 'bin', src, '-o', out]).status, 0);
     const bin = readFileSync(out);
     assert.ok(bin.length > 1 << 17, 'more than a pipe holds');
@@ -265,8 +215,8 @@ describe('binary format: round trips', () => {
 
   it('a name longer than the 1 MiB write and read chunks', async () => {
     const loc = 'L'.repeat(3 << 20);
-    const src = file('long.trace', `T0|w(x)|${loc}\nT0|r(x)|1\n`);
-    const bin = join(tmp, 'long.bin');
+    const src = tempFile('long.trace', `T0|w(x)|${loc}\nT0|r(x)|1\n`);
+    const bin = tempPath('long.bin');
     assert.equal(cli(['convert', '--to', 'bin', src, '-o', bin]).status, 0);
     const r = await checkFile(bin);
     assert.equal(r.engine.events, 2);
@@ -281,7 +231,7 @@ describe('binary format: round trips', () => {
     skip: !present && 'needs ../shared/traces',
   }, async () => {
     for (const src of real) {
-      const bin = join(tmp, 'real.bin');
+      const bin = tempPath('real.bin');
       assert.equal(cli(['convert', '--to', 'bin', src, '-o', bin]).status, 0);
       const ext = cli(['convert', src]);
       assert.equal(cli(['convert', bin]).stdout, ext.stdout);
@@ -294,7 +244,7 @@ describe('binary format: round trips', () => {
 });
 
 describe('binary format: streaming', () => {
-  const text = join(tmp, 'stream.trace');
+  const text = tempPath('stream.trace');
   generate({ events: 3000, threads: 3, vars: 500, locks: 5, volatiles: 2, seed: 3, out: text });
   const bin = toBinary(Buffer.from(`${ALL_KINDS.join('\n')}\n${readFileSync(text, 'utf8')}`));
   const expected = events(bin).lines;
@@ -407,7 +357,7 @@ describe('binary format: errors name the file, byte, record, expectation and wha
   });
 
   it('the CLI exits with code 2 and the message, without a stack', () => {
-    const r = cli(['check', file('bad.bin', Buffer.from([...PRELUDE, 0x3f]))]);
+    const r = cli(['check', tempFile('bad.bin', Buffer.from([...PRELUDE, 0x3f]))]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /bad\.bin: byte 18 \(record 4\): syntax error: expected a record tag/);
     assert.doesNotMatch(r.stderr, /at .*\.js/);

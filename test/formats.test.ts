@@ -1,37 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { checkFile, checkText, verdicts } from '../src/check.js';
 import { SkipList } from '../src/engine/skip.js';
-import { EventBatch, KIND_NAMES } from '../src/model/events.js';
-import { Symbols } from '../src/model/symbols.js';
+import { KIND_NAMES } from '../src/model/events.js';
 import { TraceError } from '../src/trace/errors.js';
 import { StdParser } from '../src/trace/std.js';
-import { formatEvent } from '../src/trace/writer.js';
+import { chunked, cli, expectTraceError, tempFile, tempPath } from './helpers.js';
 
-const CLI = join(import.meta.dirname, '..', 'dist', 'cli', 'main.js');
-const tmp = mkdtempSync(join(tmpdir(), 'goldilocks-test-'));
-function file(name: string, text: string | Buffer): string {
-  const p = join(tmp, name);
-  writeFileSync(p, text);
-  return p;
-}
-function cli(args: string[], input?: string) {
-  return spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
-}
 function syntaxError(text: string, format?: 'std' | 'ext' | 'rr'): TraceError {
-  try {
-    checkText(text, { format }, 'bad.trace');
-  } catch (e) {
-    assert.ok(e instanceof TraceError, String(e));
-    return e;
-  }
-  assert.fail('expected a TraceError');
+  return expectTraceError(() => checkText(text, { format }, 'bad.trace'));
 }
 
 describe('extended format', () => {
@@ -183,13 +162,13 @@ describe('RoadRunner print format', () => {
 describe('inputs and the CLI', () => {
   const racy = 'T0|fork(T1)|M.java:1\nT0|w(x)|M.java:2\nT1|w(x)|W.java:3\n';
   it('reads gzip transparently and agrees with the plain file', async () => {
-    const a = await checkFile(file('a.trace', racy), { detectors: ['goldilocks'] });
-    const b = await checkFile(file('a.trace.gz', gzipSync(racy)), { detectors: ['goldilocks'] });
+    const a = await checkFile(tempFile('a.trace', racy), { detectors: ['goldilocks'] });
+    const b = await checkFile(tempFile('a.trace.gz', gzipSync(racy)), { detectors: ['goldilocks'] });
     assert.equal(b.input.gzip, true);
     assert.deepEqual(verdicts(a), verdicts(b));
   });
   it('exit codes: 0 without --fail-on-race, 1 with it, 2 for bad input, stdin with -', () => {
-    const p = file('r.trace', racy);
+    const p = tempFile('r.trace', racy);
     assert.equal(cli(['check', p]).status, 0);
     const r = cli(['check', '--fail-on-race', p]);
     assert.equal(r.status, 1);
@@ -198,16 +177,16 @@ describe('inputs and the CLI', () => {
     assert.match(r.stdout, /previous write by thread T0 at M\.java:2 \(event 1\)/);
     assert.match(r.stdout, /SUMMARY: goldilocks: 1 racy variables/);
     assert.equal(cli(['check', '-', '--fail-on-race'], racy).status, 1);
-    const bad = cli(['check', file('bad.trace', 'T0|w(x)|1\nT0|oops|1\n')]);
+    const bad = cli(['check', tempFile('bad.trace', 'T0|w(x)|1\nT0|oops|1\n')]);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /bad\.trace:2:4: syntax error/);
     assert.doesNotMatch(bad.stderr, /at .*\.js/);
-    assert.equal(cli(['check', join(tmp, 'missing.trace')]).status, 2);
+    assert.equal(cli(['check', tempPath('missing.trace')]).status, 2);
     assert.equal(cli(['check', '--detector', 'nope', p]).status, 2);
     assert.equal(cli(['check', '--bogus', p]).status, 2);
   });
   it('--json follows the documented schema', () => {
-    const r = cli(['check', '--json', file('j.trace', racy)]);
+    const r = cli(['check', '--json', tempFile('j.trace', racy)]);
     const j = JSON.parse(r.stdout);
     assert.equal(j.schema, 'goldilocks-report/1');
     assert.equal(j.summary.events, 3);
@@ -219,10 +198,10 @@ describe('inputs and the CLI', () => {
   });
   it('convert round-trips the extended format and refuses what STD cannot spell', () => {
     const text = 'T0|fork(T1)|1\nT0|w(o.f)=3|\nT1|commit(a;b)|2\nT1|vr(v)|3\n';
-    const out = cli(['convert', file('c.trace', text)]);
+    const out = cli(['convert', tempFile('c.trace', text)]);
     assert.equal(out.status, 0);
     assert.equal(out.stdout, text);
-    const std = cli(['convert', '--to', 'std', file('c2.trace', text)]);
+    const std = cli(['convert', '--to', 'std', tempFile('c2.trace', text)]);
     assert.equal(std.status, 2);
     assert.match(std.stderr, /no spelling in RAPID STD/);
   });
@@ -236,37 +215,26 @@ describe('inputs and the CLI', () => {
 });
 
 describe('STD/extended parser fast path', () => {
-  /** Parses `text` with StdParser in chunks of `chunk` bytes; the events as ext lines, or the error. */
+  /** Reads `text` in chunks of `chunk` bytes: the events as `line:ext` lines, then the rest or the error. */
   function parseAll(text: string, strict: boolean, chunk: number, fastPath: boolean): string {
-    const symbols = new Symbols();
-    const parser = new StdParser(symbols, 'p.trace', strict);
+    const proto = StdParser.prototype as unknown as { parseSimpleLine: unknown };
+    const simple = proto.parseSimpleLine;
     // The general parser alone: what the one-pass fast path must agree with, event for event and error for error.
-    if (!fastPath) Object.assign(parser, { parseSimpleLine: () => -1 });
-    const batch = new EventBatch(4);
-    const out: string[] = [];
-    const drain = () => {
-      for (let i = 0; i < batch.length; i++) out.push(`${batch.line[i]}:${formatEvent(symbols, batch, i)}`);
-      batch.reset(0);
-    };
+    if (!fastPath) proto.parseSimpleLine = () => -1;
+    const lines: string[] = [];
     try {
-      const buf = Buffer.from(text, 'utf8');
-      let carry = Buffer.alloc(0);
-      for (let at = 0; at <= buf.length; at += chunk) {
-        const eof = at + chunk >= buf.length;
-        const b = Buffer.concat([carry, buf.subarray(at, Math.min(buf.length, at + chunk))]);
-        let pos = 0;
-        for (;;) {
-          pos = parser.parse(b, pos, b.length, eof, batch);
-          if (batch.length < batch.capacity) break;
-          drain();
-        }
-        drain();
-        carry = Buffer.from(b.subarray(pos));
-        if (eof) break;
-      }
-      return `${out.join('\n')}\nrest:${carry.length}`;
+      const r = chunked(Buffer.from(text, 'utf8'), () => chunk, {
+        format: strict ? 'std' : 'ext',
+        name: 'p.trace',
+        batchSize: 4,
+        lineNumbers: true,
+        into: lines,
+      });
+      return `${lines.join('\n')}\nrest:${r.longestRest}`;
     } catch (e) {
-      return `${out.join('\n')}\nerror:${(e as Error).message}`;
+      return `${lines.join('\n')}\nerror:${(e as Error).message}`;
+    } finally {
+      proto.parseSimpleLine = simple;
     }
   }
 

@@ -1,0 +1,88 @@
+/** Helpers shared by the test files: the built CLI, temporary files, expected trace errors, chunked reading. */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Symbols } from '../src/model/symbols.js';
+import { TraceError } from '../src/trace/errors.js';
+import { type Format, TraceFeeder } from '../src/trace/reader.js';
+import { formatEvent } from '../src/trace/writer.js';
+
+export const ROOT = join(import.meta.dirname, '..');
+/** The compiled CLI (`npm test` builds first). */
+export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
+/** One temporary directory for the whole test process. */
+export const TMP = mkdtempSync(join(tmpdir(), 'goldilocks-test-'));
+let files = 0;
+
+/** A fresh path in TMP ending in `name` (nothing is written). */
+export function tempPath(name: string): string {
+  return join(TMP, `${files++}-${name}`);
+}
+
+/** Writes `content` to a fresh file in TMP ending in `name`. @returns its path. */
+export function tempFile(name: string, content: string | Buffer): string {
+  const p = tempPath(name);
+  writeFileSync(p, content);
+  return p;
+}
+
+/** Runs the CLI with `args` (and `input` on stdin); stdout and stderr as UTF-8. */
+export function cli(args: string[], input?: string | Buffer) {
+  return spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
+}
+
+/** Runs `f`, which must throw a TraceError. @returns it. */
+export function expectTraceError(f: () => unknown): TraceError {
+  try {
+    f();
+  } catch (e) {
+    assert.ok(e instanceof TraceError, String(e));
+    return e;
+  }
+  assert.fail('expected a TraceError');
+}
+
+/**
+ * The events of `input` when fed to a TraceFeeder in chunks of the sizes `size()` gives, as readTrace does,
+ * rendered in the extended format (prefixed by `line:` with `lineNumbers`), appended to `into` (default a new
+ * array) as they come, so that a caller catching an error still has the events before it.
+ * @returns the events and the longest unparsed rest carried between chunks.
+ * @throws TraceError as the parser does.
+ */
+export function chunked(
+  input: Buffer,
+  size: () => number,
+  options: {
+    format?: Format;
+    name?: string;
+    batchSize?: number;
+    lineNumbers?: boolean;
+    into?: string[];
+  } = {},
+): { lines: string[]; longestRest: number } {
+  const symbols = new Symbols();
+  const lines: string[] = options.into ?? [];
+  const feeder = new TraceFeeder(
+    symbols,
+    options.name ?? 'x.trace',
+    (b) => {
+      for (let i = 0; i < b.length; i++) {
+        const text = formatEvent(symbols, b, i) ?? '';
+        lines.push(options.lineNumbers ? `${b.line[i]}:${text}` : text);
+      }
+    },
+    { batchSize: options.batchSize ?? 64, format: options.format },
+  );
+  let carry = Buffer.alloc(0);
+  let longestRest = 0;
+  for (let at = 0; at < input.length; ) {
+    const chunk = input.subarray(at, Math.min(input.length, at + size()));
+    at += chunk.length;
+    carry = Buffer.from(feeder.feed(Buffer.concat([carry, chunk]), false));
+    longestRest = Math.max(longestRest, carry.length);
+  }
+  feeder.end(carry);
+  return { lines, longestRest };
+}
