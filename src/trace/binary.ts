@@ -154,8 +154,8 @@ export class BinaryParser implements TraceParser {
 
   /**
    * Reads records until the batch is full or the input ends (throwing INCOMPLETE inside a record). The loop
-   * decodes a plain event (not commit) that lies wholly in the buffer with local variables, one-byte varints
-   * inline; anything else, including any malformed record, goes to {@link record}, which also makes the errors.
+   * decodes a plain event (not commit) that lies wholly in the buffer without per-field checks (its ids are
+   * checked once, together); anything else, including any malformed record, goes to {@link record}, which also makes the errors.
    */
   private recordsUntilFull(batch: ev.EventBatch): void {
     const buf = this.buf;
@@ -169,37 +169,11 @@ export class BinaryParser implements TraceParser {
       if (PLAIN_EVENT_TAG[tag] === 1 && end - p >= MAX_PLAIN_RECORD) {
         const kind = tag & ~TAG_OPTIONAL;
         const ns = TARGET_NS[kind];
-        let q = p + 1;
-        let thread = buf[q++];
-        if (thread >= 0x80) {
-          this.p = q - 1;
-          thread = this.varintLong();
-          q = this.p;
-        }
-        let loc = buf[q++];
-        if (loc >= 0x80) {
-          this.p = q - 1;
-          loc = this.varintLong();
-          q = this.p;
-        }
-        let target = -1;
-        if (ns !== NS_MARKER || tag !== kind) {
-          target = buf[q++];
-          if (target >= 0x80) {
-            this.p = q - 1;
-            target = this.varintLong();
-            q = this.p;
-          }
-        }
-        let value = -1;
-        if (ns !== NS_MARKER && tag !== kind) {
-          value = buf[q++];
-          if (value >= 0x80) {
-            this.p = q - 1;
-            value = this.varintLong();
-            q = this.p;
-          }
-        }
+        this.p = p + 1;
+        const thread = this.varint();
+        const loc = this.varint();
+        const target = ns !== NS_MARKER || tag !== kind ? this.varint() : -1;
+        const value = ns !== NS_MARKER && tag !== kind ? this.varint() : -1;
         if (
           thread < defined[NS_THREAD] &&
           loc < defined[NS_LOCATION] &&
@@ -214,7 +188,6 @@ export class BinaryParser implements TraceParser {
             value < 0 ? -1 : ids[NS_VALUE][value],
             ++this.events,
           );
-          this.p = q;
           this.records++;
           continue;
         }
