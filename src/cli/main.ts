@@ -7,11 +7,13 @@ import { DETECTORS } from '../detectors/index.js';
 import { SkipList } from '../engine/skip.js';
 import { Symbols } from '../model/symbols.js';
 import { jsonReport, textReport } from '../report/report.js';
+import { ON_RACE } from '../runtime/detector.js';
 import { BinaryWriter } from '../trace/binary-writer.js';
 import { TraceError } from '../trace/errors.js';
 import { FORMATS, type Format, readTrace } from '../trace/reader.js';
 import { writeAll } from '../trace/write-all.js';
 import { formatEvent } from '../trace/writer.js';
+import { type RunFlags, runProgram } from './run.js';
 
 /** Exit codes (README "Exit codes"). */
 export const EXIT_OK = 0;
@@ -183,6 +185,7 @@ export async function main(argv: string[]): Promise<number> {
       'Precise data-race detection on recorded execution traces (the Goldilocks algorithm, PLDI 2007).',
     )
     .exitOverride()
+    .enablePositionalOptions()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   program
     .command('check')
@@ -230,6 +233,29 @@ export async function main(argv: string[]): Promise<number> {
     .option('-o, --output <file>', 'output file (default stdout; bin: not a terminal)')
     .action(async (trace: string, flags: { from: Format; to: ConvertTo; output?: string }) => {
       code = await convert(trace, flags);
+    });
+  const dashes = argv.indexOf('--');
+  program
+    .command('run')
+    .description(
+      'run a JavaScript/TypeScript program, or after -- any command, with every thread race-checked live',
+    )
+    .usage('[options] <entry.js|.mjs|.cjs|.ts> [args...]  |  run [options] -- <command...>')
+    .argument('<program...>', 'entry point and its arguments, or after -- a command and its arguments')
+    .addOption(
+      new Option('--on-race <mode>', 'throw DataRaceException, report and go on, or abort with exit code 66')
+        .choices(ON_RACE as unknown as string[])
+        .default('throw'),
+    )
+    .option('--report <file>', 'write the JSON report (schema docs/REPORT.md; all processes merged)')
+    .addOption(
+      new Option('-d, --detector <name>', 'detector checking the accesses online')
+        .choices(['goldilocks'])
+        .default('goldilocks'),
+    )
+    .passThroughOptions()
+    .action(async (args: string[], flags: RunFlags) => {
+      code = await runProgram(args, dashes >= 0 && dashes < argv.indexOf(args[0], dashes), flags);
     });
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -1,8 +1,557 @@
 /**
- * The default runtime module loaded by `./register.ts` (when `GOLDILOCKS_RUNTIME` names no other): its default
- * export is a {@link RuntimeFactory}. For now it is the passthrough; the Goldilocks detector replaces it.
+ * The Goldilocks runtime (PLDI'07 §1, §5) for JavaScript threads: the default runtime module loaded by
+ * `./register.ts`. Its default export is a {@link RuntimeFactory}, called once per thread before user code.
+ *
+ * Per thread it attaches to the process's shared state (`./state.ts`), then every access to a TypedArray over a
+ * SharedArrayBuffer reaching the hooks is checked by this thread against the shared shadow state (`./shadow.ts`)
+ * before it executes; a race throws {@link DataRaceException} (or is reported, or aborts: `GOLDILOCKS_ON_RACE`).
+ * The synchronization it observes (`./patches.ts` for Atomics, DataView and bulk methods; here for threads and
+ * messages) is appended to the synchronization event list:
+ * - `new Worker()` → fork cell, written before the worker runs user code (the worker waits for it);
+ * - the worker's `'exit'` emitted in its parent → join cell (also what `terminate()`'s promise waits for);
+ * - `postMessage` on a Worker, on `parentPort`, on a port of a user `MessageChannel` (also once transferred) →
+ *   send cell; its delivery (`'message'` listeners, `onmessage`, `receiveMessageOnPort`) → receive cell. The
+ *   message travels wrapped with its id and the ids of the shared buffers it carries, so the receiver knows which
+ *   shadow memory a received SharedArrayBuffer object is (a cloned SharedArrayBuffer is a new object);
+ * - the sync library's lock and volatile reports (`./sync/observer.ts`) → acquire/release, publish/subscribe.
+ *
+ * Environment: `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66);
+ * `GOLDILOCKS_REPORT` = a file for the JSON report, written at exit; `GOLDILOCKS_REPORT_DIR` = a directory where
+ * each process writes `<pid>.json` (and `aborted` when it aborted), as `goldilocks run` uses it.
  */
-import { passthrough, type RuntimeFactory } from './hooks.js';
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { isMainThread, threadId } from 'node:worker_threads';
+import pc from 'picocolors';
+import type { Hooks, Runtime, RuntimeFactory, WorkerHooks } from './hooks.js';
+import { installPatches } from './patches.js';
+import {
+  DataRaceException,
+  type LiveRace,
+  printErr,
+  recordRace,
+  siteText,
+  textRace,
+  writeLiveReport,
+} from './races.js';
+import { ATOMIC, type Conflict, packA, Shadow, WRITE } from './shadow.js';
+import {
+  A,
+  allocHeap,
+  appendCell,
+  attachState,
+  Cell,
+  CTL,
+  createState,
+  DEAD,
+  ensureBytes,
+  ensureThread,
+  FORKED,
+  getString,
+  lock,
+  MAX_BUFFERS,
+  putString,
+  StateViews,
+  Tag,
+  TERMINATING,
+  unlock,
+} from './state.js';
+import { type SyncRef, setSyncObserver } from './sync/observer.js';
 
-const factory: RuntimeFactory = () => passthrough;
+/** `--on-race` modes, in the order stored in the shared settings. */
+export const ON_RACE = ['throw', 'report', 'abort'] as const;
+/** Exit code of `--on-race=abort` (ThreadSanitizer's `exitcode` default). */
+export const EXIT_ABORT = 66;
+/** Key of the original Atomics functions on `globalThis`, for tools that must stay invisible to the detector. */
+export const RAW_ATOMICS = Symbol.for('goldilocks.rawAtomics');
+
+const MARK = '__goldilocks$message';
+const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+
+/** A message as it travels between instrumented threads. */
+interface Wrapped {
+  [MARK]: number;
+  sabs: SharedArrayBuffer[];
+  ids: number[];
+  v: unknown;
+}
+
+/** A function whose frame (and those above it) a captured stack leaves out. */
+// biome-ignore lint/suspicious/noExplicitAny: any function, as Error.captureStackTrace takes it
+export type Callee = (...args: any[]) => unknown;
+
+/** Everything a patch needs from this thread's runtime (`./patches.ts`). */
+export interface Context {
+  readonly s: StateViews;
+  readonly shadow: Shadow;
+  readonly t: number;
+  /** Is `o` a TypedArray over a SharedArrayBuffer. */
+  readonly shared: (o: unknown) => boolean;
+  /** The shadow id of a SharedArrayBuffer, registering it on first sight. */
+  idOf(buffer: SharedArrayBuffer): number;
+  /** Heap index of buffer `id`'s word table. */
+  baseOf(id: number): number;
+  /** String id of the user frame calling `fn` (a patched function). */
+  callerSite(fn: Callee): number;
+  /**
+   * Checks the data access of bytes [off, off + size) of `buffer` (flags: WRITE) at site `site`.
+   * @throws DataRaceException in `throw` mode when it races.
+   */
+  checkRange(
+    buffer: SharedArrayBuffer,
+    off: number,
+    size: number,
+    flags: number,
+    site: number,
+    what: string,
+    fn: Callee,
+  ): void;
+  /** Runs `body` holding the list lock. */
+  listLocked<T>(body: () => T): T;
+  /** Reports a race found by an atomic operation (after its locks are released). */
+  race(
+    c: Conflict,
+    id: number,
+    off: number,
+    size: number,
+    flags: number,
+    site: number,
+    what: string,
+    fn: Callee,
+  ): void;
+  /** Does a race stop the access (`throw`, `abort`) rather than only being reported. */
+  readonly stopOnRace: boolean;
+}
+
+const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
+  const started = performance.now();
+  const envMode = process.env.GOLDILOCKS_ON_RACE ?? 'throw';
+  let mode = (ON_RACE as readonly string[]).indexOf(envMode);
+  if (mode < 0) {
+    printErr(
+      `goldilocks: GOLDILOCKS_ON_RACE='${envMode}' is not one of ${ON_RACE.join(', ')}; using throw\n`,
+    );
+    mode = 0;
+  }
+  const state = attachState() ?? createState(mode);
+  mode = state.settings.onRace;
+  const s = new StateViews(state);
+  const t = threadId;
+  ensureThread(s, t);
+  A.add(s.ctl, CTL.threadCount, 1);
+  const shadow = new Shadow(s, t);
+  const stopOnRace = mode !== 1;
+  const colors = pc.isColorSupported && process.stderr.isTTY === true;
+  Object.defineProperty(globalThis, RAW_ATOMICS, { value: Object.freeze({ ...A }), enumerable: false });
+
+  // ---- buffers --------------------------------------------------------------------------------------------
+  const ids = new WeakMap<SharedArrayBuffer, number>();
+  const bases: number[] = [];
+  const idOf = (buffer: SharedArrayBuffer): number => {
+    const id = ids.get(buffer);
+    return id === undefined ? registerBuffer(buffer) : id;
+  };
+  function registerBuffer(buffer: SharedArrayBuffer): number {
+    const id = A.add(s.ctl, CTL.nextBuffer, 1) + 1;
+    if (id >= MAX_BUFFERS) throw new RangeError(`goldilocks: more than ${MAX_BUFFERS - 1} shared buffers`);
+    const bytes = buffer.growable ? buffer.maxByteLength : buffer.byteLength;
+    const words = Math.max(1, Math.ceil(bytes / 8));
+    const base = allocHeap(s, 2 * words);
+    ensureBytes(state.buffers, (id + 1) * 12);
+    s.buffers[3 * id] = base;
+    s.buffers[3 * id + 1] = words;
+    A.store(s.buffers, 3 * id + 2, bytes + 1);
+    ids.set(buffer, id);
+    bases[id] = base;
+    return id;
+  }
+  const baseOf = (id: number): number => {
+    let b = bases[id];
+    if (b === undefined) {
+      A.load(s.buffers, 3 * id + 2);
+      b = s.buffers[3 * id];
+      bases[id] = b;
+    }
+    return b;
+  };
+  const adopt = (sabs: SharedArrayBuffer[], list: number[]): void => {
+    for (let i = 0; i < sabs.length; i++) if (!ids.has(sabs[i])) ids.set(sabs[i], list[i]);
+  };
+
+  // ---- sites ----------------------------------------------------------------------------------------------
+  const sites: number[] = [];
+  const siteOf = (local: number): number => {
+    let g = sites[local];
+    if (g === undefined) {
+      const l = hooks.siteLocation(local);
+      g = putString(s, siteText(l.file, l.line, l.column));
+      sites[local] = g;
+    }
+    return g;
+  };
+  const frames = new Map<string, number>();
+  const holder: { stack?: string } = {};
+  const callerSite = (fn: Callee): number => {
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 1;
+    Error.captureStackTrace(holder, fn);
+    Error.stackTraceLimit = limit;
+    const frame = holder.stack ?? '';
+    let g = frames.get(frame);
+    if (g === undefined) {
+      const m = /\(?([^\s()]+):(\d+):(\d+)\)?\s*$/.exec(frame);
+      g = putString(s, m ? siteText(m[1], Number(m[2]), Number(m[3])) : '<unknown>');
+      frames.set(frame, g);
+    }
+    return g;
+  };
+
+  // ---- races ----------------------------------------------------------------------------------------------
+  const reportFile = process.env.GOLDILOCKS_REPORT_DIR
+    ? path.join(process.env.GOLDILOCKS_REPORT_DIR, `${process.pid}.json`)
+    : process.env.GOLDILOCKS_REPORT;
+  const program = process.argv[1] ?? '';
+  const writeReport = (): void => {
+    shadow.flush();
+    if (reportFile) writeLiveReport(s, reportFile, program, performance.now() - started);
+  };
+  const abort = (): void => {
+    A.store(s.ctl, CTL.aborted, 1);
+    writeReport();
+    if (process.env.GOLDILOCKS_REPORT_DIR)
+      writeFileSync(path.join(process.env.GOLDILOCKS_REPORT_DIR, 'aborted'), `${process.pid}\n`);
+    if (isMainThread) process.exit(EXIT_ABORT);
+    process.kill(process.pid, 'SIGUSR2');
+  };
+  const toStringTag = Object.getOwnPropertyDescriptor(
+    Object.getPrototypeOf(Int8Array.prototype),
+    Symbol.toStringTag,
+  )!.get!;
+  const race = (
+    c: Conflict,
+    id: number,
+    off: number,
+    size: number,
+    flags: number,
+    site: number,
+    what: string,
+    fn: Callee,
+  ): void => {
+    shadow.counts[10]++;
+    const at: { stack?: string } = {};
+    Error.captureStackTrace(at, fn);
+    if (!at.stack?.includes('\n')) Error.captureStackTrace(at, race); // fn was not on the stack (a reference's setter)
+    const variable = `sab#${id}+${off}`;
+    const r: LiveRace = {
+      location: { buffer: id, byteOffset: off, size, elementType: what, variable },
+      current: {
+        index: -1,
+        thread: `T${t}`,
+        access: flags & WRITE ? 'write' : 'read',
+        transactional: false,
+        atomic: (flags & ATOMIC) !== 0,
+        location: getString(s, site),
+        stack: (at.stack ?? '').split('\n').slice(1).join('\n'),
+      },
+      previous: {
+        index: -1,
+        thread: `T${c.owner}`,
+        access: c.flags & WRITE ? 'write' : 'read',
+        transactional: false,
+        atomic: (c.flags & ATOMIC) !== 0,
+        location: getString(s, c.site),
+      },
+      lockset: c.lockset.map(Shadow.keyName),
+      detail: c.detail,
+    };
+    if (recordRace(s, r)) printErr(textRace(r, colors));
+    if (mode === 2) abort();
+    if (stopOnRace) {
+      const e = new DataRaceException(r);
+      Error.captureStackTrace(e, fn);
+      throw e;
+    }
+  };
+  let flushIn = 1 << 16;
+  const checkRange = (
+    buffer: SharedArrayBuffer,
+    off: number,
+    size: number,
+    flags: number,
+    site: number,
+    what: string,
+    fn: Callee,
+  ): void => {
+    if (--flushIn === 0) {
+      shadow.flush();
+      flushIn = 1 << 16;
+    }
+    const id = idOf(buffer);
+    const base = baseOf(id);
+    const end = off + size;
+    let reported = false;
+    for (let w = Math.floor(off / 8); w * 8 < end; w++) {
+      const lo = Math.max(off - w * 8, 0);
+      const hi = Math.min(end - w * 8, 8);
+      const mask = ((1 << hi) - 1) & ~((1 << lo) - 1);
+      const c = shadow.access(base + 2 * w, mask, flags, site, stopOnRace);
+      if (c && !reported) {
+        reported = true;
+        const common = mask & c.flags;
+        race(c, id, w * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
+      }
+    }
+  };
+  const listLocked = <T>(body: () => T): T => {
+    lock(s, s.ctl, CTL.listLock);
+    try {
+      return body();
+    } finally {
+      unlock(s.ctl, CTL.listLock);
+    }
+  };
+  const ctx: Context = {
+    s,
+    shadow,
+    t,
+    shared: hooks.shared,
+    idOf,
+    baseOf,
+    callerSite,
+    checkRange,
+    listLocked,
+    race,
+    stopOnRace,
+  };
+  installPatches(ctx);
+
+  // ---- messages -------------------------------------------------------------------------------------------
+  const userPorts = new WeakSet<object>();
+  /** Worker constructors running in this thread: their internal messages (before register ran there) pass as they are. */
+  let spawning = 0;
+  const MessagePort = threads.MessagePort;
+  function markPorts(value: unknown): void {
+    collect(value, undefined);
+  }
+  /** Walks a message's value (at most 100k nodes) for shared buffers (into `out`) and ports (marked as user ports). */
+  function collect(value: unknown, out: SharedArrayBuffer[] | undefined): void {
+    if (value === null || typeof value !== 'object') return;
+    const seen = new Set<object>();
+    const todo: unknown[] = [value];
+    while (todo.length && seen.size < 100_000) {
+      const v = todo.pop();
+      if (v === null || typeof v !== 'object' || seen.has(v)) continue;
+      seen.add(v);
+      if (v instanceof SharedArrayBuffer) out?.push(v);
+      else if (ArrayBuffer.isView(v)) {
+        if (v.buffer instanceof SharedArrayBuffer) out?.push(v.buffer);
+      } else if (v instanceof MessagePort) userPorts.add(v);
+      else if (v instanceof Map) for (const [k, x] of v) todo.push(k, x);
+      else if (v instanceof Set) for (const x of v) todo.push(x);
+      else if (Array.isArray(v)) for (const x of v) todo.push(x);
+      else for (const x of Object.values(v)) todo.push(x);
+    }
+  }
+  function wrap(value: unknown): Wrapped {
+    const sabs: SharedArrayBuffer[] = [];
+    collect(value, sabs);
+    const list = sabs.map(idOf);
+    const m = A.add(s.ctl, CTL.nextMessage, 1) + 1;
+    listLocked(() => appendCell(s, Cell.Send, t, packA(Tag.Message, 0), m));
+    return { [MARK]: m, sabs, ids: list, v: value };
+  }
+  function unwrap(data: unknown): unknown {
+    if (data === null || typeof data !== 'object' || !(MARK in data)) return data;
+    const w = data as Wrapped;
+    adopt(w.sabs, w.ids);
+    markPorts(w.v);
+    listLocked(() => appendCell(s, Cell.Receive, t, packA(Tag.Message, 0), w[MARK]));
+    return w.v;
+  }
+  const portProto = MessagePort.prototype as unknown as Record<PropertyKey, Callee>;
+  const postMessage = portProto.postMessage;
+  portProto.postMessage = function (this: object, value: unknown, ...rest: unknown[]) {
+    return postMessage.call(this, spawning === 0 && userPorts.has(this) ? wrap(value) : value, ...rest);
+  };
+  const DISPATCH = Symbol.for('nodejs.internal.kHybridDispatch');
+  const dispatch = portProto[DISPATCH];
+  if (typeof dispatch === 'function') {
+    portProto[DISPATCH] = function (this: unknown, value: unknown, type: string, event: unknown) {
+      return dispatch.call(this, type === 'message' ? unwrap(value) : value, type, event);
+    };
+  } else
+    printErr('goldilocks: cannot observe message delivery on this Node version; message edges are missing\n');
+  const receive = threads.receiveMessageOnPort;
+  threads.receiveMessageOnPort = (port) => {
+    const r = receive(port);
+    if (r) r.message = unwrap(r.message);
+    return r;
+  };
+  const OriginalChannel = threads.MessageChannel;
+  class MessageChannel extends OriginalChannel {
+    constructor() {
+      super();
+      userPorts.add(this.port1);
+      userPorts.add(this.port2);
+    }
+  }
+  threads.MessageChannel = MessageChannel;
+  (globalThis as Record<string, unknown>).MessageChannel = MessageChannel;
+
+  // ---- threads --------------------------------------------------------------------------------------------
+  if (!isMainThread) {
+    // the parent appends the fork cell after its Worker constructor returns: wait for it (a missing one would
+    // make this thread's first accesses race with everything its parent did before forking)
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const f = A.load(s.threads, t);
+      if (f & FORKED) break;
+      if (Date.now() > deadline) {
+        printErr(`goldilocks: thread T${t} started without its fork event; its parent may have died\n`);
+        break;
+      }
+      A.wait(s.threads, t, f, 100);
+    }
+    const spawn = threads.getEnvironmentData(SPAWN_KEY) as
+      | { sabs: SharedArrayBuffer[]; ids: number[] }
+      | undefined;
+    if (spawn) adopt(spawn.sabs, spawn.ids);
+    if (threads.parentPort) userPorts.add(threads.parentPort);
+    markPorts(threads.workerData);
+  }
+  const markTerminating = (child: number): void => {
+    const todo = [child];
+    while (todo.length) {
+      const c = todo.pop()!;
+      A.or(s.threads, c, TERMINATING);
+      for (let i = 0; i < s.parents.length; i++) if (A.load(s.parents, i) === c + 1) todo.push(i);
+    }
+  };
+  const workerHooks: WorkerHooks = {
+    beforeSpawn(options) {
+      const sabs: SharedArrayBuffer[] = [];
+      collect(options?.workerData, sabs);
+      threads.setEnvironmentData(SPAWN_KEY, { sabs, ids: sabs.map(idOf) } as never);
+      spawning++;
+    },
+    spawnFailed() {
+      spawning--;
+    },
+    afterSpawn(worker) {
+      spawning--;
+      const child = worker.threadId;
+      ensureThread(s, child);
+      A.store(s.parents, child, t + 1);
+      listLocked(() => appendCell(s, Cell.Fork, t, 0, child));
+      A.or(s.threads, child, FORKED);
+      A.notify(s.threads, child);
+      const w = worker as unknown as Record<string, Callee>;
+      const emit = w.emit;
+      w.emit = function (this: unknown, event: string, ...args: unknown[]) {
+        if (event === 'exit') {
+          listLocked(() => appendCell(s, Cell.Join, t, 0, child));
+          A.or(s.threads, child, DEAD);
+        }
+        return emit.call(this, event, ...args);
+      };
+      const terminate = w.terminate;
+      w.terminate = function (this: unknown, ...args: unknown[]) {
+        markTerminating(child);
+        return terminate.apply(this, args);
+      };
+      const post = w.postMessage;
+      w.postMessage = function (this: unknown, value: unknown, ...rest: unknown[]) {
+        return post.call(this, wrap(value), ...rest);
+      };
+    },
+  };
+
+  // ---- sync library ---------------------------------------------------------------------------------------
+  const held = shadow.held;
+  const syncCell = (kind: number, tag: number, ref: SyncRef): number => {
+    const a = packA(tag, idOf(ref.buffer));
+    listLocked(() => appendCell(s, kind, t, a, ref.byteOffset));
+    return a;
+  };
+  setSyncObserver({
+    acquire(ref) {
+      held.push(syncCell(Cell.Acquire, Tag.Named, ref), ref.byteOffset);
+    },
+    release(ref) {
+      const a = syncCell(Cell.Release, Tag.Named, ref);
+      for (let i = held.length - 2; i >= 0; i -= 2) {
+        if (held[i] === a && held[i + 1] === ref.byteOffset) {
+          held.splice(i, 2);
+          break;
+        }
+      }
+    },
+    publish(ref) {
+      syncCell(Cell.Publish, Tag.Volatile, ref);
+    },
+    subscribe(ref) {
+      syncCell(Cell.Subscribe, Tag.Volatile, ref);
+    },
+  });
+
+  // ---- exit -----------------------------------------------------------------------------------------------
+  if (isMainThread) {
+    process.on('exit', writeReport);
+    if (mode === 2) process.on('SIGUSR2', () => process.exit(EXIT_ABORT));
+  } else process.on('exit', () => shadow.flush());
+
+  // ---- element accesses -----------------------------------------------------------------------------------
+  const index = (o: ArrayBufferView, key: unknown): number => {
+    const n = typeof key === 'number' ? key : typeof key === 'string' ? Number(key) : Number.NaN;
+    if (typeof key === 'string' && String(n) !== key) return -1;
+    return Number.isInteger(n) && n >= 0 && n < (o as Int8Array).length ? n : -1;
+  };
+  const toKey = (k: unknown): PropertyKey =>
+    typeof k === 'number' || typeof k === 'string' || typeof k === 'symbol' ? k : String(k);
+  const runtime: Runtime = {
+    get(o, k, site) {
+      const key = toKey(k);
+      const i = index(o, key);
+      if (i >= 0) {
+        const bpe = (o as Int8Array).BYTES_PER_ELEMENT;
+        checkRange(
+          o.buffer as SharedArrayBuffer,
+          o.byteOffset + i * bpe,
+          bpe,
+          0,
+          siteOf(site),
+          toStringTag.call(o),
+          hooks.get,
+        );
+      }
+      return (o as unknown as Record<PropertyKey, unknown>)[key];
+    },
+    set(o, k, v, site) {
+      const key = toKey(k);
+      const i = index(o, key);
+      if (i >= 0) {
+        const bpe = (o as Int8Array).BYTES_PER_ELEMENT;
+        checkRange(
+          o.buffer as SharedArrayBuffer,
+          o.byteOffset + i * bpe,
+          bpe,
+          WRITE,
+          siteOf(site),
+          toStringTag.call(o),
+          hooks.set,
+        );
+      }
+      (o as unknown as Record<PropertyKey, unknown>)[key] = v;
+      return v;
+    },
+    worker: workerHooks,
+  };
+  return runtime;
+};
+
+/** Key of the shared buffers of a spawned worker's `workerData` in the environment data. */
+const SPAWN_KEY = 'goldilocks.spawn';
+
 export default factory;

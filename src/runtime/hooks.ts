@@ -18,6 +18,8 @@
  * recording runtime), otherwise `./detector.js`; such a module's default export is a {@link RuntimeFactory}.
  */
 
+import type { Worker, WorkerOptions } from 'node:worker_threads';
+
 /** Where a site is: `file` a file URL or path (as the module was loaded), 1-based `line` and `column` (UTF-16). */
 export interface SiteLocation {
   file: string;
@@ -29,6 +31,19 @@ export interface SiteLocation {
 export interface Runtime {
   get(o: ArrayBufferView, k: unknown, site: number): unknown;
   set(o: ArrayBufferView, k: unknown, v: unknown, site: number): unknown;
+  /** Called by register's `Worker` around each worker's construction in this thread. */
+  worker?: WorkerHooks;
+}
+
+/**
+ * Worker construction as the runtime sees it: `beforeSpawn(options)` right before the original constructor runs,
+ * then `afterSpawn(worker)` once it returned (the worker exists and has its `threadId`), or `spawnFailed()` when it
+ * threw.
+ */
+export interface WorkerHooks {
+  beforeSpawn(options: WorkerOptions | undefined): void;
+  afterSpawn(worker: Worker): void;
+  spawnFailed(): void;
 }
 
 /** Default export of a runtime module: called once per thread with that thread's hooks. */

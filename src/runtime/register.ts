@@ -35,7 +35,8 @@ const runtimeUrl = runtimeSpec
     : pathToFileURL(runtimeSpec).href
   : new URL('./detector.js', import.meta.url).href;
 const factory = (await import(runtimeUrl)).default as RuntimeFactory;
-installRuntime(factory(hooks));
+const runtime = factory(hooks);
+installRuntime(runtime);
 
 register('./loader.js', import.meta.url);
 
@@ -67,7 +68,14 @@ class Worker extends OriginalWorker {
     const env = opts?.env;
     if (env && typeof env === 'object')
       opts = { ...opts, env: { ...ownEnv(), ...(env as NodeJS.ProcessEnv) } };
-    super(code, opts);
+    runtime.worker?.beforeSpawn(opts);
+    try {
+      super(code, opts);
+    } catch (e) {
+      runtime.worker?.spawnFailed();
+      throw e;
+    }
+    runtime.worker?.afterSpawn(this);
   }
 }
 threads.Worker = Worker;

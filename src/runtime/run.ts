@@ -7,14 +7,18 @@ import { constants } from 'node:os';
 /** File URL of `register.js` (no spaces: a URL escapes them, so it needs no quoting in NODE_OPTIONS). */
 export const REGISTER_URL = new URL('./register.js', import.meta.url).href;
 
-/** Options of {@link run}: the child's environment (default `process.env`) and stdio (default `'inherit'`). */
+/**
+ * Options of {@link run}: the child's environment (default `process.env`), stdio (default `'inherit'`), and the
+ * command (default this `node`; any other command is looked up on PATH and gets the same `NODE_OPTIONS`).
+ */
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
   stdio?: StdioOptions;
+  command?: string;
 }
 
 /**
- * Spawns `node ...args` with `--import <register.js>` appended to `NODE_OPTIONS`, so that the child, its workers
+ * Spawns `node ...args` (or `command ...args`) with `--import <register.js>` appended to `NODE_OPTIONS`, so that the child, its workers
  * and the node processes it spawns in turn all load the hooks first.
  * @returns the child's exit code, or 128 + the signal number when a signal ended it (as a shell reports it).
  * @throws the spawn error (e.g. ENOENT) when the child could not be started.
@@ -22,7 +26,7 @@ export interface RunOptions {
 export function run(args: readonly string[], options: RunOptions = {}): Promise<number> {
   const env = { ...(options.env ?? process.env) };
   env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} --import=${REGISTER_URL}`.trim();
-  const child = spawn(process.execPath, args, { env, stdio: options.stdio ?? 'inherit' });
+  const child = spawn(options.command ?? process.execPath, args, { env, stdio: options.stdio ?? 'inherit' });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code, signal) =>

@@ -1,0 +1,100 @@
+/**
+ * `goldilocks run`: runs a program (or, after `--`, any command) with every Node.js process and worker thread
+ * it starts instrumented and race-checked by the live runtime (src/runtime/, docs/RUNTIME.md).
+ *
+ * Each process writes its JSON report into a fresh directory (`GOLDILOCKS_REPORT_DIR`); once the command ends they
+ * are merged into `--report FILE` and summarized on stderr. Exit code: the command's own, or 66 when a race made
+ * `--on-race=abort` stop it (README "Exit codes").
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { JsonRace, JsonReport } from '../report/report.js';
+import { EXIT_ABORT } from '../runtime/detector.js';
+import { run } from '../runtime/run.js';
+
+export interface RunFlags {
+  onRace: string;
+  report?: string;
+  detector: string;
+}
+
+/**
+ * Runs `args` (`[entry, ...programArgs]`, or `[command, ...commandArgs]` when `command`) under the runtime.
+ * @returns the exit code (see the file header).
+ * @throws the spawn error when the command cannot be started.
+ */
+export async function runProgram(args: string[], command: boolean, flags: RunFlags): Promise<number> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-run-'));
+  try {
+    const env = {
+      ...process.env,
+      GOLDILOCKS_ON_RACE: flags.onRace,
+      GOLDILOCKS_REPORT_DIR: dir,
+    };
+    const code = command ? await run(args.slice(1), { env, command: args[0] }) : await run(args, { env });
+    const reports = readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as JsonReport);
+    const merged = mergeReports(reports, args.join(' '));
+    if (flags.report) writeFileSync(flags.report, `${JSON.stringify(merged, null, 2)}\n`);
+    const pairs = merged.summary.racePairs;
+    if (pairs > 0) {
+      process.stderr.write(
+        `goldilocks: ${merged.summary.racyEvents} racy accesses, ${pairs} distinct location pair${pairs === 1 ? '' : 's'}, in ${reports.length} process${reports.length === 1 ? '' : 'es'}\n`,
+      );
+    }
+    return existsSync(path.join(dir, 'aborted')) ? EXIT_ABORT : code;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One report for all processes of a run: the single report as it is, or summed summaries and concatenated races
+ * whose variables are prefixed by `<n>/` for the n-th process's report (buffer ids are per process).
+ */
+export function mergeReports(reports: JsonReport[], program: string): JsonReport {
+  const empty: JsonReport = {
+    schema: 'goldilocks-report/1',
+    detector: 'goldilocks',
+    precise: true,
+    input: { file: program, format: 'live', gzip: false, skippedLines: {} },
+    summary: {
+      events: 0,
+      threads: 0,
+      locks: 0,
+      volatiles: 0,
+      variables: 0,
+      racyEvents: 0,
+      racyVariables: 0,
+      racyLocations: 0,
+      racePairs: 0,
+      warnings: 0,
+      timeMs: 0,
+      eventsPerSecond: 0,
+    },
+    racyVariables: [],
+    firstRaces: [],
+    races: [],
+    racesOmitted: 0,
+    stats: {},
+  };
+  if (reports.length === 1) return { ...reports[0], input: { ...reports[0].input, file: program } };
+  const out = empty;
+  const locations = new Set<string>();
+  for (const [i, r] of reports.entries()) {
+    const prefix = `${i}/`;
+    for (const k of Object.keys(out.summary) as (keyof JsonReport['summary'])[]) {
+      if (k !== 'racyLocations' && k !== 'eventsPerSecond') out.summary[k] += r.summary[k];
+    }
+    out.racyVariables.push(...r.racyVariables.map((v) => prefix + v));
+    out.firstRaces.push(...r.firstRaces.map((f) => ({ ...f, variable: prefix + f.variable })));
+    out.races.push(...r.races.map((x: JsonRace) => ({ ...x, variable: prefix + x.variable })));
+    for (const x of r.races) locations.add(x.current.location).add(x.previous.location);
+    for (const [k, v] of Object.entries(r.stats)) out.stats[k] = (out.stats[k] ?? 0) + v;
+  }
+  out.summary.racyLocations = locations.size;
+  out.summary.timeMs = Math.max(0, ...reports.map((r) => r.summary.timeMs));
+  return out;
+}

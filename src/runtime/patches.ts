@@ -1,0 +1,453 @@
+/**
+ * What the rewriter cannot see at a site, patched once per thread before user code: `Atomics` (synchronization,
+ * ECMA-262 §25.4 and the memory model §29), `DataView` get/set, and the built-in methods that read or write many
+ * elements of shared memory at once (checked as data reads/writes of every byte they touch).
+ *
+ * **Atomics.** An atomic operation is a data access with the ATOMIC flag (two atomic accesses of the same range
+ * never race; of overlapping unequal ranges they do) and a synchronization cell. Lock order: the word's check lock,
+ * then the list lock; under both the check runs, the operation executes and its cell is appended, so list order
+ * is the operations' order (a later atomic read really read from the earlier write). `compareExchange` decides
+ * under the locks whether it will write (a failed one only reads). `wait`/`waitAsync`/`notify` on one location are
+ * ordered through the waiter list's critical section (ECMA-262 §25.4.3.14–16), modelled as a lock of the location
+ * (`Tag.WaiterList`): a wait enters it (and reads the value) before sleeping and again after it wakes, a notify
+ * enters it while waking waiters, so notify → woken wait is an edge. A wait that returned `'not-equal'` is also an
+ * atomic read at its return: that may give an extra edge (never a false alarm).
+ *
+ * **Bulk methods** (the range they touch is checked before they run): `TypedArray.prototype` set (target written,
+ * shared source read), fill, copyWithin, slice, sort, reverse (written), join, map, forEach, reduce, reduceRight,
+ * filter, at (read); `Buffer.prototype` toString, write, copy, fill, equals, compare and the `readX`/`writeX` number
+ * methods; `TextDecoder#decode`; `TextEncoder#encodeInto`. Not observed: methods that may stop early (`indexOf`,
+ * `includes`, `find*`, `every`, `some`) and iteration (`for…of`, spread, `Array.from`): see docs/RUNTIME.md.
+ */
+import type { Callee, Context } from './detector.js';
+import { ATOMIC, packA, WRITE } from './shadow.js';
+import { A, appendCell, Cell, CTL, lock, Tag, unlock } from './state.js';
+
+type Fn = (...args: never[]) => unknown;
+type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
+
+/** ToIntegerOrInfinity (ECMA-262 §7.1.5). */
+const integer = (v: unknown): number => {
+  const n = Math.trunc(Number(v));
+  return Number.isNaN(n) ? 0 : n;
+};
+/** A relative index (negative from the end) clamped to [0, len], `dflt` for undefined. */
+const relative = (v: unknown, len: number, dflt: number): number => {
+  if (v === undefined) return dflt;
+  const n = integer(v);
+  return n < 0 ? Math.max(len + n, 0) : Math.min(n, len);
+};
+
+/** Installs every patch of this file for the thread of `ctx`. */
+export function installPatches(ctx: Context): void {
+  patchAtomics(ctx);
+  patchDataView(ctx);
+  patchTypedArray(ctx);
+  patchBuffer(ctx);
+  patchText(ctx);
+}
+
+function patchAtomics(ctx: Context): void {
+  const { s, shadow, t } = ctx;
+  const heap = s.heap;
+  const scratch = new Map<string, Int32Array | BigInt64Array>();
+  /**
+   * Runs atomic operation `op` on element `x` of shared `ta` (see the file header). `decide` (under both locks)
+   * returns the access's flags and cell kind; `op` runs under both locks and may append more cells.
+   */
+  const atomic = (
+    ta: Int32Array,
+    x: number,
+    decide: () => number,
+    op: () => unknown,
+    fn: Callee,
+    name: string,
+  ): unknown => {
+    const bpe = ta.BYTES_PER_ELEMENT;
+    const off = ta.byteOffset + x * bpe;
+    const id = ctx.idOf(ta.buffer as SharedArrayBuffer);
+    const w = Math.floor(off / 8);
+    const mask = ((1 << bpe) - 1) << (off - w * 8);
+    const word = ctx.baseOf(id) + 2 * w;
+    const site = ctx.callerSite(fn);
+    shadow.counts[8]++;
+    let conflict: ReturnType<typeof shadow.find>;
+    let flags = 0;
+    let result: unknown;
+    lock(s, heap, word);
+    try {
+      lock(s, s.ctl, CTL.listLock);
+      try {
+        const kindFlags = decide();
+        const kind = kindFlags >> 16;
+        flags = (kindFlags & 0xffff) | ATOMIC;
+        conflict = shadow.find(word, mask, flags);
+        if (!(conflict && ctx.stopOnRace)) {
+          result = op();
+          appendCell(s, kind, t, packA(Tag.Atomic, id), off * 4 + Math.log2(bpe));
+          shadow.counts[9]++;
+        }
+      } finally {
+        unlock(s.ctl, CTL.listLock);
+      }
+      if (!(conflict && ctx.stopOnRace)) shadow.record(word, mask, flags, site);
+    } finally {
+      unlock(heap, word);
+    }
+    if (conflict) ctx.race(conflict, id, off, bpe, flags, site, `Atomics.${name}`, fn);
+    return result;
+  };
+  const READ = (Cell.AtomicRead << 16) | 0;
+  const RMW = (Cell.AtomicRmw << 16) | WRITE;
+  const STORE = (Cell.AtomicWrite << 16) | WRITE;
+  /** The element index `i` of shared `ta` as ValidateAtomicAccess computes it, or -1 to leave it to the original. */
+  const element = (ta: unknown, i: unknown): number => {
+    if (!ctx.shared(ta)) return -1;
+    const x = integer(i);
+    return x >= 0 && x < (ta as Int32Array).length ? x : -1;
+  };
+  const atomics = Atomics as unknown as Record<string, Fn>;
+  const rmw = (name: keyof typeof A, decideFlags: number) => {
+    const orig = A[name] as unknown as (ta: unknown, i: number, ...v: unknown[]) => unknown;
+    const fn = (ta: Int32Array, i: unknown, ...v: unknown[]): unknown => {
+      const x = element(ta, i);
+      if (x < 0) return orig(ta, i as number, ...v);
+      return atomic(
+        ta,
+        x,
+        () => decideFlags,
+        () => orig(ta, x, ...v),
+        fn,
+        name,
+      );
+    };
+    atomics[name] = fn as Fn;
+  };
+  rmw('load', READ);
+  rmw('store', STORE);
+  for (const name of ['add', 'sub', 'and', 'or', 'xor', 'exchange'] as const) rmw(name, RMW);
+  const cas = (ta: Int32Array, i: unknown, expected: unknown, replacement: unknown): unknown => {
+    const x = element(ta, i);
+    if (x < 0) return A.compareExchange(ta, i as number, expected as number, replacement as number);
+    const tag = Object.prototype.toString.call(ta);
+    let sc = scratch.get(tag);
+    if (!sc) {
+      sc = new (ta.constructor as Int32ArrayConstructor)(1);
+      scratch.set(tag, sc);
+    }
+    const conv = sc as unknown as unknown[];
+    conv[0] = expected;
+    return atomic(
+      ta,
+      x,
+      () => (A.load(ta, x) === conv[0] ? RMW : READ),
+      () => A.compareExchange(ta, x, conv[0] as number, replacement as number),
+      cas,
+      'compareExchange',
+    );
+  };
+  atomics.compareExchange = cas as Fn;
+
+  const waiters = (ta: Int32Array, x: number): [number, number] => [
+    packA(Tag.WaiterList, ctx.idOf(ta.buffer as SharedArrayBuffer)),
+    ta.byteOffset + x * ta.BYTES_PER_ELEMENT,
+  ];
+  /** Leaving the wait: enter and leave the waiter list's critical section (and read again if not-equal). */
+  const afterWait = (ta: Int32Array, x: number, result: unknown): void => {
+    const [a, b] = waiters(ta, x);
+    ctx.listLocked(() => {
+      appendCell(s, Cell.Acquire, t, a, b);
+      if (result === 'not-equal') {
+        const off = ta.byteOffset + x * ta.BYTES_PER_ELEMENT;
+        appendCell(
+          s,
+          Cell.AtomicRead,
+          t,
+          packA(Tag.Atomic, ctx.idOf(ta.buffer as SharedArrayBuffer)),
+          off * 4 + Math.log2(ta.BYTES_PER_ELEMENT),
+        );
+      }
+      appendCell(s, Cell.Release, t, a, b);
+    });
+  };
+  const beforeWait = (ta: Int32Array, x: number, fn: Callee, name: string): void => {
+    const [a, b] = waiters(ta, x);
+    atomic(
+      ta,
+      x,
+      () => READ,
+      () => {
+        appendCell(s, Cell.Acquire, t, a, b);
+        appendCell(s, Cell.Release, t, a, b);
+      },
+      fn,
+      name,
+    );
+  };
+  const wait = (ta: Int32Array, i: unknown, value: unknown, timeout?: number): unknown => {
+    const x = element(ta, i);
+    if (x < 0) return A.wait(ta, i as number, value as number, timeout);
+    beforeWait(ta, x, wait, 'wait');
+    const r = A.wait(ta, x, value as number, timeout);
+    afterWait(ta, x, r);
+    return r;
+  };
+  atomics.wait = wait as Fn;
+  if (A.waitAsync) {
+    const waitAsync = (ta: Int32Array, i: unknown, value: unknown, timeout?: number): unknown => {
+      const x = element(ta, i);
+      const orig = A.waitAsync as unknown as (...a: unknown[]) => { async: boolean; value: unknown };
+      if (x < 0) return orig(ta, i, value, timeout);
+      beforeWait(ta, x, waitAsync, 'waitAsync');
+      const r = orig(ta, x, value, timeout);
+      if (r.async) {
+        r.value = (r.value as Promise<unknown>).then((v) => {
+          afterWait(ta, x, v);
+          return v;
+        });
+      } else afterWait(ta, x, r.value);
+      return r;
+    };
+    atomics.waitAsync = waitAsync as Fn;
+  }
+  const notify = (ta: Int32Array, i: unknown, count?: number): unknown => {
+    const x = element(ta, i);
+    if (x < 0) return A.notify(ta, i as number, count);
+    const [a, b] = waiters(ta, x);
+    return ctx.listLocked(() => {
+      appendCell(s, Cell.Acquire, t, a, b);
+      const n = A.notify(ta, x, count);
+      appendCell(s, Cell.Release, t, a, b);
+      return n;
+    });
+  };
+  atomics.notify = notify as Fn;
+}
+
+function patchDataView(ctx: Context): void {
+  const proto = DataView.prototype as unknown as Record<string, AnyFn>;
+  const get = (name: string) => Object.getOwnPropertyDescriptor(DataView.prototype, name)!.get!;
+  const bufferOf = get('buffer');
+  const offsetOf = get('byteOffset');
+  const lengthOf = get('byteLength');
+  const sizes: Record<string, number> = {
+    Int8: 1,
+    Uint8: 1,
+    Int16: 2,
+    Uint16: 2,
+    Int32: 4,
+    Uint32: 4,
+    Float32: 4,
+    Float64: 8,
+    BigInt64: 8,
+    BigUint64: 8,
+  };
+  for (const [type, size] of Object.entries(sizes)) {
+    for (const write of [false, true]) {
+      const name = `${write ? 'set' : 'get'}${type}`;
+      const orig = proto[name];
+      const fn = function (this: DataView, byteOffset: unknown, ...rest: unknown[]): unknown {
+        const buffer = bufferOf.call(this);
+        if (buffer instanceof SharedArrayBuffer) {
+          const off = integer(byteOffset);
+          if (off >= 0 && off + size <= (lengthOf.call(this) as number))
+            ctx.checkRange(
+              buffer,
+              (offsetOf.call(this) as number) + off,
+              size,
+              write ? WRITE : 0,
+              ctx.callerSite(fn),
+              `DataView#${name}`,
+              fn,
+            );
+          return orig.call(this, off, ...rest);
+        }
+        return orig.call(this, byteOffset, ...rest);
+      };
+      proto[name] = fn as AnyFn;
+    }
+  }
+}
+
+/** Checks element range [from, to) of shared view `v`. */
+function checkElements(
+  ctx: Context,
+  v: ArrayBufferView,
+  from: number,
+  to: number,
+  flags: number,
+  what: string,
+  fn: Callee,
+): void {
+  if (to <= from) return;
+  const bpe = (v as Int8Array).BYTES_PER_ELEMENT ?? 1;
+  ctx.checkRange(
+    v.buffer as SharedArrayBuffer,
+    v.byteOffset + from * bpe,
+    (to - from) * bpe,
+    flags,
+    ctx.callerSite(fn),
+    what,
+    fn,
+  );
+}
+
+/** Replaces `proto[name]` by a function that first runs `before(this, args, fn)` on shared views. */
+function wrapMethod(
+  ctx: Context,
+  proto: Record<string, AnyFn>,
+  owner: string,
+  name: string,
+  before: (self: Int8Array, args: unknown[], fn: Callee, what: string) => void,
+): void {
+  const orig = proto[name];
+  if (typeof orig !== 'function') return;
+  const what = `${owner}#${name}`;
+  const fn = function (this: Int8Array, ...args: unknown[]): unknown {
+    if (ctx.shared(this)) before(this, args, fn, what);
+    return orig.apply(this, args);
+  };
+  Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+}
+
+function patchTypedArray(ctx: Context): void {
+  const proto = Object.getPrototypeOf(Int8Array.prototype) as Record<string, AnyFn>;
+  const all = (flags: number) => (self: Int8Array, _args: unknown[], fn: Callee, what: string) =>
+    checkElements(ctx, self, 0, self.length, flags, what, fn);
+  wrapMethod(ctx, proto, 'TypedArray', 'set', (self, [source, offset], fn, what) => {
+    const off = integer(offset);
+    const src = Object(source) as ArrayLike<unknown>;
+    const n = src.length >>> 0;
+    if (off < 0 || off + n > self.length) return; // the original throws RangeError
+    if (ctx.shared(src)) checkElements(ctx, src as unknown as Int8Array, 0, n, 0, what, fn);
+    checkElements(ctx, self, off, off + n, WRITE, what, fn);
+  });
+  wrapMethod(ctx, proto, 'TypedArray', 'fill', (self, [, start, end], fn, what) => {
+    const len = self.length;
+    checkElements(ctx, self, relative(start, len, 0), relative(end, len, len), WRITE, what, fn);
+  });
+  wrapMethod(ctx, proto, 'TypedArray', 'copyWithin', (self, [target, start, end], fn, what) => {
+    const len = self.length;
+    const to = relative(target, len, 0);
+    const from = relative(start, len, 0);
+    const count = Math.min(relative(end, len, len) - from, len - to);
+    if (count <= 0) return;
+    checkElements(ctx, self, from, from + count, 0, what, fn);
+    checkElements(ctx, self, to, to + count, WRITE, what, fn);
+  });
+  wrapMethod(ctx, proto, 'TypedArray', 'slice', (self, [start, end], fn, what) => {
+    const len = self.length;
+    checkElements(ctx, self, relative(start, len, 0), relative(end, len, len), 0, what, fn);
+  });
+  wrapMethod(ctx, proto, 'TypedArray', 'at', (self, [i], fn, what) => {
+    const n = integer(i);
+    const k = n < 0 ? self.length + n : n;
+    if (k >= 0 && k < self.length) checkElements(ctx, self, k, k + 1, 0, what, fn);
+  });
+  for (const name of ['sort', 'reverse']) wrapMethod(ctx, proto, 'TypedArray', name, all(WRITE));
+  for (const name of ['join', 'map', 'forEach', 'reduce', 'reduceRight', 'filter'])
+    wrapMethod(ctx, proto, 'TypedArray', name, all(0));
+}
+
+function patchBuffer(ctx: Context): void {
+  const proto = Buffer.prototype as unknown as Record<string, AnyFn>;
+  const len = (b: Int8Array) => b.length;
+  wrapMethod(ctx, proto, 'Buffer', 'toString', (self, [, start, end], fn, what) => {
+    const from = Math.max(0, Math.min(integer(start), len(self)));
+    const to = end === undefined ? len(self) : Math.max(from, Math.min(integer(end), len(self)));
+    checkElements(ctx, self, from, to, 0, what, fn);
+  });
+  wrapMethod(ctx, proto, 'Buffer', 'write', (self, [string, offset, length, encoding], fn, what) => {
+    let off = 0;
+    let max = len(self);
+    let enc = encoding;
+    if (typeof offset === 'string') enc = offset;
+    else {
+      off = integer(offset);
+      if (typeof length === 'string') enc = length;
+      else if (length !== undefined) max = integer(length);
+    }
+    if (off < 0 || off > len(self)) return;
+    const bytes = Math.min(Buffer.byteLength(String(string), enc as BufferEncoding), len(self) - off, max);
+    checkElements(ctx, self, off, off + bytes, WRITE, what, fn);
+  });
+  wrapMethod(
+    ctx,
+    proto,
+    'Buffer',
+    'copy',
+    (self, [target, targetStart, sourceStart, sourceEnd], fn, what) => {
+      const t = target as Int8Array;
+      const ts = integer(targetStart);
+      const ss = integer(sourceStart);
+      const se = sourceEnd === undefined ? len(self) : Math.min(integer(sourceEnd), len(self));
+      const n = Math.min(se - ss, (t?.length ?? 0) - ts);
+      if (n <= 0 || ts < 0 || ss < 0) return;
+      checkElements(ctx, self, ss, ss + n, 0, what, fn);
+      if (ctx.shared(t)) checkElements(ctx, t, ts, ts + n, WRITE, what, fn);
+    },
+  );
+  wrapMethod(ctx, proto, 'Buffer', 'fill', (self, [, offset, end], fn, what) => {
+    const from = typeof offset === 'number' ? Math.max(0, integer(offset)) : 0;
+    const to = typeof end === 'number' ? Math.min(integer(end), len(self)) : len(self);
+    checkElements(ctx, self, from, to, WRITE, what, fn);
+  });
+  for (const name of ['equals', 'compare']) {
+    wrapMethod(ctx, proto, 'Buffer', name, (self, [other], fn, what) => {
+      checkElements(ctx, self, 0, len(self), 0, what, fn);
+      if (ctx.shared(other))
+        checkElements(ctx, other as Int8Array, 0, (other as Int8Array).length, 0, what, fn);
+    });
+  }
+  const sizeOf = (name: string): number => {
+    if (/Int8$/.test(name)) return 1;
+    if (/Int16/.test(name)) return 2;
+    if (/Int32|Float/.test(name)) return 4;
+    if (/Double|BigU?Int64/.test(name)) return 8;
+    return 0; // readIntLE(offset, byteLength) and the like: the size is an argument
+  };
+  for (const name of Object.getOwnPropertyNames(Buffer.prototype)) {
+    const m = /^(read|write)(U?Int|Int|Float|Double|BigU?Int|BigInt)/.exec(name);
+    if (!m) continue;
+    const write = m[1] === 'write';
+    const fixed = sizeOf(name);
+    wrapMethod(ctx, proto, 'Buffer', name, (self, args, fn, what) => {
+      const off = args[write ? 1 : 0] === undefined ? 0 : integer(args[write ? 1 : 0]);
+      const size = fixed || integer(args[write ? 2 : 1]);
+      if (off >= 0 && size > 0 && off + size <= len(self))
+        checkElements(ctx, self, off, off + size, write ? WRITE : 0, what, fn);
+    });
+  }
+}
+
+function patchText(ctx: Context): void {
+  const decoder = TextDecoder.prototype as unknown as Record<string, AnyFn>;
+  const decode = decoder.decode;
+  const decodeFn = function (this: TextDecoder, input?: unknown, ...rest: unknown[]): unknown {
+    if (input instanceof SharedArrayBuffer) {
+      ctx.checkRange(input, 0, input.byteLength, 0, ctx.callerSite(decodeFn), 'TextDecoder#decode', decodeFn);
+    } else if (ArrayBuffer.isView(input) && input.buffer instanceof SharedArrayBuffer) {
+      ctx.checkRange(
+        input.buffer,
+        input.byteOffset,
+        input.byteLength,
+        0,
+        ctx.callerSite(decodeFn),
+        'TextDecoder#decode',
+        decodeFn,
+      );
+    }
+    return decode.call(this, input, ...rest);
+  };
+  decoder.decode = decodeFn as AnyFn;
+  const encoder = TextEncoder.prototype as unknown as Record<string, AnyFn>;
+  const encodeInto = encoder.encodeInto;
+  const encodeIntoFn = function (this: TextEncoder, src: unknown, dest: Uint8Array): unknown {
+    if (ctx.shared(dest)) {
+      const probe = encodeInto.call(this, src, new Uint8Array(dest.length)) as { written: number };
+      checkElements(ctx, dest, 0, probe.written, WRITE, 'TextEncoder#encodeInto', encodeIntoFn);
+    }
+    return encodeInto.call(this, src, dest);
+  };
+  encoder.encodeInto = encodeIntoFn as AnyFn;
+}

@@ -1,0 +1,285 @@
+/**
+ * Shadow state and the Goldilocks check for the live runtime (PLDI'07 §4 Figure 8, §5.1), over the shared
+ * {@link SharedState}. Each thread checks its own accesses: no checker thread.
+ *
+ * **Granularity.** ECMA-262's memory model is defined on byte ranges and views of different element types may
+ * overlap, so races are decided per byte. Shadow state is kept per 8-byte-aligned *word* of a buffer: a word has a
+ * check lock and a list of access records (`Info`), each with the mask of the word's bytes it covers. An access of
+ * an element (1, 2, 4 or 8 bytes, always aligned in a TypedArray) touches one word: one lock, one list, however
+ * its bytes overlap other views' elements. A DataView access may straddle two words; a bulk operation covers many.
+ *
+ * **Info** (8 Int32 in the shadow heap): `next`, `flags` (byte mask | WRITE | ATOMIC), `owner` (thread id), `pos`
+ * (length of the synchronization event list when the access was checked), `site` (string id of its
+ * `file:line:column`), `alock` (key of a sync-library lock held at the access, two words, 0 = none). A word keeps
+ * the last write of each byte and, since it, the last read of each byte by each thread (the paper's `WriteInfo`,
+ * `ReadInfo`).
+ *
+ * **Check** of an access by thread t against an Info of owner u on common bytes, when one of them writes and they
+ * are not two atomic accesses of the same range (ECMA-262 data race): the short-circuits of §5.1 in order —
+ * same owner (program order), alock held by t (u released it after its access, t acquired it since) — then the
+ * happens-before memo (below), then Apply-Lockset-Rules: the lockset starts as `{u}` and the rules of each cell
+ * from `pos` to the list's end are applied; t ∈ lockset ⇔ u's access happens-before t's (Theorem 1).
+ * Rules (the paper's Figure 5 plus ECMA-262 atomics, see docs/RUNTIME.md): acquire(t,l): l∈LS ⇒ add t;
+ * release(t,l): t∈LS ⇒ add l; fork(t,c): t∈LS ⇒ add c; join(t,c): c∈LS ⇒ add t; atomic write(t,v): t∈LS ⇒ add v,
+ * else remove v; atomic read(t,v): v∈LS ⇒ add t; read-modify-write = read then write; send(t,m) / publish(t,v)
+ * like a Java volatile write (t∈LS ⇒ add m); receive / subscribe like its read.
+ *
+ * **Memo** (the offline detector's happens-before memo): per thread, `known[u]` = the largest `pos` of an access
+ * of u proven to happen before this thread's current point. An access of u with a smaller `pos` precedes that one
+ * in u's program order, and this thread only moves forward, so the fact stays true.
+ */
+import { A, allocHeap, CELL, Cell, CTL, lock, type StateViews, TAG_SHIFT, Tag, unlock } from './state.js';
+
+export const WRITE = 1 << 8;
+export const ATOMIC = 1 << 9;
+const MASK = 0xff;
+const INFO = 8;
+const NEXT = 0;
+const FLAGS = 1;
+const OWNER = 2;
+const POS = 3;
+const SITE = 4;
+const ALOCK_A = 5;
+const ALOCK_B = 6;
+
+/** A conflicting earlier access found by a check. */
+export interface Conflict {
+  owner: number;
+  flags: number;
+  site: number;
+  /** How it was decided (for the report). */
+  detail: string;
+  /** The lockset at the end of the walk, as object keys (see {@link keyName}). */
+  lockset: number[];
+}
+
+const TWO32 = 2 ** 32;
+
+/** The lockset key of thread `t`. */
+export const threadKey = (t: number): number => t;
+/** The lockset key of the object in a cell's `a`, `b` words. */
+export const objectKey = (a: number, b: number): number => a * TWO32 + (b >>> 0);
+
+/** `tag`/`id` packed into a cell's `a` word. */
+export const packA = (tag: number, id: number): number => (tag << TAG_SHIFT) | id;
+
+/** Per-thread checker over the shared state. */
+export class Shadow {
+  /** Happens-before memo: per other thread, the largest proven `pos` (see the file header). */
+  private readonly known = new Map<number, number>();
+  /** Info records this thread unlinked, reused only by it. */
+  private readonly free: number[] = [];
+  /** Sync-library locks this thread holds, innermost last: pairs of (a, b) words. */
+  readonly held: number[] = [];
+  /** Local counters, added to the shared ones by {@link flush}. */
+  readonly counts = new Float64Array(16);
+
+  constructor(
+    private readonly s: StateViews,
+    /** This thread's id. */
+    readonly t: number,
+  ) {}
+
+  /**
+   * Checks an access of the bytes `mask` of word `word` (heap index of its [lock, head]) with `flags` (WRITE,
+   * ATOMIC) at site `site` (string id) and, unless it races and `stopOnRace`, records it. Takes and releases the
+   * word's check lock.
+   * @returns the first conflict found, or undefined.
+   */
+  access(word: number, mask: number, flags: number, site: number, stopOnRace: boolean): Conflict | undefined {
+    const heap = this.s.heap;
+    lock(this.s, heap, word);
+    try {
+      const conflict = this.find(word, mask, flags);
+      if (conflict === undefined || !stopOnRace) this.record(word, mask, flags, site);
+      return conflict;
+    } finally {
+      unlock(heap, word);
+    }
+  }
+
+  /** The first Info of the word that conflicts with the access and does not happen before it. Lock held. */
+  find(word: number, mask: number, flags: number): Conflict | undefined {
+    const heap = this.s.heap;
+    this.counts[0]++;
+    const write = (flags & WRITE) !== 0;
+    for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
+      const f = heap[e + FLAGS];
+      if ((f & mask) === 0) continue;
+      if (!write && (f & WRITE) === 0) continue;
+      if (flags & ATOMIC && f & ATOMIC && (f & MASK) === mask) continue;
+      const c = this.check(e);
+      if (c) return c;
+    }
+    return undefined;
+  }
+
+  /** Decides whether Info `e` happens before this thread's current point; a conflict when not. */
+  private check(e: number): Conflict | undefined {
+    const heap = this.s.heap;
+    const u = heap[e + OWNER];
+    this.counts[1]++;
+    if (u === this.t) {
+      this.counts[2]++;
+      return undefined;
+    }
+    const la = heap[e + ALOCK_A];
+    if (la !== 0) {
+      const lb = heap[e + ALOCK_B];
+      const held = this.held;
+      for (let i = 0; i < held.length; i += 2) {
+        if (held[i] === la && held[i + 1] === lb) {
+          this.counts[3]++;
+          return undefined;
+        }
+      }
+    }
+    const pos = heap[e + POS];
+    const k = this.known.get(u);
+    if (k !== undefined && pos <= k) {
+      this.counts[4]++;
+      return undefined;
+    }
+    this.counts[5]++;
+    const ls = this.walk(u, pos);
+    if (ls === undefined) {
+      this.known.set(u, pos);
+      return undefined;
+    }
+    return {
+      owner: u,
+      flags: heap[e + FLAGS],
+      site: heap[e + SITE],
+      detail: `lockset walk over ${A.load(this.s.ctl, CTL.listEnd) - pos} synchronization events: T${this.t} ∉ LS`,
+      lockset: [...ls],
+    };
+  }
+
+  /**
+   * Apply-Lockset-Rules from `pos` with LS = {u}.
+   * @returns undefined when this thread enters the lockset (happens-before), else the final lockset.
+   */
+  private walk(u: number, pos: number): Set<number> | undefined {
+    const s = this.s;
+    const end = A.load(s.ctl, CTL.listEnd);
+    const list = s.list;
+    const t = this.t;
+    const ls = new Set<number>([threadKey(u)]);
+    this.counts[6]++;
+    this.counts[7] += end - pos;
+    for (let c = pos * CELL, stop = end * CELL; c < stop; c += CELL) {
+      const th = list[c + 1];
+      const kind = list[c];
+      let add = -1;
+      switch (kind) {
+        case Cell.Acquire:
+        case Cell.AtomicRead:
+        case Cell.Receive:
+        case Cell.Subscribe:
+          if (ls.has(objectKey(list[c + 2], list[c + 3]))) add = th;
+          break;
+        case Cell.Release:
+        case Cell.Send:
+        case Cell.Publish:
+          if (ls.has(th)) ls.add(objectKey(list[c + 2], list[c + 3]));
+          break;
+        case Cell.AtomicWrite:
+          if (ls.has(th)) ls.add(objectKey(list[c + 2], list[c + 3]));
+          else ls.delete(objectKey(list[c + 2], list[c + 3]));
+          break;
+        case Cell.AtomicRmw: {
+          const v = objectKey(list[c + 2], list[c + 3]);
+          if (ls.has(v)) add = th;
+          if (add === t) break;
+          if (add >= 0 || ls.has(th)) ls.add(v);
+          else ls.delete(v);
+          break;
+        }
+        case Cell.Fork:
+          if (ls.has(th)) add = list[c + 3];
+          break;
+        case Cell.Join:
+          if (ls.has(list[c + 3])) add = th;
+          break;
+      }
+      if (add >= 0) {
+        if (add === t) return undefined;
+        ls.add(add);
+      }
+    }
+    return ls;
+  }
+
+  /**
+   * Updates the word's Infos after an access (write: replaces every Info on its bytes; read: this thread's
+   * reads). Lock held.
+   */
+  record(word: number, mask: number, flags: number, site: number): void {
+    const heap = this.s.heap;
+    const write = (flags & WRITE) !== 0;
+    let prev = word + 1 - NEXT; // heap[prev + NEXT] is the head
+    for (let e = heap[word + 1]; e !== 0; ) {
+      const next = heap[e + NEXT];
+      const f = heap[e + FLAGS];
+      if (f & mask && (write || (heap[e + OWNER] === this.t && (f & WRITE) === 0))) {
+        const rest = f & MASK & ~mask;
+        if (rest === 0) {
+          heap[prev + NEXT] = next;
+          this.free.push(e);
+          e = next;
+          continue;
+        }
+        heap[e + FLAGS] = (f & ~MASK) | rest;
+      }
+      prev = e;
+      e = next;
+    }
+    const n = this.free.pop() ?? this.allocInfo();
+    heap[n + FLAGS] = mask | flags;
+    heap[n + OWNER] = this.t;
+    heap[n + POS] = A.load(this.s.ctl, CTL.listEnd);
+    heap[n + SITE] = site;
+    const held = this.held;
+    heap[n + ALOCK_A] = held.length ? held[held.length - 2] : 0;
+    heap[n + ALOCK_B] = held.length ? held[held.length - 1] : 0;
+    heap[n + NEXT] = heap[word + 1];
+    heap[word + 1] = n;
+  }
+
+  private allocInfo(): number {
+    const s = this.s;
+    // 64 at a time: one atomic add per 64 records
+    const base = allocHeap(s, INFO * 64);
+    for (let i = 63; i > 0; i--) this.free.push(base + i * INFO);
+    return base;
+  }
+
+  /** Adds the local counters to the shared ones and clears them. */
+  flush(): void {
+    for (let i = 0; i < this.counts.length; i++) {
+      if (this.counts[i] !== 0) A.add(this.s.ctl, CTL.stats + i, this.counts[i]);
+      this.counts[i] = 0;
+    }
+  }
+
+  /** The name of a lockset key, for reports: `T3`, `lock@sab#1+8`, `atomic@sab#1+8:4`, `message#5`... */
+  static keyName(key: number): string {
+    if (key < TWO32) return `T${key}`;
+    const a = Math.floor(key / TWO32);
+    const b = key % TWO32;
+    const tag = a >>> TAG_SHIFT;
+    const id = a & ((1 << TAG_SHIFT) - 1);
+    switch (tag) {
+      case Tag.WaiterList:
+        return `waiters@sab#${id}+${b}`;
+      case Tag.Named:
+        return `lock@sab#${id}+${b}`;
+      case Tag.Atomic:
+        return `atomic@sab#${id}+${Math.floor(b / 4)}:${1 << (b & 3)}`;
+      case Tag.Message:
+        return `message#${id * TWO32 + b}`;
+      default:
+        return `volatile@sab#${id}+${b}`;
+    }
+  }
+}

@@ -1,0 +1,349 @@
+/**
+ * The live detector's shared state: the memory every thread of one process checks against (PLDI'07 §5: the
+ * synchronization event list, the per-location `Info`, a per-location check lock), laid out in flat Int32 arrays
+ * over `SharedArrayBuffer`s so that every worker sees the same words.
+ *
+ * The main thread allocates it (`createState`) before any user code runs and publishes it with
+ * `worker_threads.setEnvironmentData`, whose values are structured-cloned into every worker spawned afterwards
+ * (nested ones too): a cloned SharedArrayBuffer is the same memory. Workers `attachState`. The growable buffers
+ * (`maxByteLength` reserves address space, `grow` commits zeroed pages) are seen through length-tracking views, so a
+ * growth by one thread is visible to all.
+ *
+ * All accesses to these words go through the Atomics functions captured here at load time, before the runtime
+ * replaces the global ones ({@link A}); plain reads are used only for words published by an atomic store that the
+ * reader has atomically loaded (ECMA-262 §29: the load synchronizes-with the store, so the plain reads do not race).
+ *
+ * Locks ({@link lock}) hold `holder thread id + 1` (and bit 30 when someone waits). A thread can be stopped at any
+ * point by `worker.terminate()` (V8 TerminateExecution), also while it holds a lock; no other thread may hang on it.
+ * The thread that calls `terminate()` marks the worker and its descendants `terminating`, and the parent marks it
+ * `dead` when its `'exit'` is emitted. A waiter waits in 10 ms slices and takes a lock over when its holder is
+ * dead, or when it is terminating and has held the lock for more than {@link TAKEOVER_MS} (a live thread holds a
+ * detector lock for microseconds; a terminated one never lets go). The structures behind a lock are written so
+ * that a holder stopped between any two writes leaves them readable: new records are filled before they are
+ * linked with one store.
+ */
+import { getEnvironmentData, setEnvironmentData, threadId } from 'node:worker_threads';
+
+/** The Atomics functions as they were before the runtime patched the global object. */
+export const A = {
+  load: Atomics.load,
+  store: Atomics.store,
+  add: Atomics.add,
+  sub: Atomics.sub,
+  and: Atomics.and,
+  or: Atomics.or,
+  xor: Atomics.xor,
+  exchange: Atomics.exchange,
+  compareExchange: Atomics.compareExchange,
+  wait: Atomics.wait,
+  waitAsync: (Atomics as unknown as { waitAsync: typeof Atomics.wait }).waitAsync,
+  notify: Atomics.notify,
+};
+
+/** Key of the state in the environment data (`worker_threads.getEnvironmentData`). */
+const ENV_KEY = 'goldilocks.state';
+
+/** Words of the control block (`ctl`). */
+export const CTL = {
+  /** Cells in the synchronization event list. */
+  listEnd: 0,
+  /** The list lock: an Atomics operation and the append of its cells are one critical section. */
+  listLock: 1,
+  /** Next free Int32 index of the shadow heap. */
+  heapTop: 2,
+  /** Lock serializing growth of the shadow heap. */
+  heapLock: 3,
+  /** Next buffer id. */
+  nextBuffer: 4,
+  /** Next message id. */
+  nextMessage: 5,
+  /** Next free Uint16 index of the string heap. */
+  strTop: 6,
+  /** Lock of the string heap and the string index. */
+  strLock: 7,
+  /** Number of strings. */
+  strCount: 8,
+  /** Lock of the race records and the deduplication table. */
+  raceLock: 9,
+  /** Number of race records (their JSON texts are strings; their string ids follow RACES in `ctl`). */
+  raceCount: 10,
+  /** Set once `--on-race=abort` stopped the process. */
+  aborted: 11,
+  /** Threads that attached to the state. */
+  threadCount: 12,
+  /** Counters summed over all threads (see `STATS`). */
+  stats: 16,
+  /**
+   * Deduplication of reports: `dedupSize` hashes of location pairs (open addressing, 0 = empty), then per slot
+   * its count, its record's string id, then the slots in order of first report (`./races.ts`).
+   */
+  dedup: 64,
+  dedupSize: 1024,
+  /** Int32 words of the control block. */
+  size: 64 + 4 * 1024,
+} as const;
+
+/** Names of the shared counters at `CTL.stats + i` (the paper's Table 1 shares). */
+export const STATS = [
+  'accesses',
+  'checks',
+  'shortCircuitOwner',
+  'shortCircuitAlock',
+  'memo',
+  'lockset',
+  'walks',
+  'walkCells',
+  'atomics',
+  'syncCells',
+  'races',
+] as const;
+export type StatName = (typeof STATS)[number];
+
+/** Cell layout of the synchronization event list: 4 Int32 per cell (`kind`, `thread`, `a`, `b`). */
+export const CELL = 4;
+/** Cell kinds (the lockset rules are in `./shadow.ts`). */
+export const Cell = {
+  Acquire: 1,
+  Release: 2,
+  Fork: 3,
+  Join: 4,
+  AtomicRead: 5,
+  AtomicWrite: 6,
+  AtomicRmw: 7,
+  /** A message sent (`a`, `b` = message id high, low); like a volatile write of a fresh variable. */
+  Send: 8,
+  /** A message delivered; like a volatile read of the message's variable. */
+  Receive: 9,
+  /** `publish` of the sync library (a Java volatile write: never removes). */
+  Publish: 10,
+  Subscribe: 11,
+} as const;
+
+/**
+ * Tags of the objects in a cell's `a` word (`a = tag << 18 | id`, ids < 2^18): with `b` they form the object's
+ * key `a * 2^32 + (b >>> 0)`, exact in a double.
+ */
+export const Tag = {
+  /** A waiter list (Atomics.wait/notify critical section) of (buffer, byte offset). */
+  WaiterList: 1,
+  /** A lock of the sync library at (buffer, byte offset). */
+  Named: 2,
+  /** An atomic location: (buffer, byteOffset * 4 + log2(size)). */
+  Atomic: 3,
+  /** A message: (id high, id low). */
+  Message: 4,
+  /** A volatile of the sync library at (buffer, byte offset). */
+  Volatile: 5,
+} as const;
+export const TAG_SHIFT = 18;
+export const MAX_BUFFERS = 1 << TAG_SHIFT;
+
+const LIST_MAX = 1 << 30;
+const HEAP_MAX = 2 ** 31;
+const STR_MAX = 1 << 30;
+const THREADS_MAX = 1 << 22;
+
+/** One process's shared detector state (same buffers in every thread). */
+export interface SharedState {
+  ctl: SharedArrayBuffer;
+  /** Synchronization event list (growable). */
+  list: SharedArrayBuffer;
+  /** Shadow heap: per-buffer word tables and access records (growable). */
+  heap: SharedArrayBuffer;
+  /** UTF-16 code units of interned strings (growable), and their (start, length) index. */
+  str: SharedArrayBuffer;
+  strIndex: SharedArrayBuffer;
+  /** Per buffer id: [word table index in the heap, words, byte length]. */
+  buffers: SharedArrayBuffer;
+  /** Per thread id: bit 0 dead, bit 1 terminating, bit 2 forked (the fork cell is in the list). */
+  threads: SharedArrayBuffer;
+  /** Per thread id: the parent's thread id + 1. */
+  parents: SharedArrayBuffer;
+  /** Settings: `onRace` 0 throw, 1 report, 2 abort. */
+  settings: { onRace: number };
+}
+
+export const DEAD = 1;
+export const TERMINATING = 2;
+export const FORKED = 4;
+
+function growable(initial: number, max: number): SharedArrayBuffer {
+  return new SharedArrayBuffer(initial, { maxByteLength: max });
+}
+
+/** Allocates the state (main thread) and publishes it to future workers. */
+export function createState(onRace: number): SharedState {
+  const state: SharedState = {
+    ctl: new SharedArrayBuffer(CTL.size * 4),
+    list: growable(CELL * 4 * 4096, LIST_MAX),
+    heap: growable(1 << 20, HEAP_MAX),
+    str: growable(1 << 16, STR_MAX),
+    strIndex: growable(1 << 14, STR_MAX),
+    buffers: growable(1 << 12, MAX_BUFFERS * 12),
+    threads: growable(1 << 12, THREADS_MAX),
+    parents: growable(1 << 12, THREADS_MAX),
+    settings: { onRace },
+  };
+  new Int32Array(state.ctl)[CTL.heapTop] = 16; // index 0 stays the null record
+  setEnvironmentData(ENV_KEY, state);
+  return state;
+}
+
+/** The state published by the main thread, or undefined in a process where none was created. */
+export function attachState(): SharedState | undefined {
+  return getEnvironmentData(ENV_KEY) as SharedState | undefined;
+}
+
+/** Views over a {@link SharedState} for the calling thread. */
+export class StateViews {
+  readonly ctl: Int32Array;
+  readonly list: Int32Array;
+  readonly heap: Int32Array;
+  readonly str: Uint16Array;
+  readonly strIndex: Int32Array;
+  readonly buffers: Int32Array;
+  readonly threads: Int32Array;
+  readonly parents: Int32Array;
+  /** This thread's lock word value (`threadId + 1`). */
+  readonly self = threadId + 1;
+
+  constructor(readonly state: SharedState) {
+    this.ctl = new Int32Array(state.ctl);
+    this.list = new Int32Array(state.list);
+    this.heap = new Int32Array(state.heap);
+    this.str = new Uint16Array(state.str);
+    this.strIndex = new Int32Array(state.strIndex);
+    this.buffers = new Int32Array(state.buffers);
+    this.threads = new Int32Array(state.threads);
+    this.parents = new Int32Array(state.parents);
+  }
+}
+
+/** Grows `buffer` (growable) to hold at least `bytes`; concurrent growth by other threads is fine. */
+export function ensureBytes(buffer: SharedArrayBuffer, bytes: number): void {
+  const max = buffer.maxByteLength;
+  while (buffer.byteLength < bytes) {
+    if (bytes > max)
+      throw new RangeError(`goldilocks: detector state exhausted (${bytes} bytes needed, ${max} reserved)`);
+    const want = Math.min(max, Math.max(bytes, buffer.byteLength * 2));
+    try {
+      buffer.grow(want);
+    } catch {
+      // another thread grew it past `want` first; loop re-reads the length
+      if (buffer.byteLength < want)
+        throw new RangeError(`goldilocks: could not grow detector state to ${want}`);
+    }
+  }
+}
+
+/** Ensures the per-thread arrays cover thread id `t`. */
+export function ensureThread(s: StateViews, t: number): void {
+  ensureBytes(s.state.threads, (t + 1) * 4);
+  ensureBytes(s.state.parents, (t + 1) * 4);
+}
+
+/** How long a terminating holder may keep a lock before a waiter takes it over (ms). */
+export const TAKEOVER_MS = 1000;
+const WAITERS = 1 << 30;
+
+/**
+ * Takes the lock at `words[i]` for the calling thread. Not reentrant.
+ * @throws never; spins, then waits in slices (see the file header for takeover).
+ */
+export function lock(s: StateViews, words: Int32Array, i: number): void {
+  if (A.compareExchange(words, i, 0, s.self) === 0) return;
+  for (let spin = 0; spin < 64; spin++) {
+    if (A.load(words, i) === 0 && A.compareExchange(words, i, 0, s.self) === 0) return;
+  }
+  let holder = 0;
+  let since = 0;
+  for (;;) {
+    const cur = A.load(words, i);
+    if (cur === 0) {
+      if (A.compareExchange(words, i, 0, s.self | WAITERS) === 0) return;
+      continue;
+    }
+    const h = cur & ~WAITERS;
+    if (h !== holder) {
+      holder = h;
+      since = Date.now();
+    }
+    const flags = h - 1 < s.threads.length ? A.load(s.threads, h - 1) : 0;
+    if (flags & DEAD || (flags & TERMINATING && Date.now() - since > TAKEOVER_MS)) {
+      if (A.compareExchange(words, i, cur, s.self | WAITERS) === cur) return;
+      continue;
+    }
+    if (!(cur & WAITERS) && A.compareExchange(words, i, cur, cur | WAITERS) !== cur) continue;
+    A.wait(words, i, cur | WAITERS, 10);
+  }
+}
+
+/** Releases the lock at `words[i]` (held by the calling thread) and wakes a waiter if there is one. */
+export function unlock(words: Int32Array, i: number): void {
+  if (A.exchange(words, i, 0) & WAITERS) A.notify(words, i, 1);
+}
+
+/**
+ * Appends one cell to the synchronization event list. Call with the list lock held.
+ * @returns the cell's position.
+ */
+export function appendCell(s: StateViews, kind: number, thread: number, a: number, b: number): number {
+  const pos = s.ctl[CTL.listEnd];
+  const at = pos * CELL;
+  if (at + CELL > s.list.length) ensureBytes(s.state.list, (at + CELL) * 4);
+  const l = s.list;
+  l[at] = kind;
+  l[at + 1] = thread;
+  l[at + 2] = a;
+  l[at + 3] = b;
+  A.store(s.ctl, CTL.listEnd, pos + 1);
+  return pos;
+}
+
+/**
+ * Allocates `ints` zeroed Int32 words of the shadow heap.
+ * @returns the index of the first. @throws RangeError when the reserved heap is exhausted.
+ */
+export function allocHeap(s: StateViews, ints: number): number {
+  const base = A.add(s.ctl, CTL.heapTop, ints);
+  const end = base + ints;
+  if (end > s.heap.length) {
+    lock(s, s.ctl, CTL.heapLock);
+    try {
+      ensureBytes(s.state.heap, end * 4);
+    } finally {
+      unlock(s.ctl, CTL.heapLock);
+    }
+  }
+  return base;
+}
+
+/** Interns nothing: stores `text` as a new string and returns its id. */
+export function putString(s: StateViews, text: string): number {
+  lock(s, s.ctl, CTL.strLock);
+  try {
+    const start = s.ctl[CTL.strTop];
+    ensureBytes(s.state.str, (start + text.length) * 2);
+    for (let i = 0; i < text.length; i++) s.str[start + i] = text.charCodeAt(i);
+    const id = s.ctl[CTL.strCount];
+    ensureBytes(s.state.strIndex, (id + 1) * 8);
+    s.strIndex[2 * id] = start;
+    s.strIndex[2 * id + 1] = text.length;
+    s.ctl[CTL.strTop] = start + text.length;
+    A.store(s.ctl, CTL.strCount, id + 1);
+    return id;
+  } finally {
+    unlock(s.ctl, CTL.strLock);
+  }
+}
+
+/** The string with id `id` (as stored by {@link putString}). */
+export function getString(s: StateViews, id: number): string {
+  A.load(s.ctl, CTL.strCount); // synchronizes with the store that published it
+  const start = s.strIndex[2 * id];
+  const len = s.strIndex[2 * id + 1];
+  let out = '';
+  for (let i = 0; i < len; i += 8192)
+    out += String.fromCharCode(...s.str.subarray(start + i, start + Math.min(len, i + 8192)));
+  return out;
+}
