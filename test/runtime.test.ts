@@ -1,0 +1,140 @@
+/**
+ * The live runtime end to end: `goldilocks run` on the shipped examples (the paper's Figure 1, Example 2,
+ * Example 4) and on fixtures for the synchronization it must see (Atomics publication, wait/notify), the racy
+ * access that must not happen, `--on-race` modes, the JSON report, and command mode.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { JsonReport } from '../src/report/report.js';
+import { CLI, ROOT, tempPath } from './helpers.js';
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'runtime');
+const LIMIT = { timeout: 60_000 };
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  report?: JsonReport;
+}
+
+/** `goldilocks run [options] <args>` with a JSON report; resolves when it exits. */
+function goldilocks(options: string[], args: string[]): Promise<Run> {
+  const file = tempPath('report.json');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'run', '--report', file, ...options, ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      let report: JsonReport | undefined;
+      try {
+        report = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+      } catch {
+        report = undefined;
+      }
+      resolve({ code, stdout, stderr, report });
+    });
+  });
+}
+
+const line = (location: string) => Number(location.split(':').at(-2));
+
+describe('paper examples, live', () => {
+  test('Figure 1: the connection thread catches DataRaceException and closes gracefully', LIMIT, async () => {
+    const r = await goldilocks([], ['examples/ftp-connection.mjs']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(
+      r.stdout,
+      /Connection closed! \(data race on sab#\d+\+\d+ \(Int32Array\); served 3 commands\)/,
+    );
+    assert.match(r.stderr, /WARNING: goldilocks: data race on sab#/);
+    assert.equal(r.report?.summary.racePairs, 1);
+    const race = r.report!.races[0];
+    assert.equal(race.current.thread, 'T2'); // the connection worker (T1 is Node's loader-hooks thread)
+    assert.equal(race.previous.thread, 'T0'); // close() on the main thread
+    assert.equal(race.previous.access, 'write');
+  });
+
+  test('Example 2: ownership moves through locks, no exception', LIMIT, async () => {
+    const r = await goldilocks([], ['examples/ownership.mjs']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /box 1 data = 3 \(expected 3\); no DataRaceException/);
+    assert.equal(r.report?.summary.racyEvents, 0);
+    assert.ok((r.report?.stats.shortCircuitAlock ?? 0) + (r.report?.stats.lockset ?? 0) > 0);
+  });
+
+  test('Example 4: DataRaceException on checking.bal', LIMIT, async () => {
+    const r = await goldilocks([], ['examples/bank.mjs']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /stopped by DataRaceException: data race on sab#\d+\+8 \(Float64Array\)/);
+    const race = r.report!.races[0];
+    assert.match(race.variable, /^sab#\d+\+8$/);
+    const lines = [line(race.current.location), line(race.previous.location)].sort((a, b) => a - b);
+    assert.deepEqual(lines, [29, 35]); // checking.bal += 42 (transfer), checking.bal -= 42 (withdraw)
+  });
+});
+
+describe('synchronization the runtime sees', () => {
+  test('Atomics.store -> Atomics.load publication: no race', LIMIT, async () => {
+    const r = await goldilocks([], [join(FIXTURES, 'publish.mjs'), 'atomic']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), 'read 42');
+    assert.equal(r.report?.summary.racyEvents, 0);
+  });
+
+  test('plain flag publication: races on the flag and on the data', LIMIT, async () => {
+    const r = await goldilocks(['--on-race=report'], [join(FIXTURES, 'publish.mjs'), 'plain']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), 'read 42');
+    const lines = r.report!.races.map((x) => [line(x.current.location), line(x.previous.location)].sort());
+    assert.deepEqual(lines, [
+      [13, 22],
+      [15, 18],
+    ]);
+  });
+
+  test('Atomics.wait / notify hand-off: no race', LIMIT, async () => {
+    const r = await goldilocks([], [join(FIXTURES, 'wait-notify.mjs')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), 'read 5');
+    assert.equal(r.report?.summary.racyEvents, 0);
+  });
+});
+
+describe('on a race', () => {
+  test('throw: the racing write does not happen', LIMIT, async () => {
+    const r = await goldilocks([], [join(FIXTURES, 'prevented.mjs')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /worker: DataRaceException sab#\d+\+0 write/);
+    assert.match(r.stdout, /a\[0\] = 1/);
+  });
+
+  test('report: the write happens and the run goes on', LIMIT, async () => {
+    const r = await goldilocks(['--on-race=report'], [join(FIXTURES, 'prevented.mjs')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /a\[0\] = 7/);
+    assert.equal(r.report?.summary.racePairs, 1);
+  });
+
+  test('abort: exit code 66 and the report is written', LIMIT, async () => {
+    const r = await goldilocks(['--on-race=abort'], [join(FIXTURES, 'prevented.mjs')]);
+    assert.equal(r.code, 66, r.stderr);
+    assert.equal(r.report?.summary.racePairs, 1);
+  });
+
+  test('command mode: -- node <file>', LIMIT, async () => {
+    const r = await goldilocks(['--on-race=report'], ['--', 'node', join(FIXTURES, 'prevented.mjs')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.report?.summary.racePairs, 1);
+  });
+});
