@@ -113,6 +113,21 @@ interface Spawned {
   timedOut: boolean;
 }
 
+/** Process group of the run under way: its own group, so an interrupt of the benchmark must end it too. */
+let running: number | undefined;
+process.on('SIGINT', () => {
+  if (running !== undefined) killGroup(running);
+  process.exit(130);
+});
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
 /** Runs `node args` in ROOT (in its own process group, so that a timeout kills what it spawned too). */
 function spawnNode(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Spawned> {
   return new Promise((resolve, reject) => {
@@ -123,16 +138,13 @@ function spawnNode(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): P
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    running = child.pid;
     let stdout = '';
     let stderr = '';
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
+      if (child.pid !== undefined) killGroup(child.pid);
     }, timeoutMs);
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
       stdout += d;
@@ -148,6 +160,7 @@ function spawnNode(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): P
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      running = undefined;
       resolve({ code, signal, stdout, stderr, wallMs: performance.now() - t0, timedOut });
     });
   });
