@@ -1,0 +1,546 @@
+/**
+ * Live-runtime benchmark: the Java Grande kernels of bench/kernels/ (JavaScript worker programs over
+ * SharedArrayBuffers) run plain (`node kernel.mjs`) and under `goldilocks run --detector D`, side by side.
+ *
+ *   npm run bench:runtime -- [--kernels sor,lufact,...] [--workers 2,4] [--size tiny|small|medium]
+ *                            [--modes plain,goldilocks,fasttrack,eraser] [--repeat N] [--timeout S]
+ *                            [--no-verify] [--json FILE] [--out FILE]
+ *
+ * Every run is a fresh process. Within a repetition the modes of one kernel × workers run one after the other,
+ * so that they are measured side by side; the figures are the minimum over the repetitions. Measured per run:
+ * the kernel's own time (its `ms`: from starting the workers to the last one's exit, without data set-up and
+ * without the check against a sequential computation), the process's wall time, and its peak RSS (the preload
+ * bench/maxrss-preload.mjs, passed through NODE_OPTIONS, writes `process.resourceUsage().maxRSS` at exit; worker
+ * threads are included). Detector modes also pass `--report FILE`; from the JSON report the benchmark reads
+ * `summary.racyVariables` (the kernels are race-free: a race from a precise detector is flagged and makes the
+ * exit code 1) and, for goldilocks, `stats`: the share of checks each short-circuit decided (the paper's
+ * Table 1). A mode that fails is reported and skipped, not fatal. `--help` lists every option.
+ */
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { describeMachine, ROOT } from '../scripts/child.js';
+
+const KERNELS = ['series', 'lufact', 'sor', 'crypt', 'moldyn', 'raytracer', 'montecarlo'];
+const DETECTORS = ['goldilocks', 'fasttrack', 'djit', 'eraser'];
+const DEFAULT_MODES = 'plain,goldilocks,fasttrack,eraser';
+/** Detectors whose verdict is exact: a race they report on these race-free kernels is a bug. */
+const PRECISE = new Set(['goldilocks', 'fasttrack', 'djit']);
+const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+const PRELOAD = path.join(ROOT, 'bench', 'maxrss-preload.mjs');
+
+const USAGE = `usage: npm run bench:runtime -- [options]
+  --kernels A,B      kernels of bench/kernels/ (default ${KERNELS.join(',')})
+  --workers N,N      worker counts (default 2,4)
+  --size S           tiny | small | medium (default small)
+  --modes A,B        plain and detectors of 'goldilocks run' (default ${DEFAULT_MODES}; also djit)
+  --repeat N         minimum over N repetitions (default 1); the modes are interleaved within a repetition
+  --timeout S        kill a run after S seconds (default 600)
+  --no-verify        skip the kernels' check against a sequential computation (done by default on tiny, small)
+  --json FILE        also write every run and the summary as JSON
+  --out FILE         append the Markdown report to FILE
+`;
+
+interface KernelLine {
+  kernel: string;
+  workers: number;
+  size: string;
+  checksum: number;
+  ms: number;
+  sharedBytes: number;
+  verified: boolean;
+}
+
+/** One process run. */
+interface Run {
+  kernel: string;
+  workers: number;
+  mode: string;
+  repetition: number;
+  /** The kernel's result line; undefined when it printed none (failed). */
+  result?: KernelLine;
+  wallMs: number;
+  maxRSSKiB?: number;
+  exitCode: number | null;
+  /** Why the run counts as failed (it printed no result line). */
+  error?: string;
+  /** It printed its result but exited with another code than 0 (e.g. `goldilocks run` on a race). */
+  warning?: string;
+  /** From the detector's report, when it wrote one. */
+  racyVariables?: number;
+  racyNames?: string[];
+  stats?: Record<string, number>;
+}
+
+/** All runs of one kernel × workers × mode. */
+interface Cell {
+  kernel: string;
+  workers: number;
+  mode: string;
+  runs: Run[];
+  /** Set on the first failure; the cell is not run again. */
+  failed?: string;
+}
+
+function list(s: string): string[] {
+  return s
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x.length > 0);
+}
+
+function positive(s: string, name: string): number {
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name}: not a positive integer: ${s}`);
+  return n;
+}
+
+/** The command of one run: `node <kernel> ...` or `node dist/cli/main.js run --detector D --report F -- <kernel> ...`. */
+function command(mode: string, kernelArgs: string[], report: string): string[] {
+  if (mode === 'plain') return kernelArgs;
+  return [CLI, 'run', '--detector', mode, '--report', report, '--', ...kernelArgs];
+}
+
+interface Spawned {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  wallMs: number;
+  timedOut: boolean;
+}
+
+/** Process group of the run under way: its own group, so an interrupt of the benchmark must end it too. */
+let running: number | undefined;
+process.on('SIGINT', () => {
+  if (running !== undefined) killGroup(running);
+  process.exit(130);
+});
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** Runs `node args` in ROOT (in its own process group, so that a timeout kills what it spawned too). */
+function spawnNode(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<Spawned> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    running = child.pid;
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) killGroup(child.pid);
+    }, timeoutMs);
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      if (stdout.length > 1 << 20) stdout = stdout.slice(-(1 << 19));
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      if (stderr.length > 1 << 16) stderr = stderr.slice(-(1 << 15));
+    });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      running = undefined;
+      resolve({ code, signal, stdout, stderr, wallMs: performance.now() - t0, timedOut });
+    });
+  });
+}
+
+function lastLines(s: string, n: number): string {
+  return s.trim().split('\n').slice(-n).join(' / ');
+}
+
+/** The kernel's result line among the lines of stdout (a detector may print its own output too). */
+function kernelLine(stdout: string, kernel: string): KernelLine | undefined {
+  for (const line of stdout.split('\n').reverse()) {
+    if (!line.startsWith('{')) continue;
+    try {
+      const j = JSON.parse(line) as KernelLine;
+      if (j.kernel === kernel && typeof j.ms === 'number') return j;
+    } catch {
+      // not the kernel's line
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Peak RSS from the preload's lines: the process whose script is the kernel (under `goldilocks run`, the CLI
+ * process writes a line too), else the largest.
+ */
+function peakRSS(file: string, kernelFile: string): number | undefined {
+  if (!existsSync(file)) return undefined;
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as { script: string; maxRSSKiB: number });
+  const own = lines.filter((l) => path.resolve(l.script) === kernelFile);
+  const pick = own.length > 0 ? own : lines;
+  return pick.length === 0 ? undefined : Math.max(...pick.map((l) => l.maxRSSKiB));
+}
+
+async function runOnce(
+  kernel: string,
+  workers: number,
+  mode: string,
+  repetition: number,
+  opts: { size: string; verify: boolean; timeoutMs: number },
+): Promise<Run> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-bench-'));
+  try {
+    const kernelFile = path.join(ROOT, 'bench', 'kernels', `${kernel}.mjs`);
+    const rssFile = path.join(dir, 'maxrss.jsonl');
+    const reportFile = path.join(dir, 'report.json');
+    const kernelArgs = [kernelFile, '--workers', String(workers), '--size', opts.size];
+    if (!opts.verify) kernelArgs.push('--no-verify');
+    const env = {
+      ...process.env,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(PRELOAD).href}`.trim(),
+      GOLDILOCKS_BENCH_MAXRSS: rssFile,
+    };
+    const r = await spawnNode(command(mode, kernelArgs, reportFile), env, opts.timeoutMs);
+    const run: Run = { kernel, workers, mode, repetition, wallMs: r.wallMs, exitCode: r.code };
+    run.result = kernelLine(r.stdout, kernel);
+    run.maxRSSKiB = peakRSS(rssFile, kernelFile);
+    if (existsSync(reportFile)) {
+      try {
+        const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
+          summary?: { racyVariables?: number };
+          racyVariables?: string[];
+          stats?: Record<string, number>;
+        };
+        run.racyVariables = report.summary?.racyVariables;
+        run.racyNames = report.racyVariables;
+        run.stats = report.stats;
+      } catch (e) {
+        process.stderr.write(`${kernel} ${mode}: unreadable report: ${(e as Error).message}\n`);
+      }
+    }
+    const cause = r.timedOut
+      ? `timed out after ${opts.timeoutMs / 1000} s`
+      : r.signal
+        ? `killed by ${r.signal}`
+        : `exit ${r.code}`;
+    if (run.result === undefined)
+      run.error = `${cause}${r.stderr.trim() ? `: ${lastLines(r.stderr, 3)}` : ''}`;
+    else if (r.code !== 0)
+      run.warning = `${cause} after printing its result${r.stderr.trim() ? `: ${lastLines(r.stderr, 2)}` : ''}`;
+    return run;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Is `goldilocks run` there (built, and the subcommand exists)? undefined if so, else why not. */
+async function runUnavailable(): Promise<string | undefined> {
+  if (!existsSync(CLI)) return `${path.relative(ROOT, CLI)} is absent (npm run build)`;
+  // `run --help` is no test: commander answers an unknown command's --help with the general help, exit 0
+  const r = await spawnNode([CLI, '--help'], process.env, 30_000);
+  if (r.code !== 0) return `'goldilocks --help' fails (${lastLines(r.stderr, 1)})`;
+  return /^\s+run\b/m.test(r.stdout) ? undefined : "'goldilocks --help' lists no 'run' command";
+}
+
+function min(xs: number[]): number | undefined {
+  return xs.length === 0 ? undefined : Math.min(...xs);
+}
+
+function median(xs: number[]): number | undefined {
+  if (xs.length === 0) return undefined;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** The figures of a cell: minima over its successful runs. */
+function figures(cell: Cell | undefined) {
+  const ok = (cell?.runs ?? []).filter((r) => r.result !== undefined);
+  return {
+    ok: ok.length > 0 && cell?.failed === undefined,
+    ms: min(ok.map((r) => r.result!.ms)),
+    wallMs: min(ok.map((r) => r.wallMs)),
+    rssKiB: min(ok.filter((r) => r.maxRSSKiB !== undefined).map((r) => r.maxRSSKiB!)),
+    sharedBytes: ok[0]?.result?.sharedBytes,
+  };
+}
+
+const pct = (n: number | undefined, d: number) =>
+  n === undefined ? 'n/a' : `${((100 * n) / d).toFixed(1)}%`;
+const mib = (kib: number | undefined) => (kib === undefined ? '' : (kib / 1024).toFixed(0));
+const ratio = (x: number) => `${x.toFixed(x >= 10 ? 0 : 1)}×`;
+
+/** Table 1 of the paper from goldilocks's stats: shares of the checks decided by each short-circuit. */
+function shortCircuits(stats: Record<string, number> | undefined): string[] {
+  const checks = stats?.checks;
+  if (stats === undefined || checks === undefined || checks === 0)
+    return ['n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
+  const walks = stats.lockset ?? stats.walks;
+  const known = [stats.shortCircuitOwner, stats.shortCircuitAlock, stats.directTransfer, walks];
+  const other = known.every((x) => x !== undefined) ? checks - known.reduce((a, b) => a + b!, 0) : undefined;
+  return [
+    checks.toLocaleString('en-US'),
+    pct(stats.shortCircuitOwner, checks),
+    pct(stats.shortCircuitAlock, checks),
+    pct(stats.directTransfer, checks),
+    pct(other, checks),
+    pct(walks, checks),
+  ];
+}
+
+function report(
+  cells: Map<string, Cell>,
+  kernels: string[],
+  workerCounts: number[],
+  modes: string[],
+  opts: { size: string; repeat: number; wallMs: number; skipped: string[] },
+): { md: string; racy: string[]; medians: Record<string, number | undefined> } {
+  const get = (k: string, w: number, m: string) => cells.get(`${k}/${w}/${m}`);
+  const detectors = modes.filter((m) => m !== 'plain');
+  const lines: string[] = [];
+  lines.push(`## Live runtime on the Java Grande kernels, ${new Date().toISOString()}`, '');
+  lines.push(`Machine: ${describeMachine()}.`);
+  lines.push(
+    `\`npm run bench:runtime -- ${process.argv.slice(2).join(' ')}\`: size ${opts.size}, ` +
+      `minimum of ${opts.repeat} run${opts.repeat > 1 ? 's' : ''} (modes interleaved), ` +
+      `wall time of the benchmark ${(opts.wallMs / 1000).toFixed(0)} s.`,
+  );
+  lines.push(
+    "ms: the kernel's own time, from starting the workers to the last one's exit (no data set-up, no check); " +
+      '×: against plain `node`; MiB: peak RSS of the process (workers included); ' +
+      'B/B: RSS above plain per byte of shared data.',
+  );
+  for (const s of opts.skipped) lines.push('', `**Skipped:** ${s}`);
+  lines.push('');
+  const head = ['kernel', 'workers', 'shared KiB', 'plain ms', 'plain MiB'];
+  for (const d of detectors) head.push(`${d} ms`, `${d} MiB`);
+  lines.push(
+    `| ${head.join(' | ')} |`,
+    `|---|${head
+      .slice(1)
+      .map(() => '---:')
+      .join('|')}|`,
+  );
+  const slowdowns = new Map<string, number[]>(detectors.map((d) => [d, []]));
+  const wallSlowdowns = new Map<string, number[]>(detectors.map((d) => [d, []]));
+  const notes: string[] = [];
+  const racy: string[] = [];
+  for (const k of kernels)
+    for (const w of workerCounts) {
+      for (const m of modes) {
+        const warning = get(k, w, m)?.runs.find((r) => r.warning !== undefined)?.warning;
+        if (warning !== undefined) notes.push(`${k}, ${w} workers, ${m}: ${warning}`);
+      }
+      const plainCell = get(k, w, 'plain');
+      const plain = figures(plainCell);
+      const shared =
+        plain.sharedBytes ?? detectors.map((d) => figures(get(k, w, d)).sharedBytes).find((x) => x);
+      const row = [k, String(w), shared === undefined ? '' : (shared / 1024).toFixed(0)];
+      if (!modes.includes('plain')) row.push('', '');
+      else if (plain.ok) row.push(plain.ms!.toFixed(0), mib(plain.rssKiB));
+      else {
+        row.push('failed', '');
+        notes.push(`${k}, ${w} workers, plain: ${plainCell?.failed ?? 'no run'}`);
+      }
+      for (const d of detectors) {
+        const cell = get(k, w, d);
+        for (const r of cell?.runs ?? [])
+          if ((r.racyVariables ?? 0) > 0) {
+            const what =
+              `${k}, ${w} workers, ${d}: ${r.racyVariables} racy variables` +
+              (r.racyNames?.length ? ` (${r.racyNames.slice(0, 5).join(', ')})` : '');
+            if (PRECISE.has(d)) racy.push(what);
+            else notes.push(`${what} — ${d} is imprecise (no happens-before for barriers, start or join)`);
+            break;
+          }
+        const f = figures(cell);
+        if (!f.ok) {
+          row.push('failed', '');
+          notes.push(`${k}, ${w} workers, ${d}: ${cell?.failed ?? 'no run'}`);
+          continue;
+        }
+        let time = f.ms!.toFixed(0);
+        if (plain.ok) {
+          const x = f.ms! / plain.ms!;
+          slowdowns.get(d)!.push(x);
+          wallSlowdowns.get(d)!.push(f.wallMs! / plain.wallMs!);
+          time += ` (${ratio(x)})`;
+        }
+        let mem = mib(f.rssKiB);
+        if (plain.ok && f.rssKiB !== undefined && plain.rssKiB !== undefined && shared)
+          mem += ` (${(((f.rssKiB - plain.rssKiB) * 1024) / shared).toFixed(1)} B/B)`;
+        row.push(time, mem);
+      }
+      lines.push(`| ${row.join(' | ')} |`);
+    }
+  const medians: Record<string, number | undefined> = {};
+  lines.push('');
+  for (const d of detectors) {
+    const xs = slowdowns.get(d)!;
+    medians[d] = median(xs);
+    const wall = median(wallSlowdowns.get(d)!);
+    lines.push(
+      xs.length === 0
+        ? `- ${d}: no slowdown measured`
+        : `- ${d}: median slowdown **${ratio(medians[d]!)}** over ${xs.length} kernel × workers ` +
+            `(whole-process wall time: ${ratio(wall!)})`,
+    );
+  }
+  if (modes.includes('goldilocks')) {
+    lines.push(
+      '',
+      "Checks decided by each short-circuit (goldilocks's report `stats`; the paper's Table 1): Owner (same " +
+        'thread as the last access), Alock (a lock of the last lockset held), direct transfer (partial walk), ' +
+        'other fast paths (transactions, the happens-before memo), lockset walk (the full rules).',
+      '',
+      '| kernel | workers | checks | Owner | Alock | direct transfer | other | lockset walk |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const k of kernels)
+      for (const w of workerCounts) {
+        const runs = get(k, w, 'goldilocks')?.runs ?? [];
+        const stats = runs.find((r) => r.stats !== undefined)?.stats;
+        lines.push(`| ${k} | ${w} | ${shortCircuits(stats).join(' | ')} |`);
+      }
+  }
+  if (racy.length > 0) {
+    lines.push('', '**RACES REPORTED ON RACE-FREE KERNELS** (a bug of the kernel or of the detector):', '');
+    for (const r of racy) lines.push(`- ${r}`);
+  }
+  if (notes.length > 0) {
+    lines.push('', 'Notes:', '');
+    for (const n of notes) lines.push(`- ${n}`);
+  }
+  lines.push('');
+  return { md: lines.join('\n'), racy, medians };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      kernels: { type: 'string', default: KERNELS.join(',') },
+      workers: { type: 'string', default: '2,4' },
+      size: { type: 'string', default: 'small' },
+      modes: { type: 'string', default: DEFAULT_MODES },
+      repeat: { type: 'string', default: '1' },
+      timeout: { type: 'string', default: '600' },
+      'no-verify': { type: 'boolean', default: false },
+      json: { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const kernels = list(values.kernels);
+  for (const k of kernels)
+    if (!existsSync(path.join(ROOT, 'bench', 'kernels', `${k}.mjs`)))
+      throw new Error(`unknown kernel '${k}' (one of ${KERNELS.join(', ')})`);
+  const workerCounts = list(values.workers).map((w) => positive(w, '--workers'));
+  if (!['tiny', 'small', 'medium'].includes(values.size)) throw new Error(`--size: tiny, small or medium`);
+  let modes = list(values.modes);
+  for (const m of modes)
+    if (m !== 'plain' && !DETECTORS.includes(m))
+      throw new Error(`unknown mode '${m}' (plain or one of ${DETECTORS.join(', ')})`);
+  const repeat = positive(values.repeat, '--repeat');
+  const timeoutMs = positive(values.timeout, '--timeout') * 1000;
+  const opts = { size: values.size, verify: !values['no-verify'], timeoutMs };
+
+  const skipped: string[] = [];
+  const detectors = modes.filter((m) => m !== 'plain');
+  if (detectors.length > 0) {
+    const why = await runUnavailable();
+    if (why !== undefined) {
+      skipped.push(`modes ${detectors.join(', ')}: ${why}.`);
+      process.stderr.write(`skipping modes ${detectors.join(', ')}: ${why}\n`);
+      modes = modes.filter((m) => m === 'plain');
+    }
+  }
+  if (modes.length === 0) throw new Error('no mode to run');
+
+  const cells = new Map<string, Cell>();
+  const t0 = performance.now();
+  for (let rep = 1; rep <= repeat; rep++)
+    for (const k of kernels)
+      for (const w of workerCounts)
+        for (const m of modes) {
+          const key = `${k}/${w}/${m}`;
+          let cell = cells.get(key);
+          if (cell === undefined) {
+            cell = { kernel: k, workers: w, mode: m, runs: [] };
+            cells.set(key, cell);
+          }
+          if (cell.failed !== undefined) continue;
+          const run = await runOnce(k, w, m, rep, opts);
+          cell.runs.push(run);
+          const where = `${k} ×${w} ${m} (${rep}/${repeat})`;
+          if (run.error !== undefined) {
+            cell.failed = run.error;
+            process.stderr.write(`${where}: FAILED, skipping it from now on: ${run.error}\n`);
+            continue;
+          }
+          const races = run.racyVariables === undefined ? '' : `, ${run.racyVariables} racy variables`;
+          process.stderr.write(
+            `${where}: ${run.result!.ms.toFixed(0)} ms, wall ${run.wallMs.toFixed(0)} ms, ` +
+              `${mib(run.maxRSSKiB)} MiB${races}\n`,
+          );
+          if ((run.racyVariables ?? 0) > 0 && PRECISE.has(m))
+            process.stderr.write(
+              `!!! ${where}: ${m} REPORTED ${run.racyVariables} RACY VARIABLES on a race-free kernel\n`,
+            );
+        }
+  const wallMs = performance.now() - t0;
+  const r = report(cells, kernels, workerCounts, modes, { size: values.size, repeat, wallMs, skipped });
+  process.stdout.write(`\n${r.md}`);
+  if (values.out !== undefined) {
+    appendFileSync(values.out, `${r.md}\n`);
+    process.stderr.write(`appended to ${values.out}\n`);
+  }
+  if (values.json !== undefined) {
+    const json = {
+      date: new Date().toISOString(),
+      machine: describeMachine(),
+      argv: process.argv.slice(2),
+      size: values.size,
+      repeat,
+      modes,
+      skipped,
+      medianSlowdown: r.medians,
+      racesOnRaceFreeKernels: r.racy,
+      cells: [...cells.values()].map((c) => ({ ...c, ...figures(c) })),
+    };
+    writeFileSync(values.json, `${JSON.stringify(json, null, 2)}\n`);
+    process.stderr.write(`wrote ${values.json}\n`);
+  }
+  if (r.racy.length > 0) {
+    process.stderr.write(
+      `\n!!! RACES REPORTED ON RACE-FREE KERNELS:\n${r.racy.map((x) => `!!!   ${x}\n`).join('')}`,
+    );
+    process.exitCode = 1;
+  }
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench:runtime: ${(e as Error).message}\n`);
+  process.exit(1);
+});
