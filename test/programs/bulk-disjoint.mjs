@@ -1,0 +1,32 @@
+// expect: no race
+// idiom: unordered bulk operations on disjoint halves of one buffer (fill, copyWithin, set, slice, Buffer, TextDecoder) never race.
+import { isMainThread, workerData } from 'node:worker_threads';
+import { runWorkers, schedule } from './sched.mjs';
+
+if (isMainThread) {
+  const s = schedule();
+  const bytes = new Uint8Array(new SharedArrayBuffer(16));
+  await runWorkers(
+    import.meta.url,
+    [0, 1].map((i) => ({ sched: s.buffer, bytes, i })),
+  );
+  if (Buffer.from(bytes.buffer).toString('latin1') !== 'xxyyxxyyABCDABCD') throw new Error('wrong bytes');
+} else {
+  const { at } = schedule(workerData.sched);
+  const { bytes, i } = workerData;
+  if (i === 0) {
+    at(0, () => {
+      bytes.fill(0x78, 0, 2); // 'xx'
+      bytes.fill(0x79, 2, 4); // 'yy'
+      bytes.copyWithin(4, 0, 4);
+      if (bytes.slice(0, 8).length !== 8) throw new Error('slice');
+    });
+  } else {
+    at(1, () => {
+      bytes.set([0x41, 0x42, 0x43, 0x44], 8); // 'ABCD'
+      bytes.subarray(12).set(bytes.subarray(8, 12));
+      const text = Buffer.from(bytes.buffer, 8, 4).toString() + new TextDecoder().decode(bytes.subarray(12));
+      if (text !== 'ABCDABCD') throw new Error(`read ${text}`);
+    });
+  }
+}

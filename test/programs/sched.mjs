@@ -1,0 +1,89 @@
+/**
+ * The invisible deterministic scheduler of the test programs, and their worker spawn/join helpers (one module,
+ * imported by every program; not a program itself: it has no `// expect:` header).
+ *
+ * A schedule is a step counter in its own SharedArrayBuffer. `step(n)` blocks until the counter equals n,
+ * `next()` increments it and wakes the sleepers, so "worker A does X at step 0, worker B does Y at step 1" fixes
+ * the interleaving. Like ThreadSanitizer's invisible barrier, it must give the detector no happens-before edge:
+ * every operation on its buffer goes through the ORIGINAL Atomics functions, which the Goldilocks runtime
+ * publishes at `globalThis[Symbol.for('goldilocks.rawAtomics')]` (plain `Atomics` under plain node), and never
+ * through element syntax (`w[i]`), which is instrumented.
+ *
+ * Words: [0] the step counter, [1] abort flag (set when a thread fails, so the others stop waiting).
+ */
+import { isMainThread, Worker } from 'node:worker_threads';
+
+const raw = globalThis[Symbol.for('goldilocks.rawAtomics')] ?? Atomics;
+const STEP = 0;
+const ABORT = 1;
+/** No single step waits longer than this (a failed thread must not hang the others forever). */
+const STEP_TIMEOUT_MS = 20_000;
+
+/**
+ * The schedule over `buffer` (a new one when omitted: the main thread creates it, passes `buffer` to workers in
+ * workerData, and each worker calls `schedule(workerData.sched)`).
+ */
+export function schedule(buffer = new SharedArrayBuffer(8)) {
+  const w = new Int32Array(buffer);
+  const abort = () => {
+    raw.store(w, ABORT, 1);
+    raw.notify(w, STEP);
+  };
+  // A worker dying of an exception (e.g. a DataRaceException under --on-race=throw) releases the others.
+  if (!isMainThread) process.on('uncaughtExceptionMonitor', abort);
+  /** Blocks until the step counter is `n`. @throws when it has passed n, on abort, or after the timeout. */
+  const step = (n) => {
+    const deadline = Date.now() + STEP_TIMEOUT_MS;
+    for (;;) {
+      if (raw.load(w, ABORT) !== 0) throw new Error(`schedule aborted while waiting for step ${n}`);
+      const c = raw.load(w, STEP);
+      if (c === n) return;
+      if (c > n) throw new Error(`step ${n} already passed (now ${c})`);
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`timed out waiting for step ${n} (stuck at ${c})`);
+      raw.wait(w, STEP, c, left);
+    }
+  };
+  /** Ends the current step: increments the counter and wakes every thread waiting in `step`. */
+  const next = () => {
+    raw.add(w, STEP, 1);
+    raw.notify(w, STEP);
+  };
+  /** Runs `fn` as step `n`: `step(n)`, `fn()`, `next()`. @returns what `fn` returns. */
+  const at = (n, fn) => {
+    step(n);
+    const r = fn();
+    next();
+    return r;
+  };
+  /** Sleeps `ms` milliseconds without touching anything the detector sees. */
+  const sleep = (ms) => raw.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  return { buffer, step, next, at, sleep, abort };
+}
+
+/** Starts a worker running `file` (the program's `import.meta.url`) with `workerData` = `data`. */
+export function spawn(file, data, options = {}) {
+  return new Worker(new URL(file), { ...options, workerData: data });
+}
+
+/**
+ * Joins `worker`: resolves when its 'exit' event fires with code 0 (the worker exit → 'exit' edge); rejects with
+ * the worker's error, or with its exit code, otherwise.
+ */
+export function join(worker) {
+  return new Promise((resolve, reject) => {
+    let error;
+    worker.on('error', (e) => {
+      error = e;
+    });
+    worker.on('exit', (code) => {
+      if (code === 0) resolve();
+      else reject(error ?? new Error(`worker exited with code ${code}`));
+    });
+  });
+}
+
+/** Spawns one worker per element of `datas` (all running `file`) and joins them all. */
+export function runWorkers(file, datas) {
+  return Promise.all(datas.map((d) => join(spawn(file, d))));
+}
