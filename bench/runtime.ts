@@ -101,7 +101,7 @@ function positive(s: string, name: string): number {
 /** The command of one run: `node <kernel> ...` or `node dist/cli/main.js run --detector D --report F -- <kernel> ...`. */
 function command(mode: string, kernelArgs: string[], report: string): string[] {
   if (mode === 'plain') return kernelArgs;
-  return [CLI, 'run', '--detector', mode, '--report', report, '--', ...kernelArgs];
+  return [CLI, 'run', '--detector', mode, '--report', report, ...kernelArgs];
 }
 
 interface Spawned {

@@ -292,19 +292,23 @@ function checkElements(
   );
 }
 
-/** Replaces `proto[name]` by a function that first runs `before(this, args, fn)` on shared views. */
+/**
+ * Replaces `proto[name]` by a function that first runs `before(this, args, fn)` on shared views (on every view
+ * when `always`: a method that may read or write shared memory through an argument).
+ */
 function wrapMethod(
   ctx: Context,
   proto: Record<string, AnyFn>,
   owner: string,
   name: string,
   before: (self: Int8Array, args: unknown[], fn: Callee, what: string) => void,
+  always = false,
 ): void {
   const orig = proto[name];
   if (typeof orig !== 'function') return;
   const what = `${owner}#${name}`;
   const fn = function (this: Int8Array, ...args: unknown[]): unknown {
-    if (ctx.shared(this)) before(this, args, fn, what);
+    if (always || ctx.shared(this)) before(this, args, fn, what);
     return orig.apply(this, args);
   };
   Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
@@ -314,14 +318,22 @@ function patchTypedArray(ctx: Context): void {
   const proto = Object.getPrototypeOf(Int8Array.prototype) as Record<string, AnyFn>;
   const all = (flags: number) => (self: Int8Array, _args: unknown[], fn: Callee, what: string) =>
     checkElements(ctx, self, 0, self.length, flags, what, fn);
-  wrapMethod(ctx, proto, 'TypedArray', 'set', (self, [source, offset], fn, what) => {
-    const off = integer(offset);
-    const src = Object(source) as ArrayLike<unknown>;
-    const n = src.length >>> 0;
-    if (off < 0 || off + n > self.length) return; // the original throws RangeError
-    if (ctx.shared(src)) checkElements(ctx, src as unknown as Int8Array, 0, n, 0, what, fn);
-    checkElements(ctx, self, off, off + n, WRITE, what, fn);
-  });
+  wrapMethod(
+    ctx,
+    proto,
+    'TypedArray',
+    'set',
+    (self, [source, offset], fn, what) => {
+      const src = ctx.shared(source) ? (source as Int8Array) : undefined;
+      if (!src && !ctx.shared(self)) return;
+      const off = integer(offset);
+      const n = (Object(source) as ArrayLike<unknown>).length >>> 0;
+      if (off < 0 || off + n > self.length) return; // the original throws RangeError
+      if (src) checkElements(ctx, src, 0, n, 0, what, fn);
+      if (ctx.shared(self)) checkElements(ctx, self, off, off + n, WRITE, what, fn);
+    },
+    true,
+  );
   wrapMethod(ctx, proto, 'TypedArray', 'fill', (self, [, start, end], fn, what) => {
     const len = self.length;
     checkElements(ctx, self, relative(start, len, 0), relative(end, len, len), WRITE, what, fn);
@@ -383,9 +395,10 @@ function patchBuffer(ctx: Context): void {
       const se = sourceEnd === undefined ? len(self) : Math.min(integer(sourceEnd), len(self));
       const n = Math.min(se - ss, (t?.length ?? 0) - ts);
       if (n <= 0 || ts < 0 || ss < 0) return;
-      checkElements(ctx, self, ss, ss + n, 0, what, fn);
+      if (ctx.shared(self)) checkElements(ctx, self, ss, ss + n, 0, what, fn);
       if (ctx.shared(t)) checkElements(ctx, t, ts, ts + n, WRITE, what, fn);
     },
+    true,
   );
   wrapMethod(ctx, proto, 'Buffer', 'fill', (self, [, offset, end], fn, what) => {
     const from = typeof offset === 'number' ? Math.max(0, integer(offset)) : 0;

@@ -1,5 +1,5 @@
 // expect: race
-// idiom: nested workers where the middle worker exits without joining its child: the grandchild's write is unordered.
+// idiom: nested workers where the middle worker unrefs its child and exits without waiting for it (a referenced child would keep the middle alive until its exit event, a join): the grandchild's write is unordered.
 import { isMainThread, workerData } from 'node:worker_threads';
 import { join, schedule, spawn } from './sched.mjs';
 
@@ -11,7 +11,7 @@ if (isMainThread) {
   if (seen !== 8) throw new Error(`saw ${seen}`);
 } else if (workerData.depth === 1) {
   const { at } = schedule(workerData.sched);
-  spawn(import.meta.url, { ...workerData, depth: 2 }); // never joined
+  spawn(import.meta.url, { ...workerData, depth: 2 }).unref(); // never joined, and not waited for: unref lets this thread end first
   at(1, () => {}); // invisible: the child has written, but nothing orders that before this exit
 } else {
   const { at } = schedule(workerData.sched);
