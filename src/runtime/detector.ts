@@ -160,6 +160,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     const words = Math.max(1, Math.ceil(bytes / 8));
     const base = allocHeap(s, 2 * words);
     ensureBytes(state.buffers, (id + 1) * 12);
+    if (3 * id + 2 >= s.buffers.length) s.refresh();
     s.buffers[3 * id] = base;
     s.buffers[3 * id + 1] = words;
     A.store(s.buffers, 3 * id + 2, bytes + 1);
@@ -170,6 +171,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   const baseOf = (id: number): number => {
     let b = bases[id];
     if (b === undefined) {
+      if (3 * id + 2 >= s.buffers.length) s.refresh();
       A.load(s.buffers, 3 * id + 2);
       b = s.buffers[3 * id];
       bases[id] = b;

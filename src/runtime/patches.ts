@@ -49,7 +49,6 @@ export function installPatches(ctx: Context): void {
 
 function patchAtomics(ctx: Context): void {
   const { s, shadow, t } = ctx;
-  const heap = s.heap;
   const scratch = new Map<string, Int32Array | BigInt64Array>();
   /**
    * Runs atomic operation `op` on element `x` of shared `ta` (see the file header). `decide` (under both locks)
@@ -74,7 +73,8 @@ function patchAtomics(ctx: Context): void {
     let conflict: ReturnType<typeof shadow.find>;
     let flags = 0;
     let result: unknown;
-    lock(s, heap, word);
+    if (word + 2 > s.heap.length) s.refresh();
+    lock(s, s.heap, word);
     try {
       lock(s, s.ctl, CTL.listLock);
       try {
@@ -92,7 +92,7 @@ function patchAtomics(ctx: Context): void {
       }
       if (!(conflict && ctx.stopOnRace)) shadow.record(word, mask, flags, site);
     } finally {
-      unlock(heap, word);
+      unlock(s.heap, word);
     }
     if (conflict) ctx.race(conflict, id, off, bpe, flags, site, `Atomics.${name}`, fn);
     return result;

@@ -87,6 +87,7 @@ export class Shadow {
    * @returns the first conflict found, or undefined.
    */
   access(word: number, mask: number, flags: number, site: number, stopOnRace: boolean): Conflict | undefined {
+    if (word + 2 > this.s.heap.length) this.s.refresh();
     const heap = this.s.heap;
     lock(this.s, heap, word);
     try {
@@ -100,6 +101,8 @@ export class Shadow {
 
   /** The first Info of the word that conflicts with the access and does not happen before it. Lock held. */
   find(word: number, mask: number, flags: number): Conflict | undefined {
+    // Infos linked into this word were allocated before its lock was taken: make sure the view reaches them
+    if (A.load(this.s.ctl, CTL.heapTop) > this.s.heap.length) this.s.refresh();
     const heap = this.s.heap;
     this.counts[0]++;
     const write = (flags & WRITE) !== 0;
@@ -162,6 +165,7 @@ export class Shadow {
   private walk(u: number, pos: number): Set<number> | undefined {
     const s = this.s;
     const end = A.load(s.ctl, CTL.listEnd);
+    if (end * CELL > s.list.length) s.refresh();
     const list = s.list;
     const t = this.t;
     const ls = new Set<number>([threadKey(u)]);
@@ -216,12 +220,21 @@ export class Shadow {
    */
   record(word: number, mask: number, flags: number, site: number): void {
     const heap = this.s.heap;
+    const t = this.t;
     const write = (flags & WRITE) !== 0;
+    const same = mask | flags;
+    let reuse = 0; // this thread's Info of exactly this access kind and bytes: updated in place
     let prev = word + 1 - NEXT; // heap[prev + NEXT] is the head
     for (let e = heap[word + 1]; e !== 0; ) {
       const next = heap[e + NEXT];
       const f = heap[e + FLAGS];
-      if (f & mask && (write || (heap[e + OWNER] === this.t && (f & WRITE) === 0))) {
+      if (f & mask && (write || (heap[e + OWNER] === t && (f & WRITE) === 0))) {
+        if (reuse === 0 && f === same && heap[e + OWNER] === t) {
+          reuse = e;
+          prev = e;
+          e = next;
+          continue;
+        }
         const rest = f & MASK & ~mask;
         if (rest === 0) {
           heap[prev + NEXT] = next;
@@ -234,14 +247,15 @@ export class Shadow {
       prev = e;
       e = next;
     }
-    const n = this.free.pop() ?? this.allocInfo();
-    heap[n + FLAGS] = mask | flags;
-    heap[n + OWNER] = this.t;
+    const n = reuse || (this.free.pop() ?? this.allocInfo());
     heap[n + POS] = A.load(this.s.ctl, CTL.listEnd);
     heap[n + SITE] = site;
     const held = this.held;
     heap[n + ALOCK_A] = held.length ? held[held.length - 2] : 0;
     heap[n + ALOCK_B] = held.length ? held[held.length - 1] : 0;
+    if (reuse) return;
+    heap[n + FLAGS] = same;
+    heap[n + OWNER] = t;
     heap[n + NEXT] = heap[word + 1];
     heap[word + 1] = n;
   }

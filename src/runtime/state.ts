@@ -194,28 +194,38 @@ export function attachState(): SharedState | undefined {
   return getEnvironmentData(ENV_KEY) as SharedState | undefined;
 }
 
-/** Views over a {@link SharedState} for the calling thread. */
+/**
+ * Views over a {@link SharedState} for the calling thread. They are fixed-length views of the buffers' current
+ * lengths — a length-tracking view of a growable SharedArrayBuffer is about 20× slower to index in Node 20 — so
+ * code that may meet an index another thread made valid by growing a buffer calls {@link refresh} first.
+ */
 export class StateViews {
-  readonly ctl: Int32Array;
-  readonly list: Int32Array;
-  readonly heap: Int32Array;
-  readonly str: Uint16Array;
-  readonly strIndex: Int32Array;
-  readonly buffers: Int32Array;
-  readonly threads: Int32Array;
-  readonly parents: Int32Array;
+  ctl!: Int32Array;
+  list!: Int32Array;
+  heap!: Int32Array;
+  str!: Uint16Array;
+  strIndex!: Int32Array;
+  buffers!: Int32Array;
+  threads!: Int32Array;
+  parents!: Int32Array;
   /** This thread's lock word value (`threadId + 1`). */
   readonly self = threadId + 1;
 
   constructor(readonly state: SharedState) {
-    this.ctl = new Int32Array(state.ctl);
-    this.list = new Int32Array(state.list);
-    this.heap = new Int32Array(state.heap);
-    this.str = new Uint16Array(state.str);
-    this.strIndex = new Int32Array(state.strIndex);
-    this.buffers = new Int32Array(state.buffers);
-    this.threads = new Int32Array(state.threads);
-    this.parents = new Int32Array(state.parents);
+    this.refresh();
+  }
+
+  /** Re-creates every view at its buffer's current length. */
+  refresh(): void {
+    const s = this.state;
+    this.ctl = new Int32Array(s.ctl);
+    this.list = new Int32Array(s.list, 0, s.list.byteLength >> 2);
+    this.heap = new Int32Array(s.heap, 0, s.heap.byteLength >> 2);
+    this.str = new Uint16Array(s.str, 0, s.str.byteLength >> 1);
+    this.strIndex = new Int32Array(s.strIndex, 0, s.strIndex.byteLength >> 2);
+    this.buffers = new Int32Array(s.buffers, 0, s.buffers.byteLength >> 2);
+    this.threads = new Int32Array(s.threads, 0, s.threads.byteLength >> 2);
+    this.parents = new Int32Array(s.parents, 0, s.parents.byteLength >> 2);
   }
 }
 
@@ -240,6 +250,7 @@ export function ensureBytes(buffer: SharedArrayBuffer, bytes: number): void {
 export function ensureThread(s: StateViews, t: number): void {
   ensureBytes(s.state.threads, (t + 1) * 4);
   ensureBytes(s.state.parents, (t + 1) * 4);
+  if (t >= s.threads.length || t >= s.parents.length) s.refresh();
 }
 
 /** How long a terminating holder may keep a lock before a waiter takes it over (ms). */
@@ -268,6 +279,7 @@ export function lock(s: StateViews, words: Int32Array, i: number): void {
       holder = h;
       since = Date.now();
     }
+    if (h - 1 >= s.threads.length) s.refresh();
     const flags = h - 1 < s.threads.length ? A.load(s.threads, h - 1) : 0;
     if (flags & DEAD || (flags & TERMINATING && Date.now() - since > TAKEOVER_MS)) {
       if (A.compareExchange(words, i, cur, s.self | WAITERS) === cur) return;
@@ -290,7 +302,10 @@ export function unlock(words: Int32Array, i: number): void {
 export function appendCell(s: StateViews, kind: number, thread: number, a: number, b: number): number {
   const pos = s.ctl[CTL.listEnd];
   const at = pos * CELL;
-  if (at + CELL > s.list.length) ensureBytes(s.state.list, (at + CELL) * 4);
+  if (at + CELL > s.list.length) {
+    ensureBytes(s.state.list, (at + CELL) * 4);
+    s.refresh();
+  }
   const l = s.list;
   l[at] = kind;
   l[at + 1] = thread;
@@ -314,6 +329,7 @@ export function allocHeap(s: StateViews, ints: number): number {
     } finally {
       unlock(s.ctl, CTL.heapLock);
     }
+    s.refresh();
   }
   return base;
 }
@@ -327,6 +343,7 @@ export function putString(s: StateViews, text: string): number {
     for (let i = 0; i < text.length; i++) s.str[start + i] = text.charCodeAt(i);
     const id = s.ctl[CTL.strCount];
     ensureBytes(s.state.strIndex, (id + 1) * 8);
+    s.refresh();
     s.strIndex[2 * id] = start;
     s.strIndex[2 * id + 1] = text.length;
     s.ctl[CTL.strTop] = start + text.length;
@@ -340,8 +357,10 @@ export function putString(s: StateViews, text: string): number {
 /** The string with id `id` (as stored by {@link putString}). */
 export function getString(s: StateViews, id: number): string {
   A.load(s.ctl, CTL.strCount); // synchronizes with the store that published it
+  if (2 * id + 1 >= s.strIndex.length) s.refresh();
   const start = s.strIndex[2 * id];
   const len = s.strIndex[2 * id + 1];
+  if (start + len > s.str.length) s.refresh();
   let out = '';
   for (let i = 0; i < len; i += 8192)
     out += String.fromCharCode(...s.str.subarray(start + i, start + Math.min(len, i + 8192)));
