@@ -53,6 +53,7 @@ import {
   lock,
   MAX_BUFFERS,
   putString,
+  STAT,
   StateViews,
   Tag,
   TERMINATING,
@@ -82,6 +83,39 @@ interface Wrapped {
 // biome-ignore lint/suspicious/noExplicitAny: any function, as Error.captureStackTrace takes it
 export type Callee = (...args: any[]) => unknown;
 
+/** What was accessed: a patched method's name, or the view of an element access (named only in a report). */
+export type Accessed = string | ArrayBufferView;
+
+/**
+ * Checks the data access of bytes [off, off + size) of `buffer` (flags: WRITE) at site `site` (a string id);
+ * `fn` is the outermost runtime frame, left out of the racing access's stack.
+ * @throws DataRaceException in `throw` mode when it races.
+ */
+export type CheckRange = (
+  buffer: SharedArrayBuffer,
+  off: number,
+  size: number,
+  flags: number,
+  site: number,
+  what: Accessed,
+  fn: Callee,
+) => void;
+
+/**
+ * Reports conflict `c` of an access of `size` bytes of buffer `id` whose first racing byte is `off`: prints and
+ * records it, aborts or throws as `--on-race` says.
+ */
+export type Race = (
+  c: Conflict,
+  id: number,
+  off: number,
+  size: number,
+  flags: number,
+  site: number,
+  what: Accessed,
+  fn: Callee,
+) => void;
+
 /** Everything a patch needs from this thread's runtime (`./patches.ts`). */
 export interface Context {
   readonly s: StateViews;
@@ -95,32 +129,12 @@ export interface Context {
   baseOf(id: number): number;
   /** String id of the user frame calling `fn` (a patched function). */
   callerSite(fn: Callee): number;
-  /**
-   * Checks the data access of bytes [off, off + size) of `buffer` (flags: WRITE) at site `site`.
-   * @throws DataRaceException in `throw` mode when it races.
-   */
-  checkRange(
-    buffer: SharedArrayBuffer,
-    off: number,
-    size: number,
-    flags: number,
-    site: number,
-    what: string,
-    fn: Callee,
-  ): void;
+  /** Checks a data access (see {@link CheckRange}). */
+  checkRange: CheckRange;
   /** Runs `body` holding the list lock. */
   listLocked<T>(body: () => T): T;
-  /** Reports a race found by an atomic operation (after its locks are released). */
-  race(
-    c: Conflict,
-    id: number,
-    off: number,
-    size: number,
-    flags: number,
-    site: number,
-    what: string,
-    fn: Callee,
-  ): void;
+  /** Reports a race found by an atomic operation, after its locks are released (see {@link Race}). */
+  race: Race;
   /** Does a race stop the access (`throw`, `abort`) rather than only being reported. */
   readonly stopOnRace: boolean;
 }
@@ -231,23 +245,20 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     Object.getPrototypeOf(Int8Array.prototype),
     Symbol.toStringTag,
   )!.get!;
-  const race = (
-    c: Conflict,
-    id: number,
-    off: number,
-    size: number,
-    flags: number,
-    site: number,
-    what: string,
-    fn: Callee,
-  ): void => {
-    shadow.counts[10]++;
+  const race: Race = (c, id, off, size, flags, site, what, fn) => {
+    shadow.counts[STAT.races]++;
     const at: { stack?: string } = {};
     Error.captureStackTrace(at, fn);
     if (!at.stack?.includes('\n')) Error.captureStackTrace(at, race); // fn was not on the stack (a reference's setter)
     const variable = `sab#${id}+${off}`;
     const r: LiveRace = {
-      location: { buffer: id, byteOffset: off, size, elementType: what, variable },
+      location: {
+        buffer: id,
+        byteOffset: off,
+        size,
+        elementType: typeof what === 'string' ? what : toStringTag.call(what),
+        variable,
+      },
       current: {
         index: -1,
         thread: `T${t}`,
@@ -277,15 +288,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     }
   };
   let flushIn = 1 << 16;
-  const checkRange = (
-    buffer: SharedArrayBuffer,
-    off: number,
-    size: number,
-    flags: number,
-    site: number,
-    what: string,
-    fn: Callee,
-  ): void => {
+  const checkRange: CheckRange = (buffer, off, size, flags, site, what, fn) => {
     if (--flushIn === 0) {
       shadow.flush();
       flushIn = 1 << 16;
@@ -518,15 +521,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       const i = index(o, key);
       if (i >= 0) {
         const bpe = (o as Int8Array).BYTES_PER_ELEMENT;
-        checkRange(
-          o.buffer as SharedArrayBuffer,
-          o.byteOffset + i * bpe,
-          bpe,
-          0,
-          siteOf(site),
-          toStringTag.call(o),
-          hooks.get,
-        );
+        checkRange(o.buffer as SharedArrayBuffer, o.byteOffset + i * bpe, bpe, 0, siteOf(site), o, hooks.get);
       }
       return (o as unknown as Record<PropertyKey, unknown>)[key];
     },
@@ -541,7 +536,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
           bpe,
           WRITE,
           siteOf(site),
-          toStringTag.call(o),
+          o,
           hooks.set,
         );
       }

@@ -21,7 +21,7 @@
  */
 import type { Callee, Context } from './detector.js';
 import { ATOMIC, packA, WRITE } from './shadow.js';
-import { A, appendCell, Cell, CTL, lock, Tag, unlock } from './state.js';
+import { A, appendCell, Cell, lock, STAT, Tag, unlock } from './state.js';
 
 type Fn = (...args: never[]) => unknown;
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
@@ -69,27 +69,23 @@ function patchAtomics(ctx: Context): void {
     const mask = ((1 << bpe) - 1) << (off - w * 8);
     const word = ctx.baseOf(id) + 2 * w;
     const site = ctx.callerSite(fn);
-    shadow.counts[8]++;
+    shadow.counts[STAT.atomics]++;
     let conflict: ReturnType<typeof shadow.find>;
     let flags = 0;
     let result: unknown;
     if (word + 2 > s.heap.length) s.refresh();
     lock(s, s.heap, word);
     try {
-      lock(s, s.ctl, CTL.listLock);
-      try {
+      conflict = ctx.listLocked(() => {
         const kindFlags = decide();
-        const kind = kindFlags >> 16;
         flags = (kindFlags & 0xffff) | ATOMIC;
-        conflict = shadow.find(word, mask, flags);
-        if (!(conflict && ctx.stopOnRace)) {
+        const c = shadow.find(word, mask, flags);
+        if (!(c && ctx.stopOnRace)) {
           result = op();
-          appendCell(s, kind, t, packA(Tag.Atomic, id), off * 4 + Math.log2(bpe));
-          shadow.counts[9]++;
+          appendCell(s, kindFlags >> 16, t, packA(Tag.Atomic, id), off * 4 + Math.log2(bpe));
         }
-      } finally {
-        unlock(s.ctl, CTL.listLock);
-      }
+        return c;
+      });
       if (!(conflict && ctx.stopOnRace)) shadow.record(word, mask, flags, site);
     } finally {
       unlock(s.heap, word);

@@ -172,6 +172,7 @@ export function liveReport(s: StateViews, program: string, timeMs: number): Json
   STATS.forEach((name, i) => {
     stats[name] = A.load(ctl, CTL.stats + i);
   });
+  stats.syncCells = A.load(ctl, CTL.listEnd);
   const events = stats.accesses;
   return {
     schema: REPORT_SCHEMA,

@@ -28,7 +28,20 @@
  * of u proven to happen before this thread's current point. An access of u with a smaller `pos` precedes that one
  * in u's program order, and this thread only moves forward, so the fact stays true.
  */
-import { A, allocHeap, CELL, Cell, CTL, lock, type StateViews, TAG_SHIFT, Tag, unlock } from './state.js';
+import {
+  A,
+  allocHeap,
+  CELL,
+  Cell,
+  CTL,
+  lock,
+  STAT,
+  STATS,
+  type StateViews,
+  TAG_SHIFT,
+  Tag,
+  unlock,
+} from './state.js';
 
 export const WRITE = 1 << 8;
 export const ATOMIC = 1 << 9;
@@ -72,7 +85,7 @@ export class Shadow {
   /** Sync-library locks this thread holds, innermost last: pairs of (a, b) words. */
   readonly held: number[] = [];
   /** Local counters, added to the shared ones by {@link flush}. */
-  readonly counts = new Float64Array(16);
+  readonly counts = new Float64Array(STATS.length);
 
   constructor(
     private readonly s: StateViews,
@@ -101,12 +114,15 @@ export class Shadow {
 
   /** The first Info of the word that conflicts with the access and does not happen before it. Lock held. */
   find(word: number, mask: number, flags: number): Conflict | undefined {
-    // Infos linked into this word were allocated before its lock was taken: make sure the view reaches them
-    if (A.load(this.s.ctl, CTL.heapTop) > this.s.heap.length) this.s.refresh();
-    const heap = this.s.heap;
-    this.counts[0]++;
+    let heap = this.s.heap;
+    this.counts[STAT.accesses]++;
     const write = (flags & WRITE) !== 0;
     for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
+      if (e + INFO > heap.length) {
+        // allocated by another thread after the heap grew past this view
+        this.s.refresh();
+        heap = this.s.heap;
+      }
       const f = heap[e + FLAGS];
       if ((f & mask) === 0) continue;
       if (!write && (f & WRITE) === 0) continue;
@@ -121,9 +137,9 @@ export class Shadow {
   private check(e: number): Conflict | undefined {
     const heap = this.s.heap;
     const u = heap[e + OWNER];
-    this.counts[1]++;
+    this.counts[STAT.checks]++;
     if (u === this.t) {
-      this.counts[2]++;
+      this.counts[STAT.shortCircuitOwner]++;
       return undefined;
     }
     const la = heap[e + ALOCK_A];
@@ -132,7 +148,7 @@ export class Shadow {
       const held = this.held;
       for (let i = 0; i < held.length; i += 2) {
         if (held[i] === la && held[i + 1] === lb) {
-          this.counts[3]++;
+          this.counts[STAT.shortCircuitAlock]++;
           return undefined;
         }
       }
@@ -140,10 +156,10 @@ export class Shadow {
     const pos = heap[e + POS];
     const k = this.known.get(u);
     if (k !== undefined && pos <= k) {
-      this.counts[4]++;
+      this.counts[STAT.memo]++;
       return undefined;
     }
-    this.counts[5]++;
+    this.counts[STAT.lockset]++;
     const ls = this.walk(u, pos);
     if (ls === undefined) {
       this.known.set(u, pos);
@@ -169,8 +185,8 @@ export class Shadow {
     const list = s.list;
     const t = this.t;
     const ls = new Set<number>([threadKey(u)]);
-    this.counts[6]++;
-    this.counts[7] += end - pos;
+    this.counts[STAT.walks]++;
+    this.counts[STAT.walkCells] += end - pos;
     for (let c = pos * CELL, stop = end * CELL; c < stop; c += CELL) {
       const th = list[c + 1];
       const kind = list[c];

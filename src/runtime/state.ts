@@ -94,10 +94,11 @@ export const STATS = [
   'walks',
   'walkCells',
   'atomics',
-  'syncCells',
   'races',
 ] as const;
 export type StatName = (typeof STATS)[number];
+/** Index of each counter in `STATS` (and in a thread's local counts). */
+export const STAT = Object.fromEntries(STATS.map((name, i) => [name, i])) as Record<StatName, number>;
 
 /** Cell layout of the synchronization event list: 4 Int32 per cell (`kind`, `thread`, `a`, `b`). */
 export const CELL = 4;
