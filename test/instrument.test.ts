@@ -118,6 +118,15 @@ const CORPUS: Record<string, string> = {
     return [m, s];`,
   'DataView and non-index keys on views': `const d = new DataView(new SharedArrayBuffer(8)); const t = new Int8Array(4);
     d['x'] = 1; t['foo'] = 2; t['1.5'] = 3; return [d['x'], t['foo'], t['1.5'], t.length];`,
+  'no semicolons: a rewritten statement does not continue the previous line': `${SHARED}
+    const a = [1, 2]
+    const k = 0
+    a[k] = 5
+    a[k]++
+    s[k] += 2
+    if (a) a[1] = a[k]
+    a[0].toString()
+    return [a, s]`,
 };
 
 describe('instrumented code is equivalent to the original', () => {

@@ -126,6 +126,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
    * of `node` (punctuation, operands re-emitted by text) is replaced, and `tail` closes the sequence.
    */
   const emit = (node: N, kept: Array<{ node: N; prefix: string }>, tail: string): void => {
+    emitted.add(node.start);
     let pos = node.start;
     let first = true;
     for (const k of kept) {
@@ -267,7 +268,15 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     closeScope(scope);
   };
 
+  /** Start offsets of the rewritten expressions (each now begins with `(`). */
+  const emitted = new Set<number>();
   const visitors: Record<string, Visitor<State>> = {
+    ExpressionStatement(node, st, c) {
+      baseV.ExpressionStatement(node, st, c);
+      // A statement now beginning with `(` would continue a previous line that has no semicolon (ASI does not
+      // apply before `(`): `void 0, ` keeps it a statement of its own, also as the body of an `if`.
+      if (emitted.has((node as N).start)) ms.prependLeft((node as N).start, 'void 0, ');
+    },
     MemberExpression(node, st, c) {
       baseV.MemberExpression(node, st, c);
       const m = elementOf(node as E.Node);
