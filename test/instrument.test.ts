@@ -299,6 +299,25 @@ describe('end to end: node --import dist/runtime/register.js', () => {
     assert.doesNotMatch(r.stderr, /at .*dist\/runtime/);
   });
 
+  test('process.dlopen with two arguments reaches Node unchanged (flags defaulted)', async () => {
+    const r = await node(['dlopen.mjs'], join(dir, 'dlopen.log'));
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /cannot open shared object file/);
+    assert.match(r.stderr, /native addon \/nonexistent\/addon\.node/);
+  });
+
+  test("the program's own loader hooks, instrumented in the loader thread, run", async () => {
+    const r = await node(['--import', './register-hooks.mjs', 'exit-code.mjs'], join(dir, 'hooks.log'));
+    assert.equal(r.code, 3, r.stderr);
+    assert.doesNotMatch(r.stderr, /__goldilocks is not defined/);
+  });
+
+  test('a worker given execArgv sees exactly it in process.execArgv', async () => {
+    const r = await node(['exec-argv.mjs'], join(dir, 'argv.log'));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), '["--no-warnings"]');
+  });
+
   test('run() passes --import in NODE_OPTIONS and returns the exit code', async () => {
     assert.equal(await run([join(FIXTURES, 'exit-code.mjs')], { stdio: 'ignore' }), 3);
     rmSync(dir, { recursive: true, force: true });

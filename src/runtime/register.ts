@@ -10,7 +10,7 @@
  * 2. the ESM loader hooks of `./loader.ts` are registered (node:module `register`);
  * 3. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts` files are type-stripped;
  * 4. `worker_threads.Worker` is replaced by a subclass so that `new Worker(code, { eval: true })` imports this file
- *    and then runs the instrumented code (Node 20 runs no `--import` module in eval workers), a worker given explicit `execArgv` still gets `--import <this file>`, and a worker given an explicit `env`
+ *    and then runs the instrumented code (Node 20 runs no `--import` module in eval workers), a worker given explicit `execArgv` still gets `--import <this file>` (hidden from its `process.execArgv`), and a worker given an explicit `env`
  *    object still sees this process's `GOLDILOCKS_*` variables (its own values win). Workers otherwise inherit `--import` from the parent's execArgv, and
  *    child processes from `NODE_OPTIONS` (as set by `./run.ts`);
  * 5. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
@@ -56,15 +56,29 @@ for (const ext of ['.ts', '.cts']) {
     module._compile(stripTypes(readFileSync(filename, 'utf8'), filename), filename);
 }
 
+/**
+ * Environment-data key: whether the worker being spawned got `--import <this file>` appended to its explicit
+ * `execArgv`. The worker then removes it from its `process.execArgv`, which shows the program what it asked for.
+ */
+const IMPORT_ADDED = 'goldilocks.importAdded';
+const argv = process.execArgv;
+if (
+  !threads.isMainThread &&
+  threads.getEnvironmentData(IMPORT_ADDED) === true &&
+  argv.at(-2) === '--import' &&
+  argv.at(-1) === REGISTER_URL
+)
+  argv.splice(-2, 2);
+
 const OriginalWorker = threads.Worker;
 class Worker extends OriginalWorker {
   constructor(filename: string | URL, options?: WorkerOptions) {
     let code = filename;
     let opts = options;
     if (opts?.eval && typeof code === 'string') code = evalWorkerCode(code);
-    if (opts?.execArgv && !opts.execArgv.includes(REGISTER_URL)) {
-      opts = { ...opts, execArgv: [...opts.execArgv, '--import', REGISTER_URL] };
-    }
+    const addImport = opts?.execArgv !== undefined && !opts.execArgv.includes(REGISTER_URL);
+    if (addImport) opts = { ...opts, execArgv: [...(opts?.execArgv ?? []), '--import', REGISTER_URL] };
+    threads.setEnvironmentData(IMPORT_ADDED, addImport);
     const env = opts?.env;
     if (env && typeof env === 'object')
       opts = { ...opts, env: { ...ownEnv(), ...(env as NodeJS.ProcessEnv) } };
@@ -96,10 +110,10 @@ function evalWorkerCode(code: string): string {
 
 let reportedNative = false;
 const dlopen = process.dlopen;
-process.dlopen = ((module: unknown, filename: string, flags?: number) => {
-  if (!reportedNative) warn(`native addon ${filename}: its memory accesses are not instrumented`);
+process.dlopen = ((...args: unknown[]) => {
+  if (!reportedNative) warn(`native addon ${args[1]}: its memory accesses are not instrumented`);
   reportedNative = true;
-  return (dlopen as (...args: unknown[]) => unknown).call(process, module, filename, flags);
+  return (dlopen as (...a: unknown[]) => unknown).apply(process, args);
 }) as typeof process.dlopen;
 
 let reportedWasm = false;
