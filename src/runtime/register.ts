@@ -10,7 +10,7 @@
  * 2. the ESM loader hooks of `./loader.ts` are registered (node:module `register`);
  * 3. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts` files are type-stripped;
  * 4. `worker_threads.Worker` is replaced by a subclass so that `new Worker(code, { eval: true })` imports this file
- *    and then runs the instrumented code (Node 20 runs no `--import` module in eval workers), a worker given explicit `execArgv` still gets `--import <this file>` (hidden from its `process.execArgv`), and a worker given an explicit `env`
+ *    and then runs the instrumented code (Node 20 runs no `--import` module in eval workers), a worker given explicit `execArgv` or `env` still gets `--import <this file>` (hidden from its `process.execArgv`), and a worker given an explicit `env`
  *    object still sees this process's `GOLDILOCKS_*` variables (its own values win). Workers otherwise inherit `--import` from the parent's execArgv, and
  *    child processes from `NODE_OPTIONS` (as set by `./run.ts`);
  * 5. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
@@ -76,12 +76,15 @@ class Worker extends OriginalWorker {
     let code = filename;
     let opts = options;
     if (opts?.eval && typeof code === 'string') code = evalWorkerCode(code);
-    const addImport = opts?.execArgv !== undefined && !opts.execArgv.includes(REGISTER_URL);
-    if (addImport) opts = { ...opts, execArgv: [...(opts?.execArgv ?? []), '--import', REGISTER_URL] };
-    threads.setEnvironmentData(IMPORT_ADDED, addImport);
+    // A worker loads this file from NODE_OPTIONS in its environment or from --import in its execArgv; given its own
+    // execArgv, or its own env (which may lack NODE_OPTIONS), it gets --import explicitly.
     const env = opts?.env;
-    if (env && typeof env === 'object')
-      opts = { ...opts, env: { ...ownEnv(), ...(env as NodeJS.ProcessEnv) } };
+    const ownEnvObject = env !== undefined && env !== null && typeof env === 'object';
+    const inherited = opts?.execArgv ?? process.execArgv;
+    const addImport = (opts?.execArgv !== undefined || ownEnvObject) && !inherited.includes(REGISTER_URL);
+    if (addImport) opts = { ...opts, execArgv: [...inherited, '--import', REGISTER_URL] };
+    threads.setEnvironmentData(IMPORT_ADDED, addImport);
+    if (ownEnvObject) opts = { ...opts, env: { ...ownEnv(), ...(env as NodeJS.ProcessEnv) } };
     runtime.worker?.beforeSpawn(opts);
     try {
       super(code, opts);
