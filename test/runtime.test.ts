@@ -106,7 +106,7 @@ describe('synchronization the runtime sees', () => {
   test('a worker given its own env is instrumented too (its messages arrive unwrapped)', LIMIT, async () => {
     const r = await goldilocks([], [join(FIXTURES, 'env-worker.mjs')]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout.trim(), '{"m":{"hello":1},"A":"1","execArgv":[]}');
+    assert.equal(r.stdout.trim(), '{"m":{"hello":1},"env":{"A":"1"},"execArgv":[]}');
   });
 
   test('Atomics.wait / notify hand-off: no race', LIMIT, async () => {

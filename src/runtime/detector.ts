@@ -15,7 +15,7 @@
  *   shadow memory a received SharedArrayBuffer object is (a cloned SharedArrayBuffer is a new object);
  * - the sync library's lock and volatile reports (`./sync/observer.ts`) → acquire/release, publish/subscribe.
  *
- * Environment: `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66);
+ * Settings (`./settings.ts`, from the environment): `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66);
  * `GOLDILOCKS_REPORT` = a file for the JSON report, written at exit; `GOLDILOCKS_REPORT_DIR` = a directory where
  * each process writes `<pid>.json` (and `aborted` when it aborted), as `goldilocks run` uses it.
  */
@@ -36,6 +36,7 @@ import {
   textRace,
   writeLiveReport,
 } from './races.js';
+import { settings } from './settings.js';
 import { ATOMIC, type Conflict, packA, Shadow, WRITE } from './shadow.js';
 import {
   A,
@@ -141,7 +142,7 @@ export interface Context {
 
 const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   const started = performance.now();
-  const envMode = process.env.GOLDILOCKS_ON_RACE ?? 'throw';
+  const envMode = settings.GOLDILOCKS_ON_RACE ?? 'throw';
   let mode = (ON_RACE as readonly string[]).indexOf(envMode);
   if (mode < 0) {
     printErr(
@@ -225,9 +226,9 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   };
 
   // ---- races ----------------------------------------------------------------------------------------------
-  const reportFile = process.env.GOLDILOCKS_REPORT_DIR
-    ? path.join(process.env.GOLDILOCKS_REPORT_DIR, `${process.pid}.json`)
-    : process.env.GOLDILOCKS_REPORT;
+  const reportFile = settings.GOLDILOCKS_REPORT_DIR
+    ? path.join(settings.GOLDILOCKS_REPORT_DIR, `${process.pid}.json`)
+    : settings.GOLDILOCKS_REPORT;
   const program = process.argv[1] ?? '';
   const writeReport = (): void => {
     shadow.flush();
@@ -236,8 +237,8 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   const abort = (): void => {
     A.store(s.ctl, CTL.aborted, 1);
     writeReport();
-    if (process.env.GOLDILOCKS_REPORT_DIR)
-      writeFileSync(path.join(process.env.GOLDILOCKS_REPORT_DIR, 'aborted'), `${process.pid}\n`);
+    if (settings.GOLDILOCKS_REPORT_DIR)
+      writeFileSync(path.join(settings.GOLDILOCKS_REPORT_DIR, 'aborted'), `${process.pid}\n`);
     if (isMainThread) process.exit(EXIT_ABORT);
     process.kill(process.pid, 'SIGUSR2');
   };

@@ -10,8 +10,8 @@
  * 2. the ESM loader hooks of `./loader.ts` are registered (node:module `register`);
  * 3. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts` files are type-stripped;
  * 4. `worker_threads.Worker` is replaced by a subclass so that `new Worker(code, { eval: true })` imports this file
- *    and then runs the instrumented code (Node 20 runs no `--import` module in eval workers), a worker given explicit `execArgv` or `env` still gets `--import <this file>` (hidden from its `process.execArgv`), and a worker given an explicit `env`
- *    object still sees this process's `GOLDILOCKS_*` variables (its own values win). Workers otherwise inherit `--import` from the parent's execArgv, and
+ *    and then runs the instrumented code (Node 20 runs no `--import` module in eval workers), a worker given explicit `execArgv` or `env` still gets `--import <this file>` (hidden from its `process.execArgv`); the settings
+ *    (`GOLDILOCKS_*`) reach every worker through `./settings.ts`, not its env. Workers otherwise inherit `--import` from the parent's execArgv, and
  *    child processes from `NODE_OPTIONS` (as set by `./run.ts`);
  * 5. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
  *    WebAssembly (`WebAssembly.compile`, `compileStreaming`, `instantiate`, `instantiateStreaming`, `new Module`).
@@ -21,6 +21,7 @@ import Module, { createRequire, register, syncBuiltinESMExports } from 'node:mod
 import { pathToFileURL } from 'node:url';
 import type { WorkerOptions } from 'node:worker_threads';
 import { installHooks, installRuntime, type RuntimeFactory } from './hooks.js';
+import { settings } from './settings.js';
 import { stripTypes, transformSource, warn } from './transform.js';
 
 const REGISTER_URL = import.meta.url;
@@ -28,7 +29,7 @@ const REGISTER_URL = import.meta.url;
 const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
 
 const hooks = installHooks();
-const runtimeSpec = process.env.GOLDILOCKS_RUNTIME;
+const runtimeSpec = settings.GOLDILOCKS_RUNTIME;
 const runtimeUrl = runtimeSpec
   ? runtimeSpec.startsWith('file:')
     ? runtimeSpec
@@ -79,12 +80,11 @@ class Worker extends OriginalWorker {
     // A worker loads this file from NODE_OPTIONS in its environment or from --import in its execArgv; given its own
     // execArgv, or its own env (which may lack NODE_OPTIONS), it gets --import explicitly.
     const env = opts?.env;
-    const ownEnvObject = env !== undefined && env !== null && typeof env === 'object';
+    const givenEnv = env !== undefined && env !== null && typeof env === 'object';
     const inherited = opts?.execArgv ?? process.execArgv;
-    const addImport = (opts?.execArgv !== undefined || ownEnvObject) && !inherited.includes(REGISTER_URL);
+    const addImport = (opts?.execArgv !== undefined || givenEnv) && !inherited.includes(REGISTER_URL);
     if (addImport) opts = { ...opts, execArgv: [...inherited, '--import', REGISTER_URL] };
     threads.setEnvironmentData(IMPORT_ADDED, addImport);
-    if (ownEnvObject) opts = { ...opts, env: { ...ownEnv(), ...(env as NodeJS.ProcessEnv) } };
     runtime.worker?.beforeSpawn(opts);
     try {
       super(code, opts);
@@ -96,11 +96,6 @@ class Worker extends OriginalWorker {
   }
 }
 threads.Worker = Worker;
-
-/** This process's `GOLDILOCKS_*` variables (the runtime module and its settings). */
-function ownEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('GOLDILOCKS_')));
-}
 
 /**
  * An eval worker's code is a classic script that Node names `[worker eval]`; Node 20 runs no `--import` module
