@@ -25,7 +25,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, threadId } from 'node:worker_threads';
 import pc from 'picocolors';
-import type { Hooks, Runtime, RuntimeFactory, WorkerHooks } from './hooks.js';
+import type { Hooks, Runtime, RuntimeFactory, SiteFunction, WorkerHooks } from './hooks.js';
 import { installPatches } from './patches.js';
 import {
   DataRaceException,
@@ -310,11 +310,24 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       }
     }
   };
+  /**
+   * This thread's epoch: 1 + the number of synchronization operations it performed (mod 0xffff). Two accesses of one
+   * epoch are ordered the same way with every access of other threads (FastTrack's same-epoch case, PLDI'09 §3):
+   * the second of the same or a weaker kind to the same bytes needs no check (see {@link View}).
+   */
+  let epoch = 1;
+  /** The same-epoch filters of the buffers this thread accessed, by buffer id. */
+  const filters: Uint32Array[] = [];
   const listLocked = <T>(body: () => T): T => {
+    if (++epoch > 0xffff) {
+      for (const f of filters) f?.fill(0);
+      epoch = 1;
+    }
     lock(s, s.ctl, CTL.listLock);
     try {
       return body();
     } finally {
+      shadow.afterSync(s.ctl[CTL.listEnd]);
       unlock(s.ctl, CTL.listLock);
     }
   };
@@ -420,6 +433,8 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       }
       A.wait(s.threads, t, f, 100);
     }
+    // no cell of this thread yet: its accesses' walks may start at the list's current end (Shadow.pos)
+    shadow.afterSync(A.load(s.ctl, CTL.listEnd));
     const spawn = threads.getEnvironmentData(SPAWN_KEY) as
       | { sabs: SharedArrayBuffer[]; ids: number[] }
       | undefined;
@@ -514,6 +529,82 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     if (typeof key === 'string' && String(n) !== key) return -1;
     return Number.isInteger(n) && n >= 0 && n < (o as Int8Array).length ? n : -1;
   };
+  /**
+   * What the element fast path keeps of a view over shared memory (per thread): its buffer `id`, the heap index
+   * `base` of the buffer's word table, `off` (byteOffset), `bpe` (bytes per element), `len` (its length, -1 when
+   * it tracks a growable buffer's length), and `filter`: per word of the buffer, the bytes this thread read (bits
+   * 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check. An access covered by the filter (a read of
+   * bytes read or written, a write of bytes written, in the current epoch) is not checked again.
+   */
+  interface View {
+    id: number;
+    base: number;
+    off: number;
+    bpe: number;
+    len: number;
+    filter: Uint32Array;
+  }
+  const views = new WeakMap<ArrayBufferView, View>();
+  const counts = shadow.counts;
+  const viewOf = (o: Int8Array): View => {
+    const buffer = o.buffer as unknown as SharedArrayBuffer;
+    const id = idOf(buffer);
+    let filter = filters[id];
+    if (filter === undefined) {
+      filter = new Uint32Array(Math.ceil((buffer.growable ? buffer.maxByteLength : buffer.byteLength) / 8));
+      filters[id] = filter;
+    }
+    const v: View = {
+      id,
+      base: baseOf(id),
+      off: o.byteOffset,
+      bpe: o.BYTES_PER_ELEMENT,
+      len: buffer.growable ? -1 : o.length,
+      filter,
+    };
+    views.set(o, v);
+    return v;
+  };
+  /** The fast path of an element access (hooks contract {@link Runtime.r}); `flags` 0 (read) or WRITE. */
+  const element = (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, flags: number): boolean => {
+    let v = views.get(o);
+    if (v === undefined) {
+      if (!hooks.shared(o)) {
+        m[i] = o;
+        return false;
+      }
+      v = viewOf(o as Int8Array);
+    }
+    if (typeof k !== 'number') return true;
+    // not an integer index in bounds: the access touches no memory (ECMA-262 §10.4.5.15–16)
+    if (!(k >= 0 && k < (v.len >= 0 ? v.len : (o as Int8Array).length)) || Math.floor(k) !== k) return false;
+    const byte = v.off + k * v.bpe;
+    const w = byte >>> 3;
+    const mask = ((1 << v.bpe) - 1) << (byte & 7);
+    const e = v.filter[w];
+    const current = e >>> 16 === epoch;
+    if (current && ((flags ? e >>> 8 : e | (e >>> 8)) & mask) === mask) {
+      counts[STAT.sameEpoch]++;
+      return false;
+    }
+    const site = siteOf(hooks.siteId(m, i));
+    const c = shadow.access(v.base + 2 * w, mask, flags, site, stopOnRace);
+    if (c) {
+      const common = mask & c.flags;
+      race(
+        c,
+        v.id,
+        w * 8 + (31 - Math.clz32(common & -common)),
+        v.bpe,
+        flags,
+        site,
+        o,
+        flags ? hooks.w : hooks.r,
+      );
+    }
+    v.filter[w] = (current ? e : epoch << 16) | (flags ? mask << 8 : mask);
+    return false;
+  };
   const toKey = (k: unknown): PropertyKey =>
     typeof k === 'number' || typeof k === 'string' || typeof k === 'symbol' ? k : String(k);
   const runtime: Runtime = {
@@ -544,6 +635,8 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       (o as unknown as Record<PropertyKey, unknown>)[key] = v;
       return v;
     },
+    r: (o, k, m, i) => element(o, k, m, i, 0),
+    w: (o, k, m, i) => element(o, k, m, i, WRITE),
     worker: workerHooks,
   };
   return runtime;

@@ -31,6 +31,15 @@ export interface SiteLocation {
 export interface Runtime {
   get(o: ArrayBufferView, k: unknown, site: number): unknown;
   set(o: ArrayBufferView, k: unknown, v: unknown, site: number): unknown;
+  /**
+   * The fast path of a read (`r`) or write (`w`) of `o[k]` at site `i` of module `m`, where `o` is a view that is
+   * not `m[i]`: checks the access and returns false when the site is to perform it itself (also when it touches no
+   * shared memory; then it may cache `o` in `m[i]`), or returns true when the site must call {@link Hooks.get} /
+   * {@link Hooks.set} instead (keys that are not numbers). Throws, like `get`/`set`, before the access.
+   * Optional: without them every view over shared memory goes through `get`/`set`.
+   */
+  r?(o: ArrayBufferView, k: unknown, m: SiteFunction, i: number): boolean;
+  w?(o: ArrayBufferView, k: unknown, m: SiteFunction, i: number): boolean;
   /** Called by register's `Worker` around each worker's construction in this thread. */
   worker?: WorkerHooks;
 }
@@ -75,6 +84,12 @@ export interface Hooks {
   readonly sites: (file: string, locs: readonly number[]) => number;
   /** The location of site `id`. @throws RangeError for an id that was never registered in this thread. */
   readonly siteLocation: (id: number) => SiteLocation;
+  /** The global id of site `i` of module `m` (registering the module's sites on first use). */
+  readonly siteId: (m: SiteFunction, i: number) => number;
+  /** Before a read of `o[k]` at site `i` of module `m`: {@link Runtime.r}. */
+  readonly r: (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number) => boolean;
+  /** Before a write of `o[k]` at site `i` of module `m`: {@link Runtime.w}. */
+  readonly w: (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number) => boolean;
   /** Read `o[k]` at site `i` of module `m`: the runtime's `get` for shared views, else the plain read. */
   readonly get: (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number) => unknown;
   /** Write `o[k] = v` at site `i` of module `m`; returns `v`. Plain writes have strict-mode semantics. */
@@ -97,11 +112,22 @@ export const passthrough: Runtime = {
 
 const GLOBAL = '__goldilocks';
 let runtime: Runtime = passthrough;
+let fastRead: NonNullable<Runtime['r']>;
+let fastWrite: NonNullable<Runtime['w']>;
 
 /** Makes `rt` the runtime behind this thread's hooks. Call before user code: accesses already made are not replayed. */
 export function installRuntime(rt: Runtime): void {
   runtime = rt;
+  /** Without a fast path: shared views go to get/set, the others are cached at their site. */
+  const slow = (o: ArrayBufferView, _k: unknown, m: SiteFunction, i: number): boolean => {
+    if (shared(o)) return true;
+    m[i] = o;
+    return false;
+  };
+  fastRead = rt.r?.bind(rt) ?? slow;
+  fastWrite = rt.w?.bind(rt) ?? slow;
 }
+installRuntime(passthrough);
 
 /**
  * Installs this thread's hooks at `globalThis.__goldilocks` and returns them; a second call returns the installed
@@ -120,23 +146,25 @@ export function installHooks(): Hooks {
   return hooks;
 }
 
+// the built-ins as they were when this module loaded, before any user code
+const isView = ArrayBuffer.isView;
+const SAB = SharedArrayBuffer;
+const TypedArray = Object.getPrototypeOf(Int8Array.prototype) as object;
+const bufferOf = Object.getOwnPropertyDescriptor(TypedArray, 'buffer')!.get!;
+const toStringTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStringTag)!.get!;
+const shared = (o: unknown): boolean =>
+  isView(o) && toStringTag.call(o) !== undefined && bufferOf.call(o) instanceof SAB;
+
 function createHooks(): Hooks {
-  const isView = ArrayBuffer.isView;
-  const SAB = SharedArrayBuffer;
-  const TypedArray = Object.getPrototypeOf(Int8Array.prototype) as object;
-  const bufferOf = Object.getOwnPropertyDescriptor(TypedArray, 'buffer')!.get!;
-  const toStringTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStringTag)!.get!;
   const files: string[] = [];
   const table: number[] = []; // per site: index into files, line, column
-  const shared = (o: unknown): boolean =>
-    isView(o) && toStringTag.call(o) !== undefined && bufferOf.call(o) instanceof SAB;
   const sites = (file: string, locs: readonly number[]): number => {
     const base = table.length / 3;
     files.push(file);
     for (let j = 0; j < locs.length; j += 2) table.push(files.length - 1, locs[j], locs[j + 1]);
     return base;
   };
-  const siteId = (m: SiteFunction, i: number): number => {
+  function siteId(m: SiteFunction, i: number): number {
     let b = m.$b;
     if (b === undefined) {
       const [file, locs] = m();
@@ -144,12 +172,15 @@ function createHooks(): Hooks {
       m.$b = b;
     }
     return b + i;
-  };
+  }
   const plain = passthrough;
   const hooks: Hooks = {
     isView,
     shared,
     sites,
+    siteId,
+    r: (o, k, m, i) => fastRead(o, k, m, i),
+    w: (o, k, m, i) => fastWrite(o, k, m, i),
     siteLocation(id) {
       if (!(id >= 0 && id < table.length / 3)) throw new RangeError(`goldilocks: unknown site ${id}`);
       return { file: files[table[3 * id]], line: table[3 * id + 1], column: table[3 * id + 2] };

@@ -9,11 +9,14 @@
  *
  * Emitted shape (chosen by `bench/instrument-micro.ts`): the plain access stays at its site, behind an inline guard
  *
- *     (__goldilocks.isView(X) && X !== __gl$m[i] ? __goldilocks.get(X, K, __gl$m, i) : X[K])
+ *     (__goldilocks.isView(X) && X !== __gl$m[i] && __goldilocks.r(X, K, __gl$m, i)
+ *       ? __goldilocks.get(X, K, __gl$m, i) : X[K])
  *
- * `__gl$m` is a function declaration appended to the module (hoisted, so usable before any other code runs); its
- * elements are a per-site cache of the last view seen at that site that is *not* over a SharedArrayBuffer, and
- * calling it returns `[file, [line, column, ...]]` for registration. `X`, `K` (and the assigned value) are the
+ * (`w` and `set` for a write). `__gl$m` is a function declaration appended to the module (hoisted, so usable before
+ * any other code runs); its elements are a per-site cache of the last view seen at that site that is *not* over a
+ * SharedArrayBuffer, and calling it returns `[file, [line, column, ...]]` for registration. `r`/`w` check the
+ * access and let the site perform it (so the access stays monomorphic at its site), or, for a key that is not a
+ * number, answer true: then `get`/`set` convert the key once, check and perform the access. `X`, `K` (and the assigned value) are the
  * original operand expressions when re-reading them is unobservable (literals, `this`, local identifiers when nothing
  * after them can run code), otherwise per-function temporaries `__gl$1, __gl$2, ...` declared with `var` at the end of
  * the enclosing function body (arrow expression bodies become `{return (...);var ...}`; class field initializers and
@@ -142,10 +145,12 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     stable ? { text: source.slice(operand.start, operand.end), temp: null } : { text: '', temp: temp(st) };
 
   const guard = (x: string, i: number): string => `${HOOKS_GLOBAL}.isView(${x}) && ${x} !== ${SITE_FN}[${i}]`;
-  const read = (x: string, k: string, i: number): string =>
-    `${guard(x, i)} ? ${HOOKS_GLOBAL}.get(${x}, ${k}, ${SITE_FN}, ${i}) : ${x}[${k}]`;
+  const checked = (g: string, hook: 'r' | 'w', x: string, k: string, i: number): string =>
+    `${g} && ${HOOKS_GLOBAL}.${hook}(${x}, ${k}, ${SITE_FN}, ${i})`;
+  const read = (x: string, k: string, i: number, g?: string): string =>
+    `${checked(g ?? guard(x, i), 'r', x, k, i)} ? ${HOOKS_GLOBAL}.get(${x}, ${k}, ${SITE_FN}, ${i}) : ${x}[${k}]`;
   const write = (x: string, k: string, v: string, i: number, g?: string): string =>
-    `${g ?? guard(x, i)} ? ${HOOKS_GLOBAL}.set(${x}, ${k}, ${v}, ${SITE_FN}, ${i}) : ${x}[${k}] = ${v}`;
+    `${checked(g ?? guard(x, i), 'w', x, k, i)} ? ${HOOKS_GLOBAL}.set(${x}, ${k}, ${v}, ${SITE_FN}, ${i}) : ${x}[${k}] = ${v}`;
 
   /** Plans object and key of `member`, given whether everything evaluated after the key is pure. */
   const planTarget = (st: State, member: E.MemberExpression & N, restPure: boolean) => {
@@ -186,7 +191,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     }
     const g = temp(st);
     const r = temp(st);
-    const head = `${g} = ${guard(t.x, i)}, ${r} = ${g} ? ${HOOKS_GLOBAL}.get(${t.x}, ${t.k}, ${SITE_FN}, ${i}) : ${t.x}[${t.k}]`;
+    const head = `${g} = ${guard(t.x, i)}, ${r} = ${read(t.x, t.k, i, g)}`;
     const op = node.operator.slice(0, -1);
     const logical = op === '&&' || op === '||' || op === '??';
     const store = write(t.x, t.k, r, i, g);
@@ -206,7 +211,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const t = planTarget(st, member, false);
     const g = temp(st);
     const r = temp(st);
-    const head = `${g} = ${guard(t.x, i)}, ${r} = ${g} ? ${HOOKS_GLOBAL}.get(${t.x}, ${t.k}, ${SITE_FN}, ${i}) : ${t.x}[${t.k}]`;
+    const head = `${g} = ${guard(t.x, i)}, ${r} = ${read(t.x, t.k, i, g)}`;
     const store = write(t.x, t.k, r, i, g);
     if (node.prefix) {
       emit(node, t.kept, `${sep(t.kept)}${head}, ${node.operator}${r}, ${store}`);

@@ -73,6 +73,7 @@ function patchAtomics(ctx: Context): void {
     let conflict: ReturnType<typeof shadow.find>;
     let flags = 0;
     let result: unknown;
+    let at = 0; // the operation's cell: its Info's position (a later walk from there applies the cell's rule)
     if (word + 2 > s.heap.length) s.refresh();
     lock(s, s.heap, word);
     try {
@@ -82,11 +83,11 @@ function patchAtomics(ctx: Context): void {
         const c = shadow.find(word, mask, flags);
         if (!(c && ctx.stopOnRace)) {
           result = op();
-          appendCell(s, kindFlags >> 16, t, packA(Tag.Atomic, id), off * 4 + Math.log2(bpe));
+          at = appendCell(s, kindFlags >> 16, t, packA(Tag.Atomic, id), off * 4 + Math.log2(bpe));
         }
         return c;
       });
-      if (!(conflict && ctx.stopOnRace)) shadow.record(word, mask, flags, site);
+      if (!(conflict && ctx.stopOnRace)) shadow.record(word, mask, flags, site, at);
     } finally {
       unlock(s.heap, word);
     }

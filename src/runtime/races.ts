@@ -173,7 +173,7 @@ export function liveReport(s: StateViews, program: string, timeMs: number): Json
     stats[name] = A.load(ctl, CTL.stats + i);
   });
   stats.syncCells = A.load(ctl, CTL.listEnd);
-  const events = stats.accesses;
+  const events = stats.accesses + stats.sameEpoch;
   return {
     schema: REPORT_SCHEMA,
     detector: 'goldilocks',

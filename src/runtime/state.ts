@@ -85,6 +85,7 @@ export const CTL = {
 
 /** Names of the shared counters at `CTL.stats + i` (the paper's Table 1 shares). */
 export const STATS = [
+  'sameEpoch',
   'accesses',
   'checks',
   'shortCircuitOwner',
