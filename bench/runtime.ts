@@ -288,21 +288,22 @@ const pct = (n: number | undefined, d: number) =>
 const mib = (kib: number | undefined) => (kib === undefined ? '' : (kib / 1024).toFixed(0));
 const ratio = (x: number) => `${x.toFixed(x >= 10 ? 0 : 1)}×`;
 
-/** Table 1 of the paper from goldilocks's stats: shares of the checks decided by each short-circuit. */
+/**
+ * Table 1 of the paper from the live goldilocks's stats (docs/RUNTIME.md "The check"): all element accesses, the
+ * share decided by the same-epoch filter, then the Info checks of the word checks and the share decided by each
+ * short-circuit, the happens-before memo, and full lockset walks.
+ */
 function shortCircuits(stats: Record<string, number> | undefined): string[] {
   const checks = stats?.checks;
-  if (stats === undefined || checks === undefined || checks === 0)
-    return ['n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
-  const walks = stats.lockset ?? stats.walks;
-  const known = [stats.shortCircuitOwner, stats.shortCircuitAlock, stats.directTransfer, walks];
-  const other = known.every((x) => x !== undefined) ? checks - known.reduce((a, b) => a + b!, 0) : undefined;
+  if (stats === undefined || checks === undefined) return Array<string>(8).fill('n/a');
+  const accesses = (stats.sameEpoch ?? 0) + stats.accesses;
   return [
+    accesses.toLocaleString('en-US'),
+    pct(stats.sameEpoch, accesses),
     checks.toLocaleString('en-US'),
-    pct(stats.shortCircuitOwner, checks),
-    pct(stats.shortCircuitAlock, checks),
-    pct(stats.directTransfer, checks),
-    pct(other, checks),
-    pct(walks, checks),
+    ...[stats.shortCircuitOwner, stats.shortCircuitAlock, stats.memo, stats.lockset].map((n) =>
+      checks === 0 ? 'n/a' : pct(n, checks),
+    ),
   ];
 }
 
@@ -407,12 +408,14 @@ function report(
   if (modes.includes('goldilocks')) {
     lines.push(
       '',
-      "Checks decided by each short-circuit (goldilocks's report `stats`; the paper's Table 1): Owner (same " +
-        'thread as the last access), Alock (a lock of the last lockset held), direct transfer (partial walk), ' +
-        'other fast paths (transactions, the happens-before memo), lockset walk (the full rules).',
+      "How accesses were decided (goldilocks's report `stats`; the paper's Table 1): accesses (element, " +
+        'DataView, bulk and atomic, per 8-byte word), the share decided by the same-epoch filter without a check; ' +
+        'checks (the Infos of other accesses a word check looked at) and the share decided by Owner (same thread ' +
+        'as that access), Alock (a lock held at that access held now), the happens-before memo, and a lockset ' +
+        'walk (the full rules).',
       '',
-      '| kernel | workers | checks | Owner | Alock | direct transfer | other | lockset walk |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|',
+      '| kernel | workers | accesses | same epoch | checks | Owner | Alock | memo | lockset walk |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     for (const k of kernels)
       for (const w of workerCounts) {
