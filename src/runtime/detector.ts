@@ -565,44 +565,75 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     views.set(o, v);
     return v;
   };
-  /** The fast path of an element access (hooks contract {@link Runtime.r}); `flags` 0 (read) or WRITE. */
-  const element = (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, flags: number): boolean => {
+  let lastView: ArrayBufferView | undefined; // a one-entry cache in front of `views`
+  let last: View | undefined;
+  /** The View of `o` for the fast path, or undefined (then cached at site `i` of `m`) when it is not shared. */
+  const viewAt = (o: ArrayBufferView, m: SiteFunction, i: number): View | undefined => {
     let v = views.get(o);
     if (v === undefined) {
       if (!hooks.shared(o)) {
-        m[i] = o;
-        return false;
+        hooks.cache(m, i, o);
+        return undefined;
       }
       v = viewOf(o as Int8Array);
     }
-    if (typeof k !== 'number') return true;
-    // not an integer index in bounds: the access touches no memory (ECMA-262 §10.4.5.15–16)
-    if (!(k >= 0 && k < (v.len >= 0 ? v.len : (o as Int8Array).length)) || Math.floor(k) !== k) return false;
-    const byte = v.off + k * v.bpe;
+    lastView = o;
+    last = v;
+    return v;
+  };
+  /**
+   * The byte offset in its buffer of element `k` of `o`, or -1 when `k` is not an integer index in bounds (then the
+   * access touches no memory: ECMA-262 §10.4.5.15–16).
+   */
+  const byteOf = (v: View, o: ArrayBufferView, k: number): number =>
+    k >= 0 && k < (v.len >= 0 ? v.len : (o as Int8Array).length) && Math.floor(k) === k
+      ? v.off + k * v.bpe
+      : -1;
+  /** An element access the filter did not cover: the word check, then the filter records it. */
+  const miss = (
+    v: View,
+    o: ArrayBufferView,
+    m: SiteFunction,
+    i: number,
+    byte: number,
+    flags: number,
+  ): false => {
     const w = byte >>> 3;
     const mask = ((1 << v.bpe) - 1) << (byte & 7);
-    const e = v.filter[w];
-    const current = e >>> 16 === epoch;
-    if (current && ((flags ? e >>> 8 : e | (e >>> 8)) & mask) === mask) {
-      counts[STAT.sameEpoch]++;
-      return false;
-    }
     const site = siteOf(hooks.siteId(m, i));
     const c = shadow.access(v.base + 2 * w, mask, flags, site, stopOnRace);
     if (c) {
       const common = mask & c.flags;
-      race(
-        c,
-        v.id,
-        w * 8 + (31 - Math.clz32(common & -common)),
-        v.bpe,
-        flags,
-        site,
-        o,
-        flags ? hooks.w : hooks.r,
-      );
+      race(c, v.id, w * 8 + (31 - Math.clz32(common & -common)), v.bpe, flags, site, o, flags ? write : read);
     }
-    v.filter[w] = (current ? e : epoch << 16) | (flags ? mask << 8 : mask);
+    const e = v.filter[w];
+    v.filter[w] = (e >>> 16 === epoch ? e : epoch << 16) | (flags ? mask << 8 : mask);
+    return false;
+  };
+  // The fast paths (hooks contract Runtime.r / Runtime.w), small enough for V8 to inline at each site: a read is
+  // covered by bytes read or written in this epoch, a write by bytes written.
+  const read = (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number): boolean => {
+    const v = o === lastView ? last : viewAt(o, m, i);
+    if (v === undefined) return false;
+    if (typeof k !== 'number') return true;
+    const byte = byteOf(v, o, k);
+    if (byte < 0) return false;
+    const e = v.filter[byte >>> 3];
+    const mask = ((1 << v.bpe) - 1) << (byte & 7);
+    if (e >>> 16 !== epoch || ((e | (e >>> 8)) & mask) !== mask) return miss(v, o, m, i, byte, 0);
+    counts[SAME_EPOCH]++;
+    return false;
+  };
+  const write = (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number): boolean => {
+    const v = o === lastView ? last : viewAt(o, m, i);
+    if (v === undefined) return false;
+    if (typeof k !== 'number') return true;
+    const byte = byteOf(v, o, k);
+    if (byte < 0) return false;
+    const e = v.filter[byte >>> 3];
+    const mask = ((1 << v.bpe) - 1) << (byte & 7);
+    if (e >>> 16 !== epoch || ((e >>> 8) & mask) !== mask) return miss(v, o, m, i, byte, WRITE);
+    counts[SAME_EPOCH]++;
     return false;
   };
   const toKey = (k: unknown): PropertyKey =>
@@ -635,8 +666,8 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       (o as unknown as Record<PropertyKey, unknown>)[key] = v;
       return v;
     },
-    r: (o, k, m, i) => element(o, k, m, i, 0),
-    w: (o, k, m, i) => element(o, k, m, i, WRITE),
+    r: read,
+    w: write,
     worker: workerHooks,
   };
   return runtime;
@@ -644,5 +675,6 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
 
 /** Key of the shared buffers of a spawned worker's `workerData` in the environment data. */
 const SPAWN_KEY = 'goldilocks.spawn';
+const SAME_EPOCH = STAT.sameEpoch;
 
 export default factory;

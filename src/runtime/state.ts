@@ -99,7 +99,9 @@ export const STATS = [
 ] as const;
 export type StatName = (typeof STATS)[number];
 /** Index of each counter in `STATS` (and in a thread's local counts). */
-export const STAT = Object.fromEntries(STATS.map((name, i) => [name, i])) as Record<StatName, number>;
+export const STAT = Object.freeze(Object.fromEntries(STATS.map((name, i) => [name, i]))) as Readonly<
+  Record<StatName, number>
+>;
 
 /** Cell layout of the synchronization event list: 4 Int32 per cell (`kind`, `thread`, `a`, `b`). */
 export const CELL = 4;
