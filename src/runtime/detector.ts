@@ -610,32 +610,28 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     v.filter[w] = (e >>> 16 === epoch ? e : epoch << 16) | (flags ? mask << 8 : mask);
     return false;
   };
-  // The fast paths (hooks contract Runtime.r / Runtime.w), small enough for V8 to inline at each site: a read is
-  // covered by bytes read or written in this epoch, a write by bytes written.
-  const read = (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number): boolean => {
-    const v = o === lastView ? last : viewAt(o, m, i);
-    if (v === undefined) return false;
-    if (typeof k !== 'number') return true;
-    const byte = byteOf(v, o, k);
-    if (byte < 0) return false;
-    const e = v.filter[byte >>> 3];
-    const mask = ((1 << v.bpe) - 1) << (byte & 7);
-    if (e >>> 16 !== epoch || ((e | (e >>> 8)) & mask) !== mask) return miss(v, o, m, i, byte, 0);
-    counts[SAME_EPOCH]++;
-    return false;
-  };
-  const write = (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number): boolean => {
-    const v = o === lastView ? last : viewAt(o, m, i);
-    if (v === undefined) return false;
-    if (typeof k !== 'number') return true;
-    const byte = byteOf(v, o, k);
-    if (byte < 0) return false;
-    const e = v.filter[byte >>> 3];
-    const mask = ((1 << v.bpe) - 1) << (byte & 7);
-    if (e >>> 16 !== epoch || ((e >>> 8) & mask) !== mask) return miss(v, o, m, i, byte, WRITE);
-    counts[SAME_EPOCH]++;
-    return false;
-  };
+  /**
+   * The fast path of an element read (`flags` 0) or write (WRITE), hooks contract {@link Runtime.r} / `w`; small
+   * enough for V8 to inline at each site. A read is covered by bytes read or written in this epoch, a write by
+   * bytes written.
+   */
+  const fastPath =
+    (flags: number) =>
+    (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number): boolean => {
+      const v = o === lastView ? last : viewAt(o, m, i);
+      if (v === undefined) return false;
+      if (typeof k !== 'number') return true;
+      const byte = byteOf(v, o, k);
+      if (byte < 0) return false;
+      const e = v.filter[byte >>> 3];
+      const mask = ((1 << v.bpe) - 1) << (byte & 7);
+      if (e >>> 16 !== epoch || (((flags ? 0 : e) | (e >>> 8)) & mask) !== mask)
+        return miss(v, o, m, i, byte, flags);
+      counts[SAME_EPOCH]++;
+      return false;
+    };
+  const read = fastPath(0);
+  const write = fastPath(WRITE);
   const toKey = (k: unknown): PropertyKey =>
     typeof k === 'number' || typeof k === 'string' || typeof k === 'symbol' ? k : String(k);
   const runtime: Runtime = {
