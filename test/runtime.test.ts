@@ -1,8 +1,8 @@
 /**
  * The live runtime end to end: `goldilocks run` on the shipped examples (the paper's Figure 1, Example 2,
- * Example 4) and on fixtures for the synchronization it must see (Atomics publication, wait/notify), workers
- * terminated inside a check (no thread may hang), the racy access that must not happen, `--on-race` modes, the
- * JSON report, and command mode.
+ * Example 4) and on fixtures for the synchronization it must see (Atomics publication, wait/notify), the patched
+ * methods' results, workers terminated inside a check (no thread may hang), the racy access that must not happen,
+ * `--on-race` modes, the JSON report, and command mode.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -133,6 +133,18 @@ describe('synchronization the runtime sees', () => {
     assert.equal(r.stdout.trim(), 'read 5');
     assert.equal(r.report?.summary.racyEvents, 0);
   });
+});
+
+describe('patched methods on shared views', () => {
+  test(
+    'iteration and search methods return what the originals return on a non-shared copy',
+    LIMIT,
+    async () => {
+      const r = await goldilocks([], [join(FIXTURES, 'search-methods.mjs')]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), 'patched, all equal');
+    },
+  );
 });
 
 describe('a worker terminated inside a check', () => {
