@@ -13,12 +13,12 @@ if (isMainThread) {
     data.indexOf(7),
     data.includes(7),
     data.find((x) => x === 7),
-    data.findIndex((x) => x === 7),
+    data.findIndex((x) => x > 6),
     data.some((x) => x === 7),
     data.every((x) => x !== 7),
     data.lastIndexOf(5),
     data.findLast((x) => x === 5),
-    data.findLastIndex((x) => x === 5),
+    data.findLastIndex((x) => x >= 5),
   ]);
   await join(w);
   if (seen.join() !== '1,true,7,1,true,false,6,5,6') throw new Error(`saw ${seen}`);
