@@ -108,6 +108,18 @@ const CORPUS: Record<string, string> = {
     for ([a[7], s[1]] of [[4, 5]]) ; return [a, s];`,
   'optional chains': `${SHARED} const n = null; const o = { a: [s] }; s[1] = 4;
     return [n?.[0], o?.a[0][1], o.b?.[0][1], o.a?.[0]?.[1], s[1]?.toFixed(1)];`,
+  'optional chains: one nullish link skips the rest, keys included': `const log = []; const t = (n, v) => (log.push(n), v);
+    const n = null; const o = { a: [[5]] }; const r = [n?.[t('k1', 0)][t('k2', 0)], o.x?.[t('k3', 0)].y.z,
+    o?.a[t('k4', 0)]?.[t('k5', 0)], o?.[t('k6', 'a')]?.[9]?.[t('k7', 0)], t('o', o)?.a[t('k8', 0)][0]];
+    return [r, log];`,
+  'optional chains: null links that are not optional still throw': `const o = { a: null }; const k = 'a';
+    try { o?.[k][0]; } catch (e) { return e.constructor.name; }`,
+  'optional calls keep this and their arguments': `const k = 'm'; const o = { n: [7, 8], m(i, ...r) { return [this.n, i, r]; } };
+    const args = [2, 3]; return [o.m?.(0, ...args)[0][1], o?.[k]?.(1)[1], o.q?.()[0], o?.m(5)[2], o?.['m']?.(1).length];`,
+  'optional chains: getters run once per link': `let gets = 0; const o = { get a() { gets++; return [[4]]; } };
+    const i = 0; return [o?.a[i][0], o.a?.[i]?.[0], gets];`,
+  'optional chains inside delete and calls keep their shape': `const o = { a: [{ x: 1 }], f: [function () { return this; }] };
+    const i = 0; const d = delete o?.a[i].x; const self = (o?.f[i])(); return [d, o, self === o.f];`,
   'typeof and delete': `const o = { x: 1 }; const k = 'x'; const t = typeof o[k]; delete o[k]; return [t, o];`,
   'parenthesized targets': `const a = [1]; (a[0]) = 5; (a[0])++; (a[0]) += 1; return a;`,
   'comments and line breaks inside accesses': `const a = [1, 2];
@@ -148,6 +160,13 @@ describe('instrumented code is equivalent to the original', () => {
         leaf,
         fc.tuple(target, key).map(([o, k]) => `${o}[${k}]`),
         fc
+          .tuple(
+            fc.constantFrom('s', 'a', 'o', 'n'),
+            key,
+            fc.constantFrom('', '?.[0]', '.p', '?.p', '?.toString()'),
+          )
+          .map(([o, k, rest]) => `${o}?.[${k}]${rest}`),
+        fc
           .tuple(target, key, fc.constantFrom('=', '+=', '*=', '**=', '>>>=', '||=', '&&=', '??='), tie('e'))
           .map(([o, k, op, v]) => `(${o}[${k}] ${op} ${v})`),
         fc
@@ -158,7 +177,7 @@ describe('instrumented code is equivalent to the original', () => {
     }));
     fc.assert(
       fc.property(fc.array(expr.e, { minLength: 1, maxLength: 4 }), (es) => {
-        const body = `const s = new Int32Array(new SharedArrayBuffer(16)); const a = [1, 2]; const o = { p: 3 };
+        const body = `const s = new Int32Array(new SharedArrayBuffer(16)); const a = [1, 2]; const o = { p: 3 }; const n = null;
           const log = []; let i = 1; const t = (n, v) => (log.push(n), v); const r = [];
           ${es.map((e) => `try { r.push(${e}); } catch (x) { r.push(x.constructor.name); }`).join('\n')}
           return [r, s, a, o, log];`;
@@ -203,10 +222,29 @@ describe('the runtime sees each shared access once, in order, at its site', () =
   test('destructuring and for-of targets are writes', () => {
     assert.deepEqual(record('[a[0], a[1]] = [1, 2]; for (a[2] of [3]) ;'), ['W 3:2', 'W 3:8', 'W 3:29']);
   });
-  test('an element access in an optional chain is left alone, with a warning', () => {
-    const r = instrument('x?.[0]; y[1]?.z;', { file: 'f.js', module: true });
-    assert.equal(r.sites, 1);
-    assert.deepEqual(r.warnings, ['f.js:1:1: element access in an optional chain is not instrumented']);
+  test('element accesses in optional chains are sites; none is read when a link is nullish', () => {
+    assert.deepEqual(
+      record('const n = null, o = { a }; let i = 1;\nn?.[i]; a?.[i]; o?.a[2]; n?.a[0]; o.a?.[i]?.toFixed();'),
+      ['R 4:9', 'R 4:17', 'R 4:35'],
+    );
+    const r = instrument('x?.[0]; y[1]?.z; u?.v[w];', { file: 'f.js', module: true });
+    assert.equal(r.sites, 3);
+    assert.deepEqual(r.warnings, []);
+  });
+  test('an optional chain that is a callee, a delete operand or calls a super method keeps its shape, with a warning', () => {
+    const r = instrument(
+      '(a?.[i][j])(); delete a?.[i][j]; a?.[k](); class C extends B { m() { super.f?.()[0]; } }',
+      {
+        file: 'f.js',
+        module: false,
+      },
+    );
+    assert.equal(r.sites, 0);
+    assert.deepEqual(r.warnings, [
+      'f.js:1:2: element access in an optional chain is not instrumented',
+      'f.js:1:23: element access in an optional chain is not instrumented',
+      'f.js:1:70: element access in an optional chain is not instrumented',
+    ]);
   });
   test('non-computed o.p, callees and super[k] are not sites', () => {
     assert.equal(

@@ -1,7 +1,8 @@
 /**
  * The live runtime end to end: `goldilocks run` on the shipped examples (the paper's Figure 1, Example 2,
- * Example 4) and on fixtures for the synchronization it must see (Atomics publication, wait/notify), the racy
- * access that must not happen, `--on-race` modes, the JSON report, and command mode.
+ * Example 4) and on fixtures for the synchronization it must see (Atomics publication, wait/notify), the patched
+ * methods' results, workers terminated inside a check (no thread may hang), the racy access that must not happen,
+ * `--on-race` modes, the JSON report, and command mode.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -19,13 +20,29 @@ interface Run {
   stdout: string;
   stderr: string;
   report?: JsonReport;
+  /** Killed (with the program it ran) after the time limit. */
+  killed?: boolean;
 }
 
-/** `goldilocks run [options] <args>` with a JSON report; resolves when it exits. */
-function goldilocks(options: string[], args: string[]): Promise<Run> {
+/**
+ * `goldilocks run [options] <args>` with a JSON report; resolves when it exits, or once `limitMs` have passed
+ * (then the CLI and the program are killed: the CLI runs in a process group of its own).
+ */
+function goldilocks(options: string[], args: string[], limitMs?: number): Promise<Run> {
   const file = tempPath('report.json');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'run', '--report', file, ...options, ...args], { cwd: ROOT });
+    const child = spawn(process.execPath, [CLI, 'run', '--report', file, ...options, ...args], {
+      cwd: ROOT,
+      detached: limitMs !== undefined,
+    });
+    let killed = false;
+    const timer =
+      limitMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            killed = true;
+            process.kill(-child.pid!, 'SIGKILL');
+          }, limitMs);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -36,13 +53,14 @@ function goldilocks(options: string[], args: string[]): Promise<Run> {
     });
     child.on('error', reject);
     child.on('exit', (code) => {
+      clearTimeout(timer);
       let report: JsonReport | undefined;
       try {
         report = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
       } catch {
         report = undefined;
       }
-      resolve({ code, stdout, stderr, report });
+      resolve({ code, stdout, stderr, report, killed });
     });
   });
 }
@@ -114,6 +132,30 @@ describe('synchronization the runtime sees', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), 'read 5');
     assert.equal(r.report?.summary.racyEvents, 0);
+  });
+});
+
+describe('patched methods on shared views', () => {
+  test(
+    'iteration and search methods return what the originals return on a non-shared copy',
+    LIMIT,
+    async () => {
+      const r = await goldilocks([], [join(FIXTURES, 'search-methods.mjs')]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), 'patched, all equal');
+    },
+  );
+});
+
+describe('a worker terminated inside a check', () => {
+  test('hangs no one: the main thread and a new worker access its word within the bound', {
+    timeout: 120_000,
+  }, async () => {
+    // 16 rounds of two worker starts (0.3 s to 1 s each under the runtime) and at most one 1 s takeover: below 90 s
+    const r = await goldilocks(['--on-race=report'], [join(FIXTURES, 'terminate-mid-check.mjs')], 90_000);
+    assert.equal(r.killed, false, `still running after 90 s (a thread hangs); stdout: ${r.stdout}`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^rounds \(ms\):( \d+){16}\ndone$/m);
   });
 });
 

@@ -9,8 +9,9 @@
  * messages) is appended to the synchronization event list:
  * - `new Worker()` → fork cell, written before the worker runs user code (the worker waits for it);
  * - the worker's `'exit'` emitted in its parent → join cell (also what `terminate()`'s promise waits for);
- * - `postMessage` on a Worker, on `parentPort`, on a port of a user `MessageChannel` (also once transferred) →
- *   send cell; its delivery (`'message'` listeners, `onmessage`, `receiveMessageOnPort`) → receive cell. The
+ * - `postMessage` on a Worker, on `parentPort`, on a port of a user `MessageChannel` (also once transferred), on a
+ *   `BroadcastChannel` → send cell; its delivery (`'message'` listeners, `onmessage`, `receiveMessageOnPort`; to
+ *   each receiving channel of a broadcast) → receive cell of the same message id. The
  *   message travels wrapped with its id and the ids of the shared buffers it carries, so the receiver knows which
  *   shadow memory a received SharedArrayBuffer object is (a cloned SharedArrayBuffer is a new object);
  * - the sync library's lock and volatile reports (`./sync/observer.ts`) → acquire/release, publish/subscribe.
@@ -418,6 +419,14 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   }
   threads.MessageChannel = MessageChannel;
   (globalThis as Record<string, unknown>).MessageChannel = MessageChannel;
+  // A BroadcastChannel (the global one is worker_threads') posts on an internal MessagePort, and Node delivers the
+  // message to every other channel of that name through that channel's internal port, i.e. through the dispatch
+  // above: wrapping at the post gives each receiver a receive cell of the same message id.
+  const broadcastProto = threads.BroadcastChannel.prototype as unknown as Record<string, Callee>;
+  const broadcast = broadcastProto.postMessage;
+  broadcastProto.postMessage = function (this: unknown, ...args: unknown[]) {
+    return args.length === 0 ? broadcast.call(this) : broadcast.call(this, wrap(args[0]));
+  };
 
   // ---- threads --------------------------------------------------------------------------------------------
   if (!isMainThread) {

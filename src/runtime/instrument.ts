@@ -31,11 +31,13 @@
  * short circuit (the write happens only when the short circuit does not); prefix and postfix `++`/`--` (ToNumeric, so
  * BigInt arrays work; postfix yields the old numeric value); element targets of destructuring assignment and of
  * `for-in`/`for-of` heads (through `__goldilocks.ref(o, k, m, i, strict).v`, a one-shot reference whose setter
- * writes).
+ * writes); element reads in optional chains, `o?.[k]`, `a?.b[k].c` (the chain from its first `?.` on becomes
+ * conditionals that keep its short circuit: see `rewriteChain`).
  *
  * Left alone: non-computed `o.p`; `super[k]`; callees `o[k](...)`, `new o[k]`, tags `` o[k]`...` `` (the value of a
- * typed-array element is never callable, so no shared access is missed and `this` is kept); `delete o[k]`; element
- * accesses that are links of an optional chain `a?.b[k]` (reported as warnings, with their location).
+ * typed-array element is never callable, so no shared access is missed and `this` is kept); `delete o[k]`; an
+ * optional chain that is itself a callee `(a?.[i][j])()`, a tag or the operand of `delete`, or that calls a method
+ * of `super` optionally (its element reads are reported as warnings, with their location).
  */
 import { type Options, parse } from 'acorn';
 import { base, recursive } from 'acorn-walk';
@@ -243,9 +245,13 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
       ? (x as E.MemberExpression & N)
       : null;
   };
-  /** Visits the operands of a member expression that is itself left as it is. */
+  /** Visits the operands of a member expression (or optional chain) that is itself left as it is. */
   const operandsOnly = (n: E.Node, st: State, c: Walk<State>): void => {
     const x = unparen(n);
+    if (x.type === 'ChainExpression') {
+      rewriteChain(x as E.ChainExpression & N, st, c, false);
+      return;
+    }
     if (x.type !== 'MemberExpression') {
       c(n, st);
       return;
@@ -253,6 +259,109 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     if (x.object.type !== 'Super') c(x.object, st);
     if (x.computed) c(x.property, st);
   };
+
+  /**
+   * An optional chain (ECMA-262 §13.3.9) whose element reads at or after its first `?.` are rewritten: from the
+   * first `?.` on, the chain becomes conditionals, each optional link `X?.` being `(t = X) == null ? undefined :`
+   * followed by the rest of the chain on `t` (so one nullish link still skips all the rest), and each element read
+   * a guarded read as elsewhere. An optional call of a method, `o.m?.(...)`, becomes `(f = (t = o).m) == null ?
+   * undefined : f.call(t, ...)`. The head, keys and arguments stay in place as operands, in source order, each
+   * evaluated once. Links before the first `?.` are ordinary accesses, and a callee `o[k]` is left as it is
+   * (as elsewhere). When `restructure` is false (the chain is a callee, a tag or the operand of `delete`, whose
+   * reference a conditional would lose) or the method of an optional call is on `super`, the chain stays as it
+   * is, with a warning per element read in it.
+   */
+  function rewriteChain(chain: E.ChainExpression & N, st: State, c: Walk<State>, restructure: boolean): void {
+    type Link = (E.MemberExpression | E.SimpleCallExpression) & N;
+    const links: Link[] = [];
+    let x = chain.expression as E.Node;
+    while (x.type === 'MemberExpression' || x.type === 'CallExpression') {
+      links.unshift(x as Link);
+      x = x.type === 'MemberExpression' ? x.object : x.callee;
+    }
+    let start = links.findIndex((l) => l.optional);
+    // an optional method call keeps its `this`: the chain starts at the method's member link
+    if (links[start].type === 'CallExpression' && start > 0 && links[start - 1].type === 'MemberExpression')
+      start--;
+    const head = (start === 0 ? x : links[start - 1]) as N;
+    const isCallee = (j: number) => links[j + 1]?.type === 'CallExpression';
+    /** Element reads from `start` on (the last link is not one when the chain is left as it is). */
+    const reads = links
+      .map((l, j) => (j >= start && l.type === 'MemberExpression' && l.computed && !isCallee(j) ? j : -1))
+      .filter((j) => j >= 0 && (restructure || j < links.length - 1));
+    if (head.type !== 'Super') c(head, st);
+    for (const l of links.slice(start)) {
+      if (l.type === 'MemberExpression') {
+        if (l.computed) c(l.property, st);
+      } else for (const arg of l.arguments) c(arg, st);
+    }
+    if (reads.length === 0) return;
+    if (!restructure || head.type === 'Super') {
+      for (const j of reads) {
+        const l = links[j].loc.start;
+        warnings.push(
+          `${options.file}:${l.line}:${l.column + 1}: element access in an optional chain is not instrumented`,
+        );
+      }
+      return;
+    }
+    type Piece = string | N;
+    const out: Piece[] = [];
+    let cur: Piece[] = [head];
+    let self = ''; // the temporary holding the object of a method called by the next (optional) link
+    for (let j = start; j < links.length; j++) {
+      const l = links[j];
+      if (l.optional) {
+        const t = temp(st);
+        out.push(`(${t} = `, ...cur, ') == null ? undefined : ');
+        cur = l.type === 'CallExpression' && self ? [`${t}.call(${self}`] : [t];
+        if (l.type === 'CallExpression' && !self) cur.push('(');
+      } else if (l.type === 'CallExpression') cur.push('(');
+      if (l.type === 'CallExpression') {
+        l.arguments.forEach((arg, n) => {
+          cur.push(n > 0 || self ? ', ' : '', arg as N);
+        });
+        cur.push(')');
+        self = '';
+        continue;
+      }
+      const method = links[j + 1]?.type === 'CallExpression' && links[j + 1].optional;
+      if (method) {
+        self = temp(st);
+        cur = [`(${self} = `, ...cur, ')'];
+      }
+      const key = l.property as N;
+      if (!l.computed) cur.push(`.${source.slice(key.start, key.end)}`);
+      else if (!reads.includes(j)) cur.push('[', key, ']');
+      else {
+        const i = newSite(l);
+        const pre: Piece[] = [];
+        let o: string;
+        if (cur.length === 1 && typeof cur[0] === 'string') o = cur[0];
+        else {
+          o = temp(st);
+          pre.push(`${o} = `, ...cur, ', ');
+        }
+        let k = source.slice(key.start, key.end);
+        if (!LITERAL_TYPES.has(key.type)) {
+          k = temp(st);
+          pre.push(`${k} = (`, key, '), ');
+        }
+        cur = ['(', ...pre, `${read(o, k, i)})`];
+      }
+    }
+    out.push(...cur);
+    const kept: Array<{ node: N; prefix: string }> = [];
+    let text = '';
+    for (const piece of out) {
+      if (typeof piece === 'string') text += piece;
+      else {
+        kept.push({ node: piece, prefix: text });
+        text = '';
+      }
+    }
+    emit(chain, kept, text);
+  }
 
   const closeScope = (scope: Scope): void => {
     if (scope.temps === 0) return;
@@ -321,25 +430,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
       else c(n.argument, st);
     },
     ChainExpression(node, st, c) {
-      // Links at or after an optional link stay as they are (a rewrite would break the short circuit); their operands
-      // and call arguments are visited. Links before the first `?.` are ordinary accesses.
-      let x = (node as E.ChainExpression).expression as E.Node;
-      while (hasOptional(x)) {
-        if (x.type === 'MemberExpression') {
-          if (x.computed) {
-            c(x.property, st);
-            const l = (x as N).loc.start;
-            warnings.push(
-              `${options.file}:${l.line}:${l.column + 1}: element access in an optional chain is not instrumented`,
-            );
-          }
-          x = x.object;
-        } else if (x.type === 'CallExpression') {
-          for (const a of x.arguments) c(a, st);
-          x = x.callee;
-        }
-      }
-      if (x.type !== 'Super') c(x, st);
+      rewriteChain(node as E.ChainExpression & N, st, c, true);
     },
     ForInStatement: forInOf,
     ForOfStatement: forInOf,
@@ -445,19 +536,6 @@ type Visitor<S> = (node: E.Node, st: S, c: Walk<S>) => void;
 // biome-ignore lint/suspicious/noExplicitAny: acorn-walk's base visitors are generic in their state
 const baseV = base as unknown as Record<string, Visitor<any>>;
 const walk = recursive as unknown as <S>(node: E.Node, st: S, visitors: Record<string, Visitor<S>>) => void;
-
-/** True when `x` is, or has before it in its chain, an optional link `?.`. */
-function hasOptional(x: E.Node): boolean {
-  for (let n = x; ; ) {
-    if (n.type === 'MemberExpression') {
-      if (n.optional) return true;
-      n = n.object;
-    } else if (n.type === 'CallExpression') {
-      if (n.optional) return true;
-      n = n.callee;
-    } else return false;
-  }
-}
 
 /** True when a directive prologue (ECMA-262 §11.2.1) of `body` contains `'use strict'`. */
 function hasUseStrict(body: ReadonlyArray<E.Node>): boolean {

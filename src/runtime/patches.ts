@@ -15,9 +15,17 @@
  *
  * **Bulk methods** (the range they touch is checked before they run): `TypedArray.prototype` set (target written,
  * shared source read), fill, copyWithin, slice, sort, reverse (written), join, map, forEach, reduce, reduceRight,
- * filter, at (read); `Buffer.prototype` toString, write, copy, fill, equals, compare and the `readX`/`writeX` number
- * methods; `TextDecoder#decode`; `TextEncoder#encodeInto`. Not observed: methods that may stop early (`indexOf`,
- * `includes`, `find*`, `every`, `some`) and iteration (`for…of`, spread, `Array.from`): see docs/RUNTIME.md.
+ * filter, at, toLocaleString, toReversed, toSorted, with (read; `with` all but the replaced element);
+ * `Buffer.prototype` toString, write, copy, fill, equals, compare and the `readX`/`writeX` number methods;
+ * `TextDecoder#decode`; `TextEncoder#encodeInto`.
+ *
+ * **Element by element** (each element checked right before it is read, so an element never read is never
+ * checked): iteration — `TypedArray.prototype` values, entries and `[Symbol.iterator]`, hence `for…of`, spread,
+ * `Array.from`, `%TypedArray%.from`, array destructuring, `new Set(view)`... (`keys` reads no element) — and the
+ * methods that may stop early: indexOf, lastIndexOf, includes, find, findIndex, findLast, findLastIndex, every,
+ * some. Not observed: generic built-ins given a view as any object (`Array.prototype` methods called on it,
+ * `Object.values`, `JSON.stringify`, `structuredClone`), the TypedArray constructors copying a view, object
+ * destructuring of a view: see docs/RUNTIME.md.
  */
 import type { Callee, Context } from './detector.js';
 import { ATOMIC, packA, WRITE } from './shadow.js';
@@ -266,7 +274,7 @@ function patchDataView(ctx: Context): void {
   }
 }
 
-/** Checks element range [from, to) of shared view `v`. */
+/** Checks element range [from, to) of shared view `v` at `site` (by default the frame calling `fn`). */
 function checkElements(
   ctx: Context,
   v: ArrayBufferView,
@@ -275,6 +283,7 @@ function checkElements(
   flags: number,
   what: string,
   fn: Callee,
+  site = ctx.callerSite(fn),
 ): void {
   if (to <= from) return;
   const bpe = (v as Int8Array).BYTES_PER_ELEMENT ?? 1;
@@ -283,16 +292,37 @@ function checkElements(
     v.byteOffset + from * bpe,
     (to - from) * bpe,
     flags,
-    ctx.callerSite(fn),
+    site,
     what,
     fn,
   );
 }
 
+/** A replacement of a method: `fn` is the installed function, `what` its report name, `orig` the original. */
+type Impl = (self: Int8Array, args: unknown[], fn: Callee, what: string, orig: AnyFn) => unknown;
+
 /**
- * Replaces `proto[name]` by a function that first runs `before(this, args, fn)` on shared views (on every view
- * when `always`: a method that may read or write shared memory through an argument).
+ * Replaces `proto[name]` by a function that runs `impl` on shared views (on every view when `always`: a method
+ * that may read or write shared memory through an argument) and the original method on others.
  */
+function override(
+  ctx: Context,
+  proto: Record<PropertyKey, AnyFn>,
+  owner: string,
+  name: string,
+  impl: Impl,
+  always = false,
+): void {
+  const orig = proto[name];
+  if (typeof orig !== 'function') return;
+  const what = `${owner}#${name}`;
+  const fn = function (this: Int8Array, ...args: unknown[]): unknown {
+    return always || ctx.shared(this) ? impl(this, args, fn, what, orig) : orig.apply(this, args);
+  };
+  Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+}
+
+/** {@link override} with the original method, run after `before(this, args, fn, what)`. */
 function wrapMethod(
   ctx: Context,
   proto: Record<string, AnyFn>,
@@ -301,14 +331,17 @@ function wrapMethod(
   before: (self: Int8Array, args: unknown[], fn: Callee, what: string) => void,
   always = false,
 ): void {
-  const orig = proto[name];
-  if (typeof orig !== 'function') return;
-  const what = `${owner}#${name}`;
-  const fn = function (this: Int8Array, ...args: unknown[]): unknown {
-    if (always || ctx.shared(this)) before(this, args, fn, what);
-    return orig.apply(this, args);
-  };
-  Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+  override(
+    ctx,
+    proto,
+    owner,
+    name,
+    (self, args, fn, what, orig) => {
+      before(self, args, fn, what);
+      return orig.apply(self, args);
+    },
+    always,
+  );
 }
 
 function patchTypedArray(ctx: Context): void {
@@ -353,9 +386,133 @@ function patchTypedArray(ctx: Context): void {
     const k = n < 0 ? self.length + n : n;
     if (k >= 0 && k < self.length) checkElements(ctx, self, k, k + 1, 0, what, fn);
   });
+  wrapMethod(ctx, proto, 'TypedArray', 'with', (self, [i], fn, what) => {
+    const n = integer(i);
+    const k = n < 0 ? self.length + n : n;
+    if (k < 0 || k >= self.length) return; // the original throws RangeError
+    checkElements(ctx, self, 0, k, 0, what, fn);
+    checkElements(ctx, self, k + 1, self.length, 0, what, fn);
+  });
   for (const name of ['sort', 'reverse']) wrapMethod(ctx, proto, 'TypedArray', name, all(WRITE));
-  for (const name of ['join', 'map', 'forEach', 'reduce', 'reduceRight', 'filter'])
+  const reads = ['join', 'map', 'forEach', 'reduce', 'reduceRight', 'filter'];
+  for (const name of [...reads, 'toLocaleString', 'toReversed', 'toSorted'])
     wrapMethod(ctx, proto, 'TypedArray', name, all(0));
+  patchIteration(ctx, proto);
+  patchSearch(ctx, proto);
+}
+
+/** %ArrayIteratorPrototype%.next (ECMA-262 §23.1.5.2.1), shared by the iterators of arrays and typed arrays. */
+const arrayIteratorNext = Object.getPrototypeOf([][Symbol.iterator]()).next as (
+  this: unknown,
+) => IteratorResult<unknown>;
+
+/**
+ * `values` and `entries` of a shared view (and `[Symbol.iterator]`, the same function as `values`, ECMA-262
+ * §23.2.3.37: `for…of`, spread, `Array.from`, `%TypedArray%.from`, array destructuring...) return the original
+ * iterator with an own `next` that checks element k right before the original `next` reads it, so exactly the
+ * elements read are checked, one by one as they are read. The site is where the iterator was created. `keys`
+ * reads no element.
+ */
+function patchIteration(ctx: Context, proto: Record<PropertyKey, AnyFn>): void {
+  for (const name of ['values', 'entries']) {
+    override(ctx, proto, 'TypedArray', name, (self, args, fn, what, orig) => {
+      const it = orig.apply(self, args) as Iterator<unknown>;
+      const site = ctx.callerSite(fn);
+      let k = 0;
+      let done = false;
+      const next = function (this: unknown): IteratorResult<unknown> {
+        if (this !== it) return arrayIteratorNext.call(this);
+        if (!done && k < self.length) checkElements(ctx, self, k, k + 1, 0, what, next, site);
+        const r = arrayIteratorNext.call(it);
+        if (r.done) done = true;
+        else k++;
+        return r;
+      };
+      Object.defineProperty(it, 'next', {
+        value: next,
+        writable: true,
+        configurable: true,
+        enumerable: false,
+      });
+      return it;
+    });
+  }
+  Object.defineProperty(proto, Symbol.iterator, {
+    value: proto.values,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+}
+
+/**
+ * The methods that may stop before the end (ECMA-262 §23.2.3: indexOf, lastIndexOf, includes, find, findIndex,
+ * findLast, findLastIndex, every, some) run, on shared views, as the spec's loop with each element checked as a
+ * data read right before it is read: no element after the stop is checked. A predicate that is not callable goes
+ * to the original, which throws its TypeError.
+ */
+function patchSearch(ctx: Context, proto: Record<PropertyKey, AnyFn>): void {
+  /**
+   * Reads elements k = from, from + step, ... of `self` while 0 ≤ k < len, checking each right before reading it,
+   * until `stop(value, k)` holds. @returns that k, or -1.
+   */
+  const scan = (
+    self: Int8Array,
+    from: number,
+    step: 1 | -1,
+    fn: Callee,
+    what: string,
+    stop: (value: unknown, k: number) => unknown,
+  ): number => {
+    const len = self.length;
+    const site = ctx.callerSite(fn);
+    for (let k = from; k >= 0 && k < len; k += step) {
+      checkElements(ctx, self, k, k + 1, 0, what, fn, site);
+      if (stop(self[k], k)) return k;
+    }
+    return -1;
+  };
+  /** A method with a predicate: scans until the predicate's truth is `until`; `result` of where it stopped. */
+  const search = (
+    name: string,
+    step: 1 | -1,
+    until: boolean,
+    result: (k: number, value: unknown) => unknown,
+  ) =>
+    override(ctx, proto, 'TypedArray', name, (self, args, fn, what, orig) => {
+      const [predicate, thisArg] = args;
+      if (typeof predicate !== 'function') return orig.apply(self, args);
+      let found: unknown;
+      const stop = (v: unknown, k: number) => {
+        found = v;
+        return Boolean(predicate.call(thisArg, v, k, self)) === until;
+      };
+      const k = scan(self, step > 0 ? 0 : self.length - 1, step, fn, what, stop);
+      return result(k, k < 0 ? undefined : found);
+    });
+  search('find', 1, true, (_k, v) => v);
+  search('findIndex', 1, true, (k) => k);
+  search('findLast', -1, true, (_k, v) => v);
+  search('findLastIndex', -1, true, (k) => k);
+  search('every', 1, false, (k) => k < 0);
+  search('some', 1, true, (k) => k >= 0);
+  /** SameValueZero (ECMA-262 §7.2.11). */
+  const sameValueZero = (a: unknown, b: unknown) => a === b || Object.is(a, b);
+  override(ctx, proto, 'TypedArray', 'indexOf', (self, [x, from], fn, what) =>
+    self.length === 0 ? -1 : scan(self, relative(from, self.length, 0), 1, fn, what, (v) => v === x),
+  );
+  override(ctx, proto, 'TypedArray', 'includes', (self, [x, from], fn, what) =>
+    self.length === 0
+      ? false
+      : scan(self, relative(from, self.length, 0), 1, fn, what, (v) => sameValueZero(v, x)) >= 0,
+  );
+  override(ctx, proto, 'TypedArray', 'lastIndexOf', (self, args, fn, what) => {
+    const len = self.length;
+    if (len === 0) return -1;
+    const n = args.length > 1 ? integer(args[1]) : len - 1;
+    const k = n >= 0 ? Math.min(n, len - 1) : len + n;
+    return scan(self, k, -1, fn, what, (v) => v === args[0]);
+  });
 }
 
 function patchBuffer(ctx: Context): void {

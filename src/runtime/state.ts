@@ -366,7 +366,10 @@ export function getString(s: StateViews, id: number): string {
   const len = s.strIndex[2 * id + 1];
   if (start + len > s.str.length) s.refresh();
   let out = '';
-  for (let i = 0; i < len; i += 8192)
-    out += String.fromCharCode(...s.str.subarray(start + i, start + Math.min(len, i + 8192)));
+  // apply reads an array-like by index; a spread would go through the iterator the runtime patches for user views
+  for (let i = 0; i < len; i += 8192) {
+    const units = s.str.subarray(start + i, start + Math.min(len, i + 8192));
+    out += String.fromCharCode.apply(null, units as unknown as number[]);
+  }
   return out;
 }
