@@ -28,6 +28,13 @@ export function tempFile(name: string, content: string | Buffer): string {
   return p;
 }
 
+/** The distinct unordered pairs of source locations of report races (live or offline), sorted. */
+export function locationPairs(
+  races: { current: { location: string }; previous: { location: string } }[],
+): string[] {
+  return [...new Set(races.map((r) => [r.current.location, r.previous.location].sort().join(' ~ ')))].sort();
+}
+
 /** Runs the CLI with `args` (and `input` on stdin); stdout and stderr as UTF-8. */
 export function cli(args: string[], input?: string | Buffer) {
   return spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
