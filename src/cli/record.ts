@@ -69,9 +69,10 @@ class LineWriter {
   comment(text: string): void {
     this.lines.push(`# ${text.replace(/[\r\n]/g, ' ')}`);
   }
-  event(thread: string, op: string, loc: string): void {
+  /** An event line: `thread`, then `rest` = `OP|LOC`. */
+  event(thread: string, rest: string): void {
     this.events++;
-    this.lines.push(`${thread}|${op}|${loc}`);
+    this.lines.push(`${thread}|${rest}`);
     if (this.lines.length >= 1 << 16) this.flush();
   }
   private flush(): void {
@@ -98,19 +99,29 @@ interface Accesses {
   site: Int32Array;
 }
 
-/** Reads every `*.log` of a process directory (blocks of `../runtime/record.ts`). */
+/** Reads every `*.log` of a process directory (blocks of `../runtime/record.ts`; a truncated block is cut). */
 function readAccesses(dir: string): Accesses {
   const blocks: Int32Array[] = [];
   for (const f of readdirSync(dir).filter((f) => f.endsWith('.log'))) {
     const bytes = readFileSync(path.join(dir, f));
     blocks.push(new Int32Array(new Uint8Array(bytes).buffer, 0, bytes.length >> 2));
   }
+  /** Calls `each(block, at, count)` for the blocks of `b` (header at `at`). */
+  const blocksOf = (b: Int32Array, each: (at: number, count: number) => void): void => {
+    for (let at = 0; at + 2 <= b.length; ) {
+      const count = Math.min(b[at + 1], CHUNK_RECORDS, Math.floor((b.length - at - 2) / RECORD));
+      if (count < 0) break;
+      each(at, count);
+      at += 2 + count * RECORD;
+    }
+  };
   let n = 0;
-  for (const b of blocks) {
-    for (let at = 0; at + 2 <= b.length; at += 2 + b[at + 1] * RECORD) n += b[at + 1];
-  }
+  for (const b of blocks)
+    blocksOf(b, (_, count) => {
+      n += count;
+    });
   const a: Accesses = {
-    n: 0,
+    n,
     thread: new Int32Array(n),
     pos: new Int32Array(n),
     seq: new Float64Array(n),
@@ -118,49 +129,89 @@ function readAccesses(dir: string): Accesses {
     bits: new Int32Array(n),
     site: new Int32Array(n),
   };
+  let i = 0;
   for (const b of blocks) {
-    for (let at = 0; at + 2 <= b.length; ) {
-      const count = Math.min(b[at + 1], CHUNK_RECORDS, Math.floor((b.length - at - 2) / RECORD));
-      for (let r = at + 2, end = r + count * RECORD; r < end; r += RECORD, a.n++) {
-        a.thread[a.n] = b[at];
-        a.pos[a.n] = b[r];
-        a.seq[a.n] = b[r + 1] >>> 0;
-        a.word[a.n] = b[r + 2];
-        a.bits[a.n] = b[r + 3];
-        a.site[a.n] = b[r + 4];
+    blocksOf(b, (at, count) => {
+      for (let r = at + 2, end = r + count * RECORD; r < end; r += RECORD, i++) {
+        a.thread[i] = b[at];
+        a.pos[i] = b[r];
+        a.seq[i] = b[r + 1] >>> 0;
+        a.word[i] = b[r + 2];
+        a.bits[i] = b[r + 3];
+        a.site[i] = b[r + 4];
       }
-      at += 2 + b[at + 1] * RECORD;
-    }
+    });
   }
   return a;
 }
 
-/** The byte ranges of a buffer cut into variables (see the file header). */
-class Variables {
-  private readonly cuts: number[] = [];
-  private sorted: Float64Array = new Float64Array(0);
-  /** Per variable (index in `sorted`): touched by a recorded data access. */
-  accessed: Uint8Array = new Uint8Array(0);
-
-  cut(lo: number, hi: number): void {
-    this.cuts.push(lo, hi);
+/**
+ * The accesses in trace order — by `pos`, then `seq` — one per `seq` (a record written twice is dropped), by
+ * placing them at their `seq` then a stable counting sort on `pos`: linear in accesses + sequence numbers + cells.
+ */
+function traceOrder(a: Accesses): Int32Array {
+  if (a.n === 0) return new Int32Array(0);
+  let minSeq = Number.POSITIVE_INFINITY;
+  let maxSeq = 0;
+  let maxPos = 0;
+  for (let i = 0; i < a.n; i++) {
+    minSeq = Math.min(minSeq, a.seq[i]);
+    maxSeq = Math.max(maxSeq, a.seq[i]);
+    maxPos = Math.max(maxPos, a.pos[i]);
   }
-  seal(): void {
-    this.sorted = Float64Array.from(new Set(this.cuts)).sort();
-    this.accessed = new Uint8Array(this.sorted.length);
+  const bySeq = new Int32Array(maxSeq - minSeq + 1).fill(-1);
+  for (let i = 0; i < a.n; i++) bySeq[a.seq[i] - minSeq] = i;
+  const start = new Int32Array(maxPos + 2);
+  let m = 0;
+  for (const i of bySeq) {
+    if (i < 0) continue;
+    start[a.pos[i] + 1]++;
+    m++;
   }
-  /** Calls `each(offset, index)` for the variables covering bytes [lo, hi) (both cuts). */
-  forEach(lo: number, hi: number, each: (offset: number, index: number) => void): void {
-    const c = this.sorted;
-    let i = 0;
-    for (let step = 1 << 30; step > 0; step >>= 1) if (i + step < c.length && c[i + step] <= lo) i += step;
-    for (; i < c.length && c[i] < hi; i++) if (c[i] >= lo) each(c[i], i);
-  }
+  for (let p = 1; p < start.length; p++) start[p] += start[p - 1];
+  const order = new Int32Array(m);
+  for (const i of bySeq) if (i >= 0) order[start[a.pos[i]]++] = i;
+  return order;
 }
 
-/** Bytes [lo, hi) of a word's `mask` (contiguous: checkRange masks are). */
-function maskRange(mask: number): [number, number] {
-  return [31 - Math.clz32(mask & -mask), 32 - Math.clz32(mask)];
+/** The byte ranges of a buffer cut into variables (see the file header). */
+class Variables {
+  private cuts = new Set<number>();
+  /** Sorted distinct cut offsets: variable k is the bytes [offsets[k], offsets[k + 1]). */
+  offsets: Float64Array = new Float64Array(0);
+  /** Per variable: touched by a recorded data access. */
+  accessed: Uint8Array = new Uint8Array(0);
+  private names: string[] = [];
+
+  constructor(
+    private readonly prefix: string,
+    private readonly id: number,
+  ) {}
+
+  cut(lo: number, hi: number): void {
+    this.cuts.add(lo).add(hi);
+  }
+  seal(): void {
+    this.offsets = Float64Array.from(this.cuts).sort();
+    this.accessed = new Uint8Array(this.offsets.length);
+    this.cuts.clear();
+  }
+  /** The index of the variable starting at byte `lo` (a cut). */
+  first(lo: number): number {
+    const c = this.offsets;
+    let i = 0;
+    for (let step = 1 << 30; step > 0; step >>= 1) if (i + step < c.length && c[i + step] <= lo) i += step;
+    return i;
+  }
+  /** The trace name of variable `k`: `sab#B+O`. */
+  name(k: number): string {
+    let n = this.names[k];
+    if (n === undefined) {
+      n = `${this.prefix}sab#${this.id}+${this.offsets[k]}`;
+      this.names[k] = n;
+    }
+    return n;
+  }
 }
 
 /** Writes the events of one process's recording directory. */
@@ -174,44 +225,42 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
   );
   const cells = list.length / CELL;
   const acc = readAccesses(dir);
-  const order = new Uint32Array(acc.n);
-  for (let i = 0; i < acc.n; i++) order[i] = i;
-  order.sort((x, y) => acc.pos[x] - acc.pos[y] || acc.seq[x] - acc.seq[y]);
+  const order = traceOrder(acc);
 
-  // shadow word → (buffer, byte offset of the word)
+  // each access's buffer and absolute byte range [lo, hi) (checkRange's word masks are contiguous)
   const tables = [...meta.buffers].sort((x, y) => x[1] - y[1]);
-  const wordBuffer = new Int32Array(acc.n);
-  const wordOffset = new Float64Array(acc.n);
-  for (let i = 0; i < acc.n; i++) {
-    const w = acc.word[i];
-    let k = -1;
-    for (let lo = 0, hi = tables.length - 1; lo <= hi; ) {
-      const mid = (lo + hi) >> 1;
-      if (tables[mid][1] <= w) {
-        k = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    if (k < 0 || w >= tables[k][1] + 2 * tables[k][2])
-      throw new Error(`${dir}: shadow word ${w} is in no buffer`);
-    wordBuffer[i] = tables[k][0];
-    wordOffset[i] = ((w - tables[k][1]) >> 1) * 8;
-  }
-
+  const buf = new Int32Array(acc.n);
+  const lo = new Float64Array(acc.n);
+  const hi = new Float64Array(acc.n);
   const vars = new Map<number, Variables>();
   const varsOf = (id: number): Variables => {
     let v = vars.get(id);
     if (v === undefined) {
-      v = new Variables();
+      v = new Variables(prefix, id);
       vars.set(id, v);
     }
     return v;
   };
   for (let i = 0; i < acc.n; i++) {
-    const [lo, hi] = maskRange(acc.bits[i] & 0xff);
-    varsOf(wordBuffer[i]).cut(wordOffset[i] + lo, wordOffset[i] + hi);
+    const w = acc.word[i];
+    let k = -1;
+    for (let l = 0, h = tables.length - 1; l <= h; ) {
+      const mid = (l + h) >> 1;
+      if (tables[mid][1] <= w) {
+        k = mid;
+        l = mid + 1;
+      } else h = mid - 1;
+    }
+    if (k < 0 || w >= tables[k][1] + 2 * tables[k][2])
+      throw new Error(`${dir}: shadow word ${w} is in no buffer`);
+    const mask = acc.bits[i] & 0xff;
+    const base = ((w - tables[k][1]) >> 1) * 8;
+    buf[i] = tables[k][0];
+    lo[i] = base + 31 - Math.clz32(mask & -mask);
+    hi[i] = base + 32 - Math.clz32(mask);
+    varsOf(buf[i]).cut(lo[i], hi[i]);
   }
-  /** An atomic cell's buffer id and byte range. */
+  /** An atomic cell's buffer id and byte range, as `Shadow.keyName` reads them. */
   const atomicRange = (c: number): [number, number, number] => {
     const b = list[c + 3] >>> 0;
     const off = Math.floor(b / 4);
@@ -219,35 +268,31 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
   };
   for (let c = 0; c < list.length; c += CELL) {
     if (list[c] === Cell.AtomicWrite || list[c] === Cell.AtomicRmw) {
-      const [id, lo, hi] = atomicRange(c);
-      varsOf(id).cut(lo, hi);
+      const [id, from, to] = atomicRange(c);
+      varsOf(id).cut(from, to);
     }
   }
   for (const v of vars.values()) v.seal();
   for (let i = 0; i < acc.n; i++) {
-    const v = vars.get(wordBuffer[i])!;
-    const [lo, hi] = maskRange(acc.bits[i] & 0xff);
-    v.forEach(wordOffset[i] + lo, wordOffset[i] + hi, (_, k) => {
-      v.accessed[k] = 1;
-    });
+    const v = vars.get(buf[i])!;
+    for (let k = v.first(lo[i]); k < v.offsets.length && v.offsets[k] < hi[i]; k++) v.accessed[k] = 1;
   }
 
-  const loc = (site: number): string => (meta.strings[site] ?? '').replace(/[|\r\n]/g, '_');
-  const thread = (t: number): string => `${prefix}T${t}`;
+  const locs: string[] = [];
+  const loc = (site: number): string => (locs[site] ??= (meta.strings[site] ?? '').replace(/[|\r\n]/g, '_'));
+  const threads: string[] = [];
+  const thread = (t: number): string => (threads[t] ??= `${prefix}T${t}`);
   const object = (c: number): string => prefix + Shadow.keyName(objectKey(list[c + 2], list[c + 3]));
   let next = 0;
-  let lastSeq = -1;
   const accessesBefore = (cell: number): void => {
-    for (; next < acc.n && acc.pos[order[next]] <= cell; next++) {
+    for (; next < order.length && acc.pos[order[next]] <= cell; next++) {
       const i = order[next];
-      if (acc.seq[i] === lastSeq) continue; // written twice (see Recorder.dump)
-      lastSeq = acc.seq[i];
-      const [lo, hi] = maskRange(acc.bits[i] & 0xff);
-      const op = acc.bits[i] & WRITE ? 'w' : 'r';
-      const id = wordBuffer[i];
-      vars.get(id)!.forEach(wordOffset[i] + lo, wordOffset[i] + hi, (off) => {
-        out.event(thread(acc.thread[i]), `${op}(${prefix}sab#${id}+${off})`, loc(acc.site[i]));
-      });
+      const op = acc.bits[i] & WRITE ? 'w(' : 'r(';
+      const t = thread(acc.thread[i]);
+      const where = `)|${loc(acc.site[i])}`;
+      const v = vars.get(buf[i])!;
+      for (let k = v.first(lo[i]); k < v.offsets.length && v.offsets[k] < hi[i]; k++)
+        out.event(t, op + v.name(k) + where);
     }
   };
   const SYNC: Record<number, string> = {
@@ -267,19 +312,18 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
     const kind = list[c];
     const t = thread(list[c + 1]);
     if (kind === Cell.Fork || kind === Cell.Join) {
-      out.event(t, `${kind === Cell.Fork ? 'fork' : 'join'}(${thread(list[c + 3])})`, '');
+      out.event(t, `${kind === Cell.Fork ? 'fork' : 'join'}(${thread(list[c + 3])})|`);
       continue;
     }
     const op = SYNC[kind];
     if (op === undefined) throw new Error(`${dir}: cell ${p} has an unknown kind ${kind}`);
-    out.event(t, `${op}(${object(c)})`, '');
+    out.event(t, `${op}(${object(c)})|`);
     if (kind === Cell.AtomicWrite || kind === Cell.AtomicRmw) {
       // an atomic write replaces every access record of its bytes (live `Shadow.record`): reset them
-      const [id, lo, hi] = atomicRange(c);
+      const [id, from, to] = atomicRange(c);
       const v = vars.get(id)!;
-      v.forEach(lo, hi, (off, k) => {
-        if (v.accessed[k]) out.event(t, `alloc(${prefix}sab#${id}+${off})`, '');
-      });
+      for (let k = v.first(from); k < v.offsets.length && v.offsets[k] < to; k++)
+        if (v.accessed[k]) out.event(t, `alloc(${v.name(k)})|`);
     }
   }
   accessesBefore(Number.POSITIVE_INFINITY);
