@@ -1,6 +1,6 @@
 /** Helpers shared by the test files: the built CLI, temporary files, expected trace errors, chunked reading. */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,30 @@ export function locationPairs(
 /** Runs the CLI with `args` (and `input` on stdin); stdout and stderr as UTF-8. */
 export function cli(args: string[], input?: string | Buffer) {
   return spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
+}
+
+/** The outcome of {@link cliAsync}. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI with `args` in the repository's root without blocking; resolves when it exits. */
+export function cliAsync(args: string[]): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
 }
 
 /** Runs `f`, which must throw a TraceError. @returns it. */

@@ -2,64 +2,32 @@
  * `goldilocks run --record FILE` (docs/RUNTIME.md "Recording"): the recorded trace, checked offline by
  * `goldilocks check`, gives the live run's races. Every program of test/programs is also replayed this way by
  * test/programs.test.ts; here: throw mode (Figure 1, where the racing read is caught and never happens), records
- * spread over several chunks, a worker terminated mid-run, the precise detectors agreeing on a recording, and a
- * command with two node processes.
+ * spread over several chunks, a worker terminated mid-run, the precise detectors agreeing on a recording, an
+ * unwritable trace file, and a command with two node processes.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { JsonReport } from '../src/report/report.js';
 import { CHUNK_RECORDS } from '../src/runtime/record.js';
-import { CLI, cli, locationPairs, ROOT, tempPath } from './helpers.js';
+import { type CliRun, cli, cliAsync, locationPairs, ROOT, tempPath } from './helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'runtime');
 const LIMIT = { timeout: 60_000 };
 
-interface Recorded {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+interface Recorded extends CliRun {
   live: JsonReport;
   trace: string;
 }
 
-/** `goldilocks run --report R --record T [options] <args>`; resolves with the live report and the trace's text. */
-function record(options: string[], args: string[]): Promise<Recorded> {
+/** `goldilocks run --report R --record T [options] <args>`; resolves with the live report and the trace's name. */
+async function record(options: string[], args: string[]): Promise<Recorded> {
   const report = tempPath('live.json');
   const trace = tempPath('run.trace');
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [CLI, 'run', '--report', report, '--record', trace, ...options, ...args],
-      {
-        cwd: ROOT,
-      },
-    );
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      try {
-        resolve({
-          code,
-          stdout,
-          stderr,
-          live: JSON.parse(readFileSync(report, 'utf8')) as JsonReport,
-          trace,
-        });
-      } catch (e) {
-        reject(new Error(`${e}\n${stderr}`));
-      }
-    });
-  });
+  const r = await cliAsync(['run', '--report', report, '--record', trace, ...options, ...args]);
+  assert.ok(existsSync(report), `no report: ${r.stderr}`);
+  return { ...r, live: JSON.parse(readFileSync(report, 'utf8')) as JsonReport, trace };
 }
 
 /** `goldilocks check --json` of a trace, with every detector in `detectors`. */
@@ -130,6 +98,13 @@ describe('goldilocks run --record', () => {
       assert.deepEqual(j.racyVariables, reports[0].racyVariables, j.detector);
       assert.deepEqual(j.firstRaces, reports[0].firstRaces, j.detector);
     }
+  });
+
+  test('an unwritable --record file is an input error before the program runs', () => {
+    const r = cli(['run', '--record', join(ROOT, 'no-such-dir', 'x.trace'), 'examples/ownership.mjs']);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /goldilocks: ENOENT: no such file or directory, open .*x\.trace/);
+    assert.equal(r.stdout, '');
   });
 
   test(

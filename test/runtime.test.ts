@@ -4,47 +4,30 @@
  * access that must not happen, `--on-race` modes, the JSON report, and command mode.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { JsonReport } from '../src/report/report.js';
-import { CLI, ROOT, tempPath } from './helpers.js';
+import { type CliRun, cliAsync, ROOT, tempPath } from './helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'runtime');
 const LIMIT = { timeout: 60_000 };
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+interface Run extends CliRun {
   report?: JsonReport;
 }
 
 /** `goldilocks run [options] <args>` with a JSON report; resolves when it exits. */
-function goldilocks(options: string[], args: string[]): Promise<Run> {
+async function goldilocks(options: string[], args: string[]): Promise<Run> {
   const file = tempPath('report.json');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'run', '--report', file, ...options, ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      let report: JsonReport | undefined;
-      try {
-        report = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
-      } catch {
-        report = undefined;
-      }
-      resolve({ code, stdout, stderr, report });
-    });
-  });
+  const r = await cliAsync(['run', '--report', file, ...options, ...args]);
+  let report: JsonReport | undefined;
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+  } catch {
+    report = undefined;
+  }
+  return { ...r, report };
 }
 
 const line = (location: string) => Number(location.split(':').at(-2));

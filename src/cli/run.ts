@@ -7,7 +7,16 @@
  * one trace (`./record.ts`). Exit code: the command's own, or 66 when a race made
  * `--on-race=abort` stop it (README "Exit codes").
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { JsonRace, JsonReport } from '../report/report.js';
@@ -29,6 +38,7 @@ export interface RunFlags {
  * @throws the spawn error when the command cannot be started.
  */
 export async function runProgram(args: string[], command: boolean, flags: RunFlags): Promise<number> {
+  if (flags.record) closeSync(openSync(flags.record, 'w')); // an unwritable --record file fails before the run
   const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-run-'));
   try {
     const recordDir = path.join(dir, 'record');
