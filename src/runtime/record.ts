@@ -19,6 +19,7 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { printErr } from './races.js';
 import { A, CELL, CTL, ensureBytes, getString, type StateViews } from './state.js';
 
 /** Int32 words of one recorded access. */
@@ -44,6 +45,7 @@ export interface RecordMeta {
 export class Recorder {
   private chunk: Int32Array | undefined;
   private readonly file: string;
+  private failed = false;
 
   /**
    * @param dir this process's recording directory (created if missing).
@@ -86,11 +88,19 @@ export class Recorder {
     return c;
   }
 
-  /** Appends this thread's pending records to its file. */
+  /**
+   * Appends this thread's pending records to its file. A file-system error (a full disk) must not reach the
+   * program through one of its accesses: it is printed once and the records are dropped.
+   */
   flush(): void {
     const c = this.chunk;
     if (c === undefined || c[1] === 0) return;
-    appendBlock(this.file, c);
+    try {
+      appendBlock(this.file, c);
+    } catch (e) {
+      if (!this.failed) printErr(`goldilocks: --record: accesses lost, the recording is incomplete: ${e}\n`);
+      this.failed = true;
+    }
     A.store(c, 1, 0);
   }
 
