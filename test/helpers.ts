@@ -1,6 +1,6 @@
 /** Helpers shared by the test files: the built CLI, temporary files, expected trace errors, chunked reading. */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,9 +28,57 @@ export function tempFile(name: string, content: string | Buffer): string {
   return p;
 }
 
+/** The distinct unordered pairs of source locations of report races (live or offline), sorted. */
+export function locationPairs(
+  races: { current: { location: string }; previous: { location: string } }[],
+): string[] {
+  return [...new Set(races.map((r) => [r.current.location, r.previous.location].sort().join(' ~ ')))].sort();
+}
+
 /** Runs the CLI with `args` (and `input` on stdin); stdout and stderr as UTF-8. */
 export function cli(args: string[], input?: string | Buffer) {
   return spawnSync(process.execPath, [CLI, ...args], { input, encoding: 'utf8' });
+}
+
+/** The outcome of {@link cliAsync}. */
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Killed after the time limit. */
+  killed: boolean;
+}
+
+/**
+ * Runs the CLI with `args` in the repository's root without blocking; resolves when it exits, or once `limitMs`
+ * have passed (then it is killed with every process it started).
+ */
+export function cliAsync(args: string[], limitMs?: number): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    // with a limit, the CLI runs in a process group of its own, killed whole (with the program it ran)
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, detached: limitMs !== undefined });
+    let killed = false;
+    const timer =
+      limitMs === undefined
+        ? undefined
+        : setTimeout(() => {
+            killed = true;
+            process.kill(-child.pid!, 'SIGKILL');
+          }, limitMs);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+    });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, killed });
+    });
+  });
 }
 
 /** Runs `f`, which must throw a TraceError. @returns it. */

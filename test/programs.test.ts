@@ -4,9 +4,11 @@
  * one marks the source lines of its two racing accesses with a trailing `// race`.
  *
  * For every program: (a) plain `node` runs it to exit code 0 (the programs are deterministic and do not depend on
- * the detector); (b) `goldilocks run --on-race=report --report <json>` gives the expected verdict
+ * the detector); (b) `goldilocks run --on-race=report --report <json> --record <trace>` gives the expected verdict
  * (`summary.racyVariables > 0` ⇔ `expect: race`) and, for a racy program, the first race names exactly the two
- * marked lines. (b) is skipped while the built CLI has no `run` command. Two programs run at a time.
+ * marked lines; (c) `goldilocks check` of the recorded trace reports the same pairs of source locations as the
+ * live run, except the pairs with an atomic access, which a trace cannot express (docs/RUNTIME.md "Recording").
+ * (b) and (c) are skipped while the built CLI has no `run` command. Two programs run at a time.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
@@ -14,7 +16,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CLI, tempPath } from './helpers.js';
+import { CLI, locationPairs, tempPath } from './helpers.js';
 
 const DIR = join(import.meta.dirname, 'programs');
 /** The scheduler and spawn/join helpers the programs share; not a program. */
@@ -92,6 +94,7 @@ interface Access {
   location: string;
   thread: string;
   access: string;
+  atomic?: boolean;
 }
 
 describe('test programs', { concurrency: 2 }, () => {
@@ -114,17 +117,31 @@ describe('test programs', { concurrency: 2 }, () => {
       assert.equal(o.code, 0, `${p.name} under plain node: ${show(o)}`);
     });
 
-    test(`${p.name}: goldilocks run says ${verdict}`, {
+    test(`${p.name}: goldilocks run says ${verdict}; its recording replays to the same races`, {
       timeout: 120_000,
       skip: !RUNTIME && NO_RUNTIME,
     }, async () => {
       const report = tempPath(`${p.name}.json`);
-      const o = await node([CLI, 'run', '--on-race=report', '--report', report, p.path], 100_000);
+      const trace = tempPath(`${p.name}.trace`);
+      const o = await node(
+        [CLI, 'run', '--on-race=report', '--report', report, '--record', trace, p.path],
+        100_000,
+      );
       // A race-free program must run as under plain node; a racy one may also get the CLI's "races found" code.
       assert.ok(o.code === 0 || (p.race && o.code === 1), `${p.name} under goldilocks run: ${show(o)}`);
       assert.ok(existsSync(report), `${p.name}: no report written; ${show(o)}`);
       const json = JSON.parse(readFileSync(report, 'utf8'));
-      const first = json.races?.[0] as { current: Access; previous: Access } | undefined;
+      const races = json.races as { current: Access; previous: Access }[];
+      const offline = await node([CLI, 'check', '--json', '--max-reports', '1000000', trace], 60_000);
+      assert.equal(offline.code, 0, `${p.name}: goldilocks check of the recording: ${show(offline)}`);
+      const replayed = (JSON.parse(offline.stdout) as { races: { current: Access; previous: Access }[] })
+        .races;
+      assert.deepEqual(
+        locationPairs(replayed),
+        locationPairs(races.filter((r) => !r.current.atomic && !r.previous.atomic)),
+        `${p.name}: pairs of the recording (check) vs pairs of the live run without atomic accesses`,
+      );
+      const first = races[0] as { current: Access; previous: Access } | undefined;
       const found = json.summary.racyVariables > 0;
       assert.equal(
         found,

@@ -5,64 +5,33 @@
  * `--on-race` modes, the JSON report, and command mode.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { JsonReport } from '../src/report/report.js';
-import { CLI, ROOT, tempPath } from './helpers.js';
+import { type CliRun, cliAsync, ROOT, tempPath } from './helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'runtime');
 const LIMIT = { timeout: 60_000 };
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
+interface Run extends CliRun {
   report?: JsonReport;
-  /** Killed (with the program it ran) after the time limit. */
-  killed?: boolean;
 }
 
 /**
  * `goldilocks run [options] <args>` with a JSON report; resolves when it exits, or once `limitMs` have passed
- * (then the CLI and the program are killed: the CLI runs in a process group of its own).
+ * (then the CLI and the program are killed).
  */
-function goldilocks(options: string[], args: string[], limitMs?: number): Promise<Run> {
+async function goldilocks(options: string[], args: string[], limitMs?: number): Promise<Run> {
   const file = tempPath('report.json');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'run', '--report', file, ...options, ...args], {
-      cwd: ROOT,
-      detached: limitMs !== undefined,
-    });
-    let killed = false;
-    const timer =
-      limitMs === undefined
-        ? undefined
-        : setTimeout(() => {
-            killed = true;
-            process.kill(-child.pid!, 'SIGKILL');
-          }, limitMs);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-    });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      let report: JsonReport | undefined;
-      try {
-        report = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
-      } catch {
-        report = undefined;
-      }
-      resolve({ code, stdout, stderr, report, killed });
-    });
-  });
+  const r = await cliAsync(['run', '--report', file, ...options, ...args], limitMs);
+  let report: JsonReport | undefined;
+  try {
+    report = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+  } catch {
+    report = undefined;
+  }
+  return { ...r, report };
 }
 
 const line = (location: string) => Number(location.split(':').at(-2));

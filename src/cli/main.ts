@@ -248,6 +248,10 @@ export async function main(argv: string[]): Promise<number> {
         .default('throw'),
     )
     .option('--report <file>', 'write the JSON report (schema docs/REPORT.md; all processes merged)')
+    .option(
+      '--record <file>',
+      'also write the execution as a trace in the extended format, for goldilocks check (docs/RUNTIME.md "Recording")',
+    )
     .addOption(
       new Option('-d, --detector <name>', 'detector checking the accesses online')
         .choices(['goldilocks'])

@@ -3,19 +3,32 @@
  * it starts instrumented and race-checked by the live runtime (src/runtime/, docs/RUNTIME.md).
  *
  * Each process writes its JSON report into a fresh directory (`GOLDILOCKS_REPORT_DIR`); once the command ends they
- * are merged into `--report FILE` and summarized on stderr. Exit code: the command's own, or 66 when a race made
+ * are merged into `--report FILE` and summarized on stderr; with `--record FILE`, what they recorded is written as
+ * one trace (`./record.ts`). Exit code: the command's own, or 66 when a race made
  * `--on-race=abort` stop it (README "Exit codes").
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { JsonRace, JsonReport } from '../report/report.js';
 import { EXIT_ABORT } from '../runtime/detector.js';
 import { run } from '../runtime/run.js';
+import { writeRecordedTrace } from './record.js';
 
 export interface RunFlags {
   onRace: string;
   report?: string;
+  /** A file for the run's trace in the extended format (`./record.ts`). */
+  record?: string;
   detector: string;
 }
 
@@ -25,16 +38,30 @@ export interface RunFlags {
  * @throws the spawn error when the command cannot be started.
  */
 export async function runProgram(args: string[], command: boolean, flags: RunFlags): Promise<number> {
+  if (flags.record) closeSync(openSync(flags.record, 'w')); // an unwritable --record file fails before the run
   const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-run-'));
   try {
+    const recordDir = path.join(dir, 'record');
     const env = {
       ...process.env,
       GOLDILOCKS_ON_RACE: flags.onRace,
       GOLDILOCKS_REPORT_DIR: dir,
+      ...(flags.record ? { GOLDILOCKS_RECORD: recordDir } : {}),
     };
     const code = command ? await run(args.slice(1), { env, command: args[0] }) : await run(args, { env });
+    if (flags.record) {
+      const r = writeRecordedTrace(recordDir, flags.record, args.join(' '));
+      if (r.missing.length > 0)
+        process.stderr.write(
+          `goldilocks: --record: process${r.missing.length === 1 ? '' : 'es'} ${r.missing.join(', ')} ended without writing ${r.missing.length === 1 ? 'its' : 'their'} synchronization events (killed?); left out of the trace\n`,
+        );
+      process.stderr.write(
+        `goldilocks: recorded ${r.events} events of ${r.processes} process${r.processes === 1 ? '' : 'es'} to ${flags.record}\n`,
+      );
+    }
     const reports = readdirSync(dir)
       .filter((f) => f.endsWith('.json'))
+      .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10))
       .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as JsonReport);
     const merged = mergeReports(reports, args.join(' '));
     if (flags.report) writeFileSync(flags.report, `${JSON.stringify(merged, null, 2)}\n`);
@@ -52,7 +79,8 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
 
 /**
  * One report for all processes of a run: the single report as it is, or summed summaries and concatenated races
- * whose variables are prefixed by `<n>/` for the n-th process's report (buffer ids are per process).
+ * whose variables are prefixed by `<n>/` for the n-th process's report in pid order (buffer ids are per process;
+ * a recorded trace uses the same prefixes).
  */
 export function mergeReports(reports: JsonReport[], program: string): JsonReport {
   const empty: JsonReport = {

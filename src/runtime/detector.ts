@@ -18,7 +18,8 @@
  *
  * Settings (`./settings.ts`, from the environment): `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66);
  * `GOLDILOCKS_REPORT` = a file for the JSON report, written at exit; `GOLDILOCKS_REPORT_DIR` = a directory where
- * each process writes `<pid>.json` (and `aborted` when it aborted), as `goldilocks run` uses it.
+ * each process writes `<pid>.json` (and `aborted` when it aborted), as `goldilocks run` uses it;
+ * `GOLDILOCKS_RECORD` = a directory where each process records its run into `<pid>/` (`./record.ts`).
  */
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -37,6 +38,7 @@ import {
   textRace,
   writeLiveReport,
 } from './races.js';
+import { Recorder } from './record.js';
 import { settings } from './settings.js';
 import { ATOMIC, type Conflict, packA, Shadow, WRITE } from './shadow.js';
 import {
@@ -151,13 +153,18 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     );
     mode = 0;
   }
-  const state = attachState() ?? createState(mode);
+  const recordDir = settings.GOLDILOCKS_RECORD
+    ? path.join(settings.GOLDILOCKS_RECORD, String(process.pid))
+    : undefined;
+  const state = attachState() ?? createState(mode, recordDir !== undefined);
   mode = state.settings.onRace;
   const s = new StateViews(state);
   const t = threadId;
   ensureThread(s, t);
   A.add(s.ctl, CTL.threadCount, 1);
   const shadow = new Shadow(s, t);
+  const recorder = recordDir && state.record ? new Recorder(s, t, recordDir) : undefined;
+  if (recorder) shadow.onAccess = recorder.log;
   const stopOnRace = mode !== 1;
   const colors = pc.isColorSupported && process.stderr.isTTY === true;
   Object.defineProperty(globalThis, RAW_ATOMICS, { value: Object.freeze({ ...A }), enumerable: false });
@@ -528,9 +535,17 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
 
   // ---- exit -----------------------------------------------------------------------------------------------
   if (isMainThread) {
-    process.on('exit', writeReport);
+    process.on('exit', () => {
+      writeReport();
+      recorder?.flush();
+      recorder?.dump(process.argv.slice(1).join(' '));
+    });
     if (mode === 2) process.on('SIGUSR2', () => process.exit(EXIT_ABORT));
-  } else process.on('exit', () => shadow.flush());
+  } else
+    process.on('exit', () => {
+      shadow.flush();
+      recorder?.flush();
+    });
 
   // ---- element accesses -----------------------------------------------------------------------------------
   const index = (o: ArrayBufferView, key: unknown): number => {
@@ -598,7 +613,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     k >= 0 && k < (v.len >= 0 ? v.len : (o as Int8Array).length) && Math.floor(k) === k
       ? v.off + k * v.bpe
       : -1;
-  /** An element access the filter did not cover: the word check, then the filter records it. */
+  /** An element access the filter did not cover: the word check, then the filter records it (not when recording). */
   const miss = (
     v: View,
     o: ArrayBufferView,
@@ -615,6 +630,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       const common = mask & c.flags;
       race(c, v.id, w * 8 + (31 - Math.clz32(common & -common)), v.bpe, flags, site, o, flags ? write : read);
     }
+    if (recorder !== undefined) return false; // a recorded run writes every access: no filter
     const e = v.filter[w];
     v.filter[w] = (e >>> 16 === epoch ? e : epoch << 16) | (flags ? mask << 8 : mask);
     return false;

@@ -86,6 +86,12 @@ export class Shadow {
   readonly held: number[] = [];
   /** Local counters, added to the shared ones by {@link flush}. */
   readonly counts = new Float64Array(STATS.length);
+  /**
+   * Set when the run is recorded (`./record.ts`): called by {@link access} for every checked word, under the
+   * word's check lock, with the word, `mask | flags` and the site — also for a racing access that `stopOnRace`
+   * keeps from happening.
+   */
+  onAccess: ((word: number, bits: number, site: number) => void) | undefined = undefined;
 
   constructor(
     private readonly s: StateViews,
@@ -123,6 +129,7 @@ export class Shadow {
     try {
       const conflict = this.ownOnly(heap, word, mask, flags) ? undefined : this.find(word, mask, flags);
       if (conflict === undefined || !stopOnRace) this.record(word, mask, flags, site, this.pos);
+      if (this.onAccess !== undefined) this.onAccess(word, mask | flags, site);
       return conflict;
     } finally {
       unlock(heap, word);

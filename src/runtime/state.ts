@@ -71,6 +71,10 @@ export const CTL = {
   aborted: 11,
   /** Threads that attached to the state. */
   threadCount: 12,
+  /** Recording (`./record.ts`): next sequence number of a recorded access. */
+  recordSeq: 13,
+  /** Recording: chunks allocated in the record buffer. */
+  recordChunks: 14,
   /** Counters summed over all threads (see `STATS`). */
   stats: 16,
   /**
@@ -146,6 +150,7 @@ const LIST_MAX = 1 << 30;
 const HEAP_MAX = 2 ** 31;
 const STR_MAX = 1 << 30;
 const THREADS_MAX = 1 << 22;
+const RECORD_MAX = 2 ** 32;
 
 /** One process's shared detector state (same buffers in every thread). */
 export interface SharedState {
@@ -163,6 +168,8 @@ export interface SharedState {
   threads: SharedArrayBuffer;
   /** Per thread id: the parent's thread id + 1. */
   parents: SharedArrayBuffer;
+  /** Per-thread chunks of recorded accesses (growable), when the run is recorded (`./record.ts`). */
+  record?: SharedArrayBuffer;
   /** Settings: `onRace` 0 throw, 1 report, 2 abort. */
   settings: { onRace: number };
 }
@@ -175,8 +182,11 @@ function growable(initial: number, max: number): SharedArrayBuffer {
   return new SharedArrayBuffer(initial, { maxByteLength: max });
 }
 
-/** Allocates the state (main thread) and publishes it to future workers. */
-export function createState(onRace: number): SharedState {
+/**
+ * Allocates the state (main thread) and publishes it to future workers; with `record`, also the buffer of
+ * `./record.ts`.
+ */
+export function createState(onRace: number, record = false): SharedState {
   const state: SharedState = {
     ctl: new SharedArrayBuffer(CTL.size * 4),
     list: growable(CELL * 4 * 4096, LIST_MAX),
@@ -186,6 +196,7 @@ export function createState(onRace: number): SharedState {
     buffers: growable(1 << 12, MAX_BUFFERS * 12),
     threads: growable(1 << 12, THREADS_MAX),
     parents: growable(1 << 12, THREADS_MAX),
+    record: record ? growable(1 << 16, RECORD_MAX) : undefined,
     settings: { onRace },
   };
   new Int32Array(state.ctl)[CTL.heapTop] = 16; // index 0 stays the null record

@@ -1,0 +1,330 @@
+/**
+ * `goldilocks run --record FILE`: writes what the processes of a run recorded (`../runtime/record.ts`) as one
+ * trace in the extended format (docs/FORMATS.md), which `goldilocks check` replays offline. The encoding and its
+ * one difference from the live verdicts are in docs/RUNTIME.md "Recording".
+ *
+ * Per process: the synchronization event list in order, and before each cell `p` the data accesses checked when
+ * the list had `p` cells, in `seq` order. Threads are `T<threadId>`. A data variable `sab#B+O` is the bytes of
+ * shared buffer B from offset O up to the next variable of B: the bytes are cut wherever some recorded access (or
+ * atomic write) starts or ends, so every access covers whole variables and the bytes of one variable always see
+ * the same accesses — per-byte verdicts with one event per variable touched, not per byte. With several processes
+ * (`run -- command`), every name gets the process's prefix `<n>/`, as in the merged JSON report.
+ */
+import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CHUNK_RECORDS, RECORD, type RecordMeta } from '../runtime/record.js';
+import { objectKey, Shadow, WRITE } from '../runtime/shadow.js';
+import { CELL, Cell, TAG_SHIFT } from '../runtime/state.js';
+import { writeAll } from '../trace/write-all.js';
+
+/** What {@link writeRecordedTrace} wrote. */
+export interface RecordedTrace {
+  /** Events (lines that are not comments). */
+  events: number;
+  /** Processes whose recording is in the trace. */
+  processes: number;
+  /** Pids of processes that recorded accesses but never wrote their list (killed): left out. */
+  missing: number[];
+}
+
+/**
+ * Writes the trace of the recording directory `dir` (one `<pid>/` per process) to `file`.
+ * @throws Error from the file system (e.g. ENOENT for a missing directory of `file`).
+ */
+export function writeRecordedTrace(dir: string, file: string, command: string): RecordedTrace {
+  const pids = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((d) => /^\d+$/.test(d))
+        .map(Number)
+        .sort((a, b) => a - b)
+    : [];
+  const complete = pids.filter((p) => existsSync(path.join(dir, String(p), 'meta.json')));
+  const out = new LineWriter(file);
+  try {
+    out.comment(`goldilocks run --record: ${command}`);
+    out.comment(
+      'sab#B+O = bytes of shared buffer B from offset O to the next variable of B (docs/RUNTIME.md)',
+    );
+    complete.forEach((pid, i) => {
+      writeProcess(path.join(dir, String(pid)), complete.length > 1 ? `${i}/` : '', out);
+    });
+  } finally {
+    out.close();
+  }
+  return {
+    events: out.events,
+    processes: complete.length,
+    missing: pids.filter((p) => !complete.includes(p)),
+  };
+}
+
+/** Buffered line output. */
+class LineWriter {
+  events = 0;
+  private lines: string[] = [];
+  private readonly fd: number;
+  constructor(file: string) {
+    this.fd = openSync(file, 'w');
+  }
+  comment(text: string): void {
+    this.lines.push(`# ${text.replace(/[\r\n]/g, ' ')}`);
+  }
+  /** An event line: `thread`, then `rest` = `OP|LOC`. */
+  event(thread: string, rest: string): void {
+    this.events++;
+    this.lines.push(`${thread}|${rest}`);
+    if (this.lines.length >= 1 << 16) this.flush();
+  }
+  private flush(): void {
+    if (this.lines.length > 0) writeAll(this.fd, Buffer.from(`${this.lines.join('\n')}\n`));
+    this.lines = [];
+  }
+  close(): void {
+    try {
+      this.flush();
+    } finally {
+      closeSync(this.fd);
+    }
+  }
+}
+
+/** The recorded accesses of one process, as parallel arrays. */
+interface Accesses {
+  n: number;
+  thread: Int32Array;
+  pos: Int32Array;
+  seq: Float64Array;
+  word: Int32Array;
+  bits: Int32Array;
+  site: Int32Array;
+}
+
+/** Reads every `*.log` of a process directory (blocks of `../runtime/record.ts`; a truncated block is cut). */
+function readAccesses(dir: string): Accesses {
+  const blocks: Int32Array[] = [];
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.log'))) {
+    const bytes = readFileSync(path.join(dir, f));
+    blocks.push(new Int32Array(new Uint8Array(bytes).buffer, 0, bytes.length >> 2));
+  }
+  /** Calls `each(block, at, count)` for the blocks of `b` (header at `at`). */
+  const blocksOf = (b: Int32Array, each: (at: number, count: number) => void): void => {
+    for (let at = 0; at + 2 <= b.length; ) {
+      const count = Math.min(b[at + 1], CHUNK_RECORDS, Math.floor((b.length - at - 2) / RECORD));
+      if (count < 0) break;
+      each(at, count);
+      at += 2 + count * RECORD;
+    }
+  };
+  let n = 0;
+  for (const b of blocks)
+    blocksOf(b, (_, count) => {
+      n += count;
+    });
+  const a: Accesses = {
+    n,
+    thread: new Int32Array(n),
+    pos: new Int32Array(n),
+    seq: new Float64Array(n),
+    word: new Int32Array(n),
+    bits: new Int32Array(n),
+    site: new Int32Array(n),
+  };
+  let i = 0;
+  for (const b of blocks) {
+    blocksOf(b, (at, count) => {
+      for (let r = at + 2, end = r + count * RECORD; r < end; r += RECORD, i++) {
+        a.thread[i] = b[at];
+        a.pos[i] = b[r];
+        a.seq[i] = b[r + 1] >>> 0;
+        a.word[i] = b[r + 2];
+        a.bits[i] = b[r + 3];
+        a.site[i] = b[r + 4];
+      }
+    });
+  }
+  return a;
+}
+
+/**
+ * The accesses in trace order — by `pos`, then `seq` — one per `seq` (a record written twice is dropped), by
+ * placing them at their `seq` then a stable counting sort on `pos`: linear in accesses + sequence numbers + cells.
+ */
+function traceOrder(a: Accesses): Int32Array {
+  if (a.n === 0) return new Int32Array(0);
+  let minSeq = Number.POSITIVE_INFINITY;
+  let maxSeq = 0;
+  let maxPos = 0;
+  for (let i = 0; i < a.n; i++) {
+    minSeq = Math.min(minSeq, a.seq[i]);
+    maxSeq = Math.max(maxSeq, a.seq[i]);
+    maxPos = Math.max(maxPos, a.pos[i]);
+  }
+  const bySeq = new Int32Array(maxSeq - minSeq + 1).fill(-1);
+  for (let i = 0; i < a.n; i++) bySeq[a.seq[i] - minSeq] = i;
+  const start = new Int32Array(maxPos + 2);
+  let m = 0;
+  for (const i of bySeq) {
+    if (i < 0) continue;
+    start[a.pos[i] + 1]++;
+    m++;
+  }
+  for (let p = 1; p < start.length; p++) start[p] += start[p - 1];
+  const order = new Int32Array(m);
+  for (const i of bySeq) if (i >= 0) order[start[a.pos[i]]++] = i;
+  return order;
+}
+
+/** The byte ranges of a buffer cut into variables (see the file header). */
+class Variables {
+  private cuts = new Set<number>();
+  /** Sorted distinct cut offsets: variable k is the bytes [offsets[k], offsets[k + 1]). */
+  offsets: Float64Array = new Float64Array(0);
+  /** Per variable: touched by a recorded data access. */
+  accessed: Uint8Array = new Uint8Array(0);
+  private names: string[] = [];
+
+  constructor(
+    private readonly prefix: string,
+    private readonly id: number,
+  ) {}
+
+  cut(lo: number, hi: number): void {
+    this.cuts.add(lo).add(hi);
+  }
+  seal(): void {
+    this.offsets = Float64Array.from(this.cuts).sort();
+    this.accessed = new Uint8Array(this.offsets.length);
+    this.cuts.clear();
+  }
+  /** The index of the variable starting at byte `lo` (a cut). */
+  first(lo: number): number {
+    const c = this.offsets;
+    let i = 0;
+    for (let step = 1 << 30; step > 0; step >>= 1) if (i + step < c.length && c[i + step] <= lo) i += step;
+    return i;
+  }
+  /** The trace name of variable `k`: `sab#B+O`. */
+  name(k: number): string {
+    let n = this.names[k];
+    if (n === undefined) {
+      n = `${this.prefix}sab#${this.id}+${this.offsets[k]}`;
+      this.names[k] = n;
+    }
+    return n;
+  }
+}
+
+/** Writes the events of one process's recording directory. */
+function writeProcess(dir: string, prefix: string, out: LineWriter): void {
+  const meta = JSON.parse(readFileSync(path.join(dir, 'meta.json'), 'utf8')) as RecordMeta;
+  const bytes = readFileSync(path.join(dir, 'list.bin'));
+  const list = new Int32Array(
+    new Uint8Array(bytes).buffer,
+    0,
+    Math.min(meta.listEnd * CELL, bytes.length >> 2),
+  );
+  const cells = list.length / CELL;
+  const acc = readAccesses(dir);
+  const order = traceOrder(acc);
+
+  // each access's buffer and absolute byte range [lo, hi) (checkRange's word masks are contiguous)
+  const tables = [...meta.buffers].sort((x, y) => x[1] - y[1]);
+  const buf = new Int32Array(acc.n);
+  const lo = new Float64Array(acc.n);
+  const hi = new Float64Array(acc.n);
+  const vars = new Map<number, Variables>();
+  const varsOf = (id: number): Variables => {
+    let v = vars.get(id);
+    if (v === undefined) {
+      v = new Variables(prefix, id);
+      vars.set(id, v);
+    }
+    return v;
+  };
+  for (let i = 0; i < acc.n; i++) {
+    const w = acc.word[i];
+    let k = -1;
+    for (let l = 0, h = tables.length - 1; l <= h; ) {
+      const mid = (l + h) >> 1;
+      if (tables[mid][1] <= w) {
+        k = mid;
+        l = mid + 1;
+      } else h = mid - 1;
+    }
+    if (k < 0 || w >= tables[k][1] + 2 * tables[k][2])
+      throw new Error(`${dir}: shadow word ${w} is in no buffer`);
+    const mask = acc.bits[i] & 0xff;
+    const base = ((w - tables[k][1]) >> 1) * 8;
+    buf[i] = tables[k][0];
+    lo[i] = base + 31 - Math.clz32(mask & -mask);
+    hi[i] = base + 32 - Math.clz32(mask);
+    varsOf(buf[i]).cut(lo[i], hi[i]);
+  }
+  /** An atomic cell's buffer id and byte range, as `Shadow.keyName` reads them. */
+  const atomicRange = (c: number): [number, number, number] => {
+    const b = list[c + 3] >>> 0;
+    const off = Math.floor(b / 4);
+    return [list[c + 2] & ((1 << TAG_SHIFT) - 1), off, off + (1 << (b & 3))];
+  };
+  for (let c = 0; c < list.length; c += CELL) {
+    if (list[c] === Cell.AtomicWrite || list[c] === Cell.AtomicRmw) {
+      const [id, from, to] = atomicRange(c);
+      varsOf(id).cut(from, to);
+    }
+  }
+  for (const v of vars.values()) v.seal();
+  for (let i = 0; i < acc.n; i++) {
+    const v = vars.get(buf[i])!;
+    for (let k = v.first(lo[i]); k < v.offsets.length && v.offsets[k] < hi[i]; k++) v.accessed[k] = 1;
+  }
+
+  const locs: string[] = [];
+  const loc = (site: number): string => (locs[site] ??= (meta.strings[site] ?? '').replace(/[|\r\n]/g, '_'));
+  const threads: string[] = [];
+  const thread = (t: number): string => (threads[t] ??= `${prefix}T${t}`);
+  const object = (c: number): string => prefix + Shadow.keyName(objectKey(list[c + 2], list[c + 3]));
+  let next = 0;
+  const accessesBefore = (cell: number): void => {
+    for (; next < order.length && acc.pos[order[next]] <= cell; next++) {
+      const i = order[next];
+      const op = acc.bits[i] & WRITE ? 'w(' : 'r(';
+      const t = thread(acc.thread[i]);
+      const where = `)|${loc(acc.site[i])}`;
+      const v = vars.get(buf[i])!;
+      for (let k = v.first(lo[i]); k < v.offsets.length && v.offsets[k] < hi[i]; k++)
+        out.event(t, op + v.name(k) + where);
+    }
+  };
+  const SYNC: Record<number, string> = {
+    [Cell.Acquire]: 'acq',
+    [Cell.Release]: 'rel',
+    [Cell.AtomicRead]: 'ar',
+    [Cell.AtomicWrite]: 'aw',
+    [Cell.AtomicRmw]: 'armw',
+    [Cell.Send]: 'vw',
+    [Cell.Receive]: 'vr',
+    [Cell.Publish]: 'vw',
+    [Cell.Subscribe]: 'vr',
+  };
+  for (let p = 0; p < cells; p++) {
+    accessesBefore(p);
+    const c = p * CELL;
+    const kind = list[c];
+    const t = thread(list[c + 1]);
+    if (kind === Cell.Fork || kind === Cell.Join) {
+      out.event(t, `${kind === Cell.Fork ? 'fork' : 'join'}(${thread(list[c + 3])})|`);
+      continue;
+    }
+    const op = SYNC[kind];
+    if (op === undefined) throw new Error(`${dir}: cell ${p} has an unknown kind ${kind}`);
+    out.event(t, `${op}(${object(c)})|`);
+    if (kind === Cell.AtomicWrite || kind === Cell.AtomicRmw) {
+      // an atomic write replaces every access record of its bytes (live `Shadow.record`): reset them
+      const [id, from, to] = atomicRange(c);
+      const v = vars.get(id)!;
+      for (let k = v.first(from); k < v.offsets.length && v.offsets[k] < to; k++)
+        if (v.accessed[k]) out.event(t, `alloc(${v.name(k)})|`);
+    }
+  }
+  accessesBefore(Number.POSITIVE_INFINITY);
+}
