@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { JsonRace, JsonReport } from '../report/report.js';
 import { EXIT_ABORT } from '../runtime/detector.js';
 import { run } from '../runtime/run.js';
+import { isPrecise, LIVE_DETECTORS, type LiveDetector } from '../runtime/state.js';
 
 export interface RunFlags {
   onRace: string;
@@ -30,13 +31,14 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
     const env = {
       ...process.env,
       GOLDILOCKS_ON_RACE: flags.onRace,
+      GOLDILOCKS_DETECTOR: flags.detector,
       GOLDILOCKS_REPORT_DIR: dir,
     };
     const code = command ? await run(args.slice(1), { env, command: args[0] }) : await run(args, { env });
     const reports = readdirSync(dir)
       .filter((f) => f.endsWith('.json'))
       .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as JsonReport);
-    const merged = mergeReports(reports, args.join(' '));
+    const merged = mergeReports(reports, args.join(' '), flags.detector);
     if (flags.report) writeFileSync(flags.report, `${JSON.stringify(merged, null, 2)}\n`);
     const pairs = merged.summary.racePairs;
     if (pairs > 0) {
@@ -51,14 +53,15 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
 }
 
 /**
- * One report for all processes of a run: the single report as it is, or summed summaries and concatenated races
- * whose variables are prefixed by `<n>/` for the n-th process's report (buffer ids are per process).
+ * One report for all processes of a run of `detector` (a name in LIVE_DETECTORS): the single report as it is, or
+ * summed summaries and concatenated races whose variables are prefixed by `<n>/` for the n-th process's report
+ * (buffer ids are per process).
  */
-export function mergeReports(reports: JsonReport[], program: string): JsonReport {
+export function mergeReports(reports: JsonReport[], program: string, detector: string): JsonReport {
   const empty: JsonReport = {
     schema: 'goldilocks-report/1',
-    detector: 'goldilocks',
-    precise: true,
+    detector,
+    precise: isPrecise(LIVE_DETECTORS.indexOf(detector as LiveDetector)),
     input: { file: program, format: 'live', gzip: false, skippedLines: {} },
     summary: {
       events: 0,

@@ -15,9 +15,11 @@
  *   shadow memory a received SharedArrayBuffer object is (a cloned SharedArrayBuffer is a new object);
  * - the sync library's lock and volatile reports (`./sync/observer.ts`) → acquire/release, publish/subscribe.
  *
- * Settings (`./settings.ts`, from the environment): `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66);
- * `GOLDILOCKS_REPORT` = a file for the JSON report, written at exit; `GOLDILOCKS_REPORT_DIR` = a directory where
- * each process writes `<pid>.json` (and `aborted` when it aborted), as `goldilocks run` uses it.
+ * Settings (`./settings.ts`, from the environment): `GOLDILOCKS_DETECTOR` = `goldilocks` (default) | `fasttrack` |
+ * `eraser` (the checker: `./shadow.ts`, `./fasttrack.ts`, `./eraser.ts`; shared by all threads like `onRace`);
+ * `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66); `GOLDILOCKS_REPORT` = a file for
+ * the JSON report, written at exit; `GOLDILOCKS_REPORT_DIR` = a directory where each process writes `<pid>.json`
+ * (and `aborted` when it aborted), as `goldilocks run` uses it.
  */
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -25,6 +27,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, threadId } from 'node:worker_threads';
 import pc from 'picocolors';
+import { EraserShadow } from './eraser.js';
+import { FastTrackShadow } from './fasttrack.js';
 import type { Hooks, Runtime, RuntimeFactory, WorkerHooks } from './hooks.js';
 import { installPatches } from './patches.js';
 import {
@@ -51,6 +55,8 @@ import {
   ensureThread,
   FORKED,
   getString,
+  isPrecise,
+  LIVE_DETECTORS,
   lock,
   MAX_BUFFERS,
   putString,
@@ -150,13 +156,22 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     );
     mode = 0;
   }
-  const state = attachState() ?? createState(mode);
+  const envDetector = settings.GOLDILOCKS_DETECTOR ?? 'goldilocks';
+  let detector = (LIVE_DETECTORS as readonly string[]).indexOf(envDetector);
+  if (detector < 0) {
+    printErr(
+      `goldilocks: GOLDILOCKS_DETECTOR='${envDetector}' is not one of ${LIVE_DETECTORS.join(', ')}; using goldilocks\n`,
+    );
+    detector = 0;
+  }
+  const state = attachState() ?? createState({ onRace: mode, detector });
   mode = state.settings.onRace;
   const s = new StateViews(state);
   const t = threadId;
   ensureThread(s, t);
   A.add(s.ctl, CTL.threadCount, 1);
-  const shadow = new Shadow(s, t);
+  const shadow = new SHADOWS[LIVE_DETECTORS[state.settings.detector]](s, t);
+  const precise = isPrecise(state.settings.detector);
   const stopOnRace = mode !== 1;
   const colors = pc.isColorSupported && process.stderr.isTTY === true;
   Object.defineProperty(globalThis, RAW_ATOMICS, { value: Object.freeze({ ...A }), enumerable: false });
@@ -280,7 +295,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       lockset: c.lockset.map(Shadow.keyName),
       detail: c.detail,
     };
-    if (recordRace(s, r)) printErr(textRace(r, colors));
+    if (recordRace(s, r)) printErr(textRace(r, colors, precise));
     if (mode === 2) abort();
     if (stopOnRace) {
       const e = new DataRaceException(r);
@@ -548,6 +563,9 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   };
   return runtime;
 };
+
+/** The checker class of each `--detector`. */
+const SHADOWS = { goldilocks: Shadow, fasttrack: FastTrackShadow, eraser: EraserShadow } as const;
 
 /** Key of the shared buffers of a spawned worker's `workerData` in the environment data. */
 const SPAWN_KEY = 'goldilocks.spawn';

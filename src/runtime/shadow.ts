@@ -45,13 +45,14 @@ import {
 
 export const WRITE = 1 << 8;
 export const ATOMIC = 1 << 9;
-const MASK = 0xff;
-const INFO = 8;
-const NEXT = 0;
-const FLAGS = 1;
-const OWNER = 2;
-const POS = 3;
-const SITE = 4;
+/** Byte mask bits of an Info's `flags`; Int32 words per Info; its fields (the online peers share the layout). */
+export const MASK = 0xff;
+export const INFO = 8;
+export const NEXT = 0;
+export const FLAGS = 1;
+export const OWNER = 2;
+export const POS = 3;
+export const SITE = 4;
 const ALOCK_A = 5;
 const ALOCK_B = 6;
 
@@ -76,19 +77,24 @@ export const objectKey = (a: number, b: number): number => a * TWO32 + (b >>> 0)
 /** `tag`/`id` packed into a cell's `a` word. */
 export const packA = (tag: number, id: number): number => (tag << TAG_SHIFT) | id;
 
-/** Per-thread checker over the shared state. */
+/**
+ * Per-thread checker over the shared state: Goldilocks. The online peers (`--detector`) subclass it: FastTrack
+ * (`./fasttrack.ts`) replaces {@link check} and {@link now} (what an Info's `pos` holds), Eraser (`./eraser.ts`)
+ * replaces {@link find} and {@link record}; the word locks, {@link access}, the Info allocation and the counters
+ * are shared.
+ */
 export class Shadow {
   /** Happens-before memo: per other thread, the largest proven `pos` (see the file header). */
   private readonly known = new Map<number, number>();
   /** Info records this thread unlinked, reused only by it. */
-  private readonly free: number[] = [];
+  protected readonly free: number[] = [];
   /** Sync-library locks this thread holds, innermost last: pairs of (a, b) words. */
   readonly held: number[] = [];
   /** Local counters, added to the shared ones by {@link flush}. */
   readonly counts = new Float64Array(STATS.length);
 
   constructor(
-    private readonly s: StateViews,
+    protected readonly s: StateViews,
     /** This thread's id. */
     readonly t: number,
   ) {}
@@ -134,7 +140,7 @@ export class Shadow {
   }
 
   /** Decides whether Info `e` happens before this thread's current point; a conflict when not. */
-  private check(e: number): Conflict | undefined {
+  protected check(e: number): Conflict | undefined {
     const heap = this.s.heap;
     const u = heap[e + OWNER];
     this.counts[STAT.checks]++;
@@ -264,7 +270,7 @@ export class Shadow {
       e = next;
     }
     const n = reuse || (this.free.pop() ?? this.allocInfo());
-    heap[n + POS] = A.load(this.s.ctl, CTL.listEnd);
+    heap[n + POS] = this.now();
     heap[n + SITE] = site;
     const held = this.held;
     heap[n + ALOCK_A] = held.length ? held[held.length - 2] : 0;
@@ -276,7 +282,12 @@ export class Shadow {
     heap[word + 1] = n;
   }
 
-  private allocInfo(): number {
+  /** The `pos` of an access recorded now: the synchronization event list's length. */
+  protected now(): number {
+    return A.load(this.s.ctl, CTL.listEnd);
+  }
+
+  protected allocInfo(): number {
     const s = this.s;
     // 64 at a time: one atomic add per 64 records
     const base = allocHeap(s, INFO * 64);

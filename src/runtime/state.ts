@@ -71,6 +71,10 @@ export const CTL = {
   aborted: 11,
   /** Threads that attached to the state. */
   threadCount: 12,
+  /** Heap index of the online peer detector's shared tables (`./fasttrack.ts`, `./eraser.ts`); 0 until made. */
+  peer: 13,
+  /** Lock of the online peer's shared tables where the list lock does not serialize them (Eraser's locksets). */
+  peerLock: 14,
   /** Counters summed over all threads (see `STATS`). */
   stats: 16,
   /**
@@ -144,6 +148,20 @@ const HEAP_MAX = 2 ** 31;
 const STR_MAX = 1 << 30;
 const THREADS_MAX = 1 << 22;
 
+/** Detectors of `goldilocks run --detector`, in the order stored in the shared settings; all but eraser are precise. */
+export const LIVE_DETECTORS = ['goldilocks', 'fasttrack', 'eraser'] as const;
+export type LiveDetector = (typeof LIVE_DETECTORS)[number];
+/** Does detector `d` (index in {@link LIVE_DETECTORS}) report only real races: all but eraser. */
+export const isPrecise = (d: number): boolean => LIVE_DETECTORS[d] !== 'eraser';
+
+/** The settings every thread of a process shares (fixed by the main thread's environment). */
+export interface SharedSettings {
+  /** `--on-race`: 0 throw, 1 report, 2 abort. */
+  onRace: number;
+  /** `--detector`: index in {@link LIVE_DETECTORS}. */
+  detector: number;
+}
+
 /** One process's shared detector state (same buffers in every thread). */
 export interface SharedState {
   ctl: SharedArrayBuffer;
@@ -160,8 +178,7 @@ export interface SharedState {
   threads: SharedArrayBuffer;
   /** Per thread id: the parent's thread id + 1. */
   parents: SharedArrayBuffer;
-  /** Settings: `onRace` 0 throw, 1 report, 2 abort. */
-  settings: { onRace: number };
+  settings: SharedSettings;
 }
 
 export const DEAD = 1;
@@ -173,7 +190,7 @@ function growable(initial: number, max: number): SharedArrayBuffer {
 }
 
 /** Allocates the state (main thread) and publishes it to future workers. */
-export function createState(onRace: number): SharedState {
+export function createState(settings: SharedSettings): SharedState {
   const state: SharedState = {
     ctl: new SharedArrayBuffer(CTL.size * 4),
     list: growable(CELL * 4 * 4096, LIST_MAX),
@@ -183,7 +200,7 @@ export function createState(onRace: number): SharedState {
     buffers: growable(1 << 12, MAX_BUFFERS * 12),
     threads: growable(1 << 12, THREADS_MAX),
     parents: growable(1 << 12, THREADS_MAX),
-    settings: { onRace },
+    settings,
   };
   new Int32Array(state.ctl)[CTL.heapTop] = 16; // index 0 stays the null record
   setEnvironmentData(ENV_KEY, state);
@@ -211,6 +228,11 @@ export class StateViews {
   parents!: Int32Array;
   /** This thread's lock word value (`threadId + 1`). */
   readonly self = threadId + 1;
+  /**
+   * Called by {@link appendCell} after each cell this thread appends (list lock held): how an online peer detector
+   * (`./fasttrack.ts`) updates its vector clocks in list order. Undefined for Goldilocks, which walks the list.
+   */
+  onCell: ((kind: number, thread: number, a: number, b: number) => void) | undefined = undefined;
 
   constructor(readonly state: SharedState) {
     this.refresh();
@@ -313,6 +335,7 @@ export function appendCell(s: StateViews, kind: number, thread: number, a: numbe
   l[at + 2] = a;
   l[at + 3] = b;
   A.store(s.ctl, CTL.listEnd, pos + 1);
+  s.onCell?.(kind, thread, a, b);
   return pos;
 }
 
