@@ -146,26 +146,28 @@ export interface Context {
   readonly stopOnRace: boolean;
 }
 
+/**
+ * The index in `choices` of setting `name` (`./settings.ts`); the first choice, with a warning on stderr, when it is
+ * another value; the first choice when unset.
+ */
+function setting(name: string, choices: readonly string[]): number {
+  const value = settings[name] ?? choices[0];
+  const i = choices.indexOf(value);
+  if (i >= 0) return i;
+  printErr(`goldilocks: ${name}='${value}' is not one of ${choices.join(', ')}; using ${choices[0]}\n`);
+  return 0;
+}
+
 const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   const started = performance.now();
-  const envMode = settings.GOLDILOCKS_ON_RACE ?? 'throw';
-  let mode = (ON_RACE as readonly string[]).indexOf(envMode);
-  if (mode < 0) {
-    printErr(
-      `goldilocks: GOLDILOCKS_ON_RACE='${envMode}' is not one of ${ON_RACE.join(', ')}; using throw\n`,
-    );
-    mode = 0;
-  }
-  const envDetector = settings.GOLDILOCKS_DETECTOR ?? 'goldilocks';
-  let detector = (LIVE_DETECTORS as readonly string[]).indexOf(envDetector);
-  if (detector < 0) {
-    printErr(
-      `goldilocks: GOLDILOCKS_DETECTOR='${envDetector}' is not one of ${LIVE_DETECTORS.join(', ')}; using goldilocks\n`,
-    );
-    detector = 0;
-  }
-  const state = attachState() ?? createState({ onRace: mode, detector });
-  mode = state.settings.onRace;
+  // the main thread reads the settings once; workers share its decision
+  const state =
+    attachState() ??
+    createState({
+      onRace: setting('GOLDILOCKS_ON_RACE', ON_RACE),
+      detector: setting('GOLDILOCKS_DETECTOR', LIVE_DETECTORS),
+    });
+  const mode = state.settings.onRace;
   const s = new StateViews(state);
   const t = threadId;
   ensureThread(s, t);

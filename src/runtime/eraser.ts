@@ -45,7 +45,7 @@ import {
   SITE,
   WRITE,
 } from './shadow.js';
-import { A, allocHeap, Cell, CTL, lock, STAT, type StateViews, unlock } from './state.js';
+import { A, allocHeap, Cell, CTL, lock, peerTables, STAT, type StateViews, unlock } from './state.js';
 
 const LOCKSET = POS;
 const OTHER = 5;
@@ -97,12 +97,7 @@ export class EraserShadow extends Shadow {
 
   constructor(s: StateViews, t: number) {
     super(s, t);
-    let tables = A.load(s.ctl, CTL.peer);
-    if (tables === 0) {
-      const fresh = allocHeap(s, BUCKETS);
-      tables = A.compareExchange(s.ctl, CTL.peer, 0, fresh) || fresh;
-    }
-    this.tables = tables;
+    this.tables = peerTables(s, BUCKETS);
     s.onCell = (kind) => {
       if (kind === Cell.Acquire || kind === Cell.Release) this.heldId = -1;
     };

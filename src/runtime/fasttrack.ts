@@ -36,7 +36,7 @@
  * runtime patches (`./patches.ts`), which would check them as the program's accesses.
  */
 import { type Conflict, FLAGS, OWNER, POS, Shadow, SITE } from './shadow.js';
-import { A, allocHeap, Cell, CTL, lock, STAT, type StateViews, unlock } from './state.js';
+import { allocHeap, Cell, CTL, lock, peerTables, STAT, type StateViews, unlock } from './state.js';
 
 /** Chain heads of the clock table (fixed: chains grow with the number of synchronization objects). */
 const BUCKETS = 1 << 16;
@@ -71,12 +71,7 @@ export class FastTrackShadow extends Shadow {
 
   constructor(s: StateViews, t: number) {
     super(s, t);
-    let tables = A.load(s.ctl, CTL.peer);
-    if (tables === 0) {
-      const fresh = allocHeap(s, TABLES);
-      tables = A.compareExchange(s.ctl, CTL.peer, 0, fresh) || fresh;
-    }
-    this.tables = tables;
+    this.tables = peerTables(s, TABLES);
     // A worker may get here before its parent appended the fork cell: the fork then joins into this clock.
     lock(s, s.ctl, CTL.listLock);
     try {

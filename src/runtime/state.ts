@@ -340,6 +340,17 @@ export function appendCell(s: StateViews, kind: number, thread: number, a: numbe
 }
 
 /**
+ * The heap index of the online peer detector's shared tables (`CTL.peer`), allocating `ints` zeroed words for
+ * them in the first thread that asks (the main thread, before any worker exists).
+ */
+export function peerTables(s: StateViews, ints: number): number {
+  const tables = A.load(s.ctl, CTL.peer);
+  if (tables !== 0) return tables;
+  const fresh = allocHeap(s, ints);
+  return A.compareExchange(s.ctl, CTL.peer, 0, fresh) || fresh;
+}
+
+/**
  * Allocates `ints` zeroed Int32 words of the shadow heap.
  * @returns the index of the first. @throws RangeError when the reserved heap is exhausted.
  */
