@@ -155,3 +155,59 @@ describe('on a race', () => {
     assert.equal(r.report?.summary.racePairs, 1);
   });
 });
+
+describe('online peers (--detector)', () => {
+  test('an unknown detector is a usage error (exit 2) naming the choices', LIMIT, async () => {
+    const r = await goldilocks(['--detector', 'djit'], [join(FIXTURES, 'prevented.mjs')]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /goldilocks, fasttrack, eraser/);
+  });
+
+  for (const detector of ['fasttrack', 'eraser']) {
+    test(`${detector}: throw stops the racing write; the report names the detector`, LIMIT, async () => {
+      const r = await goldilocks(['--detector', detector], [join(FIXTURES, 'prevented.mjs')]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /worker: DataRaceException sab#\d+\+0 write/);
+      assert.match(r.stdout, /a\[0\] = 1/);
+      assert.equal(r.report?.detector, detector);
+      assert.equal(r.report?.precise, detector === 'fasttrack');
+      assert.match(
+        r.stderr,
+        detector === 'eraser' ? /potential data race/ : /FastTrack: previous access at epoch/,
+      );
+    });
+  }
+
+  test(
+    'fasttrack: a token passed by messages through 12 workers orders their writes (clocks widen past 8)',
+    LIMIT,
+    async () => {
+      const ok = await goldilocks(['--detector', 'fasttrack'], [join(FIXTURES, 'token-ring.mjs')]);
+      assert.equal(ok.code, 0, ok.stderr);
+      assert.equal(ok.stdout.trim(), 'counter 12');
+      assert.equal(ok.report?.summary.racyVariables, 0, ok.stderr);
+      const racy = await goldilocks(
+        ['--detector', 'fasttrack', '--on-race=report'],
+        [join(FIXTURES, 'token-ring.mjs'), 'racy'],
+      );
+      assert.deepEqual(racy.report?.racyVariables.length, 1, racy.stderr);
+      assert.deepEqual(
+        racy.report!.races.map((x) => [line(x.current.location), line(x.previous.location)]),
+        [[22, 22]],
+      );
+    },
+  );
+
+  test('eraser: the message hand-off is a false alarm (Eraser sees no message edges)', LIMIT, async () => {
+    const r = await goldilocks(
+      ['--detector', 'eraser', '--on-race=report'],
+      [join(FIXTURES, 'token-ring.mjs')],
+    );
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.report?.precise, false);
+    assert.deepEqual(
+      r.report!.races.map((x) => [line(x.current.location), line(x.previous.location)]),
+      [[24, 24]],
+    );
+  });
+});

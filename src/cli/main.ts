@@ -8,6 +8,7 @@ import { SkipList } from '../engine/skip.js';
 import { Symbols } from '../model/symbols.js';
 import { jsonReport, textReport } from '../report/report.js';
 import { ON_RACE } from '../runtime/detector.js';
+import { LIVE_DETECTORS } from '../runtime/state.js';
 import { BinaryWriter } from '../trace/binary-writer.js';
 import { TraceError } from '../trace/errors.js';
 import { FORMATS, type Format, readTrace } from '../trace/reader.js';
@@ -253,8 +254,11 @@ export async function main(argv: string[]): Promise<number> {
       'also write the execution as a trace in the extended format, for goldilocks check (docs/RUNTIME.md "Recording")',
     )
     .addOption(
-      new Option('-d, --detector <name>', 'detector checking the accesses online')
-        .choices(['goldilocks'])
+      new Option(
+        '-d, --detector <name>',
+        'detector checking the accesses online: goldilocks, fasttrack (vector clocks; same verdicts) or eraser (locksets of sync-library locks only; warnings are potential races)',
+      )
+        .choices(LIVE_DETECTORS as unknown as string[])
         .default('goldilocks'),
     )
     .passThroughOptions()

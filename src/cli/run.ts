@@ -22,6 +22,7 @@ import path from 'node:path';
 import type { JsonRace, JsonReport } from '../report/report.js';
 import { EXIT_ABORT } from '../runtime/detector.js';
 import { run } from '../runtime/run.js';
+import { isPrecise, LIVE_DETECTORS, type LiveDetector } from '../runtime/state.js';
 import { writeRecordedTrace } from './record.js';
 
 export interface RunFlags {
@@ -45,6 +46,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
     const env = {
       ...process.env,
       GOLDILOCKS_ON_RACE: flags.onRace,
+      GOLDILOCKS_DETECTOR: flags.detector,
       GOLDILOCKS_REPORT_DIR: dir,
       ...(flags.record ? { GOLDILOCKS_RECORD: recordDir } : {}),
     };
@@ -63,7 +65,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
       .filter((f) => f.endsWith('.json'))
       .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10))
       .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as JsonReport);
-    const merged = mergeReports(reports, args.join(' '));
+    const merged = mergeReports(reports, args.join(' '), flags.detector);
     if (flags.report) writeFileSync(flags.report, `${JSON.stringify(merged, null, 2)}\n`);
     const pairs = merged.summary.racePairs;
     if (pairs > 0) {
@@ -78,15 +80,15 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
 }
 
 /**
- * One report for all processes of a run: the single report as it is, or summed summaries and concatenated races
- * whose variables are prefixed by `<n>/` for the n-th process's report in pid order (buffer ids are per process;
- * a recorded trace uses the same prefixes).
+ * One report for all processes of a run of `detector` (a name in LIVE_DETECTORS): the single report as it is, or
+ * summed summaries and concatenated races whose variables are prefixed by `<n>/` for the n-th process's report in
+ * pid order (buffer ids are per process; a recorded trace uses the same prefixes).
  */
-export function mergeReports(reports: JsonReport[], program: string): JsonReport {
+export function mergeReports(reports: JsonReport[], program: string, detector: string): JsonReport {
   const empty: JsonReport = {
     schema: 'goldilocks-report/1',
-    detector: 'goldilocks',
-    precise: true,
+    detector,
+    precise: isPrecise(LIVE_DETECTORS.indexOf(detector as LiveDetector)),
     input: { file: program, format: 'live', gzip: false, skippedLines: {} },
     summary: {
       events: 0,

@@ -16,10 +16,12 @@
  *   shadow memory a received SharedArrayBuffer object is (a cloned SharedArrayBuffer is a new object);
  * - the sync library's lock and volatile reports (`./sync/observer.ts`) → acquire/release, publish/subscribe.
  *
- * Settings (`./settings.ts`, from the environment): `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66);
- * `GOLDILOCKS_REPORT` = a file for the JSON report, written at exit; `GOLDILOCKS_REPORT_DIR` = a directory where
- * each process writes `<pid>.json` (and `aborted` when it aborted), as `goldilocks run` uses it;
- * `GOLDILOCKS_RECORD` = a directory where each process records its run into `<pid>/` (`./record.ts`).
+ * Settings (`./settings.ts`, from the environment): `GOLDILOCKS_DETECTOR` = `goldilocks` (default) | `fasttrack` |
+ * `eraser` (the checker: `./shadow.ts`, `./fasttrack.ts`, `./eraser.ts`; shared by all threads like `onRace`);
+ * `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66); `GOLDILOCKS_REPORT` = a file for
+ * the JSON report, written at exit; `GOLDILOCKS_REPORT_DIR` = a directory where each process writes `<pid>.json`
+ * (and `aborted` when it aborted), as `goldilocks run` uses it; `GOLDILOCKS_RECORD` = a directory where each
+ * process records its run into `<pid>/` (`./record.ts`).
  */
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -27,6 +29,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, threadId } from 'node:worker_threads';
 import pc from 'picocolors';
+import { EraserShadow } from './eraser.js';
+import { FastTrackShadow } from './fasttrack.js';
 import type { Hooks, Runtime, RuntimeFactory, SiteFunction, WorkerHooks } from './hooks.js';
 import { installPatches } from './patches.js';
 import {
@@ -54,6 +58,8 @@ import {
   ensureThread,
   FORKED,
   getString,
+  isPrecise,
+  LIVE_DETECTORS,
   lock,
   MAX_BUFFERS,
   putString,
@@ -78,6 +84,8 @@ const threads = createRequire(import.meta.url)('node:worker_threads') as typeof 
 /** A message as it travels between instrumented threads. */
 interface Wrapped {
   [MARK]: number;
+  /** The `a` word of its send and receive cells (`Tag.Message` or `Tag.Broadcast`). */
+  a: number;
   sabs: SharedArrayBuffer[];
   ids: number[];
   v: unknown;
@@ -125,7 +133,7 @@ export interface Context {
   readonly s: StateViews;
   readonly shadow: Shadow;
   readonly t: number;
-  /** Is `o` a TypedArray over a SharedArrayBuffer. */
+  /** Is `o` a TypedArray over a SharedArrayBuffer of the program (not one of the detector's state). */
   readonly shared: (o: unknown) => boolean;
   /** The shadow id of a SharedArrayBuffer, registering it on first sight. */
   idOf(buffer: SharedArrayBuffer): number;
@@ -143,26 +151,40 @@ export interface Context {
   readonly stopOnRace: boolean;
 }
 
+/**
+ * The index in `choices` of setting `name` (`./settings.ts`); the first choice, with a warning on stderr, when it is
+ * another value; the first choice when unset.
+ */
+function setting(name: string, choices: readonly string[]): number {
+  const value = settings[name] ?? choices[0];
+  const i = choices.indexOf(value);
+  if (i >= 0) return i;
+  printErr(`goldilocks: ${name}='${value}' is not one of ${choices.join(', ')}; using ${choices[0]}\n`);
+  return 0;
+}
+
 const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   const started = performance.now();
-  const envMode = settings.GOLDILOCKS_ON_RACE ?? 'throw';
-  let mode = (ON_RACE as readonly string[]).indexOf(envMode);
-  if (mode < 0) {
-    printErr(
-      `goldilocks: GOLDILOCKS_ON_RACE='${envMode}' is not one of ${ON_RACE.join(', ')}; using throw\n`,
-    );
-    mode = 0;
-  }
   const recordDir = settings.GOLDILOCKS_RECORD
     ? path.join(settings.GOLDILOCKS_RECORD, String(process.pid))
     : undefined;
-  const state = attachState() ?? createState(mode, recordDir !== undefined);
-  mode = state.settings.onRace;
+  // the main thread reads the settings once; workers share its decision
+  const state =
+    attachState() ??
+    createState(
+      {
+        onRace: setting('GOLDILOCKS_ON_RACE', ON_RACE),
+        detector: setting('GOLDILOCKS_DETECTOR', LIVE_DETECTORS),
+      },
+      recordDir !== undefined,
+    );
+  const mode = state.settings.onRace;
   const s = new StateViews(state);
   const t = threadId;
   ensureThread(s, t);
   A.add(s.ctl, CTL.threadCount, 1);
-  const shadow = new Shadow(s, t);
+  const shadow = new SHADOWS[LIVE_DETECTORS[state.settings.detector]](s, t);
+  const precise = isPrecise(state.settings.detector);
   const recorder = recordDir && state.record ? new Recorder(s, t, recordDir) : undefined;
   if (recorder) shadow.onAccess = recorder.log;
   const stopOnRace = mode !== 1;
@@ -288,7 +310,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       lockset: c.lockset.map(Shadow.keyName),
       detail: c.detail,
     };
-    if (recordRace(s, r)) printErr(textRace(r, colors));
+    if (recordRace(s, r)) printErr(textRace(r, colors, precise));
     if (mode === 2) abort();
     if (stopOnRace) {
       const e = new DataRaceException(r);
@@ -339,11 +361,15 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       unlock(s.ctl, CTL.listLock);
     }
   };
+  /** The detector's own buffers: its code may iterate views of them with patched methods, never checked. */
+  const internal = new WeakSet<ArrayBufferLike>(
+    Object.values(state).filter((b): b is SharedArrayBuffer => b instanceof SharedArrayBuffer),
+  );
   const ctx: Context = {
     s,
     shadow,
     t,
-    shared: hooks.shared,
+    shared: (o) => hooks.shared(o) && !internal.has((o as Int8Array).buffer),
     idOf,
     baseOf,
     callerSite,
@@ -381,20 +407,21 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       else for (const x of Object.values(v)) todo.push(x);
     }
   }
-  function wrap(value: unknown): Wrapped {
+  function wrap(value: unknown, tag: number = Tag.Message): Wrapped {
     const sabs: SharedArrayBuffer[] = [];
     collect(value, sabs);
     const list = sabs.map(idOf);
     const m = A.add(s.ctl, CTL.nextMessage, 1) + 1;
-    listLocked(() => appendCell(s, Cell.Send, t, packA(Tag.Message, 0), m));
-    return { [MARK]: m, sabs, ids: list, v: value };
+    const a = packA(tag, 0);
+    listLocked(() => appendCell(s, Cell.Send, t, a, m));
+    return { [MARK]: m, a, sabs, ids: list, v: value };
   }
   function unwrap(data: unknown): unknown {
     if (data === null || typeof data !== 'object' || !(MARK in data)) return data;
     const w = data as Wrapped;
     adopt(w.sabs, w.ids);
     markPorts(w.v);
-    listLocked(() => appendCell(s, Cell.Receive, t, packA(Tag.Message, 0), w[MARK]));
+    listLocked(() => appendCell(s, Cell.Receive, t, w.a, w[MARK]));
     return w.v;
   }
   const portProto = MessagePort.prototype as unknown as Record<PropertyKey, Callee>;
@@ -428,11 +455,12 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   (globalThis as Record<string, unknown>).MessageChannel = MessageChannel;
   // A BroadcastChannel (the global one is worker_threads') posts on an internal MessagePort, and Node delivers the
   // message to every other channel of that name through that channel's internal port, i.e. through the dispatch
-  // above: wrapping at the post gives each receiver a receive cell of the same message id.
+  // above: wrapping at the post gives each receiver a receive cell of the same message id (Tag.Broadcast: a
+  // vector-clock peer must keep its clock for every receiver).
   const broadcastProto = threads.BroadcastChannel.prototype as unknown as Record<string, Callee>;
   const broadcast = broadcastProto.postMessage;
   broadcastProto.postMessage = function (this: unknown, ...args: unknown[]) {
-    return args.length === 0 ? broadcast.call(this) : broadcast.call(this, wrap(args[0]));
+    return args.length === 0 ? broadcast.call(this) : broadcast.call(this, wrap(args[0], Tag.Broadcast));
   };
 
   // ---- threads --------------------------------------------------------------------------------------------
@@ -693,6 +721,9 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   };
   return runtime;
 };
+
+/** The checker class of each `--detector`. */
+const SHADOWS = { goldilocks: Shadow, fasttrack: FastTrackShadow, eraser: EraserShadow } as const;
 
 /** Key of the shared buffers of a spawned worker's `workerData` in the environment data. */
 const SPAWN_KEY = 'goldilocks.spawn';

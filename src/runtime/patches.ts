@@ -5,7 +5,8 @@
  *
  * **Atomics.** An atomic operation is a data access with the ATOMIC flag (two atomic accesses of the same range
  * never race; of overlapping unequal ranges they do) and a synchronization cell. Lock order: the word's check lock,
- * then the list lock; under both the check runs, the operation executes and its cell is appended, so list order
+ * then the list lock; under both the check runs, the operation executes, the access is recorded (at the list's
+ * length before its own cell: the access is before its release half) and its cell is appended, so list order
  * is the operations' order (a later atomic read really read from the earlier write). `compareExchange` decides
  * under the locks whether it will write (a failed one only reads). `wait`/`waitAsync`/`notify` on one location are
  * ordered through the waiter list's critical section (ECMA-262 §25.4.3.14–16), modelled as a lock of the location
@@ -81,7 +82,6 @@ function patchAtomics(ctx: Context): void {
     let conflict: ReturnType<typeof shadow.find>;
     let flags = 0;
     let result: unknown;
-    let at = 0; // the operation's cell: its Info's position (a later walk from there applies the cell's rule)
     if (word + 2 > s.heap.length) s.refresh();
     lock(s, s.heap, word);
     try {
@@ -91,11 +91,13 @@ function patchAtomics(ctx: Context): void {
         const c = shadow.find(word, mask, flags);
         if (!(c && ctx.stopOnRace)) {
           result = op();
-          at = appendCell(s, kindFlags >> 16, t, packA(Tag.Atomic, id), off * 4 + Math.log2(bpe));
+          // recorded before its cell: the access precedes its own release half (the cell), so a later read of
+          // this write (ordered after the cell) is ordered after the access too
+          shadow.record(word, mask, flags, site);
+          appendCell(s, kindFlags >> 16, t, packA(Tag.Atomic, id), off * 4 + Math.log2(bpe));
         }
         return c;
       });
-      if (!(conflict && ctx.stopOnRace)) shadow.record(word, mask, flags, site, at);
     } finally {
       unlock(s.heap, word);
     }

@@ -11,7 +11,18 @@ import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
 import type { JsonAccess, JsonRace, JsonReport } from '../report/report.js';
 import { REPORT_SCHEMA } from '../report/report.js';
-import { A, CTL, getString, lock, putString, STATS, type StateViews, unlock } from './state.js';
+import {
+  A,
+  CTL,
+  getString,
+  isPrecise,
+  LIVE_DETECTORS,
+  lock,
+  putString,
+  STATS,
+  type StateViews,
+  unlock,
+} from './state.js';
 
 /** One access of a live race (the offline `JsonAccess`; `index` is -1: a live run has no event indices). */
 export interface LiveAccess extends JsonAccess {
@@ -40,7 +51,10 @@ export interface LiveRace {
   location: RaceLocation;
   current: LiveAccess;
   previous: LiveAccess;
-  /** The lockset computed for the previous access at the current one (names: `T3`, `lock@sab#1+8`...). */
+  /**
+   * Goldilocks: the lockset computed for the previous access at the current one (names: `T3`, `lock@sab#1+8`...);
+   * FastTrack: empty (the detail gives the epochs); Eraser: the sync-library locks held at the current access.
+   */
   lockset: string[];
   detail: string;
 }
@@ -114,13 +128,17 @@ export function recordRace(s: StateViews, race: LiveRace): boolean {
   }
 }
 
-/** The text report of one race (stderr), like ThreadSanitizer's. */
-export function textRace(race: LiveRace, colors: boolean): string {
+/**
+ * The text report of one race (stderr), like ThreadSanitizer's; a `potential data race` when the detector is not
+ * precise (Eraser).
+ */
+export function textRace(race: LiveRace, colors: boolean, precise = true): string {
   const c = colors ? pc : pc.createColors(false);
   const who = (a: LiveAccess) => `${a.atomic ? 'atomic ' : ''}${a.access}`;
+  const kind = precise ? 'data race' : 'potential data race';
   const out = [
     '==================',
-    c.red(`WARNING: goldilocks: data race on ${c.bold(race.location.variable)}`) +
+    c.red(`WARNING: goldilocks: ${kind} on ${c.bold(race.location.variable)}`) +
       ` (${race.location.elementType}, ${race.location.size} bytes)`,
     `  ${c.bold(who(race.current))} by thread ${race.current.thread} at ${race.current.location}`,
   ];
@@ -130,9 +148,10 @@ export function textRace(race: LiveRace, colors: boolean): string {
   out.push(
     `  previous ${c.bold(who(race.previous))} by thread ${race.previous.thread} at ${race.previous.location}`,
   );
-  out.push(`  lockset: {${race.lockset.join(', ')}}`);
+  if (!precise || race.lockset.length > 0)
+    out.push(`  ${precise ? 'lockset' : 'locks held'}: {${race.lockset.join(', ')}}`);
   out.push(`  decided by: ${race.detail}`);
-  out.push(`SUMMARY: goldilocks: data race ${race.current.location} vs ${race.previous.location}`);
+  out.push(`SUMMARY: goldilocks: ${kind} ${race.current.location} vs ${race.previous.location}`);
   out.push('==================');
   return `${out.join('\n')}\n`;
 }
@@ -176,8 +195,8 @@ export function liveReport(s: StateViews, program: string, timeMs: number): Json
   const events = stats.accesses + stats.sameEpoch;
   return {
     schema: REPORT_SCHEMA,
-    detector: 'goldilocks',
-    precise: true,
+    detector: LIVE_DETECTORS[s.state.settings.detector],
+    precise: isPrecise(s.state.settings.detector),
     input: { file: program, format: 'live', gzip: false, skippedLines: {} },
     summary: {
       events,

@@ -45,13 +45,14 @@ import {
 
 export const WRITE = 1 << 8;
 export const ATOMIC = 1 << 9;
-const MASK = 0xff;
-const INFO = 8;
-const NEXT = 0;
-const FLAGS = 1;
-const OWNER = 2;
-const POS = 3;
-const SITE = 4;
+/** Byte mask bits of an Info's `flags`; Int32 words per Info; its fields (the online peers share the layout). */
+export const MASK = 0xff;
+export const INFO = 8;
+export const NEXT = 0;
+export const FLAGS = 1;
+export const OWNER = 2;
+export const POS = 3;
+export const SITE = 4;
 const ALOCK_A = 5;
 const ALOCK_B = 6;
 
@@ -76,12 +77,17 @@ export const objectKey = (a: number, b: number): number => a * TWO32 + (b >>> 0)
 /** `tag`/`id` packed into a cell's `a` word. */
 export const packA = (tag: number, id: number): number => (tag << TAG_SHIFT) | id;
 
-/** Per-thread checker over the shared state. */
+/**
+ * Per-thread checker over the shared state: Goldilocks. The online peers (`--detector`) subclass it: FastTrack
+ * (`./fasttrack.ts`) replaces {@link check} and {@link now} (what an Info's `pos` holds), Eraser (`./eraser.ts`)
+ * replaces {@link find} and {@link record}; the word locks, {@link access}, the Info allocation and the counters
+ * are shared.
+ */
 export class Shadow {
   /** Happens-before memo: per other thread, the largest proven `pos` (see the file header). */
   private readonly known = new Map<number, number>();
   /** Info records this thread unlinked, reused only by it. */
-  private readonly free: number[] = [];
+  protected readonly free: number[] = [];
   /** Sync-library locks this thread holds, innermost last: pairs of (a, b) words. */
   readonly held: number[] = [];
   /** Local counters, added to the shared ones by {@link flush}. */
@@ -94,7 +100,7 @@ export class Shadow {
   onAccess: ((word: number, bits: number, site: number) => void) | undefined = undefined;
 
   constructor(
-    private readonly s: StateViews,
+    protected readonly s: StateViews,
     /** This thread's id. */
     readonly t: number,
   ) {}
@@ -128,7 +134,7 @@ export class Shadow {
     if (A.compareExchange(heap, word, 0, this.s.self) !== 0) lock(this.s, heap, word);
     try {
       const conflict = this.ownOnly(heap, word, mask, flags) ? undefined : this.find(word, mask, flags);
-      if (conflict === undefined || !stopOnRace) this.record(word, mask, flags, site, this.pos);
+      if (conflict === undefined || !stopOnRace) this.record(word, mask, flags, site);
       if (this.onAccess !== undefined) this.onAccess(word, mask | flags, site);
       return conflict;
     } finally {
@@ -140,7 +146,7 @@ export class Shadow {
    * The owner short-circuit for a whole word at once: true when every Info of the word that the access must be
    * checked against is this thread's (counted as checks decided by the owner). Lock held.
    */
-  private ownOnly(heap: Int32Array, word: number, mask: number, flags: number): boolean {
+  protected ownOnly(heap: Int32Array, word: number, mask: number, flags: number): boolean {
     const t = this.t;
     let n = 0;
     for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
@@ -178,7 +184,7 @@ export class Shadow {
   }
 
   /** Decides whether Info `e` happens before this thread's current point; a conflict when not. */
-  private check(e: number): Conflict | undefined {
+  protected check(e: number): Conflict | undefined {
     const heap = this.s.heap;
     const u = heap[e + OWNER];
     this.counts[STAT.checks]++;
@@ -278,7 +284,7 @@ export class Shadow {
    * Updates the word's Infos after an access at list position `pos` (write: replaces every Info on its bytes;
    * read: this thread's reads). Lock held.
    */
-  record(word: number, mask: number, flags: number, site: number, pos: number): void {
+  record(word: number, mask: number, flags: number, site: number): void {
     const heap = this.s.heap;
     const t = this.t;
     const write = (flags & WRITE) !== 0;
@@ -308,7 +314,7 @@ export class Shadow {
       e = next;
     }
     const n = reuse || (this.free.pop() ?? this.allocInfo());
-    heap[n + POS] = pos;
+    heap[n + POS] = this.now();
     heap[n + SITE] = site;
     const held = this.held;
     heap[n + ALOCK_A] = held.length ? held[held.length - 2] : 0;
@@ -320,7 +326,12 @@ export class Shadow {
     heap[word + 1] = n;
   }
 
-  private allocInfo(): number {
+  /** The `pos` of an access recorded now: {@link pos}. */
+  protected now(): number {
+    return this.pos;
+  }
+
+  protected allocInfo(): number {
     const s = this.s;
     // 64 at a time: one atomic add per 64 records
     const base = allocHeap(s, INFO * 64);
@@ -352,6 +363,8 @@ export class Shadow {
         return `atomic@sab#${id}+${Math.floor(b / 4)}:${1 << (b & 3)}`;
       case Tag.Message:
         return `message#${id * TWO32 + b}`;
+      case Tag.Broadcast:
+        return `broadcast#${b}`;
       default:
         return `volatile@sab#${id}+${b}`;
     }

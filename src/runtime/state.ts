@@ -75,8 +75,12 @@ export const CTL = {
   recordSeq: 13,
   /** Recording: chunks allocated in the record buffer. */
   recordChunks: 14,
-  /** Counters summed over all threads (see `STATS`). */
+  /** Heap index of the online peer detector's shared tables (`./fasttrack.ts`, `./eraser.ts`); 0 until made. */
+  peer: 15,
+  /** Counters summed over all threads (see `STATS`; at most 16). */
   stats: 16,
+  /** Lock of the online peer's shared tables where the list lock does not serialize them (Eraser's locksets). */
+  peerLock: 32,
   /**
    * Deduplication of reports: `dedupSize` hashes of location pairs (open addressing, 0 = empty), then per slot
    * its count, its record's string id, then the slots in order of first report (`./races.ts`).
@@ -142,6 +146,8 @@ export const Tag = {
   Message: 4,
   /** A volatile of the sync library at (buffer, byte offset). */
   Volatile: 5,
+  /** A BroadcastChannel message: (0, id); every other channel of its name receives it. */
+  Broadcast: 6,
 } as const;
 export const TAG_SHIFT = 18;
 export const MAX_BUFFERS = 1 << TAG_SHIFT;
@@ -151,6 +157,20 @@ const HEAP_MAX = 2 ** 31;
 const STR_MAX = 1 << 30;
 const THREADS_MAX = 1 << 22;
 const RECORD_MAX = 2 ** 32;
+
+/** Detectors of `goldilocks run --detector`, in the order stored in the shared settings; all but eraser are precise. */
+export const LIVE_DETECTORS = ['goldilocks', 'fasttrack', 'eraser'] as const;
+export type LiveDetector = (typeof LIVE_DETECTORS)[number];
+/** Does detector `d` (index in {@link LIVE_DETECTORS}) report only real races: all but eraser. */
+export const isPrecise = (d: number): boolean => LIVE_DETECTORS[d] !== 'eraser';
+
+/** The settings every thread of a process shares (fixed by the main thread's environment). */
+export interface SharedSettings {
+  /** `--on-race`: 0 throw, 1 report, 2 abort. */
+  onRace: number;
+  /** `--detector`: index in {@link LIVE_DETECTORS}. */
+  detector: number;
+}
 
 /** One process's shared detector state (same buffers in every thread). */
 export interface SharedState {
@@ -170,8 +190,7 @@ export interface SharedState {
   parents: SharedArrayBuffer;
   /** Per-thread chunks of recorded accesses (growable), when the run is recorded (`./record.ts`). */
   record?: SharedArrayBuffer;
-  /** Settings: `onRace` 0 throw, 1 report, 2 abort. */
-  settings: { onRace: number };
+  settings: SharedSettings;
 }
 
 export const DEAD = 1;
@@ -186,7 +205,7 @@ function growable(initial: number, max: number): SharedArrayBuffer {
  * Allocates the state (main thread) and publishes it to future workers; with `record`, also the buffer of
  * `./record.ts`.
  */
-export function createState(onRace: number, record = false): SharedState {
+export function createState(settings: SharedSettings, record = false): SharedState {
   const state: SharedState = {
     ctl: new SharedArrayBuffer(CTL.size * 4),
     list: growable(CELL * 4 * 4096, LIST_MAX),
@@ -197,7 +216,7 @@ export function createState(onRace: number, record = false): SharedState {
     threads: growable(1 << 12, THREADS_MAX),
     parents: growable(1 << 12, THREADS_MAX),
     record: record ? growable(1 << 16, RECORD_MAX) : undefined,
-    settings: { onRace },
+    settings,
   };
   new Int32Array(state.ctl)[CTL.heapTop] = 16; // index 0 stays the null record
   setEnvironmentData(ENV_KEY, state);
@@ -225,6 +244,11 @@ export class StateViews {
   parents!: Int32Array;
   /** This thread's lock word value (`threadId + 1`). */
   readonly self = threadId + 1;
+  /**
+   * Called by {@link appendCell} after each cell this thread appends (list lock held): how an online peer detector
+   * (`./fasttrack.ts`) updates its vector clocks in list order. Undefined for Goldilocks, which walks the list.
+   */
+  onCell: ((kind: number, thread: number, a: number, b: number) => void) | undefined = undefined;
 
   constructor(readonly state: SharedState) {
     this.refresh();
@@ -327,7 +351,19 @@ export function appendCell(s: StateViews, kind: number, thread: number, a: numbe
   l[at + 2] = a;
   l[at + 3] = b;
   A.store(s.ctl, CTL.listEnd, pos + 1);
+  s.onCell?.(kind, thread, a, b);
   return pos;
+}
+
+/**
+ * The heap index of the online peer detector's shared tables (`CTL.peer`), allocating `ints` zeroed words for
+ * them in the first thread that asks (the main thread, before any worker exists).
+ */
+export function peerTables(s: StateViews, ints: number): number {
+  const tables = A.load(s.ctl, CTL.peer);
+  if (tables !== 0) return tables;
+  const fresh = allocHeap(s, ints);
+  return A.compareExchange(s.ctl, CTL.peer, 0, fresh) || fresh;
 }
 
 /**

@@ -1,0 +1,299 @@
+/**
+ * FastTrack online (`goldilocks run --detector fasttrack`): the vector-clock peer of the live runtime (Flanagan &
+ * Freund, "FastTrack: Efficient and Precise Dynamic Race Detection", PLDI'09 §3; the offline one is
+ * `src/detectors/vectorclock/fasttrack.ts`). Same happens-before as Goldilocks, so the same verdicts.
+ *
+ * **Data accesses** use Goldilocks' shadow words unchanged (`./shadow.ts`: the word's check lock, its list of
+ * `Info`s — the last write of each byte and each thread's last read since, i.e. FastTrack's write epoch and its
+ * read epoch or read vector clock), except that an Info's `pos` holds its owner's *epoch* (`C_u[u]` at the
+ * access) instead of a list position. An earlier access of thread u at epoch c happens before thread t's current
+ * point iff `c <= C_t[u]` ([READ]/[WRITE] rules of PLDI'09 Figure 2); otherwise it races.
+ *
+ * **Synchronization.** Vector clocks live in the shadow heap: a thread's clock `C_t` and one clock per
+ * synchronization object (lock, waiter list, atomic location, sync-library volatile, message), found through one
+ * chained hash table keyed by the object's cell words (a, b) (a thread's key is (THREAD, t)). The thread that
+ * appends a cell updates the clocks (`StateViews.onCell`, list lock held), so every clock update is serialized and
+ * in list order. The rules mirror the lockset rules of `./shadow.ts` (docs/RUNTIME.md, "ECMA-262 atomics are not
+ * Java volatiles"), with `inc` = `C_t[t]++`:
+ * acquire(l): C_t ⊔= L_l;  release(l): L_l ⊔= C_t, inc;  atomic read(v): C_t ⊔= V_v;  atomic write(v): V_v := C_t
+ * (a copy), inc;  read-modify-write: read then write;  fork(c): C_c ⊔= C_t, inc;  join(c): C_t ⊔= C_c (then C_c is
+ * freed);  send(m): M_m := C_t, inc;  receive(m): C_t ⊔= M_m (then M_m is freed: a message is delivered once; a broadcast's is kept);
+ * publish(v): V_v ⊔= C_t, inc;  subscribe(v): C_t ⊔= V_v. Thread clocks start at `C_t[t] = 1` (epoch 0 = never).
+ *
+ * **Layout** (Int32 words of the shadow heap). The tables at `ctl[CTL.peer]`: {@link BUCKETS} chain heads, the
+ * free-entry list head, then per capacity class (8 << k) the head of a list of free clocks. An entry is
+ * [next, a, b, clock]; a clock is [capacity, c_0 … c_{capacity-1}] with a power-of-two capacity ≥ the highest
+ * thread id it holds + 1; a clock too small for a join is replaced by a larger copy (one store of the entry's
+ * `clock`). Freed entries and clocks are reused. Only the owner thread writes its own clock after its fork cell,
+ * so it reads `C_t` without the list lock (cached heap index).
+ *
+ * **A worker terminated mid-update** (holding the list lock) is survived by the lock takeover of `./state.ts`; the
+ * structures stay readable: entries and clocks are filled before one store links them, a join leaves each
+ * component old or new (monotone), and a copy stopped halfway may mix two writes' clocks (extra edges: a race may
+ * be missed there, no false alarm is added).
+ *
+ * The shadow heap is a shared view: its words are moved with loops, never with the `TypedArray` methods the
+ * runtime patches (`./patches.ts`), which would check them as the program's accesses.
+ */
+import { type Conflict, FLAGS, OWNER, POS, Shadow, SITE } from './shadow.js';
+import {
+  allocHeap,
+  Cell,
+  CTL,
+  lock,
+  peerTables,
+  STAT,
+  type StateViews,
+  TAG_SHIFT,
+  Tag,
+  unlock,
+} from './state.js';
+
+/** Chain heads of the clock table (fixed: chains grow with the number of synchronization objects). */
+const BUCKETS = 1 << 16;
+const FREE_ENTRY = BUCKETS;
+/** Heads of the free clock lists, per capacity class k (capacity 8 << k). */
+const FREE_CLOCK = BUCKETS + 1;
+const CLASSES = 24;
+const TABLES = FREE_CLOCK + CLASSES;
+/** Entry fields. */
+const E_NEXT = 0;
+const E_A = 1;
+const E_B = 2;
+const E_CLOCK = 3;
+const ENTRY = 4;
+/** The `a` word of a thread's key (object tags in cells stay below 2^21). */
+const THREAD = 1 << 30;
+const MIN_CAP = 8;
+
+const bucketOf = (a: number, b: number): number =>
+  (Math.imul(a ^ Math.imul(b, 0x9e3779b1), 0x85ebca6b) >>> 16) & (BUCKETS - 1);
+const classOf = (cap: number): number => 31 - Math.clz32(cap / MIN_CAP);
+const capFor = (n: number): number => Math.max(MIN_CAP, 2 ** Math.ceil(Math.log2(n)));
+
+/** Per-thread FastTrack checker (see the file header). */
+export class FastTrackShadow extends Shadow {
+  /** Heap index of the shared tables. */
+  private readonly tables: number;
+  /** This thread's clock table entry. */
+  private readonly mine: number;
+  /** This thread's clock record (moves when it is widened). */
+  private clock: number;
+
+  constructor(s: StateViews, t: number) {
+    super(s, t);
+    this.tables = peerTables(s, TABLES);
+    // A worker may get here before its parent appended the fork cell: the fork then joins into this clock.
+    lock(s, s.ctl, CTL.listLock);
+    try {
+      this.mine = this.threadEntry(t);
+      this.clock = this.ownClock();
+    } finally {
+      unlock(s.ctl, CTL.listLock);
+    }
+    s.onCell = (kind, thread, a, b) => this.cell(kind, thread, a, b);
+  }
+
+  /** Epoch of an access recorded now: `C_t[t]`. */
+  protected override now(): number {
+    return this.s.heap[this.clock + 1 + this.t];
+  }
+
+  /** [READ]/[WRITE] of PLDI'09 Figure 2 against Info `e`: its epoch c@u happens before iff c ≤ C_t[u]. */
+  protected override check(e: number): Conflict | undefined {
+    const heap = this.s.heap;
+    const u = heap[e + OWNER];
+    this.counts[STAT.checks]++;
+    if (u === this.t) {
+      this.counts[STAT.shortCircuitOwner]++;
+      return undefined;
+    }
+    const c = heap[e + POS];
+    const clock = this.clock;
+    const known = u < heap[clock] ? heap[clock + 1 + u] : 0;
+    if (c <= known) return undefined;
+    return {
+      owner: u,
+      flags: heap[e + FLAGS],
+      site: heap[e + SITE],
+      detail: `FastTrack: previous access at epoch ${c}@T${u}, but C_T${this.t}[T${u}] = ${known}`,
+      lockset: [],
+    };
+  }
+
+  /** The heap view, refreshed when it ends before `end` (another thread allocated there). */
+  private cover(end: number): Int32Array {
+    if (end > this.s.heap.length) this.s.refresh();
+    return this.s.heap;
+  }
+
+  /** Thread `u`'s entry, made with `C_u[u] = 1` if missing. List lock held. */
+  private threadEntry(u: number): number {
+    let e = this.lookup(THREAD, u);
+    if (e === 0) {
+      e = this.insert(THREAD, u);
+      this.bump(e, u);
+    }
+    return e;
+  }
+
+  /** Updates the clocks for a cell this thread appended (list lock held; see the file header). */
+  private cell(kind: number, t: number, a: number, b: number): void {
+    const me = this.mine;
+    switch (kind) {
+      case Cell.Acquire:
+      case Cell.AtomicRead:
+      case Cell.Subscribe:
+        this.joinFrom(me, this.lookup(a, b));
+        break;
+      case Cell.Release:
+      case Cell.Publish:
+        this.joinFrom(this.lookupOrInsert(a, b), me);
+        this.bump(me, t);
+        break;
+      case Cell.AtomicWrite:
+      case Cell.Send:
+        this.copyFrom(this.lookupOrInsert(a, b), me);
+        this.bump(me, t);
+        break;
+      case Cell.AtomicRmw: {
+        const v = this.lookupOrInsert(a, b);
+        this.joinFrom(me, v);
+        this.copyFrom(v, me);
+        this.bump(me, t);
+        break;
+      }
+      case Cell.Receive: {
+        const m = this.lookup(a, b);
+        this.joinFrom(me, m);
+        if (a >>> TAG_SHIFT === Tag.Message) this.remove(m); // delivered once; a broadcast reaches many
+        break;
+      }
+      case Cell.Fork:
+        this.joinFrom(this.threadEntry(b), me);
+        this.bump(me, t);
+        break;
+      case Cell.Join: {
+        const c = this.lookup(THREAD, b);
+        this.joinFrom(me, c);
+        this.remove(c);
+        break;
+      }
+    }
+    this.clock = this.ownClock();
+  }
+
+  /** This thread's clock record, the heap view covering all of it (read by {@link check} without refreshing). */
+  private ownClock(): number {
+    const c = this.cover(this.mine + ENTRY)[this.mine + E_CLOCK];
+    this.cover(c + 1 + this.cover(c + 1)[c]);
+    return c;
+  }
+
+  /** The entry of key (a, b), or 0. List lock held. */
+  private lookup(a: number, b: number): number {
+    let heap = this.cover(this.tables + TABLES);
+    for (let e = heap[this.tables + bucketOf(a, b)]; e !== 0; e = heap[e + E_NEXT]) {
+      heap = this.cover(e + ENTRY);
+      if (heap[e + E_A] === a && heap[e + E_B] === b) return e;
+    }
+    return 0;
+  }
+
+  private lookupOrInsert(a: number, b: number): number {
+    return this.lookup(a, b) || this.insert(a, b);
+  }
+
+  /** A new entry for key (a, b) with an all-zero clock, linked at its chain's head. List lock held. */
+  private insert(a: number, b: number): number {
+    const clock = this.allocClock(MIN_CAP);
+    const free = this.tables + FREE_ENTRY;
+    let e = this.s.heap[free];
+    if (e !== 0) this.s.heap[free] = this.cover(e + ENTRY)[e + E_NEXT];
+    else e = allocHeap(this.s, ENTRY);
+    const heap = this.cover(e + ENTRY);
+    const head = this.tables + bucketOf(a, b);
+    heap[e + E_A] = a;
+    heap[e + E_B] = b;
+    heap[e + E_CLOCK] = clock;
+    heap[e + E_NEXT] = heap[head];
+    heap[head] = e;
+    return e;
+  }
+
+  /** Unlinks entry `e` (if not 0) and frees it and its clock. List lock held. */
+  private remove(e: number): void {
+    if (e === 0) return;
+    let heap = this.cover(e + ENTRY);
+    let prev = this.tables + bucketOf(heap[e + E_A], heap[e + E_B]) - E_NEXT;
+    while (heap[prev + E_NEXT] !== e) {
+      prev = heap[prev + E_NEXT];
+      if (prev === 0) return;
+      heap = this.cover(prev + ENTRY);
+    }
+    heap[prev + E_NEXT] = heap[e + E_NEXT];
+    this.freeClock(heap[e + E_CLOCK]);
+    heap[e + E_NEXT] = heap[this.tables + FREE_ENTRY];
+    heap[this.tables + FREE_ENTRY] = e;
+  }
+
+  /** A zeroed clock record of capacity `cap` (a power of two ≥ 8), reused from the free lists when possible. */
+  private allocClock(cap: number): number {
+    const list = this.tables + FREE_CLOCK + classOf(cap);
+    let c = this.s.heap[list];
+    if (c === 0) c = allocHeap(this.s, 1 + cap);
+    else this.s.heap[list] = this.cover(c + 2)[c + 1];
+    const heap = this.cover(c + 1 + cap);
+    for (let i = c + 1; i <= c + cap; i++) heap[i] = 0;
+    heap[c] = cap;
+    return c;
+  }
+
+  /** Puts clock record `c` on its free list (its first component links the list). */
+  private freeClock(c: number): void {
+    const heap = this.cover(c + 2);
+    const list = this.tables + FREE_CLOCK + classOf(heap[c]);
+    heap[c + 1] = heap[list];
+    heap[list] = c;
+  }
+
+  /** Entry `e`'s clock with capacity ≥ `n` (a larger copy replaces it when needed). @returns the clock. */
+  private widen(e: number, n: number): number {
+    const old = this.s.heap[e + E_CLOCK];
+    const cap = this.cover(old + 1)[old];
+    if (cap >= n) return old;
+    const c = this.allocClock(capFor(n));
+    const heap = this.cover(old + 1 + cap);
+    for (let i = 1; i <= cap; i++) heap[c + i] = heap[old + i];
+    heap[e + E_CLOCK] = c;
+    this.freeClock(old);
+    return c;
+  }
+
+  /** `C_dst ⊔= C_src` for entries `dst`, `src` (nothing when `src` is 0). */
+  private joinFrom(dst: number, src: number): void {
+    if (src === 0) return;
+    const from = this.s.heap[src + E_CLOCK];
+    const n = this.cover(from + 1)[from];
+    const to = this.widen(dst, n);
+    const heap = this.cover(Math.max(from, to) + 1 + n);
+    for (let i = 1; i <= n; i++) if (heap[from + i] > heap[to + i]) heap[to + i] = heap[from + i];
+  }
+
+  /** `C_dst := C_src` (ECMA-262 atomic write: the location carries this write's clock only). */
+  private copyFrom(dst: number, src: number): void {
+    const from = this.s.heap[src + E_CLOCK];
+    const n = this.cover(from + 1)[from];
+    const to = this.widen(dst, n);
+    const cap = this.cover(to + 1)[to];
+    const heap = this.cover(Math.max(from + 1 + n, to + 1 + cap));
+    for (let i = 1; i <= n; i++) heap[to + i] = heap[from + i];
+    for (let i = n + 1; i <= cap; i++) heap[to + i] = 0;
+  }
+
+  /** `C_u[u]++` in entry `e`'s clock (widened to hold u). */
+  private bump(e: number, u: number): void {
+    const c = this.widen(e, u + 1);
+    this.cover(c + 2 + u)[c + 1 + u]++;
+  }
+}
