@@ -35,19 +35,8 @@
  * The shadow heap is a shared view: its words are moved with loops, never with the `TypedArray` methods the
  * runtime patches (`./patches.ts`), which would check them as the program's accesses.
  */
-import { type Conflict, FLAGS, OWNER, POS, Shadow, SITE } from './shadow.js';
-import {
-  allocHeap,
-  Cell,
-  CTL,
-  lock,
-  peerTables,
-  STAT,
-  type StateViews,
-  TAG_SHIFT,
-  Tag,
-  unlock,
-} from './state.js';
+import { type Conflict, FLAGS, POS, Shadow, SITE } from './shadow.js';
+import { allocHeap, Cell, CTL, lock, peerTables, type StateViews, TAG_SHIFT, Tag, unlock } from './state.js';
 
 /** Chain heads of the clock table (fixed: chains grow with the number of synchronization objects). */
 const BUCKETS = 1 << 16;
@@ -99,15 +88,12 @@ export class FastTrackShadow extends Shadow {
     return this.s.heap[this.clock + 1 + this.t];
   }
 
-  /** [READ]/[WRITE] of PLDI'09 Figure 2 against Info `e`: its epoch c@u happens before iff c ≤ C_t[u]. */
-  protected override check(e: number): Conflict | undefined {
+  /**
+   * [READ]/[WRITE] of PLDI'09 Figure 2 against Info `e` of another thread `u`: its epoch c@u happens before iff
+   * c ≤ C_t[u].
+   */
+  protected override decide(e: number, u: number): Conflict | undefined {
     const heap = this.s.heap;
-    const u = heap[e + OWNER];
-    this.counts[STAT.checks]++;
-    if (u === this.t) {
-      this.counts[STAT.shortCircuitOwner]++;
-      return undefined;
-    }
     const c = heap[e + POS];
     const clock = this.clock;
     const known = u < heap[clock] ? heap[clock + 1 + u] : 0;

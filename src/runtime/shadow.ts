@@ -184,14 +184,22 @@ export class Shadow {
   }
 
   /** Decides whether Info `e` happens before this thread's current point; a conflict when not. */
-  protected check(e: number): Conflict | undefined {
-    const heap = this.s.heap;
-    const u = heap[e + OWNER];
+  private check(e: number): Conflict | undefined {
+    const u = this.s.heap[e + OWNER];
     this.counts[STAT.checks]++;
     if (u === this.t) {
       this.counts[STAT.shortCircuitOwner]++;
       return undefined;
     }
+    return this.decide(e, u);
+  }
+
+  /**
+   * {@link check} of Info `e` of another owner `u`: the alock short-circuit, the happens-before memo, then the
+   * lockset walk.
+   */
+  protected decide(e: number, u: number): Conflict | undefined {
+    const heap = this.s.heap;
     const la = heap[e + ALOCK_A];
     if (la !== 0) {
       const lb = heap[e + ALOCK_B];
