@@ -2,9 +2,13 @@
  * Microbenchmark of the emitted access shape: the same loop plain and instrumented (through
  * src/runtime/instrument.ts, passthrough runtime), over a plain Array, a non-shared Float64Array, an Int32Array
  * over a SharedArrayBuffer, and an object used as a map `o[key]`. Each loop does a read-modify-write and a read per
- * element. Prints ns per element (best of several rounds) and the instrumented/plain ratio.
+ * element. Prints ns per element (best of several rounds) and the instrumented/plain ratio. Then the live runtime's
+ * element path (`bench/runtime-micro.mjs` under plain node and under `--import dist/runtime/register.js`; needs
+ * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, and per word check.
  * Usage: npm run bench:instrument
  */
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { compileFunction } from 'node:vm';
 import { installHooks } from '../src/runtime/hooks.js';
 import { instrument } from '../src/runtime/instrument.js';
@@ -52,3 +56,20 @@ for (const [name, { make, key }] of Object.entries(subjects)) {
     `${name.padEnd(36)} ${p.toFixed(2).padStart(8)}  ${q.toFixed(2).padStart(8)}  ${(q / p).toFixed(2)}x`,
   );
 }
+
+const micro = fileURLToPath(new URL('runtime-micro.mjs', import.meta.url));
+const register = fileURLToPath(new URL('../dist/runtime/register.js', import.meta.url));
+const parse = (out: string) =>
+  Object.fromEntries(
+    out
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ')),
+  );
+const plain = parse(execFileSync(process.execPath, [micro], { encoding: 'utf8' }));
+const live = parse(execFileSync(process.execPath, ['--import', register, micro], { encoding: 'utf8' }));
+console.log('\nlive runtime, shared Float64Array read   plain ns  goldilocks ns  ratio');
+for (const k of ['filtered', 'checked'])
+  console.log(
+    `${`${k === 'filtered' ? 'same epoch (filtered)' : 'new epoch (word check)'}`.padEnd(40)} ${plain[k].padStart(8)}  ${live[k].padStart(13)}  ${(Number(live[k]) / Number(plain[k])).toFixed(1)}x`,
+  );
