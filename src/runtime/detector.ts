@@ -239,18 +239,27 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     return g;
   };
   const frames = new Map<string, number>();
-  const holder: { stack?: string } = {};
+  const holder: { stack?: NodeJS.CallSite[] } = {};
+  /** Error.prepareStackTrace that keeps V8's structured call sites: no stack text is formatted. */
+  const structured = (_: Error, sites: NodeJS.CallSite[]) => sites;
   const callerSite = (fn: Callee): number => {
     const limit = Error.stackTraceLimit;
+    const prepare = Error.prepareStackTrace;
     Error.stackTraceLimit = 1;
+    Error.prepareStackTrace = structured;
     Error.captureStackTrace(holder, fn);
+    const frame = holder.stack?.[0]; // read while `structured` is installed: V8 prepares the stack on first read
+    Error.prepareStackTrace = prepare;
     Error.stackTraceLimit = limit;
-    const frame = holder.stack ?? '';
-    let g = frames.get(frame);
+    const file = frame?.getFileName() ?? frame?.getScriptNameOrSourceURL();
+    const key = file ? `${file}:${frame!.getLineNumber()}:${frame!.getColumnNumber()}` : '<unknown>';
+    let g = frames.get(key);
     if (g === undefined) {
-      const m = /\(?([^\s()]+):(\d+):(\d+)\)?\s*$/.exec(frame);
-      g = putString(s, m ? siteText(m[1], Number(m[2]), Number(m[3])) : '<unknown>');
-      frames.set(frame, g);
+      g = putString(
+        s,
+        file ? siteText(file, frame!.getLineNumber() ?? 0, frame!.getColumnNumber() ?? 0) : key,
+      );
+      frames.set(key, g);
     }
     return g;
   };
