@@ -53,6 +53,13 @@ function equivalent(body: string): void {
 const SHARED = 'const s = new Int32Array(new SharedArrayBuffer(32)); const log = [];';
 const CORPUS: Record<string, string> = {
   'reads and writes': `${SHARED} const a = [1, 2, 3]; s[1] = a[2]; a[0] = s[1] + a[1]; return [a, s];`,
+  'Atomics calls (rewritten with their site), a local Atomics, spread arguments': `${SHARED}
+    const r = [Atomics.add(s, 0, 5), Atomics.sub(s, 0, 2), Atomics.load(s, 0), Atomics.store(s, 1, 7),
+      Atomics.exchange(s, 1, 3), Atomics.compareExchange(s, 1, 3, 4), Atomics.and(s, 1, 6), Atomics.or(s, 2, 1),
+      Atomics.xor(s, 2, 3), Atomics.notify(s, 0, 1), Atomics.wait(s, 3, 1, 0), Atomics.add(...[s, 4, 2]),
+      Atomics.add(s, Atomics.load(s, 0) - 3, Atomics.load(s, 4)), Atomics.isLockFree(4)];
+    const local = () => { const Atomics = { add: () => 'local' }; return Atomics.add(s, 0, 1); };
+    return [r, local(), s];`,
   'compound operators': `${SHARED} const a = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]; const ops = [];
     a[0] += 3; a[1] -= 3; a[2] *= 3; a[3] /= 2; a[4] %= 4; a[5] **= 2; a[6] <<= 2; a[7] >>= 1; a[8] >>>= 1;
     a[9] |= 8; a[10] &= 3; a[11] ^= 5; s[0] = -9; s[0] >>>= 1; s[1] **= 2; s[2] += 5; return [a, s];`,
@@ -245,6 +252,35 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       'f.js:1:23: element access in an optional chain is not instrumented',
       'f.js:1:70: element access in an optional chain is not instrumented',
     ]);
+  });
+  test('an Atomics call gets a static site, pending while the call runs', () => {
+    const code = (src: string) => instrument(src, { file: 'f.js', module: false }).code;
+    assert.match(code('Atomics.add(a, 0, 1);'), /__goldilocks\.atomics\.add\(__gl\$m, 0, a, 0, 1\)/);
+    for (const kept of [
+      'Atomics.add?.(a, 0, 1);',
+      'Atomics?.add(a, 0, 1);',
+      'Atomics.add /* c */ (a, 0, 1);',
+      'Atomics.isLockFree(4);',
+      'function f(Atomics) { return Atomics.add(a, 0, 1); }',
+    ])
+      assert.equal(instrument(kept, { file: 'f.js', module: false }).sites, 0, kept);
+    const add = Atomics.add;
+    const seen: string[] = [];
+    Atomics.add = ((...args: Parameters<typeof add>) => {
+      const l = hooks.siteLocation(hooks.pendingSite());
+      seen.push(`${l.line}:${l.column}`);
+      return add(...args);
+    }) as typeof add;
+    try {
+      runBody(
+        'const a = new Int32Array(new SharedArrayBuffer(8));\nreturn Atomics.add(a, 0, Atomics.add(a, 1, 1));',
+        true,
+      );
+    } finally {
+      Atomics.add = add;
+    }
+    assert.deepEqual(seen, ['3:26', '3:8']); // the inner call runs first
+    assert.equal(hooks.pendingSite(), -1);
   });
   test('non-computed o.p, callees and super[k] are not sites', () => {
     assert.equal(

@@ -141,6 +141,8 @@ export interface Context {
   baseOf(id: number): number;
   /** String id of the user frame calling `fn` (a patched function). */
   callerSite(fn: Callee): number;
+  /** String id of the site of the `Atomics` call `fn` running now: its static site (rewritten call) or its caller. */
+  atomicSite(fn: Callee): number;
   /** Checks a data access (see {@link CheckRange}). */
   checkRange: CheckRange;
   /** Runs `body` holding the list lock. */
@@ -382,6 +384,10 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     idOf,
     baseOf,
     callerSite,
+    atomicSite: (fn) => {
+      const pending = hooks.pendingSite();
+      return pending >= 0 ? siteOf(pending) : callerSite(fn);
+    },
     checkRange,
     listLocked,
     race,

@@ -74,6 +74,22 @@ export interface Reference {
   v: unknown;
 }
 
+/** The `Atomics` functions whose calls `Atomics.name(...)` the rewriter gives a static site ({@link Hooks.atomics}). */
+export const ATOMIC_OPS = [
+  'load',
+  'store',
+  'add',
+  'sub',
+  'and',
+  'or',
+  'xor',
+  'exchange',
+  'compareExchange',
+  'wait',
+  'waitAsync',
+  'notify',
+] as const;
+
 /** The object at `globalThis.__goldilocks`. */
 export interface Hooks {
   /** `ArrayBuffer.isView` as it was at startup (ECMA-262 §25.1.5.1). */
@@ -86,6 +102,16 @@ export interface Hooks {
   readonly siteLocation: (id: number) => SiteLocation;
   /** The global id of site `i` of module `m` (registering the module's sites on first use). */
   readonly siteId: (m: SiteFunction, i: number) => number;
+  /**
+   * Per name of {@link ATOMIC_OPS}: `atomics.add(m, i, ...args)` is the rewritten `Atomics.add(...args)` at site `i`
+   * of module `m`: it calls the current `Atomics.add` with `args`, the site pending meanwhile (so the runtime need
+   * not capture a stack to name it).
+   */
+  readonly atomics: Readonly<
+    Record<(typeof ATOMIC_OPS)[number], (m: SiteFunction, i: number, ...args: unknown[]) => unknown>
+  >;
+  /** The global site id of the rewritten `Atomics` call running now, or -1. */
+  readonly pendingSite: () => number;
   /** Caches view `o`, which is not over shared memory, at site `i` of module `m` (see the guard). */
   readonly cache: (m: SiteFunction, i: number, o: unknown) => void;
   /** Before a read of `o[k]` at site `i` of module `m`: the runtime's {@link Runtime.r}. */
@@ -197,8 +223,29 @@ function createHooks(): Hooks {
     }
     return b + i;
   }
+  let pending = -1;
+  const atomics = Object.fromEntries(
+    ATOMIC_OPS.map((name) => [
+      name,
+      (m: SiteFunction, i: number, ...args: unknown[]): unknown => {
+        const outer = pending; // a call made while converting this one's arguments restores it
+        pending = siteId(m, i);
+        try {
+          return Reflect.apply(
+            (Atomics as unknown as Record<string, (...a: unknown[]) => unknown>)[name],
+            Atomics,
+            args,
+          );
+        } finally {
+          pending = outer;
+        }
+      },
+    ]),
+  ) as Hooks['atomics'];
   const plain = passthrough;
   const hooks: Hooks = {
+    atomics: Object.freeze(atomics),
+    pendingSite: () => pending,
     isView,
     shared,
     sites,

@@ -43,6 +43,7 @@ import { type Options, parse } from 'acorn';
 import { base, recursive } from 'acorn-walk';
 import type * as E from 'estree';
 import MagicString from 'magic-string';
+import { ATOMIC_OPS } from './hooks.js';
 
 /** Name of the per-thread hooks object on `globalThis` (see `./hooks.ts`). */
 export const HOOKS_GLOBAL = '__goldilocks';
@@ -482,6 +483,34 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const n = node as E.CallExpression | E.NewExpression;
     operandsOnly(n.callee, st, c);
     for (const a of n.arguments) c(a, st);
+    if (n.type === 'CallExpression') atomicsCall(n as E.SimpleCallExpression & N);
+  }
+
+  /**
+   * `Atomics.add(args)` (the global `Atomics`, a name of ATOMIC_OPS, not optional) becomes
+   * `__goldilocks.atomics.add(__gl$m, i, args)`: the same call, with its static site.
+   */
+  function atomicsCall(n: E.SimpleCallExpression & N): void {
+    const callee = n.callee;
+    if (
+      n.optional ||
+      callee.type !== 'MemberExpression' ||
+      callee.computed ||
+      callee.optional ||
+      callee.object.type !== 'Identifier' ||
+      callee.object.name !== 'Atomics' ||
+      isLocal(callee.object) ||
+      callee.property.type !== 'Identifier' ||
+      !(ATOMIC_OPS as readonly string[]).includes(callee.property.name)
+    )
+      return;
+    // the '(' right after the callee (anything else between them, e.g. a comment: left as it is)
+    let paren = (callee as N).end;
+    while (paren < n.end && /\s/.test(source[paren])) paren++;
+    if (source[paren] !== '(') return;
+    const i = newSite(n);
+    ms.overwrite((callee as N).start, (callee as N).end, `${HOOKS_GLOBAL}.atomics.${callee.property.name}`);
+    ms.appendLeft(paren + 1, `${SITE_FN}, ${i}${n.arguments.length ? ', ' : ''}`);
   }
 
   /** `for (o[k] of ...)` and `for ([o[k]] in ...)`: the head is an assignment target (ECMA-262 §14.7.5.7). */

@@ -77,7 +77,7 @@ function patchAtomics(ctx: Context): void {
     const w = Math.floor(off / 8);
     const mask = ((1 << bpe) - 1) << (off - w * 8);
     const word = ctx.baseOf(id) + 2 * w;
-    const site = ctx.callerSite(fn);
+    const site = ctx.atomicSite(fn);
     shadow.counts[STAT.atomics]++;
     let conflict: ReturnType<typeof shadow.find>;
     let flags = 0;
