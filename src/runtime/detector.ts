@@ -254,13 +254,12 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     Error.prepareStackTrace = prepare;
     Error.stackTraceLimit = limit;
     const file = frame?.getFileName() ?? frame?.getScriptNameOrSourceURL();
-    const key = file ? `${file}:${frame!.getLineNumber()}:${frame!.getColumnNumber()}` : '<unknown>';
+    const line = frame?.getLineNumber() ?? 0;
+    const column = frame?.getColumnNumber() ?? 0;
+    const key = file ? `${file}:${line}:${column}` : '<unknown>';
     let g = frames.get(key);
     if (g === undefined) {
-      g = putString(
-        s,
-        file ? siteText(file, frame!.getLineNumber() ?? 0, frame!.getColumnNumber() ?? 0) : key,
-      );
+      g = putString(s, file ? siteText(file, line, column) : key);
       frames.set(key, g);
     }
     return g;
@@ -330,25 +329,45 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     }
   };
   let flushIn = 1 << 16;
-  const checkRange: CheckRange = (buffer, off, size, flags, site, what, fn) => {
+  /**
+   * Checks the bytes `mask` of word `w` of buffer `id` (word table at heap index `base`) for an access of `size`
+   * bytes and, unless `quiet`, reports a conflict at its first racing byte (see {@link Race}).
+   * @returns whether it raced.
+   */
+  const checkWord = (
+    id: number,
+    base: number,
+    w: number,
+    mask: number,
+    flags: number,
+    site: number,
+    size: number,
+    what: Accessed,
+    fn: Callee,
+    quiet: boolean,
+  ): boolean => {
     if (--flushIn === 0) {
       shadow.flush();
       flushIn = 1 << 16;
     }
+    const c = shadow.access(base + 2 * w, mask, flags, site, stopOnRace);
+    if (c === undefined) return false;
+    if (!quiet) {
+      const common = mask & c.flags;
+      race(c, id, w * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
+    }
+    return true;
+  };
+  const checkRange: CheckRange = (buffer, off, size, flags, site, what, fn) => {
     const id = idOf(buffer);
     const base = baseOf(id);
     const end = off + size;
-    let reported = false;
+    let raced = false; // only the first racing word of one access is reported
     for (let w = Math.floor(off / 8); w * 8 < end; w++) {
       const lo = Math.max(off - w * 8, 0);
       const hi = Math.min(end - w * 8, 8);
       const mask = ((1 << hi) - 1) & ~((1 << lo) - 1);
-      const c = shadow.access(base + 2 * w, mask, flags, site, stopOnRace);
-      if (c && !reported) {
-        reported = true;
-        const common = mask & c.flags;
-        race(c, id, w * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
-      }
+      raced = checkWord(id, base, w, mask, flags, site, size, what, fn, raced) || raced;
     }
   };
   /**
@@ -368,7 +387,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     try {
       return body();
     } finally {
-      shadow.afterSync(s.ctl[CTL.listEnd]);
+      shadow.pos = s.ctl[CTL.listEnd];
       unlock(s.ctl, CTL.listLock);
     }
   };
@@ -493,7 +512,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       A.wait(s.threads, t, f, 100);
     }
     // no cell of this thread yet: its accesses' walks may start at the list's current end (Shadow.pos)
-    shadow.afterSync(A.load(s.ctl, CTL.listEnd));
+    shadow.pos = A.load(s.ctl, CTL.listEnd);
     const spawn = threads.getEnvironmentData(SPAWN_KEY) as
       | { sabs: SharedArrayBuffer[]; ids: number[] }
       | undefined;
@@ -667,12 +686,18 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   ): false => {
     const w = byte >>> 3;
     const mask = ((1 << v.bpe) - 1) << (byte & 7);
-    const site = siteOf(hooks.siteId(m, i));
-    const c = shadow.access(v.base + 2 * w, mask, flags, site, stopOnRace);
-    if (c) {
-      const common = mask & c.flags;
-      race(c, v.id, w * 8 + (31 - Math.clz32(common & -common)), v.bpe, flags, site, o, flags ? write : read);
-    }
+    checkWord(
+      v.id,
+      v.base,
+      w,
+      mask,
+      flags,
+      siteOf(hooks.siteId(m, i)),
+      v.bpe,
+      o,
+      flags ? write : read,
+      false,
+    );
     if (recorder !== undefined) return false; // a recorded run writes every access: no filter
     const e = v.filter[w];
     v.filter[w] = (e >>> 16 === epoch ? e : epoch << 16) | (flags ? mask << 8 : mask);

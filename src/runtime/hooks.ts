@@ -147,8 +147,13 @@ let runtime: Runtime = passthrough;
  * element of a function is looked up along its prototype chain: about 6 ns per access instead of 1.)
  */
 function cache(m: SiteFunction, i: number, o: unknown): void {
-  if (m.$b === undefined && !(0 in m)) for (let j = 0, n = m()[1].length / 2; j < n; j++) m[j] = null;
+  if (!(0 in m)) fill(m, m()[1].length / 2);
   m[i] = o;
+}
+
+/** Sets the `n` site elements of `m` that are not set yet to null, in order (a dense store; see {@link cache}). */
+function fill(m: SiteFunction, n: number): void {
+  for (let j = 0; j < n; j++) if (!(j in m)) m[j] = null;
 }
 
 /** Without a fast path: shared views go to get/set, the others are cached at their site. */
@@ -216,8 +221,8 @@ function createHooks(): Hooks {
   function siteId(m: SiteFunction, i: number): number {
     let b = m.$b;
     if (b === undefined) {
-      cache(m, i, m[i] ?? null);
       const [file, locs] = m();
+      fill(m, locs.length / 2);
       b = sites(file, locs);
       m.$b = b;
     }

@@ -107,17 +107,12 @@ export class Shadow {
 
   /**
    * Where this thread's accesses start their lockset walks: the list position right after this thread's last
-   * synchronization cell (set by the runtime after each append, see {@link afterSync}). Any position between that
-   * cell and this thread's next cell gives the same walk result: cells of other threads before this thread's next
-   * cell cannot grow the lockset {t} (every rule adds a thread or an object only from a member of the lockset).
-   * An earlier position makes the happens-before memo hit more often than the list's current end would.
+   * synchronization cell (set by the runtime after each of its appends, and when the thread starts). Any position
+   * between that cell and this thread's next cell gives the same walk result: cells of other threads before this
+   * thread's next cell cannot grow the lockset {t} (every rule adds a thread or an object only from a member of
+   * the lockset). An earlier position makes the happens-before memo hit more often than the list's end would.
    */
   pos = 0;
-
-  /** Records that this thread appended a synchronization cell and the list now ends at `end`. */
-  afterSync(end: number): void {
-    this.pos = end;
-  }
 
   /**
    * Checks an access of the bytes `mask` of word `word` (heap index of its [lock, head]) with `flags` (WRITE,
