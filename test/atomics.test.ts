@@ -55,3 +55,75 @@ describe('ECMA-262 atomics (ar, aw, armw)', () => {
     }
   });
 });
+
+// The data accesses of atomic operations (ard/awd): checked like reads/writes, except that two accesses of the same
+// atomic location (equal ranges) never race (ECMA-262 "Memory Model", data races); an atomic write replaces the
+// earlier accesses like any write (what `goldilocks run` does live: docs/RUNTIME.md).
+describe('data accesses of atomic operations (ard, awd)', () => {
+  it('two atomic accesses of one location never race; of different locations (mixed-size) they do', () => {
+    assert.deepEqual([...check(['T1|awd(x,a)|', 'T2|awd(x,a)|', 'T3|ard(x,a)|'])], []);
+    assert.deepEqual([...check(['T1|awd(x,a)|', 'T2|ard(x,b)|'])], [['x', 1]]);
+    assert.deepEqual([...check(['T1|ard(x,a)|', 'T2|awd(x,b)|'])], [['x', 1]]);
+  });
+
+  it('an atomic and a plain access unordered by happens-before race, either way round', () => {
+    assert.deepEqual([...check(['T1|awd(x,a)|', 'T2|r(x)|'])], [['x', 1]]);
+    assert.deepEqual([...check(['T1|w(x)|', 'T2|ard(x,a)|'])], [['x', 1]]);
+    assert.deepEqual([...check(['T1|ard(x,a)|', 'T2|w(x)|'])], [['x', 1]]);
+    // two reads never race
+    assert.deepEqual([...check(['T1|ard(x,a)|', 'T2|r(x)|'])], []);
+  });
+
+  it('a store read by a load publishes the plain accesses before it', () => {
+    const lines = [
+      'T1|w(y)|',
+      'T1|awd(x,a)|',
+      'T1|aw(a)|',
+      'T2|ar(a)|',
+      'T2|ard(x,a)|',
+      'T2|r(y)|',
+      'T2|w(x)|',
+    ];
+    assert.deepEqual([...check(lines)], []);
+    // without the load's synchronization the plain read of y races
+    assert.deepEqual(
+      [...check(lines.filter((l) => l !== 'T2|ar(a)|'))],
+      [
+        ['y', 4],
+        ['x', 5],
+      ],
+    );
+  });
+
+  it('an atomic write replaces the write before it: a later atomic access of its location is checked against it only', () => {
+    // T3's load reads from T2's store (ordered after T1's plain write through f); T1's write is not compared
+    assert.deepEqual([...check(['T1|w(x)|', 'T1|vw(f)|', 'T2|vr(f)|', 'T2|awd(x,a)|', 'T3|ard(x,a)|'])], []);
+    // ... and the reads before it, which T2 is ordered after
+    assert.deepEqual([...check(['T1|r(x)|', 'T1|vw(f)|', 'T2|vr(f)|', 'T2|awd(x,a)|', 'T3|awd(x,a)|'])], []);
+  });
+
+  it("an atomic read does not hide another thread's plain read from a later atomic write", () => {
+    // T2's atomic read follows T1's plain read; T3's atomic write is ordered after neither: it races with T1's read
+    assert.deepEqual(
+      [...check(['T1|r(x)|', 'T1|vw(f)|', 'T2|vr(f)|', 'T2|ard(x,a)|', 'T3|awd(x,a)|'])],
+      [['x', 4]],
+    );
+    // the same thread's later read replaces its earlier one (last read per thread)
+    assert.deepEqual([...check(['T1|r(x)|', 'T1|ard(x,a)|', 'T3|awd(x,a)|'])], []);
+  });
+
+  it('same-epoch accesses of another kind are still checked', () => {
+    // T1's plain then atomic write in one epoch: the atomic one is the last write, exempt for T2's load
+    assert.deepEqual([...check(['T1|w(x)|', 'T1|awd(x,a)|', 'T2|ard(x,a)|'])], []);
+    assert.deepEqual([...check(['T1|awd(x,a)|', 'T1|w(x)|', 'T2|ard(x,a)|'])], [['x', 2]]);
+    assert.deepEqual([...check(['T1|ard(x,a)|', 'T1|r(x)|', 'T2|awd(x,a)|'])], [['x', 2]]);
+  });
+
+  it('eraser: two atomic accesses of one location hold its pseudo-lock; a plain access does not', () => {
+    const eraser = (lines: string[]) =>
+      verdicts(checkText(`${lines.join('\n')}\n`, { detectors: ['eraser'] })).size;
+    assert.equal(eraser(['T1|awd(x,a)|', 'T2|awd(x,a)|', 'T1|ard(x,a)|']), 0);
+    assert.equal(eraser(['T1|awd(x,a)|', 'T2|awd(x,a)|', 'T1|w(x)|']), 1);
+    assert.equal(eraser(['T1|awd(x,a)|', 'T2|awd(x,b)|', 'T1|awd(x,a)|']), 1);
+  });
+});

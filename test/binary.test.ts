@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { generate } from '../bench/generate.js';
 import { checkFile, verdicts } from '../src/check.js';
-import { COMMIT, ENTER, READ, WRITE } from '../src/model/events.js';
+import { ATOMIC_DATA_READ, COMMIT, ENTER, READ, WRITE } from '../src/model/events.js';
 import { Symbols } from '../src/model/symbols.js';
 import { BINARY_MAGIC, TAG_DEFINE, TAG_OPTIONAL } from '../src/trace/binary.js';
 import { BinaryWriter } from '../src/trace/binary-writer.js';
@@ -76,6 +76,11 @@ const ALL_KINDS = [
   'main|rel(l)|sync',
   'main|fork(worker-1)|Main.java:13',
   'worker-1|vr(flag)|W.java:1',
+  'worker-1|ard(obj.count,atomic@sab#1+0:4)|W.java:2',
+  'worker-1|ar(atomic@sab#1+0:4)|W.java:2',
+  'worker-1|awd(obj.count,flag)|W.java:3',
+  'worker-1|armw(flag)|W.java:3',
+  'worker-1|aw(flag)|W.java:3',
   'worker-1|commit(obj.count,arr[3];@7[2])|atomic',
   'worker-1|commit(;x)|atomic',
   'worker-1|commit(x;)|atomic',
@@ -299,6 +304,10 @@ describe('binary format: errors name the file, byte, record, expectation and wha
     assert.match(e.message, /expected tag 0x02 \('acq' has no optional field\), found 0x42/);
     e = syntaxError([...PRELUDE, ENTER, 0, 0]);
     assert.match(e.message, /expected tag 0x4d \('enter' carries a method name\), found 0x0d/);
+    e = syntaxError([...PRELUDE, ATOMIC_DATA_READ, 0, 0, 0]);
+    assert.match(e.message, /expected tag 0x55 \('ard' carries an atomic location\), found 0x15/);
+    e = syntaxError([...PRELUDE, 0x17, 0, 0]);
+    assert.match(e.message, /expected a record tag \(an event kind 0x00-0x16,/);
   });
 
   it('an id used before its definition', () => {

@@ -28,6 +28,8 @@ describe('extended format', () => {
       'T0|rel(l)|1',
       'T0|fork(T1)|1',
       'T1|vr(v)|1',
+      'T1|ard(o.f,atomic@sab#1+0:4)|a.mjs:3:1',
+      'T1|awd(a[3],v)|',
       'T1|commit(o.f,a[3];@7[2])|tx',
       'T1|commit(;x)|tx',
       'T1|enter(m)|',
@@ -39,7 +41,7 @@ describe('extended format', () => {
       '',
     ].join('\n');
     const r = checkText(text, { detectors: ['goldilocks', 'fasttrack'] });
-    assert.equal(r.engine.events, 19);
+    assert.equal(r.engine.events, 21);
     assert.equal(r.input.skipped.get('comment'), 1);
     assert.equal(r.symbols.values.name(0), '5');
     assert.equal(r.symbols.objects.name(r.symbols.variableObject[r.symbols.variables.lookup('@7[2]')]), '@7');
@@ -64,6 +66,14 @@ describe('extended format', () => {
     assert.match(e.message, /expected '\|' after '\)'/);
     e = syntaxError('|w(x)|1\n');
     assert.match(e.message, /thread name/);
+    e = syntaxError('T0|ard(x)|1\n');
+    assert.match(e.message, /expected 'ard\(VARIABLE,LOCATION\)': no ',' before the atomic location/);
+    e = syntaxError('T0|awd(,v)|1\n');
+    assert.match(e.message, /expected a variable name before the ','/);
+    e = syntaxError('T0|awd(x,)|1\n');
+    assert.match(e.message, /expected an atomic location after the ','/);
+    e = syntaxError('T0|awd(x,v)=1|1\n');
+    assert.match(e.message, /expected '\|' after '\)'/);
   });
 
   it('std format rejects extended operations and values', () => {

@@ -62,6 +62,7 @@ type Op =
   | 'fork'
   | 'join'
   | 'volatile'
+  | 'atomic'
   | 'commit'
   | 'alloc'
   | 'wait'
@@ -102,6 +103,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.constant<Op>('fork'), weight: 8 },
   { arbitrary: fc.constant<Op>('join'), weight: 3 },
   { arbitrary: fc.constant<Op>('volatile'), weight: 6 },
+  { arbitrary: fc.constant<Op>('atomic'), weight: 8 },
   { arbitrary: fc.constant<Op>('commit'), weight: 6 },
   { arbitrary: fc.constant<Op>('alloc'), weight: 2 },
   { arbitrary: fc.constant<Op>('wait'), weight: 2 },
@@ -248,6 +250,16 @@ class Sim {
       case 'volatile':
         this.emit(t, `${['vr', 'vw', 'rmw', 'ar', 'aw', 'armw'][c.a % 6]}(v${(c.b % volatiles) + 1})`, c.loc);
         break;
+      case 'atomic': {
+        // an atomic operation on location vK of variable x: its data access (ard/awd), then, as `goldilocks run
+        // --record` writes them, its synchronization — or the data access alone
+        const x = this.variables[c.a % vars];
+        const v = `v${(c.b % volatiles) + 1}`;
+        const kind = c.c % 4;
+        this.emit(t, `${kind === 0 || (kind === 3 && c.b & 1) ? 'ard' : 'awd'}(${x},${v})`, c.loc);
+        if (kind < 3) this.emit(t, `${['ar', 'aw', 'armw'][kind]}(${v})`, c.loc);
+        break;
+      }
       case 'commit': {
         const mask = (1 << vars) - 1;
         let r = c.a & mask;

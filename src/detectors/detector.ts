@@ -8,6 +8,8 @@ export interface AccessRef {
   write: boolean;
   /** Inside a transaction (checked at its commit, §5.3). */
   xact: boolean;
+  /** The data access of an ECMA-262 atomic operation (ard/awd). */
+  atomic: boolean;
   loc: number;
 }
 
@@ -70,6 +72,13 @@ export interface Detector {
   readonly name: string;
   read(t: number, x: number, loc: number, ev: number): void;
   write(t: number, x: number, loc: number, ev: number): void;
+  /**
+   * ard(x, v) (`write` false) / awd(x, v): the data access of x by an ECMA-262 atomic operation on location v.
+   * Checked and recorded like a read / write, except that it is never checked against an atomic access of x with
+   * the same location v (ECMA-262 "Memory Model": two seq-cst events of equal ranges are not a data race). An
+   * atomic write replaces x's earlier accesses like any write, so a later access is checked against it only.
+   */
+  atomicAccess(t: number, x: number, v: number, write: boolean, loc: number, ev: number): void;
   acquire(t: number, l: number, ev: number): void;
   release(t: number, l: number, ev: number): void;
   volatileRead(t: number, v: number, ev: number): void;

@@ -3,6 +3,8 @@ import { LockState } from '../detectors/detector.js';
 import {
   ACQUIRE,
   ALLOC,
+  ATOMIC_DATA_READ,
+  ATOMIC_DATA_WRITE,
   ATOMIC_READ,
   ATOMIC_RMW,
   ATOMIC_WRITE,
@@ -107,6 +109,15 @@ export class Engine {
             break;
           }
           for (let d = 0; d < nd; d++) dets[d].write(t, x, loc[i], ev);
+          break;
+        case ATOMIC_DATA_READ:
+        case ATOMIC_DATA_WRITE:
+          if (skip?.skips(s, x, loc[i])) {
+            this.skippedAccesses++;
+            break;
+          }
+          for (let d = 0; d < nd; d++)
+            dets[d].atomicAccess(t, x, batch.value[i], k === ATOMIC_DATA_WRITE, loc[i], ev);
           break;
         case ACQUIRE:
           this.acquire(batch, i, t, x);

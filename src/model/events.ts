@@ -4,7 +4,8 @@
  *
  * Event kinds are small integers (so an event batch is a struct of typed arrays). The `target` of an event
  * depends on its kind: a variable id (READ, WRITE), a lock id (ACQUIRE, RELEASE, WAIT, NOTIFY), a volatile
- * id (VOLATILE_READ, VOLATILE_WRITE, RMW), a thread id (FORK, JOIN), an object id (ALLOC), an offset into
+ * id (VOLATILE_READ, VOLATILE_WRITE, RMW, and ATOMIC_READ/WRITE/RMW: the same namespace), a variable id with the
+ * atomic location's volatile id in `value` (ATOMIC_DATA_READ, ATOMIC_DATA_WRITE), a thread id (FORK, JOIN), an object id (ALLOC), an offset into
  * the batch's commit-set pool (COMMIT), or a marker-name id (ENTER, EXIT, BEGIN, END, DUMMY).
  */
 
@@ -58,8 +59,17 @@ export const ATOMIC_READ = 18;
 export const ATOMIC_WRITE = 19;
 /** ECMA-262 atomic read-modify-write (Atomics.add, exchange, a successful compareExchange...): ar then aw. */
 export const ATOMIC_RMW = 20;
+/**
+ * ard(x, v): the data read of variable x by an ECMA-262 atomic (seq-cst) operation on location v. It is checked
+ * like a read, except against an atomic access of x with the same location v: two seq-cst events of equal
+ * ranges never form a data race (ECMA-262 "Memory Model", data races). `v` names the byte range (mixed-size
+ * atomic accesses of one byte have different locations, and race). Synchronization is the separate ar/aw/armw(v).
+ */
+export const ATOMIC_DATA_READ = 21;
+/** awd(x, v): the data write of variable x by an atomic operation on location v (store, read-modify-write). */
+export const ATOMIC_DATA_WRITE = 22;
 
-export const KIND_COUNT = 21;
+export const KIND_COUNT = 23;
 
 /** The extended-format keyword of each kind (also the name used in reports). */
 export const KIND_NAMES: readonly string[] = [
@@ -84,6 +94,8 @@ export const KIND_NAMES: readonly string[] = [
   'ar',
   'aw',
   'armw',
+  'ard',
+  'awd',
 ];
 
 /** Whether a kind is a marker (no effect on detection). */
@@ -105,7 +117,10 @@ export class EventBatch {
   readonly target: Int32Array;
   /** Source-location id (the `locations` table); the empty location is id 0. */
   readonly loc: Int32Array;
-  /** Value id (the `values` table) for `r(x)=v` / `w(x)=v`, or -1. */
+  /**
+   * Value id (the `values` table) for `r(x)=v` / `w(x)=v`, or -1; for `ard(x,v)` / `awd(x,v)` the volatile id
+   * of the atomic location v (the event's second operand).
+   */
   readonly value: Int32Array;
   /** 1-based line number in the input of each event (for error messages). */
   readonly line: Float64Array;

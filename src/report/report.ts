@@ -12,6 +12,8 @@ export interface JsonAccess {
   thread: string;
   access: 'read' | 'write';
   transactional: boolean;
+  /** The data access of an atomic operation (`ard`/`awd` in a trace; `Atomics.*` live): an ECMA-262 seq-cst event. */
+  atomic: boolean;
   /** Source location as written in the trace ('' when none). */
   location: string;
 }
@@ -65,6 +67,7 @@ function access(s: Symbols, a: AccessRef): JsonAccess {
     thread: s.threads.name(a.thread),
     access: a.write ? 'write' : 'read',
     transactional: a.xact,
+    atomic: a.atomic,
     location: s.locations.name(a.loc),
   };
 }
@@ -116,7 +119,7 @@ export function jsonReport(r: CheckResult, d: DetectorResult, file: string, maxR
 }
 
 function describe(a: JsonAccess, colors: boolean): string {
-  const what = `${a.transactional ? 'transactional ' : ''}${a.access}`;
+  const what = `${a.transactional ? 'transactional ' : ''}${a.atomic ? 'atomic ' : ''}${a.access}`;
   const where = a.location === '' ? '<no location>' : a.location;
   return `${colors ? pc.bold(what) : what} by thread ${a.thread} at ${where} (event ${a.index})`;
 }

@@ -26,8 +26,6 @@ import {
 
 /** One access of a live race (the offline `JsonAccess`; `index` is -1: a live run has no event indices). */
 export interface LiveAccess extends JsonAccess {
-  /** An `Atomics` operation (ECMA-262 seq-cst event). */
-  atomic: boolean;
   /** The racing access's stack (the current access only). */
   stack?: string;
 }

@@ -1,4 +1,4 @@
-import { COMMIT, type EventBatch, READ, WRITE } from '../model/events.js';
+import { COMMIT, type EventBatch } from '../model/events.js';
 import { growAtLeast, type Interner } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
 import {
@@ -8,9 +8,9 @@ import {
   NS_LOCATION,
   NS_MARKER,
   NS_THREAD,
-  NS_VALUE,
   NS_VARIABLE,
   namespaceTables,
+  SECOND_NS,
   TAG_DEFINE,
   TAG_OPTIONAL,
   TARGET_NS,
@@ -64,9 +64,10 @@ export class BinaryWriter {
       }
       const ns = TARGET_NS[kind];
       const value = batch.value[i];
-      const hasValue = (kind === READ || kind === WRITE) && value >= 0;
+      // r/w's value, or ard/awd's atomic location
+      const hasValue = ns === NS_VARIABLE && value >= 0;
       const target = x < 0 && ns === NS_MARKER ? -1 : this.ref(ns, x);
-      const v = hasValue ? this.ref(NS_VALUE, value) : -1;
+      const v = hasValue ? this.ref(SECOND_NS[kind], value) : -1;
       this.room(1 + 4 * VARINT_MAX);
       this.out[this.n++] = hasValue || (ns === NS_MARKER && target >= 0) ? kind | TAG_OPTIONAL : kind;
       this.varint(thread);

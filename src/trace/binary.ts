@@ -10,8 +10,8 @@ import type { TraceParser } from './parser.js';
  *  - `0x80 | ns`, length, bytes: defines the next file-local id of namespace `ns` (ids count from 0 per
  *    namespace) as the UTF-8 name `bytes`;
  *  - `kind` or `0x40 | kind` (the event kinds of model/events.ts), thread id, location id, then the target
- *    id (for r/w with 0x40 also a value id), or for commit `nReads, reads..., nWrites, writes...`, or for a
- *    marker the marker id when 0x40 is set.
+ *    id (for r/w with 0x40 also a value id; ard/awd always have 0x40 and their atomic location's volatile id),
+ *    or for commit `nReads, reads..., nWrites, writes...`, or for a marker the marker id when 0x40 is set.
  */
 
 /** The first 7 bytes of a binary trace; the 8th is {@link BINARY_VERSION}. */
@@ -39,7 +39,7 @@ const NS_NAMES = ['thread', 'variable', 'lock', 'volatile', 'object', 'location'
 /** Namespace of the target of each event kind; -1 for commit (its sets are variables). */
 export const TARGET_NS: Int8Array = (() => {
   const t = new Int8Array(ev.KIND_COUNT).fill(NS_MARKER);
-  for (const k of [ev.READ, ev.WRITE]) t[k] = NS_VARIABLE;
+  for (const k of [ev.READ, ev.WRITE, ev.ATOMIC_DATA_READ, ev.ATOMIC_DATA_WRITE]) t[k] = NS_VARIABLE;
   for (const k of [ev.ACQUIRE, ev.RELEASE, ev.WAIT, ev.NOTIFY]) t[k] = NS_LOCK;
   for (const k of [
     ev.VOLATILE_READ,
@@ -56,14 +56,28 @@ export const TARGET_NS: Int8Array = (() => {
   return t;
 })();
 
+/** Whether a kind always carries its second operand (ard/awd: the atomic location), so always has 0x40. */
+const SECOND_REQUIRED = (k: number): boolean => k === ev.ATOMIC_DATA_READ || k === ev.ATOMIC_DATA_WRITE;
+
+/**
+ * Namespace of the second operand (the field after the target, present with 0x40) of each kind other than
+ * markers: r/w's value, ard/awd's atomic location. Kinds without one never have 0x40 (PLAIN_EVENT_TAG).
+ */
+export const SECOND_NS: Int8Array = (() => {
+  const t = new Int8Array(ev.KIND_COUNT).fill(NS_VALUE);
+  t[ev.ATOMIC_DATA_READ] = NS_VOLATILE;
+  t[ev.ATOMIC_DATA_WRITE] = NS_VOLATILE;
+  return t;
+})();
+
 /** 1 for the tags of events other than commit, with the optional bit where the kind has an optional field. */
 const PLAIN_EVENT_TAG: Uint8Array = (() => {
   const t = new Uint8Array(256);
   for (let k = 0; k < ev.KIND_COUNT; k++) {
     if (k === ev.COMMIT) continue;
     const marker = TARGET_NS[k] === NS_MARKER;
-    if (k !== ev.ENTER && k !== ev.EXIT) t[k] = 1;
-    if (marker || k === ev.READ || k === ev.WRITE) t[k | TAG_OPTIONAL] = 1;
+    if (k !== ev.ENTER && k !== ev.EXIT && !SECOND_REQUIRED(k)) t[k] = 1;
+    if (marker || k === ev.READ || k === ev.WRITE || SECOND_REQUIRED(k)) t[k | TAG_OPTIONAL] = 1;
   }
   return t;
 })();
@@ -174,18 +188,19 @@ export class BinaryParser implements TraceParser {
         const loc = this.varint();
         const target = ns !== NS_MARKER || tag !== kind ? this.varint() : -1;
         const value = ns !== NS_MARKER && tag !== kind ? this.varint() : -1;
+        const vns = SECOND_NS[kind];
         if (
           thread < defined[NS_THREAD] &&
           loc < defined[NS_LOCATION] &&
           target < defined[ns] &&
-          value < defined[NS_VALUE]
+          value < defined[vns]
         ) {
           batch.push(
             kind,
             ids[NS_THREAD][thread],
             target < 0 ? -1 : ids[ns][target],
             ids[NS_LOCATION][loc],
-            value < 0 ? -1 : ids[NS_VALUE][value],
+            value < 0 ? -1 : ids[vns][value],
             ++this.events,
           );
           this.records++;
@@ -231,7 +246,7 @@ export class BinaryParser implements TraceParser {
     let value = -1;
     if (ns !== NS_MARKER) {
       target = this.id(ns);
-      if (tag !== kind) value = this.id(NS_VALUE);
+      if (tag !== kind) value = this.id(SECOND_NS[kind]);
     } else if (tag !== kind) target = this.id(NS_MARKER);
     batch.push(kind, thread, target, loc, value, ++this.events);
   }
@@ -255,10 +270,10 @@ export class BinaryParser implements TraceParser {
     this.fail(
       this.start,
       kind >= ev.KIND_COUNT
-        ? `expected a record tag (an event kind 0x00-0x11, or 0x40 | kind with its optional field, or 0x80-0x87 a name definition), found 0x${hex(tag)}`
+        ? `expected a record tag (an event kind 0x00-0x${hex(ev.KIND_COUNT - 1)}, or 0x40 | kind with its optional field, or 0x80-0x87 a name definition), found 0x${hex(tag)}`
         : tag !== kind
           ? `expected tag 0x${hex(kind)} ('${name}' has no optional field), found 0x${hex(tag)}`
-          : `expected tag 0x${hex(tag | TAG_OPTIONAL)} ('${name}' carries a method name), found 0x${hex(tag)}`,
+          : `expected tag 0x${hex(tag | TAG_OPTIONAL)} ('${name}' carries ${SECOND_REQUIRED(kind) ? 'an atomic location' : 'a method name'}), found 0x${hex(tag)}`,
     );
   }
 

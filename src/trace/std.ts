@@ -1,6 +1,8 @@
 import {
   ACQUIRE,
   ALLOC,
+  ATOMIC_DATA_READ,
+  ATOMIC_DATA_WRITE,
   ATOMIC_READ,
   ATOMIC_RMW,
   ATOMIC_WRITE,
@@ -44,6 +46,8 @@ const NS_THREAD = 3;
 const NS_OBJECT = 4;
 const NS_MARKER = 5;
 const NS_COMMIT = 6;
+/** `ard(X,V)` / `awd(X,V)`: a variable and an atomic location (volatile namespace). */
+const NS_ATOMIC_DATA = 7;
 
 interface OpSpec {
   kind: number;
@@ -72,6 +76,8 @@ const OPS: Record<string, OpSpec> = {
   ar: { kind: ATOMIC_READ, ns: NS_VOLATILE, optionalArg: false, value: false, std: false },
   aw: { kind: ATOMIC_WRITE, ns: NS_VOLATILE, optionalArg: false, value: false, std: false },
   armw: { kind: ATOMIC_RMW, ns: NS_VOLATILE, optionalArg: false, value: false, std: false },
+  ard: { kind: ATOMIC_DATA_READ, ns: NS_ATOMIC_DATA, optionalArg: false, value: false, std: false },
+  awd: { kind: ATOMIC_DATA_WRITE, ns: NS_ATOMIC_DATA, optionalArg: false, value: false, std: false },
   alloc: { kind: ALLOC, ns: NS_OBJECT, optionalArg: false, value: false, std: false },
   commit: { kind: -1, ns: NS_COMMIT, optionalArg: false, value: false, std: false },
   wait: { kind: WAIT, ns: NS_LOCK, optionalArg: false, value: false, std: false },
@@ -169,7 +175,8 @@ export class StdParser implements TraceParser {
     }
     if (i >= end || buf[i] !== LPAREN) return -1;
     const spec = k < SHORT_KEYWORDS.length ? SHORT_KEYWORDS[k] : KEYWORDS.get(k);
-    if (spec === undefined || spec.ns === NS_COMMIT || (this.strict && !spec.std)) return -1;
+    // commit and ard/awd have more than one name in their argument: the general parser
+    if (spec === undefined || spec.ns >= NS_COMMIT || (this.strict && !spec.std)) return -1;
     const as = ++i;
     let hArg = FNV_OFFSET;
     for (; i < end; i++) {
@@ -241,7 +248,7 @@ export class StdParser implements TraceParser {
         os,
         this.strict
           ? 'expected an operation r(X), w(X), acq(L), rel(L), fork(T), join(T), begin, end or dummy'
-          : 'expected an operation r, w, acq, rel, fork, join, vr, vw, rmw, ar, aw, armw, alloc, commit, wait, notify, enter, exit, begin, end or dummy',
+          : 'expected an operation r, w, acq, rel, fork, join, vr, vw, rmw, ar, aw, armw, ard, awd, alloc, commit, wait, notify, enter, exit, begin, end or dummy',
       );
     }
     let argS = -1;
@@ -272,7 +279,22 @@ export class StdParser implements TraceParser {
         this.error(buf, ls, le, argS, 'expected a non-empty argument inside ( )');
     }
     if (spec.ns === NS_COMMIT) this.parseCommit(buf, ls, le, argS, argE, thread, loc, batch);
-    else {
+    else if (spec.ns === NS_ATOMIC_DATA) {
+      const comma = buf.lastIndexOf(COMMA, argE - 1);
+      if (comma < argS)
+        this.error(
+          buf,
+          ls,
+          le,
+          argE,
+          `expected '${keywordName(spec)}(VARIABLE,LOCATION)': no ',' before the atomic location`,
+        );
+      if (comma === argS) this.error(buf, ls, le, argS, "expected a variable name before the ','");
+      if (comma + 1 === argE) this.error(buf, ls, le, argE, "expected an atomic location after the ','");
+      const x = this.argument(NS_VAR, buf, argS, comma, hashBytes(buf, argS, comma));
+      const v = this.argument(NS_VOLATILE, buf, comma + 1, argE, hashBytes(buf, comma + 1, argE));
+      batch.push(spec.kind, thread, x, loc, v, this.lineNo);
+    } else {
       const arg = argS < 0 ? -1 : this.argument(spec.ns, buf, argS, argE, hashBytes(buf, argS, argE));
       batch.push(spec.kind, thread, arg, loc, value, this.lineNo);
     }

@@ -1,6 +1,8 @@
 import {
   ACQUIRE,
   ALLOC,
+  ATOMIC_DATA_READ,
+  ATOMIC_DATA_WRITE,
   ATOMIC_READ,
   ATOMIC_RMW,
   ATOMIC_WRITE,
@@ -34,6 +36,7 @@ const STD_KINDS = new Set([READ, WRITE, ACQUIRE, RELEASE, FORK, JOIN, BEGIN, END
 export function formatEvent(symbols: Symbols, batch: EventBatch, i: number, std = false): string | null {
   const k = batch.kind[i];
   if (std && (!STD_KINDS.has(k) || batch.value[i] >= 0)) return null;
+  // (ard/awd carry their atomic location in `value`)
   const x = batch.target[i];
   let op: string;
   switch (k) {
@@ -41,6 +44,10 @@ export function formatEvent(symbols: Symbols, batch: EventBatch, i: number, std 
     case WRITE:
       op = `${KIND_NAMES[k]}(${symbols.variables.name(x)})`;
       if (batch.value[i] >= 0) op += `=${symbols.values.name(batch.value[i])}`;
+      break;
+    case ATOMIC_DATA_READ:
+    case ATOMIC_DATA_WRITE:
+      op = `${KIND_NAMES[k]}(${symbols.variables.name(x)},${symbols.volatiles.name(batch.value[i])})`;
       break;
     case ACQUIRE:
     case RELEASE:

@@ -5,6 +5,8 @@ type Lockset = Set<string>;
 interface Access {
   ls: Lockset;
   ref: AccessRef;
+  /** The atomic location of an ard/awd, or -1. */
+  range: number;
 }
 
 interface VarState {
@@ -23,7 +25,8 @@ const TL = 'TL';
  * `D:x` data variables (added by commits), `TL` the transaction lock.
  *
  * A read by t races if the last write's lockset is non-empty and lacks t (and, inside a commit, lacks TL);
- * a write races likewise against the last write and every read since. After an access the lockset is {t}
+ * a write races likewise against the last write and every read since. The data access of an atomic operation
+ * (ard/awd) is an access like these, never checked against one of the same atomic location (ECMA-262). After an access the lockset is {t}
  * ({t, TL} inside a commit). Every synchronization event updates every lockset (rules 2-7, 9). This is
  * O(locksets) per synchronization event: small and obviously right, not fast.
  */
@@ -51,11 +54,15 @@ export class EagerDetector implements Detector {
   }
 
   read(t: number, x: number, loc: number, ev: number): void {
-    this.access(t, x, { index: ev, thread: t, write: false, xact: false, loc });
+    this.access(t, x, { index: ev, thread: t, write: false, xact: false, atomic: false, loc }, -1);
   }
 
   write(t: number, x: number, loc: number, ev: number): void {
-    this.access(t, x, { index: ev, thread: t, write: true, xact: false, loc });
+    this.access(t, x, { index: ev, thread: t, write: true, xact: false, atomic: false, loc }, -1);
+  }
+
+  atomicAccess(t: number, x: number, v: number, write: boolean, loc: number, ev: number): void {
+    this.access(t, x, { index: ev, thread: t, write, xact: false, atomic: true, loc }, v);
   }
 
   acquire(t: number, l: number): void {
@@ -97,7 +104,7 @@ export class EagerDetector implements Detector {
     const elems = vars.map((y) => `D:${y}`);
     for (const ls of this.locksets()) if (elems.some((d) => ls.has(d))) ls.add(`T:${t}`);
     vars.forEach((y, j) => {
-      this.access(t, y, { index: ev, thread: t, write: j >= nr, xact: true, loc });
+      this.access(t, y, { index: ev, thread: t, write: j >= nr, xact: true, atomic: false, loc }, -1);
     });
     for (const ls of this.locksets()) if (ls.has(`T:${t}`)) for (const d of elems) ls.add(d);
   }
@@ -115,7 +122,8 @@ export class EagerDetector implements Detector {
     return w ? [...w.ls].map((e) => this.elementName(e)).sort() : [];
   }
 
-  private access(t: number, x: number, ref: AccessRef): void {
+  /** Checks and records an access; `range` is its atomic location (ard/awd) or -1. */
+  private access(t: number, x: number, ref: AccessRef, range: number): void {
     let s = this.vars.get(x);
     if (s === undefined) {
       s = { write: null, reads: new Map() };
@@ -123,7 +131,7 @@ export class EagerDetector implements Detector {
     }
     const prev = ref.write ? [s.write, ...s.reads.values()] : [s.write];
     for (const p of prev) {
-      if (p === null) continue;
+      if (p === null || (range >= 0 && p.range === range)) continue;
       this.n.checks++;
       // Rule 1 (rule 9 inside a commit): race iff LS ≠ ∅ and t ∉ LS (and TL ∉ LS for a transactional access).
       if (p.ls.size > 0 && !p.ls.has(`T:${t}`) && !(ref.xact && p.ls.has(TL))) {
@@ -142,9 +150,9 @@ export class EagerDetector implements Detector {
     const ls: Lockset = new Set([`T:${t}`]);
     if (ref.xact) ls.add(TL);
     if (ref.write) {
-      s.write = { ls, ref };
+      s.write = { ls, ref, range };
       s.reads.clear();
-    } else s.reads.set(t, { ls, ref });
+    } else s.reads.set(t, { ls, ref, range });
   }
 
   private elementName(e: string): string {

@@ -1,4 +1,4 @@
-import type { Detector, DetectorContext } from '../detector.js';
+import type { AccessRef, Detector, DetectorContext } from '../detector.js';
 
 /** Object states. */
 const OBJ_NEW = 0;
@@ -16,12 +16,15 @@ const BLOCK_SHARED = -1;
 
 /** The fictitious transaction lock "TL" (Goldilocks §4), as a lock id inside candidate locksets. */
 const TL = -1;
+/** The pseudo-lock of atomic location v (held by its atomic operations' data accesses) is lock id ATOMIC_LOCK - v. */
+const ATOMIC_LOCK = -2;
 /** Interned id of the empty lockset. */
 const EMPTY = 0;
 
 /** Flags of a remembered access. */
 const F_WRITE = 1;
 const F_XACT = 2;
+const F_ATOMIC = 4;
 
 export interface EraserOptions {
   /** Number of array elements per sub-block (Nishiyama §3.2); default 8. */
@@ -48,7 +51,9 @@ export interface EraserOptions {
  *   next access (the triggering access starts that element's state).
  * - locksHeld(t) is the engine's `locks.held[t]`. Volatile accesses, fork and join carry no synchronization
  *   (Eraser's known imprecision: a fork/join hand-off is reported). `commit(R, W)` checks R as reads and W as
- *   writes by t holding the extra lock "TL" (the transaction lock of Goldilocks §4).
+ *   writes by t holding the extra lock "TL" (the transaction lock of Goldilocks §4). The data access of an atomic
+ *   operation on location v (ard/awd) holds a pseudo-lock of v, as the live Eraser does (docs/RUNTIME.md): two
+ *   atomic accesses of one location never warn; an atomic and a plain one, or two of different locations, do.
  *
  * A report's `previous` is the last access to x by a thread other than the current one if known, else the
  * last access to x, else (a conflict at x's very first access, e.g. an unlocked write to a field of an
@@ -86,7 +91,8 @@ export class EraserDetector implements Detector {
   private readonly locksetIds = new Map<string, number>();
   private readonly locksets: number[][] = [];
   private readonly intersections = new Map<number, number>();
-  private readonly plusTL = new Map<number, number>();
+  /** Per lockset id: the id of it plus a pseudo-lock (TL, or an atomic location's), by pseudo-lock id. */
+  private readonly plusPseudo = new Map<number, Map<number, number>>();
   /** Per thread: the `locks.held[t]` last seen, and its lockset id. */
   private readonly heldSeen: (number[] | undefined)[] = [];
   private readonly heldId: number[] = [];
@@ -108,11 +114,15 @@ export class EraserDetector implements Detector {
   }
 
   read(t: number, x: number, loc: number, ev: number): void {
-    this.access(t, x, false, false, loc, ev);
+    this.access(t, x, false, 0, loc, ev);
   }
 
   write(t: number, x: number, loc: number, ev: number): void {
-    this.access(t, x, true, false, loc, ev);
+    this.access(t, x, true, 0, loc, ev);
+  }
+
+  atomicAccess(t: number, x: number, v: number, write: boolean, loc: number, ev: number): void {
+    this.access(t, x, write, ATOMIC_LOCK - v, loc, ev);
   }
 
   acquire(_t: number, _l: number, _ev: number): void {}
@@ -127,8 +137,8 @@ export class EraserDetector implements Detector {
     const nr = pool[off];
     const nw = pool[off + 1];
     let j = off + 2;
-    for (let k = 0; k < nr; k++) this.access(t, pool[j++], false, true, loc, ev);
-    for (let k = 0; k < nw; k++) this.access(t, pool[j++], true, true, loc, ev);
+    for (let k = 0; k < nr; k++) this.access(t, pool[j++], false, TL, loc, ev);
+    for (let k = 0; k < nw; k++) this.access(t, pool[j++], true, TL, loc, ev);
   }
 
   alloc(t: number, o: number, _ev: number): void {
@@ -157,7 +167,8 @@ export class EraserDetector implements Detector {
     };
   }
 
-  private access(t: number, x: number, write: boolean, xact: boolean, loc: number, ev: number): void {
+  /** `pseudo`: the pseudo-lock held by the access — TL in a commit, an atomic location's, or 0 for none. */
+  private access(t: number, x: number, write: boolean, pseudo: number, loc: number, ev: number): void {
     if (x >= this.varState.length) this.growVariables(x + 1);
     const s = this.ctx.symbols;
     const o = s.variableObject[x];
@@ -173,10 +184,10 @@ export class EraserDetector implements Detector {
     if (this.objState[o] === OBJ_ESCAPED) {
       const index = s.variableArrayIndex[x];
       if (index < 0 || this.blockIsShared(o, Math.floor(index / this.blockSize), t)) {
-        this.check(t, x, write, xact, loc, ev);
+        this.check(t, x, write, pseudo, loc, ev);
       }
     }
-    this.remember(t, x, write, xact, loc, ev);
+    this.remember(t, x, write, pseudo, loc, ev);
   }
 
   /** Moves sub-block b of escaped array o by an access of t. @returns whether the block is SHARED. */
@@ -199,12 +210,12 @@ export class EraserDetector implements Detector {
   }
 
   /** The lockset step for a field or shared-block element. */
-  private check(t: number, x: number, write: boolean, xact: boolean, loc: number, ev: number): void {
+  private check(t: number, x: number, write: boolean, pseudo: number, loc: number, ev: number): void {
     let st = this.varState[x];
     if (st === CONFLICT) return;
     this.checks++;
     let held = this.heldLockset(t);
-    if (xact) held = this.withTL(held);
+    if (pseudo !== 0) held = this.withPseudo(held, pseudo);
     if (st === VIRGIN) {
       st = write ? SHARED_MODIFIED : SHARED_READ;
       this.varLockset[x] = held;
@@ -215,20 +226,21 @@ export class EraserDetector implements Detector {
     if (st === SHARED_MODIFIED && this.varLockset[x] === EMPTY) {
       st = CONFLICT;
       this.conflicts++;
-      this.report(t, x, write, xact, loc, ev);
+      this.report(t, x, write, pseudo, loc, ev);
     }
     this.varState[x] = st;
   }
 
-  private report(t: number, x: number, write: boolean, xact: boolean, loc: number, ev: number): void {
-    const current = { index: ev, thread: t, write, xact, loc };
+  private report(t: number, x: number, write: boolean, pseudo: number, loc: number, ev: number): void {
+    const current = { index: ev, thread: t, write, ...pseudoFlags(pseudo), loc };
     let previous = current;
     const lt = this.lastThread[x];
     if (lt !== -1 && lt !== t) previous = this.lastAccess(x);
     else if (this.otherThread[x] !== -1) previous = this.otherAccess(x);
     else if (lt !== -1) previous = this.lastAccess(x);
     const names = this.ctx.locks.held[t]?.map((l) => this.ctx.symbols.locks.name(l)) ?? [];
-    if (xact) names.push('TL');
+    if (pseudo === TL) names.push('TL');
+    else if (pseudo !== 0) names.push(`atomic ${this.ctx.symbols.volatiles.name(ATOMIC_LOCK - pseudo)}`);
     this.ctx.sink.race({
       variable: x,
       current,
@@ -238,22 +250,16 @@ export class EraserDetector implements Detector {
     });
   }
 
-  private lastAccess(x: number) {
-    const f = this.lastFlags[x];
-    const write = (f & F_WRITE) !== 0;
-    const xact = (f & F_XACT) !== 0;
-    return { index: this.lastEv[x], thread: this.lastThread[x], write, xact, loc: this.lastLoc[x] };
+  private lastAccess(x: number): AccessRef {
+    return accessRef(this.lastEv[x], this.lastThread[x], this.lastFlags[x], this.lastLoc[x]);
   }
 
-  private otherAccess(x: number) {
-    const f = this.otherFlags[x];
-    const write = (f & F_WRITE) !== 0;
-    const xact = (f & F_XACT) !== 0;
-    return { index: this.otherEv[x], thread: this.otherThread[x], write, xact, loc: this.otherLoc[x] };
+  private otherAccess(x: number): AccessRef {
+    return accessRef(this.otherEv[x], this.otherThread[x], this.otherFlags[x], this.otherLoc[x]);
   }
 
   /** Records the access as x's last; the previous last moves to "other" when its thread differs. */
-  private remember(t: number, x: number, write: boolean, xact: boolean, loc: number, ev: number): void {
+  private remember(t: number, x: number, write: boolean, pseudo: number, loc: number, ev: number): void {
     const lt = this.lastThread[x];
     if (lt !== -1 && lt !== t) {
       this.otherThread[x] = lt;
@@ -264,7 +270,7 @@ export class EraserDetector implements Detector {
     this.lastThread[x] = t;
     this.lastEv[x] = ev;
     this.lastLoc[x] = loc;
-    this.lastFlags[x] = (write ? F_WRITE : 0) | (xact ? F_XACT : 0);
+    this.lastFlags[x] = (write ? F_WRITE : 0) | (pseudo === TL ? F_XACT : pseudo !== 0 ? F_ATOMIC : 0);
   }
 
   /** The lockset id of the locks t holds (recomputed only when `locks.held[t]` changed). */
@@ -289,11 +295,17 @@ export class EraserDetector implements Detector {
     return id;
   }
 
-  private withTL(a: number): number {
-    let id = this.plusTL.get(a);
+  /** The id of lockset `a` plus pseudo-lock `p` (negative: sorts first). */
+  private withPseudo(a: number, p: number): number {
+    let m = this.plusPseudo.get(a);
+    if (m === undefined) {
+      m = new Map();
+      this.plusPseudo.set(a, m);
+    }
+    let id = m.get(p);
     if (id === undefined) {
-      id = this.intern([TL, ...this.locksets[a]]); // TL = -1 sorts first
-      this.plusTL.set(a, id);
+      id = this.intern([p, ...this.locksets[a]]);
+      m.set(p, id);
     }
     return id;
   }
@@ -358,6 +370,22 @@ export class EraserDetector implements Detector {
     this.otherLoc = grow(this.otherLoc, new Int32Array(cap));
     this.otherFlags = grow(this.otherFlags, new Uint8Array(cap));
   }
+}
+
+/** The `xact` and `atomic` fields of an access holding pseudo-lock `pseudo` (see `access`). */
+function pseudoFlags(pseudo: number): { xact: boolean; atomic: boolean } {
+  return { xact: pseudo === TL, atomic: pseudo !== 0 && pseudo !== TL };
+}
+
+function accessRef(index: number, thread: number, flags: number, loc: number): AccessRef {
+  return {
+    index,
+    thread,
+    write: (flags & F_WRITE) !== 0,
+    xact: (flags & F_XACT) !== 0,
+    atomic: (flags & F_ATOMIC) !== 0,
+    loc,
+  };
 }
 
 function grow<T extends Uint8Array | Int32Array | Float64Array>(old: T, fresh: T): T {

@@ -56,6 +56,8 @@ const DIRECT_TRANSFER_MAX_DISTANCE = 256;
  * applies the lockset rules of Figure 5 lazily over the list from `pos` to the tail (Apply-Lockset-Rules).
  * By Theorem 1, the current thread is in the resulting lockset iff the previous access happens-before it.
  *
+ * Atomic operations (ECMA-262): their data accesses (ard/awd) are accesses like the others, with the atomic
+ * location in the Info; two of the same location are not checked against each other (no data race).
  * Transactions (§5.3): commit(R, W) is enqueued, then R is checked as reads and W as writes with `xact`; their
  * Infos start at the commit's own cell so that rule 9's "add R ∪ W" is applied to them.
  * Memory (§5.4): cells no Info points to are collected from the head (reference counts); when the list is
@@ -87,6 +89,8 @@ export class GoldilocksDetector implements Detector {
   private iOrigin: Float64Array = new Float64Array(1024);
   private iXact: Uint8Array = new Uint8Array(1024);
   private iWrite: Uint8Array = new Uint8Array(1024);
+  /** The atomic location of an access by an atomic operation (ard/awd), or -1. */
+  private iRange: Int32Array = new Int32Array(1024);
   private iAlock: Int32Array = new Int32Array(1024);
   private iEv: Float64Array = new Float64Array(1024);
   private iLoc: Int32Array = new Int32Array(1024);
@@ -173,7 +177,7 @@ export class GoldilocksDetector implements Detector {
     const n = nr + pool[off + 1];
     const set = pool.slice(off + 2, off + 2 + n);
     const pos = this.list.append(COMMIT_CELL, t, 0, set);
-    for (let j = 0; j < n; j++) this.access(t, set[j], loc, ev, j >= nr, true, pos);
+    for (let j = 0; j < n; j++) this.access(t, set[j], loc, ev, j >= nr, true, pos, -1);
     this.maintain(); // after the accesses: their Infos hold the commit cell
   }
 
@@ -191,11 +195,15 @@ export class GoldilocksDetector implements Detector {
   }
 
   read(t: number, x: number, loc: number, ev: number): void {
-    this.access(t, x, loc, ev, false, false, this.list.tail);
+    this.access(t, x, loc, ev, false, false, this.list.tail, -1);
   }
 
   write(t: number, x: number, loc: number, ev: number): void {
-    this.access(t, x, loc, ev, true, false, this.list.tail);
+    this.access(t, x, loc, ev, true, false, this.list.tail, -1);
+  }
+
+  atomicAccess(t: number, x: number, v: number, write: boolean, loc: number, ev: number): void {
+    this.access(t, x, loc, ev, write, false, this.list.tail, v);
   }
 
   // ---- accesses (Handle-Action lines 3-23) ----
@@ -208,6 +216,7 @@ export class GoldilocksDetector implements Detector {
     write: boolean,
     xact: boolean,
     pos: number,
+    range: number,
   ): void {
     if (x >= this.writeInfo.length) this.growVars(x + 1);
     if (this.disabled[x] !== 0) {
@@ -216,21 +225,24 @@ export class GoldilocksDetector implements Detector {
     }
     let racy = false;
     const w = this.writeInfo[x];
-    if (w !== NO_INFO) racy = !this.checkHappensBefore(w, t, xact, x, loc, ev, write);
+    // two accesses of atomic operations on the same location (range ≥ 0) are never checked
+    if (w !== NO_INFO && (range < 0 || this.iRange[w] !== range))
+      racy = !this.checkHappensBefore(w, t, xact, range, x, loc, ev, write);
     if (write) {
       for (let r = this.readHead[x]; r !== NO_INFO && !racy; r = this.iNext[r]) {
-        racy = !this.checkHappensBefore(r, t, xact, x, loc, ev, write);
+        if (range < 0 || this.iRange[r] !== range)
+          racy = !this.checkHappensBefore(r, t, xact, range, x, loc, ev, write);
       }
       this.clearReads(x);
-      this.writeInfo[x] = this.newInfo(w, x, t, pos, xact, true, loc, ev);
+      this.writeInfo[x] = this.newInfo(w, x, t, pos, xact, range, true, loc, ev);
     } else {
       let r = this.readHead[x];
       while (r !== NO_INFO && this.iOwner[r] !== t) r = this.iNext[r];
       if (r === NO_INFO) {
-        r = this.newInfo(NO_INFO, x, t, pos, xact, false, loc, ev);
+        r = this.newInfo(NO_INFO, x, t, pos, xact, range, false, loc, ev);
         this.iNext[r] = this.readHead[x];
         this.readHead[x] = r;
-      } else this.newInfo(r, x, t, pos, xact, false, loc, ev);
+      } else this.newInfo(r, x, t, pos, xact, range, false, loc, ev);
     }
     if (racy && this.opt.stopAfterFirstRace) this.disabled[x] = 1;
   }
@@ -243,6 +255,7 @@ export class GoldilocksDetector implements Detector {
     info: number,
     t: number,
     xact: boolean,
+    range: number,
     x: number,
     loc: number,
     ev: number,
@@ -311,12 +324,13 @@ export class GoldilocksDetector implements Detector {
     if (this.iXact[info] !== 0) ls.push('TL');
     this.ctx.sink.race({
       variable: x,
-      current: { index: ev, thread: t, write, xact, loc },
+      current: { index: ev, thread: t, write, xact, atomic: range >= 0, loc },
       previous: {
         index: this.iEv[info],
         thread: owner,
         write: this.iWrite[info] !== 0,
         xact: this.iXact[info] !== 0,
+        atomic: this.iRange[info] >= 0,
         loc: this.iLoc[info],
       },
       detail: `lockset walk over ${cells} synchronization events: ${s.threads.name(t)} ∉ LS(${s.variables.name(x)})`,
@@ -481,6 +495,7 @@ export class GoldilocksDetector implements Detector {
     t: number,
     pos: number,
     xact: boolean,
+    range: number,
     write: boolean,
     loc: number,
     ev: number,
@@ -505,6 +520,7 @@ export class GoldilocksDetector implements Detector {
     this.iOrigin[i] = pos;
     this.iXact[i] = xact ? 1 : 0;
     this.iWrite[i] = write ? 1 : 0;
+    this.iRange[i] = range;
     const held = this.ctx.locks.held[t];
     this.iAlock[i] = held !== undefined && held.length > 0 ? held[0] : -1;
     this.iEv[i] = ev;
@@ -539,6 +555,7 @@ export class GoldilocksDetector implements Detector {
     this.iOrigin = grow(this.iOrigin, cap);
     this.iXact = grow(this.iXact, cap);
     this.iWrite = grow(this.iWrite, cap);
+    this.iRange = grow(this.iRange, cap);
     this.iAlock = grow(this.iAlock, cap);
     this.iEv = grow(this.iEv, cap);
     this.iLoc = grow(this.iLoc, cap);

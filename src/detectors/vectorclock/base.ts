@@ -31,7 +31,12 @@ export abstract class VectorClockDetector implements Detector {
 
   constructor(protected readonly ctx: DetectorContext) {}
 
-  /** Access check and shadow-state update of one variable (the detector's algorithm). */
+  /**
+   * Access check and shadow-state update of one variable (the detector's algorithm). `tag` is 0 for a plain
+   * access, or 1 + the atomic location of the data access of an atomic operation (ard/awd): two accesses with
+   * the same tag ≠ 0 are never checked against each other (ECMA-262), and an atomic write replaces every earlier
+   * access of x (the last-write semantics of the lockset detectors; see docs/FORMATS.md).
+   */
   protected abstract access(
     t: number,
     x: number,
@@ -39,6 +44,7 @@ export abstract class VectorClockDetector implements Detector {
     ev: number,
     write: boolean,
     xact: boolean,
+    tag: number,
   ): void;
   /** Reset of a variable's shadow state (alloc). */
   protected abstract resetVariable(x: number): void;
@@ -68,12 +74,17 @@ export abstract class VectorClockDetector implements Detector {
 
   read(t: number, x: number, loc: number, ev: number): void {
     this.thread(t);
-    this.access(t, x, loc, ev, false, false);
+    this.access(t, x, loc, ev, false, false, 0);
   }
 
   write(t: number, x: number, loc: number, ev: number): void {
     this.thread(t);
-    this.access(t, x, loc, ev, true, false);
+    this.access(t, x, loc, ev, true, false, 0);
+  }
+
+  atomicAccess(t: number, x: number, v: number, write: boolean, loc: number, ev: number): void {
+    this.thread(t);
+    this.access(t, x, loc, ev, write, false, v + 1);
   }
 
   acquire(t: number, l: number): void {
@@ -133,7 +144,7 @@ export abstract class VectorClockDetector implements Detector {
       const r = this.txRow[pool[j]];
       if (r !== undefined && r >= 0) this.C.join(t, this.TX, r);
     }
-    for (let j = first; j < first + n; j++) this.access(t, pool[j], loc, ev, j >= first + nr, true);
+    for (let j = first; j < first + n; j++) this.access(t, pool[j], loc, ev, j >= first + nr, true, 0);
     for (let j = first; j < first + n; j++) {
       const y = pool[j];
       if (y >= this.txRow.length) {

@@ -75,14 +75,23 @@ export class ClockTable {
     this.data.set(src.data.subarray(srcRow * w, (srcRow + 1) * w), row * w);
   }
 
-  /** The first thread u with row[u] > other[otherRow][u] (i.e. row ⋢ other), or -1 when row ⊑ other. */
-  firstNotLeq(row: number, other: ClockTable, otherRow: number): number {
+  /**
+   * The first thread u with row[u] > other[otherRow][u] (i.e. row ⋢ other), or -1 when row ⊑ other. With `tag`
+   * ≠ 0, the entries u with `tags[row][u] === tag` are left out (accesses of one atomic location, which never
+   * race with each other).
+   */
+  firstNotLeq(row: number, other: ClockTable, otherRow: number, tags?: ClockTable, tag = 0): number {
     const w = this.width;
     const d = this.data;
     const s = other.data;
     const a = row * w;
     const b = otherRow * w;
-    for (let i = 0; i < w; i++) if (d[a + i] > s[b + i]) return i;
+    if (tag === 0 || tags === undefined) {
+      for (let i = 0; i < w; i++) if (d[a + i] > s[b + i]) return i;
+      return -1;
+    }
+    const g = tags.data;
+    for (let i = 0; i < w; i++) if (d[a + i] > s[b + i] && g[a + i] !== tag) return i;
     return -1;
   }
 }

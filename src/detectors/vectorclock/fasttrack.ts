@@ -12,6 +12,10 @@ const SHARED = -2;
  * (write-read); a write against W_x (write-write) and R_x (read-write). Same-epoch accesses are skipped
  * ([READ SAME EPOCH], [WRITE SAME EPOCH]); a write to a read-shared x resets R_x ([WRITE SHARED]).
  * Synchronization: see VectorClockDetector. One race is reported per access (the write conflict first).
+ * Atomic operations' data accesses (ard/awd) carry their location's tag (wTag, rTag, RStag): an access is not
+ * checked against one with its tag; a read epoch is replaced by a later ordered read only when no later write can
+ * race with the old read but not with the new one (the new read is plain, or has the old one's tag), else x
+ * becomes read-shared; an atomic write replaces the reads too (R_x := ⊥), like the lockset detectors' last write.
  * Shadow state per variable in flat typed arrays; read-shared clocks are rows of a ClockTable.
  */
 export class FastTrackDetector extends VectorClockDetector {
@@ -26,6 +30,10 @@ export class FastTrackDetector extends VectorClockDetector {
   private rThread: Int32Array = new Int32Array(1024).fill(NONE);
   private rEv: Float64Array = new Float64Array(1024);
   private rLocX: Int32Array = new Int32Array(1024);
+  /** Tags of the write and read epochs: 0 plain, else 1 + the atomic location (see VectorClockDetector). */
+  private wTag: Int32Array = new Int32Array(1024);
+  private rTag: Int32Array = new Int32Array(1024);
+  private readonly RStag = new ClockTable();
   private readonly RS = new ClockTable();
   private readonly RSev = new ClockTable();
   private readonly RSlocx = new ClockTable();
@@ -39,7 +47,7 @@ export class FastTrackDetector extends VectorClockDetector {
 
   constructor(ctx: DetectorContext) {
     super(ctx);
-    this.tables.push(this.RS, this.RSev, this.RSlocx);
+    this.tables.push(this.RS, this.RSev, this.RSlocx, this.RStag);
   }
 
   private ensureVar(x: number): void {
@@ -54,9 +62,19 @@ export class FastTrackDetector extends VectorClockDetector {
     this.rThread = growFilled(this.rThread, cap, NONE);
     this.rEv = grow(this.rEv, cap);
     this.rLocX = grow(this.rLocX, cap);
+    this.wTag = grow(this.wTag, cap);
+    this.rTag = grow(this.rTag, cap);
   }
 
-  protected access(t: number, x: number, loc: number, ev: number, write: boolean, xact: boolean): void {
+  protected access(
+    t: number,
+    x: number,
+    loc: number,
+    ev: number,
+    write: boolean,
+    xact: boolean,
+    tag: number,
+  ): void {
     this.ensureVar(x);
     const C = this.C.data;
     const cw = this.C.width;
@@ -65,17 +83,18 @@ export class FastTrackDetector extends VectorClockDetector {
     const rt = this.rThread[x];
     if (!write) {
       this.n.reads++;
-      if (rt === t && this.rClock[x] === ct) {
+      if (rt === t && this.rClock[x] === ct && this.rTag[x] === tag) {
         this.n.sameEpoch++;
         return;
       }
       const row = this.rClock[x];
-      if (rt === SHARED && this.RS.data[row * this.RS.width + t] === ct) {
+      const si = row * this.RS.width + t;
+      if (rt === SHARED && this.RS.data[si] === ct && this.RStag.data[si] === tag) {
         this.n.sameEpoch++;
         return;
       }
       const wt = this.wThread[x];
-      if (wt >= 0 && this.wClock[x] > C[t * cw + wt]) {
+      if (wt >= 0 && this.wClock[x] > C[t * cw + wt] && (tag === 0 || this.wTag[x] !== tag)) {
         this.race(
           x,
           t,
@@ -83,28 +102,36 @@ export class FastTrackDetector extends VectorClockDetector {
           loc,
           false,
           xact,
+          tag !== 0,
           wt,
           this.wEv[x],
           this.wLocX[x],
+          this.wTag[x],
           true,
           this.wClock[x],
           'write-read',
         );
       }
       if (rt === SHARED) {
-        this.setShared(row, t, ct, ev, locx);
-      } else if (rt === NONE || rt === t || this.rClock[x] <= C[t * cw + rt]) {
+        this.setShared(row, t, ct, ev, locx, tag);
+      } else if (
+        rt === NONE ||
+        rt === t ||
+        (this.rClock[x] <= C[t * cw + rt] && (tag === 0 || this.rTag[x] === tag))
+      ) {
         this.rThread[x] = t;
         this.rClock[x] = ct;
         this.rEv[x] = ev;
         this.rLocX[x] = locx;
+        this.rTag[x] = tag;
       } else {
         this.n.readShared++;
         const r = this.RS.allocate();
         this.RSev.allocate();
         this.RSlocx.allocate();
-        this.setShared(r, rt, this.rClock[x], this.rEv[x], this.rLocX[x]);
-        this.setShared(r, t, ct, ev, locx);
+        this.RStag.allocate();
+        this.setShared(r, rt, this.rClock[x], this.rEv[x], this.rLocX[x], this.rTag[x]);
+        this.setShared(r, t, ct, ev, locx, tag);
         this.rThread[x] = SHARED;
         this.rClock[x] = r;
       }
@@ -112,11 +139,11 @@ export class FastTrackDetector extends VectorClockDetector {
     }
     this.n.writes++;
     const wt = this.wThread[x];
-    if (wt === t && this.wClock[x] === ct) {
+    if (wt === t && this.wClock[x] === ct && this.wTag[x] === tag) {
       this.n.sameEpoch++;
       return;
     }
-    if (wt >= 0 && this.wClock[x] > C[t * cw + wt]) {
+    if (wt >= 0 && this.wClock[x] > C[t * cw + wt] && (tag === 0 || this.wTag[x] !== tag)) {
       this.race(
         x,
         t,
@@ -124,16 +151,18 @@ export class FastTrackDetector extends VectorClockDetector {
         loc,
         true,
         xact,
+        tag !== 0,
         wt,
         this.wEv[x],
         this.wLocX[x],
+        this.wTag[x],
         true,
         this.wClock[x],
         'write-write',
       );
     } else if (rt === SHARED) {
       const row = this.rClock[x];
-      const u = this.RS.firstNotLeq(row, this.C, t);
+      const u = this.RS.firstNotLeq(row, this.C, t, this.RStag, tag);
       if (u >= 0) {
         const i = row * this.RS.width + u;
         this.race(
@@ -143,15 +172,17 @@ export class FastTrackDetector extends VectorClockDetector {
           loc,
           true,
           xact,
+          tag !== 0,
           u,
           this.RSev.data[i],
           this.RSlocx.data[i],
+          this.RStag.data[i],
           false,
           this.RS.data[i],
           'read-write',
         );
       }
-    } else if (rt >= 0 && this.rClock[x] > C[t * cw + rt]) {
+    } else if (rt >= 0 && this.rClock[x] > C[t * cw + rt] && (tag === 0 || this.rTag[x] !== tag)) {
       this.race(
         x,
         t,
@@ -159,26 +190,31 @@ export class FastTrackDetector extends VectorClockDetector {
         loc,
         true,
         xact,
+        tag !== 0,
         rt,
         this.rEv[x],
         this.rLocX[x],
+        this.rTag[x],
         false,
         this.rClock[x],
         'read-write',
       );
     }
     if (rt === SHARED) this.freeShared(x);
+    else if (tag !== 0) this.rThread[x] = NONE;
     this.wThread[x] = t;
     this.wClock[x] = ct;
     this.wEv[x] = ev;
     this.wLocX[x] = locx;
+    this.wTag[x] = tag;
   }
 
-  private setShared(row: number, t: number, c: number, ev: number, locx: number): void {
+  private setShared(row: number, t: number, c: number, ev: number, locx: number, tag: number): void {
     const i = row * this.RS.width + t;
     this.RS.data[i] = c;
     this.RSev.data[i] = ev;
     this.RSlocx.data[i] = locx;
+    this.RStag.data[i] = tag;
   }
 
   private freeShared(x: number): void {
@@ -186,6 +222,7 @@ export class FastTrackDetector extends VectorClockDetector {
     this.RS.free(row);
     this.RSev.free(row);
     this.RSlocx.free(row);
+    this.RStag.free(row);
     this.rThread[x] = NONE;
     this.rClock[x] = 0;
   }
@@ -197,9 +234,11 @@ export class FastTrackDetector extends VectorClockDetector {
     loc: number,
     write: boolean,
     xact: boolean,
+    atomic: boolean,
     u: number,
     uEv: number,
     uLocX: number,
+    uTag: number,
     uWrite: boolean,
     uClock: number,
     what: string,
@@ -207,8 +246,8 @@ export class FastTrackDetector extends VectorClockDetector {
     this.n.races++;
     this.report(
       x,
-      { index: ev, thread: t, write, xact, loc },
-      { index: uEv, thread: u, write: uWrite, xact: (uLocX & 1) === 1, loc: uLocX >> 1 },
+      { index: ev, thread: t, write, xact, atomic, loc },
+      { index: uEv, thread: u, write: uWrite, xact: (uLocX & 1) === 1, atomic: uTag !== 0, loc: uLocX >> 1 },
       `${what} race: previous access at epoch ${this.epoch(uClock, u)}, but C_${this.ctx.symbols.threads.name(t)}[${this.ctx.symbols.threads.name(u)}] = ${this.C.data[t * this.C.width + u]}`,
     );
   }
