@@ -8,8 +8,8 @@
  * (`summary.racyVariables > 0` ⇔ `expect: race`) and, for a racy program, the first race names exactly the two
  * marked lines; so does (c) `--detector fasttrack` (the vector-clock peer: the same happens-before), run with
  * `--record <trace>`, and `goldilocks check` of its recorded trace reports the same pairs of source locations as
- * that live run, except the pairs with an atomic access, which a trace cannot express (docs/RUNTIME.md
- * "Recording"; a recorded run has no same-epoch filter, so the goldilocks run is the one that has it); (d) under
+ * that live run, pairs with an atomic access included (docs/RUNTIME.md "Recording"; a recorded run has no
+ * same-epoch filter, so the goldilocks run is the one that has it); (d) under
  * `--detector eraser` (imprecise) a racy program is warned about unless its racing pair is a write then a read of
  * another thread (Eraser's Exclusive → Shared, which never warns). (b)–(d) are skipped while the built CLI has no
  * `run` command. Two runs at a time. With `GOLDILOCKS_PEERS_TABLE=<file>` the verdicts of (b)–(d) are written to
@@ -261,8 +261,8 @@ describe('test programs', { concurrency: 2 }, () => {
         .races;
       assert.deepEqual(
         locationPairs(replayed),
-        locationPairs(json.races.filter((r) => !r.current.atomic && !r.previous.atomic)),
-        `${p.name}: pairs of the recording (check) vs pairs of the live run without atomic accesses`,
+        locationPairs(json.races),
+        `${p.name}: pairs of the recording (check) vs pairs of the live run`,
       );
     });
 

@@ -6,15 +6,15 @@
  * Per process: the synchronization event list in order, and before each cell `p` the data accesses checked when
  * the list had `p` cells, in `seq` order. Threads are `T<threadId>`. A data variable `sab#B+O` is the bytes of
  * shared buffer B from offset O up to the next variable of B: the bytes are cut wherever some recorded access (or
- * atomic write) starts or ends, so every access covers whole variables and the bytes of one variable always see
+ * atomic operation) starts or ends, so every access covers whole variables and the bytes of one variable always see
  * the same accesses — per-byte verdicts with one event per variable touched, not per byte. With several processes
  * (`run -- command`), every name gets the process's prefix `<n>/`, as in the merged JSON report.
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CHUNK_RECORDS, RECORD, type RecordMeta } from '../runtime/record.js';
-import { objectKey, Shadow, WRITE } from '../runtime/shadow.js';
-import { CELL, Cell, TAG_SHIFT } from '../runtime/state.js';
+import { ATOMIC, objectKey, packA, Shadow, WRITE } from '../runtime/shadow.js';
+import { CELL, Cell, Tag } from '../runtime/state.js';
 import { writeAll } from '../trace/write-all.js';
 
 /** What {@link writeRecordedTrace} wrote. */
@@ -179,8 +179,6 @@ class Variables {
   private cuts = new Set<number>();
   /** Sorted distinct cut offsets: variable k is the bytes [offsets[k], offsets[k + 1]). */
   offsets: Float64Array = new Float64Array(0);
-  /** Per variable: touched by a recorded data access. */
-  accessed: Uint8Array = new Uint8Array(0);
   private names: string[] = [];
 
   constructor(
@@ -193,7 +191,6 @@ class Variables {
   }
   seal(): void {
     this.offsets = Float64Array.from(this.cuts).sort();
-    this.accessed = new Uint8Array(this.offsets.length);
     this.cuts.clear();
   }
   /** The index of the variable starting at byte `lo` (a cut). */
@@ -260,36 +257,25 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
     hi[i] = base + 32 - Math.clz32(mask);
     varsOf(buf[i]).cut(lo[i], hi[i]);
   }
-  /** An atomic cell's buffer id and byte range, as `Shadow.keyName` reads them. */
-  const atomicRange = (c: number): [number, number, number] => {
-    const b = list[c + 3] >>> 0;
-    const off = Math.floor(b / 4);
-    return [list[c + 2] & ((1 << TAG_SHIFT) - 1), off, off + (1 << (b & 3))];
-  };
-  for (let c = 0; c < list.length; c += CELL) {
-    if (list[c] === Cell.AtomicWrite || list[c] === Cell.AtomicRmw) {
-      const [id, from, to] = atomicRange(c);
-      varsOf(id).cut(from, to);
-    }
-  }
   for (const v of vars.values()) v.seal();
-  for (let i = 0; i < acc.n; i++) {
-    const v = vars.get(buf[i])!;
-    for (let k = v.first(lo[i]); k < v.offsets.length && v.offsets[k] < hi[i]; k++) v.accessed[k] = 1;
-  }
 
   const locs: string[] = [];
   const loc = (site: number): string => (locs[site] ??= (meta.strings[site] ?? '').replace(/[|\r\n]/g, '_'));
   const threads: string[] = [];
   const thread = (t: number): string => (threads[t] ??= `${prefix}T${t}`);
   const object = (c: number): string => prefix + Shadow.keyName(objectKey(list[c + 2], list[c + 3]));
+  /** An atomic access's location (its element's bytes), named as its cells name it. */
+  const atomicLocation = (i: number): string =>
+    prefix + Shadow.keyName(objectKey(packA(Tag.Atomic, buf[i]), lo[i] * 4 + Math.log2(hi[i] - lo[i])));
   let next = 0;
   const accessesBefore = (cell: number): void => {
     for (; next < order.length && acc.pos[order[next]] <= cell; next++) {
       const i = order[next];
-      const op = acc.bits[i] & WRITE ? 'w(' : 'r(';
+      const bits = acc.bits[i];
+      const atomic = (bits & ATOMIC) !== 0;
+      const op = atomic ? (bits & WRITE ? 'awd(' : 'ard(') : bits & WRITE ? 'w(' : 'r(';
       const t = thread(acc.thread[i]);
-      const where = `)|${loc(acc.site[i])}`;
+      const where = `${atomic ? `,${atomicLocation(i)}` : ''})|${loc(acc.site[i])}`;
       const v = vars.get(buf[i])!;
       for (let k = v.first(lo[i]); k < v.offsets.length && v.offsets[k] < hi[i]; k++)
         out.event(t, op + v.name(k) + where);
@@ -318,13 +304,6 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
     const op = SYNC[kind];
     if (op === undefined) throw new Error(`${dir}: cell ${p} has an unknown kind ${kind}`);
     out.event(t, `${op}(${object(c)})|`);
-    if (kind === Cell.AtomicWrite || kind === Cell.AtomicRmw) {
-      // an atomic write replaces every access record of its bytes (live `Shadow.record`): reset them
-      const [id, from, to] = atomicRange(c);
-      const v = vars.get(id)!;
-      for (let k = v.first(from); k < v.offsets.length && v.offsets[k] < to; k++)
-        if (v.accessed[k]) out.event(t, `alloc(${v.name(k)})|`);
-    }
   }
   accessesBefore(Number.POSITIVE_INFINITY);
 }

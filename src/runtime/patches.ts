@@ -89,6 +89,8 @@ function patchAtomics(ctx: Context): void {
         const kindFlags = decide();
         flags = (kindFlags & 0xffff) | ATOMIC;
         const c = shadow.find(word, mask, flags);
+        // --record: the data access, attempted (like Shadow.access), at the list's length before its cells
+        if (shadow.onAccess !== undefined) shadow.onAccess(word, mask | flags, site);
         if (!(c && ctx.stopOnRace)) {
           result = op();
           // recorded before its cell: the access precedes its own release half (the cell), so a later read of

@@ -11,7 +11,8 @@
  *   — to its thread's chunk. A chunk lives in the shared `record` buffer, so that the main thread can write out
  *   the records of a worker terminated mid-run; a thread appends a full chunk to its file `t<id>.log` itself. A
  *   file is a sequence of blocks [thread, count, count records].
- * - Atomics are not recorded here: their cells in the list say everything the trace keeps of them.
+ * - An atomic operation's data access is logged the same way (by `./patches.ts`, under its word lock and the
+ *   list lock, before the operation's cells) with its ATOMIC flag: the trace writes it as `ard`/`awd`.
  *
  * The order of the trace: an access checked when the list had `pos` cells comes after cell `pos - 1` and before
  * cell `pos`; accesses between two cells in `seq` order. This keeps each thread's program order, the list's order
@@ -62,7 +63,7 @@ export class Recorder {
     this.file = path.join(dir, `t${t}.log`);
   }
 
-  /** `Shadow.onAccess`: appends the record of a checked word access (word lock held). */
+  /** `Shadow.onAccess`: appends the record of a checked word access, plain or atomic (word lock held). */
   readonly log = (word: number, bits: number, site: number): void => {
     const c = this.chunk ?? this.allocate();
     const n = c[1];
