@@ -2,7 +2,9 @@
  * Microbenchmark of the emitted access shape: the same loop plain and instrumented (through
  * src/runtime/instrument.ts, passthrough runtime), over a plain Array, a non-shared Float64Array, an Int32Array
  * over a SharedArrayBuffer, and an object used as a map `o[key]`. Each loop does a read-modify-write and a read per
- * element. Prints ns per element (best of several rounds) and the instrumented/plain ratio. Then the live runtime's
+ * element. Prints ns per element (best of several rounds) and the instrumented/plain ratio, and the floor of any
+ * guard that tests the object per access: the same loop with only `isView(a)` added before each access (a no-op
+ * conditional; the accesses unchanged). Then the live runtime's
  * element path (`bench/runtime-micro.mjs` under plain node and under `--import dist/runtime/register.js`; needs
  * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, and per word check.
  * Usage: npm run bench:instrument
@@ -45,15 +47,31 @@ function time(f: (a: unknown, n: number, keys: string[]) => number, a: unknown):
   return best;
 }
 
-console.log('subject                              plain ns  instr ns  ratio');
+/** The loop with each access `X` preceded by the isView test alone: `(isView(a) ? X : X)`. */
+const ISVIEW_ONLY = `return function (a, n, keys) {
+  let s = 0;
+  const isView = __goldilocks.isView;
+  for (let i = 0; i < n; i++) {
+    const k = KEY;
+    const v = (isView(a) ? a[k] : a[k]) + 1;
+    if (isView(a)) a[k] = v;
+    else a[k] = v;
+    s += isView(a) ? a[k] : a[k];
+  }
+  return s;
+};`;
+
+console.log('subject                              plain ns  instr ns  ratio  isView-only ns  ratio');
 for (const [name, { make, key }] of Object.entries(subjects)) {
   const source = LOOP.replace('KEY', key);
   const plain = compileFunction(source)();
   const inst = compileFunction(instrument(source, { file: 'bench.js', module: false }).code)();
+  const floor = compileFunction(ISVIEW_ONLY.replace('KEY', key))();
   const p = time(plain, make());
   const q = time(inst, make());
+  const f = time(floor, make());
   console.log(
-    `${name.padEnd(36)} ${p.toFixed(2).padStart(8)}  ${q.toFixed(2).padStart(8)}  ${(q / p).toFixed(2)}x`,
+    `${name.padEnd(36)} ${p.toFixed(2).padStart(8)}  ${q.toFixed(2).padStart(8)}  ${(q / p).toFixed(2)}x  ${f.toFixed(2).padStart(14)}  ${(f / p).toFixed(2)}x`,
   );
 }
 

@@ -94,8 +94,8 @@ describe('eraser: objects and fields', () => {
     assert.equal(races.length, 1);
     assert.deepEqual(vars, ['o.f']);
     const r = races[0];
-    assert.deepEqual(r.current, { index: 1, thread: 1, write: true, xact: false, loc: 0 });
-    assert.deepEqual(r.previous, { index: 0, thread: 0, write: true, xact: false, loc: 0 });
+    assert.deepEqual(r.current, { index: 1, thread: 1, write: true, xact: false, atomic: false, loc: 0 });
+    assert.deepEqual(r.previous, { index: 0, thread: 0, write: true, xact: false, atomic: false, loc: 0 });
     assert.deepEqual(r.lockset, []);
     assert.match(r.detail, /Eraser/);
     assert.equal(det.stats().objectsEscaped, 1);
@@ -140,7 +140,14 @@ describe('eraser: objects and fields', () => {
     `);
     assert.deepEqual(vars, ['o.f']);
     assert.equal(races[0].current.index, 4);
-    assert.deepEqual(races[0].previous, { index: 3, thread: 1, write: false, xact: false, loc: 0 });
+    assert.deepEqual(races[0].previous, {
+      index: 3,
+      thread: 1,
+      write: false,
+      xact: false,
+      atomic: false,
+      loc: 0,
+    });
   });
 
   test('lock change (L1 then L2) is reported: the classic Eraser false alarm', () => {
