@@ -497,6 +497,23 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     return args.length === 0 ? broadcast.call(this) : broadcast.call(this, wrap(args[0], Tag.Broadcast));
   };
 
+  // structuredClone of a shared buffer (or of a value holding one) returns a new SharedArrayBuffer object over the
+  // same memory (HTML StructuredSerialize): cloned as `{ sabs, v }`, the clones in `sabs` are the very objects in
+  // the cloned `v`, and they get the originals' ids, so accesses through either alias are checked as one buffer
+  const clone = globalThis.structuredClone;
+  globalThis.structuredClone = function structuredClone(value: unknown, ...options: unknown[]): unknown {
+    const sabs: SharedArrayBuffer[] = [];
+    collect(value, sabs);
+    if (sabs.length === 0) return Reflect.apply(clone, undefined, [value, ...options]);
+    const list = sabs.map(idOf);
+    const r = Reflect.apply(clone, undefined, [{ sabs, v: value }, ...options]) as {
+      sabs: SharedArrayBuffer[];
+      v: unknown;
+    };
+    adopt(r.sabs, list);
+    return r.v;
+  } as typeof clone;
+
   // ---- threads --------------------------------------------------------------------------------------------
   if (!isMainThread) {
     // the parent appends the fork cell after its Worker constructor returns: wait for it (a missing one would

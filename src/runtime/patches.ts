@@ -25,7 +25,7 @@
  * `Array.from`, `%TypedArray%.from`, array destructuring, `new Set(view)`... (`keys` reads no element) — and the
  * methods that may stop early: indexOf, lastIndexOf, includes, find, findIndex, findLast, findLastIndex, every,
  * some. Not observed: generic built-ins given a view as any object (`Array.prototype` methods called on it,
- * `Object.values`, `JSON.stringify`, `structuredClone`), the TypedArray constructors copying a view, object
+ * `Object.values`, `JSON.stringify`), the TypedArray constructors copying a view, object
  * destructuring of a view: see docs/RUNTIME.md.
  */
 import type { Callee, Context } from './detector.js';
