@@ -60,6 +60,11 @@ const CORPUS: Record<string, string> = {
       Atomics.add(s, Atomics.load(s, 0) - 3, Atomics.load(s, 4)), Atomics.isLockFree(4)];
     const local = () => { const Atomics = { add: () => 'local' }; return Atomics.add(s, 0, 1); };
     return [r, local(), s];`,
+  'TypedArray constructors (the first argument wrapped), spread, shadowed names, no argument': `${SHARED}
+    s[3] = 9; const f = new Float64Array(s); const b = new Uint8Array(s.buffer, 4, 8); const n = new Int16Array(3);
+    const sp = new Int32Array(...[s]); const g = new BigInt64Array(2); const c = new Uint8Array((log.push(1), s));
+    const local = (Int8Array) => new Int8Array(s); const d = new Uint8Array([s[3], s[3] + 1]);
+    return [f, b, n, sp, g, c, local(Array), d, log];`,
   'compound operators': `${SHARED} const a = [7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]; const ops = [];
     a[0] += 3; a[1] -= 3; a[2] *= 3; a[3] /= 2; a[4] %= 4; a[5] **= 2; a[6] <<= 2; a[7] >>= 1; a[8] >>>= 1;
     a[9] |= 8; a[10] &= 3; a[11] ^= 5; s[0] = -9; s[0] >>>= 1; s[1] **= 2; s[2] += 5; return [a, s];`,
@@ -281,6 +286,37 @@ describe('the runtime sees each shared access once, in order, at its site', () =
     }
     assert.deepEqual(seen, ['3:26', '3:8']); // the inner call runs first
     assert.equal(hooks.pendingSite(), -1);
+  });
+  test('new TypedArray(x) wraps x at its site; the hook asks the runtime to check a copy of a shared view', () => {
+    const code = (src: string) => instrument(src, { file: 'f.js', module: false });
+    assert.match(
+      code('new Float64Array(v, 1);').code,
+      /new Float64Array\(__goldilocks\.copied\(__gl\$m, 0, v\), 1\)/,
+    );
+    for (const kept of [
+      'new Float64Array();',
+      'new Float64Array(...xs);',
+      'new Foo(v);',
+      'function f(Int8Array) { return new Int8Array(v); }',
+    ])
+      assert.equal(code(kept).sites, 0, kept);
+    const copies: string[] = [];
+    installRuntime({
+      ...recorder,
+      readAll(o, site) {
+        const l = hooks.siteLocation(site);
+        copies.push(`${(o as Int8Array).length} ${l.line}:${l.column}`);
+      },
+    });
+    try {
+      runBody(
+        'const s = new Int32Array(new SharedArrayBuffer(8));\nreturn [new Float64Array(s), new Uint8Array(s.buffer), new Int8Array([1]), new Int8Array(new Int32Array(2))];',
+        true,
+      );
+    } finally {
+      installRuntime(recorder);
+    }
+    assert.deepEqual(copies, ['2 3:9']); // the shared view only: not its buffer, an array or a non-shared view
   });
   test('non-computed o.p, callees and super[k] are not sites', () => {
     assert.equal(

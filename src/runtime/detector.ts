@@ -774,6 +774,10 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     },
     r: read,
     w: write,
+    readAll(o, site) {
+      const buffer = o.buffer as SharedArrayBuffer;
+      checkRange(buffer, o.byteOffset, o.byteLength, 0, siteOf(site), 'TypedArray constructor', hooks.copied);
+    },
     worker: workerHooks,
   };
   return runtime;

@@ -40,6 +40,12 @@ export interface Runtime {
    */
   r?(o: ArrayBufferView, k: unknown, m: SiteFunction, i: number): boolean;
   w?(o: ArrayBufferView, k: unknown, m: SiteFunction, i: number): boolean;
+  /**
+   * A read of every element of `o` (a TypedArray over shared memory) at `site`: the copy a TypedArray constructor
+   * makes of it (ECMA-262 §23.2.5.1.2 InitializeTypedArrayFromTypedArray). Throws before the copy, like `get`.
+   * Optional: without it the copy is not checked.
+   */
+  readAll?(o: ArrayBufferView, site: number): void;
   /** Called by register's `Worker` around each worker's construction in this thread. */
   worker?: WorkerHooks;
 }
@@ -127,7 +133,28 @@ export interface Hooks {
    * null or undefined `o`; a failed [[Set]] throws only when `strict`).
    */
   readonly ref: (o: unknown, k: unknown, m: SiteFunction, i: number, strict: boolean) => Reference;
+  /**
+   * The first argument `x` of `new Float64Array(x, ...)` (any TypedArray constructor named by its global name) at
+   * site `i` of module `m`: when `x` is a TypedArray over shared memory, the runtime's {@link Runtime.readAll}
+   * checks the copy the constructor is about to make. Returns `x`.
+   */
+  readonly copied: (m: SiteFunction, i: number, x: unknown) => unknown;
 }
+
+/** The global names of the TypedArray constructors (ECMA-262 Table 71), whose `new` the rewriter gives a site. */
+export const TYPED_ARRAYS = [
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int16Array',
+  'Uint16Array',
+  'Int32Array',
+  'Uint32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
+] as const;
 
 /** The runtime used until another is installed: plain reads and writes. */
 export const passthrough: Runtime = {
@@ -271,6 +298,10 @@ function createHooks(): Hooks {
       if (shared(o)) return runtime.set(o, k, v, siteId(m, i));
       cache(m, i, o);
       return plain.set(o, k, v, 0);
+    },
+    copied(m, i, x) {
+      if (shared(x)) runtime.readAll?.(x as ArrayBufferView, siteId(m, i));
+      return x;
     },
     ref(o, k, m, i, strict) {
       return {

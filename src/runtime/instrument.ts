@@ -43,7 +43,7 @@ import { type Options, parse } from 'acorn';
 import { base, recursive } from 'acorn-walk';
 import type * as E from 'estree';
 import MagicString from 'magic-string';
-import { ATOMIC_OPS } from './hooks.js';
+import { ATOMIC_OPS, TYPED_ARRAYS } from './hooks.js';
 
 /** Name of the per-thread hooks object on `globalThis` (see `./hooks.ts`). */
 export const HOOKS_GLOBAL = '__goldilocks';
@@ -484,6 +484,27 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     operandsOnly(n.callee, st, c);
     for (const a of n.arguments) c(a, st);
     if (n.type === 'CallExpression') atomicsCall(n as E.SimpleCallExpression & N);
+    else typedArrayNew(n as E.NewExpression & N);
+  }
+
+  /**
+   * `new Float64Array(x, ...)` (a global TypedArray constructor, x not a spread) becomes
+   * `new Float64Array(__goldilocks.copied(__gl$m, i, x), ...)`: a copy of a shared view is checked as a read of it.
+   */
+  function typedArrayNew(n: E.NewExpression & N): void {
+    const callee = n.callee;
+    const x = n.arguments[0] as (E.Expression & N) | E.SpreadElement | undefined;
+    if (
+      callee.type !== 'Identifier' ||
+      !(TYPED_ARRAYS as readonly string[]).includes(callee.name) ||
+      isLocal(callee) ||
+      x === undefined ||
+      x.type === 'SpreadElement'
+    )
+      return;
+    const i = newSite(n);
+    ms.prependLeft(x.start, `${HOOKS_GLOBAL}.copied(${SITE_FN}, ${i}, `);
+    ms.appendRight(x.end, ')');
   }
 
   /**

@@ -18,6 +18,7 @@
  * shared source read), fill, copyWithin, slice, sort, reverse (written), join, map, forEach, reduce, reduceRight,
  * filter, at, toLocaleString, toReversed, toSorted, with (read; `with` all but the replaced element);
  * `Buffer.prototype` toString, write, copy, fill, equals, compare and the `readX`/`writeX` number methods;
+ * `Buffer.from(view)` (read). The TypedArray constructors copying a view are checked at their site by the rewriter.
  * `TextDecoder#decode`; `TextEncoder#encodeInto`.
  *
  * **Element by element** (each element checked right before it is read, so an element never read is never
@@ -25,7 +26,7 @@
  * `Array.from`, `%TypedArray%.from`, array destructuring, `new Set(view)`... (`keys` reads no element) — and the
  * methods that may stop early: indexOf, lastIndexOf, includes, find, findIndex, findLast, findLastIndex, every,
  * some. Not observed: generic built-ins given a view as any object (`Array.prototype` methods called on it,
- * `Object.values`, `JSON.stringify`), the TypedArray constructors copying a view, object
+ * `Object.values`, `JSON.stringify`), a TypedArray constructor not called by its global name, object
  * destructuring of a view: see docs/RUNTIME.md.
  */
 import type { Callee, Context } from './detector.js';
@@ -520,6 +521,22 @@ function patchSearch(ctx: Context, proto: Record<PropertyKey, AnyFn>): void {
 }
 
 function patchBuffer(ctx: Context): void {
+  // Buffer.from(view) copies a TypedArray's elements (Buffer.from(view.buffer) shares memory: not a read)
+  const from = Buffer.from as AnyFn;
+  const bufferFrom = function (this: unknown, value: unknown, ...rest: unknown[]): unknown {
+    if (ctx.shared(value)) {
+      const v = value as Int8Array;
+      checkElements(ctx, v, 0, v.length, 0, 'Buffer.from', bufferFrom);
+    }
+    return Reflect.apply(from, this, [value, ...rest]);
+  };
+  Object.defineProperty(bufferFrom, 'name', { value: 'from' });
+  Object.defineProperty(Buffer, 'from', {
+    value: bufferFrom,
+    writable: true,
+    configurable: true,
+    enumerable: true,
+  });
   const proto = Buffer.prototype as unknown as Record<string, AnyFn>;
   const len = (b: Int8Array) => b.length;
   wrapMethod(ctx, proto, 'Buffer', 'toString', (self, [, start, end], fn, what) => {
