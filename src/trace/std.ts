@@ -164,8 +164,8 @@ export class StdParser implements TraceParser {
   /**
    * The fast path for the common lines `THREAD|OP(ARG)|LOC` (no value, not a commit; LF or CRLF) in
    * `buf[pos, whole)`, which ends with a newline: one pass over the bytes that finds the fields and hashes
-   * the names as it goes, then interns them; a thread name equal to the previous line's is recognised without
-   * interning. Stops at the first other line — including every malformed line — and leaves it to the
+   * the names as it goes (FNV-1a, and the last 8 bytes as two ints: Interner.internTail), then interns them;
+   * a thread name equal to the previous line's is recognised without interning. Stops at the first other line — including every malformed line — and leaves it to the
    * general parser (`parseLine`), which gives the errors; the events are the same as parseLine's.
    * @returns the position of the first line not parsed (`whole` if all were, or the batch is full before).
    */
@@ -223,9 +223,13 @@ export class StdParser implements TraceParser {
       // ARG, then ')|'.
       const as = ++i;
       let h = FNV_OFFSET;
+      let w0 = 0;
+      let w1 = 0;
       let b = buf[i];
       while (STOP[b] === 0 && b !== RPAREN) {
         h = Math.imul(h ^ b, FNV_PRIME);
+        w1 = (w1 << 8) | (w0 >>> 24);
+        w0 = (w0 << 8) | b;
         b = buf[++i];
       }
       if (b !== RPAREN || i === as || buf[i + 1] !== PIPE) break;
@@ -234,19 +238,23 @@ export class StdParser implements TraceParser {
       i += 2;
       const locS = i;
       let hLoc = FNV_OFFSET;
+      let l0 = 0;
+      let l1 = 0;
       b = buf[i];
       while (STOP[b] === 0) {
         hLoc = Math.imul(hLoc ^ b, FNV_PRIME);
+        l1 = (l1 << 8) | (l0 >>> 24);
+        l0 = (l0 << 8) | b;
         b = buf[++i];
       }
       const le = i;
       if (b === CR) b = buf[++i];
       if (b !== NL) break;
-      const x = ns === NS_VAR ? s.variableHashed(buf, as, ae, h) : this.argument(ns, buf, as, ae, h);
+      const x = ns === NS_VAR ? s.variableTail(buf, as, ae, h, w0, w1) : this.argument(ns, buf, as, ae, h);
       kind[n] = opKind;
       threadOf[n] = thread;
       target[n] = x;
-      locOf[n] = locS === le ? 0 : locations.internHashed(buf, locS, le, hLoc);
+      locOf[n] = locS === le ? 0 : locations.internTail(buf, locS, le, hLoc, l0, l1);
       value[n] = -1;
       line[n] = ++lineNo;
       n++;
