@@ -227,10 +227,11 @@ describe('inputs and the CLI', () => {
 describe('STD/extended parser fast path', () => {
   /** Reads `text` in chunks of `chunk` bytes: the events as `line:ext` lines, then the rest or the error. */
   function parseAll(text: string, strict: boolean, chunk: number, fastPath: boolean): string {
-    const proto = StdParser.prototype as unknown as { parseSimpleLine: unknown };
-    const simple = proto.parseSimpleLine;
+    const proto = StdParser.prototype as unknown as { parseSimpleLines: unknown };
+    const simple = proto.parseSimpleLines;
+    assert.equal(typeof simple, 'function');
     // The general parser alone: what the one-pass fast path must agree with, event for event and error for error.
-    if (!fastPath) proto.parseSimpleLine = () => -1;
+    if (!fastPath) proto.parseSimpleLines = (_buf: Buffer, pos: number) => pos;
     const lines: string[] = [];
     try {
       const r = chunked(Buffer.from(text, 'utf8'), () => chunk, {
@@ -244,9 +245,49 @@ describe('STD/extended parser fast path', () => {
     } catch (e) {
       return `${lines.join('\n')}\nerror:${(e as Error).message}`;
     } finally {
-      proto.parseSimpleLine = simple;
+      proto.parseSimpleLines = simple;
     }
   }
+
+  /** Longer than the fast path's copy of the last thread name (64 bytes). */
+  const LONG_THREAD = 'T'.repeat(70);
+
+  it('reuses the thread of the line before only for the same name; CRLF lines; long names', () => {
+    const text = [
+      'T0|r(x)|L1',
+      'T|r(x)|L1',
+      'T00|w(x)|',
+      'T0|vw(v)|L2\r',
+      `${LONG_THREAD}|r(o.f)|L3`,
+      `${LONG_THREAD}x|r(o.f)|L3\r`,
+      `${LONG_THREAD}|acq(l)|L4`,
+      'T1|w(a[3])|é',
+      'T1|r(x)=5|L5',
+      'T1|w(x)|L6',
+    ].join('\n');
+    const expected = [
+      '1:T0|r(x)|L1',
+      '2:T|r(x)|L1',
+      '3:T00|w(x)|',
+      '4:T0|vw(v)|L2',
+      `5:${LONG_THREAD}|r(o.f)|L3`,
+      `6:${LONG_THREAD}x|r(o.f)|L3`,
+      `7:${LONG_THREAD}|acq(l)|L4`,
+      '8:T1|w(a[3])|é',
+      '9:T1|r(x)=5|L5',
+      '10:T1|w(x)|L6',
+    ].join('\n');
+    // The events, without the longest rest carried between chunks (which depends on the chunk size).
+    const events = (out: string) => out.replace(/\nrest:\d+$/, '');
+    for (const chunk of [1, 7, 16, 1000]) {
+      assert.equal(events(parseAll(text, false, chunk, true)), expected, `chunks of ${chunk} bytes`);
+      assert.equal(
+        events(parseAll(text, false, chunk, false)),
+        expected,
+        `${chunk}-byte chunks, general parser`,
+      );
+    }
+  });
 
   it('agrees with the general parser on random lines, valid and not, in random chunks', () => {
     const piece = fc.constantFrom(
@@ -276,12 +317,14 @@ describe('STD/extended parser fast path', () => {
       'é',
       'L:1',
       '',
+      LONG_THREAD,
+      'u\u00f2',
     );
     const line = fc.oneof(
       fc.array(piece, { maxLength: 10 }).map((a) => a.join('')),
       fc
         .tuple(
-          fc.constantFrom('T0', 'T1', ''),
+          fc.constantFrom('T0', 'T1', 'T', 'T00', '', LONG_THREAD, `${LONG_THREAD}x`),
           fc.constantFrom(...KIND_NAMES, 'bogus', 'r '),
           fc.constantFrom('x', 'o.f', 'C.f@12', '@7[3]', '', 'a)b', 'T1'),
           fc.constantFrom('', 'F.java:3', 'a|b', 'é', '\r'),

@@ -47,6 +47,14 @@ export class Symbols {
     return id;
   }
 
+  /** As {@link variableHashed}, with also the name's last bytes as two ints (Interner.internTail). */
+  variableTail(buf: Uint8Array, start: number, end: number, h: number, w0: number, w1: number): number {
+    const before = this.variables.size;
+    const id = this.variables.internTail(buf, start, end, h, w0, w1);
+    if (id === before) this.describeVariable(id);
+    return id;
+  }
+
   /** Interns a variable name given as a string. */
   variableNamed(name: string): number {
     const b = Buffer.from(name, 'utf8');

@@ -36,6 +36,8 @@ const CR = 0x0d;
 const NL = 0x0a;
 const HASH = 0x23;
 const COMMA = 0x2c;
+const R = 0x72;
+const W = 0x77;
 const SEMI = 0x3b;
 
 /** Namespaces an operation's argument lives in. */
@@ -92,8 +94,13 @@ function keywordKey(buf: Uint8Array, s: number, e: number): number {
   for (let i = s; i < e; i++) k = k * 128 + buf[i];
   return k;
 }
+/** Bytes that end a name on the fast path: '|', LF, CR (each line of `parseSimpleLines` ends with a LF). */
+const STOP = new Uint8Array(256);
+STOP[PIPE] = 1;
+STOP[NL] = 1;
+STOP[CR] = 1;
 const KEYWORDS = new Map<number, OpSpec>();
-/** The keywords of one or two letters (r, w, vr, vw) by key, for the fast path: an array index, no hashing. */
+/** The keywords of one or two letters (r, w, vr, vw, ar, aw) by key, for the fast path: an array index. */
 const SHORT_KEYWORDS: (OpSpec | undefined)[] = new Array(128 * 128);
 for (const [name, spec] of Object.entries(OPS)) {
   const b = Buffer.from(name, 'latin1');
@@ -116,6 +123,13 @@ export class StdParser implements TraceParser {
   private lineNo = 0;
   private readonly reads: number[] = [];
   private readonly writes: number[] = [];
+  /**
+   * The thread of the last line the fast path parsed and the first `lastThreadLength` bytes of
+   * `lastThreadName`, its name (length 0: none; names longer than the buffer are not kept).
+   */
+  private lastThread = -1;
+  private readonly lastThreadName = new Uint8Array(64);
+  private lastThreadLength = 0;
 
   constructor(
     private readonly symbols: Symbols,
@@ -128,12 +142,15 @@ export class StdParser implements TraceParser {
   }
 
   parse(buf: Buffer, pos: number, end: number, eof: boolean, batch: EventBatch): number {
+    // The lines up to the last newline of the range are whole: the fast path's scans stop at that newline.
+    const whole = end > pos ? buf.lastIndexOf(NL, end - 1) + 1 : pos;
     while (pos < end && batch.length < batch.capacity) {
-      const next = this.parseSimpleLine(buf, pos, end, eof, batch);
-      if (next >= 0) {
-        pos = next;
-        continue;
+      if (pos < whole) {
+        pos = this.parseSimpleLines(buf, pos, whole, batch);
+        if (batch.length >= batch.capacity) break;
       }
+      if (pos >= end) break;
+      // A line the fast path does not take (or the unfinished last one): the general parser.
       let nl = buf.indexOf(NL, pos);
       if (nl < 0 || nl >= end) {
         if (!eof) break;
@@ -151,55 +168,110 @@ export class StdParser implements TraceParser {
   finish(): void {}
 
   /**
-   * The fast path for the common line `THREAD|OP(ARG)|LOC` (no value, not a commit, no CR): one pass over
-   * the bytes that finds the fields and hashes the names as it goes, then interns them. Anything else —
-   * including every malformed line — is left to the general parser (`parseLine`), which gives the errors.
-   * @returns the position after the line, or -1 (nothing consumed) to use the general parser.
+   * The fast path for the common lines `THREAD|OP(ARG)|LOC` (no value, not a commit; LF or CRLF) in
+   * `buf[pos, whole)`, which ends with a newline: one pass over the bytes that finds the fields and hashes
+   * the names as it goes (FNV-1a, and the last 8 bytes as two ints: Interner.internTail), then interns them;
+   * a thread name equal to the previous line's is recognised without interning. Stops at the first other line —
+   * including every malformed line, and ard/awd and commit, whose argument holds several names — and leaves it to
+   * the general parser (`parseLine`), which gives the errors; the events are the same as parseLine's.
+   * @returns the position of the first line not parsed (`whole` if all were, or the batch is full before).
    */
-  private parseSimpleLine(buf: Buffer, ls: number, end: number, eof: boolean, batch: EventBatch): number {
-    let i = ls;
-    let hThread = FNV_OFFSET;
-    for (; i < end; i++) {
-      const b = buf[i];
-      if (b === PIPE || b === NL) break;
-      hThread = Math.imul(hThread ^ b, FNV_PRIME);
-    }
-    if (i >= end || i === ls || buf[i] !== PIPE) return -1;
-    const p1 = i++;
-    const ks = i;
-    let k = 0;
-    for (; i < end && i - ks <= 6; i++) {
-      const b = buf[i];
-      if (b === LPAREN || b === PIPE || b === NL) break;
-      k = k * 128 + b;
-    }
-    if (i >= end || buf[i] !== LPAREN) return -1;
-    const spec = k < SHORT_KEYWORDS.length ? SHORT_KEYWORDS[k] : KEYWORDS.get(k);
-    // commit and ard/awd have more than one name in their argument: the general parser
-    if (spec === undefined || spec.ns >= NS_COMMIT || (this.strict && !spec.std)) return -1;
-    const as = ++i;
-    let hArg = FNV_OFFSET;
-    for (; i < end; i++) {
-      const b = buf[i];
-      if (b === RPAREN || b === PIPE || b === NL) break;
-      hArg = Math.imul(hArg ^ b, FNV_PRIME);
-    }
-    if (i + 1 >= end || i === as || buf[i] !== RPAREN || buf[i + 1] !== PIPE) return -1;
-    const ae = i;
-    i += 2;
-    const locS = i;
-    let hLoc = FNV_OFFSET;
-    for (; i < end; i++) {
-      const b = buf[i];
-      if (b === NL || b === PIPE || b === CR) break;
-      hLoc = Math.imul(hLoc ^ b, FNV_PRIME);
-    }
-    if (i < end ? buf[i] !== NL : !eof) return -1;
+  private parseSimpleLines(buf: Buffer, pos: number, whole: number, batch: EventBatch): number {
     const s = this.symbols;
-    const thread = s.threads.internHashed(buf, ls, p1, hThread);
-    const loc = locS === i ? 0 : s.locations.internHashed(buf, locS, i, hLoc);
-    batch.push(spec.kind, thread, this.argument(spec.ns, buf, as, ae, hArg), loc, -1, ++this.lineNo);
-    return i < end ? i + 1 : end;
+    const threads = s.threads;
+    const locations = s.locations;
+    const { kind, thread: threadOf, target, loc: locOf, value, line } = batch;
+    const capacity = batch.capacity;
+    const strict = this.strict;
+    let n = batch.length;
+    let lineNo = this.lineNo;
+    let thread = this.lastThread;
+    const name = this.lastThreadName;
+    let nameLength = this.lastThreadLength;
+    while (pos < whole && n < capacity) {
+      let i = pos;
+      // THREAD: the previous line's, or scanned, hashed and interned.
+      let j = 0;
+      if (nameLength > 0 && pos + nameLength < whole && buf[pos + nameLength] === PIPE)
+        while (j < nameLength && buf[pos + j] === name[j]) j++;
+      if (j === nameLength && nameLength > 0) i = pos + nameLength;
+      else {
+        let h = FNV_OFFSET;
+        let b = buf[i];
+        while (STOP[b] === 0) {
+          h = Math.imul(h ^ b, FNV_PRIME);
+          b = buf[++i];
+        }
+        if (b !== PIPE || i === pos) break;
+        thread = threads.internHashed(buf, pos, i, h);
+        nameLength = i - pos <= name.length ? i - pos : 0;
+        for (let q = 0; q < nameLength; q++) name[q] = buf[pos + q];
+      }
+      // OP: a keyword and '('; r and w (most lines) without a table lookup.
+      let opKind: number;
+      let ns: number;
+      const c = buf[++i];
+      if ((c === R || c === W) && buf[i + 1] === LPAREN) {
+        opKind = c === R ? READ : WRITE;
+        ns = NS_VAR;
+        i++;
+      } else {
+        // Other keywords of one or two letters; longer ones (acq, rel, fork...) go to the general parser
+        // (a Map lookup here made V8 compile the whole loop worse: about 10% more instructions per line).
+        const b = buf[i + 1];
+        const k = b === LPAREN ? c : c * 128 + b;
+        const spec = k < SHORT_KEYWORDS.length ? SHORT_KEYWORDS[k] : undefined;
+        if (spec === undefined || (strict && !spec.std)) break;
+        i += b === LPAREN ? 1 : 2;
+        if (buf[i] !== LPAREN) break;
+        opKind = spec.kind;
+        ns = spec.ns;
+      }
+      // ARG, then ')|'.
+      const as = ++i;
+      let h = FNV_OFFSET;
+      let w0 = 0;
+      let w1 = 0;
+      let b = buf[i];
+      while (STOP[b] === 0 && b !== RPAREN) {
+        h = Math.imul(h ^ b, FNV_PRIME);
+        w1 = (w1 << 8) | (w0 >>> 24);
+        w0 = (w0 << 8) | b;
+        b = buf[++i];
+      }
+      if (b !== RPAREN || i === as || buf[i + 1] !== PIPE) break;
+      const ae = i;
+      // LOC, then LF or CRLF.
+      i += 2;
+      const locS = i;
+      let hLoc = FNV_OFFSET;
+      let l0 = 0;
+      let l1 = 0;
+      b = buf[i];
+      while (STOP[b] === 0) {
+        hLoc = Math.imul(hLoc ^ b, FNV_PRIME);
+        l1 = (l1 << 8) | (l0 >>> 24);
+        l0 = (l0 << 8) | b;
+        b = buf[++i];
+      }
+      const le = i;
+      if (b === CR) b = buf[++i];
+      if (b !== NL) break;
+      const x = ns === NS_VAR ? s.variableTail(buf, as, ae, h, w0, w1) : this.argument(ns, buf, as, ae, h);
+      kind[n] = opKind;
+      threadOf[n] = thread;
+      target[n] = x;
+      locOf[n] = locS === le ? 0 : locations.internTail(buf, locS, le, hLoc, l0, l1);
+      value[n] = -1;
+      line[n] = ++lineNo;
+      n++;
+      pos = i + 1;
+    }
+    batch.length = n;
+    this.lineNo = lineNo;
+    this.lastThread = thread;
+    this.lastThreadLength = nameLength;
+    return pos;
   }
 
   private skip(reason: string): void {
