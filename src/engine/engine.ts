@@ -82,7 +82,6 @@ export class Engine {
     const state = this.threadState;
     const holder = this.locks.holder;
     const base = batch.firstIndex;
-    const skip = this.options.skip;
     for (let i = 0; i < batch.length; i++) {
       const k = kind[i];
       const t = thread[i];
@@ -97,27 +96,16 @@ export class Engine {
       }
       switch (k) {
         case READ:
-          if (skip?.skips(s, x, loc[i])) {
-            this.skippedAccesses++;
-            break;
-          }
-          for (let d = 0; d < nd; d++) dets[d].read(t, x, loc[i], ev);
+          if (!this.skipped(x, loc[i])) for (let d = 0; d < nd; d++) dets[d].read(t, x, loc[i], ev);
           break;
         case WRITE:
-          if (skip?.skips(s, x, loc[i])) {
-            this.skippedAccesses++;
-            break;
-          }
-          for (let d = 0; d < nd; d++) dets[d].write(t, x, loc[i], ev);
+          if (!this.skipped(x, loc[i])) for (let d = 0; d < nd; d++) dets[d].write(t, x, loc[i], ev);
           break;
         case ATOMIC_DATA_READ:
         case ATOMIC_DATA_WRITE:
-          if (skip?.skips(s, x, loc[i])) {
-            this.skippedAccesses++;
-            break;
-          }
-          for (let d = 0; d < nd; d++)
-            dets[d].atomicAccess(t, x, batch.value[i], k === ATOMIC_DATA_WRITE, loc[i], ev);
+          if (!this.skipped(x, loc[i]))
+            for (let d = 0; d < nd; d++)
+              dets[d].atomicAccess(t, x, batch.value[i], k === ATOMIC_DATA_WRITE, loc[i], ev);
           break;
         case ACQUIRE:
           this.acquire(batch, i, t, x);
@@ -188,6 +176,14 @@ export class Engine {
       }
     }
     this.events += batch.length;
+  }
+
+  /** Whether the skip list (§5.2) leaves out the access of `x` at `loc` (counted). */
+  private skipped(x: number, loc: number): boolean {
+    const skip = this.options.skip;
+    if (skip === undefined || !skip.skips(this.symbols, x, loc)) return false;
+    this.skippedAccesses++;
+    return true;
   }
 
   private acquire(batch: EventBatch, i: number, t: number, l: number): void {

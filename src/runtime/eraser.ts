@@ -131,8 +131,8 @@ export class EraserShadow extends Shadow {
         continue;
       }
       if (held < 0) held = this.locksHeld(word, mask, flags);
-      const c = state === EXCLUSIVE ? held : this.intersect(heap[e + LOCKSET], held);
-      if (c === EMPTY && (write || state === SHARED_MODIFIED)) return this.conflict(e, state, write);
+      if (this.step(state, heap[e + LOCKSET], held, write) === CONFLICT)
+        return this.conflict(e, state, write);
     }
     return undefined;
   }
@@ -158,14 +158,8 @@ export class EraserShadow extends Shadow {
         let ls = heap[e + LOCKSET];
         if (state !== CONFLICT && (state !== EXCLUSIVE || heap[e + OWNER] !== t)) {
           if (held < 0) held = this.locksHeld(word, mask, flags);
-          if (state === EXCLUSIVE) {
-            ls = held;
-            state = write ? SHARED_MODIFIED : SHARED;
-          } else {
-            ls = this.intersect(ls, held);
-            if (write) state = SHARED_MODIFIED;
-          }
-          if (state === SHARED_MODIFIED && ls === EMPTY) state = CONFLICT;
+          state = this.step(state, ls, held, write);
+          ls = this.stepLockset;
         }
         const r = (f & MASK) === m ? e : this.split(e, m);
         heap = this.s.heap;
@@ -194,6 +188,27 @@ export class EraserShadow extends Shadow {
     heap[n + OTHER_SITE] = 0;
     heap[n + NEXT] = heap[word + 1];
     heap[word + 1] = n;
+  }
+
+  /** The candidate lockset after the last {@link step}. */
+  private stepLockset = EMPTY;
+
+  /**
+   * Eraser's transition of a record in `state` (not CONFLICT, and not EXCLUSIVE to this thread) with candidate
+   * lockset `ls`, at an access (a write when `write`) holding lockset `held`: Exclusive → Shared / SharedModified
+   * with C = held; otherwise C := C ∩ held, and a write makes it SharedModified; SharedModified with an empty C is
+   * CONFLICT (Savage et al. §2.2). @returns the new state; the new lockset is left in {@link stepLockset}.
+   */
+  private step(state: number, ls: number, held: number, write: boolean): number {
+    let next = state;
+    if (state === EXCLUSIVE) {
+      this.stepLockset = held;
+      next = write ? SHARED_MODIFIED : SHARED;
+    } else {
+      this.stepLockset = this.intersect(ls, held);
+      if (write) next = SHARED_MODIFIED;
+    }
+    return next === SHARED_MODIFIED && this.stepLockset === EMPTY ? CONFLICT : next;
   }
 
   /** A copy of record `e` on bytes `m` (a strict subset of its bytes), linked after it; `e` keeps the others. */

@@ -28,11 +28,14 @@ export class DjitDetector extends VectorClockDetector {
   private readonly Wtag = new ClockTable();
   /** Row of x in R/W (allocated on first access), or -1. */
   private row: Int32Array = new Int32Array(1024).fill(-1);
+  /** The tables with a row per variable (allocated and freed together). */
+  private readonly rowTables: ClockTable[];
   private n = { reads: 0, writes: 0, sameEpoch: 0, races: 0 };
 
   constructor(ctx: DetectorContext) {
     super(ctx);
-    this.tables.push(this.R, this.W, this.Rev, this.Rlocx, this.Wev, this.Wlocx, this.Rtag, this.Wtag);
+    this.rowTables = [this.R, this.W, this.Rev, this.Rlocx, this.Wev, this.Wlocx, this.Rtag, this.Wtag];
+    this.tables.push(...this.rowTables);
   }
 
   protected access(
@@ -48,7 +51,7 @@ export class DjitDetector extends VectorClockDetector {
     let r = this.row[x];
     if (r < 0) {
       r = this.R.allocate();
-      for (const tb of this.rowTables()) if (tb !== this.R) tb.allocate();
+      for (const tb of this.rowTables) if (tb !== this.R) tb.allocate();
       this.row[x] = r;
     }
     const ct = this.clockOf(t);
@@ -100,13 +103,8 @@ export class DjitDetector extends VectorClockDetector {
   protected resetVariable(x: number): void {
     if (x >= this.row.length || this.row[x] < 0) return;
     const r = this.row[x];
-    for (const tb of this.rowTables()) tb.free(r);
+    for (const tb of this.rowTables) tb.free(r);
     this.row[x] = -1;
-  }
-
-  /** The tables with a row per variable (allocated and freed together). */
-  private rowTables(): ClockTable[] {
-    return [this.R, this.W, this.Rev, this.Rlocx, this.Wev, this.Wlocx, this.Rtag, this.Wtag];
   }
 
   stats(): Record<string, number> {
