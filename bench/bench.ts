@@ -30,8 +30,12 @@ const USAGE = `usage: npm run bench -- [options]
   --no-generated      only the real traces
   --binary            also run each input converted to the binary format (rows '... (bin)'; the conversion is
                       done once, into bench/out/, and not timed)
+  --ext               also run each real trace converted to extended-format text, STD's superset (rows
+                      '... (ext text)'; converted once, into bench/out/)
   --detectors A,B     detectors (default ${DEFAULT_DETECTORS});
                       eager (the slow oracle) only runs on inputs of <= ${EAGER_MAX_EVENTS} events
+  --pipeline M,M      parse in a worker thread: auto (default), on, off; several (e.g. on,off) give rows per mode,
+                      labelled [pipeline MODE], run side by side
   --repeat N          median of N runs (default 1)
   --out FILE          append the Markdown report to FILE
   --heap MB           --max-old-space-size of the measured processes
@@ -47,6 +51,8 @@ interface Input {
   generated: boolean;
   /** The text input this one is the binary conversion of (`--binary`). */
   binaryOf?: Input;
+  /** `--pipeline` mode of its runs. */
+  pipeline: string;
 }
 
 interface Row {
@@ -79,9 +85,13 @@ function median(xs: number[]): number {
   return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-/** The binary conversion of a text input, in bench/out/ (converted once, with `goldilocks convert --to bin`). */
-async function binaryInput(input: Input): Promise<Input> {
-  const file = path.join(HERE, 'out', `${path.basename(input.file).replace(/\.trace(\.gz)?$/, '')}.bin`);
+/**
+ * The conversion of a text input to the binary format (`bin`) or to extended-format text (`ext`, STD's
+ * superset), in bench/out/ (converted once, with `goldilocks convert --to ...`).
+ */
+async function convertedInput(input: Input, to: 'bin' | 'ext'): Promise<Input> {
+  const base = path.basename(input.file).replace(/\.trace(\.gz)?$/, '');
+  const file = path.join(HERE, 'out', to === 'bin' ? `${base}.bin` : `${base}.ext.trace`);
   if (!existsSync(file)) {
     process.stderr.write(
       `converting ${path.relative(ROOT, input.file)} to ${path.relative(ROOT, file)} ...\n`,
@@ -89,10 +99,12 @@ async function binaryInput(input: Input): Promise<Input> {
     mkdirSync(path.dirname(file), { recursive: true });
     const partial = `${file}.partial`;
     const cli = path.join(ROOT, 'src', 'cli', 'main.ts');
-    await runNode(cli, ['convert', '--to', 'bin', input.file, '-o', partial], { echoStderr: true });
+    await runNode(cli, ['convert', '--to', to, input.file, '-o', partial], { echoStderr: true });
     renameSync(partial, file);
   }
-  return { ...input, label: `${input.label} (bin)`, file, binaryOf: input };
+  return to === 'bin'
+    ? { ...input, label: `${input.label} (bin)`, file, binaryOf: input }
+    : { ...input, label: `${input.label} (ext text)`, file };
 }
 
 async function main(): Promise<void> {
@@ -104,7 +116,9 @@ async function main(): Promise<void> {
       'real-files': { type: 'string', default: 'lusearch-t2.trace.gz,sunflow-t2.trace.gz' },
       'no-generated': { type: 'boolean', default: false },
       binary: { type: 'boolean', default: false },
+      ext: { type: 'boolean', default: false },
       detectors: { type: 'string', default: DEFAULT_DETECTORS },
+      pipeline: { type: 'string', default: 'auto' },
       repeat: { type: 'string', default: '1' },
       out: { type: 'string' },
       heap: { type: 'string' },
@@ -129,6 +143,10 @@ async function main(): Promise<void> {
   for (const d of detectors)
     if (!ALL_DETECTORS.includes(d))
       throw new Error(`unknown detector '${d}' (one of ${ALL_DETECTORS.join(', ')})`);
+  const modes = values.pipeline.split(',').filter((m) => m.length > 0);
+  for (const m of modes)
+    if (!['auto', 'on', 'off'].includes(m)) throw new Error(`--pipeline: '${m}' is not auto, on or off`);
+  if (modes.length === 0) throw new Error('--pipeline: no mode');
   const repeat = parseCount(values.repeat, '--repeat');
   if (repeat < 1) throw new Error('--repeat must be at least 1');
   const nodeArgs =
@@ -175,7 +193,13 @@ async function main(): Promise<void> {
           { echoStderr: true },
         );
       }
-      inputs.push({ label: `generated ${fmtCount(n)}`, file, events: n, generated: true });
+      inputs.push({
+        label: `generated ${fmtCount(n)}`,
+        file,
+        events: n,
+        generated: true,
+        pipeline: modes[0],
+      });
     }
   }
   if (values.real) {
@@ -185,13 +209,34 @@ async function main(): Promise<void> {
       for (const f of values['real-files'].split(',').filter((s) => s.length > 0)) {
         const file = path.join(dir, f);
         if (existsSync(file))
-          inputs.push({ label: f.replace(/\.trace(\.gz)?$/, ''), file, generated: false });
+          inputs.push({
+            label: f.replace(/\.trace(\.gz)?$/, ''),
+            file,
+            generated: false,
+            pipeline: modes[0],
+          });
         else process.stderr.write(`--real: ${file} is absent; skipping it\n`);
       }
   }
   if (inputs.length === 0) throw new Error('no inputs');
   if (values.binary) {
-    for (let i = inputs.length - 1; i >= 0; i--) inputs.splice(i + 1, 0, await binaryInput(inputs[i]));
+    for (let i = inputs.length - 1; i >= 0; i--)
+      inputs.splice(i + 1, 0, await convertedInput(inputs[i], 'bin'));
+  }
+  if (values.ext) {
+    for (let i = inputs.length - 1; i >= 0; i--)
+      if (!inputs[i].generated && inputs[i].binaryOf === undefined)
+        inputs.splice(i + 1, 0, await convertedInput(inputs[i], 'ext'));
+  }
+  if (modes.length > 1) {
+    // one input per mode, side by side; a binary input pairs with its text input of the same mode
+    const variants = inputs.flatMap((input) =>
+      modes.map((pipeline) => ({ ...input, pipeline, label: `${input.label} [pipeline ${pipeline}]` })),
+    );
+    for (const v of variants)
+      if (v.binaryOf !== undefined)
+        v.binaryOf = variants.find((t) => t.file === v.binaryOf!.file && t.pipeline === v.pipeline);
+    inputs.splice(0, inputs.length, ...variants);
   }
 
   // runs: per input, detectors in the order given, except eager last (its event-count gate needs a count)
@@ -212,7 +257,13 @@ async function main(): Promise<void> {
       const runs: RunResult[] = [];
       for (let i = 0; i < repeat; i++) {
         try {
-          const args = [det, input.file, ...(values.lenient ? ['--lenient'] : [])];
+          const args = [
+            det,
+            input.file,
+            '--pipeline',
+            input.pipeline,
+            ...(values.lenient ? ['--lenient'] : []),
+          ];
           const stdout = await runNode(path.join(HERE, 'run-one.ts'), args, { nodeArgs });
           const r = JSON.parse(stdout.trim().split('\n').pop() ?? '') as RunResult;
           runs.push(r);
@@ -220,7 +271,7 @@ async function main(): Promise<void> {
           process.stderr.write(
             `${input.label}: ${det} run ${i + 1}/${repeat}: ${(r.timeMs / 1000).toFixed(2)} s, ` +
               `${mevs(r.eventsPerSec)} M events/s, ${(r.maxRSSKiB / 1024).toFixed(0)} MiB, ` +
-              `${r.racyEvents} racy events, ${r.racyVars} racy vars\n`,
+              `${r.racyEvents} racy events, ${r.racyVars} racy vars${r.pipelined ? ', parser thread' : ''}\n`,
           );
         } catch (e) {
           row.note = `failed: ${(e as Error).message}`;
@@ -238,6 +289,7 @@ async function main(): Promise<void> {
         };
         if (runs.some((r) => r.racyEvents !== runs[0].racyEvents || r.racyVars !== runs[0].racyVars))
           row.note = 'verdict counts differ between runs';
+        if (runs.some((r) => r.pipelined !== runs[0].pipelined)) row.note = 'parser thread in some runs only';
         if (runs[0].warnings > 0) row.note = `${runs[0].warnings} infeasibility warnings (--lenient)`;
       }
     }
@@ -246,7 +298,7 @@ async function main(): Promise<void> {
 
   // the baseline of the memory comparison: a process that reads a one-event trace
   let baselineKiB: number | undefined;
-  if (inputs.filter((i) => i.generated && i.binaryOf === undefined).length >= 2) {
+  if (inputs.filter((i) => i.generated && i.binaryOf === undefined && i.pipeline === modes[0]).length >= 2) {
     const file = path.join(HERE, 'out', 'baseline.trace');
     writeFileSync(file, 'T0|w(o0.f0)|L1\n');
     try {
@@ -290,16 +342,16 @@ function report(
   lines.push(`Wall time of the benchmark: ${(wallMs / 1000).toFixed(0)} s.`, '');
   lines.push(
     '| input | events | detector | time s | M events/s | peak RSS MiB | racy events | racy vars ' +
-      '| time / goldilocks |',
+      '| time / goldilocks | parser thread |',
   );
-  lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|');
+  lines.push('|---|---:|---|---:|---:|---:|---:|---:|---:|---|');
   for (const row of rows) {
     const r = row.result;
     const events =
       r?.events ?? row.input.events ?? rows.find((x) => x.input === row.input && x.result)?.result?.events;
     const ev = events === undefined ? '' : events.toLocaleString('en-US');
     if (r === undefined) {
-      lines.push(`| ${row.input.label} | ${ev} | ${row.detector} | ${row.note ?? ''} | | | | | |`);
+      lines.push(`| ${row.input.label} | ${ev} | ${row.detector} | ${row.note ?? ''} | | | | | | |`);
       continue;
     }
     const g = rows.find((x) => x.input === row.input && x.detector === 'goldilocks')?.result;
@@ -308,12 +360,16 @@ function report(
     lines.push(
       `| ${row.input.label} | ${ev} | ${row.detector}${note} | ${(r.timeMs / 1000).toFixed(2)} | ` +
         `${mevs(r.eventsPerSec)} | ${(r.maxRSSKiB / 1024).toFixed(0)} | ` +
-        `${r.racyEvents.toLocaleString('en-US')} | ${r.racyVars.toLocaleString('en-US')} | ${ratio} |`,
+        `${r.racyEvents.toLocaleString('en-US')} | ${r.racyVars.toLocaleString('en-US')} | ${ratio} | ` +
+        `${r.pipelined ? 'yes' : 'no'} |`,
     );
   }
 
   // memory scaling between the smallest and the largest generated trace
-  const gens = inputs.filter((i) => i.generated && i.binaryOf === undefined && i.events !== undefined);
+  const gens = inputs.filter(
+    (i) =>
+      i.generated && i.binaryOf === undefined && i.events !== undefined && i.pipeline === inputs[0].pipeline,
+  );
   if (gens.length >= 2) {
     const small = gens.reduce((a, b) => (b.events! < a.events! ? b : a));
     const large = gens.reduce((a, b) => (b.events! > a.events! ? b : a));

@@ -1,13 +1,16 @@
 /**
  * One benchmark measurement, meant to run in a fresh process (bench/bench.ts spawns it):
  *
- *   node --import tsx bench/run-one.ts <detector> <file> [--lenient]
+ *   node --import tsx bench/run-one.ts <detector> <file> [--lenient] [--pipeline auto|on|off]
  *
  * Reads and checks the trace end to end (parse + detect, streaming) with one detector, and prints one line
  * of JSON: events, timeMs (parse + detect, without Node's startup), eventsPerSec, racyEvents, racyVars,
- * maxRSSKiB (peak resident set of the whole process, `process.resourceUsage().maxRSS`), format, warnings.
+ * maxRSSKiB (peak resident set of the whole process, `process.resourceUsage().maxRSS`), format, warnings,
+ * pipelined (whether the trace was parsed in a worker thread: `CheckOptions.pipeline`, default auto).
  */
-import { checkFile } from '../src/check.js';
+import { parseArgs } from 'node:util';
+import { checkFile } from '../dist/check.js';
+import { PIPELINE_MODES, type PipelineMode } from '../dist/trace/pipeline.js';
 
 export interface RunResult {
   detector: string;
@@ -20,17 +23,23 @@ export interface RunResult {
   racyVars: number;
   maxRSSKiB: number;
   warnings: number;
+  pipelined: boolean;
 }
 
-const args = process.argv.slice(2);
-const lenient = args.includes('--lenient');
-const [detector, file] = args.filter((a) => a !== '--lenient');
-if (detector === undefined || file === undefined) {
-  process.stderr.write('usage: node --import tsx bench/run-one.ts <detector> <file> [--lenient]\n');
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { lenient: { type: 'boolean', default: false }, pipeline: { type: 'string', default: 'auto' } },
+});
+const [detector, file] = positionals;
+const pipeline = values.pipeline as PipelineMode;
+if (detector === undefined || file === undefined || !PIPELINE_MODES.includes(pipeline)) {
+  process.stderr.write(
+    'usage: node --import tsx bench/run-one.ts <detector> <file> [--lenient] [--pipeline auto|on|off]\n',
+  );
   process.exit(2);
 }
 try {
-  const r = await checkFile(file, { detectors: [detector], lenient });
+  const r = await checkFile(file, { detectors: [detector], lenient: values.lenient, pipeline });
   const races = r.results[0].races;
   const events = r.engine.events;
   const out: RunResult = {
@@ -44,6 +53,7 @@ try {
     racyVars: races.firstRace.size,
     maxRSSKiB: process.resourceUsage().maxRSS,
     warnings: r.engine.warnings,
+    pipelined: r.pipelined,
   };
   process.stdout.write(`${JSON.stringify(out)}\n`);
 } catch (e) {

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import type { Detector } from './detectors/detector.js';
 import { createDetector, type DetectorOptions } from './detectors/index.js';
 import { Engine } from './engine/engine.js';
@@ -6,6 +7,7 @@ import type { EventBatch } from './model/events.js';
 import { Symbols } from './model/symbols.js';
 import { RaceCollector } from './report/collector.js';
 import type { TraceError } from './trace/errors.js';
+import { type PipelineMode, readTracePipelined, usePipeline } from './trace/pipeline.js';
 import { type Format, type ReadResult, readTrace, readTraceBuffer } from './trace/reader.js';
 import { formatEvent } from './trace/writer.js';
 
@@ -19,6 +21,11 @@ export interface CheckOptions {
   detectorOptions?: DetectorOptions;
   onProgress?: (read: number, total: number) => void;
   onWarning?: (e: TraceError) => void;
+  /**
+   * Parse in a worker thread while the detectors run (trace/pipeline.ts): `auto` (default) for files of 8 MiB
+   * and more when a core is free (`usePipeline`), `on`, `off`. Results are the same either way.
+   */
+  pipeline?: PipelineMode;
 }
 
 /** One detector's verdicts on a trace. */
@@ -34,6 +41,18 @@ export interface CheckResult {
   input: ReadResult;
   /** Wall-clock milliseconds for parse + check. */
   timeMs: number;
+  /** Whether the trace was parsed in a worker thread (`CheckOptions.pipeline`). */
+  pipelined: boolean;
+}
+
+/** Bytes of the file at `path`; 0 for stdin or a file that cannot be stat'ed (reading it then reports why). */
+function fileSize(path: string): number {
+  if (path === '-') return 0;
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 function setup(
@@ -67,11 +86,12 @@ function setup(
 export async function checkFile(path: string, options: CheckOptions = {}): Promise<CheckResult> {
   const { symbols, engine, results } = setup(options, path === '-' ? '<stdin>' : path);
   const t0 = performance.now();
-  const input = await readTrace(path, symbols, (b) => engine.process(b), {
+  const pipelined = usePipeline(options.pipeline ?? 'auto', path, fileSize(path));
+  const input = await (pipelined ? readTracePipelined : readTrace)(path, symbols, (b) => engine.process(b), {
     format: options.format,
     onProgress: options.onProgress,
   });
-  return { symbols, engine, results, input, timeMs: performance.now() - t0 };
+  return { symbols, engine, results, input, timeMs: performance.now() - t0, pipelined };
 }
 
 /** As {@link checkFile}, for a trace given as text (tests, examples). */
@@ -86,7 +106,7 @@ export function checkText(text: string, options: CheckOptions = {}, name = '<tex
     format: options.format,
     batchSize: lines + 2,
   });
-  return { symbols, engine, results, input, timeMs: performance.now() - t0 };
+  return { symbols, engine, results, input, timeMs: performance.now() - t0, pipelined: false };
 }
 
 /** The verdicts every precise detector must agree on: racy variables and the first racy event of each. */

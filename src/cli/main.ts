@@ -11,6 +11,7 @@ import { ON_RACE } from '../runtime/detector.js';
 import { LIVE_DETECTORS } from '../runtime/state.js';
 import { BinaryWriter } from '../trace/binary-writer.js';
 import { TraceError } from '../trace/errors.js';
+import { PIPELINE_MODES, type PipelineMode } from '../trace/pipeline.js';
 import { FORMATS, type Format, readTrace } from '../trace/reader.js';
 import { writeAll } from '../trace/write-all.js';
 import { formatEvent } from '../trace/writer.js';
@@ -51,6 +52,7 @@ interface CheckFlags {
   blockSize: number;
   progress: boolean;
   color: boolean;
+  pipeline: PipelineMode;
 }
 
 async function check(trace: string, flags: CheckFlags): Promise<number> {
@@ -86,6 +88,7 @@ async function check(trace: string, flags: CheckFlags): Promise<number> {
   const options: CheckOptions = {
     detectors,
     format: flags.format,
+    pipeline: flags.pipeline,
     lenient: flags.lenient,
     skip: flags.skip ? SkipList.load(flags.skip) : undefined,
     detectorOptions: {
@@ -220,6 +223,14 @@ export async function main(argv: string[]): Promise<number> {
     )
     .option('--disable <opts>', `goldilocks: switch optimizations off (${OPTIMIZATIONS.join(',')})`)
     .option('--block-size <n>', 'eraser: array sub-block size in elements', positiveInt, 8)
+    .addOption(
+      new Option(
+        '--pipeline <mode>',
+        'parse in a worker thread while the detectors run (auto: files of 8 MiB or more, when a core is free)',
+      )
+        .choices(PIPELINE_MODES as string[])
+        .default('auto'),
+    )
     .option('--no-progress', 'no progress bar on stderr')
     .option('--no-color', 'no colors')
     .action(async (trace: string, flags: CheckFlags) => {

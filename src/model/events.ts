@@ -130,13 +130,43 @@ export class EventBatch {
   commitPool: Int32Array = new Int32Array(256);
   commitPoolLength = 0;
 
-  constructor(readonly capacity = 1 << 15) {
-    this.kind = new Uint8Array(capacity);
-    this.thread = new Int32Array(capacity);
-    this.target = new Int32Array(capacity);
-    this.loc = new Int32Array(capacity);
-    this.value = new Int32Array(capacity);
-    this.line = new Float64Array(capacity);
+  /**
+   * @param storage the arrays' memory, of {@link EventBatch.BYTES_PER_EVENT} bytes per event of `capacity`:
+   *   `line`, then `thread`, `target`, `loc`, `value`, then `kind` (a fresh buffer by default).
+   */
+  constructor(
+    readonly capacity = 1 << 15,
+    readonly storage: ArrayBuffer = new ArrayBuffer(capacity * EventBatch.BYTES_PER_EVENT),
+  ) {
+    this.line = new Float64Array(storage, 0, capacity);
+    this.thread = new Int32Array(storage, 8 * capacity, capacity);
+    this.target = new Int32Array(storage, 12 * capacity, capacity);
+    this.loc = new Int32Array(storage, 16 * capacity, capacity);
+    this.value = new Int32Array(storage, 20 * capacity, capacity);
+    this.kind = new Uint8Array(storage, 24 * capacity, capacity);
+  }
+
+  /** Bytes of `storage` per event: line (8), thread, target, loc, value (4 each), kind (1). */
+  static readonly BYTES_PER_EVENT = 25;
+
+  /**
+   * A copy of the events of this batch in a batch of exactly their number, whose `storage` and `commitPool`
+   * buffers belong to it alone (so they can be transferred to another thread, node:worker_threads).
+   */
+  compact(): EventBatch {
+    const n = this.length;
+    const b = new EventBatch(n);
+    b.line.set(this.line.subarray(0, n));
+    b.thread.set(this.thread.subarray(0, n));
+    b.target.set(this.target.subarray(0, n));
+    b.loc.set(this.loc.subarray(0, n));
+    b.value.set(this.value.subarray(0, n));
+    b.kind.set(this.kind.subarray(0, n));
+    b.commitPool = this.commitPool.slice(0, this.commitPoolLength);
+    b.commitPoolLength = this.commitPoolLength;
+    b.length = n;
+    b.firstIndex = this.firstIndex;
+    return b;
   }
 
   /** Empties the batch; the next event gets trace index `firstIndex`. */
@@ -168,7 +198,7 @@ export class EventBatch {
   ): number {
     const need = this.commitPoolLength + 2 + reads.length + writes.length;
     if (need > this.commitPool.length) {
-      let cap = this.commitPool.length * 2;
+      let cap = Math.max(this.commitPool.length * 2, 256);
       while (cap < need) cap *= 2;
       const p = new Int32Array(cap);
       p.set(this.commitPool.subarray(0, this.commitPoolLength));

@@ -1,0 +1,48 @@
+/**
+ * The parser thread of a pipelined read (`pipeline.ts`, which documents the protocol): reads and parses the
+ * trace given in `workerData` ({@link ParserData}) and posts its batches, names, progress and result, or the
+ * error that stopped it, to the thread that started it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { Symbols } from '../model/symbols.js';
+import { NameShipper, type ParserData, type ParserMessage, sendError } from './pipeline.js';
+import { readTrace } from './reader.js';
+
+const data = workerData as ParserData;
+const port = parentPort!;
+const symbols = new Symbols();
+const names = new NameShipper(symbols);
+const post = (m: ParserMessage, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
+const inFlight = data.inFlight;
+
+try {
+  const result = await readTrace(
+    data.path,
+    symbols,
+    (b) => {
+      for (let n = Atomics.load(inFlight, 0); n >= data.maxInFlight; n = Atomics.load(inFlight, 0))
+        Atomics.wait(inFlight, 0, n);
+      Atomics.add(inFlight, 0, 1);
+      const c = b.compact();
+      post(
+        {
+          type: 'batch',
+          names: names.take(),
+          storage: c.storage,
+          commitPool: c.commitPool,
+          length: c.length,
+          firstIndex: c.firstIndex,
+        },
+        [c.storage, c.commitPool.buffer as ArrayBuffer],
+      );
+    },
+    {
+      format: data.format,
+      batchSize: data.batchSize,
+      onProgress: data.progress ? (read, total) => post({ type: 'progress', read, total }) : undefined,
+    },
+  );
+  post({ type: 'end', names: names.take(), result });
+} catch (e) {
+  post({ type: 'error', error: sendError(e) });
+}

@@ -1,0 +1,269 @@
+import { availableParallelism, loadavg } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { EventBatch } from '../model/events.js';
+import type { Symbols } from '../model/symbols.js';
+import { namespaceTables } from './binary.js';
+import { TraceError } from './errors.js';
+import type { ReadOptions, ReadResult } from './reader.js';
+
+/**
+ * Pipelined reading of a trace on two cores: a worker thread (node:worker_threads, `parse-worker.ts`) reads
+ * and parses the input with {@link readTrace} and its own symbol tables, and hands each batch of events to the
+ * calling thread, which runs the detectors on it meanwhile. A check then takes about max(parse, detect)
+ * instead of their sum.
+ *
+ * What crosses the threads, in input order, on the worker's message port:
+ * - `batch`: the events (the buffers of {@link EventBatch.compact}, transferred, not copied), preceded by the
+ *   names the worker interned since the previous message ({@link NameDelta}), so that the calling thread's
+ *   `Symbols` give every name the id the worker gave it before any event uses it;
+ * - `progress`: bytes read, after each input chunk (the `onProgress` of {@link ReadOptions});
+ * - `end`: the {@link ReadResult} (and the last names); `error`: the error that stopped the worker.
+ * The batches sent and not yet processed are counted in a SharedArrayBuffer cell; the worker waits
+ * (`Atomics.wait`) while there are `maxInFlight` of them: memory stays bounded by that many batches.
+ */
+
+/** `on`: always pipeline; `off`: parse and detect in the calling thread; `auto`: see {@link usePipeline}. */
+export type PipelineMode = 'auto' | 'on' | 'off';
+export const PIPELINE_MODES: readonly PipelineMode[] = ['auto', 'on', 'off'];
+
+/**
+ * Input size (bytes of the file, compressed or not) from which `auto` pipelines. The worker's start-up costs
+ * 30–50 ms; a text trace is parsed at about 50 MiB/s, so below a few MiB the overlap gains less than that.
+ */
+export const PIPELINE_MIN_BYTES = 8 << 20;
+
+/**
+ * Whether to read `path` (of `size` bytes; `-` = stdin) in a worker thread. `auto`: for files of at least
+ * {@link PIPELINE_MIN_BYTES}, when a core is free for the parser thread: two cores or more, and a load average
+ * (`os.loadavg()`, last minute) of at most the core count minus one. On a machine whose cores are all busy the
+ * two threads compete for them, and pipelining was measured slower than reading in one thread (0.7–0.8× on
+ * this project's 2-core machine, docs/BENCHMARKS.md). Never for stdin (of unknown size).
+ */
+export function usePipeline(mode: PipelineMode, path: string, size: number): boolean {
+  if (mode !== 'auto') return mode === 'on';
+  const cores = availableParallelism();
+  return path !== '-' && size >= PIPELINE_MIN_BYTES && cores >= 2 && loadavg()[0] <= cores - 1;
+}
+
+/** Batches sent by the worker and not yet processed, at most (default of `maxInFlight`). */
+const MAX_IN_FLIGHT = 4;
+
+/**
+ * Names new in the symbol tables since the last delta, per namespace in `namespaceTables` order: `counts[ns]`
+ * names, the UTF-8 bytes of all of them concatenated in `bytes`, their byte lengths in `lengths`.
+ */
+export interface NameDelta {
+  counts: Int32Array;
+  lengths: Int32Array;
+  bytes: Uint8Array;
+}
+
+/** The worker's side of {@link NameDelta}: what it has interned beyond what it already sent. */
+export class NameShipper {
+  private readonly sent: Int32Array;
+
+  constructor(private readonly symbols: Symbols) {
+    this.sent = Int32Array.from(namespaceTables(symbols), (t) => t.size);
+  }
+
+  /** The names interned since the last call (or since construction: a new `Symbols` has some already). */
+  take(): NameDelta {
+    const tables = namespaceTables(this.symbols);
+    const counts = new Int32Array(tables.length);
+    let names = 0;
+    let bytes = 0;
+    for (let ns = 0; ns < tables.length; ns++) {
+      counts[ns] = tables[ns].size - this.sent[ns];
+      names += counts[ns];
+      for (let id = this.sent[ns]; id < tables[ns].size; id++) bytes += tables[ns].bytes(id).length;
+    }
+    const delta: NameDelta = { counts, lengths: new Int32Array(names), bytes: new Uint8Array(bytes) };
+    let k = 0;
+    let at = 0;
+    for (let ns = 0; ns < tables.length; ns++) {
+      for (let id = this.sent[ns]; id < tables[ns].size; id++) {
+        const b = tables[ns].bytes(id);
+        delta.bytes.set(b, at);
+        delta.lengths[k++] = b.length;
+        at += b.length;
+      }
+      this.sent[ns] = tables[ns].size;
+    }
+    return delta;
+  }
+}
+
+/**
+ * Interns the names of `delta` into `symbols`, objects first (a new variable names its object, which
+ * `Symbols.variable` interns: it must find the id the worker gave it), variables with `Symbols.variable`.
+ * @throws Error if a name does not get the id it has in the worker (tables out of step: a bug).
+ */
+export function applyNames(symbols: Symbols, delta: NameDelta): void {
+  const tables = namespaceTables(symbols);
+  const start = new Int32Array(tables.length + 1);
+  const offset = new Float64Array(tables.length + 1);
+  for (let ns = 0; ns < tables.length; ns++) {
+    start[ns + 1] = start[ns] + delta.counts[ns];
+    let o = offset[ns];
+    for (let k = start[ns]; k < start[ns + 1]; k++) o += delta.lengths[k];
+    offset[ns + 1] = o;
+  }
+  const objects = tables.indexOf(symbols.objects);
+  const order = [objects, ...tables.map((_, ns) => ns).filter((ns) => ns !== objects)];
+  for (const ns of order) {
+    const table = tables[ns];
+    let at = offset[ns];
+    for (let k = start[ns]; k < start[ns + 1]; k++) {
+      const end = at + delta.lengths[k];
+      const expected = table.size;
+      const id =
+        table === symbols.variables
+          ? symbols.variable(delta.bytes, at, end)
+          : table.internBytes(delta.bytes, at, end);
+      if (id !== expected)
+        throw new Error(`parser thread: name of namespace ${ns} got id ${id}, not ${expected}`);
+      at = end;
+    }
+  }
+}
+
+/** An error as it crosses the threads: a TraceError's fields, or another error's name, message, code, stack. */
+export type SentError =
+  | { trace: ConstructorParameters<typeof TraceError> }
+  | { name: string; message: string; code?: string; stack?: string };
+
+export function sendError(e: unknown): SentError {
+  if (e instanceof TraceError)
+    return { trace: [e.file, e.line, e.column, e.text, e.expected, e.kind, e.offset] };
+  const err: Error & { code?: unknown } = e instanceof Error ? e : new Error(String(e));
+  return {
+    name: err.name,
+    message: err.message,
+    code: typeof err.code === 'string' ? err.code : undefined,
+    stack: err.stack,
+  };
+}
+
+function receiveError(s: SentError): Error {
+  if ('trace' in s) return new TraceError(...s.trace);
+  const e = new Error(s.message) as Error & { code?: string };
+  e.name = s.name;
+  if (s.code !== undefined) e.code = s.code;
+  if (s.stack !== undefined) e.stack = s.stack;
+  return e;
+}
+
+/** The worker's messages (see the protocol above). */
+export type ParserMessage =
+  | {
+      type: 'batch';
+      names: NameDelta;
+      storage: ArrayBuffer;
+      commitPool: Int32Array;
+      length: number;
+      firstIndex: number;
+    }
+  | { type: 'progress'; read: number; total: number }
+  | { type: 'end'; names: NameDelta; result: ReadResult }
+  | { type: 'error'; error: SentError };
+
+/** What the worker is given (`workerData`). */
+export interface ParserData {
+  path: string;
+  format: ReadOptions['format'];
+  batchSize: number | undefined;
+  /** Cell 0: batches sent and not yet processed. */
+  inFlight: Int32Array;
+  maxInFlight: number;
+  progress: boolean;
+}
+
+/**
+ * The worker: `parse-worker.js`; when this module runs from its TypeScript source (tests, benchmarks under
+ * tsx, whose `--import` registers no loader in worker threads), a stub that registers tsx, then imports
+ * `parse-worker.ts`.
+ */
+function startWorker(data: ParserData, stdin: boolean): Worker {
+  if (!import.meta.url.endsWith('.ts'))
+    return new Worker(new URL('./parse-worker.js', import.meta.url), { workerData: data, stdin });
+  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+  const entry = JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href);
+  const stub = `import(${tsx}).then((api) => { api.register(); return import(${entry}); });`;
+  return new Worker(stub, { eval: true, workerData: data, stdin });
+}
+
+/**
+ * As {@link readTrace}, with the parsing in a worker thread (see above): same batches (the calling thread's
+ * `symbols` interned as `readTrace` would), same result, same errors (a TraceError is rebuilt with the same
+ * fields; other errors keep message and `code`), progress reported after the batches of each chunk. With
+ * `-`, the calling thread pipes its stdin to the worker. `onBatch` may throw: the worker is stopped and the
+ * promise rejects with that error.
+ * @param maxInFlight batches parsed ahead of the detectors at most (memory: that many batches).
+ */
+export function readTracePipelined(
+  path: string,
+  symbols: Symbols,
+  onBatch: (batch: EventBatch) => void,
+  options: ReadOptions = {},
+  maxInFlight = MAX_IN_FLIGHT,
+): Promise<ReadResult> {
+  const inFlight = new Int32Array(new SharedArrayBuffer(4));
+  const data: ParserData = {
+    path,
+    format: options.format,
+    batchSize: options.batchSize,
+    inFlight,
+    maxInFlight,
+    progress: options.onProgress !== undefined,
+  };
+  const stdin = path === '-';
+  const worker = startWorker(data, stdin);
+  if (stdin && worker.stdin !== null) process.stdin.pipe(worker.stdin);
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const finish = (error: unknown, result?: ReadResult): void => {
+      if (done) return;
+      done = true;
+      if (stdin) {
+        process.stdin.unpipe();
+        process.stdin.pause();
+      }
+      void worker.terminate();
+      if (result === undefined) reject(error);
+      else resolve(result);
+    };
+    worker.on('message', (m: ParserMessage) => {
+      if (done) return;
+      try {
+        switch (m.type) {
+          case 'batch': {
+            applyNames(symbols, m.names);
+            const batch = new EventBatch(m.length, m.storage);
+            batch.length = m.length;
+            batch.firstIndex = m.firstIndex;
+            batch.commitPool = m.commitPool;
+            batch.commitPoolLength = m.commitPool.length;
+            onBatch(batch);
+            Atomics.sub(inFlight, 0, 1);
+            Atomics.notify(inFlight, 0);
+            break;
+          }
+          case 'progress':
+            options.onProgress?.(m.read, m.total);
+            break;
+          case 'end':
+            applyNames(symbols, m.names);
+            finish(undefined, m.result);
+            break;
+          case 'error':
+            finish(receiveError(m.error));
+            break;
+        }
+      } catch (e) {
+        finish(e);
+      }
+    });
+    worker.on('error', (e) => finish(e));
+    worker.on('exit', (code) => finish(new Error(`the parser thread exited (code ${code}) before the end`)));
+  });
+}
