@@ -1,5 +1,5 @@
 import { grow, growFilled } from '../../model/interner.js';
-import type { DetectorContext } from '../detector.js';
+import type { AccessRef, DetectorContext } from '../detector.js';
 import { VectorClockDetector } from './base.js';
 import { ClockTable } from './clocks.js';
 
@@ -95,22 +95,8 @@ export class FastTrackDetector extends VectorClockDetector {
       }
       const wt = this.wThread[x];
       if (wt >= 0 && this.wClock[x] > C[t * cw + wt] && (tag === 0 || this.wTag[x] !== tag)) {
-        this.race(
-          x,
-          t,
-          ev,
-          loc,
-          false,
-          xact,
-          tag !== 0,
-          wt,
-          this.wEv[x],
-          this.wLocX[x],
-          this.wTag[x],
-          true,
-          this.wClock[x],
-          'write-read',
-        );
+        const previous = this.previous(wt, this.wEv[x], this.wLocX[x], this.wTag[x], true);
+        this.race(x, { index: ev, thread: t, write, xact, atomic: tag !== 0, loc }, previous, this.wClock[x]);
       }
       if (rt === SHARED) {
         this.setShared(row, t, ct, ev, locx, tag);
@@ -144,61 +130,24 @@ export class FastTrackDetector extends VectorClockDetector {
       return;
     }
     if (wt >= 0 && this.wClock[x] > C[t * cw + wt] && (tag === 0 || this.wTag[x] !== tag)) {
-      this.race(
-        x,
-        t,
-        ev,
-        loc,
-        true,
-        xact,
-        tag !== 0,
-        wt,
-        this.wEv[x],
-        this.wLocX[x],
-        this.wTag[x],
-        true,
-        this.wClock[x],
-        'write-write',
-      );
+      const previous = this.previous(wt, this.wEv[x], this.wLocX[x], this.wTag[x], true);
+      this.race(x, { index: ev, thread: t, write, xact, atomic: tag !== 0, loc }, previous, this.wClock[x]);
     } else if (rt === SHARED) {
       const row = this.rClock[x];
       const u = this.RS.firstNotLeq(row, this.C, t, this.RStag, tag);
       if (u >= 0) {
         const i = row * this.RS.width + u;
+        const previous = this.previous(u, this.RSev.data[i], this.RSlocx.data[i], this.RStag.data[i], false);
         this.race(
           x,
-          t,
-          ev,
-          loc,
-          true,
-          xact,
-          tag !== 0,
-          u,
-          this.RSev.data[i],
-          this.RSlocx.data[i],
-          this.RStag.data[i],
-          false,
+          { index: ev, thread: t, write, xact, atomic: tag !== 0, loc },
+          previous,
           this.RS.data[i],
-          'read-write',
         );
       }
     } else if (rt >= 0 && this.rClock[x] > C[t * cw + rt] && (tag === 0 || this.rTag[x] !== tag)) {
-      this.race(
-        x,
-        t,
-        ev,
-        loc,
-        true,
-        xact,
-        tag !== 0,
-        rt,
-        this.rEv[x],
-        this.rLocX[x],
-        this.rTag[x],
-        false,
-        this.rClock[x],
-        'read-write',
-      );
+      const previous = this.previous(rt, this.rEv[x], this.rLocX[x], this.rTag[x], false);
+      this.race(x, { index: ev, thread: t, write, xact, atomic: tag !== 0, loc }, previous, this.rClock[x]);
     }
     if (rt === SHARED) this.freeShared(x);
     else if (tag !== 0) this.rThread[x] = NONE;
@@ -227,28 +176,23 @@ export class FastTrackDetector extends VectorClockDetector {
     this.rClock[x] = 0;
   }
 
-  private race(
-    x: number,
-    t: number,
-    ev: number,
-    loc: number,
-    write: boolean,
-    xact: boolean,
-    atomic: boolean,
-    u: number,
-    uEv: number,
-    uLocX: number,
-    uTag: number,
-    uWrite: boolean,
-    uClock: number,
-    what: string,
-  ): void {
+  /** A recorded access as a report's previous access: thread u, event ev, `loc * 2 + xact`, tag, read or write. */
+  private previous(u: number, ev: number, locx: number, tag: number, write: boolean): AccessRef {
+    return { index: ev, thread: u, write, xact: (locx & 1) === 1, atomic: tag !== 0, loc: locx >> 1 };
+  }
+
+  /** Reports the race of `current` with `previous`, whose epoch is `clock`@previous.thread. */
+  private race(x: number, current: AccessRef, previous: AccessRef, clock: number): void {
     this.n.races++;
+    const t = current.thread;
+    const u = previous.thread;
+    const names = this.ctx.symbols.threads;
+    const kind = `${previous.write ? 'write' : 'read'}-${current.write ? 'write' : 'read'}`;
     this.report(
       x,
-      { index: ev, thread: t, write, xact, atomic, loc },
-      { index: uEv, thread: u, write: uWrite, xact: (uLocX & 1) === 1, atomic: uTag !== 0, loc: uLocX >> 1 },
-      `${what} race: previous access at epoch ${this.epoch(uClock, u)}, but C_${this.ctx.symbols.threads.name(t)}[${this.ctx.symbols.threads.name(u)}] = ${this.C.data[t * this.C.width + u]}`,
+      current,
+      previous,
+      `${kind} race: previous access at epoch ${this.epoch(clock, u)}, but C_${names.name(t)}[${names.name(u)}] = ${this.C.data[t * this.C.width + u]}`,
     );
   }
 
