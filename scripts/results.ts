@@ -23,7 +23,6 @@ import { ChildError, describeMachine, ROOT, runNode } from './child.js';
 const TRACES = path.resolve(ROOT, '../shared/traces');
 const CLI = path.join(ROOT, 'src/cli/main.ts');
 const DEFAULT_DIRS = 'real,rapid-tests,roadrunner';
-const DEFAULT_MAX_EVENTS_EAGER = 2_000_000;
 const DEFAULT_TIMEOUT_S = 1200;
 /** A progress line for a run still going, every this many milliseconds. */
 const TICK_MS = 30_000;
@@ -31,8 +30,8 @@ const TICK_MS = 30_000;
 const USAGE = `usage: npm run results -- [options]
   --dirs A,B               subdirectories of ../shared/traces (default ${DEFAULT_DIRS})
   --detectors A,B          detectors (default ${DETECTORS.join(',')})
-  --max-events-eager N     eager (the slow oracle) runs only on traces of at most N events
-                           (default ${DEFAULT_MAX_EVENTS_EAGER}; 5M, 200k also accepted)
+  --max-events-eager N     eager runs only on traces of at most N events (5M, 200k also accepted;
+                           default: on every trace)
   --timeout SECONDS        limit per run (default ${DEFAULT_TIMEOUT_S}); a run killed at the limit is shown as a timeout
   --out FILE               the Markdown written (default docs/RESULTS.md)
   -h, --help               this text
@@ -112,12 +111,15 @@ async function runCheck(
   return outcome;
 }
 
-/** Runs every detector on one trace; eager last, as its event-count gate needs the count from another run. */
+/**
+ * Runs every detector on one trace; eager last, as its event-count gate (`maxEventsEager`, undefined for none)
+ * needs the count from another run.
+ */
 async function runTrace(
   dir: string,
   file: string,
   detectors: string[],
-  opts: { maxEventsEager: number; timeoutS: number; progress: string },
+  opts: { maxEventsEager: number | undefined; timeoutS: number; progress: string },
 ): Promise<TraceRow> {
   const label = file.replace(/\.trace(\.gz)?$|\.std$/, '');
   const row: TraceRow = { label, outcomes: new Map(), agree: '' };
@@ -126,11 +128,10 @@ async function runTrace(
   let events: number | undefined;
   for (const d of order) {
     const what = `${opts.progress} ${dir}/${file}: ${d}`;
-    if (d === 'eager' && (events === undefined || events > opts.maxEventsEager)) {
+    const gate = d === 'eager' ? opts.maxEventsEager : undefined;
+    if (gate !== undefined && (events === undefined || events > gate)) {
       const why =
-        events === undefined
-          ? 'skipped (event count unknown)'
-          : `skipped (> ${fmtInt(opts.maxEventsEager)} events)`;
+        events === undefined ? 'skipped (event count unknown)' : `skipped (> ${fmtInt(gate)} events)`;
       process.stderr.write(`${what}: ${why}\n`);
       row.outcomes.set(d, { kind: 'skipped', why });
       continue;
@@ -256,7 +257,13 @@ function table(r: DirResult, detectors: string[]): string[] {
 function markdown(
   results: DirResult[],
   pending: string[],
-  o: { command: string; detectors: string[]; maxEventsEager: number; timeoutS: number; startedAt: Date },
+  o: {
+    command: string;
+    detectors: string[];
+    maxEventsEager: number | undefined;
+    timeoutS: number;
+    startedAt: Date;
+  },
 ): string {
   const wallS = (Date.now() - o.startedAt.getTime()) / 1000;
   const L: string[] = ['# Results on real traces', ''];
@@ -267,8 +274,10 @@ function markdown(
     'Traces: `../shared/traces/` (provenance: `../shared/traces/PROVENANCE.md`; not part of this repository). ' +
       'Each (trace, detector) ran `goldilocks check --json` (src/cli/main.ts) in a fresh process, ' +
       `with a limit of ${o.timeoutS} s per run; goldilocks with its default options (every race checked, ` +
-      `not \`--first-race-only\`). eager, the slow oracle, ran only on traces of at most ` +
-      `${fmtInt(o.maxEventsEager)} events.`,
+      `not \`--first-race-only\`)` +
+      (o.maxEventsEager === undefined
+        ? '.'
+        : `; eager only on traces of at most ${fmtInt(o.maxEventsEager)} events.`),
     '',
     '## How to read this',
     '',
@@ -320,7 +329,7 @@ async function main(): Promise<void> {
     options: {
       dirs: { type: 'string', default: DEFAULT_DIRS },
       detectors: { type: 'string', default: DETECTORS.join(',') },
-      'max-events-eager': { type: 'string', default: String(DEFAULT_MAX_EVENTS_EAGER) },
+      'max-events-eager': { type: 'string' },
       timeout: { type: 'string', default: String(DEFAULT_TIMEOUT_S) },
       out: { type: 'string', default: 'docs/RESULTS.md' },
       help: { type: 'boolean', short: 'h', default: false },
@@ -335,7 +344,8 @@ async function main(): Promise<void> {
     if (!(DETECTORS as readonly string[]).includes(d))
       throw new Error(`unknown detector '${d}' (one of ${DETECTORS.join(', ')})`);
   const detectors = DETECTORS.filter((d) => chosen.has(d));
-  const maxEventsEager = parseCount(values['max-events-eager'], '--max-events-eager');
+  const max = values['max-events-eager'];
+  const maxEventsEager = max === undefined ? undefined : parseCount(max, '--max-events-eager');
   const timeoutS = parseCount(values.timeout, '--timeout');
   if (timeoutS < 1) throw new Error('--timeout must be at least 1 second');
   const out = path.resolve(ROOT, values.out);

@@ -11,8 +11,6 @@ if (!present) console.log(`# skipping real-trace tests: ${SHARED} is absent`);
 
 /** Known infeasible traces (two threads hold l1 at once). */
 const INFEASIBLE = new Set(['input10.std', 'input11.std']);
-/** The eager oracle is O(locksets) per synchronization event: run it on traces up to this size. */
-const EAGER_MAX_BYTES = 600_000;
 /** RoadRunner traces small enough for the test suite (the benchmark runs the large ones). */
 const RR_MAX_BYTES = 3_500_000;
 
@@ -39,8 +37,7 @@ describe('real traces (../shared/traces): the precise detectors agree', {
         continue;
       }
       it(`${dir}/${f}`, async () => {
-        const detectors = ['goldilocks', 'djit', 'fasttrack', 'eraser'];
-        if (statSync(path).size <= EAGER_MAX_BYTES) detectors.push('eager');
+        const detectors = ['goldilocks', 'djit', 'fasttrack', 'eraser', 'eager'];
         // Verdicts (first race per variable) do not depend on checking after a variable's first race; skipping
         // it keeps goldilocks' walks short on the racy traces (see docs/BENCHMARKS.md on racy inputs).
         const r = await checkFile(path, {
