@@ -32,7 +32,10 @@
  * BigInt arrays work; postfix yields the old numeric value); element targets of destructuring assignment and of
  * `for-in`/`for-of` heads (through `__goldilocks.ref(o, k, m, i, strict).v`, a one-shot reference whose setter
  * writes); element reads in optional chains, `o?.[k]`, `a?.b[k].c` (the chain from its first `?.` on becomes
- * conditionals that keep its short circuit: see `rewriteChain`).
+ * conditionals that keep its short circuit: see `rewriteChain`). Copies of a view the engine makes without a call
+ * the runtime can patch: the first argument of `new C(x, ...)` (`__goldilocks.copied`: checked when `C` turns out
+ * to be a TypedArray constructor), the source of object spread `{ ...x }` and of object patterns with a rest element
+ * or integer literal keys in declarations and assignments (`__goldilocks.elements`).
  *
  * Left alone: non-computed `o.p`; `super[k]`; callees `o[k](...)`, `new o[k]`, tags `` o[k]`...` `` (the value of a
  * typed-array element is never callable, so no shared access is missed and `this` is kept); `delete o[k]`; an

@@ -25,9 +25,13 @@
  * checked): iteration — `TypedArray.prototype` values, entries and `[Symbol.iterator]`, hence `for…of`, spread,
  * `Array.from`, `%TypedArray%.from`, array destructuring, `new Set(view)`... (`keys` reads no element) — and the
  * methods that may stop early: indexOf, lastIndexOf, includes, find, findIndex, findLast, findLastIndex, every,
- * some. Not observed: generic built-ins given a view as any object (`Array.prototype` methods called on it,
- * `Object.values`, `JSON.stringify`), a TypedArray constructor not called by its global name, object
- * destructuring of a view: see docs/RUNTIME.md.
+ * some.
+ *
+ * **Generic built-ins given a shared view**: `Array.prototype` methods (the same ranges, flat, flatMap, toSpliced,
+ * the search methods element by element), `Object.values`/`entries`/`assign`, `Reflect.construct` of a TypedArray
+ * constructor, `JSON.stringify` (through `%TypedArray%.prototype.toJSON`), `util.inspect` (through
+ * `[util.inspect.custom]`), `Buffer.prototype` toJSON, `[util.inspect.custom]`, indexOf, lastIndexOf, includes.
+ * What remains unobserved, and why: docs/RUNTIME.md, "Not observed".
  */
 import buffer from 'node:buffer';
 import { inspect, types } from 'node:util';
