@@ -293,11 +293,23 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       code('new Float64Array(v, 1);').code,
       /new Float64Array\(__goldilocks\.copied\(__gl\$m, 0, v\), 1\)/,
     );
+    assert.match(
+      code('const F = Float64Array; new F(v); new a.C(v);').code,
+      /new \(__gl\$1 = F\)\(__goldilocks\.copied\(__gl\$m, 0, v, __gl\$1\)\); new \(__gl\$2 = a\.C\)\(__goldilocks\.copied\(__gl\$m, 1, v, __gl\$2\)\)/,
+    );
+    assert.match(
+      code('function f(Int8Array, v) { return new Int8Array(v); }').code,
+      /new Int8Array\(__goldilocks\.copied\(__gl\$m, 0, v, Int8Array\)\)/,
+    );
     for (const kept of [
       'new Float64Array();',
       'new Float64Array(...xs);',
-      'new Foo(v);',
-      'function f(Int8Array) { return new Int8Array(v); }',
+      'new Foo(1, v);',
+      'new Foo({ v }, v);',
+      'new Foo(`v`);',
+      'new Foo(-v);',
+      'new Error(v);',
+      'new Map(v);',
     ])
       assert.equal(code(kept).sites, 0, kept);
     const copies: string[] = [];
@@ -313,10 +325,51 @@ describe('the runtime sees each shared access once, in order, at its site', () =
         'const s = new Int32Array(new SharedArrayBuffer(8));\nreturn [new Float64Array(s), new Uint8Array(s.buffer), new Int8Array([1]), new Int8Array(new Int32Array(2))];',
         true,
       );
+      runBody(
+        'const s = new Int32Array(new SharedArrayBuffer(8)); const F = Float64Array; class M extends Uint8Array {}\nclass Foo { constructor(x) { this.x = x; } }\nreturn [new F(s), new M(s), new Foo(s), new (class extends Int16Array {})(s)];',
+        true,
+      );
     } finally {
       installRuntime(recorder);
     }
-    assert.deepEqual(copies, ['2 3:9']); // the shared view only: not its buffer, an array or a non-shared view
+    // the shared view only: not its buffer, an array or a non-shared view; and only for TypedArray constructors
+    assert.deepEqual(copies, ['2 3:9', '2 4:9', '2 4:19', '2 4:41']);
+  });
+  test('object spread, rest and integer literal keys of object patterns pass their source to the elements hook', () => {
+    const code = (src: string) => instrument(src, { file: 'f.js', module: false });
+    assert.match(
+      code('const { 0: a, length, 3: b, x } = v; ({ 1: c } = w); const { y, ...r } = v; o = { ...v, z: 1 };')
+        .code,
+      /= __goldilocks\.elements\(__gl\$m, 0, v, \[0, 3\]\);.*= __goldilocks\.elements\(__gl\$m, 1, w, \[1\]\)\);.*= __goldilocks\.elements\(__gl\$m, 2, v\);.*\{ \.\.\.__goldilocks\.elements\(__gl\$m, 3, v\), z: 1 \}/,
+    );
+    for (const kept of [
+      'const { length, buffer } = v;',
+      "const { '01': a, 1.5: b } = v;",
+      'const { [k]: a } = v;',
+      'const { 0: a } = { 0: 1 };',
+      'o = { ...{ a: 1 } };',
+      'for (const { 0: a } of vs);',
+    ])
+      assert.equal(code(kept).sites, 0, kept);
+    const reads: string[] = [];
+    installRuntime({
+      ...recorder,
+      readElements(o, site, keys) {
+        const l = hooks.siteLocation(site);
+        reads.push(`${(o as Int8Array).length} ${keys ?? 'all'} ${l.line}:${l.column}`);
+      },
+    });
+    let result: string;
+    try {
+      result = runBody(
+        'const s = new Int32Array(new SharedArrayBuffer(8)); s[1] = 5;\nconst { 1: a, 7: b } = s; const { ...r } = s; const o = { ...s };\nconst { 0: c } = new Int8Array(1);\nreturn [a, b, r, o, c];',
+        true,
+      );
+    } finally {
+      installRuntime(recorder);
+    }
+    assert.equal(result, "[ 5, undefined, { '0': 0, '1': 5 }, { '0': 0, '1': 5 }, 0 ]");
+    assert.deepEqual(reads, ['2 1,7 3:7', '2 all 3:33', '2 all 3:59']); // key 7 is not an element: the runtime skips it
   });
   test('non-computed o.p, callees and super[k] are not sites', () => {
     assert.equal(

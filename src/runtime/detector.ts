@@ -79,6 +79,8 @@ export const EXIT_ABORT = 66;
 export const RAW_ATOMICS = Symbol.for('goldilocks.rawAtomics');
 
 const MARK = '__goldilocks$message';
+/** The URL of the runtime's directory: its frames are never a user's call site. */
+const RUNTIME_DIR = new URL('.', import.meta.url).href;
 const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
 
 /** A message as it travels between instrumented threads. */
@@ -139,8 +141,12 @@ export interface Context {
   idOf(buffer: SharedArrayBuffer): number;
   /** Heap index of buffer `id`'s word table. */
   baseOf(id: number): number;
-  /** String id of the user frame calling `fn` (a patched function). */
-  callerSite(fn: Callee): number;
+  /**
+   * String id of the user frame calling `fn` (a patched function): the frame right below it, or, when `outside`,
+   * the first frame below it that is in a file and in neither Node's own code (`node:` modules; builtins such as
+   * `JSON.stringify` have no file) nor the runtime's: the call of `console.log` that reached an inspection hook.
+   */
+  callerSite(fn: Callee, outside?: boolean): number;
   /** String id of the site of the `Atomics` call `fn` running now: its static site (rewritten call) or its caller. */
   atomicSite(fn: Callee): number;
   /** Checks a data access (see {@link CheckRange}). */
@@ -244,13 +250,19 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   const holder: { stack?: NodeJS.CallSite[] } = {};
   /** Error.prepareStackTrace that keeps V8's structured call sites: no stack text is formatted. */
   const structured = (_: Error, sites: NodeJS.CallSite[]) => sites;
-  const callerSite = (fn: Callee): number => {
+  /** A frame of Node's own code, of the runtime's, or of no file (a builtin's). */
+  const internalFrame = (f: NodeJS.CallSite): boolean => {
+    const file = f.getFileName() ?? f.getScriptNameOrSourceURL();
+    return !file || file.startsWith('node:') || file.startsWith(RUNTIME_DIR);
+  };
+  const callerSite = (fn: Callee, outside = false): number => {
     const limit = Error.stackTraceLimit;
     const prepare = Error.prepareStackTrace;
-    Error.stackTraceLimit = 1;
+    Error.stackTraceLimit = outside ? 64 : 1;
     Error.prepareStackTrace = structured;
     Error.captureStackTrace(holder, fn);
-    const frame = holder.stack?.[0]; // read while `structured` is installed: V8 prepares the stack on first read
+    // read while `structured` is installed: V8 prepares the stack on first read
+    const frame = outside ? holder.stack?.find((f) => !internalFrame(f)) : holder.stack?.[0];
     Error.prepareStackTrace = prepare;
     Error.stackTraceLimit = limit;
     const file = frame?.getFileName() ?? frame?.getScriptNameOrSourceURL();
@@ -777,6 +789,17 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     readAll(o, site) {
       const buffer = o.buffer as SharedArrayBuffer;
       checkRange(buffer, o.byteOffset, o.byteLength, 0, siteOf(site), 'TypedArray constructor', hooks.copied);
+    },
+    readElements(o, site, keys) {
+      const buffer = o.buffer as SharedArrayBuffer;
+      if (keys === undefined) {
+        checkRange(buffer, o.byteOffset, o.byteLength, 0, siteOf(site), 'object spread', hooks.elements);
+        return;
+      }
+      const bpe = (o as Int8Array).BYTES_PER_ELEMENT;
+      for (const k of keys)
+        if (k < (o as Int8Array).length)
+          checkRange(buffer, o.byteOffset + k * bpe, bpe, 0, siteOf(site), o, hooks.elements);
     },
     worker: workerHooks,
   };

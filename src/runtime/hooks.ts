@@ -46,6 +46,13 @@ export interface Runtime {
    * Optional: without it the copy is not checked.
    */
   readAll?(o: ArrayBufferView, site: number): void;
+  /**
+   * A read, at `site`, of the elements `keys` (integer indices; those ≥ the length are not elements) of `o` (a
+   * TypedArray over shared memory), or of all of them when `keys` is undefined: object destructuring with those
+   * literal keys, or object spread and rest (CopyDataProperties, ECMA-262 §7.3.25). Throws before the reads, like
+   * `get`. Optional: without it they are not checked.
+   */
+  readElements?(o: ArrayBufferView, site: number, keys?: readonly number[]): void;
   /** Called by register's `Worker` around each worker's construction in this thread. */
   worker?: WorkerHooks;
 }
@@ -134,11 +141,19 @@ export interface Hooks {
    */
   readonly ref: (o: unknown, k: unknown, m: SiteFunction, i: number, strict: boolean) => Reference;
   /**
-   * The first argument `x` of `new Float64Array(x, ...)` (any TypedArray constructor named by its global name) at
-   * site `i` of module `m`: when `x` is a TypedArray over shared memory, the runtime's {@link Runtime.readAll}
-   * checks the copy the constructor is about to make. Returns `x`.
+   * The first argument `x` of `new C(x, ...)` at site `i` of module `m`, where `C` is `ctor` or, without `ctor`, a
+   * TypedArray constructor named by its global name: when `x` is a TypedArray over shared memory and `C` a
+   * TypedArray constructor or a subclass of one ({@link isTypedArrayConstructor}), the runtime's
+   * {@link Runtime.readAll} checks the copy the constructor is about to make. Returns `x`.
    */
-  readonly copied: (m: SiteFunction, i: number, x: unknown) => unknown;
+  readonly copied: (m: SiteFunction, i: number, x: unknown, ctor?: unknown) => unknown;
+  /**
+   * The value `x` that an object pattern with integer literal keys `keys` destructures, or that is spread into an
+   * object literal or destructured by a pattern with a rest element (`keys` omitted: every element), at site `i` of
+   * module `m`: when `x` is a TypedArray over shared memory, the runtime's {@link Runtime.readElements} checks the
+   * reads. Returns `x`.
+   */
+  readonly elements: (m: SiteFunction, i: number, x: unknown, keys?: readonly number[]) => unknown;
 }
 
 /** The global names of the TypedArray constructors (ECMA-262 Table 71), whose `new` the rewriter gives a site. */
@@ -235,6 +250,16 @@ const bufferOf = Object.getOwnPropertyDescriptor(TypedArray, 'buffer')!.get!;
 const toStringTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStringTag)!.get!;
 const shared = (o: unknown): boolean =>
   isView(o) && toStringTag.call(o) !== undefined && bufferOf.call(o) instanceof SAB;
+const TypedArrayConstructor = Object.getPrototypeOf(Int8Array) as object;
+const protoOf = Object.prototype.isPrototypeOf;
+
+/**
+ * Is `c` one of the TypedArray constructors (ECMA-262 §23.2.7) or a subclass of one (`class M extends Uint8Array`,
+ * Node's `Buffer`)? A subclass is taken to pass its first argument on to the TypedArray constructor, as its default
+ * constructor does (§15.7.14).
+ */
+export const isTypedArrayConstructor = (c: unknown): boolean =>
+  typeof c === 'function' && protoOf.call(TypedArrayConstructor, c);
 
 function createHooks(): Hooks {
   const files: string[] = [];
@@ -299,8 +324,13 @@ function createHooks(): Hooks {
       cache(m, i, o);
       return plain.set(o, k, v, 0);
     },
-    copied(m, i, x) {
-      if (shared(x)) runtime.readAll?.(x as ArrayBufferView, siteId(m, i));
+    copied(m, i, x, ctor) {
+      if (shared(x) && (ctor === undefined || isTypedArrayConstructor(ctor)))
+        runtime.readAll?.(x as ArrayBufferView, siteId(m, i));
+      return x;
+    },
+    elements(m, i, x, keys) {
+      if (shared(x)) runtime.readElements?.(x as ArrayBufferView, siteId(m, i), keys);
       return x;
     },
     ref(o, k, m, i, strict) {

@@ -32,7 +32,10 @@
  * BigInt arrays work; postfix yields the old numeric value); element targets of destructuring assignment and of
  * `for-in`/`for-of` heads (through `__goldilocks.ref(o, k, m, i, strict).v`, a one-shot reference whose setter
  * writes); element reads in optional chains, `o?.[k]`, `a?.b[k].c` (the chain from its first `?.` on becomes
- * conditionals that keep its short circuit: see `rewriteChain`).
+ * conditionals that keep its short circuit: see `rewriteChain`). Copies of a view the engine makes without a call
+ * the runtime can patch: the first argument of `new C(x, ...)` (`__goldilocks.copied`: checked when `C` turns out
+ * to be a TypedArray constructor), the source of object spread `{ ...x }` and of object patterns with a rest element
+ * or integer literal keys in declarations and assignments (`__goldilocks.elements`).
  *
  * Left alone: non-computed `o.p`; `super[k]`; callees `o[k](...)`, `new o[k]`, tags `` o[k]`...` `` (the value of a
  * typed-array element is never callable, so no shared access is missed and `this` is kept); `delete o[k]`; an
@@ -81,6 +84,56 @@ interface State {
 }
 
 const LITERAL_TYPES = new Set(['Literal']);
+/**
+ * Global constructors that never copy a view given as first argument element by element as a TypedArray
+ * constructor does (`new Map(view)` and `new Set(view)` iterate it: checked by the iterator; `new String(view)`
+ * calls its `join`): `new` of one of them by its global name is left as it is.
+ */
+const NOT_COPYING = new Set([
+  'Error',
+  'TypeError',
+  'RangeError',
+  'SyntaxError',
+  'ReferenceError',
+  'EvalError',
+  'URIError',
+  'AggregateError',
+  'Map',
+  'Set',
+  'WeakMap',
+  'WeakSet',
+  'WeakRef',
+  'FinalizationRegistry',
+  'Promise',
+  'Proxy',
+  'Date',
+  'RegExp',
+  'Array',
+  'Object',
+  'String',
+  'Number',
+  'Boolean',
+  'Function',
+  'ArrayBuffer',
+  'SharedArrayBuffer',
+  'DataView',
+  'URL',
+  'URLSearchParams',
+  'Worker',
+]);
+/** Expressions whose value is never a TypedArray: primitives, and objects or functions they create. */
+const NOT_VIEWS = new Set([
+  'Literal',
+  'TemplateLiteral',
+  'UnaryExpression',
+  'BinaryExpression',
+  'UpdateExpression',
+  'ObjectExpression',
+  'ArrayExpression',
+  'FunctionExpression',
+  'ArrowFunctionExpression',
+  'ClassExpression',
+]);
 
 /**
  * Rewrites `source` (a whole module or script) as described in this file's header.
@@ -413,6 +466,17 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
         c(n.right, st);
         rewriteAssign(n, m, st);
       });
+      if (n.operator === '=') patternSource(n.left, n.right as N);
+    },
+    VariableDeclarator(node, st, c) {
+      const n = node as E.VariableDeclarator;
+      baseV.VariableDeclarator(n, st, c);
+      if (n.init) patternSource(n.id, n.init as N);
+    },
+    ObjectExpression(node, st, c) {
+      baseV.ObjectExpression(node, st, c);
+      for (const p of (node as E.ObjectExpression).properties)
+        if (p.type === 'SpreadElement' && mayBeView(p.argument)) wrapElements(p as N, p.argument as N, '');
     },
     UpdateExpression(node, st, c) {
       const n = node as E.UpdateExpression & N;
@@ -484,27 +548,74 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     operandsOnly(n.callee, st, c);
     for (const a of n.arguments) c(a, st);
     if (n.type === 'CallExpression') atomicsCall(n as E.SimpleCallExpression & N);
-    else typedArrayNew(n as E.NewExpression & N);
+    else typedArrayNew(n as E.NewExpression & N, st);
   }
 
   /**
    * `new Float64Array(x, ...)` (a global TypedArray constructor, x not a spread) becomes
    * `new Float64Array(__goldilocks.copied(__gl$m, i, x), ...)`: a copy of a shared view is checked as a read of it.
+   * Any other constructor, `new C(x, ...)` with an `x` that may be a view, becomes `new C(__goldilocks.copied(__gl$m, i, x, C), ...)` (`C` re-read when it is an identifier and `x`
+   * is pure, else `new (t = C)(... t)`): the hook checks the copy when `C` turns out to be a TypedArray
+   * constructor or a subclass of one (`const F = Float64Array; new F(v)`, `class M extends Uint8Array {}`).
    */
-  function typedArrayNew(n: E.NewExpression & N): void {
-    const callee = n.callee;
+  function typedArrayNew(n: E.NewExpression & N, st: State): void {
+    const callee = n.callee as N;
     const x = n.arguments[0] as (E.Expression & N) | E.SpreadElement | undefined;
-    if (
-      callee.type !== 'Identifier' ||
-      !(TYPED_ARRAYS as readonly string[]).includes(callee.name) ||
-      isLocal(callee) ||
-      x === undefined ||
-      x.type === 'SpreadElement'
-    )
+    if (x === undefined || x.type === 'SpreadElement') return;
+    const global =
+      callee.type === 'Identifier' &&
+      (TYPED_ARRAYS as readonly string[]).includes(callee.name) &&
+      !isLocal(callee);
+    if (global) {
+      wrapElements(n, x, '', 'copied');
       return;
-    const i = newSite(n);
-    ms.prependLeft(x.start, `${HOOKS_GLOBAL}.copied(${SITE_FN}, ${i}, `);
-    ms.appendRight(x.end, ')');
+    }
+    if (!mayBeView(x) || (callee.type === 'Identifier' && NOT_COPYING.has(callee.name) && !isLocal(callee)))
+      return;
+    let ctor = source.slice(callee.start, callee.end);
+    if (callee.type !== 'Identifier' || !isPure(x)) {
+      ctor = temp(st);
+      ms.prependLeft(callee.start, `(${ctor} = `);
+      ms.appendRight(callee.end, ')');
+    }
+    wrapElements(n, x, ctor, 'copied');
+  }
+
+  /** Can evaluating `x` give a TypedArray? Not for literals, operators giving primitives, or new objects and functions. */
+  function mayBeView(x: E.Node): boolean {
+    return !NOT_VIEWS.has(unparen(x).type);
+  }
+
+  /**
+   * Wraps operand `x` as `__goldilocks.<hook>(__gl$m, i, x[, extra])` with a new site at `at`: `elements` (the
+   * default; `extra` the literal keys, or '' for all elements) or `copied` (`extra` the constructor).
+   */
+  function wrapElements(at: N, x: N, extra: string, hook: 'elements' | 'copied' = 'elements'): void {
+    const i = newSite(at);
+    ms.prependLeft(x.start, `${HOOKS_GLOBAL}.${hook}(${SITE_FN}, ${i}, `);
+    ms.appendRight(x.end, extra ? `, ${extra})` : ')');
+  }
+
+  /**
+   * The source `x` of object pattern `target` (a declaration's initializer or an assignment's right side): wrapped
+   * with the `elements` hook when the pattern reads elements of a view — every element when it has a rest
+   * element (CopyDataProperties reads all the keys the other properties do not), else those of its integer
+   * literal keys (`const { 0: a, length } = view`). A pattern with a computed key and no rest is left as it is
+   * (which elements it reads is known only as it runs).
+   */
+  function patternSource(target: E.Node, x: N): void {
+    const pattern = unparen(target);
+    if (pattern.type !== 'ObjectPattern' || !mayBeView(x)) return;
+    const keys: number[] = [];
+    let rest = false;
+    for (const p of pattern.properties) {
+      if (p.type === 'RestElement') rest = true;
+      else if (p.computed) return;
+      else if (p.key.type === 'Literal' && /^(0|[1-9]\d*)$/.test(String(p.key.value)))
+        keys.push(Number(p.key.value));
+    }
+    if (rest) wrapElements(pattern as N, x, '');
+    else if (keys.length) wrapElements(pattern as N, x, `[${keys.join(', ')}]`);
   }
 
   /**

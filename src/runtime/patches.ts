@@ -25,11 +25,18 @@
  * checked): iteration — `TypedArray.prototype` values, entries and `[Symbol.iterator]`, hence `for…of`, spread,
  * `Array.from`, `%TypedArray%.from`, array destructuring, `new Set(view)`... (`keys` reads no element) — and the
  * methods that may stop early: indexOf, lastIndexOf, includes, find, findIndex, findLast, findLastIndex, every,
- * some. Not observed: generic built-ins given a view as any object (`Array.prototype` methods called on it,
- * `Object.values`, `JSON.stringify`), a TypedArray constructor not called by its global name, object
- * destructuring of a view: see docs/RUNTIME.md.
+ * some.
+ *
+ * **Generic built-ins given a shared view**: `Array.prototype` methods (the same ranges, flat, flatMap, toSpliced,
+ * the search methods element by element), `Object.values`/`entries`/`assign`, `Reflect.construct` of a TypedArray
+ * constructor, `JSON.stringify` (through `%TypedArray%.prototype.toJSON`), `util.inspect` (through
+ * `[util.inspect.custom]`), `Buffer.prototype` toJSON, `[util.inspect.custom]`, indexOf, lastIndexOf, includes.
+ * What remains unobserved, and why: docs/RUNTIME.md, "Not observed".
  */
+import buffer from 'node:buffer';
+import { inspect, types } from 'node:util';
 import type { Callee, Context } from './detector.js';
+import { isTypedArrayConstructor } from './hooks.js';
 import { ATOMIC, packA, WRITE } from './shadow.js';
 import { A, appendCell, Cell, lock, STAT, Tag, unlock } from './state.js';
 
@@ -48,13 +55,44 @@ const relative = (v: unknown, len: number, dflt: number): number => {
   return n < 0 ? Math.max(len + n, 0) : Math.min(n, len);
 };
 
+/** %TypedArray%.prototype.length's getter (ECMA-262 §23.2.3.21): a view's length, whatever its own properties. */
+const lengthGetter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype), 'length')!
+  .get!;
+const lengthOf = (v: ArrayBufferView): number => lengthGetter.call(v) as number;
+
+/**
+ * The element index of view `v` that property key `key` names (a canonical numeric string that is a valid integer
+ * index, ECMA-262 §7.1.21 and §10.4.5.14), or -1 when `key` names no element.
+ */
+const elementIndex = (v: ArrayBufferView, key: PropertyKey): number => {
+  if (typeof key !== 'string') return -1;
+  const n = Number(key);
+  return String(n) === key && Number.isInteger(n) && n >= 0 && n < lengthOf(v) ? n : -1;
+};
+
+/**
+ * Replaces the function `owner[name]` by `fn`, which takes the original's `name` and `length` (so that the
+ * program sees no difference there) and its enumerability.
+ */
+function replaceFunction(owner: object, name: PropertyKey, fn: AnyFn): void {
+  const desc = Object.getOwnPropertyDescriptor(owner, name)!;
+  const orig = desc.value as AnyFn;
+  Object.defineProperty(fn, 'name', { value: orig.name });
+  Object.defineProperty(fn, 'length', { value: orig.length });
+  Object.defineProperty(owner, name, { ...desc, value: fn });
+}
+
 /** Installs every patch of this file for the thread of `ctx`. */
 export function installPatches(ctx: Context): void {
   patchAtomics(ctx);
   patchDataView(ctx);
   patchTypedArray(ctx);
+  patchArray(ctx);
   patchBuffer(ctx);
   patchText(ctx);
+  patchObject(ctx);
+  patchJson(ctx);
+  patchInspect(ctx);
 }
 
 function patchAtomics(ctx: Context): void {
@@ -324,7 +362,7 @@ function override(
   const fn = function (this: Int8Array, ...args: unknown[]): unknown {
     return always || ctx.shared(this) ? impl(this, args, fn, what, orig) : orig.apply(this, args);
   };
-  Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+  replaceFunction(proto, name, fn as AnyFn);
 }
 
 /** {@link override} with the original method, run after `before(this, args, fn, what)`. */
@@ -349,10 +387,70 @@ function wrapMethod(
   );
 }
 
+/** What a method touches of the elements of its `this`, checked before it runs (see {@link wrapMethod}). */
+type Before = (self: Int8Array, args: unknown[], fn: Callee, what: string) => void;
+
+/** A check of every element of `this` (flags: WRITE). */
+const allElements =
+  (ctx: Context, flags: number): Before =>
+  (self, _args, fn, what) =>
+    checkElements(ctx, self, 0, lengthOf(self), flags, what, fn);
+
+/**
+ * The methods of both `%TypedArray%.prototype` and `Array.prototype` (ECMA-262 §23.2.3, §23.1.3) that read or
+ * write a whole range of their `this` whatever its elements are: what each touches, for a view `this`. The Array
+ * versions given a view (`Array.prototype.map.call(view, f)`) touch the same elements as the TypedArray ones.
+ */
+function rangeMethods(ctx: Context): Record<string, Before> {
+  const read = allElements(ctx, 0);
+  const methods: Record<string, Before> = {
+    fill(self, [, start, end], fn, what) {
+      const len = lengthOf(self);
+      checkElements(ctx, self, relative(start, len, 0), relative(end, len, len), WRITE, what, fn);
+    },
+    copyWithin(self, [target, start, end], fn, what) {
+      const len = lengthOf(self);
+      const to = relative(target, len, 0);
+      const from = relative(start, len, 0);
+      const count = Math.min(relative(end, len, len) - from, len - to);
+      if (count <= 0) return;
+      checkElements(ctx, self, from, from + count, 0, what, fn);
+      checkElements(ctx, self, to, to + count, WRITE, what, fn);
+    },
+    slice(self, [start, end], fn, what) {
+      const len = lengthOf(self);
+      checkElements(ctx, self, relative(start, len, 0), relative(end, len, len), 0, what, fn);
+    },
+    at(self, [i], fn, what) {
+      const n = integer(i);
+      const k = n < 0 ? lengthOf(self) + n : n;
+      if (k >= 0 && k < lengthOf(self)) checkElements(ctx, self, k, k + 1, 0, what, fn);
+    },
+    with(self, [i], fn, what) {
+      const len = lengthOf(self);
+      const n = integer(i);
+      const k = n < 0 ? len + n : n;
+      if (k < 0 || k >= len) return; // the original throws RangeError
+      checkElements(ctx, self, 0, k, 0, what, fn);
+      checkElements(ctx, self, k + 1, len, 0, what, fn);
+    },
+    // the loop swaps elements lower and len - 1 - lower while lower < floor(len / 2): the middle one is untouched
+    reverse(self, _args, fn, what) {
+      const len = lengthOf(self);
+      const half = Math.floor(len / 2);
+      checkElements(ctx, self, 0, half, WRITE, what, fn);
+      checkElements(ctx, self, len - half, len, WRITE, what, fn);
+    },
+    sort: allElements(ctx, WRITE),
+  };
+  for (const name of ['join', 'map', 'forEach', 'reduce', 'reduceRight', 'filter', 'toLocaleString'])
+    methods[name] = read;
+  for (const name of ['toReversed', 'toSorted']) methods[name] = read;
+  return methods;
+}
+
 function patchTypedArray(ctx: Context): void {
   const proto = Object.getPrototypeOf(Int8Array.prototype) as Record<string, AnyFn>;
-  const all = (flags: number) => (self: Int8Array, _args: unknown[], fn: Callee, what: string) =>
-    checkElements(ctx, self, 0, self.length, flags, what, fn);
   wrapMethod(
     ctx,
     proto,
@@ -369,41 +467,39 @@ function patchTypedArray(ctx: Context): void {
     },
     true,
   );
-  wrapMethod(ctx, proto, 'TypedArray', 'fill', (self, [, start, end], fn, what) => {
-    const len = self.length;
-    checkElements(ctx, self, relative(start, len, 0), relative(end, len, len), WRITE, what, fn);
-  });
-  wrapMethod(ctx, proto, 'TypedArray', 'copyWithin', (self, [target, start, end], fn, what) => {
-    const len = self.length;
-    const to = relative(target, len, 0);
-    const from = relative(start, len, 0);
-    const count = Math.min(relative(end, len, len) - from, len - to);
-    if (count <= 0) return;
-    checkElements(ctx, self, from, from + count, 0, what, fn);
-    checkElements(ctx, self, to, to + count, WRITE, what, fn);
-  });
-  wrapMethod(ctx, proto, 'TypedArray', 'slice', (self, [start, end], fn, what) => {
-    const len = self.length;
-    checkElements(ctx, self, relative(start, len, 0), relative(end, len, len), 0, what, fn);
-  });
-  wrapMethod(ctx, proto, 'TypedArray', 'at', (self, [i], fn, what) => {
-    const n = integer(i);
-    const k = n < 0 ? self.length + n : n;
-    if (k >= 0 && k < self.length) checkElements(ctx, self, k, k + 1, 0, what, fn);
-  });
-  wrapMethod(ctx, proto, 'TypedArray', 'with', (self, [i], fn, what) => {
-    const n = integer(i);
-    const k = n < 0 ? self.length + n : n;
-    if (k < 0 || k >= self.length) return; // the original throws RangeError
-    checkElements(ctx, self, 0, k, 0, what, fn);
-    checkElements(ctx, self, k + 1, self.length, 0, what, fn);
-  });
-  for (const name of ['sort', 'reverse']) wrapMethod(ctx, proto, 'TypedArray', name, all(WRITE));
-  const reads = ['join', 'map', 'forEach', 'reduce', 'reduceRight', 'filter'];
-  for (const name of [...reads, 'toLocaleString', 'toReversed', 'toSorted'])
-    wrapMethod(ctx, proto, 'TypedArray', name, all(0));
+  for (const [name, before] of Object.entries(rangeMethods(ctx)))
+    wrapMethod(ctx, proto, 'TypedArray', name, before);
   patchIteration(ctx, proto);
-  patchSearch(ctx, proto);
+  patchSearch(ctx, proto, 'TypedArray');
+}
+
+/**
+ * `Array.prototype` methods given a shared view as `this` (ECMA-262 §23.1.3: they are generic): those of
+ * {@link rangeMethods}; flat and flatMap (read every element); toSpliced (reads all but the skipped ones); the
+ * search methods element by element ({@link patchSearch}). Not patched: push, pop, shift, unshift and splice,
+ * which throw a TypeError on every view (its length cannot be set) — pop, shift, unshift and splice after touching
+ * elements; concat (a view is not concat-spreadable) and keys (no element read); values, entries and
+ * `[Symbol.iterator]` (one function: replacing it costs every array's for-of and spread V8's fast path, 8× and
+ * 30× measured). toString calls `this.join`, the TypedArray one on a view.
+ */
+function patchArray(ctx: Context): void {
+  const proto = Array.prototype as unknown as Record<string, AnyFn>;
+  const methods = rangeMethods(ctx);
+  for (const name of ['flat', 'flatMap']) methods[name] = allElements(ctx, 0);
+  methods.toSpliced = (self, args, fn, what) => {
+    const len = lengthOf(self);
+    const start = relative(args[0], len, 0);
+    const skip =
+      args.length === 0
+        ? 0
+        : args.length === 1
+          ? len - start
+          : Math.min(Math.max(integer(args[1]), 0), len - start);
+    checkElements(ctx, self, 0, start, 0, what, fn);
+    checkElements(ctx, self, start + skip, len, 0, what, fn);
+  };
+  for (const [name, before] of Object.entries(methods)) wrapMethod(ctx, proto, 'Array', name, before);
+  patchSearch(ctx, proto, 'Array');
 }
 
 /** %ArrayIteratorPrototype%.next (ECMA-262 §23.1.5.2.1), shared by the iterators of arrays and typed arrays. */
@@ -456,7 +552,7 @@ function patchIteration(ctx: Context, proto: Record<PropertyKey, AnyFn>): void {
  * data read right before it is read: no element after the stop is checked. A predicate that is not callable goes
  * to the original, which throws its TypeError.
  */
-function patchSearch(ctx: Context, proto: Record<PropertyKey, AnyFn>): void {
+function patchSearch(ctx: Context, proto: Record<PropertyKey, AnyFn>, owner: string): void {
   /**
    * Reads elements k = from, from + step, ... of `self` while 0 ≤ k < len, checking each right before reading it,
    * until `stop(value, k)` holds. @returns that k, or -1.
@@ -469,7 +565,7 @@ function patchSearch(ctx: Context, proto: Record<PropertyKey, AnyFn>): void {
     what: string,
     stop: (value: unknown, k: number) => unknown,
   ): number => {
-    const len = self.length;
+    const len = lengthOf(self);
     const site = ctx.callerSite(fn);
     for (let k = from; k >= 0 && k < len; k += step) {
       checkElements(ctx, self, k, k + 1, 0, what, fn, site);
@@ -484,7 +580,7 @@ function patchSearch(ctx: Context, proto: Record<PropertyKey, AnyFn>): void {
     until: boolean,
     result: (k: number, value: unknown) => unknown,
   ) =>
-    override(ctx, proto, 'TypedArray', name, (self, args, fn, what, orig) => {
+    override(ctx, proto, owner, name, (self, args, fn, what, orig) => {
       const [predicate, thisArg] = args;
       if (typeof predicate !== 'function') return orig.apply(self, args);
       let found: unknown;
@@ -492,7 +588,7 @@ function patchSearch(ctx: Context, proto: Record<PropertyKey, AnyFn>): void {
         found = v;
         return Boolean(predicate.call(thisArg, v, k, self)) === until;
       };
-      const k = scan(self, step > 0 ? 0 : self.length - 1, step, fn, what, stop);
+      const k = scan(self, step > 0 ? 0 : lengthOf(self) - 1, step, fn, what, stop);
       return result(k, k < 0 ? undefined : found);
     });
   search('find', 1, true, (_k, v) => v);
@@ -503,16 +599,16 @@ function patchSearch(ctx: Context, proto: Record<PropertyKey, AnyFn>): void {
   search('some', 1, true, (k) => k >= 0);
   /** SameValueZero (ECMA-262 §7.2.11). */
   const sameValueZero = (a: unknown, b: unknown) => a === b || Object.is(a, b);
-  override(ctx, proto, 'TypedArray', 'indexOf', (self, [x, from], fn, what) =>
-    self.length === 0 ? -1 : scan(self, relative(from, self.length, 0), 1, fn, what, (v) => v === x),
+  override(ctx, proto, owner, 'indexOf', (self, [x, from], fn, what) =>
+    lengthOf(self) === 0 ? -1 : scan(self, relative(from, lengthOf(self), 0), 1, fn, what, (v) => v === x),
   );
-  override(ctx, proto, 'TypedArray', 'includes', (self, [x, from], fn, what) =>
-    self.length === 0
+  override(ctx, proto, owner, 'includes', (self, [x, from], fn, what) =>
+    lengthOf(self) === 0
       ? false
-      : scan(self, relative(from, self.length, 0), 1, fn, what, (v) => sameValueZero(v, x)) >= 0,
+      : scan(self, relative(from, lengthOf(self), 0), 1, fn, what, (v) => sameValueZero(v, x)) >= 0,
   );
-  override(ctx, proto, 'TypedArray', 'lastIndexOf', (self, args, fn, what) => {
-    const len = self.length;
+  override(ctx, proto, owner, 'lastIndexOf', (self, args, fn, what) => {
+    const len = lengthOf(self);
     if (len === 0) return -1;
     const n = args.length > 1 ? integer(args[1]) : len - 1;
     const k = n >= 0 ? Math.min(n, len - 1) : len + n;
@@ -530,14 +626,9 @@ function patchBuffer(ctx: Context): void {
     }
     return Reflect.apply(from, this, [value, ...rest]);
   };
-  Object.defineProperty(bufferFrom, 'name', { value: 'from' });
-  Object.defineProperty(Buffer, 'from', {
-    value: bufferFrom,
-    writable: true,
-    configurable: true,
-    enumerable: true,
-  });
+  replaceFunction(Buffer, 'from', bufferFrom);
   const proto = Buffer.prototype as unknown as Record<string, AnyFn>;
+  patchBufferSearch(ctx, proto);
   const len = (b: Int8Array) => b.length;
   wrapMethod(ctx, proto, 'Buffer', 'toString', (self, [, start, end], fn, what) => {
     const from = Math.max(0, Math.min(integer(start), len(self)));
@@ -606,6 +697,245 @@ function patchBuffer(ctx: Context): void {
         checkElements(ctx, self, off, off + size, write ? WRITE : 0, what, fn);
     });
   }
+}
+
+/**
+ * `Buffer.prototype` indexOf, lastIndexOf and includes (a shared `this` or a shared Buffer or Uint8Array value): the
+ * native search reads the bytes a scan from the start offset (Node's `IndexOfOffset`, src/node_buffer.cc) up to
+ * the end of the match reads — backwards for lastIndexOf — or to the end of the buffer when there is no match, and
+ * the whole value. Which bytes those are depends on where the match is, so the original search runs first and the
+ * check follows before its result is returned: a racy read's value never reaches the program, but unlike the other
+ * patches the read itself has happened when `throw` stops the program. includes is indexOf's result `!== -1`, as in
+ * Node (whose includes calls `this.indexOf`).
+ */
+function patchBufferSearch(ctx: Context, proto: Record<string, AnyFn>): void {
+  const indexOf = proto.indexOf;
+  const lastIndexOf = proto.lastIndexOf;
+  /** The byte length of search value `value` (lib/buffer.js bidirectionalIndexOf). */
+  const needleLength = (value: unknown, encoding: unknown): number => {
+    if (typeof value === 'number') return 1;
+    if (typeof value === 'string') return Buffer.byteLength(value, encoding as BufferEncoding);
+    return (value as Uint8Array).byteLength;
+  };
+  /** The start of the search (lib/buffer.js bidirectionalIndexOf, then IndexOfOffset), or -1: none. */
+  const startOf = (len: number, byteOffset: unknown, n: number, forward: boolean): number => {
+    let off = typeof byteOffset === 'string' ? Number.NaN : Number(byteOffset);
+    if (Number.isNaN(off)) off = forward ? 0 : len;
+    off = Math.trunc(Math.min(Math.max(off, -0x80000000), 0x7fffffff));
+    if (off < 0) return off + len >= 0 ? len + off : forward || n === 0 ? 0 : -1;
+    if (off + n <= len) return off;
+    return n === 0 ? len : forward ? -1 : len - 1;
+  };
+  const search = (name: 'indexOf' | 'lastIndexOf' | 'includes', forward: boolean) =>
+    override(
+      ctx,
+      proto,
+      'Buffer',
+      name,
+      (self, args, fn, what) => {
+        const [value, byteOffset, encoding] = args;
+        const p = Reflect.apply(forward ? indexOf : lastIndexOf, self, args) as number;
+        const sharedValue = ctx.shared(value);
+        if (ctx.shared(self) || sharedValue) {
+          const enc = typeof byteOffset === 'string' ? byteOffset : (encoding ?? 'utf8');
+          const n = needleLength(value, enc);
+          const len = lengthOf(self);
+          const o = startOf(len, byteOffset, n, forward);
+          if (ctx.shared(self) && o >= 0 && n > 0 && len > 0) {
+            const site = ctx.callerSite(fn);
+            if (forward) checkElements(ctx, self, o, p >= 0 ? p + n : len, 0, what, fn, site);
+            else checkElements(ctx, self, Math.max(p, 0), Math.min(len, o + n), 0, what, fn, site);
+          }
+          if (sharedValue)
+            checkElements(ctx, value as Int8Array, 0, lengthOf(value as Int8Array), 0, what, fn);
+        }
+        return name === 'includes' ? p !== -1 : p;
+      },
+      true,
+    );
+  search('indexOf', true);
+  search('lastIndexOf', false);
+  search('includes', true);
+}
+
+/**
+ * `Object.values`, `Object.entries` (read every element of a shared view, ECMA-262 §20.1.2.22, §20.1.2.5) and
+ * `Object.assign` (§20.1.2.1): given a shared view as target or source, it runs as the spec's loop, each element
+ * of a source checked right before it is read and each element of the target right before it is written (keys
+ * that name no element touch no memory). `Reflect.construct` of a TypedArray constructor (or subclass) with a
+ * shared view as first argument reads all of it, like `new` (§23.2.5.1).
+ */
+function patchObject(ctx: Context): void {
+  const readAll = (v: unknown, what: string, fn: Callee) => {
+    if (ctx.shared(v)) checkElements(ctx, v as Int8Array, 0, lengthOf(v as Int8Array), 0, what, fn);
+  };
+  const { values, entries, assign } = Object;
+  const valuesFn = function (this: unknown, o: unknown): unknown {
+    readAll(o, 'Object.values', valuesFn);
+    return values(o as object);
+  };
+  const entriesFn = function (this: unknown, o: unknown): unknown {
+    readAll(o, 'Object.entries', entriesFn);
+    return entries(o as object);
+  };
+  replaceFunction(Object, 'values', valuesFn);
+  replaceFunction(Object, 'entries', entriesFn);
+  const assignFn = function (this: unknown, target: unknown, ...sources: unknown[]): unknown {
+    let shared = ctx.shared(target);
+    for (let i = 0; i < sources.length && !shared; i++) shared = ctx.shared(sources[i]);
+    if (!shared || target === null || target === undefined)
+      return Reflect.apply(assign, Object, [target, ...sources]);
+    const to = Object(target) as Record<PropertyKey, unknown>;
+    const site = ctx.callerSite(assignFn);
+    const check = (v: unknown, key: PropertyKey, flags: number) => {
+      const k = ctx.shared(v) ? elementIndex(v as Int8Array, key) : -1;
+      if (k >= 0) checkElements(ctx, v as Int8Array, k, k + 1, flags, 'Object.assign', assignFn, site);
+    };
+    for (const source of sources) {
+      if (source === null || source === undefined) continue;
+      const from = Object(source) as Record<PropertyKey, unknown>;
+      for (const key of Reflect.ownKeys(from)) {
+        check(from, key, 0); // [[GetOwnProperty]] of an element reads it, as [[Get]] does
+        if (!Reflect.getOwnPropertyDescriptor(from, key)?.enumerable) continue;
+        const value = from[key];
+        check(to, key, WRITE);
+        to[key] = value; // strict code: a failed [[Set]] throws TypeError, as Set(to, key, value, true) does
+      }
+    }
+    return to;
+  };
+  replaceFunction(Object, 'assign', assignFn as AnyFn);
+  const construct = Reflect.construct as AnyFn;
+  const constructFn = function (this: unknown, target: unknown, args: unknown, ...rest: unknown[]): unknown {
+    if (Array.isArray(args) && ctx.shared(args[0]) && isTypedArrayConstructor(target))
+      readAll(args[0], 'Reflect.construct', constructFn);
+    return Reflect.apply(construct, Reflect, [target, args, ...rest]);
+  };
+  replaceFunction(Reflect, 'construct', constructFn);
+}
+
+/**
+ * `JSON.stringify` (ECMA-262 §25.5.2) serializes a view as an object: it reads each element (SerializeJSONObject)
+ * after the view's `toJSON` and the replacer function, if any, have been applied (SerializeJSONProperty). So
+ * `%TypedArray%.prototype.toJSON` is defined (not enumerable) to return the view itself, checking first the
+ * elements the JSON.stringify running will read: all of them, or those a property list (an array replacer) names.
+ * With a replacer function, the replacer is wrapped instead: its result, when a shared view, is what gets
+ * serialized and is checked. `Buffer#toJSON` (Node's own: reads every byte) is checked whenever it runs. The
+ * output is unchanged: toJSON returns its `this`, the property list is passed on as the strings the spec makes of
+ * it (computed once, in the spec's order), and the replacer wrapper returns what the replacer returns.
+ */
+function patchJson(ctx: Context): void {
+  /** The running JSON.stringify's replacer is a function: its result is checked, not the view at toJSON. */
+  const REPLACER = 'replacer';
+  /** What the innermost JSON.stringify running reads of a view it serializes; undefined: none is running. */
+  let reads: 'all' | typeof REPLACER | Set<string> | undefined;
+  const check = (v: Int8Array, keys: 'all' | Set<string>, fn: Callee) => {
+    const site = ctx.callerSite(fn, true);
+    if (keys === 'all') checkElements(ctx, v, 0, lengthOf(v), 0, 'JSON.stringify', fn, site);
+    else
+      for (const key of keys) {
+        const k = elementIndex(v, key);
+        if (k >= 0) checkElements(ctx, v, k, k + 1, 0, 'JSON.stringify', fn, site);
+      }
+  };
+  /** The property list of an array replacer (ECMA-262 §25.5.2, step 4.b). */
+  const propertyList = (replacer: unknown[]): string[] => {
+    const list = new Set<string>();
+    const len = replacer.length;
+    for (let k = 0; k < len; k++) {
+      const v = replacer[k];
+      if (typeof v === 'string') list.add(v);
+      else if (typeof v === 'number' || types.isStringObject(v) || types.isNumberObject(v))
+        list.add(String(v));
+    }
+    return [...list];
+  };
+  const stringify = JSON.stringify as AnyFn;
+  const stringifyFn = function (this: unknown, value: unknown, replacer?: unknown, space?: unknown): unknown {
+    const outer = reads;
+    let r = replacer;
+    if (typeof replacer === 'function') {
+      reads = REPLACER;
+      const wrapped = function (this: unknown, key: string, v: unknown): unknown {
+        const out = replacer.call(this, key, v);
+        if (ctx.shared(out)) check(out as Int8Array, 'all', wrapped);
+        return out;
+      };
+      r = wrapped;
+    } else if (Array.isArray(replacer)) {
+      r = propertyList(replacer);
+      reads = new Set(r as string[]);
+    } else reads = 'all';
+    try {
+      return Reflect.apply(stringify, JSON, [value, r, space]);
+    } finally {
+      reads = outer;
+    }
+  };
+  replaceFunction(JSON, 'stringify', stringifyFn);
+  const toJSON = function toJSON(this: unknown): unknown {
+    if (reads !== undefined && reads !== REPLACER && ctx.shared(this))
+      check(this as Int8Array, reads, toJSON);
+    return this;
+  };
+  Object.defineProperty(Object.getPrototypeOf(Int8Array.prototype), 'toJSON', {
+    value: toJSON,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+  wrapMethod(ctx, Buffer.prototype as unknown as Record<string, AnyFn>, 'Buffer', 'toJSON', (self, _a, fn) =>
+    check(self, 'all', fn),
+  );
+}
+
+/**
+ * `util.inspect` and `console.log` (lib/internal/util/inspect.js) call an object's `[util.inspect.custom]` before
+ * formatting it, and format it as usual when that returns the object itself. `%TypedArray%.prototype` gets one (not
+ * enumerable) that returns its `this`, checking first the elements `formatTypedArray` will read: element 0 (to pick
+ * the number formatter) and the first `maxArrayLength` ones — none when the view is beyond the inspection depth
+ * (then it prints `[Uint8Array]`). Buffer's own `[util.inspect.custom]` reads its first `INSPECT_MAX_BYTES` bytes
+ * (lib/buffer.js) whatever the depth: checked whenever it runs. The output is unchanged. Not seen: inspection with
+ * `customInspect: false`.
+ */
+function patchInspect(ctx: Context): void {
+  const custom = function (this: unknown, depth: unknown, options?: { maxArrayLength?: unknown }): unknown {
+    if (ctx.shared(this) && (depth === null || (depth as number) >= 0)) {
+      const v = this as Int8Array;
+      const len = lengthOf(v);
+      const max =
+        options?.maxArrayLength === null ? Number.POSITIVE_INFINITY : Number(options?.maxArrayLength);
+      const n = Math.min(Math.max(0, max), len);
+      const read = n > 0 ? n : Math.min(len, 1); // NaN (maxArrayLength undefined): the loop reads nothing
+      checkElements(ctx, v, 0, read, 0, 'util.inspect', custom, ctx.callerSite(custom, true));
+    }
+    return this;
+  };
+  Object.defineProperty(Object.getPrototypeOf(Int8Array.prototype), inspect.custom, {
+    value: custom,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+  const proto = Buffer.prototype as unknown as Record<PropertyKey, AnyFn>;
+  const orig = proto[inspect.custom];
+  const bufferCustom = function (this: unknown, ...args: unknown[]): unknown {
+    if (ctx.shared(this)) {
+      const n = Math.min(buffer.INSPECT_MAX_BYTES, lengthOf(this as Int8Array));
+      checkElements(
+        ctx,
+        this as Int8Array,
+        0,
+        n,
+        0,
+        'Buffer#inspect',
+        bufferCustom,
+        ctx.callerSite(bufferCustom, true),
+      );
+    }
+    return orig.apply(this, args);
+  };
+  replaceFunction(proto, inspect.custom, bufferCustom);
 }
 
 function patchText(ctx: Context): void {
