@@ -188,10 +188,13 @@ describe('instrumented code is equivalent to the original', () => {
       ),
     }));
     fc.assert(
-      fc.property(fc.array(expr.e, { minLength: 1, maxLength: 4 }), (es) => {
+      // in a loop or not: a loop's accesses to invariant variables take the loop guards' path
+      fc.property(fc.array(expr.e, { minLength: 1, maxLength: 4 }), fc.boolean(), (es, loop) => {
         const body = `const s = new Int32Array(new SharedArrayBuffer(16)); const a = [1, 2]; const o = { p: 3 }; const n = null;
           const log = []; let i = 1; const t = (n, v) => (log.push(n), v); const r = [];
+          ${loop ? 'for (let q = 0; q < 2; q++)' : ''} {
           ${es.map((e) => `try { r.push(${e}); } catch (x) { r.push(x.constructor.name); }`).join('\n')}
+          }
           return [r, s, a, o, log];`;
         equivalent(body);
       }),
@@ -230,6 +233,37 @@ describe('the runtime sees each shared access once, in order, at its site', () =
     const body =
       'const f = (x) => x[0]; f(new Int32Array(1)); f(new Int32Array(1)); f(a); f(new Int8Array(1)); f(a);';
     assert.deepEqual(record(body), ['R 3:18', 'R 3:18']);
+  });
+  test('loop guards: a shared view accessed in a loop is seen at every iteration', () => {
+    const body = 'const b = [0, 0, 0];\nfor (let i = 0; i < 3; i++) { a[i] = b[i]; b[i] += a[i]; }';
+    const r = instrument(`(function () {\nconst a = new Int32Array(4);\n${body}\n})`, {
+      file: 'f.js',
+      module: false,
+    });
+    assert.match(r.code, /__gl\$\d+ = !__goldilocks\.shared\(a\)/, 'the loop guards a');
+    assert.deepEqual(record(body), ['W 4:31', 'R 4:52', 'W 4:31', 'R 4:52', 'W 4:31', 'R 4:52']);
+  });
+  test('loop guards: a variable that may change during the loop keeps the per-access guard', () => {
+    const cases: Record<string, string> = {
+      'assigned in the loop': 'let b = new Int32Array(1); for (let i = 0; i < 2; i++) { b[0] = 1; b = a; }',
+      'declared with var in the loop': 'for (let i = 0; i < 2; i++) { if (i) c[0] = 1; var c = a; }',
+      'assigned by a closure':
+        'let e = new Int32Array(1); const f = () => { e = a; }; for (let i = 0; i < 2; i++) { e[0] = 1; f(); }',
+      'a parameter aliased by arguments':
+        '(function (p) { for (let i = 0; i < 2; i++) { p[0] = 1; arguments[0] = a; } })(new Int32Array(1));',
+      'reachable from eval':
+        'let g = new Int32Array(1); for (let i = 0; i < 2; i++) { g[0] = 1; eval("g = a"); }',
+      'a loop in a loop, the variable declared in the outer one':
+        'for (let i = 0; i < 2; i++) { const h = i ? a : new Int32Array(1); for (let j = 0; j < 1; j++) h[j] = 1; }',
+    };
+    for (const [name, body] of Object.entries(cases))
+      assert.equal(record(body).filter((e) => e.startsWith('W')).length, 1, name);
+  });
+  test('loop guards: a variable in its temporal dead zone is not read before the loop runs', () => {
+    equivalent('for (let i = 0; i < 0; i++) d[i]; const d = new Int32Array(1); return d;');
+    equivalent(
+      'const f = () => { for (let i = 0; i < 0; i++) d[i]; }; f(); const d = new Int32Array(1); return d;',
+    );
   });
   test('destructuring and for-of targets are writes', () => {
     assert.deepEqual(record('[a[0], a[1]] = [1, 2]; for (a[2] of [3]) ;'), ['W 3:2', 'W 3:8', 'W 3:29']);

@@ -12,7 +12,13 @@
  *     (__goldilocks.isView(X) && X !== __gl$m[i] && __goldilocks.r(X, K, __gl$m, i)
  *       ? __goldilocks.get(X, K, __gl$m, i) : X[K])
  *
- * (`w` and `set` for a write). `__gl$m` is a function declaration appended to the module (hoisted, so usable before
+ * (`w` and `set` for a write). **Loop guards**: in a loop, an access (with everything it contains, on one line) whose
+objects are variables that cannot change during the loop (parameters, or locals declared before it and assigned
+only by their declaration, per eslint-scope's analysis of the enclosing function) becomes `(G ? ORIGINAL :
+GUARDED)`, where `G` tests one local per variable, set once as the loop is entered to whether that variable is *not*
+a view over shared memory: `{__gl$5 = !__goldilocks.shared(a); for (...) ...}`. Memory that is not shared then costs a
+test of a local per access; a shared view takes the guarded path at every access. `__gl$m` is a function
+declaration appended to the module (hoisted, so usable before
  * any other code runs); its elements are a per-site cache of the last view seen at that site that is *not* over a
  * SharedArrayBuffer, and calling it returns `[file, [line, column, ...]]` for registration. `r`/`w` check the
  * access and let the site perform it (so the access stays monomorphic at its site), or, for a key that is not a
@@ -44,6 +50,7 @@
  */
 import { type Options, parse } from 'acorn';
 import { base, recursive } from 'acorn-walk';
+import { analyze, type Reference, type Variable } from 'eslint-scope';
 import type * as E from 'estree';
 import MagicString from 'magic-string';
 import { ATOMIC_OPS, TYPED_ARRAYS } from './hooks.js';
@@ -81,6 +88,30 @@ interface Scope {
 interface State {
   scope: Scope;
   strict: boolean;
+  /** The innermost loop around the node in the same function, or null. */
+  loop: Loop | null;
+  /** The function (or program) whose code this is; null in class static blocks and field initializers. */
+  fn: N | null;
+}
+
+/** A loop whose element accesses may skip the per-access guard (see {@link instrument}'s loop guards). */
+interface Loop {
+  node: N;
+  /** The function (or program) the loop is in. */
+  fn: N;
+  /** Where its statement starts: the first of its labels, if any. */
+  start: number;
+  /** The scope of the function (or program) the loop is in: where its guard temporaries are declared. */
+  scope: Scope;
+  /** Per invariant variable used as an element access's object in the loop: the temporary of its guard. */
+  guards: Map<Variable, string>;
+}
+
+/** A site as the loop guards see it: its position, and the object of an element access (else null). */
+interface SiteNote {
+  pos: number;
+  object: (E.Identifier & N) | null;
+  loop: Loop | null;
 }
 
 const LITERAL_TYPES = new Set(['Literal']);
@@ -134,6 +165,8 @@ const NOT_VIEWS = new Set([
   'ArrowFunctionExpression',
   'ClassExpression',
 ]);
+/** Loop guards: functions (or programs) longer than this many characters are not analyzed (see `referenceOf`). */
+const MAX_ANALYZED = 64 * 1024;
 
 /**
  * Rewrites `source` (a whole module or script) as described in this file's header.
@@ -145,6 +178,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     ecmaVersion: 'latest',
     sourceType: options.module ? 'module' : 'script',
     locations: true,
+    ranges: true, // for eslint-scope
     preserveParens: true,
     allowHashBang: true,
     allowReturnOutsideFunction: !options.module,
@@ -163,8 +197,17 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
   /** Evaluating it runs no user code (but later code may change what it names). */
   const isPure = (n: E.Node): boolean => isStable(n) || isLocal(n);
 
-  const newSite = (n: N): number => {
+  /** Every site in creation order, for the loop guards (`sites.slice(k)` = the sites of a subtree visited last). */
+  const notes: SiteNote[] = [];
+  /** A new site at `n`; `element` is the access when it is an element read or write, with state `st`. */
+  const newSite = (n: N, element?: { member: E.MemberExpression; st: State }): number => {
     locs.push(n.loc.start.line, n.loc.start.column + 1);
+    const object = element === undefined ? null : unparen(element.member.object);
+    notes.push({
+      pos: n.start,
+      object: object?.type === 'Identifier' ? (object as E.Identifier & N) : null,
+      loop: element?.st.loop ?? null,
+    });
     return locs.length / 2 - 1;
   };
   const temp = (st: State): string => `${RESERVED_PREFIX}${++st.scope.temps}`;
@@ -224,7 +267,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
   const sep = (kept: unknown[]): string => (kept.length ? ', ' : '');
 
   const rewriteRead = (node: E.MemberExpression & N, st: State): void => {
-    const i = newSite(node);
+    const i = newSite(node, { member: node, st });
     const t = planTarget(st, node, true);
     emit(node, t.kept, sep(t.kept) + read(t.x, t.k, i));
   };
@@ -234,7 +277,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     member: E.MemberExpression & N,
     st: State,
   ): void => {
-    const i = newSite(member);
+    const i = newSite(member, { member, st });
     const value = node.right as N;
     const valuePure = isPure(value);
     // A compound form reads o[k] (which may run a getter) before its write: only stable operands are re-read.
@@ -263,7 +306,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
   };
 
   const rewriteUpdate = (node: E.UpdateExpression & N, member: E.MemberExpression & N, st: State): void => {
-    const i = newSite(member);
+    const i = newSite(member, { member, st });
     const t = planTarget(st, member, false);
     const g = temp(st);
     const r = temp(st);
@@ -417,6 +460,131 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     emit(chain, kept, text);
   }
 
+  // ---- loop guards ----
+
+  /** Start of the first label of a labeled statement's body. */
+  const labelStart = new Map<E.Node, number>();
+  /**
+   * Per function (or the program) with a loop: its references by identifier node, from eslint-scope's analysis of
+   * that function alone (its free variables are then unresolved: not loop-guarded); null for one of more than
+   * {@link MAX_ANALYZED} characters (the analysis costs about as much as the rest of the rewriting).
+   */
+  const analyses = new Map<N, Map<E.Node, Reference> | null>();
+  const referenceOf = (id: E.Identifier, fn: N): Reference | undefined => {
+    let refs = analyses.get(fn);
+    if (refs === undefined) {
+      refs = null;
+      if (fn.end - fn.start <= MAX_ANALYZED) {
+        const body =
+          fn.type === 'Program'
+            ? (fn as unknown as E.Program).body
+            : fn.type === 'FunctionDeclaration'
+              ? [fn as unknown as E.FunctionDeclaration]
+              : [{ type: 'ExpressionStatement', expression: fn } as E.ExpressionStatement];
+        const manager = analyze({ type: 'Program', body, sourceType: 'script' } as E.Program, {
+          ecmaVersion: 2022,
+          sourceType: options.module ? 'module' : 'script',
+          fallback: 'iteration',
+        });
+        refs = new Map();
+        for (const scope of manager.scopes)
+          for (const r of scope.references) refs.set(r.identifier as E.Identifier, r);
+      }
+      analyses.set(fn, refs);
+    }
+    return refs?.get(id);
+  };
+
+  /**
+   * Whether `v` holds the same value throughout every execution of `loop` and can be read without an exception
+   * before it (no temporal dead zone), from code in the function `fn`: a parameter of a function that does not use
+   * `arguments` (which may alias it), or a `var`, `let` or `const` of `fn` (a `let`/`const` declared before the
+   * loop in a block around it, not a `switch`'s), never assigned except by its declaration outside the loop;
+   * not a global of a script (a property of the global object), not reachable from a direct `eval` or `with`.
+   */
+  const invariant = (v: Variable, loop: Loop, fn: unknown): boolean => {
+    if (v.tainted || v.defs.length !== 1 || v.scope.type === 'global') return false;
+    const node = loop.node;
+    const inside = (n: E.Node) => (n as N).start >= node.start && (n as N).end <= node.end;
+    for (const r of v.references)
+      if (r.isWrite() && (!r.init || inside(r.identifier as E.Identifier))) return false;
+    const d = v.defs[0];
+    if (d.type === 'Parameter') return (v.scope.set.get('arguments')?.references.length ?? 0) === 0;
+    if (d.type !== 'Variable' || v.scope.variableScope !== fn) return false;
+    if (d.parent.kind === 'var') return true;
+    const block = v.scope.block as N;
+    return (
+      v.scope.type !== 'switch' &&
+      (d.parent as N).end <= node.start &&
+      block.start <= node.start &&
+      node.end <= block.end
+    );
+  };
+
+  /**
+   * The guard temporary of `id` (an element access's object) in `loop`, allocating it; null when `id` does not
+   * name a variable invariant in the loop.
+   */
+  const guardOf = (loop: Loop, id: E.Identifier & N): string | null => {
+    const r = referenceOf(id, loop.fn);
+    const v = r?.resolved;
+    if (!r || !v || !invariant(v, loop, r.from.variableScope)) return null;
+    let g = loop.guards.get(v);
+    if (g === undefined) {
+      g = `${RESERVED_PREFIX}${++loop.scope.temps}`;
+      loop.guards.set(v, g);
+    }
+    return g;
+  };
+
+  /**
+   * Loop guards: the rewritten element access `node` (its own site and the sites of its subtree, `notes` from
+   * `before` on) becomes `(G ? ORIGINAL : REWRITTEN)` when it is on one line, every site in it is an element
+   * access of the same loop, and each access's object is a variable invariant in that loop; `G` tests the guard
+   * temporaries of those variables, which the loop sets once on entry (`inLoop`) to whether each is *not* a view
+   * over shared memory. While none is, the loop runs the original accesses: one test of a local per access, which
+   * the JIT keeps out of the way of the access itself (the per-access guard's cache miss on first use is what
+   * keeps V8 from combining the checks of several accesses to one array). A shared view's accesses take the
+   * rewritten path as before. One line only: the copy must not move the lines after it.
+   */
+  const loopGuarded = (node: N, before: number, st: State): void => {
+    const loop = st.loop;
+    if (loop === null || before === notes.length) return;
+    const text = source.slice(node.start, node.end);
+    if (/[\n\r\u2028\u2029]/.test(text)) return;
+    const guards: string[] = [];
+    for (let j = before; j < notes.length; j++) {
+      const note = notes[j];
+      if (note.loop !== loop || note.object === null) return;
+      const g = guardOf(loop, note.object);
+      if (g === null) return;
+      if (!guards.includes(g)) guards.push(g);
+    }
+    ms.overwrite(
+      node.start,
+      node.end,
+      `(${guards.join(' && ')} ? ${text} : ${ms.slice(node.start, node.end)})`,
+    );
+  };
+
+  /** A loop visitor: the loop's sites may use its guards, which are set before the loop (see `loopGuarded`). */
+  const inLoop =
+    (visit: Visitor<State>): Visitor<State> =>
+    (node, st, c) => {
+      const n = node as N;
+      if (st.fn === null) {
+        visit(node, { ...st, loop: null }, c);
+        return;
+      }
+      const start = labelStart.get(n) ?? n.start;
+      const loop: Loop = { node: n, fn: st.fn, start, scope: st.scope, guards: new Map() };
+      visit(node, { ...st, loop }, c);
+      if (loop.guards.size === 0) return;
+      const set = [...loop.guards].map(([v, g]) => `${g} = !${HOOKS_GLOBAL}.shared(${v.name})`);
+      ms.prependLeft(loop.start, `{${set.join(', ')}; `);
+      ms.appendRight(n.end, '}');
+    };
+
   const closeScope = (scope: Scope): void => {
     if (scope.temps === 0) return;
     const names = Array.from({ length: scope.temps }, (_, j) => `${RESERVED_PREFIX}${j + 1}`).join(', ');
@@ -430,9 +598,16 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
       ms.appendLeft(n.end, `);var ${names}})()`);
     }
   };
-  const inScope = (kind: Scope['kind'], node: E.Node, strict: boolean, f: (st: State) => void): void => {
+  /** Walks code with its own temporaries; `fn` is the function whose body it is (else null, see {@link State}). */
+  const inScope = (
+    kind: Scope['kind'],
+    node: E.Node,
+    strict: boolean,
+    f: (st: State) => void,
+    fn: N | null = null,
+  ): void => {
     const scope: Scope = { temps: 0, kind, node: node as N };
-    f({ scope, strict });
+    f({ scope, strict, loop: null, fn });
     closeScope(scope);
   };
 
@@ -446,9 +621,13 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
       if (emitted.has((node as N).start)) ms.prependLeft((node as N).start, 'void 0, ');
     },
     MemberExpression(node, st, c) {
+      const before = notes.length;
       baseV.MemberExpression(node, st, c);
       const m = elementOf(node as E.Node);
-      if (m) rewriteRead(m, st);
+      if (m) {
+        rewriteRead(m, st);
+        loopGuarded(m, before, st);
+      }
     },
     MemberPattern(node, st, c) {
       operandsOnly(node as E.Node, st, c);
@@ -462,9 +641,11 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     },
     AssignmentExpression(node, st, c) {
       const n = node as E.AssignmentExpression & N;
+      const before = notes.length;
       writeForm(n, n.left, st, c, (m) => {
         c(n.right, st);
         rewriteAssign(n, m, st);
+        loopGuarded(n, before, st);
       });
       if (n.operator === '=') patternSource(n.left, n.right as N);
     },
@@ -480,8 +661,20 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     },
     UpdateExpression(node, st, c) {
       const n = node as E.UpdateExpression & N;
-      writeForm(n, n.argument, st, c, (m) => rewriteUpdate(n, m, st));
+      const before = notes.length;
+      writeForm(n, n.argument, st, c, (m) => {
+        rewriteUpdate(n, m, st);
+        loopGuarded(n, before, st);
+      });
     },
+    LabeledStatement(node, st, c) {
+      const n = node as E.LabeledStatement & N;
+      labelStart.set(n.body, labelStart.get(n) ?? n.start);
+      baseV.LabeledStatement(node, st, c);
+    },
+    ForStatement: inLoop(baseV.ForStatement),
+    WhileStatement: inLoop(baseV.WhileStatement),
+    DoWhileStatement: inLoop(baseV.DoWhileStatement),
     CallExpression: callLike,
     NewExpression: callLike,
     TaggedTemplateExpression(node, st, c) {
@@ -497,20 +690,20 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     ChainExpression(node, st, c) {
       rewriteChain(node as E.ChainExpression & N, st, c, true);
     },
-    ForInStatement: forInOf,
-    ForOfStatement: forInOf,
+    ForInStatement: inLoop(forInOf),
+    ForOfStatement: inLoop(forInOf),
     Function(node, st, c) {
       const f = node as E.Function & N;
       const strict = st.strict || (f.body.type === 'BlockStatement' && hasUseStrict(f.body.body));
-      const inner: State = { scope: st.scope, strict };
+      const inner: State = { scope: st.scope, strict, loop: null, fn: null };
       for (const p of f.params) paramDefaults(p as N, inner, c);
-      if (f.body.type === 'BlockStatement') inScope('body', f.body, strict, (s) => c(f.body, s));
-      else inScope('arrow', f.body, strict, (s) => c(f.body, s, 'Expression'));
+      if (f.body.type === 'BlockStatement') inScope('body', f.body, strict, (s) => c(f.body, s), f);
+      else inScope('arrow', f.body, strict, (s) => c(f.body, s, 'Expression'), f);
     },
     Class(node, st, c) {
       const k = node as E.Class;
       if (k.superClass) c(k.superClass, st);
-      const strict: State = { scope: st.scope, strict: true };
+      const strict: State = { scope: st.scope, strict: true, loop: null, fn: null };
       for (const el of k.body.body) {
         if (el.type === 'StaticBlock') {
           inScope('body', el, true, (s) => baseV.StaticBlock(el, s, c));
@@ -681,7 +874,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
 
   const top: Scope = { temps: 0, kind: 'program', node: program };
   const strict = options.module || hasUseStrict(program.body);
-  walk(program, { scope: top, strict }, visitors);
+  walk(program, { scope: top, strict, loop: null, fn: program }, visitors);
 
   if (locs.length === 0) return { code: source, sites: 0, warnings };
   const temps = Array.from({ length: top.temps }, (_, j) => `${RESERVED_PREFIX}${j + 1}`);
