@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { Detector } from './detectors/detector.js';
 import { createDetector, type DetectorOptions } from './detectors/index.js';
 import { Engine } from './engine/engine.js';
@@ -6,6 +6,7 @@ import type { SkipList } from './engine/skip.js';
 import type { EventBatch } from './model/events.js';
 import { Symbols } from './model/symbols.js';
 import { RaceCollector } from './report/collector.js';
+import { BINARY_MAGIC } from './trace/binary.js';
 import type { TraceError } from './trace/errors.js';
 import { type PipelineMode, readTracePipelined, usePipeline } from './trace/pipeline.js';
 import { type Format, type ReadResult, readTrace, readTraceBuffer } from './trace/reader.js';
@@ -22,8 +23,8 @@ export interface CheckOptions {
   onProgress?: (read: number, total: number) => void;
   onWarning?: (e: TraceError) => void;
   /**
-   * Parse in a worker thread while the detectors run (trace/pipeline.ts): `auto` (default) for files of 8 MiB
-   * and more when a core is free (`usePipeline`), `on`, `off`. Results are the same either way.
+   * Parse in a worker thread while the detectors run (trace/pipeline.ts): `auto` (default) for text files of
+   * 8 MiB and more when a core is free (`usePipeline`), `on`, `off`. Results are the same either way.
    */
   pipeline?: PipelineMode;
 }
@@ -45,13 +46,25 @@ export interface CheckResult {
   pipelined: boolean;
 }
 
-/** Bytes of the file at `path`; 0 for stdin or a file that cannot be stat'ed (reading it then reports why). */
-function fileSize(path: string): number {
-  if (path === '-') return 0;
+/**
+ * Size of the file at `path` and whether it is in the binary format (given by `format`, else by its first bytes;
+ * a gzip'd file counts as text); 0 and false for stdin or a file that cannot be read (reading it then reports why).
+ */
+function sniff(path: string, format: Format | undefined): { size: number; binary: boolean } {
+  if (path === '-') return { size: 0, binary: false };
   try {
-    return statSync(path).size;
+    const size = statSync(path).size;
+    if (format !== undefined && format !== 'auto') return { size, binary: format === 'bin' };
+    const head = Buffer.alloc(BINARY_MAGIC.length);
+    const fd = openSync(path, 'r');
+    try {
+      readSync(fd, head, 0, head.length, 0);
+    } finally {
+      closeSync(fd);
+    }
+    return { size, binary: head.equals(BINARY_MAGIC) };
   } catch {
-    return 0;
+    return { size: 0, binary: false };
   }
 }
 
@@ -86,7 +99,8 @@ function setup(
 export async function checkFile(path: string, options: CheckOptions = {}): Promise<CheckResult> {
   const { symbols, engine, results } = setup(options, path === '-' ? '<stdin>' : path);
   const t0 = performance.now();
-  const pipelined = usePipeline(options.pipeline ?? 'auto', path, fileSize(path));
+  const { size, binary } = sniff(path, options.format);
+  const pipelined = usePipeline(options.pipeline ?? 'auto', path, size, binary);
   const input = await (pipelined ? readTracePipelined : readTrace)(path, symbols, (b) => engine.process(b), {
     format: options.format,
     onProgress: options.onProgress,

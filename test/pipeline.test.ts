@@ -163,10 +163,11 @@ describe('pipelined reading: the parser in a worker thread', () => {
     }
   });
 
-  it('auto: only files of 8 MiB and more, never stdin', () => {
-    assert.equal(usePipeline('auto', 'small.trace', 1 << 20), false);
-    assert.equal(usePipeline('auto', '-', 1 << 30), false);
-    assert.equal(usePipeline('on', 'small.trace', 0), true);
-    assert.equal(usePipeline('off', 'big.trace', 1 << 30), false);
+  it('auto: only text files of 8 MiB and more, never stdin; on and off as told', () => {
+    assert.equal(usePipeline('auto', 'small.trace', 1 << 20, false), false);
+    assert.equal(usePipeline('auto', '-', 1 << 30, false), false);
+    assert.equal(usePipeline('auto', 'big.bin', 1 << 30, true), false);
+    assert.equal(usePipeline('on', 'small.bin', 0, true), true);
+    assert.equal(usePipeline('off', 'big.trace', 1 << 30, false), false);
   });
 });

@@ -226,7 +226,7 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(
       new Option(
         '--pipeline <mode>',
-        'parse in a worker thread while the detectors run (auto: files of 8 MiB or more, when a core is free)',
+        'parse in a worker thread while the detectors run (auto: text files of 8 MiB or more, when a core is free)',
       )
         .choices(PIPELINE_MODES as string[])
         .default('auto'),

@@ -33,16 +33,17 @@ export const PIPELINE_MODES: readonly PipelineMode[] = ['auto', 'on', 'off'];
 export const PIPELINE_MIN_BYTES = 8 << 20;
 
 /**
- * Whether to read `path` (of `size` bytes; `-` = stdin) in a worker thread. `auto`: for files of at least
- * {@link PIPELINE_MIN_BYTES}, when a core is free for the parser thread: two cores or more, and a load average
- * (`os.loadavg()`, last minute) of at most the core count minus one. On a machine whose cores are all busy the
- * two threads compete for them, and pipelining was measured slower than reading in one thread (0.7–0.8× on
- * this project's 2-core machine, docs/BENCHMARKS.md). Never for stdin (of unknown size).
+ * Whether to read `path` (of `size` bytes; `-` = stdin; `binary` when it is in the binary format) in a worker
+ * thread. `auto`: for text files of at least {@link PIPELINE_MIN_BYTES}, when a core is free for the parser thread:
+ * two cores or more, and a load average (`os.loadavg()`, last minute) of at most the core count minus one. On a
+ * machine whose cores are all busy the two threads compete for them, and pipelining was measured slower than
+ * reading in one thread (0.7–0.8× on this project's 2-core machine); the binary format is parsed so cheaply that
+ * handing its batches over costs more than it saves (docs/BENCHMARKS.md). Never for stdin (of unknown size).
  */
-export function usePipeline(mode: PipelineMode, path: string, size: number): boolean {
+export function usePipeline(mode: PipelineMode, path: string, size: number, binary: boolean): boolean {
   if (mode !== 'auto') return mode === 'on';
   const cores = availableParallelism();
-  return path !== '-' && size >= PIPELINE_MIN_BYTES && cores >= 2 && loadavg()[0] <= cores - 1;
+  return path !== '-' && !binary && size >= PIPELINE_MIN_BYTES && cores >= 2 && loadavg()[0] <= cores - 1;
 }
 
 /** Batches sent by the worker and not yet processed, at most (default of `maxInFlight`). */
