@@ -471,6 +471,14 @@ describe('end to end: node --import dist/runtime/register.js', () => {
     assert.equal(threads(log).size, 4);
   });
 
+  test('CommonJS loops: loop guards in a module loaded by require (eslint-scope is not itself instrumented)', async () => {
+    const log = join(dir, 'loop.log');
+    const r = await node(['loop.cjs'], log);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), '1,2 2,4');
+    assert.deepEqual(recorded(log), ['W loop.cjs:2:29', 'W loop.cjs:2:29', 'R loop.cjs:4:36', 'R loop.cjs:4:36']);
+  });
+
   test('CommonJS main and worker', async () => {
     const log = join(dir, 'cjs.log');
     const r = await node(['main.cjs'], log);

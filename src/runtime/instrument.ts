@@ -169,14 +169,11 @@ const NOT_VIEWS = new Set([
   'ClassExpression',
 ]);
 /**
- * eslint-scope, loaded on first use: its CommonJS build, synchronously (instrumenting is synchronous; the ESM entry
- * takes about 40 ms to load, the CommonJS bundle about 12 ms, in every thread that instruments a loop).
+ * eslint-scope, from its CommonJS bundle (about 12 ms to load, against about 40 ms for its ESM entry, in every thread
+ * that instruments code), loaded with this module: before the thread's loaders are installed, so that it is not
+ * itself instrumented (which would re-enter this module while it loads).
  */
-let scopeAnalyzer: typeof EslintScope | undefined;
-const eslintScope = (): typeof EslintScope => {
-  scopeAnalyzer ??= createRequire(import.meta.url)('eslint-scope') as typeof EslintScope;
-  return scopeAnalyzer;
-};
+const eslintScope = createRequire(import.meta.url)('eslint-scope') as typeof EslintScope;
 /** Loop guards: functions (or programs) longer than this many characters are not analyzed (see `referenceOf`). */
 const MAX_ANALYZED = 64 * 1024;
 
@@ -493,7 +490,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
             : fn.type === 'FunctionDeclaration'
               ? [fn as unknown as E.FunctionDeclaration]
               : [{ type: 'ExpressionStatement', expression: fn } as E.ExpressionStatement];
-        const manager = eslintScope().analyze({ type: 'Program', body, sourceType: 'script' } as E.Program, {
+        const manager = eslintScope.analyze({ type: 'Program', body, sourceType: 'script' } as E.Program, {
           ecmaVersion: 2022,
           sourceType: options.module ? 'module' : 'script',
           fallback: 'iteration',
