@@ -16,7 +16,8 @@
 objects are variables that cannot change during the loop (parameters, or locals declared before it and assigned
 only by their declaration, per eslint-scope's analysis of the enclosing function) becomes `(G ? ORIGINAL :
 GUARDED)`, where `G` tests one local per variable, set once as the loop is entered to whether that variable is *not*
-a view over shared memory: `{__gl$5 = !__goldilocks.shared(a); for (...) ...}`. Memory that is not shared then costs a
+a view over shared memory: `__gl$5 = !__goldilocks.shared(a); for (...) ...` (loops that are statements of a
+statement list; the guard is a statement of its own before the loop). Memory that is not shared then costs a
 test of a local per access; a shared view takes the guarded path at every access. `__gl$m` is a function
 declaration appended to the module (hoisted, so usable before
  * any other code runs); its elements are a per-site cache of the last view seen at that site that is *not* over a
@@ -471,8 +472,13 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
 
   // ---- loop guards ----
 
-  /** Start of the first label of a labeled statement's body. */
-  const labelStart = new Map<E.Node, number>();
+  /** The outermost of the labels of a labeled statement's body. */
+  const outerLabel = new Map<E.Node, N>();
+  /**
+   * Statements of statement lists (a program's, a block's, a `case`'s): a loop guard is set by a statement of its
+   * own before the loop, which needs a list to go in (a loop that is the body of an `if`, `for`... has no guards).
+   */
+  const listed = new Set<E.Node>(program.body);
   /**
    * Per function (or the program) with a loop: its references by identifier node, from eslint-scope's analysis of
    * that function alone (its free variables are then unresolved: not loop-guarded); null for one of more than
@@ -581,17 +587,17 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     (visit: Visitor<State>): Visitor<State> =>
     (node, st, c) => {
       const n = node as N;
-      if (st.fn === null) {
+      const statement = outerLabel.get(n) ?? n;
+      if (st.fn === null || !listed.has(statement)) {
         visit(node, { ...st, loop: null }, c);
         return;
       }
-      const start = labelStart.get(n) ?? n.start;
-      const loop: Loop = { node: n, fn: st.fn, start, scope: st.scope, guards: new Map() };
+      const loop: Loop = { node: n, fn: st.fn, start: statement.start, scope: st.scope, guards: new Map() };
       visit(node, { ...st, loop }, c);
       if (loop.guards.size === 0) return;
       const set = [...loop.guards].map(([v, g]) => `${g} = !${HOOKS_GLOBAL}.shared(${v.name})`);
-      ms.prependLeft(loop.start, `{${set.join(', ')}; `);
-      ms.appendRight(n.end, '}');
+      // a statement of its own, not a block around the loop: nothing is inserted where the next statement starts
+      ms.prependLeft(loop.start, `${set.join(', ')}; `);
     };
 
   const closeScope = (scope: Scope): void => {
@@ -678,8 +684,16 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     },
     LabeledStatement(node, st, c) {
       const n = node as E.LabeledStatement & N;
-      labelStart.set(n.body, labelStart.get(n) ?? n.start);
+      outerLabel.set(n.body, outerLabel.get(n) ?? n);
       baseV.LabeledStatement(node, st, c);
+    },
+    BlockStatement(node, st, c) {
+      for (const s of (node as E.BlockStatement).body) listed.add(s);
+      baseV.BlockStatement(node, st, c);
+    },
+    SwitchCase(node, st, c) {
+      for (const s of (node as E.SwitchCase).consequent) listed.add(s);
+      baseV.SwitchCase(node, st, c);
     },
     ForStatement: inLoop(baseV.ForStatement),
     WhileStatement: inLoop(baseV.WhileStatement),
