@@ -9,7 +9,7 @@ import { RaceCollector } from './report/collector.js';
 import { BINARY_MAGIC } from './trace/binary.js';
 import type { TraceError } from './trace/errors.js';
 import { type PipelineMode, readTracePipelined, usePipeline } from './trace/pipeline.js';
-import { type Format, type ReadResult, readTrace, readTraceBuffer } from './trace/reader.js';
+import { detectFormat, type Format, type ReadResult, readTrace, readTraceBuffer } from './trace/reader.js';
 import { formatEvent } from './trace/writer.js';
 
 export interface CheckOptions {
@@ -57,12 +57,13 @@ function sniff(path: string, format: Format | undefined): { size: number; binary
     if (format !== undefined && format !== 'auto') return { size, binary: format === 'bin' };
     const head = Buffer.alloc(BINARY_MAGIC.length);
     const fd = openSync(path, 'r');
+    let n: number;
     try {
-      readSync(fd, head, 0, head.length, 0);
+      n = readSync(fd, head, 0, head.length, 0);
     } finally {
       closeSync(fd);
     }
-    return { size, binary: head.equals(BINARY_MAGIC) };
+    return { size, binary: detectFormat(head.subarray(0, n), n < head.length) === 'bin' };
   } catch {
     return { size: 0, binary: false };
   }

@@ -82,6 +82,11 @@ function replaceFunction(owner: object, name: PropertyKey, fn: AnyFn): void {
   Object.defineProperty(owner, name, { ...desc, value: fn });
 }
 
+/** Defines method `fn` as `owner[name]`, not enumerable (as built-in methods are). */
+function defineHidden(owner: object, name: PropertyKey, fn: AnyFn): void {
+  Object.defineProperty(owner, name, { value: fn, writable: true, configurable: true, enumerable: false });
+}
+
 /** Installs every patch of this file for the thread of `ctx`. */
 export function installPatches(ctx: Context): void {
   patchAtomics(ctx);
@@ -341,6 +346,18 @@ function checkElements(
   );
 }
 
+/** {@link checkElements} of every element of `v` (as many as %TypedArray%.prototype.length gives). */
+function checkAll(
+  ctx: Context,
+  v: ArrayBufferView,
+  flags: number,
+  what: string,
+  fn: Callee,
+  site?: number,
+): void {
+  checkElements(ctx, v, 0, lengthOf(v as Int8Array), flags, what, fn, site);
+}
+
 /** A replacement of a method: `fn` is the installed function, `what` its report name, `orig` the original. */
 type Impl = (self: Int8Array, args: unknown[], fn: Callee, what: string, orig: AnyFn) => unknown;
 
@@ -394,7 +411,7 @@ type Before = (self: Int8Array, args: unknown[], fn: Callee, what: string) => vo
 const allElements =
   (ctx: Context, flags: number): Before =>
   (self, _args, fn, what) =>
-    checkElements(ctx, self, 0, lengthOf(self), flags, what, fn);
+    checkAll(ctx, self, flags, what, fn);
 
 /**
  * The methods of both `%TypedArray%.prototype` and `Array.prototype` (ECMA-262 §23.2.3, §23.1.3) that read or
@@ -529,21 +546,11 @@ function patchIteration(ctx: Context, proto: Record<PropertyKey, AnyFn>): void {
         else k++;
         return r;
       };
-      Object.defineProperty(it, 'next', {
-        value: next,
-        writable: true,
-        configurable: true,
-        enumerable: false,
-      });
+      defineHidden(it, 'next', next as AnyFn);
       return it;
     });
   }
-  Object.defineProperty(proto, Symbol.iterator, {
-    value: proto.values,
-    writable: true,
-    configurable: true,
-    enumerable: false,
-  });
+  defineHidden(proto, Symbol.iterator, proto.values);
 }
 
 /**
@@ -746,8 +753,7 @@ function patchBufferSearch(ctx: Context, proto: Record<string, AnyFn>): void {
             if (forward) checkElements(ctx, self, o, p >= 0 ? p + n : len, 0, what, fn, site);
             else checkElements(ctx, self, Math.max(p, 0), Math.min(len, o + n), 0, what, fn, site);
           }
-          if (sharedValue)
-            checkElements(ctx, value as Int8Array, 0, lengthOf(value as Int8Array), 0, what, fn);
+          if (sharedValue) checkAll(ctx, value as Int8Array, 0, what, fn);
         }
         return name === 'includes' ? p !== -1 : p;
       },
@@ -767,7 +773,7 @@ function patchBufferSearch(ctx: Context, proto: Record<string, AnyFn>): void {
  */
 function patchObject(ctx: Context): void {
   const readAll = (v: unknown, what: string, fn: Callee) => {
-    if (ctx.shared(v)) checkElements(ctx, v as Int8Array, 0, lengthOf(v as Int8Array), 0, what, fn);
+    if (ctx.shared(v)) checkAll(ctx, v as Int8Array, 0, what, fn);
   };
   const { values, entries, assign } = Object;
   const valuesFn = function (this: unknown, o: unknown): unknown {
@@ -831,7 +837,7 @@ function patchJson(ctx: Context): void {
   let reads: 'all' | typeof REPLACER | Set<string> | undefined;
   const check = (v: Int8Array, keys: 'all' | Set<string>, fn: Callee) => {
     const site = ctx.callerSite(fn, true);
-    if (keys === 'all') checkElements(ctx, v, 0, lengthOf(v), 0, 'JSON.stringify', fn, site);
+    if (keys === 'all') checkAll(ctx, v, 0, 'JSON.stringify', fn, site);
     else
       for (const key of keys) {
         const k = elementIndex(v, key);
@@ -878,12 +884,7 @@ function patchJson(ctx: Context): void {
       check(this as Int8Array, reads, toJSON);
     return this;
   };
-  Object.defineProperty(Object.getPrototypeOf(Int8Array.prototype), 'toJSON', {
-    value: toJSON,
-    writable: true,
-    configurable: true,
-    enumerable: false,
-  });
+  defineHidden(Object.getPrototypeOf(Int8Array.prototype), 'toJSON', toJSON);
   wrapMethod(ctx, Buffer.prototype as unknown as Record<string, AnyFn>, 'Buffer', 'toJSON', (self, _a, fn) =>
     check(self, 'all', fn),
   );
@@ -911,12 +912,7 @@ function patchInspect(ctx: Context): void {
     }
     return this;
   };
-  Object.defineProperty(Object.getPrototypeOf(Int8Array.prototype), inspect.custom, {
-    value: custom,
-    writable: true,
-    configurable: true,
-    enumerable: false,
-  });
+  defineHidden(Object.getPrototypeOf(Int8Array.prototype), inspect.custom, custom as AnyFn);
   const proto = Buffer.prototype as unknown as Record<PropertyKey, AnyFn>;
   const orig = proto[inspect.custom];
   const bufferCustom = function (this: unknown, ...args: unknown[]): unknown {
