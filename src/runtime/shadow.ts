@@ -12,7 +12,7 @@
  * (length of the synchronization event list when the access was checked), `site` (string id of its
  * `file:line:column`), `alock` (key of a sync-library lock held at the access, two words, 0 = none). A word keeps
  * the last write of each byte and, since it, the last read of each byte by each thread (the paper's `WriteInfo`,
- * `ReadInfo`).
+ * `ReadInfo`), where an atomic read keeps the thread's earlier reads of another kind (see {@link Shadow.record}).
  *
  * **Check** of an access by thread t against an Info of owner u on common bytes, when one of them writes and they
  * are not two atomic accesses of the same range (ECMA-262 data race): the short-circuits of §5.1 in order —
@@ -285,19 +285,22 @@ export class Shadow {
 
   /**
    * Updates the word's Infos after an access at list position `pos` (write: replaces every Info on its bytes;
-   * read: this thread's reads). Lock held.
+   * plain read: this thread's reads on its bytes; atomic read: this thread's atomic reads of the same range only,
+   * since a later write of that range does not race with it but may with the thread's other reads — ECMA-262: a
+   * load orders nothing before a later store). Lock held.
    */
   record(word: number, mask: number, flags: number, site: number): void {
     const heap = this.s.heap;
     const t = this.t;
     const write = (flags & WRITE) !== 0;
     const same = mask | flags;
+    const kindOnly = (flags & ATOMIC) !== 0 && !write; // an atomic read replaces its own kind only
     let reuse = 0; // this thread's Info of exactly this access kind and bytes: updated in place
     let prev = word + 1 - NEXT; // heap[prev + NEXT] is the head
     for (let e = heap[word + 1]; e !== 0; ) {
       const next = heap[e + NEXT];
       const f = heap[e + FLAGS];
-      if (f & mask && (write || (heap[e + OWNER] === t && (f & WRITE) === 0))) {
+      if (f & mask && (write || (heap[e + OWNER] === t && (f & WRITE) === 0 && (!kindOnly || f === same)))) {
         if (reuse === 0 && f === same && heap[e + OWNER] === t) {
           reuse = e;
           prev = e;

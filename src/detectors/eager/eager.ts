@@ -36,8 +36,11 @@ interface Access {
 
 interface VarState {
   write: Access | null;
-  /** Reads since the last write, by thread. */
-  reads: Map<number, Access>;
+  /**
+   * Reads since the last write, by thread: that thread's last read of each kind (plain, or atomic of one location),
+   * where a plain read supersedes all of the thread's earlier ones (it conflicts with every write they do).
+   */
+  reads: Map<number, Access[]>;
 }
 
 const keyOf = (elems: Set<Element>): string => [...elems].sort((a, b) => a - b).join();
@@ -53,7 +56,7 @@ function add(ls: Set<Element>, e: Element): boolean {
  * The oracle: the lockset update rules of Figure 5 of Elmas, Qadeer, Tasiran, "Goldilocks", PLDI'07
  * (../shared/seeds/000_*.txt §4), applied eagerly to explicit locksets, with the read/write distinction of
  * §5 (Theorem 1 per pair of accesses): a lockset for the last write of each variable and one for the last
- * read of each thread since that write. Lockset elements: threads, locks, volatiles, data variables (added by
+ * read of each kind (plain, or atomic of one location) of each thread since that write. Lockset elements: threads, locks, volatiles, data variables (added by
  * commits) and TL, the transaction lock (see {@link Element}).
  *
  * A read by t races if the last write's lockset is non-empty and lacks t (and, inside a commit, lacks TL);
@@ -208,7 +211,7 @@ export class EagerDetector implements Detector {
     const s = this.vars.get(x);
     if (s === undefined) return;
     this.drop(s.write);
-    for (const r of s.reads.values()) this.drop(r);
+    for (const rs of s.reads.values()) for (const r of rs) this.drop(r);
     this.vars.delete(x);
   }
 
@@ -219,7 +222,7 @@ export class EagerDetector implements Detector {
       s = { write: null, reads: new Map() };
       this.vars.set(x, s);
     }
-    const prev = ref.write ? [s.write, ...s.reads.values()] : [s.write];
+    const prev = ref.write ? [s.write, ...[...s.reads.values()].flat()] : [s.write];
     for (const p of prev) {
       if (p === null || (range >= 0 && p.range === range)) continue;
       this.n.checks++;
@@ -245,8 +248,13 @@ export class EagerDetector implements Detector {
       s.write = a;
       s.reads.clear();
     } else {
-      this.drop(s.reads.get(t));
-      s.reads.set(t, a);
+      // A later atomic read does not stand for an earlier read of another kind: a write of its location would
+      // skip it, yet race with the earlier one (ECMA-262: an atomic load orders nothing before a later store).
+      const own = s.reads.get(t) ?? [];
+      const kept = own.filter((r) => range >= 0 && r.range !== range);
+      for (const r of own) if (!kept.includes(r)) this.drop(r);
+      kept.push(a);
+      s.reads.set(t, kept);
     }
   }
 

@@ -57,7 +57,10 @@ const DIRECT_TRANSFER_MAX_DISTANCE = 256;
  * By Theorem 1, the current thread is in the resulting lockset iff the previous access happens-before it.
  *
  * Atomic operations (ECMA-262): their data accesses (ard/awd) are accesses like the others, with the atomic
- * location in the Info; two of the same location are not checked against each other (no data race).
+ * location in the Info; two of the same location are not checked against each other (no data race). Each thread
+ * keeps its last read of each kind (plain, or atomic of one location) since the last write: an atomic read does not
+ * stand for an earlier read of another kind, which a write of its location would race with (ECMA-262: a load orders
+ * nothing before a later store); a plain read supersedes them all.
  * Transactions (§5.3): commit(R, W) is enqueued, then R is checked as reads and W as writes with `xact`; their
  * Infos start at the commit's own cell so that rule 9's "add R ∪ W" is applied to them.
  * Memory (§5.4): cells no Info points to are collected from the head (reference counts); when the list is
@@ -236,13 +239,29 @@ export class GoldilocksDetector implements Detector {
       this.clearReads(x);
       this.writeInfo[x] = this.newInfo(w, x, t, pos, xact, range, true, loc, ev);
     } else {
-      let r = this.readHead[x];
-      while (r !== NO_INFO && this.iOwner[r] !== t) r = this.iNext[r];
-      if (r === NO_INFO) {
-        r = this.newInfo(NO_INFO, x, t, pos, xact, range, false, loc, ev);
+      // t keeps its last read of each kind (plain, or atomic of one location); a plain read supersedes the others
+      let reuse = NO_INFO;
+      let prev = NO_INFO;
+      for (let r = this.readHead[x]; r !== NO_INFO; ) {
+        const next = this.iNext[r];
+        if (this.iOwner[r] === t && (range < 0 || this.iRange[r] === range)) {
+          if (reuse === NO_INFO) reuse = r;
+          else {
+            if (prev === NO_INFO) this.readHead[x] = next;
+            else this.iNext[prev] = next;
+            this.freeInfoRecord(r);
+            r = next;
+            continue;
+          }
+        }
+        prev = r;
+        r = next;
+      }
+      if (reuse === NO_INFO) {
+        const r = this.newInfo(NO_INFO, x, t, pos, xact, range, false, loc, ev);
         this.iNext[r] = this.readHead[x];
         this.readHead[x] = r;
-      } else this.newInfo(r, x, t, pos, xact, range, false, loc, ev);
+      } else this.newInfo(reuse, x, t, pos, xact, range, false, loc, ev);
     }
     if (racy && this.opt.stopAfterFirstRace) this.disabled[x] = 1;
   }

@@ -78,9 +78,16 @@ export class ClockTable {
   /**
    * The first thread u with row[u] > other[otherRow][u] (i.e. row ⋢ other), or -1 when row ⊑ other. With `tag`
    * ≠ 0, the entries u with `tags[row][u] === tag` are left out (accesses of one atomic location, which never
-   * race with each other).
+   * race with each other) and, with `others`, u's other read is compared in their place (see {@link OtherReads}).
    */
-  firstNotLeq(row: number, other: ClockTable, otherRow: number, tags?: ClockTable, tag = 0): number {
+  firstNotLeq(
+    row: number,
+    other: ClockTable,
+    otherRow: number,
+    tags?: ClockTable,
+    tag = 0,
+    others?: OtherReads,
+  ): number {
     const w = this.width;
     const d = this.data;
     const s = other.data;
@@ -91,7 +98,74 @@ export class ClockTable {
       return -1;
     }
     const g = tags.data;
-    for (let i = 0; i < w; i++) if (d[a + i] > s[b + i] && g[a + i] !== tag) return i;
+    const o = others === undefined ? -1 : others.rowOf(row);
+    if (o < 0) {
+      for (let i = 0; i < w; i++) if (d[a + i] > s[b + i] && g[a + i] !== tag) return i;
+      return -1;
+    }
+    const c = (others as OtherReads).clock.data;
+    const e = o * w;
+    for (let i = 0; i < w; i++) {
+      if (g[a + i] !== tag ? d[a + i] > s[b + i] : c[e + i] > s[b + i]) return i;
+    }
     return -1;
+  }
+}
+
+/**
+ * For a table of last reads (one entry per thread, tagged: 0 plain, else 1 + an atomic location): per entry, the
+ * thread's last read with another tag than the entry's — the one a write with the entry's tag must still be
+ * checked against, since that write does not race with the entry's read but may with the earlier one (ECMA-262:
+ * an atomic load orders nothing before a later store). Reads of the thread before that one are ordered before one
+ * of the two and conflict with no write that both miss, so the pair is exact. Its rows (clock, event index,
+ * `loc * 2 + xact`, tag) exist only for the read rows that need one (a variable read both plainly and atomically,
+ * or atomically at two locations, by one thread): {@link ClockTable.firstNotLeq} consults them.
+ */
+export class OtherReads {
+  readonly clock = new ClockTable();
+  readonly ev = new ClockTable();
+  readonly locx = new ClockTable();
+  readonly tag = new ClockTable();
+  /** For each row of the read table, its row here, or -1. */
+  private row: Int32Array = new Int32Array(16).fill(-1);
+
+  /** The tables, for widening with the detector's others. */
+  get tables(): ClockTable[] {
+    return [this.clock, this.ev, this.locx, this.tag];
+  }
+
+  /** The row here of read row `r`, or -1. */
+  rowOf(r: number): number {
+    return r < this.row.length ? this.row[r] : -1;
+  }
+
+  /** Records (clock, ev, locx, tag) as thread t's other read for read row `r`. */
+  save(r: number, t: number, clock: number, ev: number, locx: number, tag: number): void {
+    if (r >= this.row.length) {
+      const g = new Int32Array(Math.max(r + 1, this.row.length * 2)).fill(-1);
+      g.set(this.row);
+      this.row = g;
+    }
+    let o = this.row[r];
+    if (o < 0) {
+      o = this.clock.allocate();
+      this.ev.allocate();
+      this.locx.allocate();
+      this.tag.allocate();
+      this.row[r] = o;
+    }
+    const i = o * this.clock.width + t;
+    this.clock.data[i] = clock;
+    this.ev.data[i] = ev;
+    this.locx.data[i] = locx;
+    this.tag.data[i] = tag;
+  }
+
+  /** Read row `r` is cleared or freed: so is its row here. */
+  free(r: number): void {
+    const o = this.rowOf(r);
+    if (o < 0) return;
+    for (const tb of this.tables) tb.free(o);
+    this.row[r] = -1;
   }
 }

@@ -1,7 +1,7 @@
 import { growFilled } from '../../model/interner.js';
 import type { DetectorContext } from '../detector.js';
 import { VectorClockDetector } from './base.js';
-import { ClockTable } from './clocks.js';
+import { ClockTable, OtherReads } from './clocks.js';
 
 /**
  * DJIT+ (Pozniansky & Schuster, PPoPP'03; as summarized in FastTrack, PLDI'09 §2): full vector clocks of the
@@ -10,7 +10,8 @@ import { ClockTable } from './clocks.js';
  * Atomic operations' data accesses (ard/awd) carry their location's tag per entry (Rtag, Wtag): entries with the
  * current access's tag are not checked, and an atomic write replaces x's earlier accesses (R_x := ⊥, W_x := ⊥
  * but its own entry), as the lockset detectors' last write does: otherwise an older write it replaced without a
- * check (same location) would still be compared with later accesses.
+ * check (same location) would still be compared with later accesses. An atomic read of another tag than the
+ * thread's last read keeps that read as the thread's other read ({@link OtherReads}).
  * Synchronization: see VectorClockDetector. One race is reported per access (the write conflict first,
  * naming the lowest thread id whose access is not ordered before it).
  */
@@ -26,6 +27,7 @@ export class DjitDetector extends VectorClockDetector {
   /** Per (row, thread): the tag of the access the entry records (0 plain, else 1 + its atomic location). */
   private readonly Rtag = new ClockTable();
   private readonly Wtag = new ClockTable();
+  private readonly others = new OtherReads();
   /** Row of x in R/W (allocated on first access), or -1. */
   private row: Int32Array = new Int32Array(1024).fill(-1);
   /** The tables with a row per variable (allocated and freed together). */
@@ -35,7 +37,7 @@ export class DjitDetector extends VectorClockDetector {
   constructor(ctx: DetectorContext) {
     super(ctx);
     this.rowTables = [this.R, this.W, this.Rev, this.Rlocx, this.Wev, this.Wlocx, this.Rtag, this.Wtag];
-    this.tables.push(...this.rowTables);
+    this.tables.push(...this.rowTables, ...this.others.tables);
   }
 
   protected access(
@@ -67,32 +69,44 @@ export class DjitDetector extends VectorClockDetector {
     let u = this.W.firstNotLeq(r, this.C, t, this.Wtag, tag);
     let prev = this.W;
     if (u < 0 && write) {
-      u = this.R.firstNotLeq(r, this.C, t, this.Rtag, tag);
+      u = this.R.firstNotLeq(r, this.C, t, this.Rtag, tag, this.others);
       prev = this.R;
     }
     if (u >= 0) {
       this.n.races++;
-      const j = r * this.R.width + u;
-      const locx = (prev === this.W ? this.Wlocx : this.Rlocx).data[j];
+      let j = r * this.R.width + u;
+      let [clock, evs, locxs, tags] =
+        prev === this.W
+          ? [this.W, this.Wev, this.Wlocx, this.Wtag]
+          : [this.R, this.Rev, this.Rlocx, this.Rtag];
+      if (prev === this.R && tag !== 0 && this.Rtag.data[j] === tag) {
+        // u's read with this tag does not race with this write: its other read does
+        j = this.others.rowOf(r) * this.R.width + u;
+        [clock, evs, locxs, tags] = this.others.tables;
+      }
+      const locx = locxs.data[j];
       const names = this.ctx.symbols.threads;
       this.report(
         x,
         { index: ev, thread: t, write, xact, atomic: tag !== 0, loc },
         {
-          index: (prev === this.W ? this.Wev : this.Rev).data[j],
+          index: evs.data[j],
           thread: u,
           write: prev === this.W,
           xact: (locx & 1) === 1,
-          atomic: (prev === this.W ? this.Wtag : this.Rtag).data[j] !== 0,
+          atomic: tags.data[j] !== 0,
           loc: locx >> 1,
         },
-        `${prev === this.W ? 'write' : 'read'}-${write ? 'write' : 'read'} race: ${prev === this.W ? 'W' : 'R'}_x[${names.name(u)}] = ${prev.data[j]} > C_${names.name(t)}[${names.name(u)}] = ${this.C.data[t * this.C.width + u]}`,
+        `${prev === this.W ? 'write' : 'read'}-${write ? 'write' : 'read'} race: ${prev === this.W ? 'W' : 'R'}_x[${names.name(u)}] = ${clock.data[j]} > C_${names.name(t)}[${names.name(u)}] = ${this.C.data[t * this.C.width + u]}`,
       );
     }
     if (write && tag !== 0) {
       this.R.clear(r);
       this.Rtag.clear(r);
       this.W.clear(r);
+      this.others.free(r);
+    } else if (!write && tag !== 0 && this.R.data[i] !== 0 && this.Rtag.data[i] !== tag) {
+      this.others.save(r, t, this.R.data[i], this.Rev.data[i], this.Rlocx.data[i], this.Rtag.data[i]);
     }
     mine.data[i] = ct;
     mineTag.data[i] = tag;
@@ -104,6 +118,7 @@ export class DjitDetector extends VectorClockDetector {
     if (x >= this.row.length || this.row[x] < 0) return;
     const r = this.row[x];
     for (const tb of this.rowTables) tb.free(r);
+    this.others.free(r);
     this.row[x] = -1;
   }
 

@@ -1,7 +1,7 @@
 import { grow, growFilled } from '../../model/interner.js';
 import type { AccessRef, DetectorContext } from '../detector.js';
 import { VectorClockDetector } from './base.js';
-import { ClockTable } from './clocks.js';
+import { ClockTable, OtherReads } from './clocks.js';
 
 const NONE = -1;
 const SHARED = -2;
@@ -13,9 +13,11 @@ const SHARED = -2;
  * ([READ SAME EPOCH], [WRITE SAME EPOCH]); a write to a read-shared x resets R_x ([WRITE SHARED]).
  * Synchronization: see VectorClockDetector. One race is reported per access (the write conflict first).
  * Atomic operations' data accesses (ard/awd) carry their location's tag (wTag, rTag, RStag): an access is not
- * checked against one with its tag; a read epoch is replaced by a later ordered read only when no later write can
- * race with the old read but not with the new one (the new read is plain, or has the old one's tag), else x
- * becomes read-shared; an atomic write replaces the reads too (R_x := ⊥), like the lockset detectors' last write.
+ * checked against one with its tag; a read epoch is replaced by a later ordered read, of its own thread or another,
+ * only when no later write can race with the old read but not with the new one (the new read is plain, or has the
+ * old one's tag), else x becomes read-shared, where a thread's read of another tag than its entry's keeps that
+ * entry as its other read ({@link OtherReads}); an atomic write replaces the reads too (R_x := ⊥), like the
+ * lockset detectors' last write.
  * Shadow state per variable in flat typed arrays; read-shared clocks are rows of a ClockTable.
  */
 export class FastTrackDetector extends VectorClockDetector {
@@ -37,6 +39,8 @@ export class FastTrackDetector extends VectorClockDetector {
   private readonly RS = new ClockTable();
   private readonly RSev = new ClockTable();
   private readonly RSlocx = new ClockTable();
+  /** Per read-shared row: each thread's read of another tag than its entry's. */
+  private readonly others = new OtherReads();
   private n = {
     reads: 0,
     writes: 0,
@@ -47,7 +51,7 @@ export class FastTrackDetector extends VectorClockDetector {
 
   constructor(ctx: DetectorContext) {
     super(ctx);
-    this.tables.push(this.RS, this.RSev, this.RSlocx, this.RStag);
+    this.tables.push(this.RS, this.RSev, this.RSlocx, this.RStag, ...this.others.tables);
   }
 
   private ensureVar(x: number): void {
@@ -99,11 +103,10 @@ export class FastTrackDetector extends VectorClockDetector {
         this.race(x, { index: ev, thread: t, write, xact, atomic: tag !== 0, loc }, previous, this.wClock[x]);
       }
       if (rt === SHARED) {
-        this.setShared(row, t, ct, ev, locx, tag);
+        this.readShared(row, t, ct, ev, locx, tag);
       } else if (
         rt === NONE ||
-        rt === t ||
-        (this.rClock[x] <= C[t * cw + rt] && (tag === 0 || this.rTag[x] === tag))
+        ((rt === t || this.rClock[x] <= C[t * cw + rt]) && (tag === 0 || this.rTag[x] === tag))
       ) {
         this.rThread[x] = t;
         this.rClock[x] = ct;
@@ -117,7 +120,7 @@ export class FastTrackDetector extends VectorClockDetector {
         this.RSlocx.allocate();
         this.RStag.allocate();
         this.setShared(r, rt, this.rClock[x], this.rEv[x], this.rLocX[x], this.rTag[x]);
-        this.setShared(r, t, ct, ev, locx, tag);
+        this.readShared(r, t, ct, ev, locx, tag);
         this.rThread[x] = SHARED;
         this.rClock[x] = r;
       }
@@ -134,16 +137,17 @@ export class FastTrackDetector extends VectorClockDetector {
       this.race(x, { index: ev, thread: t, write, xact, atomic: tag !== 0, loc }, previous, this.wClock[x]);
     } else if (rt === SHARED) {
       const row = this.rClock[x];
-      const u = this.RS.firstNotLeq(row, this.C, t, this.RStag, tag);
+      const u = this.RS.firstNotLeq(row, this.C, t, this.RStag, tag, this.others);
       if (u >= 0) {
-        const i = row * this.RS.width + u;
-        const previous = this.previous(u, this.RSev.data[i], this.RSlocx.data[i], this.RStag.data[i], false);
-        this.race(
-          x,
-          { index: ev, thread: t, write, xact, atomic: tag !== 0, loc },
-          previous,
-          this.RS.data[i],
-        );
+        let i = row * this.RS.width + u;
+        let [clock, evs, locxs, tags] = [this.RS, this.RSev, this.RSlocx, this.RStag];
+        if (tag !== 0 && this.RStag.data[i] === tag) {
+          // u's read with this tag does not race with this write: its other read does
+          i = this.others.rowOf(row) * this.RS.width + u;
+          [clock, evs, locxs, tags] = this.others.tables;
+        }
+        const previous = this.previous(u, evs.data[i], locxs.data[i], tags.data[i], false);
+        this.race(x, { index: ev, thread: t, write, xact, atomic: tag !== 0, loc }, previous, clock.data[i]);
       }
     } else if (rt >= 0 && this.rClock[x] > C[t * cw + rt] && (tag === 0 || this.rTag[x] !== tag)) {
       const previous = this.previous(rt, this.rEv[x], this.rLocX[x], this.rTag[x], false);
@@ -156,6 +160,15 @@ export class FastTrackDetector extends VectorClockDetector {
     this.wEv[x] = ev;
     this.wLocX[x] = locx;
     this.wTag[x] = tag;
+  }
+
+  /** A read by t in read-shared row `row`: t's entry of another tag becomes t's other read. */
+  private readShared(row: number, t: number, c: number, ev: number, locx: number, tag: number): void {
+    const i = row * this.RS.width + t;
+    const old = this.RS.data[i];
+    if (tag !== 0 && old !== 0 && this.RStag.data[i] !== tag)
+      this.others.save(row, t, old, this.RSev.data[i], this.RSlocx.data[i], this.RStag.data[i]);
+    this.setShared(row, t, c, ev, locx, tag);
   }
 
   private setShared(row: number, t: number, c: number, ev: number, locx: number, tag: number): void {
@@ -172,6 +185,7 @@ export class FastTrackDetector extends VectorClockDetector {
     this.RSev.free(row);
     this.RSlocx.free(row);
     this.RStag.free(row);
+    this.others.free(row);
     this.rThread[x] = NONE;
     this.rClock[x] = 0;
   }
