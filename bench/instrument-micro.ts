@@ -6,7 +6,8 @@
  * guard that tests the object per access: the same loop with only `isView(a)` added before each access (a no-op
  * conditional; the accesses unchanged). Then the live runtime's
  * element path (`bench/runtime-micro.mjs` under plain node and under `--import dist/runtime/register.js`; needs
- * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, and per word check.
+ * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, per word check, per
+ * `Atomics.add`, per word of a bulk copy into shared memory, and per call of a method name the rewriter gives a site.
  * Usage: npm run bench:instrument
  */
 import { execFileSync } from 'node:child_process';
@@ -91,6 +92,8 @@ const LABELS: Record<string, string> = {
   filtered: 'same epoch (filtered)',
   checked: 'new epoch (word check)',
   atomic: 'Atomics.add (static site)',
+  bulk: 'Buffer#copy 1 KiB, per 8-byte word',
+  method: 'Map#set (a name given a site)',
 };
 for (const [k, label] of Object.entries(LABELS))
   console.log(

@@ -3,8 +3,11 @@
  * `node --import dist/runtime/register.js` (one thread): a read loop over a shared Float64Array whose accesses
  * the same-epoch filter covers (the buffer was read in this epoch already), and the same loop after an
  * `Atomics.add` (a synchronization operation: a new epoch), where every access is a word check; then a loop of
- * `Atomics.add` calls (each a checked atomic access and a synchronization cell). Prints ns per access, best of 60
- * rounds, as `filtered <ns>`, `checked <ns>` and `atomic <ns>`; plain `node` gives the uninstrumented loops.
+ * `Atomics.add` calls (each a checked atomic access and a synchronization cell); `Buffer#copy` of 1 KiB chunks
+ * into a shared 4 MiB buffer (a bulk write, in whole 64-byte pages), per 8-byte word; a loop of `Map#set` calls (a
+ * method name the rewriter gives a site, on an object that is not a view), per call. Prints ns, best of 60 rounds,
+ * as `filtered <ns>`, `checked <ns>`, `atomic <ns>`, `bulk <ns>` and `method <ns>`; plain `node` gives the
+ * uninstrumented loops.
  */
 const N = 1 << 16;
 const g = new Float64Array(new SharedArrayBuffer(8 * N));
@@ -16,14 +19,14 @@ function sum() {
   return s;
 }
 
-function best(body) {
+function best(body, n = N) {
   let min = Number.POSITIVE_INFINITY;
   for (let r = 0; r < 60; r++) {
     const t0 = process.hrtime.bigint();
     body();
     min = Math.min(min, Number(process.hrtime.bigint() - t0));
   }
-  return (min / N).toFixed(2);
+  return (min / n).toFixed(2);
 }
 
 sum();
@@ -37,5 +40,18 @@ console.log(
 console.log(
   `atomic ${best(() => {
     for (let j = 0; j < N; j++) Atomics.add(flag, 0, 1);
+  })}`,
+);
+const ring = Buffer.from(new SharedArrayBuffer(4 << 20));
+const chunk = Buffer.alloc(1024, 120);
+console.log(
+  `bulk ${best(() => {
+    for (let off = 0; off < ring.length; off += 1024) chunk.copy(ring, off);
+  }, ring.length / 8)}`,
+);
+const map = new Map();
+console.log(
+  `method ${best(() => {
+    for (let j = 0; j < N; j++) map.set(j & 1023, j);
   })}`,
 );

@@ -337,6 +337,73 @@ describe('the runtime sees each shared access once, in order, at its site', () =
     assert.deepEqual(seen, ['3:26', '3:8']); // the inner call runs first
     assert.equal(hooks.pendingSite(), -1);
   });
+  test('a call of an observed method name gets a static site, pending with its callee while it runs', () => {
+    const code = (src: string) => instrument(src, { file: 'f.js', module: false }).code;
+    assert.match(code('b.copy(t, 1);'), /__goldilocks\.method\(__gl\$m, 0, 'b\.copy', b, b\.copy, t, 1\)/);
+    assert.match(
+      code('this.d.set(a);'),
+      /__goldilocks\.method\(__gl\$m, 0, 'this\.d\.set', \(__gl\$1 = this\.d\), __gl\$1\.set, a\)/,
+    );
+    for (const kept of [
+      'a?.copy(x);',
+      'a.copy?.(x);',
+      'a?.b.copy(x);',
+      'a[k].copy(x);',
+      'f().copy(x);',
+      'a.copy /* c */ (x);',
+      'a.notObserved(x);',
+      'class C extends Map { set(k, v) { return super.set(k, v); } }',
+    ])
+      assert.doesNotMatch(code(kept), /__goldilocks\.method/, kept);
+    const slice = Uint8Array.prototype.slice;
+    const set = Uint8Array.prototype.set;
+    const seen: string[] = [];
+    const at = (f: unknown) => {
+      const l = hooks.siteLocation(hooks.pendingSite());
+      seen.push(`${l.line}:${l.column}${hooks.pendingCallee() === f ? '' : ' (another callee)'}`);
+    };
+    Uint8Array.prototype.slice = function (this: Uint8Array, ...args) {
+      at(Uint8Array.prototype.slice);
+      return slice.apply(this, args);
+    };
+    Uint8Array.prototype.set = function (this: Uint8Array, ...args) {
+      at(Uint8Array.prototype.set);
+      return set.apply(this, args as Parameters<typeof set>);
+    };
+    try {
+      runBody('const b = new Uint8Array(4);\nreturn b.set(b.slice(1));', true);
+    } finally {
+      Uint8Array.prototype.slice = slice;
+      Uint8Array.prototype.set = set;
+    }
+    assert.deepEqual(seen, ['3:14', '3:8']); // the inner call runs first
+    assert.equal(hooks.pendingSite(), -1);
+    assert.equal(hooks.pendingCallee(), undefined);
+  });
+  test('a rewritten method call keeps the order of evaluation, `this` and the TypeErrors of the plain call', () => {
+    const message = (body: string, instrumented: boolean) => {
+      const source = `(function () {\n${body}\n})`;
+      const text = instrumented ? instrument(source, { file: 'f.js', module: false }).code : source;
+      try {
+        return `returned ${inspect((runInThisContext(text) as () => unknown)())}`;
+      } catch (e) {
+        return `threw ${(e as Error).constructor.name}: ${(e as Error).message}`;
+      }
+    };
+    for (const body of [
+      `const log = [];
+       const arg = (x) => (log.push('arg ' + x), x);
+       const o = { get b() { log.push('get b'); return { get set() { log.push('get set'); return function (...a) { log.push(this === o ? 'o' : 'b', ...a); return this; }; } }; } };
+       o.b.set(arg(1), arg(2));
+       return log;`,
+      'const o = {}; o.copy(1);',
+      'const o = { copy: 5 }; o.copy(1);',
+      'const o = {}; o.x.copy(1);',
+      'const o = { b: null }; o.b.toString();',
+      'const o = { toString() { return this === o; } }; return o.toString();',
+    ])
+      assert.equal(message(body, true), message(body, false), body);
+  });
   test('new TypedArray(x) wraps x at its site; the hook asks the runtime to check a copy of a shared view', () => {
     const code = (src: string) => instrument(src, { file: 'f.js', module: false });
     assert.match(

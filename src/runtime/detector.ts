@@ -44,7 +44,7 @@ import {
 } from './races.js';
 import { Recorder } from './record.js';
 import { settings } from './settings.js';
-import { ATOMIC, type Conflict, packA, Shadow, WRITE } from './shadow.js';
+import { ATOMIC, alignPage, type Conflict, PAGE_INTS, packA, Shadow, WRITE } from './shadow.js';
 import {
   A,
   allocHeap,
@@ -90,6 +90,8 @@ interface Wrapped {
   a: number;
   sabs: SharedArrayBuffer[];
   ids: number[];
+  /** The ids of the buffers of the shared WebAssembly.Memory objects in `v`, in {@link collect}'s order. */
+  memoryIds: number[];
   v: unknown;
 }
 
@@ -142,13 +144,12 @@ export interface Context {
   /** Heap index of buffer `id`'s word table. */
   baseOf(id: number): number;
   /**
-   * String id of the user frame calling `fn` (a patched function): the frame right below it, or, when `outside`,
+   * String id of the user frame calling `fn` (a patched function): the static site of the rewritten call running
+   * it (`Hooks.method`, `Hooks.atomics`), else the frame right below it, or, when `outside`,
    * the first frame below it that is in a file and in neither Node's own code (`node:` modules; builtins such as
    * `JSON.stringify` have no file) nor the runtime's: the call of `console.log` that reached an inspection hook.
    */
   callerSite(fn: Callee, outside?: boolean): number;
-  /** String id of the site of the `Atomics` call `fn` running now: its static site (rewritten call) or its caller. */
-  atomicSite(fn: Callee): number;
   /** Checks a data access (see {@link CheckRange}). */
   checkRange: CheckRange;
   /** Runs `body` holding the list lock. */
@@ -211,7 +212,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     if (id >= MAX_BUFFERS) throw new RangeError(`goldilocks: more than ${MAX_BUFFERS - 1} shared buffers`);
     const bytes = buffer.growable ? buffer.maxByteLength : buffer.byteLength;
     const words = Math.max(1, Math.ceil(bytes / 8));
-    const base = allocHeap(s, 2 * words);
+    const base = alignPage(allocHeap(s, 2 * words + 2 * PAGE_INTS)); // whole pages
     ensureBytes(state.buffers, (id + 1) * 12);
     if (3 * id + 2 >= s.buffers.length) s.refresh();
     s.buffers[3 * id] = base;
@@ -256,6 +257,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     return !file || file.startsWith('node:') || file.startsWith(RUNTIME_DIR);
   };
   const callerSite = (fn: Callee, outside = false): number => {
+    if (hooks.pendingCallee() === fn) return siteOf(hooks.pendingSite()); // a rewritten call's static site
     const limit = Error.stackTraceLimit;
     const prepare = Error.prepareStackTrace;
     Error.stackTraceLimit = outside ? 64 : 1;
@@ -341,10 +343,17 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     }
   };
   let flushIn = 1 << 16;
+  /** Counts `n` word checks; every 2^16 of them this thread's counters are added to the shared ones. */
+  const counted = (n: number): void => {
+    flushIn -= n;
+    if (flushIn <= 0) {
+      shadow.flush();
+      flushIn = 1 << 16;
+    }
+  };
   /**
    * Checks the bytes `mask` of word `w` of buffer `id` (word table at heap index `base`) for an access of `size`
-   * bytes and, unless `quiet`, reports a conflict at its first racing byte (see {@link Race}).
-   * @returns whether it raced.
+   * bytes and reports a conflict at its first racing byte (see {@link Race}).
    */
   const checkWord = (
     id: number,
@@ -356,30 +365,34 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     size: number,
     what: Accessed,
     fn: Callee,
-    quiet: boolean,
-  ): boolean => {
-    if (--flushIn === 0) {
-      shadow.flush();
-      flushIn = 1 << 16;
-    }
+  ): void => {
+    counted(1);
     const c = shadow.access(base + 2 * w, mask, flags, site, stopOnRace);
-    if (c === undefined) return false;
-    if (!quiet) {
-      const common = mask & c.flags;
-      race(c, id, w * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
-    }
-    return true;
+    if (c === undefined) return;
+    const common = mask & c.flags;
+    race(c, id, w * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
   };
   const checkRange: CheckRange = (buffer, off, size, flags, site, what, fn) => {
+    if (size <= 0) return;
     const id = idOf(buffer);
     const base = baseOf(id);
     const end = off + size;
+    const w0 = Math.floor(off / 8);
+    const w1 = Math.ceil(end / 8); // exclusive
+    /** The bytes of word w the access touches. */
+    const maskOf = (w: number): number =>
+      ((1 << Math.min(end - w * 8, 8)) - 1) & ~((1 << Math.max(off - w * 8, 0)) - 1);
     let raced = false; // only the first racing word of one access is reported
-    for (let w = Math.floor(off / 8); w * 8 < end; w++) {
-      const lo = Math.max(off - w * 8, 0);
-      const hi = Math.min(end - w * 8, 8);
-      const mask = ((1 << hi) - 1) & ~((1 << lo) - 1);
-      raced = checkWord(id, base, w, mask, flags, site, size, what, fn, raced) || raced;
+    for (let w = w0; w < w1; ) {
+      const done = shadow.accessRun(base + 2 * w, w1 - w, maskOf(w), maskOf(w1 - 1), flags, site, stopOnRace);
+      counted(done);
+      w += done;
+      const c = shadow.lastConflict;
+      if (c !== undefined && !raced) {
+        raced = true;
+        const common = maskOf(w - 1) & c.flags;
+        race(c, id, (w - 1) * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
+      }
     }
   };
   /**
@@ -415,10 +428,6 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     idOf,
     baseOf,
     callerSite,
-    atomicSite: (fn) => {
-      const pending = hooks.pendingSite();
-      return pending >= 0 ? siteOf(pending) : callerSite(fn);
-    },
     checkRange,
     listLocked,
     race,
@@ -431,11 +440,27 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   /** Worker constructors running in this thread: their internal messages (before register ran there) pass as they are. */
   let spawning = 0;
   const MessagePort = threads.MessagePort;
-  function markPorts(value: unknown): void {
-    collect(value, undefined);
+  /**
+   * Marks the ports of a received value as user ports, and gives the buffers of its shared WebAssembly.Memory
+   * objects the ids the sender listed (`memoryIds`, in {@link collect}'s order: a memory is cloned as a new object
+   * whose buffer is a new SharedArrayBuffer object, not among the message's cloned buffers).
+   */
+  function received(value: unknown, memoryIds: number[] = []): void {
+    const memories: WebAssembly.Memory[] = [];
+    collect(value, undefined, memories);
+    adopt(
+      memories.map((m) => m.buffer as unknown as SharedArrayBuffer),
+      memoryIds,
+    );
   }
-  /** Walks a message's value (at most 100k nodes) for shared buffers (into `out`) and ports (marked as user ports). */
-  function collect(value: unknown, out: SharedArrayBuffer[] | undefined): void {
+  /** The ids of the buffers of `memories` (see {@link received}). */
+  const memoryIdsOf = (memories: WebAssembly.Memory[]): number[] =>
+    memories.map((m) => idOf(m.buffer as unknown as SharedArrayBuffer));
+  /**
+   * Walks a message's value (at most 100k nodes) for shared buffers (into `out`), shared WebAssembly.Memory objects
+   * (into `memories`) and ports (marked as user ports).
+   */
+  function collect(value: unknown, out?: SharedArrayBuffer[], memories?: WebAssembly.Memory[]): void {
     if (value === null || typeof value !== 'object') return;
     const seen = new Set<object>();
     const todo: unknown[] = [value];
@@ -446,6 +471,8 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       if (v instanceof SharedArrayBuffer) out?.push(v);
       else if (ArrayBuffer.isView(v)) {
         if (v.buffer instanceof SharedArrayBuffer) out?.push(v.buffer);
+      } else if (v instanceof WebAssembly.Memory) {
+        if (v.buffer instanceof SharedArrayBuffer) memories?.push(v);
       } else if (v instanceof MessagePort) userPorts.add(v);
       else if (v instanceof Map) for (const [k, x] of v) todo.push(k, x);
       else if (v instanceof Set) for (const x of v) todo.push(x);
@@ -455,18 +482,19 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   }
   function wrap(value: unknown, tag: number = Tag.Message): Wrapped {
     const sabs: SharedArrayBuffer[] = [];
-    collect(value, sabs);
+    const memories: WebAssembly.Memory[] = [];
+    collect(value, sabs, memories);
     const list = sabs.map(idOf);
     const m = A.add(s.ctl, CTL.nextMessage, 1) + 1;
     const a = packA(tag, 0);
     listLocked(() => appendCell(s, Cell.Send, t, a, m));
-    return { [MARK]: m, a, sabs, ids: list, v: value };
+    return { [MARK]: m, a, sabs, ids: list, memoryIds: memoryIdsOf(memories), v: value };
   }
   function unwrap(data: unknown): unknown {
     if (data === null || typeof data !== 'object' || !(MARK in data)) return data;
     const w = data as Wrapped;
     adopt(w.sabs, w.ids);
-    markPorts(w.v);
+    received(w.v, w.memoryIds);
     listLocked(() => appendCell(s, Cell.Receive, t, w.a, w[MARK]));
     return w.v;
   }
@@ -515,14 +543,18 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   const clone = globalThis.structuredClone;
   globalThis.structuredClone = function structuredClone(value: unknown, ...options: unknown[]): unknown {
     const sabs: SharedArrayBuffer[] = [];
-    collect(value, sabs);
-    if (sabs.length === 0) return Reflect.apply(clone, undefined, [value, ...options]);
+    const memories: WebAssembly.Memory[] = [];
+    collect(value, sabs, memories);
+    if (sabs.length === 0 && memories.length === 0)
+      return Reflect.apply(clone, undefined, [value, ...options]);
     const list = sabs.map(idOf);
+    const memoryIds = memoryIdsOf(memories);
     const r = Reflect.apply(clone, undefined, [{ sabs, v: value }, ...options]) as {
       sabs: SharedArrayBuffer[];
       v: unknown;
     };
     adopt(r.sabs, list);
+    received(r.v, memoryIds);
     return r.v;
   } as typeof clone;
 
@@ -543,11 +575,11 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     // no cell of this thread yet: its accesses' walks may start at the list's current end (Shadow.pos)
     shadow.pos = A.load(s.ctl, CTL.listEnd);
     const spawn = threads.getEnvironmentData(SPAWN_KEY) as
-      | { sabs: SharedArrayBuffer[]; ids: number[] }
+      | { sabs: SharedArrayBuffer[]; ids: number[]; memoryIds: number[] }
       | undefined;
     if (spawn) adopt(spawn.sabs, spawn.ids);
     if (threads.parentPort) userPorts.add(threads.parentPort);
-    markPorts(threads.workerData);
+    received(threads.workerData, spawn?.memoryIds);
   }
   const markTerminating = (child: number): void => {
     const todo = [child];
@@ -560,8 +592,13 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   const workerHooks: WorkerHooks = {
     beforeSpawn(options) {
       const sabs: SharedArrayBuffer[] = [];
-      collect(options?.workerData, sabs);
-      threads.setEnvironmentData(SPAWN_KEY, { sabs, ids: sabs.map(idOf) } as never);
+      const memories: WebAssembly.Memory[] = [];
+      collect(options?.workerData, sabs, memories);
+      threads.setEnvironmentData(SPAWN_KEY, {
+        sabs,
+        ids: sabs.map(idOf),
+        memoryIds: memoryIdsOf(memories),
+      } as never);
       spawning++;
     },
     spawnFailed() {
@@ -715,18 +752,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   ): false => {
     const w = byte >>> 3;
     const mask = ((1 << v.bpe) - 1) << (byte & 7);
-    checkWord(
-      v.id,
-      v.base,
-      w,
-      mask,
-      flags,
-      siteOf(hooks.siteId(m, i)),
-      v.bpe,
-      o,
-      flags ? write : read,
-      false,
-    );
+    checkWord(v.id, v.base, w, mask, flags, siteOf(hooks.siteId(m, i)), v.bpe, o, flags ? write : read);
     if (recorder !== undefined) return false; // a recorded run writes every access: no filter
     const e = v.filter[w];
     v.filter[w] = (e >>> 16 === epoch ? e : epoch << 16) | (flags ? mask << 8 : mask);

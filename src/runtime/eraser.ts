@@ -107,7 +107,9 @@ export class EraserShadow extends Shadow {
    * Never: an Eraser record last accessed by this thread still refines its candidate lockset (and may warn) on
    * this thread's next access, so Goldilocks' owner short-circuit for a whole word does not apply.
    */
-  protected override ownOnly(): boolean {
+  protected override uniformPages = false;
+
+  protected override shortCircuited(): boolean {
     return false;
   }
 

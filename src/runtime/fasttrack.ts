@@ -94,10 +94,9 @@ export class FastTrackShadow extends Shadow {
    */
   protected override decide(e: number, u: number): Conflict | undefined {
     const heap = this.s.heap;
+    if (this.proven(heap, e, u)) return undefined;
     const c = heap[e + POS];
-    const clock = this.clock;
-    const known = u < heap[clock] ? heap[clock + 1 + u] : 0;
-    if (c <= known) return undefined;
+    const known = this.clockOf(heap, u);
     return {
       owner: u,
       flags: heap[e + FLAGS],
@@ -105,6 +104,17 @@ export class FastTrackShadow extends Shadow {
       detail: `FastTrack: previous access at epoch ${c}@T${u}, but C_T${this.t}[T${u}] = ${known}`,
       lockset: [],
     };
+  }
+
+  /** The epoch comparison of {@link decide}: Info `e`'s epoch c@u happens before iff c ≤ C_t[u]. */
+  protected override proven(heap: Int32Array, e: number, u: number): boolean {
+    return heap[e + POS] <= this.clockOf(heap, u);
+  }
+
+  /** C_t[u]. */
+  private clockOf(heap: Int32Array, u: number): number {
+    const clock = this.clock;
+    return u < heap[clock] ? heap[clock + 1 + u] : 0;
   }
 
   /** The heap view, refreshed when it ends before `end` (another thread allocated there). */

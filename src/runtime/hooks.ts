@@ -117,14 +117,31 @@ export interface Hooks {
   readonly siteId: (m: SiteFunction, i: number) => number;
   /**
    * Per name of {@link ATOMIC_OPS}: `atomics.add(m, i, ...args)` is the rewritten `Atomics.add(...args)` at site `i`
-   * of module `m`: it calls the current `Atomics.add` with `args`, the site pending meanwhile (so the runtime need
-   * not capture a stack to name it).
+   * of module `m`: it calls the current `Atomics.add` with `args`, the site pending meanwhile with that function as
+   * {@link pendingCallee} (so the runtime need not capture a stack to name it).
    */
   readonly atomics: Readonly<
     Record<(typeof ATOMIC_OPS)[number], (m: SiteFunction, i: number, ...args: unknown[]) => unknown>
   >;
-  /** The global site id of the rewritten `Atomics` call running now, or -1. */
+  /**
+   * `method(m, i, text, o, f, ...args)` is the rewritten call `o.name(...args)` at site `i` of module `m`, where
+   * `name` is one of {@link OBSERVED_METHODS} and `f` is `o.name` (evaluated in the call's own order: the object, the
+   * property, then the arguments): it calls `f` with `this` = `o`, its site pending meanwhile with `f` as
+   * {@link pendingCallee}, so the runtime's patched methods need not capture a stack to name their caller. When `f`
+   * is not a function it throws the TypeError `${text} is not a function`, the message of the plain call.
+   */
+  readonly method: (
+    m: SiteFunction,
+    i: number,
+    text: string,
+    o: unknown,
+    f: unknown,
+    ...args: unknown[]
+  ) => unknown;
+  /** The global site id of the rewritten `Atomics` call or method call running now, or -1. */
   readonly pendingSite: () => number;
+  /** The function the rewritten `Atomics` call or method call running now called, or undefined. */
+  readonly pendingCallee: () => unknown;
   /** Caches view `o`, which is not over shared memory, at site `i` of module `m` (see the guard). */
   readonly cache: (m: SiteFunction, i: number, o: unknown) => void;
   /** Before a read of `o[k]` at site `i` of module `m`: the runtime's {@link Runtime.r}. */
@@ -155,6 +172,55 @@ export interface Hooks {
    */
   readonly elements: (m: SiteFunction, i: number, x: unknown, keys?: readonly number[]) => unknown;
 }
+
+/**
+ * The method names whose calls `o.name(...)` the rewriter gives a site ({@link Hooks.method}): those of the
+ * built-in methods the runtime observes on shared views (`%TypedArray%.prototype` and `Array.prototype` range and
+ * search methods, `Buffer.prototype`'s bulk methods and its `read…`/`write…` accessors, `TextDecoder#decode`,
+ * `TextEncoder#encodeInto`, `StringDecoder#write`). Calls of any other name, and calls through
+ * `call`/`apply`/`Reflect`, reach the runtime's patched methods too, which then find their caller from a stack
+ * (about 10 µs a call).
+ */
+export const OBSERVED_METHODS: ReadonlySet<string> = new Set([
+  ...[
+    'set',
+    'fill',
+    'copyWithin',
+    'slice',
+    'at',
+    'with',
+    'reverse',
+    'sort',
+    'toReversed',
+    'toSorted',
+    'join',
+  ],
+  ...[
+    'map',
+    'forEach',
+    'reduce',
+    'reduceRight',
+    'filter',
+    'toLocaleString',
+    'values',
+    'entries',
+    'flat',
+    'flatMap',
+  ],
+  ...[
+    'toSpliced',
+    'find',
+    'findIndex',
+    'findLast',
+    'findLastIndex',
+    'every',
+    'some',
+    'indexOf',
+    'lastIndexOf',
+  ],
+  ...['includes', 'toString', 'write', 'copy', 'equals', 'compare', 'toJSON', 'decode', 'encodeInto'],
+  ...Object.getOwnPropertyNames(Buffer.prototype).filter((name) => /^(read|write)[A-Z]/.test(name)),
+]);
 
 /** The global names of the TypedArray constructors (ECMA-262 Table 71), whose `new` the rewriter gives a site. */
 export const TYPED_ARRAYS = [
@@ -280,29 +346,47 @@ function createHooks(): Hooks {
     }
     return b + i;
   }
-  let pending = -1;
+  // the rewritten call running now: its module's site function and site index (resolved to an id only when asked)
+  let pendingM: SiteFunction | undefined;
+  let pendingI = -1;
+  let pendingCallee: unknown;
+  const method: Hooks['method'] = (m, i, text, o, f, ...args) => {
+    if (typeof f !== 'function') throw new TypeError(`${text} is not a function`);
+    // a rewritten call made while evaluating this one's arguments, or inside it, restores these
+    const outerM = pendingM;
+    const outerI = pendingI;
+    const outerCallee = pendingCallee;
+    pendingM = m;
+    pendingI = i;
+    pendingCallee = f;
+    try {
+      return Reflect.apply(f, o, args);
+    } finally {
+      pendingM = outerM;
+      pendingI = outerI;
+      pendingCallee = outerCallee;
+    }
+  };
   const atomics = Object.fromEntries(
     ATOMIC_OPS.map((name) => [
       name,
-      (m: SiteFunction, i: number, ...args: unknown[]): unknown => {
-        const outer = pending; // a call made while converting this one's arguments restores it
-        pending = siteId(m, i);
-        try {
-          return Reflect.apply(
-            (Atomics as unknown as Record<string, (...a: unknown[]) => unknown>)[name],
-            Atomics,
-            args,
-          );
-        } finally {
-          pending = outer;
-        }
-      },
+      (m: SiteFunction, i: number, ...args: unknown[]): unknown =>
+        method(
+          m,
+          i,
+          `Atomics.${name}`,
+          Atomics,
+          (Atomics as unknown as Record<string, unknown>)[name],
+          ...args,
+        ),
     ]),
   ) as Hooks['atomics'];
   const plain = passthrough;
   const hooks: Hooks = {
     atomics: Object.freeze(atomics),
-    pendingSite: () => pending,
+    method,
+    pendingSite: () => (pendingM === undefined ? -1 : siteId(pendingM, pendingI)),
+    pendingCallee: () => pendingCallee,
     isView,
     shared,
     sites,

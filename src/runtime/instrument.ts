@@ -57,7 +57,7 @@ import type * as EslintScope from 'eslint-scope';
 import type { Reference, Variable } from 'eslint-scope';
 import type * as E from 'estree';
 import MagicString from 'magic-string';
-import { ATOMIC_OPS, TYPED_ARRAYS } from './hooks.js';
+import { ATOMIC_OPS, OBSERVED_METHODS, TYPED_ARRAYS } from './hooks.js';
 
 /** Name of the per-thread hooks object on `globalThis` (see `./hooks.ts`). */
 export const HOOKS_GLOBAL = '__goldilocks';
@@ -763,8 +763,9 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const n = node as E.CallExpression | E.NewExpression;
     operandsOnly(n.callee, st, c);
     for (const a of n.arguments) c(a, st);
-    if (n.type === 'CallExpression') atomicsCall(n as E.SimpleCallExpression & N);
-    else typedArrayNew(n as E.NewExpression & N, st);
+    if (n.type === 'CallExpression') {
+      if (!atomicsCall(n as E.SimpleCallExpression & N)) methodCall(n as E.SimpleCallExpression & N, st);
+    } else typedArrayNew(n as E.NewExpression & N, st);
   }
 
   /**
@@ -838,7 +839,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
    * `Atomics.add(args)` (the global `Atomics`, a name of ATOMIC_OPS, not optional) becomes
    * `__goldilocks.atomics.add(__gl$m, i, args)`: the same call, with its static site.
    */
-  function atomicsCall(n: E.SimpleCallExpression & N): void {
+  function atomicsCall(n: E.SimpleCallExpression & N): boolean {
     const callee = n.callee;
     if (
       n.optional ||
@@ -851,14 +852,53 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
       callee.property.type !== 'Identifier' ||
       !(ATOMIC_OPS as readonly string[]).includes(callee.property.name)
     )
-      return;
-    // the '(' right after the callee (anything else between them, e.g. a comment: left as it is)
-    let paren = (callee as N).end;
-    while (paren < n.end && /\s/.test(source[paren])) paren++;
-    if (source[paren] !== '(') return;
+      return false;
+    const paren = parenAfter(n);
+    if (paren < 0) return false;
     const i = newSite(n);
     ms.overwrite((callee as N).start, (callee as N).end, `${HOOKS_GLOBAL}.atomics.${callee.property.name}`);
     ms.appendLeft(paren + 1, `${SITE_FN}, ${i}${n.arguments.length ? ', ' : ''}`);
+    return true;
+  }
+
+  /** The position of the '(' right after call `n`'s callee, or -1 (anything else between them, e.g. a comment). */
+  function parenAfter(n: E.SimpleCallExpression & N): number {
+    let paren = (n.callee as N).end;
+    while (paren < n.end && /\s/.test(source[paren])) paren++;
+    return source[paren] === '(' ? paren : -1;
+  }
+
+  /**
+   * `o.name(args)` with a name of OBSERVED_METHODS, written `a.b.name` (identifiers, `this` and dots only; no
+   * optional link) becomes `__goldilocks.method(__gl$m, i, 'o.name', o, o.name, args)`, or with a temporary
+   * `(t = o), t.name` when `o` is itself a member expression: the same call, in the same order, with its static
+   * site (so a patched method does not capture a stack for it).
+   */
+  function methodCall(n: E.SimpleCallExpression & N, st: State): void {
+    const callee = n.callee as N;
+    if (n.optional || callee.type !== 'MemberExpression' || callee.computed || callee.optional) return;
+    const property = callee.property;
+    if (property.type !== 'Identifier' || !OBSERVED_METHODS.has(property.name)) return;
+    const text = source.slice(callee.start, callee.end);
+    if (!/^[\w$]+(\.[\w$]+)+$/.test(text)) return;
+    const paren = parenAfter(n);
+    if (paren < 0) return;
+    const object = callee.object as N;
+    if (object.type === 'Super') return;
+    const edited = ms.slice(object.start, object.end);
+    let receiver = edited;
+    let ref = edited;
+    if (object.type !== 'Identifier' && object.type !== 'ThisExpression') {
+      ref = temp(st);
+      receiver = `(${ref} = ${edited})`;
+    }
+    const i = newSite(n);
+    const args = n.arguments.length ? ', ' : '';
+    ms.overwrite(
+      callee.start,
+      paren + 1,
+      `${HOOKS_GLOBAL}.method(${SITE_FN}, ${i}, '${text}', ${receiver}, ${ref}.${property.name}${args}`,
+    );
   }
 
   /** `for (o[k] of ...)` and `for ([o[k]] in ...)`: the head is an assignment target (ECMA-262 §14.7.5.7). */

@@ -19,7 +19,7 @@
  * filter, at, toLocaleString, toReversed, toSorted, with (read; `with` all but the replaced element);
  * `Buffer.prototype` toString, write, copy, fill, equals, compare and the `readX`/`writeX` number methods;
  * `Buffer.from(view)` (read). The TypedArray constructors copying a view are checked at their site by the rewriter.
- * `TextDecoder#decode`; `TextEncoder#encodeInto`.
+ * `TextDecoder#decode`; `TextEncoder#encodeInto`; `StringDecoder#write` (and `end(buf)`, which calls it).
  *
  * **Element by element** (each element checked right before it is read, so an element never read is never
  * checked): iteration — `TypedArray.prototype` values, entries and `[Symbol.iterator]`, hence `for…of`, spread,
@@ -34,10 +34,11 @@
  * What remains unobserved, and why: docs/RUNTIME.md, "Not observed".
  */
 import buffer from 'node:buffer';
+import { StringDecoder } from 'node:string_decoder';
 import { inspect, types } from 'node:util';
 import type { Callee, Context } from './detector.js';
 import { isTypedArrayConstructor } from './hooks.js';
-import { ATOMIC, packA, WRITE } from './shadow.js';
+import { ATOMIC, lockOf, packA, WRITE } from './shadow.js';
 import { A, appendCell, Cell, lock, STAT, Tag, unlock } from './state.js';
 
 type Fn = (...args: never[]) => unknown;
@@ -121,14 +122,15 @@ function patchAtomics(ctx: Context): void {
     const w = Math.floor(off / 8);
     const mask = ((1 << bpe) - 1) << (off - w * 8);
     const word = ctx.baseOf(id) + 2 * w;
-    const site = ctx.atomicSite(fn);
+    const site = ctx.callerSite(fn);
     shadow.counts[STAT.atomics]++;
     let conflict: ReturnType<typeof shadow.find>;
     let flags = 0;
     let result: unknown;
     if (word + 2 > s.heap.length) s.refresh();
-    lock(s, s.heap, word);
+    lock(s, s.heap, lockOf(word));
     try {
+      shadow.splitPage(lockOf(word));
       conflict = ctx.listLocked(() => {
         const kindFlags = decide();
         flags = (kindFlags & 0xffff) | ATOMIC;
@@ -145,7 +147,7 @@ function patchAtomics(ctx: Context): void {
         return c;
       });
     } finally {
-      unlock(s.heap, word);
+      unlock(s.heap, lockOf(word));
     }
     if (conflict) ctx.race(conflict, id, off, bpe, flags, site, `Atomics.${name}`, fn);
     return result;
@@ -964,4 +966,15 @@ function patchText(ctx: Context): void {
     return encodeInto.call(this, src, dest);
   };
   encoder.encodeInto = encodeIntoFn as AnyFn;
+  // Node's string_decoder: `end(buf)` calls `this.write(buf)`, whose caller is then the first frame outside Node
+  const stringDecoder = StringDecoder.prototype as unknown as Record<string, AnyFn>;
+  const write = stringDecoder.write;
+  const writeFn = function (this: StringDecoder, buf: unknown, ...rest: unknown[]): unknown {
+    if (ctx.shared(buf)) {
+      const v = buf as Uint8Array;
+      checkElements(ctx, v, 0, v.length, 0, 'StringDecoder#write', writeFn, ctx.callerSite(writeFn, true));
+    }
+    return write.call(this, buf, ...rest);
+  };
+  replaceFunction(stringDecoder, 'write', writeFn as AnyFn);
 }

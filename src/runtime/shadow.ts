@@ -43,6 +43,20 @@ import {
   unlock,
 } from './state.js';
 
+/**
+ * A word table (two Int32 per 8-byte word: check lock, list head) is aligned to PAGE_INTS, and the words of one
+ * 64-byte page (8 words, a cache line of the buffer) share one check lock, the lock slot of the page's first word:
+ * a bulk access takes one lock per page instead of one per word. Two threads then wait on each other only for
+ * accesses to one cache line, which the hardware serializes already.
+ */
+export const PAGE_INTS = 16;
+/** The first multiple of PAGE_INTS at or after heap index `i`. */
+export const alignPage = (i: number): number => (i + PAGE_INTS - 1) & -PAGE_INTS;
+/** The head of a page's second word while the page is uniform (see {@link Shadow.uniform}). */
+const UNIFORM = -1;
+/** The check lock of the word at heap index `word` (its page's). */
+export const lockOf = (word: number): number => word & -PAGE_INTS;
+
 export const WRITE = 1 << 8;
 export const ATOMIC = 1 << 9;
 /** Byte mask bits of an Info's `flags`; Int32 words per Info; its fields (the online peers share the layout). */
@@ -85,7 +99,7 @@ export const packA = (tag: number, id: number): number => (tag << TAG_SHIFT) | i
  */
 export class Shadow {
   /** Happens-before memo: per other thread, the largest proven `pos` (see the file header). */
-  private readonly known = new Map<number, number>();
+  private known = new Float64Array(16).fill(-1);
   /** Info records this thread unlinked, reused only by it. */
   protected readonly free: number[] = [];
   /** Sync-library locks this thread holds, innermost last: pairs of (a, b) words. */
@@ -121,39 +135,162 @@ export class Shadow {
    * @returns the first conflict found, or undefined.
    */
   access(word: number, mask: number, flags: number, site: number, stopOnRace: boolean): Conflict | undefined {
-    let heap = this.s.heap;
-    if (word + 2 > heap.length) {
-      this.s.refresh();
-      heap = this.s.heap;
+    this.accessRun(word, 1, mask, mask, flags, site, stopOnRace);
+    return this.lastConflict;
+  }
+
+  /** The conflict the last {@link accessRun} stopped at, or undefined. */
+  lastConflict: Conflict | undefined = undefined;
+
+  /**
+   * {@link access} of `n` consecutive words from heap index `word`: the bytes `first` of the first, `last` of the
+   * last (`first` alone when n = 1), all 8 of the others. Takes each page's check lock once. A page the run covers
+   * whole, all 64 bytes, is checked and recorded once when it is *uniform* (below). Stops after the first word with
+   * a conflict, left in {@link lastConflict} (in a uniform page: its first word).
+   * @returns the number of words done (checked and, unless racing with `stopOnRace`, recorded).
+   */
+  accessRun(
+    word: number,
+    n: number,
+    first: number,
+    last: number,
+    flags: number,
+    site: number,
+    stopOnRace: boolean,
+  ): number {
+    const s = this.s;
+    const end = word + 2 * n;
+    this.lastConflict = undefined;
+    for (let w = word; w < end; ) {
+      const page = lockOf(w);
+      if (page + PAGE_INTS > s.heap.length) s.refresh();
+      const heap = s.heap;
+      const stop = Math.min(end, page + PAGE_INTS);
+      if (A.compareExchange(heap, page, 0, s.self) !== 0) lock(s, heap, page);
+      try {
+        const whole =
+          w === page &&
+          stop === page + PAGE_INTS &&
+          (w !== word || first === MASK) &&
+          (stop !== end || last === MASK);
+        if (whole && this.uniform(heap, page)) {
+          const c = this.shortCircuited(heap, page, MASK, flags) ? undefined : this.find(page, MASK, flags);
+          if (c === undefined || !stopOnRace) this.record(page, MASK, flags, site);
+          if (c !== undefined) {
+            this.lastConflict = c;
+            return (page - word) / 2 + 1;
+          }
+          w = stop;
+          continue;
+        }
+        this.splitPage(page);
+        for (; w < stop; w += 2) {
+          const mask = w === word ? first : w + 2 === end ? last : MASK;
+          const c = this.shortCircuited(heap, w, mask, flags) ? undefined : this.find(w, mask, flags);
+          if (c === undefined || !stopOnRace) this.record(w, mask, flags, site);
+          if (this.onAccess !== undefined) this.onAccess(w, mask | flags, site);
+          if (c !== undefined) {
+            this.lastConflict = c;
+            return (w - word) / 2 + 1;
+          }
+        }
+        if (whole && flags & WRITE) this.merge(heap, page);
+      } finally {
+        unlock(heap, page);
+      }
     }
-    if (A.compareExchange(heap, word, 0, this.s.self) !== 0) lock(this.s, heap, word);
-    try {
-      const conflict = this.ownOnly(heap, word, mask, flags) ? undefined : this.find(word, mask, flags);
-      if (conflict === undefined || !stopOnRace) this.record(word, mask, flags, site);
-      if (this.onAccess !== undefined) this.onAccess(word, mask | flags, site);
-      return conflict;
-    } finally {
-      unlock(heap, word);
+    return n;
+  }
+
+  /**
+   * **Uniform pages** (adaptive granularity, as FastTrack's coarse array shadows, PLDI'09 §5): while every access
+   * to a page covers all its 64 bytes, its 8 words have the same history, kept once: the list of its first word,
+   * with the marker UNIFORM in the second word's head. Any other access splits it first (each Info copied to the
+   * other 7 words, {@link split}); a whole-page write, after which each word holds only that write, merges it
+   * back ({@link merge}). Off while the run is recorded (a record per word) and for Eraser (its own records).
+   * @returns whether page `page` is uniform now (an empty page becomes uniform). Page lock held.
+   */
+  protected uniform(heap: Int32Array, page: number): boolean {
+    if (!this.uniformPages || this.onAccess !== undefined) return false;
+    if (heap[page + 3] === UNIFORM) return true;
+    for (let k = 1; k < PAGE_INTS; k += 2) if (heap[page + k] !== 0) return false;
+    heap[page + 3] = UNIFORM;
+    return true;
+  }
+
+  /** Uniform pages are used (see {@link uniform}). */
+  protected uniformPages = true;
+
+  /** A uniform page becomes 8 words with their own lists: copies of the first word's Infos, in order. Lock held. */
+  splitPage(page: number): void {
+    let heap = this.s.heap;
+    if (heap[page + 3] !== UNIFORM) return;
+    heap[page + 3] = 0;
+    const infos: number[] = [];
+    for (let e = heap[page + 1]; e !== 0; e = heap[e + NEXT]) {
+      if (e + INFO > heap.length) {
+        this.s.refresh();
+        heap = this.s.heap;
+      }
+      infos.push(e);
+    }
+    for (let k = 3; k < PAGE_INTS; k += 2) {
+      let tail = page + k - NEXT; // heap[tail + NEXT] is the word's head
+      for (const e of infos) {
+        const c = this.free.pop() ?? this.allocInfo();
+        heap = this.s.heap; // allocInfo may have grown it
+        for (let f = 1; f < INFO; f++) heap[c + f] = heap[e + f];
+        heap[c + NEXT] = 0;
+        heap[tail + NEXT] = c;
+        tail = c;
+      }
     }
   }
 
   /**
-   * The owner short-circuit for a whole word at once: true when every Info of the word that the access must be
-   * checked against is this thread's (counted as checks decided by the owner). Lock held.
+   * After a whole-page write without conflict, each word of `page` holds just this thread's write Info, the same
+   * in all 8: the page becomes uniform, the first word's Info standing for all. Lock held.
    */
-  protected ownOnly(heap: Int32Array, word: number, mask: number, flags: number): boolean {
+  private merge(heap: Int32Array, page: number): void {
+    if (!this.uniformPages || this.onAccess !== undefined) return;
+    const e0 = heap[page + 1];
+    if (e0 === 0 || heap[e0 + NEXT] !== 0) return;
+    for (let k = 3; k < PAGE_INTS; k += 2) {
+      const e = heap[page + k];
+      if (e === 0 || heap[e + NEXT] !== 0) return;
+      for (let f = 1; f < INFO; f++) if (heap[e + f] !== heap[e0 + f]) return;
+    }
+    for (let k = 3; k < PAGE_INTS; k += 2) {
+      this.release(heap[page + k]);
+      heap[page + k] = 0;
+    }
+    heap[page + 3] = UNIFORM;
+  }
+
+  /**
+   * The short-circuits for a whole word at once: true when every Info of the word that the access must be checked
+   * against is this thread's or decided by {@link proven} (counted like {@link find} counts them). Lock held.
+   */
+  protected shortCircuited(heap: Int32Array, word: number, mask: number, flags: number): boolean {
     const t = this.t;
-    let n = 0;
+    let own = 0;
+    let other = 0;
     for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
-      if (e + INFO > heap.length || heap[e + OWNER] !== t) return false;
+      if (e + INFO > heap.length) return false;
       const f = heap[e + FLAGS];
-      if (f & mask && (flags & WRITE || f & WRITE) && !(flags & ATOMIC && f & ATOMIC && (f & MASK) === mask))
-        n++;
+      if (
+        !(f & mask && (flags & WRITE || f & WRITE) && !(flags & ATOMIC && f & ATOMIC && (f & MASK) === mask))
+      )
+        continue;
+      const u = heap[e + OWNER];
+      if (u === t) own++;
+      else if (this.proven(heap, e, u)) other++;
+      else return false;
     }
     const counts = this.counts;
     counts[STAT.accesses]++;
-    counts[STAT.checks] += n;
-    counts[STAT.shortCircuitOwner] += n;
+    counts[STAT.checks] += own + other;
+    counts[STAT.shortCircuitOwner] += own;
     return true;
   }
 
@@ -195,27 +332,17 @@ export class Shadow {
    */
   protected decide(e: number, u: number): Conflict | undefined {
     const heap = this.s.heap;
-    const la = heap[e + ALOCK_A];
-    if (la !== 0) {
-      const lb = heap[e + ALOCK_B];
-      const held = this.held;
-      for (let i = 0; i < held.length; i += 2) {
-        if (held[i] === la && held[i + 1] === lb) {
-          this.counts[STAT.shortCircuitAlock]++;
-          return undefined;
-        }
-      }
-    }
+    if (this.proven(heap, e, u)) return undefined;
     const pos = heap[e + POS];
-    const k = this.known.get(u);
-    if (k !== undefined && pos <= k) {
-      this.counts[STAT.memo]++;
-      return undefined;
-    }
     this.counts[STAT.lockset]++;
     const ls = this.walk(u, pos);
     if (ls === undefined) {
-      this.known.set(u, pos);
+      if (u >= this.known.length) {
+        const k = new Float64Array(Math.max(u + 1, this.known.length * 2)).fill(-1);
+        k.set(this.known);
+        this.known = k;
+      }
+      this.known[u] = pos;
       return undefined;
     }
     return {
@@ -225,6 +352,29 @@ export class Shadow {
       detail: `lockset walk over ${A.load(this.s.ctl, CTL.listEnd) - pos} synchronization events: T${this.t} ∉ LS`,
       lockset: [...ls],
     };
+  }
+
+  /**
+   * The cheap short-circuits for Info `e` of another owner `u` (counted): the alock held by this thread, then the
+   * happens-before memo. Lock held.
+   */
+  protected proven(heap: Int32Array, e: number, u: number): boolean {
+    const la = heap[e + ALOCK_A];
+    if (la !== 0) {
+      const lb = heap[e + ALOCK_B];
+      const held = this.held;
+      for (let i = 0; i < held.length; i += 2) {
+        if (held[i] === la && held[i + 1] === lb) {
+          this.counts[STAT.shortCircuitAlock]++;
+          return true;
+        }
+      }
+    }
+    if (u < this.known.length && heap[e + POS] <= this.known[u]) {
+      this.counts[STAT.memo]++;
+      return true;
+    }
+    return false;
   }
 
   /**
@@ -310,7 +460,7 @@ export class Shadow {
         const rest = f & MASK & ~mask;
         if (rest === 0) {
           heap[prev + NEXT] = next;
-          this.free.push(e);
+          this.release(e);
           e = next;
           continue;
         }
@@ -337,12 +487,54 @@ export class Shadow {
     return this.pos;
   }
 
+  /**
+   * A free Info for this thread: taken from the shared pool (all of it) when there is one, else 64 new ones from the
+   * heap (one atomic add per 64 records).
+   */
   protected allocInfo(): number {
     const s = this.s;
-    // 64 at a time: one atomic add per 64 records
+    const first = A.exchange(s.ctl, CTL.freeInfos, 0);
+    if (first !== 0) {
+      let heap = s.heap;
+      for (let e = first; ; ) {
+        if (e + INFO > heap.length) {
+          s.refresh();
+          heap = s.heap;
+        }
+        e = heap[e + NEXT];
+        if (e === 0) break;
+        this.free.push(e);
+      }
+      return first;
+    }
     const base = allocHeap(s, INFO * 64);
     for (let i = 63; i > 0; i--) this.free.push(base + i * INFO);
     return base;
+  }
+
+  /**
+   * Info `e`, unlinked from its word under the word's lock, is free. Kept for this thread's next records; past
+   * 128 kept, 64 go to the shared pool: a thread that only overwrites others' records (a writer after a reader)
+   * would otherwise hoard them while the other allocates without end.
+   */
+  protected release(e: number): void {
+    const free = this.free;
+    free.push(e);
+    if (free.length < 128) return;
+    const heap = this.s.heap;
+    const first = free.pop() as number;
+    let last = first;
+    for (let k = 1; k < 64; k++) {
+      const n = free.pop() as number;
+      heap[last + NEXT] = n;
+      last = n;
+    }
+    const ctl = this.s.ctl;
+    for (;;) {
+      const head = A.load(ctl, CTL.freeInfos);
+      heap[last + NEXT] = head;
+      if (A.compareExchange(ctl, CTL.freeInfos, head, first) === head) return;
+    }
   }
 
   /** Adds the local counters to the shared ones and clears them. */

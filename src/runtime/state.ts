@@ -82,6 +82,11 @@ export const CTL = {
   /** Lock of the online peer's shared tables where the list lock does not serialize them (Eraser's locksets). */
   peerLock: 32,
   /**
+   * The shared pool of free `Info` records (`./shadow.ts`): the first of a chain linked through their `next`
+   * fields, 0 = empty. Pushed a batch at a time (compare-exchange), taken whole (exchange): no ABA.
+   */
+  freeInfos: 33,
+  /**
    * Deduplication of reports: `dedupSize` hashes of location pairs (open addressing, 0 = empty), then per slot
    * its count, its record's string id, then the slots in order of first report (`./races.ts`).
    */
