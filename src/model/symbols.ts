@@ -39,7 +39,7 @@ export class Symbols {
     return this.variableHashed(buf, start, end, hashBytes(buf, start, end));
   }
 
-  /** As {@link variable}, with the FNV-1a hash `h` of the bytes computed by the caller (Interner.internHashed). */
+  /** As {@link variable}, with the hash `h` of the bytes computed by the caller (Interner.internHashed). */
   variableHashed(buf: Uint8Array, start: number, end: number, h: number): number {
     const before = this.variables.size;
     const id = this.variables.internHashed(buf, start, end, h);

@@ -23,7 +23,7 @@ import {
   WAIT,
   WRITE,
 } from '../model/events.js';
-import { FNV_OFFSET, FNV_PRIME, hashBytes } from '../model/interner.js';
+import { hashBytes, headWord, nameHash } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
 import { TraceError } from './errors.js';
 import type { TraceParser } from './parser.js';
@@ -170,7 +170,8 @@ export class StdParser implements TraceParser {
   /**
    * The fast path for the common lines `THREAD|OP(ARG)|LOC` (no value, not a commit; LF or CRLF) in
    * `buf[pos, whole)`, which ends with a newline: one pass over the bytes that finds the fields and hashes
-   * the names as it goes (FNV-1a, and the last 8 bytes as two ints: Interner.internTail), then interns them;
+   * the last 8 bytes of each name as two ints as it goes (Interner.internTail), then hashes each name from those,
+   * its length and its first bytes (nameHash: no arithmetic per byte) and interns it;
    * a thread name equal to the previous line's is recognised without interning. Stops at the first other line —
    * including every malformed line, and ard/awd and commit, whose argument holds several names — and leaves it to
    * the general parser (`parseLine`), which gives the errors; the events are the same as parseLine's.
@@ -196,14 +197,10 @@ export class StdParser implements TraceParser {
         while (j < nameLength && buf[pos + j] === name[j]) j++;
       if (j === nameLength && nameLength > 0) i = pos + nameLength;
       else {
-        let h = FNV_OFFSET;
         let b = buf[i];
-        while (STOP[b] === 0) {
-          h = Math.imul(h ^ b, FNV_PRIME);
-          b = buf[++i];
-        }
+        while (STOP[b] === 0) b = buf[++i];
         if (b !== PIPE || i === pos) break;
-        thread = threads.internHashed(buf, pos, i, h);
+        thread = threads.internBytes(buf, pos, i);
         nameLength = i - pos <= name.length ? i - pos : 0;
         for (let q = 0; q < nameLength; q++) name[q] = buf[pos + q];
       }
@@ -229,12 +226,10 @@ export class StdParser implements TraceParser {
       }
       // ARG, then ')|'.
       const as = ++i;
-      let h = FNV_OFFSET;
       let w0 = 0;
       let w1 = 0;
       let b = buf[i];
       while (STOP[b] === 0 && b !== RPAREN) {
-        h = Math.imul(h ^ b, FNV_PRIME);
         w1 = (w1 << 8) | (w0 >>> 24);
         w0 = (w0 << 8) | b;
         b = buf[++i];
@@ -244,12 +239,10 @@ export class StdParser implements TraceParser {
       // LOC, then LF or CRLF.
       i += 2;
       const locS = i;
-      let hLoc = FNV_OFFSET;
       let l0 = 0;
       let l1 = 0;
       b = buf[i];
       while (STOP[b] === 0) {
-        hLoc = Math.imul(hLoc ^ b, FNV_PRIME);
         l1 = (l1 << 8) | (l0 >>> 24);
         l0 = (l0 << 8) | b;
         b = buf[++i];
@@ -257,11 +250,15 @@ export class StdParser implements TraceParser {
       const le = i;
       if (b === CR) b = buf[++i];
       if (b !== NL) break;
+      const h = nameHash(ae - as, headWord(buf, as, ae), w0, w1);
       const x = ns === NS_VAR ? s.variableTail(buf, as, ae, h, w0, w1) : this.argument(ns, buf, as, ae, h);
       kind[n] = opKind;
       threadOf[n] = thread;
       target[n] = x;
-      locOf[n] = locS === le ? 0 : locations.internTail(buf, locS, le, hLoc, l0, l1);
+      locOf[n] =
+        locS === le
+          ? 0
+          : locations.internTail(buf, locS, le, nameHash(le - locS, headWord(buf, locS, le), l0, l1), l0, l1);
       value[n] = -1;
       line[n] = ++lineNo;
       n++;
@@ -372,7 +369,7 @@ export class StdParser implements TraceParser {
     }
   }
 
-  /** Interns an operation's argument `buf[s, e)`, whose FNV-1a hash is `h`, in its namespace. @returns its id. */
+  /** Interns an operation's argument `buf[s, e)`, whose hashBytes is `h`, in its namespace. @returns its id. */
   private argument(ns: number, buf: Buffer, s: number, e: number, h: number): number {
     const sym = this.symbols;
     switch (ns) {
