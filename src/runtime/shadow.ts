@@ -4,9 +4,11 @@
  *
  * **Granularity.** ECMA-262's memory model is defined on byte ranges and views of different element types may
  * overlap, so races are decided per byte. Shadow state is kept per 8-byte-aligned *word* of a buffer: a word has a
- * check lock and a list of access records (`Info`), each with the mask of the word's bytes it covers. An access of
- * an element (1, 2, 4 or 8 bytes, always aligned in a TypedArray) touches one word: one lock, one list, however
- * its bytes overlap other views' elements. A DataView access may straddle two words; a bulk operation covers many.
+ * check lock (shared by the 8 words of its 64-byte page, {@link lockOf}) and a list of access records (`Info`), each
+ * with the mask of the word's bytes it covers. An access of an element (1, 2, 4 or 8 bytes, always aligned in a
+ * TypedArray) touches one word: one lock, one list, however its bytes overlap other views' elements. A DataView
+ * access may straddle two words; a bulk operation covers many, a page at a time, and whole pages it covers may be
+ * kept as one ({@link Shadow.uniform}).
  *
  * **Info** (8 Int32 in the shadow heap): `next`, `flags` (byte mask | WRITE | ATOMIC), `owner` (thread id), `pos`
  * (length of the synchronization event list when the access was checked), `site` (string id of its
@@ -131,7 +133,7 @@ export class Shadow {
   /**
    * Checks an access of the bytes `mask` of word `word` (heap index of its [lock, head]) with `flags` (WRITE,
    * ATOMIC) at site `site` (string id) and, unless it races and `stopOnRace`, records it. Takes and releases the
-   * word's check lock.
+   * word's check lock (its page's).
    * @returns the first conflict found, or undefined.
    */
   access(word: number, mask: number, flags: number, site: number, stopOnRace: boolean): Conflict | undefined {
