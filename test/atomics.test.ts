@@ -141,6 +141,17 @@ describe('data accesses of atomic operations (ard, awd)', () => {
     assert.deepEqual([...check(shared)], [['o1.f', 12]]);
   });
 
+  it("an atomic write in the same epoch as the same thread's last write still replaces the reads since", () => {
+    // found by npm run fuzz (seed 424285): DJIT+ and FastTrack skipped T0's second write as same-epoch, keeping
+    // T0's plain read, which T1's write of the same location then raced with; the second write replaces it
+    assert.deepEqual(
+      [...check(['T0|awd(x,a)|', 'T0|r(x)|', 'T0|awd(x,a)|', 'T0|aw(a)|', 'T1|awd(x,a)|', 'T1|aw(a)|'])],
+      [],
+    );
+    // ... and a plain write after a same-epoch atomic one is the last write, which a load of that location checks
+    assert.deepEqual([...check(['T0|awd(x,a)|', 'T0|w(x)|', 'T1|ard(x,a)|'])], [['x', 2]]);
+  });
+
   it('same-epoch accesses of another kind are still checked', () => {
     // T1's plain then atomic write in one epoch: the atomic one is the last write, exempt for T2's load
     assert.deepEqual([...check(['T1|w(x)|', 'T1|awd(x,a)|', 'T2|ard(x,a)|'])], []);

@@ -62,7 +62,8 @@ export class DjitDetector extends VectorClockDetector {
     const mineTag = write ? this.Wtag : this.Rtag;
     if (write) this.n.writes++;
     else this.n.reads++;
-    if (mine.data[i] === ct && mineTag.data[i] === tag) {
+    // not for an atomic write: it replaces the reads since the last write, which a same-epoch skip would keep
+    if (mine.data[i] === ct && mineTag.data[i] === tag && !(write && tag !== 0)) {
       this.n.sameEpoch++;
       return;
     }

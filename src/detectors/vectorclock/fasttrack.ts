@@ -128,7 +128,8 @@ export class FastTrackDetector extends VectorClockDetector {
     }
     this.n.writes++;
     const wt = this.wThread[x];
-    if (wt === t && this.wClock[x] === ct && this.wTag[x] === tag) {
+    // [WRITE SAME EPOCH], not for an atomic write: it replaces the reads since (R_x := ⊥), which the skip would keep
+    if (tag === 0 && wt === t && this.wClock[x] === ct && this.wTag[x] === 0) {
       this.n.sameEpoch++;
       return;
     }
