@@ -30,27 +30,21 @@ export class Interner {
    * @returns the id of the name (a new id, equal to the previous `size`, when the name is new).
    */
   internBytes(buf: Uint8Array, start: number, end: number): number {
-    return this.internHashed(buf, start, end, hashBytes(buf, start, end));
+    return this.internTail(buf, start, end, tailWord(buf, start, end, 0), tailWord(buf, start, end, 1));
   }
 
   /**
-   * As {@link internBytes}, with `h` = {@link hashBytes} of the bytes, computed by the caller.
+   * As {@link internBytes}, with the name's last (up to) 8 bytes as two ints, as a scanner gets them by
+   * shifting each byte b in: `w1 = (w1 << 8) | (w0 >>> 24); w0 = (w0 << 8) | b` from w0 = w1 = 0. The hash is
+   * then {@link nameHash} of these, the length and the first 4 bytes (no pass over the name). A name of at most
+   * 8 bytes is found by comparing hash, length and these two words — no byte loop (about a fifth of the STD
+   * parser's instructions went into comparing bytes); a longer one compares its other bytes too.
    */
-  internHashed(buf: Uint8Array, start: number, end: number, h: number): number {
-    return this.internTail(buf, start, end, h, tailWord(buf, start, end, 0), tailWord(buf, start, end, 1));
-  }
-
-  /**
-   * As {@link internHashed}, with also the name's last (up to) 8 bytes as two ints, as a scanner gets them by
-   * shifting each byte b in: `w1 = (w1 << 8) | (w0 >>> 24); w0 = (w0 << 8) | b` from w0 = w1 = 0. A name
-   * of at most 8 bytes is then found by comparing hash, length and these two words — no byte loop (about
-   * a fifth of the STD parser's instructions went into comparing bytes); a longer one compares its other
-   * bytes too.
-   */
-  internTail(buf: Uint8Array, start: number, end: number, h: number, w0: number, w1: number): number {
+  internTail(buf: Uint8Array, start: number, end: number, w0: number, w1: number): number {
     const table = this.table;
     const mask = table.length / SLOT - 1;
     const len = end - start;
+    const h = nameHash(len, headWord(buf, start, end), w0, w1);
     const arena = this.arena;
     let slot = h & mask;
     for (;;) {
@@ -97,7 +91,12 @@ export class Interner {
   /** Looks a name up without interning it. @returns its id, or -1. */
   lookup(name: string): number {
     const bytes = Buffer.from(name, 'utf8');
-    const h = hashBytes(bytes, 0, bytes.length);
+    const h = nameHash(
+      bytes.length,
+      headWord(bytes, 0, bytes.length),
+      tailWord(bytes, 0, bytes.length, 0),
+      tailWord(bytes, 0, bytes.length, 1),
+    );
     const mask = this.table.length / SLOT - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const e = this.table[slot * SLOT + 1];
@@ -185,7 +184,7 @@ function tailWord(buf: Uint8Array, start: number, end: number, k: number): numbe
  * Word 0 of the first (up to) 4 bytes of `buf[start, end)`, big-endian, missing bytes 0: with the length and the
  * tail words, what {@link nameHash} hashes.
  */
-export function headWord(buf: Uint8Array, start: number, end: number): number {
+function headWord(buf: Uint8Array, start: number, end: number): number {
   let w = 0;
   for (let i = start, e = Math.min(start + 4, end); i < e; i++) w = (w << 8) | buf[i];
   return w;
@@ -197,21 +196,11 @@ export function headWord(buf: Uint8Array, start: number, end: number): number {
  * hashed, so that a scanner need not do arithmetic per byte: names that differ only there share a hash and are
  * told apart by the table's comparison (in real traces names differ at their end: the field, the object id).
  */
-export function nameHash(len: number, head: number, w0: number, w1: number): number {
+function nameHash(len: number, head: number, w0: number, w1: number): number {
   let h = Math.imul(len ^ head, 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13) ^ w0, 0xc2b2ae35);
   h = Math.imul(h ^ (h >>> 16) ^ w1, 0x85ebca6b);
   return h ^ (h >>> 13);
-}
-
-/** {@link nameHash} of `buf[start, end)`. */
-export function hashBytes(buf: Uint8Array, start: number, end: number): number {
-  return nameHash(
-    end - start,
-    headWord(buf, start, end),
-    tailWord(buf, start, end, 0),
-    tailWord(buf, start, end, 1),
-  );
 }
 
 /** Returns a copy of `a` with capacity `cap` (a typed array growth helper used across the engine). */

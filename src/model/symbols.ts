@@ -1,4 +1,4 @@
-import { growFilled as growI, hashBytes, Interner } from './interner.js';
+import { growFilled as growI, Interner } from './interner.js';
 
 /**
  * The symbol tables of one trace: every name the trace uses, interned to dense ids per namespace.
@@ -36,21 +36,16 @@ export class Symbols {
 
   /** Interns a variable name from bytes, recording its object on first sight. */
   variable(buf: Uint8Array, start: number, end: number): number {
-    return this.variableHashed(buf, start, end, hashBytes(buf, start, end));
-  }
-
-  /** As {@link variable}, with the hash `h` of the bytes computed by the caller (Interner.internHashed). */
-  variableHashed(buf: Uint8Array, start: number, end: number, h: number): number {
     const before = this.variables.size;
-    const id = this.variables.internHashed(buf, start, end, h);
+    const id = this.variables.internBytes(buf, start, end);
     if (id === before) this.describeVariable(id);
     return id;
   }
 
-  /** As {@link variableHashed}, with also the name's last bytes as two ints (Interner.internTail). */
-  variableTail(buf: Uint8Array, start: number, end: number, h: number, w0: number, w1: number): number {
+  /** As {@link variable}, with the name's last bytes as two ints (Interner.internTail). */
+  variableTail(buf: Uint8Array, start: number, end: number, w0: number, w1: number): number {
     const before = this.variables.size;
-    const id = this.variables.internTail(buf, start, end, h, w0, w1);
+    const id = this.variables.internTail(buf, start, end, w0, w1);
     if (id === before) this.describeVariable(id);
     return id;
   }

@@ -23,7 +23,6 @@ import {
   WAIT,
   WRITE,
 } from '../model/events.js';
-import { hashBytes, headWord, nameHash } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
 import { TraceError } from './errors.js';
 import type { TraceParser } from './parser.js';
@@ -170,8 +169,8 @@ export class StdParser implements TraceParser {
   /**
    * The fast path for the common lines `THREAD|OP(ARG)|LOC` (no value, not a commit; LF or CRLF) in
    * `buf[pos, whole)`, which ends with a newline: one pass over the bytes that finds the fields and hashes
-   * the last 8 bytes of each name as two ints as it goes (Interner.internTail), then hashes each name from those,
-   * its length and its first bytes (nameHash: no arithmetic per byte) and interns it;
+   * the last 8 bytes of each name as two ints as it goes, then interns each from those (Interner.internTail, which
+   * hashes them with the length and the first bytes: no arithmetic per byte);
    * a thread name equal to the previous line's is recognised without interning. Stops at the first other line —
    * including every malformed line, and ard/awd and commit, whose argument holds several names — and leaves it to
    * the general parser (`parseLine`), which gives the errors; the events are the same as parseLine's.
@@ -250,15 +249,11 @@ export class StdParser implements TraceParser {
       const le = i;
       if (b === CR) b = buf[++i];
       if (b !== NL) break;
-      const h = nameHash(ae - as, headWord(buf, as, ae), w0, w1);
-      const x = ns === NS_VAR ? s.variableTail(buf, as, ae, h, w0, w1) : this.argument(ns, buf, as, ae, h);
+      const x = ns === NS_VAR ? s.variableTail(buf, as, ae, w0, w1) : this.argument(ns, buf, as, ae);
       kind[n] = opKind;
       threadOf[n] = thread;
       target[n] = x;
-      locOf[n] =
-        locS === le
-          ? 0
-          : locations.internTail(buf, locS, le, nameHash(le - locS, headWord(buf, locS, le), l0, l1), l0, l1);
+      locOf[n] = locS === le ? 0 : locations.internTail(buf, locS, le, l0, l1);
       value[n] = -1;
       line[n] = ++lineNo;
       n++;
@@ -360,31 +355,31 @@ export class StdParser implements TraceParser {
         );
       if (comma === argS) this.error(buf, ls, le, argS, "expected a variable name before the ','");
       if (comma + 1 === argE) this.error(buf, ls, le, argE, "expected an atomic location after the ','");
-      const x = this.argument(NS_VAR, buf, argS, comma, hashBytes(buf, argS, comma));
-      const v = this.argument(NS_VOLATILE, buf, comma + 1, argE, hashBytes(buf, comma + 1, argE));
+      const x = this.argument(NS_VAR, buf, argS, comma);
+      const v = this.argument(NS_VOLATILE, buf, comma + 1, argE);
       batch.push(spec.kind, thread, x, loc, v, this.lineNo);
     } else {
-      const arg = argS < 0 ? -1 : this.argument(spec.ns, buf, argS, argE, hashBytes(buf, argS, argE));
+      const arg = argS < 0 ? -1 : this.argument(spec.ns, buf, argS, argE);
       batch.push(spec.kind, thread, arg, loc, value, this.lineNo);
     }
   }
 
-  /** Interns an operation's argument `buf[s, e)`, whose hashBytes is `h`, in its namespace. @returns its id. */
-  private argument(ns: number, buf: Buffer, s: number, e: number, h: number): number {
+  /** Interns an operation's argument `buf[s, e)` in its namespace. @returns its id. */
+  private argument(ns: number, buf: Buffer, s: number, e: number): number {
     const sym = this.symbols;
     switch (ns) {
       case NS_VAR:
-        return sym.variableHashed(buf, s, e, h);
+        return sym.variable(buf, s, e);
       case NS_LOCK:
-        return sym.locks.internHashed(buf, s, e, h);
+        return sym.locks.internBytes(buf, s, e);
       case NS_VOLATILE:
-        return sym.volatiles.internHashed(buf, s, e, h);
+        return sym.volatiles.internBytes(buf, s, e);
       case NS_THREAD:
-        return sym.threads.internHashed(buf, s, e, h);
+        return sym.threads.internBytes(buf, s, e);
       case NS_OBJECT:
-        return sym.objects.internHashed(buf, s, e, h);
+        return sym.objects.internBytes(buf, s, e);
       default:
-        return sym.markers.internHashed(buf, s, e, h);
+        return sym.markers.internBytes(buf, s, e);
     }
   }
 
