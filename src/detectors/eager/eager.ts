@@ -250,9 +250,11 @@ export class EagerDetector implements Detector {
     } else {
       // A later atomic read does not stand for an earlier read of another kind: a write of its location would
       // skip it, yet race with the earlier one (ECMA-262: an atomic load orders nothing before a later store).
-      const own = s.reads.get(t) ?? [];
-      const kept = own.filter((r) => range >= 0 && r.range !== range);
-      for (const r of own) if (!kept.includes(r)) this.drop(r);
+      const kept: Access[] = [];
+      for (const r of s.reads.get(t) ?? []) {
+        if (range >= 0 && r.range !== range) kept.push(r);
+        else this.drop(r);
+      }
       kept.push(a);
       s.reads.set(t, kept);
     }

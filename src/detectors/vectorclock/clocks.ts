@@ -139,8 +139,30 @@ export class OtherReads {
     return r < this.row.length ? this.row[r] : -1;
   }
 
+  /**
+   * Before entry (r, t) of a read table — `reads`, its [clock, ev, locx, tag] tables — is overwritten by t's read
+   * with `tag`: an entry of another tag becomes t's other read.
+   */
+  keep(reads: readonly ClockTable[], r: number, t: number, tag: number): void {
+    const [clock, ev, locx, tags] = reads;
+    const i = r * clock.width + t;
+    if (tag !== 0 && clock.data[i] !== 0 && tags.data[i] !== tag)
+      this.save(r, t, clock.data[i], ev.data[i], locx.data[i], tags.data[i]);
+  }
+
+  /**
+   * The read of thread u that a write with `tag` races with, when {@link ClockTable.firstNotLeq} returned u for read
+   * row `r` of `reads` (its [clock, ev, locx, tag] tables): u's entry, or u's other read when the entry has the
+   * write's tag. @returns those tables and the index of the read in them.
+   */
+  racing(reads: readonly ClockTable[], r: number, u: number, tag: number): [readonly ClockTable[], number] {
+    const w = reads[0].width;
+    const i = r * w + u;
+    return tag !== 0 && reads[3].data[i] === tag ? [this.tables, this.rowOf(r) * w + u] : [reads, i];
+  }
+
   /** Records (clock, ev, locx, tag) as thread t's other read for read row `r`. */
-  save(r: number, t: number, clock: number, ev: number, locx: number, tag: number): void {
+  private save(r: number, t: number, clock: number, ev: number, locx: number, tag: number): void {
     if (r >= this.row.length) {
       const g = new Int32Array(Math.max(r + 1, this.row.length * 2)).fill(-1);
       g.set(this.row);

@@ -30,6 +30,8 @@ export class DjitDetector extends VectorClockDetector {
   private readonly others = new OtherReads();
   /** Row of x in R/W (allocated on first access), or -1. */
   private row: Int32Array = new Int32Array(1024).fill(-1);
+  /** The last reads' tables, as OtherReads takes them: clock, event, loc*2+xact, tag. */
+  private readonly reads = [this.R, this.Rev, this.Rlocx, this.Rtag];
   /** The tables with a row per variable (allocated and freed together). */
   private readonly rowTables: ClockTable[];
   private n = { reads: 0, writes: 0, sameEpoch: 0, races: 0 };
@@ -75,16 +77,10 @@ export class DjitDetector extends VectorClockDetector {
     }
     if (u >= 0) {
       this.n.races++;
-      let j = r * this.R.width + u;
-      let [clock, evs, locxs, tags] =
+      const [[clock, evs, locxs, tags], j] =
         prev === this.W
-          ? [this.W, this.Wev, this.Wlocx, this.Wtag]
-          : [this.R, this.Rev, this.Rlocx, this.Rtag];
-      if (prev === this.R && tag !== 0 && this.Rtag.data[j] === tag) {
-        // u's read with this tag does not race with this write: its other read does
-        j = this.others.rowOf(r) * this.R.width + u;
-        [clock, evs, locxs, tags] = this.others.tables;
-      }
+          ? [[this.W, this.Wev, this.Wlocx, this.Wtag], r * this.R.width + u]
+          : this.others.racing(this.reads, r, u, tag);
       const locx = locxs.data[j];
       const names = this.ctx.symbols.threads;
       this.report(
@@ -106,9 +102,7 @@ export class DjitDetector extends VectorClockDetector {
       this.Rtag.clear(r);
       this.W.clear(r);
       this.others.free(r);
-    } else if (!write && tag !== 0 && this.R.data[i] !== 0 && this.Rtag.data[i] !== tag) {
-      this.others.save(r, t, this.R.data[i], this.Rev.data[i], this.Rlocx.data[i], this.Rtag.data[i]);
-    }
+    } else if (!write) this.others.keep(this.reads, r, t, tag);
     mine.data[i] = ct;
     mineTag.data[i] = tag;
     (write ? this.Wev : this.Rev).data[i] = ev;

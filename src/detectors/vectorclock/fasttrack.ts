@@ -39,6 +39,8 @@ export class FastTrackDetector extends VectorClockDetector {
   private readonly RS = new ClockTable();
   private readonly RSev = new ClockTable();
   private readonly RSlocx = new ClockTable();
+  /** The read-shared tables, as OtherReads takes them: clock, event, loc*2+xact, tag. */
+  private readonly reads = [this.RS, this.RSev, this.RSlocx, this.RStag];
   /** Per read-shared row: each thread's read of another tag than its entry's. */
   private readonly others = new OtherReads();
   private n = {
@@ -140,13 +142,7 @@ export class FastTrackDetector extends VectorClockDetector {
       const row = this.rClock[x];
       const u = this.RS.firstNotLeq(row, this.C, t, this.RStag, tag, this.others);
       if (u >= 0) {
-        let i = row * this.RS.width + u;
-        let [clock, evs, locxs, tags] = [this.RS, this.RSev, this.RSlocx, this.RStag];
-        if (tag !== 0 && this.RStag.data[i] === tag) {
-          // u's read with this tag does not race with this write: its other read does
-          i = this.others.rowOf(row) * this.RS.width + u;
-          [clock, evs, locxs, tags] = this.others.tables;
-        }
+        const [[clock, evs, locxs, tags], i] = this.others.racing(this.reads, row, u, tag);
         const previous = this.previous(u, evs.data[i], locxs.data[i], tags.data[i], false);
         this.race(x, { index: ev, thread: t, write, xact, atomic: tag !== 0, loc }, previous, clock.data[i]);
       }
@@ -165,10 +161,7 @@ export class FastTrackDetector extends VectorClockDetector {
 
   /** A read by t in read-shared row `row`: t's entry of another tag becomes t's other read. */
   private readShared(row: number, t: number, c: number, ev: number, locx: number, tag: number): void {
-    const i = row * this.RS.width + t;
-    const old = this.RS.data[i];
-    if (tag !== 0 && old !== 0 && this.RStag.data[i] !== tag)
-      this.others.save(row, t, old, this.RSev.data[i], this.RSlocx.data[i], this.RStag.data[i]);
+    this.others.keep(this.reads, row, t, tag);
     this.setShared(row, t, c, ev, locx, tag);
   }
 
