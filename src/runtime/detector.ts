@@ -368,7 +368,20 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   ): void => {
     counted(1);
     const c = shadow.access(base + 2 * w, mask, flags, site, stopOnRace);
-    if (c === undefined) return;
+    if (c !== undefined) raceAt(c, id, w, mask, size, flags, site, what, fn);
+  };
+  /** Reports conflict `c` of an access of the bytes `mask` of word `w` at their first common byte. */
+  const raceAt = (
+    c: Conflict,
+    id: number,
+    w: number,
+    mask: number,
+    size: number,
+    flags: number,
+    site: number,
+    what: Accessed,
+    fn: Callee,
+  ): void => {
     const common = mask & c.flags;
     race(c, id, w * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
   };
@@ -390,8 +403,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       const c = shadow.lastConflict;
       if (c !== undefined && !raced) {
         raced = true;
-        const common = maskOf(w - 1) & c.flags;
-        race(c, id, (w - 1) * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
+        raceAt(c, id, w - 1, maskOf(w - 1), size, flags, site, what, fn);
       }
     }
   };

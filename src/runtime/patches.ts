@@ -970,10 +970,8 @@ function patchText(ctx: Context): void {
   const stringDecoder = StringDecoder.prototype as unknown as Record<string, AnyFn>;
   const write = stringDecoder.write;
   const writeFn = function (this: StringDecoder, buf: unknown, ...rest: unknown[]): unknown {
-    if (ctx.shared(buf)) {
-      const v = buf as Uint8Array;
-      checkElements(ctx, v, 0, v.length, 0, 'StringDecoder#write', writeFn, ctx.callerSite(writeFn, true));
-    }
+    if (ctx.shared(buf))
+      checkAll(ctx, buf as Uint8Array, 0, 'StringDecoder#write', writeFn, ctx.callerSite(writeFn, true));
     return write.call(this, buf, ...rest);
   };
   replaceFunction(stringDecoder, 'write', writeFn as AnyFn);

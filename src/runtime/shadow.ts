@@ -72,6 +72,13 @@ export const SITE = 4;
 const ALOCK_A = 5;
 const ALOCK_B = 6;
 
+/**
+ * Must an access of the bytes `mask` with `flags` be checked against an Info with flags `f`? When they share a
+ * byte, one of them writes, and they are not two atomic accesses of the same range (ECMA-262 data race).
+ */
+const conflicting = (f: number, mask: number, flags: number): boolean =>
+  (f & mask) !== 0 && ((flags | f) & WRITE) !== 0 && !(flags & f & ATOMIC && (f & MASK) === mask);
+
 /** A conflicting earlier access found by a check. */
 export interface Conflict {
   owner: number;
@@ -176,25 +183,15 @@ export class Shadow {
           (w !== word || first === MASK) &&
           (stop !== end || last === MASK);
         if (whole && this.uniform(heap, page)) {
-          const c = this.shortCircuited(heap, page, MASK, flags) ? undefined : this.find(page, MASK, flags);
-          if (c === undefined || !stopOnRace) this.record(page, MASK, flags, site);
-          if (c !== undefined) {
-            this.lastConflict = c;
-            return (page - word) / 2 + 1;
-          }
+          // the page's first word stands for all 8
+          if (this.checkRecord(heap, page, MASK, flags, site, stopOnRace)) return (page - word) / 2 + 1;
           w = stop;
           continue;
         }
         this.splitPage(page);
         for (; w < stop; w += 2) {
           const mask = w === word ? first : w + 2 === end ? last : MASK;
-          const c = this.shortCircuited(heap, w, mask, flags) ? undefined : this.find(w, mask, flags);
-          if (c === undefined || !stopOnRace) this.record(w, mask, flags, site);
-          if (this.onAccess !== undefined) this.onAccess(w, mask | flags, site);
-          if (c !== undefined) {
-            this.lastConflict = c;
-            return (w - word) / 2 + 1;
-          }
+          if (this.checkRecord(heap, w, mask, flags, site, stopOnRace)) return (w - word) / 2 + 1;
         }
         if (whole && flags & WRITE) this.merge(heap, page);
       } finally {
@@ -205,23 +202,46 @@ export class Shadow {
   }
 
   /**
+   * Checks and records the access on word `w` (page lock held). @returns true when it conflicts (left in
+   * {@link lastConflict}).
+   */
+  private checkRecord(
+    heap: Int32Array,
+    w: number,
+    mask: number,
+    flags: number,
+    site: number,
+    stopOnRace: boolean,
+  ): boolean {
+    const c = this.shortCircuited(heap, w, mask, flags) ? undefined : this.find(w, mask, flags);
+    if (c === undefined || !stopOnRace) this.record(w, mask, flags, site);
+    if (this.onAccess !== undefined) this.onAccess(w, mask | flags, site);
+    this.lastConflict = c;
+    return c !== undefined;
+  }
+
+  /**
    * **Uniform pages** (adaptive granularity, as FastTrack's coarse array shadows, PLDI'09 §5): while every access
    * to a page covers all its 64 bytes, its 8 words have the same history, kept once: the list of its first word,
    * with the marker UNIFORM in the second word's head. Any other access splits it first (each Info copied to the
-   * other 7 words, {@link split}); a whole-page write, after which each word holds only that write, merges it
+   * other 7 words, {@link splitPage}); a whole-page write, after which each word holds only that write, merges it
    * back ({@link merge}). Off while the run is recorded (a record per word) and for Eraser (its own records).
    * @returns whether page `page` is uniform now (an empty page becomes uniform). Page lock held.
    */
   protected uniform(heap: Int32Array, page: number): boolean {
-    if (!this.uniformPages || this.onAccess !== undefined) return false;
+    if (!this.pagesKeptWhole()) return false;
     if (heap[page + 3] === UNIFORM) return true;
     for (let k = 1; k < PAGE_INTS; k += 2) if (heap[page + k] !== 0) return false;
     heap[page + 3] = UNIFORM;
     return true;
   }
 
-  /** Uniform pages are used (see {@link uniform}). */
+  /** Uniform pages are used (see {@link uniform}), unless the run is recorded. */
   protected uniformPages = true;
+
+  private pagesKeptWhole(): boolean {
+    return this.uniformPages && this.onAccess === undefined;
+  }
 
   /** A uniform page becomes 8 words with their own lists: copies of the first word's Infos, in order. Lock held. */
   splitPage(page: number): void {
@@ -254,7 +274,7 @@ export class Shadow {
    * in all 8: the page becomes uniform, the first word's Info standing for all. Lock held.
    */
   private merge(heap: Int32Array, page: number): void {
-    if (!this.uniformPages || this.onAccess !== undefined) return;
+    if (!this.pagesKeptWhole()) return;
     const e0 = heap[page + 1];
     if (e0 === 0 || heap[e0 + NEXT] !== 0) return;
     for (let k = 3; k < PAGE_INTS; k += 2) {
@@ -279,11 +299,7 @@ export class Shadow {
     let other = 0;
     for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
       if (e + INFO > heap.length) return false;
-      const f = heap[e + FLAGS];
-      if (
-        !(f & mask && (flags & WRITE || f & WRITE) && !(flags & ATOMIC && f & ATOMIC && (f & MASK) === mask))
-      )
-        continue;
+      if (!conflicting(heap[e + FLAGS], mask, flags)) continue;
       const u = heap[e + OWNER];
       if (u === t) own++;
       else if (this.proven(heap, e, u)) other++;
@@ -300,17 +316,13 @@ export class Shadow {
   find(word: number, mask: number, flags: number): Conflict | undefined {
     let heap = this.s.heap;
     this.counts[STAT.accesses]++;
-    const write = (flags & WRITE) !== 0;
     for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
       if (e + INFO > heap.length) {
         // allocated by another thread after the heap grew past this view
         this.s.refresh();
         heap = this.s.heap;
       }
-      const f = heap[e + FLAGS];
-      if ((f & mask) === 0) continue;
-      if (!write && (f & WRITE) === 0) continue;
-      if (flags & ATOMIC && f & ATOMIC && (f & MASK) === mask) continue;
+      if (!conflicting(heap[e + FLAGS], mask, flags)) continue;
       const c = this.check(e);
       if (c) return c;
     }
