@@ -16,10 +16,10 @@
  * the suite its `npm test` runs, without the linters, type checks and coverage of `npm test`) runs in `package/` once
  * per mode:
  * - `plain`: as is (NODE_OPTIONS removed);
- * - `preload`: with `NODE_OPTIONS=--import=<an empty module>`, the control run: goldilocks loads itself with
- *   `--import`, and a test that fails here fails because of any preload, not because of the instrumentation;
+ * - `preload`: with `NODE_OPTIONS=--require <an empty module>`, the control run: goldilocks loads itself with
+ *   `--require`, and a test that fails here fails because of any preload, not because of the instrumentation;
  * - `goldilocks`: `goldilocks run --on-race=report --report <file> -- <command>` when the CLI has a `run` command,
- *   else `NODE_OPTIONS=--import=<dist/runtime/register.js>` ("instrumentation only": the hooks and the loaders with
+ *   else `NODE_OPTIONS=--require <dist/runtime/register.js>` ("instrumentation only": the hooks and the loaders with
  *   whatever runtime register installs). Needs `npm run build` first.
  * Per run: exit code, the node:test summary (tests, pass, fail, cancelled, skipped, todo), the failing tests, wall
  * time, goldilocks warnings on stderr, and in `goldilocks` mode with `run` the racy variables of the report(s). Full
@@ -30,8 +30,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { requireOption } from '../src/runtime/run.js';
 import { describeMachine, ROOT } from './child.js';
 
 /** One client: a published package whose tests run under goldilocks. */
@@ -341,10 +341,10 @@ async function runMode(
   let label: string = mode;
   let report: string | undefined;
   if (mode === 'preload') {
-    const empty = path.join(cache, 'empty-preload.mjs');
-    writeFileSync(empty, '// The control preload of npm run clients: an empty ES module.\n');
-    env.NODE_OPTIONS = `--import=${pathToFileURL(empty).href}`;
-    label = 'preload (empty --import)';
+    const empty = path.join(cache, 'empty-preload.cjs');
+    writeFileSync(empty, '// The control preload of npm run clients: an empty module.\n');
+    env.NODE_OPTIONS = requireOption(empty);
+    label = 'preload (empty --require)';
   } else if (mode === 'goldilocks' && withRun) {
     const reports = path.join(cache, 'reports');
     mkdirSync(reports, { recursive: true });
@@ -354,7 +354,7 @@ async function runMode(
     argv = [process.execPath, CLI, 'run', '--on-race=report', '--report', report, '--', ...command];
     label = 'goldilocks run';
   } else if (mode === 'goldilocks') {
-    env.NODE_OPTIONS = `--import=${pathToFileURL(REGISTER).href}`;
+    env.NODE_OPTIONS = requireOption(REGISTER);
     label = 'instrumentation only';
   }
   const shown = argv.slice(0, argv.length - (command.length - client.command.length));
@@ -480,7 +480,7 @@ async function main(): Promise<void> {
     throw new Error(`${REGISTER} is missing: npm run build first`);
   if (modes.includes('goldilocks') && !withRun)
     log(
-      'the CLI has no `run` command yet: goldilocks mode is "instrumentation only" (NODE_OPTIONS=--import register)',
+      'the CLI has no `run` command yet: goldilocks mode is "instrumentation only" (NODE_OPTIONS=--require register)',
     );
 
   const results: RunResult[] = [];

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { inspect, promisify } from 'node:util';
 import { runInThisContext } from 'node:vm';
@@ -504,14 +504,15 @@ describe('the runtime sees each shared access once, in order, at its site', () =
 });
 
 const exec = promisify(execFile);
-async function node(args: string[], record: string) {
+type Preload = '--require' | '--import';
+async function node(preload: Preload, args: string[], record: string) {
   const env = {
     ...process.env,
     GOLDILOCKS_RUNTIME: join(FIXTURES, 'recording-runtime.mjs'),
     GOLDILOCKS_RECORD: record,
   };
   try {
-    const { stdout, stderr } = await exec(process.execPath, ['--import', REGISTER, ...args], {
+    const { stdout, stderr } = await exec(process.execPath, [preload, REGISTER, ...args], {
       env,
       cwd: FIXTURES,
     });
@@ -522,97 +523,103 @@ async function node(args: string[], record: string) {
   }
 }
 
-describe('end to end: node --import dist/runtime/register.js', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'goldilocks-instrument-'));
-  const recorded = (file: string): string[] =>
-    readFileSync(file, 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => l.replace(/^\d+ /, ''));
-  const threads = (file: string): Set<string> =>
-    new Set(
+// `goldilocks run` preloads register.js with --require; `node --import goldilocks/register` is documented too.
+for (const preload of ['--require', '--import'] as const)
+  describe(`end to end: node ${preload} dist/runtime/register.js`, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'goldilocks-instrument-'));
+    after(() => rmSync(dir, { recursive: true, force: true }));
+    const recorded = (file: string): string[] =>
       readFileSync(file, 'utf8')
         .trim()
         .split('\n')
-        .map((l) => l.split(' ')[0]),
-    );
+        .map((l) => l.replace(/^\d+ /, ''));
+    const threads = (file: string): Set<string> =>
+      new Set(
+        readFileSync(file, 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => l.split(' ')[0]),
+      );
 
-  test('ESM main, a file worker, an eval worker and a worker with execArgv: [] and env: {}', async () => {
-    const log = join(dir, 'esm.log');
-    const r = await node(['main.mjs'], log);
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout.trim(), '1,0,42,43');
-    assert.deepEqual(recorded(log), [
-      'W main.mjs:4:1',
-      'R worker.mjs:3:17',
-      'W worker.mjs:3:1',
-      'R [worker eval]:2:17',
-      'W [worker eval]:2:1',
-      'R worker.mjs:3:17',
-      'W worker.mjs:3:1',
-    ]);
-    assert.equal(threads(log).size, 4);
+    test('ESM main, a file worker, an eval worker and a worker with execArgv: [] and env: {}', async () => {
+      const log = join(dir, 'esm.log');
+      const r = await node(preload, ['main.mjs'], log);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), '1,0,42,43');
+      assert.deepEqual(recorded(log), [
+        'W main.mjs:4:1',
+        'R worker.mjs:3:17',
+        'W worker.mjs:3:1',
+        'R [worker eval]:2:17',
+        'W [worker eval]:2:1',
+        'R worker.mjs:3:17',
+        'W worker.mjs:3:1',
+      ]);
+      assert.equal(threads(log).size, 4);
+    });
+
+    test('CommonJS loops: loop guards in a module loaded by require (eslint-scope is not itself instrumented)', async () => {
+      const log = join(dir, 'loop.log');
+      const r = await node(preload, ['loop.cjs'], log);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), '1,2 2,4');
+      assert.deepEqual(recorded(log), [
+        'W loop.cjs:2:29',
+        'W loop.cjs:2:29',
+        'R loop.cjs:4:36',
+        'R loop.cjs:4:36',
+      ]);
+    });
+
+    test('CommonJS main and worker', async () => {
+      const log = join(dir, 'cjs.log');
+      const r = await node(preload, ['main.cjs'], log);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), '2,7');
+      assert.deepEqual(recorded(log), ['R main.cjs:3:1', 'W main.cjs:3:1', 'W worker.cjs:2:1']);
+      assert.equal(threads(log).size, 2);
+    });
+
+    test('a TypeScript entry point is type-stripped with exact positions', async () => {
+      const log = join(dir, 'ts.log');
+      const r = await node(preload, ['app.ts'], log);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), '1');
+      assert.deepEqual(recorded(log), ['R app.ts:4:12', 'W app.ts:4:12']);
+    });
+
+    test('a syntax error is reported by node, with file and line', async () => {
+      const r = await node(preload, ['syntax-error.mjs'], join(dir, 'err.log'));
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /syntax-error\.mjs:2\n/);
+      assert.match(r.stderr, /SyntaxError: Unexpected token ';'/);
+      assert.doesNotMatch(r.stderr, /at .*dist\/runtime/);
+    });
+
+    test('process.dlopen with two arguments reaches Node unchanged (flags defaulted)', async () => {
+      const r = await node(preload, ['dlopen.mjs'], join(dir, 'dlopen.log'));
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /cannot open shared object file/);
+      assert.match(r.stderr, /native addon \/nonexistent\/addon\.node/);
+    });
+
+    test("the program's own loader hooks, instrumented in the loader thread, run", async () => {
+      const r = await node(
+        preload,
+        ['--import', './register-hooks.mjs', 'exit-code.mjs'],
+        join(dir, 'hooks.log'),
+      );
+      assert.equal(r.code, 3, r.stderr);
+      assert.doesNotMatch(r.stderr, /__goldilocks is not defined/);
+    });
+
+    test('a worker given execArgv sees exactly it in process.execArgv', async () => {
+      const r = await node(preload, ['exec-argv.mjs'], join(dir, 'argv.log'));
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), '["--no-warnings"]');
+    });
   });
 
-  test('CommonJS loops: loop guards in a module loaded by require (eslint-scope is not itself instrumented)', async () => {
-    const log = join(dir, 'loop.log');
-    const r = await node(['loop.cjs'], log);
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout.trim(), '1,2 2,4');
-    assert.deepEqual(recorded(log), [
-      'W loop.cjs:2:29',
-      'W loop.cjs:2:29',
-      'R loop.cjs:4:36',
-      'R loop.cjs:4:36',
-    ]);
-  });
-
-  test('CommonJS main and worker', async () => {
-    const log = join(dir, 'cjs.log');
-    const r = await node(['main.cjs'], log);
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout.trim(), '2,7');
-    assert.deepEqual(recorded(log), ['R main.cjs:3:1', 'W main.cjs:3:1', 'W worker.cjs:2:1']);
-    assert.equal(threads(log).size, 2);
-  });
-
-  test('a TypeScript entry point is type-stripped with exact positions', async () => {
-    const log = join(dir, 'ts.log');
-    const r = await node(['app.ts'], log);
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout.trim(), '1');
-    assert.deepEqual(recorded(log), ['R app.ts:4:12', 'W app.ts:4:12']);
-  });
-
-  test('a syntax error is reported by node, with file and line', async () => {
-    const r = await node(['syntax-error.mjs'], join(dir, 'err.log'));
-    assert.equal(r.code, 1);
-    assert.match(r.stderr, /syntax-error\.mjs:2\n/);
-    assert.match(r.stderr, /SyntaxError: Unexpected token ';'/);
-    assert.doesNotMatch(r.stderr, /at .*dist\/runtime/);
-  });
-
-  test('process.dlopen with two arguments reaches Node unchanged (flags defaulted)', async () => {
-    const r = await node(['dlopen.mjs'], join(dir, 'dlopen.log'));
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /cannot open shared object file/);
-    assert.match(r.stderr, /native addon \/nonexistent\/addon\.node/);
-  });
-
-  test("the program's own loader hooks, instrumented in the loader thread, run", async () => {
-    const r = await node(['--import', './register-hooks.mjs', 'exit-code.mjs'], join(dir, 'hooks.log'));
-    assert.equal(r.code, 3, r.stderr);
-    assert.doesNotMatch(r.stderr, /__goldilocks is not defined/);
-  });
-
-  test('a worker given execArgv sees exactly it in process.execArgv', async () => {
-    const r = await node(['exec-argv.mjs'], join(dir, 'argv.log'));
-    assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout.trim(), '["--no-warnings"]');
-  });
-
-  test('run() passes --import in NODE_OPTIONS and returns the exit code', async () => {
-    assert.equal(await run([join(FIXTURES, 'exit-code.mjs')], { stdio: 'ignore' }), 3);
-    rmSync(dir, { recursive: true, force: true });
-  });
+test('run() passes --require in NODE_OPTIONS and returns the exit code', async () => {
+  assert.equal(await run([join(FIXTURES, 'exit-code.mjs')], { stdio: 'ignore' }), 3);
 });

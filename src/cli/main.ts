@@ -274,6 +274,10 @@ export async function main(argv: string[]): Promise<number> {
     )
     .passThroughOptions()
     .action(async (args: string[], flags: RunFlags) => {
+      if (!process.features.require_module)
+        throw new InvalidArgumentError(
+          `run needs a Node.js that can require ES modules (≥ 20.19 or ≥ 22.12); this is ${process.version}`,
+        );
       code = await runProgram(args, dashes >= 0 && dashes < argv.indexOf(args[0], dashes), flags);
     });
   try {

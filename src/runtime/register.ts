@@ -1,6 +1,10 @@
 /**
- * `node --import goldilocks/register app.js` (package export `./register`): instruments every module of every thread
- * and installs the runtime before any user code runs.
+ * `node --require goldilocks/register app.js` (what `goldilocks run` uses) or `node --import goldilocks/register app.js`
+ * (package export `./register`): instruments every module of every thread and installs the runtime before any user
+ * code runs. The module has no top-level await, so `--require` loads it (require of an ES module, Node ≥ 20.19 /
+ * 22.12). `--require` is preferred: under `--import`, Node 20 loads a CommonJS entry point through the ESM loader,
+ * which keeps objects alive that plain `node` lets the garbage collector take (thread-stream's "close the work if out
+ * of scope on gc" fails under any `--import`, even an empty module, and passes under `--require`).
  *
  * In each thread, in this order:
  * 1. the hooks (`globalThis.__goldilocks`, `./hooks.ts`) are installed and the runtime is loaded and installed: the
@@ -10,128 +14,142 @@
  * 2. the ESM loader hooks of `./loader.ts` are registered (node:module `register`);
  * 3. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts` files are type-stripped;
  * 4. `worker_threads.Worker` is replaced by a subclass so that `new Worker(code, { eval: true })` imports this file
- *    and then runs the instrumented code (Node 20 runs no `--import` module in eval workers), a worker given explicit `execArgv` or `env` still gets `--import <this file>` (hidden from its `process.execArgv`); the settings
- *    (`GOLDILOCKS_*`) reach every worker through `./settings.ts`, not its env. Workers otherwise inherit `--import` from the parent's execArgv, and
- *    child processes from `NODE_OPTIONS` (as set by `./run.ts`);
+ *    and then runs the instrumented code (Node 20 runs no preload module in eval workers), a worker given explicit
+ *    `execArgv` or `env` still gets `--require <this file>` (hidden from its `process.execArgv`); the settings
+ *    (`GOLDILOCKS_*`) reach every worker through `./settings.ts`, not its env. Workers otherwise inherit the preload
+ *    from the parent's execArgv, and child processes from `NODE_OPTIONS` (as set by `./run.ts`);
  * 5. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
  *    WebAssembly (`WebAssembly.compile`, `compileStreaming`, `instantiate`, `instantiateStreaming`, `new Module`).
+ *
+ * Node's loader-hooks thread (a worker without a parent port) also runs `--require` preloads: there this module does
+ * nothing, as `./loader.ts` installs the passthrough hooks it needs.
  */
 import { readFileSync } from 'node:fs';
 import Module, { createRequire, register, syncBuiltinESMExports } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { WorkerOptions } from 'node:worker_threads';
 import { installHooks, installRuntime, type RuntimeFactory } from './hooks.js';
 import { settings } from './settings.js';
 import { stripTypes, transformSource, warn } from './transform.js';
 
 const REGISTER_URL = import.meta.url;
+const REGISTER_PATH = fileURLToPath(REGISTER_URL);
+const require = createRequire(REGISTER_URL);
 /** The CommonJS exports object of worker_threads, whose `Worker` is replaced (then synced to its ESM namespace). */
-const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
+const threads = require('node:worker_threads') as typeof import('node:worker_threads');
 
-const hooks = installHooks();
-const runtimeSpec = settings.GOLDILOCKS_RUNTIME;
-const runtimeUrl = runtimeSpec
-  ? runtimeSpec.startsWith('file:')
-    ? runtimeSpec
-    : pathToFileURL(runtimeSpec).href
-  : new URL('./detector.js', import.meta.url).href;
-const factory = (await import(runtimeUrl)).default as RuntimeFactory;
-const runtime = factory(hooks);
-installRuntime(runtime);
+if (threads.isMainThread || threads.parentPort !== null) preload();
 
-register('./loader.js', import.meta.url);
+/** Steps 1–5 of the file header, in a thread that runs user code. */
+function preload(): void {
+  const hooks = installHooks();
+  const runtimeSpec = settings.GOLDILOCKS_RUNTIME;
+  const runtimePath = runtimeSpec
+    ? runtimeSpec.startsWith('file:')
+      ? fileURLToPath(runtimeSpec)
+      : resolve(runtimeSpec)
+    : fileURLToPath(new URL('./detector.js', REGISTER_URL));
+  const runtime = (require(runtimePath).default as RuntimeFactory)(hooks);
+  installRuntime(runtime);
 
-interface CjsModule {
-  _compile(content: string, filename: string): unknown;
-}
-const cjs = Module as unknown as {
-  prototype: CjsModule;
-  _extensions: Record<string, (module: CjsModule, filename: string) => void>;
-};
-const compile = cjs.prototype._compile;
-cjs.prototype._compile = function (this: CjsModule, content: string, filename: string) {
-  return compile.call(this, transformSource(content, filename, false), filename);
-};
-for (const ext of ['.ts', '.cts']) {
-  cjs._extensions[ext] = (module, filename) =>
-    module._compile(stripTypes(readFileSync(filename, 'utf8'), filename), filename);
-}
+  register('./loader.js', REGISTER_URL);
 
-/**
- * Environment-data key: whether the worker being spawned got `--import <this file>` appended to its explicit
- * `execArgv`. The worker then removes it from its `process.execArgv`, which shows the program what it asked for.
- */
-const IMPORT_ADDED = 'goldilocks.importAdded';
-const argv = process.execArgv;
-if (
-  !threads.isMainThread &&
-  threads.getEnvironmentData(IMPORT_ADDED) === true &&
-  argv.at(-2) === '--import' &&
-  argv.at(-1) === REGISTER_URL
-)
-  argv.splice(-2, 2);
-
-const OriginalWorker = threads.Worker;
-class Worker extends OriginalWorker {
-  constructor(filename: string | URL, options?: WorkerOptions) {
-    let code = filename;
-    let opts = options;
-    if (opts?.eval && typeof code === 'string') code = evalWorkerCode(code);
-    // A worker loads this file from NODE_OPTIONS in its environment or from --import in its execArgv; given its own
-    // execArgv, or its own env (which may lack NODE_OPTIONS), it gets --import explicitly.
-    const env = opts?.env;
-    const givenEnv = env !== undefined && env !== null && typeof env === 'object';
-    const inherited = opts?.execArgv ?? process.execArgv;
-    const addImport = (opts?.execArgv !== undefined || givenEnv) && !inherited.includes(REGISTER_URL);
-    if (addImport) opts = { ...opts, execArgv: [...inherited, '--import', REGISTER_URL] };
-    threads.setEnvironmentData(IMPORT_ADDED, addImport);
-    runtime.worker?.beforeSpawn(opts);
-    try {
-      super(code, opts);
-    } catch (e) {
-      runtime.worker?.spawnFailed();
-      throw e;
-    }
-    runtime.worker?.afterSpawn(this);
+  interface CjsModule {
+    _compile(content: string, filename: string): unknown;
   }
-}
-threads.Worker = Worker;
-
-/**
- * An eval worker's code is a classic script that Node names `[worker eval]`; Node 20 runs no `--import` module
- * before it, so the instrumented script is run by `vm.runInThisContext` once this file has been imported there.
- */
-function evalWorkerCode(code: string): string {
-  const script = JSON.stringify(transformSource(code, '[worker eval]', false));
-  return `import(${JSON.stringify(REGISTER_URL)}).then(() => require('node:vm').runInThisContext(${script}, { filename: '[worker eval]' }));`;
-}
-
-let reportedNative = false;
-const dlopen = process.dlopen;
-process.dlopen = ((...args: unknown[]) => {
-  if (!reportedNative) warn(`native addon ${args[1]}: its memory accesses are not instrumented`);
-  reportedNative = true;
-  return (dlopen as (...a: unknown[]) => unknown).apply(process, args);
-}) as typeof process.dlopen;
-
-let reportedWasm = false;
-const wasmWarning = (): void => {
-  if (!reportedWasm) warn('WebAssembly module compiled: its memory accesses are not instrumented');
-  reportedWasm = true;
-};
-const wasm = WebAssembly as unknown as Record<string, unknown>;
-for (const name of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) {
-  const original = wasm[name] as (...args: unknown[]) => unknown;
-  wasm[name] = function (this: unknown, ...args: unknown[]) {
-    wasmWarning();
-    return original.apply(this, args);
+  const cjs = Module as unknown as {
+    prototype: CjsModule;
+    _extensions: Record<string, (module: CjsModule, filename: string) => void>;
   };
-}
-wasm.Module = new Proxy(WebAssembly.Module, {
-  construct(target, args, newTarget) {
-    wasmWarning();
-    return Reflect.construct(target, args, newTarget);
-  },
-});
+  const compile = cjs.prototype._compile;
+  cjs.prototype._compile = function (this: CjsModule, content: string, filename: string) {
+    return compile.call(this, transformSource(content, filename, false), filename);
+  };
+  for (const ext of ['.ts', '.cts']) {
+    cjs._extensions[ext] = (module, filename) =>
+      module._compile(stripTypes(readFileSync(filename, 'utf8'), filename), filename);
+  }
 
-syncBuiltinESMExports();
+  /**
+   * Environment-data key: whether the worker being spawned got `--require <this file>` appended to its explicit
+   * `execArgv`. The worker then removes it from its `process.execArgv`, which shows the program what it asked for.
+   */
+  const PRELOAD_ADDED = 'goldilocks.preloadAdded';
+  const argv = process.execArgv;
+  if (
+    !threads.isMainThread &&
+    threads.getEnvironmentData(PRELOAD_ADDED) === true &&
+    argv.at(-2) === '--require' &&
+    argv.at(-1) === REGISTER_PATH
+  )
+    argv.splice(-2, 2);
+
+  const OriginalWorker = threads.Worker;
+  class Worker extends OriginalWorker {
+    constructor(filename: string | URL, options?: WorkerOptions) {
+      let code = filename;
+      let opts = options;
+      if (opts?.eval && typeof code === 'string') code = evalWorkerCode(code);
+      // A worker loads this file from NODE_OPTIONS in its environment or from a preload in its execArgv; given its own
+      // execArgv, or its own env (which may lack NODE_OPTIONS), it gets --require explicitly.
+      const env = opts?.env;
+      const givenEnv = env !== undefined && env !== null && typeof env === 'object';
+      const inherited = opts?.execArgv ?? process.execArgv;
+      const addPreload =
+        (opts?.execArgv !== undefined || givenEnv) &&
+        !inherited.includes(REGISTER_URL) &&
+        !inherited.includes(REGISTER_PATH);
+      if (addPreload) opts = { ...opts, execArgv: [...inherited, '--require', REGISTER_PATH] };
+      threads.setEnvironmentData(PRELOAD_ADDED, addPreload);
+      runtime.worker?.beforeSpawn(opts);
+      try {
+        super(code, opts);
+      } catch (e) {
+        runtime.worker?.spawnFailed();
+        throw e;
+      }
+      runtime.worker?.afterSpawn(this);
+    }
+  }
+  threads.Worker = Worker;
+
+  /**
+   * An eval worker's code is a classic script that Node names `[worker eval]`; Node 20 runs no preload module
+   * before it, so the instrumented script is run by `vm.runInThisContext` once this file has been imported there.
+   */
+  function evalWorkerCode(code: string): string {
+    const script = JSON.stringify(transformSource(code, '[worker eval]', false));
+    return `import(${JSON.stringify(REGISTER_URL)}).then(() => require('node:vm').runInThisContext(${script}, { filename: '[worker eval]' }));`;
+  }
+
+  let reportedNative = false;
+  const dlopen = process.dlopen;
+  process.dlopen = ((...args: unknown[]) => {
+    if (!reportedNative) warn(`native addon ${args[1]}: its memory accesses are not instrumented`);
+    reportedNative = true;
+    return (dlopen as (...a: unknown[]) => unknown).apply(process, args);
+  }) as typeof process.dlopen;
+
+  let reportedWasm = false;
+  const wasmWarning = (): void => {
+    if (!reportedWasm) warn('WebAssembly module compiled: its memory accesses are not instrumented');
+    reportedWasm = true;
+  };
+  const wasm = WebAssembly as unknown as Record<string, unknown>;
+  for (const name of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) {
+    const original = wasm[name] as (...args: unknown[]) => unknown;
+    wasm[name] = function (this: unknown, ...args: unknown[]) {
+      wasmWarning();
+      return original.apply(this, args);
+    };
+  }
+  wasm.Module = new Proxy(WebAssembly.Module, {
+    construct(target, args, newTarget) {
+      wasmWarning();
+      return Reflect.construct(target, args, newTarget);
+    },
+  });
+
+  syncBuiltinESMExports();
+}
