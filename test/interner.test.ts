@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { Interner } from '../src/model/interner.js';
+import { Symbols } from '../src/model/symbols.js';
 
 describe('Interner', () => {
   /** Interns `names` in order. */
@@ -45,21 +46,51 @@ describe('Interner', () => {
     );
   });
 
-  it('finds a name by the words of its last bytes as a scanner computes them', () => {
+  it('find looks a name up without interning it', () => {
     const it = new Interner();
     for (const n of ['o12.f0', 'L436', 'V35f483ee.1527', 'W35f483ee.1527', 'é€', '']) {
-      const b = Buffer.from(n, 'utf8');
-      let w0 = 0;
-      let w1 = 0;
-      for (const byte of b) {
-        w1 = (w1 << 8) | (w0 >>> 24);
-        w0 = (w0 << 8) | byte;
-      }
-      const id = it.internTail(b, 0, b.length, w0, w1);
-      assert.equal(it.internBytes(b, 0, b.length), id, n);
+      const b = Buffer.from(`|${n}|`, 'utf8');
+      assert.equal(it.find(b, 1, b.length - 1), -1, n);
+      const id = it.internBytes(b, 1, b.length - 1);
+      assert.equal(it.find(b, 1, b.length - 1), id, n);
       assert.equal(it.name(id), n);
       assert.equal(it.lookup(n), id);
     }
     assert.equal(it.size, 6);
+  });
+});
+
+describe('Symbols: the object and array index a variable name carries', () => {
+  it('follows the documented rules, on the bytes of the name', () => {
+    const cases: [string, string, number][] = [
+      ['a[3]', 'a', 3],
+      ['@7[2]', '@7', 2],
+      ['a[b]', 'a[b]', -1],
+      ['[3]', '[3]', -1],
+      ['a[12345678901234567890]', 'a', 12345678901234567890],
+      ['@03.test/Test.x_I', '@03', -1],
+      ['@0g.f', '@0g', -1],
+      ['null.test/Test.cnt_I', 'test/Test', -1],
+      ['null.x', 'null', -1],
+      ['pkg.Class.f@12', '@12', -1],
+      ['C.f@', 'C', -1],
+      ['C.f@1x', 'C', -1],
+      ['o.f', 'o', -1],
+      ['x', 'x', -1],
+      ['é.f€', 'é', -1],
+    ];
+    const s = new Symbols();
+    for (const [name, object, index] of cases) {
+      const id = s.variableNamed(name);
+      assert.equal(s.variables.name(id), name);
+      assert.equal(s.objects.name(s.variableObject[id]), object, name);
+      assert.equal(s.variableArrayIndex[id], index, name);
+    }
+    // the variables of one object are listed together
+    const a = s.objects.lookup('a');
+    const listed: string[] = [];
+    for (let v = s.objectFirstVariable[a]; v >= 0; v = s.variableNextInObject[v])
+      listed.push(s.variables.name(v));
+    assert.deepEqual(listed.sort(), ['a[12345678901234567890]', 'a[3]']);
   });
 });

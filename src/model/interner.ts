@@ -17,7 +17,7 @@ export class Interner {
   private spans: Int32Array = new Int32Array(128);
   /**
    * Open-addressing table of slots of SLOT ints: the name's hash, id+1 (0 = empty), its byte length, its last 8
-   * bytes as two ints (see {@link internTail}) and its arena offset. All a probe compares is in one slot (one
+   * bytes as two ints ({@link tailWord}) and its arena offset. All a probe compares is in one slot (one
    * cache line): with 155,000 names (lusearch's first 3M events), the id-indexed arrays each cost a cache miss.
    */
   private table: Int32Array = new Int32Array(SLOT * 128);
@@ -30,27 +30,35 @@ export class Interner {
    * @returns the id of the name (a new id, equal to the previous `size`, when the name is new).
    */
   internBytes(buf: Uint8Array, start: number, end: number): number {
-    return this.internTail(buf, start, end, tailWord(buf, start, end, 0), tailWord(buf, start, end, 1));
+    const r = this.probe(buf, start, end);
+    return r >= 0 ? r : this.add(buf, start, end, -1 - r);
+  }
+
+  /** Looks the UTF-8 bytes `buf[start, end)` up without interning them. @returns the name's id, or -1. */
+  find(buf: Uint8Array, start: number, end: number): number {
+    const r = this.probe(buf, start, end);
+    return r >= 0 ? r : -1;
   }
 
   /**
-   * As {@link internBytes}, with the name's last (up to) 8 bytes as two ints, as a scanner gets them by
-   * shifting each byte b in: `w1 = (w1 << 8) | (w0 >>> 24); w0 = (w0 << 8) | b` from w0 = w1 = 0. The hash is
-   * then {@link nameHash} of these, the length and the first 4 bytes (no pass over the name). A name of at most
-   * 8 bytes is found by comparing hash, length and these two words — no byte loop (about a fifth of the STD
-   * parser's instructions went into comparing bytes); a longer one compares its other bytes too.
+   * The probe of {@link internBytes} and {@link find}: the hash is {@link nameHash} of the length, the first 4 and the
+   * last 8 bytes (no pass over the name). A name of at most 8 bytes is found by comparing hash, length and the last
+   * 8 bytes as two words, all in its slot — no byte loop; a longer one compares its other bytes too.
+   * @returns the name's id, or `-1 - slot` with the free slot where it would go.
    */
-  internTail(buf: Uint8Array, start: number, end: number, w0: number, w1: number): number {
+  private probe(buf: Uint8Array, start: number, end: number): number {
     const table = this.table;
     const mask = table.length / SLOT - 1;
     const len = end - start;
+    const w0 = tailWord(buf, start, end, 0);
+    const w1 = tailWord(buf, start, end, 1);
     const h = nameHash(len, headWord(buf, start, end), w0, w1);
     const arena = this.arena;
     let slot = h & mask;
     for (;;) {
       const t = slot * SLOT;
       const e = table[t + 1];
-      if (e === 0) break;
+      if (e === 0) return -1 - slot;
       if (table[t] === h && table[t + 2] === len && table[t + 3] === w0 && table[t + 4] === w1) {
         if (len <= 8) return e - 1;
         // The last 8 bytes are equal: compare the others, 4 at a time (unaligned DataView reads), then 1.
@@ -77,7 +85,6 @@ export class Interner {
       }
       slot = (slot + 1) & mask;
     }
-    return this.add(buf, start, end, h, slot);
   }
 
   /** Interns a JavaScript string (encoded as UTF-8). */
@@ -91,18 +98,7 @@ export class Interner {
   /** Looks a name up without interning it. @returns its id, or -1. */
   lookup(name: string): number {
     const bytes = Buffer.from(name, 'utf8');
-    const h = nameHash(
-      bytes.length,
-      headWord(bytes, 0, bytes.length),
-      tailWord(bytes, 0, bytes.length, 0),
-      tailWord(bytes, 0, bytes.length, 1),
-    );
-    const mask = this.table.length / SLOT - 1;
-    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const e = this.table[slot * SLOT + 1];
-      if (e === 0) return -1;
-      if (this.table[slot * SLOT] === h && this.name(e - 1) === name) return e - 1;
-    }
+    return this.find(bytes, 0, bytes.length);
   }
 
   /** The name of `id` as a string (decoded once, then cached). */
@@ -124,7 +120,7 @@ export class Interner {
     return this.arena.subarray(off, off + this.spans[2 * id + 1]);
   }
 
-  private add(buf: Uint8Array, start: number, end: number, h: number, slot: number): number {
+  private add(buf: Uint8Array, start: number, end: number, slot: number): number {
     const id = this.size++;
     const len = end - start;
     if (this.arenaLength + len > this.arena.length) {
@@ -141,11 +137,13 @@ export class Interner {
     this.spans[2 * id + 1] = len;
     this.arenaLength += len;
     const t = slot * SLOT;
-    this.table[t] = h;
+    const w0 = tailWord(buf, start, end, 0);
+    const w1 = tailWord(buf, start, end, 1);
+    this.table[t] = nameHash(len, headWord(buf, start, end), w0, w1);
     this.table[t + 1] = id + 1;
     this.table[t + 2] = len;
-    this.table[t + 3] = tailWord(buf, start, end, 0);
-    this.table[t + 4] = tailWord(buf, start, end, 1);
+    this.table[t + 3] = w0;
+    this.table[t + 4] = w1;
     this.table[t + 5] = this.spans[2 * id];
     if (this.size * 2 * SLOT > this.table.length) this.rehash();
     return id;
@@ -170,11 +168,12 @@ export class Interner {
 const SLOT = 8;
 
 /**
- * Word `k` of the last 8 bytes of `buf[start, end)` as {@link Interner.internTail} takes them: k = 0 the
- * last 4 bytes, k = 1 the 4 before, big-endian, missing bytes 0.
+ * Word `k` of the last 8 bytes of `buf[start, end)`: k = 0 the last 4 bytes, k = 1 the 4 before, big-endian, missing
+ * bytes 0.
  */
 function tailWord(buf: Uint8Array, start: number, end: number, k: number): number {
   const e = end - 4 * k;
+  if (e - 4 >= start) return (buf[e - 4] << 24) | (buf[e - 3] << 16) | (buf[e - 2] << 8) | buf[e - 1];
   let w = 0;
   for (let i = Math.max(e - 4, start); i < e; i++) w = (w << 8) | buf[i];
   return w;
@@ -185,6 +184,8 @@ function tailWord(buf: Uint8Array, start: number, end: number, k: number): numbe
  * tail words, what {@link nameHash} hashes.
  */
 function headWord(buf: Uint8Array, start: number, end: number): number {
+  if (end - start >= 4)
+    return (buf[start] << 24) | (buf[start + 1] << 16) | (buf[start + 2] << 8) | buf[start + 3];
   let w = 0;
   for (let i = start, e = Math.min(start + 4, end); i < e; i++) w = (w << 8) | buf[i];
   return w;
@@ -192,7 +193,7 @@ function headWord(buf: Uint8Array, start: number, end: number): number {
 
 /**
  * The hash of a name of `len` bytes from its first 4 bytes (`head`, {@link headWord}) and its last 8 (`w0`, `w1`,
- * as {@link Interner.internTail} takes them), mixed as MurmurHash3's finalizer does. The bytes between are not
+ * {@link tailWord}), mixed as MurmurHash3's finalizer does. The bytes between are not
  * hashed, so that a scanner need not do arithmetic per byte: names that differ only there share a hash and are
  * told apart by the table's comparison (in real traces names differ at their end: the field, the object id).
  */

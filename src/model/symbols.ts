@@ -38,15 +38,7 @@ export class Symbols {
   variable(buf: Uint8Array, start: number, end: number): number {
     const before = this.variables.size;
     const id = this.variables.internBytes(buf, start, end);
-    if (id === before) this.describeVariable(id);
-    return id;
-  }
-
-  /** As {@link variable}, with the name's last bytes as two ints (Interner.internTail). */
-  variableTail(buf: Uint8Array, start: number, end: number, w0: number, w1: number): number {
-    const before = this.variables.size;
-    const id = this.variables.internTail(buf, start, end, w0, w1);
-    if (id === before) this.describeVariable(id);
+    if (id === before) this.describeVariable(id, buf, start, end);
     return id;
   }
 
@@ -56,10 +48,14 @@ export class Symbols {
     return this.variable(b, 0, b.length);
   }
 
-  private describeVariable(id: number): void {
-    const name = this.variables.name(id);
-    const { object, index } = splitVariable(name);
-    const obj = this.objects.intern(object);
+  /** The object span and array index of the variable being described ({@link splitVariable}). */
+  private readonly split = new Float64Array(3);
+
+  private describeVariable(id: number, buf: Uint8Array, start: number, end: number): void {
+    const split = this.split;
+    splitVariable(buf, start, end, split);
+    const obj = this.objects.internBytes(buf, split[0], split[1]);
+    const index = split[2];
     if (id >= this.variableObject.length) {
       const cap = this.variableObject.length * 2;
       this.variableObject = growI(this.variableObject, cap, 0);
@@ -95,29 +91,71 @@ export class Symbols {
   }
 }
 
+const DOT = 0x2e;
+const AT = 0x40;
+const LBRACKET = 0x5b;
+const RBRACKET = 0x5d;
+const NULL_DOT = [0x6e, 0x75, 0x6c, 0x6c, DOT]; // 'null.'
+
+/** Whether `buf[s, e)` is one or more ASCII digits. */
+function digits(buf: Uint8Array, s: number, e: number): boolean {
+  if (s >= e) return false;
+  for (let i = s; i < e; i++) if (buf[i] < 0x30 || buf[i] > 0x39) return false;
+  return true;
+}
+
+function isHexDigit(b: number): boolean {
+  return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
+}
+
+function lastIndexOf(buf: Uint8Array, s: number, e: number, byte: number): number {
+  for (let i = e - 1; i >= s; i--) if (buf[i] === byte) return i;
+  return -1;
+}
+
 /**
- * Splits a variable name into its object and array index (see {@link Symbols}).
- * @returns `index` -1 for a field.
+ * Splits the variable name `buf[s, e)` (UTF-8) into its object and array index (the rules of {@link Symbols}, in this
+ * order: `a[3]`; `@03.f` (RoadRunner print); `null.C.f` (static field of class C); `C.f@12`; `o.f`; `x`). The object
+ * is always a contiguous part of the name. Works on the bytes: the delimiters are ASCII, which no byte of a
+ * multi-byte UTF-8 character equals.
+ * @param out receives the object's byte range `[out[0], out[1])` in `buf` and the array index `out[2]` (-1 for a
+ *   field; a decimal index of more than 15 digits is converted as `Number` converts its text).
  */
-export function splitVariable(name: string): { object: string; index: number } {
-  if (name.endsWith(']')) {
-    const open = name.lastIndexOf('[');
-    if (open > 0) {
-      const inner = name.slice(open + 1, -1);
-      if (/^\d+$/.test(inner)) return { object: name.slice(0, open), index: Number(inner) };
+export function splitVariable(buf: Uint8Array, s: number, e: number, out: Float64Array): void {
+  out[0] = s;
+  out[1] = e;
+  out[2] = -1;
+  if (e - s >= 2 && buf[e - 1] === RBRACKET) {
+    const open = lastIndexOf(buf, s, e, LBRACKET);
+    if (open > s && digits(buf, open + 1, e - 1)) {
+      out[1] = open;
+      let index = 0;
+      if (e - 1 - (open + 1) <= 15)
+        for (let i = open + 1; i < e - 1; i++) index = index * 10 + (buf[i] - 0x30);
+      else
+        index = Number(Buffer.from(buf.buffer, buf.byteOffset + open + 1, e - open - 2).toString('latin1'));
+      out[2] = index;
+      return;
     }
   }
-  const rr = /^@[0-9A-Fa-f]+\./.exec(name);
-  if (rr !== null) return { object: rr[0].slice(0, -1), index: -1 };
-  if (name.startsWith('null.')) {
-    const dot = name.lastIndexOf('.');
-    if (dot > 5) return { object: name.slice(5, dot), index: -1 };
+  if (buf[s] === AT && s + 1 < e && isHexDigit(buf[s + 1])) {
+    let i = s + 2;
+    while (i < e && isHexDigit(buf[i])) i++;
+    if (i < e && buf[i] === DOT) {
+      out[1] = i;
+      return;
+    }
   }
-  const at = name.lastIndexOf('@');
-  if (at > 0 && at < name.length - 1 && /^\d+$/.test(name.slice(at + 1))) {
-    return { object: name.slice(at), index: -1 };
+  const dot = lastIndexOf(buf, s, e, DOT);
+  if (e - s >= NULL_DOT.length && NULL_DOT.every((b, k) => buf[s + k] === b) && dot > s + 5) {
+    out[0] = s + 5;
+    out[1] = dot;
+    return;
   }
-  const dot = name.lastIndexOf('.');
-  if (dot > 0) return { object: name.slice(0, dot), index: -1 };
-  return { object: name, index: -1 };
+  const at = lastIndexOf(buf, s, e, AT);
+  if (at > s && at < e - 1 && digits(buf, at + 1, e)) {
+    out[0] = at;
+    return;
+  }
+  if (dot > s) out[1] = dot;
 }

@@ -168,17 +168,21 @@ export class StdParser implements TraceParser {
 
   /**
    * The fast path for the common lines `THREAD|OP(ARG)|LOC` (no value, not a commit; LF or CRLF) in
-   * `buf[pos, whole)`, which ends with a newline: one pass over the bytes that finds the fields and hashes
-   * the last 8 bytes of each name as two ints as it goes, then interns each from those (Interner.internTail, which
-   * hashes them with the length and the first bytes: no arithmetic per byte);
-   * a thread name equal to the previous line's is recognised without interning. Stops at the first other line —
-   * including every malformed line, and ard/awd and commit, whose argument holds several names — and leaves it to
-   * the general parser (`parseLine`), which gives the errors; the events are the same as parseLine's.
+   * `buf[pos, whole)`, which ends with a newline. The middle of a line is not read byte by byte: the line's end is
+   * found by `indexOf` (memchr), LOC by a scan back from it to the line's last `|`, and ARG is what lies between
+   * `OP(` and the `)` before that `|`; the interner hashes a name from its length and first and last bytes. ARG
+   * then holds no `|` (the general parser's check of exactly three fields) because a name the table already holds
+   * holds none (only names checked here or by the general parser are interned) and a new one is searched for one
+   * before it is interned. A thread name equal to the previous line's is recognised without interning. Stops at the
+   * first other line — including every malformed line, and ard/awd and commit, whose argument holds several names —
+   * and leaves it to the general parser (`parseLine`), which gives the errors; the events are the same as
+   * parseLine's.
    * @returns the position of the first line not parsed (`whole` if all were, or the batch is full before).
    */
   private parseSimpleLines(buf: Buffer, pos: number, whole: number, batch: EventBatch): number {
     const s = this.symbols;
     const threads = s.threads;
+    const variables = s.variables;
     const locations = s.locations;
     const { kind, thread: threadOf, target, loc: locOf, value, line } = batch;
     const capacity = batch.capacity;
@@ -189,10 +193,12 @@ export class StdParser implements TraceParser {
     const name = this.lastThreadName;
     let nameLength = this.lastThreadLength;
     while (pos < whole && n < capacity) {
+      const nl = buf.indexOf(NL, pos);
+      const le = nl > pos && buf[nl - 1] === CR ? nl - 1 : nl;
       let i = pos;
       // THREAD: the previous line's, or scanned, hashed and interned.
       let j = 0;
-      if (nameLength > 0 && pos + nameLength < whole && buf[pos + nameLength] === PIPE)
+      if (nameLength > 0 && pos + nameLength < le && buf[pos + nameLength] === PIPE)
         while (j < nameLength && buf[pos + j] === name[j]) j++;
       if (j === nameLength && nameLength > 0) i = pos + nameLength;
       else {
@@ -223,41 +229,31 @@ export class StdParser implements TraceParser {
         opKind = spec.kind;
         ns = spec.ns;
       }
-      // ARG, then ')|'.
-      const as = ++i;
-      let w0 = 0;
-      let w1 = 0;
-      let b = buf[i];
-      while (STOP[b] === 0 && b !== RPAREN) {
-        w1 = (w1 << 8) | (w0 >>> 24);
-        w0 = (w0 << 8) | b;
-        b = buf[++i];
+      // LOC after the line's last '|', then ARG up to the ')' before it.
+      const as = i + 1;
+      let p2 = le - 1;
+      while (p2 > as && buf[p2] !== PIPE) p2--;
+      if (p2 <= as + 1 || buf[p2] !== PIPE || buf[p2 - 1] !== RPAREN) break;
+      const ae = p2 - 1;
+      let x: number;
+      if (ns === NS_VAR) {
+        x = variables.find(buf, as, ae);
+        if (x < 0) {
+          if (buf.indexOf(PIPE, as) < ae) break;
+          x = s.variable(buf, as, ae);
+        }
+      } else {
+        if (buf.indexOf(PIPE, as) < ae) break;
+        x = this.argument(ns, buf, as, ae);
       }
-      if (b !== RPAREN || i === as || buf[i + 1] !== PIPE) break;
-      const ae = i;
-      // LOC, then LF or CRLF.
-      i += 2;
-      const locS = i;
-      let l0 = 0;
-      let l1 = 0;
-      b = buf[i];
-      while (STOP[b] === 0) {
-        l1 = (l1 << 8) | (l0 >>> 24);
-        l0 = (l0 << 8) | b;
-        b = buf[++i];
-      }
-      const le = i;
-      if (b === CR) b = buf[++i];
-      if (b !== NL) break;
-      const x = ns === NS_VAR ? s.variableTail(buf, as, ae, w0, w1) : this.argument(ns, buf, as, ae);
       kind[n] = opKind;
       threadOf[n] = thread;
       target[n] = x;
-      locOf[n] = locS === le ? 0 : locations.internTail(buf, locS, le, l0, l1);
+      locOf[n] = p2 + 1 === le ? 0 : locations.internBytes(buf, p2 + 1, le);
       value[n] = -1;
       line[n] = ++lineNo;
       n++;
-      pos = i + 1;
+      pos = nl + 1;
     }
     batch.length = n;
     this.lineNo = lineNo;
