@@ -67,7 +67,7 @@ describe('Symbols: the object and array index a variable name carries', () => {
       ['@7[2]', '@7', 2],
       ['a[b]', 'a[b]', -1],
       ['[3]', '[3]', -1],
-      ['a[12345678901234567890]', 'a', 12345678901234567890],
+      ['a[12345678901234567890]', 'a', Number('12345678901234567890')],
       ['@03.test/Test.x_I', '@03', -1],
       ['@0g.f', '@0g', -1],
       ['null.test/Test.cnt_I', 'test/Test', -1],
