@@ -108,6 +108,7 @@ function isHexDigit(b: number): boolean {
   return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
 }
 
+/** The last `byte` in `buf[s, e)`, or -1 (bounded: TypedArray#lastIndexOf would scan on before `s`, through the input). */
 function lastIndexOf(buf: Uint8Array, s: number, e: number, byte: number): number {
   for (let i = e - 1; i >= s; i--) if (buf[i] === byte) return i;
   return -1;
