@@ -4,7 +4,9 @@
  * over a SharedArrayBuffer, and an object used as a map `o[key]`. Each loop does a read-modify-write and a read per
  * element. Prints ns per element (best of several rounds) and the instrumented/plain ratio, and the floor of any
  * guard that tests the object per access: the same loop with only `isView(a)` added before each access (a no-op
- * conditional; the accesses unchanged). Then the live runtime's
+ * conditional; the accesses unchanged). Then the same per-element work on an object reached through a member: a method's
+ * loop over `this.buf` (the member loop guards), and `get(i)`/`set(i, v)` methods over `this.buf` called from a loop
+ * (no loop around their accesses: the per-access guard). Then the live runtime's
  * element path (`bench/runtime-micro.mjs` under plain node and under `--import dist/runtime/register.js`; needs
  * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, per word check, per
  * `Atomics.add`, per word of a bulk copy into shared memory, and per call of a method name the rewriter gives a site.
@@ -75,6 +77,30 @@ for (const [name, { make, key }] of Object.entries(subjects)) {
     `${name.padEnd(36)} ${p.toFixed(2).padStart(8)}  ${q.toFixed(2).padStart(8)}  ${(q / p).toFixed(2)}x  ${f.toFixed(2).padStart(14)}  ${(f / p).toFixed(2)}x`,
   );
 }
+
+/** Member-reached objects: `make(a)` returns the timed function of (a, n). */
+const MEMBER: Record<string, string> = {
+  'loop over this.buf in a method': `class C { constructor(b) { this.buf = b; }
+    f(n) { let s = 0; for (let i = 0; i < n; i++) { this.buf[i] = this.buf[i] + 1; s += this.buf[i]; } return s; } }
+    return (a, n) => new C(a).f(n);`,
+  'get(i)/set(i, v) methods on this.buf': `class C { constructor(b) { this.buf = b; }
+    get(i) { return this.buf[i]; } set(i, v) { this.buf[i] = v; } }
+    return (a, n) => { const c = new C(a); let s = 0; for (let i = 0; i < n; i++) { c.set(i, c.get(i) + 1); s += c.get(i); } return s; };`,
+};
+console.log('\nthrough a member                                       plain ns  instr ns  ratio');
+for (const [shape, source] of Object.entries(MEMBER))
+  for (const [name, make] of [
+    ['Array', subjects.Array.make],
+    ['Float64Array', subjects['Float64Array (not shared)'].make],
+  ] as const) {
+    const plain = compileFunction(source)();
+    const inst = compileFunction(instrument(source, { file: 'bench.js', module: false }).code)();
+    const p = time(plain, make());
+    const q = time(inst, make());
+    console.log(
+      `${`${shape}, ${name}`.padEnd(54)} ${p.toFixed(2).padStart(8)}  ${q.toFixed(2).padStart(8)}  ${(q / p).toFixed(2)}x`,
+    );
+  }
 
 const micro = fileURLToPath(new URL('runtime-micro.mjs', import.meta.url));
 const register = fileURLToPath(new URL('../dist/runtime/register.js', import.meta.url));

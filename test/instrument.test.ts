@@ -157,7 +157,8 @@ describe('instrumented code is equivalent to the original', () => {
   for (const [name, body] of Object.entries(CORPUS)) test(name, () => equivalent(body));
 
   test('property: random element-access expressions', () => {
-    const target = fc.constantFrom('s', 'a', 'o');
+    // h.s and h.a: objects read from a member (the member loop guards), which the swap below exchanges
+    const target = fc.constantFrom('s', 'a', 'o', 'h.s', 'h.a');
     const key = fc.oneof(
       fc.constantFrom('0', '1', 'i', "'p'"),
       fc.nat(3).map((n) => `t(${n}, ${n % 2})`),
@@ -185,17 +186,18 @@ describe('instrumented code is equivalent to the original', () => {
           .tuple(target, key, fc.constantFrom('++', '--'), fc.boolean())
           .map(([o, k, op, pre]) => (pre ? `(${op}${o}[${k}])` : `(${o}[${k}]${op})`)),
         fc.tuple(tie('e'), tie('e')).map(([x, y]) => `t(9, ${x}) + ${y}`),
+        fc.constant('t(10, (h.x = h.s, h.s = h.a, h.a = h.x, 0))'),
       ),
     }));
     fc.assert(
       // in a loop or not: a loop's accesses to invariant variables take the loop guards' path
       fc.property(fc.array(expr.e, { minLength: 1, maxLength: 4 }), fc.boolean(), (es, loop) => {
         const body = `const s = new Int32Array(new SharedArrayBuffer(16)); const a = [1, 2]; const o = { p: 3 }; const n = null;
-          const log = []; let i = 1; const t = (n, v) => (log.push(n), v); const r = [];
+          const h = { s, a }; const log = []; let i = 1; const t = (n, v) => (log.push(n), v); const r = [];
           ${loop ? 'for (let q = 0; q < 2; q++)' : ''} {
           ${es.map((e) => `try { r.push(${e}); } catch (x) { r.push(x.constructor.name); }`).join('\n')}
           }
-          return [r, s, a, o, log];`;
+          return [r, s, a, o, h, log];`;
         equivalent(body);
       }),
       { numRuns: 300 },
@@ -274,6 +276,52 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       'R 3:166',
       'W 3:166',
     ]);
+  });
+  test('member loop guards: an object read from this.p or v.p in a loop is seen at every shared access', () => {
+    const r = instrument('(function (v) { for (let i = 0; i < 2; i++) { this.b[i] = v.c[i]; } })', {
+      file: 'f.js',
+      module: false,
+    });
+    assert.match(
+      r.code,
+      /__gl\$\d+ = __goldilocks\.peek\(v, "c"\), __gl\$\d+ = __goldilocks\.peek\(this, "b"\); for/,
+    );
+    const cls =
+      'class C { constructor(b) { this.b = b; } f(n) { let s = 0; for (let i = 0; i < n; i++) s += this.b[i]; return s; } }';
+    assert.deepEqual(record(`${cls}\nnew C(a).f(2); new C(new Int32Array(2)).f(2);`), ['R 3:93', 'R 3:93']);
+    // the member becomes shared during the loop, then stops being shared
+    assert.deepEqual(
+      record(
+        'const h = { b: new Int32Array(2) };\nfor (let i = 0; i < 3; i++) { h.b[0] = i; h.b = i ? new Int32Array(1) : a; }',
+      ),
+      ['W 4:31'],
+    );
+    assert.deepEqual(
+      record(
+        'const h = { b: a };\nfor (let i = 0; i < 3; i++) { h.b[1] += i; if (i === 1) h.b = new Int32Array(2); }',
+      ),
+      ['R 4:31', 'W 4:31', 'R 4:31', 'W 4:31'],
+    );
+  });
+  test('member loop guards read nothing a program could observe before the loop', () => {
+    // a getter and a Proxy's get trap run once per access, as in the original; none before the loop
+    equivalent(
+      'const log = []; const h = { get b() { log.push("get"); return log; } }; for (let i = 0; i < 2; i++) h.b[i] = i; return log;',
+    );
+    equivalent(
+      'const log = []; const h = new Proxy({ b: [0] }, { get(t, k) { log.push(k); return t[k]; }, getOwnPropertyDescriptor(t, k) { log.push("gopd"); return Reflect.getOwnPropertyDescriptor(t, k); } }); for (let i = 0; i < 2; i++) h.b[0] += i; return log;',
+    );
+    // `this` before super(): not read on entry to a loop that does not run
+    equivalent(
+      'class B {} class D extends B { constructor() { for (let i = 0; i < 0; i++) this.b[i]; super(); this.b = [1]; } } return new D().b;',
+    );
+    // a member on the prototype chain, a member that is missing, a primitive `this`
+    equivalent(
+      'const p = { b: [1, 2] }; const h = Object.create(p); const r = []; for (let i = 0; i < 2; i++) { r.push(h.b[i], h.c?.[i]); if (i) h.b = [3, 4]; } return [r, h.b];',
+    );
+    equivalent(
+      'const f = function () { const r = []; for (let i = 0; i < 2; i++) r.push(this.length, this.x[i]); return r; }; try { return f.call("ab"); } catch (e) { return e.constructor.name; }',
+    );
   });
   test('loop guards: a variable in its temporal dead zone is not read before the loop runs', () => {
     equivalent('for (let i = 0; i < 0; i++) d[i]; const d = new Int32Array(1); return d;');

@@ -18,6 +18,7 @@
  * recording runtime), otherwise `./detector.js`; such a module's default export is a {@link RuntimeFactory}.
  */
 
+import { isProxy } from 'node:util/types';
 import type { Worker, WorkerOptions } from 'node:worker_threads';
 
 /** Where a site is: `file` a file URL or path (as the module was loaded), 1-based `line` and `column` (UTF-16). */
@@ -109,6 +110,14 @@ export interface Hooks {
   readonly isView: (o: unknown) => boolean;
   /** Is `o` a TypedArray whose buffer is a SharedArrayBuffer (DataViews are not: they have no elements)? */
   readonly shared: (o: unknown) => boolean;
+  /**
+   * `peek(o, p)`: the value of `o[p]` if reading it runs no code and it is not a view over shared memory ({@link
+   * shared}), else a fresh object no other code holds. Reading runs no code when `o` is an object whose prototype
+   * chain up to the first object with an own `p` holds no Proxy and that `p` is a data property (ECMA-262
+   * §10.1.8.1 OrdinaryGet; no getter, no trap runs). The member loop guards of `./instrument.ts` compare an access's
+   * object with it: equal means not shared, whatever happened to `o[p]` since.
+   */
+  readonly peek: (o: unknown, p: string) => unknown;
   /** Registers a module's sites (`locs` = line, column pairs); returns the id of its first site, ids are dense. */
   readonly sites: (file: string, locs: readonly number[]) => number;
   /** The location of site `id`. @throws RangeError for an id that was never registered in this thread. */
@@ -317,6 +326,24 @@ const toStringTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStringT
 const shared = (o: unknown): boolean =>
   isView(o) && toStringTag.call(o) !== undefined && bufferOf.call(o) instanceof SAB;
 const TypedArrayConstructor = Object.getPrototypeOf(Int8Array) as object;
+const { getOwnPropertyDescriptor, getPrototypeOf } = Object;
+/** What {@link Hooks.peek} answers when it cannot tell: equal to no value user code can hold. */
+const UNKNOWN = Object.freeze(Object.create(null));
+const peek = (o: unknown, p: string): unknown => {
+  let x = o;
+  while ((typeof x === 'object' && x !== null) || typeof x === 'function') {
+    if (isProxy(x)) return UNKNOWN;
+    let d: PropertyDescriptor | undefined;
+    try {
+      d = getOwnPropertyDescriptor(x, p);
+    } catch {
+      return UNKNOWN; // a module namespace's binding before its initialization
+    }
+    if (d !== undefined) return 'value' in d && !shared(d.value) ? d.value : UNKNOWN;
+    x = getPrototypeOf(x);
+  }
+  return UNKNOWN;
+};
 const protoOf = Object.prototype.isPrototypeOf;
 
 /**
@@ -389,6 +416,7 @@ function createHooks(): Hooks {
     pendingCallee: () => pendingCallee,
     isView,
     shared,
+    peek,
     sites,
     siteId,
     cache,

@@ -18,7 +18,10 @@ only by their declaration, per eslint-scope's analysis of the enclosing function
 GUARDED)`, where `G` tests one local per variable, set once as the loop is entered to whether that variable is *not*
 a view over shared memory: `__gl$5 = !__goldilocks.shared(a); for (...) ...` (loops that are statements of a
 statement list; the guard is a statement of its own before the loop). Memory that is not shared then costs a
-test of a local per access; a shared view takes the guarded path at every access. `__gl$m` is a function
+test of a local per access; a shared view takes the guarded path at every access. **Member loop guards**: an
+access in such a loop whose object is `R.p` (`R` being `this` or an invariant variable) first compares the value
+it reads of `R.p` with a local the loop sets on entry to `__goldilocks.peek(R, "p")` (that value, read without running
+code, when it is not a shared view): `(X === B ? X[K] : GUARDED)`, see `memberGuardOf`. `__gl$m` is a function
 declaration appended to the module (hoisted, so usable before
  * any other code runs); its elements are a per-site cache of the last view seen at that site that is *not* over a
  * SharedArrayBuffer, and calling it returns `[file, [line, column, ...]]` for registration. `r`/`w` check the
@@ -109,6 +112,11 @@ interface Loop {
   scope: Scope;
   /** Per invariant variable used as an element access's object in the loop: the temporary of its guard. */
   guards: Map<Variable, string>;
+  /**
+   * Per member `R.p` used as an element access's object in the loop, `R` being `this` (`base` null) or an invariant
+   * variable: the temporary its accesses compare their object with (see `memberGuardOf`).
+   */
+  members: Array<{ base: Variable | null; root: string; p: string; temp: string }>;
 }
 
 /** A site as the loop guards see it: its position, and the object of an element access (else null). */
@@ -279,7 +287,9 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
   const rewriteRead = (node: E.MemberExpression & N, st: State): void => {
     const i = newSite(node, { member: node, st });
     const t = planTarget(st, node, true);
-    emit(node, t.kept, sep(t.kept) + read(t.x, t.k, i));
+    const b = memberGuardOf(st, node);
+    const fast = b ? `${t.x} === ${b} ? ${t.x}[${t.k}] : ` : '';
+    emit(node, t.kept, sep(t.kept) + fast + read(t.x, t.k, i));
   };
 
   const rewriteAssign = (
@@ -292,15 +302,18 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const valuePure = isPure(value);
     // A compound form reads o[k] (which may run a getter) before its write: only stable operands are re-read.
     const t = planTarget(st, member, valuePure && node.operator === '=');
+    const b = memberGuardOf(st, member);
     if (node.operator === '=') {
       const v = plan(st, value, valuePure);
       if (v.temp) t.kept.push({ node: value, prefix: `${sep(t.kept)}${v.temp} = ` });
-      emit(node, t.kept, sep(t.kept) + write(t.x, t.k, v.temp ?? v.text, i));
+      const x = v.temp ?? v.text;
+      const fast = b ? `${t.x} === ${b} ? ${t.x}[${t.k}] = ${x} : ` : '';
+      emit(node, t.kept, sep(t.kept) + fast + write(t.x, t.k, x, i));
       return;
     }
     const g = temp(st);
     const r = temp(st);
-    const head = `${g} = ${guard(t.x, i)}, ${r} = ${read(t.x, t.k, i, g)}`;
+    const head = `${g} = ${b ? `${t.x} !== ${b} && ` : ''}${guard(t.x, i)}, ${r} = ${read(t.x, t.k, i, g)}`;
     const op = node.operator.slice(0, -1);
     const logical = op === '&&' || op === '||' || op === '??';
     const store = write(t.x, t.k, r, i, g);
@@ -318,9 +331,10 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
   const rewriteUpdate = (node: E.UpdateExpression & N, member: E.MemberExpression & N, st: State): void => {
     const i = newSite(member, { member, st });
     const t = planTarget(st, member, false);
+    const b = memberGuardOf(st, member);
     const g = temp(st);
     const r = temp(st);
-    const head = `${g} = ${guard(t.x, i)}, ${r} = ${read(t.x, t.k, i, g)}`;
+    const head = `${g} = ${b ? `${t.x} !== ${b} && ` : ''}${guard(t.x, i)}, ${r} = ${read(t.x, t.k, i, g)}`;
     const store = write(t.x, t.k, r, i, g);
     if (node.prefix) {
       emit(node, t.kept, `${sep(t.kept)}${head}, ${node.operator}${r}, ${store}`);
@@ -536,14 +550,68 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     );
   };
 
+  /** The variable `id` names, when it is invariant in `loop` (see `invariant`), else null. */
+  const invariantVariable = (loop: Loop, id: E.Identifier): Variable | null => {
+    const r = referenceOf(id, loop.fn);
+    const v = r?.resolved;
+    return r && v && invariant(v, loop, r.from.variableScope) ? v : null;
+  };
+
+  /** Constructors of classes with an `extends` clause: `this` is in its temporal dead zone until `super()`. */
+  const derivedConstructors = new Set<E.Node>();
+
+  /**
+   * Member loop guards: when the object of the element access `member` is `R.p` (`p` a name, `R` either `this` in
+   * a non-arrow function other than a derived class's constructor, or a variable invariant in the access's loop),
+   * the temporary `B` that the loop sets once on entry to `__goldilocks.peek(R, "p")`, allocating it; else null.
+   * `peek` answers the value of `R.p` when reading it runs no code and it is not a view over shared memory, else an
+   * object nothing else holds. The access then first compares its object (the value it read of `R.p`) with `B`:
+   * equal, it is not over shared memory and the plain access runs; else the per-access guard as elsewhere. Sound
+   * whatever `R.p` becomes during the loop, since a view's buffer never changes; fast while `R.p` is the value it
+   * had on entry. Like the loop guards, the compared path is the only one a loop over memory that is not shared
+   * takes, so V8 leaves the guarded path out of the optimized loop (`bench/instrument-micro.ts`).
+   */
+  const memberGuardOf = (st: State, member: E.MemberExpression): string | null => {
+    const loop = st.loop;
+    const obj = unparen(member.object);
+    if (
+      loop === null ||
+      obj.type !== 'MemberExpression' ||
+      obj.computed ||
+      obj.property.type !== 'Identifier'
+    )
+      return null;
+    const root = unparen(obj.object);
+    let base: Variable | null = null;
+    if (root.type === 'Identifier') {
+      base = invariantVariable(loop, root);
+      if (base === null) return null;
+    } else if (
+      root.type !== 'ThisExpression' ||
+      !(
+        loop.fn.type === 'Program' ||
+        loop.fn.type === 'FunctionDeclaration' ||
+        loop.fn.type === 'FunctionExpression'
+      ) ||
+      derivedConstructors.has(loop.fn)
+    )
+      return null;
+    const p = obj.property.name;
+    let m = loop.members.find((x) => x.base === base && x.p === p);
+    if (m === undefined) {
+      m = { base, root: base?.name ?? 'this', p, temp: `${RESERVED_PREFIX}${++loop.scope.temps}` };
+      loop.members.push(m);
+    }
+    return m.temp;
+  };
+
   /**
    * The guard temporary of `id` (an element access's object) in `loop`, allocating it; null when `id` does not
    * name a variable invariant in the loop.
    */
   const guardOf = (loop: Loop, id: E.Identifier & N): string | null => {
-    const r = referenceOf(id, loop.fn);
-    const v = r?.resolved;
-    if (!r || !v || !invariant(v, loop, r.from.variableScope)) return null;
+    const v = invariantVariable(loop, id);
+    if (v === null) return null;
     let g = loop.guards.get(v);
     if (g === undefined) {
       g = `${RESERVED_PREFIX}${++loop.scope.temps}`;
@@ -592,10 +660,20 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
         visit(node, { ...st, loop: null }, c);
         return;
       }
-      const loop: Loop = { node: n, fn: st.fn, start: statement.start, scope: st.scope, guards: new Map() };
+      const loop: Loop = {
+        node: n,
+        fn: st.fn,
+        start: statement.start,
+        scope: st.scope,
+        guards: new Map(),
+        members: [],
+      };
       visit(node, { ...st, loop }, c);
-      if (loop.guards.size === 0) return;
-      const set = [...loop.guards].map(([v, g]) => `${g} = !${HOOKS_GLOBAL}.shared(${v.name})`);
+      if (loop.guards.size === 0 && loop.members.length === 0) return;
+      const set = [
+        ...[...loop.guards].map(([v, g]) => `${g} = !${HOOKS_GLOBAL}.shared(${v.name})`),
+        ...loop.members.map((m) => `${m.temp} = ${HOOKS_GLOBAL}.peek(${m.root}, ${JSON.stringify(m.p)})`),
+      ];
       // a statement of its own, not a block around the loop: nothing is inserted where the next statement starts
       ms.prependLeft(loop.start, `${set.join(', ')}; `);
     };
@@ -725,7 +803,11 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     },
     Class(node, st, c) {
       const k = node as E.Class;
-      if (k.superClass) c(k.superClass, st);
+      if (k.superClass) {
+        c(k.superClass, st);
+        for (const el of k.body.body)
+          if (el.type === 'MethodDefinition' && el.kind === 'constructor') derivedConstructors.add(el.value);
+      }
       const strict: State = { scope: st.scope, strict: true, loop: null, fn: null };
       for (const el of k.body.body) {
         if (el.type === 'StaticBlock') {
