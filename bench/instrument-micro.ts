@@ -5,8 +5,10 @@
  * element. Prints ns per element (best of several rounds) and the instrumented/plain ratio, and the floor of any
  * guard that tests the object per access: the same loop with only `isView(a)` added before each access (a no-op
  * conditional; the accesses unchanged). Then the same per-element work on an object reached through a member: a method's
- * loop over `this.buf` (the member loop guards), and `get(i)`/`set(i, v)` methods over `this.buf` called from a loop
- * (no loop around their accesses: the per-access guard). Then the live runtime's
+ * loop over `this.buf` (the member loop guards), nested loops whose inner loop runs 4 times (the guard on the outer
+ * loop), a method whose only loop runs 4 times called from a loop (a short loop: the per-access guard), and
+ * `get(i)`/`set(i, v)` methods over `this.buf` called from a loop (no loop around their accesses: the per-access
+ * guard). Then the live runtime's
  * element path (`bench/runtime-micro.mjs` under plain node and under `--import dist/runtime/register.js`; needs
  * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, per word check, per
  * `Atomics.add`, per word of a bulk copy into shared memory, and per call of a method name the rewriter gives a site.
@@ -83,6 +85,12 @@ const MEMBER: Record<string, string> = {
   'loop over this.buf in a method': `class C { constructor(b) { this.buf = b; }
     f(n) { let s = 0; for (let i = 0; i < n; i++) { this.buf[i] = this.buf[i] + 1; s += this.buf[i]; } return s; } }
     return (a, n) => new C(a).f(n);`,
+  'nested loops over this.buf, inner of 4': `class C { constructor(b) { this.buf = b; }
+    f(n) { let s = 0; for (let i = 0; i < n; i += 4) { for (let j = 0; j < 4; j++) { this.buf[i + j] = this.buf[i + j] + 1; s += this.buf[i + j]; } } return s; } }
+    return (a, n) => new C(a).f(n);`,
+  'a loop of 4 in a method called in a loop': `class C { constructor(b) { this.buf = b; }
+    g(i) { let s = 0; for (let j = 0; j < 4; j++) { this.buf[i + j] = this.buf[i + j] + 1; s += this.buf[i + j]; } return s; } }
+    return (a, n) => { const c = new C(a); let s = 0; for (let i = 0; i < n; i += 4) s += c.g(i); return s; };`,
   'get(i)/set(i, v) methods on this.buf': `class C { constructor(b) { this.buf = b; }
     get(i) { return this.buf[i]; } set(i, v) { this.buf[i] = v; } }
     return (a, n) => { const c = new C(a); let s = 0; for (let i = 0; i < n; i++) { c.set(i, c.get(i) + 1); s += c.get(i); } return s; };`,

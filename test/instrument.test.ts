@@ -193,8 +193,8 @@ describe('instrumented code is equivalent to the original', () => {
       // in a loop or not: a loop's accesses to invariant variables take the loop guards' path
       fc.property(fc.array(expr.e, { minLength: 1, maxLength: 4 }), fc.boolean(), (es, loop) => {
         const body = `const s = new Int32Array(new SharedArrayBuffer(16)); const a = [1, 2]; const o = { p: 3 }; const n = null;
-          const h = { s, a }; const log = []; let i = 1; const t = (n, v) => (log.push(n), v); const r = [];
-          ${loop ? 'for (let q = 0; q < 2; q++)' : ''} {
+          const h = { s, a }; const log = []; let i = 1; const t = (n, v) => (log.push(n), v); const r = []; const two = 2;
+          ${loop ? 'for (let q = 0; q < two; q++)' : ''} {
           ${es.map((e) => `try { r.push(${e}); } catch (x) { r.push(x.constructor.name); }`).join('\n')}
           }
           return [r, s, a, o, h, log];`;
@@ -278,7 +278,7 @@ describe('the runtime sees each shared access once, in order, at its site', () =
     ]);
   });
   test('member loop guards: an object read from this.p or v.p in a loop is seen at every shared access', () => {
-    const r = instrument('(function (v) { for (let i = 0; i < 2; i++) { this.b[i] = v.c[i]; } })', {
+    const r = instrument('(function (v, n) { for (let i = 0; i < n; i++) { this.b[i] = v.c[i]; } })', {
       file: 'f.js',
       module: false,
     });
@@ -292,35 +292,53 @@ describe('the runtime sees each shared access once, in order, at its site', () =
     // the member becomes shared during the loop, then stops being shared
     assert.deepEqual(
       record(
-        'const h = { b: new Int32Array(2) };\nfor (let i = 0; i < 3; i++) { h.b[0] = i; h.b = i ? new Int32Array(1) : a; }',
+        'const h = { b: new Int32Array(2) }, n = 3;\nfor (let i = 0; i < n; i++) { h.b[0] = i; h.b = i ? new Int32Array(1) : a; }',
       ),
       ['W 4:31'],
     );
     assert.deepEqual(
       record(
-        'const h = { b: a };\nfor (let i = 0; i < 3; i++) { h.b[1] += i; if (i === 1) h.b = new Int32Array(2); }',
+        'const h = { b: a }, n = 3;\nfor (let i = 0; i < n; i++) { h.b[1] += i; if (i === 1) h.b = new Int32Array(2); }',
       ),
       ['R 4:31', 'W 4:31', 'R 4:31', 'W 4:31'],
     );
   });
+  test('member loop guards: one peek on entry to the outermost loop that is not short (x < literal <= 16)', () => {
+    const peeks = (body: string) =>
+      (
+        instrument(`(function (n) {\n${body}\n})`, { file: 'f.js', module: false }).code.match(
+          /peek\(this, "m"\); for \(let \w/g,
+        ) ?? []
+      ).join();
+    assert.equal(
+      peeks('for (let i = 0; i < n; i += 4) { for (let j = 0; j < 4; j++) this.m[i + j] = 0; }'),
+      'peek(this, "m"); for (let i',
+    );
+    assert.equal(
+      peeks('for (let c = 0; c < 3; c++) { for (let i = 0; i < n; i++) this.m[i] = c; }'),
+      'peek(this, "m"); for (let i',
+    );
+    assert.equal(peeks('for (let k = 0; k <= 16; k++) this.m[k] = 0;'), '');
+    assert.equal(peeks('for (let k = 0; k < 17; k++) this.m[k] = 0;'), 'peek(this, "m"); for (let k');
+  });
   test('member loop guards read nothing a program could observe before the loop', () => {
     // a getter and a Proxy's get trap run once per access, as in the original; none before the loop
     equivalent(
-      'const log = []; const h = { get b() { log.push("get"); return log; } }; for (let i = 0; i < 2; i++) h.b[i] = i; return log;',
+      'const log = []; const h = { get b() { log.push("get"); return log; } }, n = 2; for (let i = 0; i < n; i++) h.b[i] = i; return log;',
     );
     equivalent(
-      'const log = []; const h = new Proxy({ b: [0] }, { get(t, k) { log.push(k); return t[k]; }, getOwnPropertyDescriptor(t, k) { log.push("gopd"); return Reflect.getOwnPropertyDescriptor(t, k); } }); for (let i = 0; i < 2; i++) h.b[0] += i; return log;',
+      'const log = []; const h = new Proxy({ b: [0] }, { get(t, k) { log.push(k); return t[k]; }, getOwnPropertyDescriptor(t, k) { log.push("gopd"); return Reflect.getOwnPropertyDescriptor(t, k); } }), n = 2; for (let i = 0; i < n; i++) h.b[0] += i; return log;',
     );
     // `this` before super(): not read on entry to a loop that does not run
     equivalent(
-      'class B {} class D extends B { constructor() { for (let i = 0; i < 0; i++) this.b[i]; super(); this.b = [1]; } } return new D().b;',
+      'const z = 0; class B {} class D extends B { constructor() { for (let i = 0; i < z; i++) this.b[i]; super(); this.b = [1]; } } return new D().b;',
     );
     // a member on the prototype chain, a member that is missing, a primitive `this`
     equivalent(
-      'const p = { b: [1, 2] }; const h = Object.create(p); const r = []; for (let i = 0; i < 2; i++) { r.push(h.b[i], h.c?.[i]); if (i) h.b = [3, 4]; } return [r, h.b];',
+      'const p = { b: [1, 2] }; const h = Object.create(p); const r = [], n = 2; for (let i = 0; i < n; i++) { r.push(h.b[i], h.c?.[i]); if (i) h.b = [3, 4]; } return [r, h.b];',
     );
     equivalent(
-      'const f = function () { const r = []; for (let i = 0; i < 2; i++) r.push(this.length, this.x[i]); return r; }; try { return f.call("ab"); } catch (e) { return e.constructor.name; }',
+      'const f = function (n) { const r = []; for (let i = 0; i < n; i++) r.push(this.length, this.x[i]); return r; }; try { return f.call("ab", 2); } catch (e) { return e.constructor.name; }',
     );
   });
   test('loop guards: a variable in its temporal dead zone is not read before the loop runs', () => {

@@ -110,6 +110,8 @@ interface Loop {
   start: number;
   /** The scope of the function (or program) the loop is in: where its guard temporaries are declared. */
   scope: Scope;
+  /** The loop around it in the same function whose body it is in (guards allowed there), else null. */
+  outer: Loop | null;
   /** Per invariant variable used as an element access's object in the loop: the temporary of its guard. */
   guards: Map<Variable, string>;
   /**
@@ -183,6 +185,21 @@ const NOT_VIEWS = new Set([
  * itself instrumented (which would re-enter this module while it loads).
  */
 const eslintScope = createRequire(import.meta.url)('eslint-scope') as typeof EslintScope;
+/**
+ * Whether `loop` is a `for` loop whose test is `x < N` or `x <= N` with a number literal `N` of at most 16: short by
+ * construction, not worth a member loop guard's `peek` on entry (see `memberGuardOf`).
+ */
+function isShortLoop(loop: E.Node): boolean {
+  if (loop.type !== 'ForStatement' || loop.test?.type !== 'BinaryExpression') return false;
+  const t = loop.test;
+  return (
+    (t.operator === '<' || t.operator === '<=') &&
+    t.right.type === 'Literal' &&
+    typeof t.right.value === 'number' &&
+    t.right.value <= 16
+  );
+}
+
 /** Loop guards: functions (or programs) longer than this many characters are not analyzed (see `referenceOf`). */
 const MAX_ANALYZED = 64 * 1024;
 
@@ -563,39 +580,45 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
   /**
    * Member loop guards: when the object of the element access `member` is `R.p` (`p` a name, `R` either `this` in
    * a non-arrow function other than a derived class's constructor, or a variable invariant in the access's loop),
-   * the temporary `B` that the loop sets once on entry to `__goldilocks.peek(R, "p")`, allocating it; else null.
-   * `peek` answers the value of `R.p` when reading it runs no code and it is not a view over shared memory, else an
-   * object nothing else holds. The access then first compares its object (the value it read of `R.p`) with `B`:
-   * equal, it is not over shared memory and the plain access runs; else the per-access guard as elsewhere. Sound
-   * whatever `R.p` becomes during the loop, since a view's buffer never changes; fast while `R.p` is the value it
-   * had on entry. Like the loop guards, the compared path is the only one a loop over memory that is not shared
-   * takes, so V8 leaves the guarded path out of the optimized loop (`bench/instrument-micro.ts`).
+   * the temporary `B` that a loop around the access sets once on entry to `__goldilocks.peek(R, "p")`, allocating
+   * it; else null. `peek` answers the value of `R.p` when reading it runs no code and it is not a view over shared
+   * memory, else an object nothing else holds. The access then first compares its object (the value it read of
+   * `R.p`) with `B`: equal, it is not over shared memory and the plain access runs; else the per-access guard as
+   * elsewhere. Sound whatever `R.p` becomes during the loop, since a view's buffer never changes; fast while `R.p` is
+   * the value it had on entry. Like the loop guards, the compared path is the only one a loop over memory that is
+   * not shared takes, so V8 leaves the guarded path out of the optimized loop (`bench/instrument-micro.ts`).
+   * `peek` costs about as much as tens of accesses, so the loop that runs it is the outermost one around the access
+   * (in its function, `R` invariant in it) that is not {@link isShortLoop}; when all are short, no guard.
    */
   const memberGuardOf = (st: State, member: E.MemberExpression): string | null => {
-    const loop = st.loop;
     const obj = unparen(member.object);
     if (
-      loop === null ||
+      st.loop === null ||
       obj.type !== 'MemberExpression' ||
       obj.computed ||
       obj.property.type !== 'Identifier'
     )
       return null;
     const root = unparen(obj.object);
-    let base: Variable | null = null;
-    if (root.type === 'Identifier') {
-      base = invariantVariable(loop, root);
-      if (base === null) return null;
-    } else if (
-      root.type !== 'ThisExpression' ||
-      !(
-        loop.fn.type === 'Program' ||
-        loop.fn.type === 'FunctionDeclaration' ||
-        loop.fn.type === 'FunctionExpression'
-      ) ||
-      derivedConstructors.has(loop.fn)
+    const fn = st.loop.fn;
+    if (
+      root.type === 'ThisExpression'
+        ? !(fn.type === 'Program' || fn.type === 'FunctionDeclaration' || fn.type === 'FunctionExpression') ||
+          derivedConstructors.has(fn)
+        : root.type !== 'Identifier'
     )
       return null;
+    let loop: Loop | null = null;
+    let base: Variable | null = null;
+    for (let l: Loop | null = st.loop; l !== null; l = l.outer) {
+      const v = root.type === 'Identifier' ? invariantVariable(l, root) : null;
+      if (root.type === 'Identifier' && v === null) break;
+      if (!isShortLoop(l.node)) {
+        loop = l;
+        base = v;
+      }
+    }
+    if (loop === null) return null;
     const p = obj.property.name;
     let m = loop.members.find((x) => x.base === base && x.p === p);
     if (m === undefined) {
@@ -665,6 +688,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
         fn: st.fn,
         start: statement.start,
         scope: st.scope,
+        outer: st.loop,
         guards: new Map(),
         members: [],
       };
