@@ -20,8 +20,9 @@ a view over shared memory: `__gl$5 = !__goldilocks.shared(a); for (...) ...` (lo
 statement list; the guard is a statement of its own before the loop). Memory that is not shared then costs a
 test of a local per access; a shared view takes the guarded path at every access. **Member loop guards**: an
 access in such a loop whose object is `R.p` (`R` being `this` or an invariant variable) first compares the value
-it reads of `R.p` with a local the loop sets on entry to `__goldilocks.peek(R, "p")` (that value, read without running
-code, when it is not a shared view): `(X === B ? X[K] : GUARDED)`, see `memberGuardOf`. `__gl$m` is a function
+it reads of `R.p` with a local set to `__goldilocks.peek(R, "p")` (that value, read without running code, when it is
+not a shared view) on entry to the outermost loop around it that is not short: `(X === B ? X[K] : GUARDED)`, see
+`memberGuardOf`. `__gl$m` is a function
 declaration appended to the module (hoisted, so usable before
  * any other code runs); its elements are a per-site cache of the last view seen at that site that is *not* over a
  * SharedArrayBuffer, and calling it returns `[file, [line, column, ...]]` for registration. `r`/`w` check the
