@@ -301,12 +301,26 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     return { x: o.temp ?? o.text, k: k.temp ?? k.text, kept };
   };
   const sep = (kept: unknown[]): string => (kept.length ? ', ' : '');
+  /** With a member loop guard `b` (see `memberGuardOf`): `access` on object `x` when `x` is `b`, else what follows. */
+  const plainIf = (b: string | null, x: string, access: string): string =>
+    b ? `${x} === ${b} ? ${access} : ` : '';
+  /**
+   * The read of a compound assignment or update of `member` at site `i`, target `t` planned: `head` sets a temporary
+   * to the guard (the member loop guard's test first) and temporary `r` to the value read; `store` writes `r` back
+   * under the same guard.
+   */
+  const readForWrite = (st: State, member: E.MemberExpression, t: { x: string; k: string }, i: number) => {
+    const b = memberGuardOf(st, member);
+    const g = temp(st);
+    const r = temp(st);
+    const head = `${g} = ${b ? `${t.x} !== ${b} && ` : ''}${guard(t.x, i)}, ${r} = ${read(t.x, t.k, i, g)}`;
+    return { head, r, store: write(t.x, t.k, r, i, g) };
+  };
 
   const rewriteRead = (node: E.MemberExpression & N, st: State): void => {
     const i = newSite(node, { member: node, st });
     const t = planTarget(st, node, true);
-    const b = memberGuardOf(st, node);
-    const fast = b ? `${t.x} === ${b} ? ${t.x}[${t.k}] : ` : '';
+    const fast = plainIf(memberGuardOf(st, node), t.x, `${t.x}[${t.k}]`);
     emit(node, t.kept, sep(t.kept) + fast + read(t.x, t.k, i));
   };
 
@@ -320,21 +334,17 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const valuePure = isPure(value);
     // A compound form reads o[k] (which may run a getter) before its write: only stable operands are re-read.
     const t = planTarget(st, member, valuePure && node.operator === '=');
-    const b = memberGuardOf(st, member);
     if (node.operator === '=') {
+      const b = memberGuardOf(st, member);
       const v = plan(st, value, valuePure);
       if (v.temp) t.kept.push({ node: value, prefix: `${sep(t.kept)}${v.temp} = ` });
       const x = v.temp ?? v.text;
-      const fast = b ? `${t.x} === ${b} ? ${t.x}[${t.k}] = ${x} : ` : '';
-      emit(node, t.kept, sep(t.kept) + fast + write(t.x, t.k, x, i));
+      emit(node, t.kept, sep(t.kept) + plainIf(b, t.x, `${t.x}[${t.k}] = ${x}`) + write(t.x, t.k, x, i));
       return;
     }
-    const g = temp(st);
-    const r = temp(st);
-    const head = `${g} = ${b ? `${t.x} !== ${b} && ` : ''}${guard(t.x, i)}, ${r} = ${read(t.x, t.k, i, g)}`;
+    const { head, r, store } = readForWrite(st, member, t, i);
     const op = node.operator.slice(0, -1);
     const logical = op === '&&' || op === '||' || op === '??';
-    const store = write(t.x, t.k, r, i, g);
     if (valuePure) {
       const v = source.slice(value.start, value.end);
       const body = logical ? `${r} ${op} (${r} = ${v}, ${store})` : `${r} = ${r} ${op} ${v}, ${store}`;
@@ -349,11 +359,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
   const rewriteUpdate = (node: E.UpdateExpression & N, member: E.MemberExpression & N, st: State): void => {
     const i = newSite(member, { member, st });
     const t = planTarget(st, member, false);
-    const b = memberGuardOf(st, member);
-    const g = temp(st);
-    const r = temp(st);
-    const head = `${g} = ${b ? `${t.x} !== ${b} && ` : ''}${guard(t.x, i)}, ${r} = ${read(t.x, t.k, i, g)}`;
-    const store = write(t.x, t.k, r, i, g);
+    const { head, r, store } = readForWrite(st, member, t, i);
     if (node.prefix) {
       emit(node, t.kept, `${sep(t.kept)}${head}, ${node.operator}${r}, ${store}`);
       return;
@@ -612,8 +618,11 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     let loop: Loop | null = null;
     let base: Variable | null = null;
     for (let l: Loop | null = st.loop; l !== null; l = l.outer) {
-      const v = root.type === 'Identifier' ? invariantVariable(l, root) : null;
-      if (root.type === 'Identifier' && v === null) break;
+      let v: Variable | null = null;
+      if (root.type === 'Identifier') {
+        v = invariantVariable(l, root); // invariant in a loop, then in every loop inside it
+        if (v === null) break;
+      }
       if (!isShortLoop(l.node)) {
         loop = l;
         base = v;
