@@ -21,6 +21,10 @@ export class Interner {
    * cache line): with 155,000 names (lusearch's first 3M events), the id-indexed arrays each cost a cache miss.
    */
   private table: Int32Array = new Int32Array(SLOT * 128);
+  /** The hash and tail words of the name of the last probe that missed, which {@link add} stores in its slot. */
+  private missHash = 0;
+  private missW0 = 0;
+  private missW1 = 0;
   private strings: (string | undefined)[] = [];
   /** Number of distinct names interned so far; ids are 0..size-1. */
   size = 0;
@@ -44,7 +48,8 @@ export class Interner {
    * The probe of {@link internBytes} and {@link find}: the hash is {@link nameHash} of the length, the first 4 and the
    * last 8 bytes (no pass over the name). A name of at most 8 bytes is found by comparing hash, length and the last
    * 8 bytes as two words, all in its slot — no byte loop; a longer one compares its other bytes too.
-   * @returns the name's id, or `-1 - slot` with the free slot where it would go.
+   * @returns the name's id, or `-1 - slot` with the free slot where it would go (its hash and tail words then kept
+   * for {@link add}).
    */
   private probe(buf: Uint8Array, start: number, end: number): number {
     const table = this.table;
@@ -58,7 +63,12 @@ export class Interner {
     for (;;) {
       const t = slot * SLOT;
       const e = table[t + 1];
-      if (e === 0) return -1 - slot;
+      if (e === 0) {
+        this.missHash = h;
+        this.missW0 = w0;
+        this.missW1 = w1;
+        return -1 - slot;
+      }
       if (table[t] === h && table[t + 2] === len && table[t + 3] === w0 && table[t + 4] === w1) {
         if (len <= 8) return e - 1;
         // The last 8 bytes are equal: compare the others, 4 at a time (unaligned DataView reads), then 1.
@@ -120,6 +130,7 @@ export class Interner {
     return this.arena.subarray(off, off + this.spans[2 * id + 1]);
   }
 
+  /** Adds the name `buf[start, end)` in `slot`, where the probe that just missed it would have found it. */
   private add(buf: Uint8Array, start: number, end: number, slot: number): number {
     const id = this.size++;
     const len = end - start;
@@ -137,13 +148,11 @@ export class Interner {
     this.spans[2 * id + 1] = len;
     this.arenaLength += len;
     const t = slot * SLOT;
-    const w0 = tailWord(buf, start, end, 0);
-    const w1 = tailWord(buf, start, end, 1);
-    this.table[t] = nameHash(len, headWord(buf, start, end), w0, w1);
+    this.table[t] = this.missHash;
     this.table[t + 1] = id + 1;
     this.table[t + 2] = len;
-    this.table[t + 3] = w0;
-    this.table[t + 4] = w1;
+    this.table[t + 3] = this.missW0;
+    this.table[t + 4] = this.missW1;
     this.table[t + 5] = this.spans[2 * id];
     if (this.size * 2 * SLOT > this.table.length) this.rehash();
     return id;
