@@ -594,25 +594,26 @@ for (const preload of ['--require', '--import'] as const)
   describe(`end to end: node ${preload} dist/runtime/register.js`, () => {
     const dir = mkdtempSync(join(tmpdir(), 'goldilocks-instrument-'));
     after(() => rmSync(dir, { recursive: true, force: true }));
-    const recorded = (file: string): string[] =>
-      readFileSync(file, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => l.replace(/^\d+ /, ''));
-    const threads = (file: string): Set<string> =>
-      new Set(
-        readFileSync(file, 'utf8')
-          .trim()
-          .split('\n')
-          .map((l) => l.split(' ')[0]),
-      );
+    /**
+     * Runs fixture `file` under the preload, expecting exit 0: its stdout (trimmed), the accesses the recording
+     * runtime logged (`R file:line:col`), and how many threads logged one.
+     */
+    const runOk = async (file: string) => {
+      const log = join(dir, `${file}.log`);
+      const r = await node(preload, [file], log);
+      assert.equal(r.code, 0, r.stderr);
+      const lines = readFileSync(log, 'utf8').trim().split('\n');
+      return {
+        stdout: r.stdout.trim(),
+        recorded: lines.map((l) => l.replace(/^\d+ /, '')),
+        threads: new Set(lines.map((l) => l.split(' ')[0])).size,
+      };
+    };
 
     test('ESM main, a file worker, an eval worker and a worker with execArgv: [] and env: {}', async () => {
-      const log = join(dir, 'esm.log');
-      const r = await node(preload, ['main.mjs'], log);
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout.trim(), '1,0,42,43');
-      assert.deepEqual(recorded(log), [
+      const r = await runOk('main.mjs');
+      assert.equal(r.stdout, '1,0,42,43');
+      assert.deepEqual(r.recorded, [
         'W main.mjs:4:1',
         'R worker.mjs:3:17',
         'W worker.mjs:3:1',
@@ -621,15 +622,13 @@ for (const preload of ['--require', '--import'] as const)
         'R worker.mjs:3:17',
         'W worker.mjs:3:1',
       ]);
-      assert.equal(threads(log).size, 4);
+      assert.equal(r.threads, 4);
     });
 
     test('CommonJS loops: loop guards in a module loaded by require (eslint-scope is not itself instrumented)', async () => {
-      const log = join(dir, 'loop.log');
-      const r = await node(preload, ['loop.cjs'], log);
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout.trim(), '1,2 2,4');
-      assert.deepEqual(recorded(log), [
+      const r = await runOk('loop.cjs');
+      assert.equal(r.stdout, '1,2 2,4');
+      assert.deepEqual(r.recorded, [
         'W loop.cjs:2:29',
         'W loop.cjs:2:29',
         'R loop.cjs:4:36',
@@ -638,20 +637,16 @@ for (const preload of ['--require', '--import'] as const)
     });
 
     test('CommonJS main and worker', async () => {
-      const log = join(dir, 'cjs.log');
-      const r = await node(preload, ['main.cjs'], log);
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout.trim(), '2,7');
-      assert.deepEqual(recorded(log), ['R main.cjs:3:1', 'W main.cjs:3:1', 'W worker.cjs:2:1']);
-      assert.equal(threads(log).size, 2);
+      const r = await runOk('main.cjs');
+      assert.equal(r.stdout, '2,7');
+      assert.deepEqual(r.recorded, ['R main.cjs:3:1', 'W main.cjs:3:1', 'W worker.cjs:2:1']);
+      assert.equal(r.threads, 2);
     });
 
     test('a TypeScript entry point is type-stripped with exact positions', async () => {
-      const log = join(dir, 'ts.log');
-      const r = await node(preload, ['app.ts'], log);
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout.trim(), '1');
-      assert.deepEqual(recorded(log), ['R app.ts:4:12', 'W app.ts:4:12']);
+      const r = await runOk('app.ts');
+      assert.equal(r.stdout, '1');
+      assert.deepEqual(r.recorded, ['R app.ts:4:12', 'W app.ts:4:12']);
     });
 
     test('a syntax error is reported by node, with file and line', async () => {
