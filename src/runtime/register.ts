@@ -29,7 +29,7 @@ import Module, { createRequire, register, syncBuiltinESMExports } from 'node:mod
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkerOptions } from 'node:worker_threads';
-import { installHooks, installRuntime, type RuntimeFactory } from './hooks.js';
+import { installHooks, installRuntime, type Runtime, type RuntimeFactory } from './hooks.js';
 import { settings } from './settings.js';
 import { stripTypes, transformSource, warn } from './transform.js';
 
@@ -39,22 +39,25 @@ const require = createRequire(REGISTER_URL);
 /** The CommonJS exports object of worker_threads, whose `Worker` is replaced (then synced to its ESM namespace). */
 const threads = require('node:worker_threads') as typeof import('node:worker_threads');
 
-if (threads.isMainThread || threads.parentPort !== null) preload();
-
-/** Steps 1–5 of the file header, in a thread that runs user code. */
-function preload(): void {
+/**
+ * Step 1: the hooks, and the runtime `GOLDILOCKS_RUNTIME` names (a path or file URL; default `./detector.js`),
+ * loaded and installed. @returns the runtime.
+ */
+function loadRuntime(): Runtime {
   const hooks = installHooks();
-  const runtimeSpec = settings.GOLDILOCKS_RUNTIME;
-  const runtimePath = runtimeSpec
-    ? runtimeSpec.startsWith('file:')
-      ? fileURLToPath(runtimeSpec)
-      : resolve(runtimeSpec)
+  const spec = settings.GOLDILOCKS_RUNTIME;
+  const path = spec
+    ? spec.startsWith('file:')
+      ? fileURLToPath(spec)
+      : resolve(spec)
     : fileURLToPath(new URL('./detector.js', REGISTER_URL));
-  const runtime = (require(runtimePath).default as RuntimeFactory)(hooks);
+  const runtime = (require(path).default as RuntimeFactory)(hooks);
   installRuntime(runtime);
+  return runtime;
+}
 
-  register('./loader.js', REGISTER_URL);
-
+/** Step 3: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts` files are type-stripped first. */
+function instrumentCommonJs(): void {
   interface CjsModule {
     _compile(content: string, filename: string): unknown;
   }
@@ -70,12 +73,16 @@ function preload(): void {
     cjs._extensions[ext] = (module, filename) =>
       module._compile(stripTypes(readFileSync(filename, 'utf8'), filename), filename);
   }
+}
 
-  /**
-   * Environment-data key: whether the worker being spawned got `--require <this file>` appended to its explicit
-   * `execArgv`. The worker then removes it from its `process.execArgv`, which shows the program what it asked for.
-   */
-  const PRELOAD_ADDED = 'goldilocks.preloadAdded';
+/**
+ * Environment-data key: whether the worker being spawned got `--require <this file>` appended to its explicit
+ * `execArgv`. The worker then removes it from its `process.execArgv`, which shows the program what it asked for.
+ */
+const PRELOAD_ADDED = 'goldilocks.preloadAdded';
+
+/** Step 4: workers run instrumented code, eval workers included, and are announced to the runtime (fork). */
+function instrumentWorkers(runtime: Runtime): void {
   const argv = process.execArgv;
   if (
     !threads.isMainThread &&
@@ -113,16 +120,19 @@ function preload(): void {
     }
   }
   threads.Worker = Worker;
+}
 
-  /**
-   * An eval worker's code is a classic script that Node names `[worker eval]`; Node 20 runs no preload module
-   * before it, so the instrumented script is run by `vm.runInThisContext` once this file has been imported there.
-   */
-  function evalWorkerCode(code: string): string {
-    const script = JSON.stringify(transformSource(code, '[worker eval]', false));
-    return `import(${JSON.stringify(REGISTER_URL)}).then(() => require('node:vm').runInThisContext(${script}, { filename: '[worker eval]' }));`;
-  }
+/**
+ * An eval worker's code is a classic script that Node names `[worker eval]`; Node 20 runs no preload module
+ * before it, so the instrumented script is run by `vm.runInThisContext` once this file has been imported there.
+ */
+function evalWorkerCode(code: string): string {
+  const script = JSON.stringify(transformSource(code, '[worker eval]', false));
+  return `import(${JSON.stringify(REGISTER_URL)}).then(() => require('node:vm').runInThisContext(${script}, { filename: '[worker eval]' }));`;
+}
 
+/** Step 5: a warning, once per thread, when a native addon or WebAssembly module is loaded. */
+function warnUninstrumented(): void {
   let reportedNative = false;
   const dlopen = process.dlopen;
   process.dlopen = ((...args: unknown[]) => {
@@ -150,6 +160,14 @@ function preload(): void {
       return Reflect.construct(target, args, newTarget);
     },
   });
+}
 
+// Steps 1–5 of the file header, in a thread that runs user code (last: the constants above are then initialized).
+if (threads.isMainThread || threads.parentPort !== null) {
+  const runtime = loadRuntime();
+  register('./loader.js', REGISTER_URL);
+  instrumentCommonJs();
+  instrumentWorkers(runtime);
+  warnUninstrumented();
   syncBuiltinESMExports();
 }
