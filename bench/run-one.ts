@@ -1,16 +1,17 @@
 /**
  * One benchmark measurement, meant to run in a fresh process (bench/bench.ts spawns it):
  *
- *   node --import tsx bench/run-one.ts <detector> <file> [--lenient] [--pipeline auto|on|off]
+ *   node --import tsx bench/run-one.ts <detector> <file> [--lenient] [--pipeline auto|on|split|off]
  *
  * Reads and checks the trace end to end (parse + detect, streaming) with one detector, and prints one line
  * of JSON: events, timeMs (parse + detect, without Node's startup), eventsPerSec, racyEvents, racyVars,
  * maxRSSKiB (peak resident set of the whole process, `process.resourceUsage().maxRSS`), format, warnings,
- * pipelined (whether the trace was parsed in a worker thread: `CheckOptions.pipeline`, default auto).
+ * reading (how the trace was read: in one thread, by a parser thread, or split between parser threads; from
+ * `CheckOptions.pipeline`, default auto).
  */
 import { parseArgs } from 'node:util';
 import { checkFile } from '../dist/check.js';
-import { PIPELINE_MODES, type PipelineMode } from '../dist/trace/pipeline.js';
+import { PIPELINE_MODES, type PipelineMode, type Reading } from '../dist/trace/pipeline.js';
 
 export interface RunResult {
   detector: string;
@@ -23,7 +24,7 @@ export interface RunResult {
   racyVars: number;
   maxRSSKiB: number;
   warnings: number;
-  pipelined: boolean;
+  reading: Reading;
 }
 
 const { values, positionals } = parseArgs({
@@ -34,7 +35,7 @@ const [detector, file] = positionals;
 const pipeline = values.pipeline as PipelineMode;
 if (detector === undefined || file === undefined || !PIPELINE_MODES.includes(pipeline)) {
   process.stderr.write(
-    'usage: node --import tsx bench/run-one.ts <detector> <file> [--lenient] [--pipeline auto|on|off]\n',
+    'usage: node --import tsx bench/run-one.ts <detector> <file> [--lenient] [--pipeline auto|on|split|off]\n',
   );
   process.exit(2);
 }
@@ -53,7 +54,7 @@ try {
     racyVars: races.firstRace.size,
     maxRSSKiB: process.resourceUsage().maxRSS,
     warnings: r.engine.warnings,
-    pipelined: r.pipelined,
+    reading: r.reading,
   };
   process.stdout.write(`${JSON.stringify(out)}\n`);
 } catch (e) {

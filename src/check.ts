@@ -6,10 +6,16 @@ import type { SkipList } from './engine/skip.js';
 import type { EventBatch } from './model/events.js';
 import { Symbols } from './model/symbols.js';
 import { RaceCollector } from './report/collector.js';
-import { BINARY_MAGIC } from './trace/binary.js';
 import type { TraceError } from './trace/errors.js';
-import { type PipelineMode, readTracePipelined, usePipeline } from './trace/pipeline.js';
+import {
+  chooseReading,
+  type InputKind,
+  type PipelineMode,
+  type Reading,
+  readTracePipelined,
+} from './trace/pipeline.js';
 import { detectFormat, type Format, type ReadResult, readTrace, readTraceBuffer } from './trace/reader.js';
+import { readTraceSplit, type SplitOptions } from './trace/split.js';
 import { formatEvent } from './trace/writer.js';
 
 export interface CheckOptions {
@@ -23,10 +29,13 @@ export interface CheckOptions {
   onProgress?: (read: number, total: number) => void;
   onWarning?: (e: TraceError) => void;
   /**
-   * Parse in a worker thread while the detectors run (trace/pipeline.ts): `auto` (default) for text files of
-   * 8 MiB and more when a core is free (`usePipeline`), `on`, `off`. Results are the same either way.
+   * Parse in worker threads while the detectors run (trace/pipeline.ts, trace/split.ts): `auto` (default) for
+   * files of 8 MiB and more when a core is free (`chooseReading`), `on` (one parser thread), `split` (several),
+   * `off`. Results are the same either way.
    */
   pipeline?: PipelineMode;
+  /** Parser threads and segment size of split reading (trace/split.ts; defaults there). */
+  split?: SplitOptions;
 }
 
 /** One detector's verdicts on a trace. */
@@ -42,20 +51,22 @@ export interface CheckResult {
   input: ReadResult;
   /** Wall-clock milliseconds for parse + check. */
   timeMs: number;
-  /** Whether the trace was parsed in a worker thread (`CheckOptions.pipeline`). */
-  pipelined: boolean;
+  /** How the trace was read (`CheckOptions.pipeline`). */
+  reading: Reading;
 }
 
+/** Bytes of a file's start that {@link sniff} reads: enough for a first line of a text trace. */
+const SNIFF_BYTES = 1 << 16;
+
 /**
- * Size of the file at `path` and whether it is in the binary format (given by `format`, else by its first bytes;
- * a gzip'd file counts as text); 0 and false for stdin or a file that cannot be read (reading it then reports why).
+ * Size of the file at `path` and what its first bytes say it is (`format` when given); 0 and `unknown` for stdin or
+ * a file that cannot be read (reading it then reports why).
  */
-function sniff(path: string, format: Format | undefined): { size: number; binary: boolean } {
-  if (path === '-') return { size: 0, binary: false };
+function sniff(path: string, format: Format | undefined): { size: number; kind: InputKind } {
+  if (path === '-') return { size: 0, kind: 'unknown' };
   try {
     const size = statSync(path).size;
-    if (format !== undefined && format !== 'auto') return { size, binary: format === 'bin' };
-    const head = Buffer.alloc(BINARY_MAGIC.length);
+    const head = Buffer.alloc(Math.min(SNIFF_BYTES, size));
     const fd = openSync(path, 'r');
     let n: number;
     try {
@@ -63,9 +74,11 @@ function sniff(path: string, format: Format | undefined): { size: number; binary
     } finally {
       closeSync(fd);
     }
-    return { size, binary: detectFormat(head.subarray(0, n), n < head.length) === 'bin' };
+    if (n >= 2 && head[0] === 0x1f && head[1] === 0x8b) return { size, kind: 'gzip' };
+    if (format !== undefined && format !== 'auto') return { size, kind: format };
+    return { size, kind: detectFormat(head.subarray(0, n), n === size) ?? 'unknown' };
   } catch {
-    return { size: 0, binary: false };
+    return { size: 0, kind: 'unknown' };
   }
 }
 
@@ -100,13 +113,20 @@ function setup(
 export async function checkFile(path: string, options: CheckOptions = {}): Promise<CheckResult> {
   const { symbols, engine, results } = setup(options, path === '-' ? '<stdin>' : path);
   const t0 = performance.now();
-  const { size, binary } = sniff(path, options.format);
-  const pipelined = usePipeline(options.pipeline ?? 'auto', path, size, binary);
-  const input = await (pipelined ? readTracePipelined : readTrace)(path, symbols, (b) => engine.process(b), {
-    format: options.format,
-    onProgress: options.onProgress,
-  });
-  return { symbols, engine, results, input, timeMs: performance.now() - t0, pipelined };
+  const { size, kind } = sniff(path, options.format);
+  const reading = chooseReading(options.pipeline ?? 'auto', path, size, kind);
+  const readOptions = { format: options.format, onProgress: options.onProgress };
+  const onBatch = (b: EventBatch) => engine.process(b);
+  const input =
+    reading === 'split'
+      ? await readTraceSplit(path, kind as 'ext' | 'std', symbols, onBatch, readOptions, options.split)
+      : await (reading === 'parser thread' ? readTracePipelined : readTrace)(
+          path,
+          symbols,
+          onBatch,
+          readOptions,
+        );
+  return { symbols, engine, results, input, timeMs: performance.now() - t0, reading };
 }
 
 /** As {@link checkFile}, for a trace given as text (tests, examples). */
@@ -121,7 +141,7 @@ export function checkText(text: string, options: CheckOptions = {}, name = '<tex
     format: options.format,
     batchSize: lines + 2,
   });
-  return { symbols, engine, results, input, timeMs: performance.now() - t0, pipelined: false };
+  return { symbols, engine, results, input, timeMs: performance.now() - t0, reading: 'one thread' };
 }
 
 /** The verdicts every precise detector must agree on: racy variables and the first racy event of each. */

@@ -14,13 +14,12 @@ import { checkFile } from '../dist/check.js';
 import { Symbols } from '../dist/model/symbols.js';
 import { jsonReport } from '../dist/report/report.js';
 import { TraceError } from '../dist/trace/errors.js';
-import { readTracePipelined, usePipeline } from '../dist/trace/pipeline.js';
+import { readTracePipelined } from '../dist/trace/pipeline.js';
 import { readTrace } from '../dist/trace/reader.js';
 import { formatEvent } from '../dist/trace/writer.js';
 import { feasibleTrace } from './gen.js';
 import { cli, ROOT, tempFile, tempPath } from './helpers.js';
-
-const DETECTORS = ['goldilocks', 'fasttrack', 'djit', 'eraser'];
+import { generatedTrace, rejection, reports } from './reading.js';
 
 /** Every event of `path` as `line:text` (extended format), read one way or the other. */
 async function events(path: string, pipelined: boolean, batchSize?: number, maxInFlight?: number) {
@@ -34,32 +33,6 @@ async function events(path: string, pipelined: boolean, batchSize?: number, maxI
     ? await readTracePipelined(path, symbols, onBatch, { batchSize }, maxInFlight)
     : await readTrace(path, symbols, onBatch, { batchSize });
   return { lines, result, variables: symbols.variables.size, objects: symbols.objects.size };
-}
-
-/** The JSON report of each detector, without the timing fields. */
-async function reports(path: string, pipeline: 'on' | 'off', lenient = false) {
-  const r = await checkFile(path, { detectors: DETECTORS, pipeline, lenient });
-  assert.equal(r.pipelined, pipeline === 'on');
-  return {
-    reports: r.results.map((d) => {
-      const j = jsonReport(r, d, path, 1000) as { summary: Record<string, unknown> };
-      delete j.summary.timeMs;
-      delete j.summary.eventsPerSecond;
-      return j;
-    }),
-    input: r.input,
-    warnings: r.engine.warnings,
-  };
-}
-
-/** The error `f` rejects with. */
-async function rejection(f: () => Promise<unknown>): Promise<Error> {
-  try {
-    await f();
-  } catch (e) {
-    return e as Error;
-  }
-  assert.fail('expected an error');
 }
 
 describe('pipelined reading: the parser in a worker thread', () => {
@@ -79,26 +52,16 @@ describe('pipelined reading: the parser in a worker thread', () => {
   });
 
   it('the same reports from every detector, on text, gzip and binary input of a generated trace', async () => {
-    const { generate } = await import('../bench/generate.js');
-    const text = tempPath('gen.trace');
-    generate({
-      events: 40_000,
-      threads: 4,
-      vars: 2000,
-      locks: 20,
-      volatiles: 4,
-      seed: 3,
-      racy: 0.01,
-      out: text,
-    });
+    const text = await generatedTrace(3);
     const gz = tempFile('gen.trace.gz', gzipSync(readFileSync(text)));
     const bin = tempPath('gen.bin');
     assert.equal(cli(['convert', '--to', 'bin', text, '-o', bin]).status, 0);
     for (const f of [text, gz, bin]) {
-      const a = await reports(f, 'off');
-      const b = await reports(f, 'on');
-      assert.ok(a.reports[0].races.length > 0, 'the trace should have races');
-      assert.deepEqual(b, a, f);
+      const a = await reports(f, { pipeline: 'off' });
+      const b = await reports(f, { pipeline: 'on' });
+      assert.equal(b.reading, 'parser thread');
+      assert.ok(a.result.reports[0].races.length > 0, 'the trace should have races');
+      assert.deepEqual(b.result, a.result, f);
     }
   });
 
@@ -112,9 +75,9 @@ describe('pipelined reading: the parser in a worker thread', () => {
       join(real, 'roadrunner', 'volatileflag.trace.gz'),
     ];
     for (const f of files) {
-      const a = await reports(f, 'off', true);
-      const b = await reports(f, 'on', true);
-      assert.deepEqual(b, a, f);
+      const a = await reports(f, { pipeline: 'off', lenient: true });
+      const b = await reports(f, { pipeline: 'on', lenient: true });
+      assert.deepEqual(b.result, a.result, f);
     }
   });
 
@@ -135,10 +98,10 @@ describe('pipelined reading: the parser in a worker thread', () => {
     const b = await rejection(() => checkFile(path, { pipeline: 'on' }));
     assert.ok(b instanceof TraceError, String(b));
     assert.equal(b.message, a.message);
-    const la = await reports(path, 'off', true);
-    const lb = await reports(path, 'on', true);
-    assert.equal(la.warnings, 1);
-    assert.deepEqual(lb, la);
+    const la = await reports(path, { pipeline: 'off', lenient: true });
+    const lb = await reports(path, { pipeline: 'on', lenient: true });
+    assert.equal(la.result.warnings, 1);
+    assert.deepEqual(lb.result, la.result);
   });
 
   it('a missing file: the same error', async () => {
@@ -149,25 +112,19 @@ describe('pipelined reading: the parser in a worker thread', () => {
     assert.equal((b as { code?: string }).code, 'ENOENT');
   });
 
-  it('the CLI: the same output through --pipeline on and off, from a file and from stdin', () => {
+  it('the CLI: the same output through --pipeline on, split and off, from a file and from stdin', () => {
     const text = 'T0|fork(T1)|M.java:1\nT0|w(x)|M.java:2\nT1|w(x)|W.java:3\n';
     const path = tempFile('cli.trace', text);
     const strip = (s: string) => s.replace(/[\d.]+ s, [\d.,]+[MK]? events\/s/g, 'TIME');
     for (const input of [undefined, text]) {
       const arg = input === undefined ? path : '-';
       const off = cli(['check', '--pipeline', 'off', '--no-color', arg], input);
-      const on = cli(['check', '--pipeline', 'on', '--no-color', arg], input);
-      assert.equal(on.status, off.status);
-      assert.equal(strip(on.stdout), strip(off.stdout));
-      assert.match(on.stdout, /\bx\b/, 'the race on x is reported');
+      for (const mode of ['on', 'split']) {
+        const on = cli(['check', '--pipeline', mode, '--no-color', arg], input);
+        assert.equal(on.status, off.status, mode);
+        assert.equal(strip(on.stdout), strip(off.stdout), mode);
+        assert.match(on.stdout, /\bx\b/, 'the race on x is reported');
+      }
     }
-  });
-
-  it('auto: only text files of 8 MiB and more, never stdin; on and off as told', () => {
-    assert.equal(usePipeline('auto', 'small.trace', 1 << 20, false), false);
-    assert.equal(usePipeline('auto', '-', 1 << 30, false), false);
-    assert.equal(usePipeline('auto', 'big.bin', 1 << 30, true), false);
-    assert.equal(usePipeline('on', 'small.bin', 0, true), true);
-    assert.equal(usePipeline('off', 'big.trace', 1 << 30, false), false);
   });
 });

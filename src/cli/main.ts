@@ -226,7 +226,8 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(
       new Option(
         '--pipeline <mode>',
-        'parse in a worker thread while the detectors run (auto: text files of 8 MiB or more, when a core is free)',
+        'parse in worker threads while the detectors run: on (one parser thread), split (a text file cut between ' +
+          'parser threads), off (auto: split for text files of 8 MiB or more, one parser thread for gzip, when a core is free)',
       )
         .choices(PIPELINE_MODES as string[])
         .default('auto'),

@@ -167,7 +167,7 @@ export class Interner {
       if (old[j + 1] === 0) continue;
       let slot = old[j] & mask;
       while (table[slot * SLOT + 1] !== 0) slot = (slot + 1) & mask;
-      table.set(old.subarray(j, j + SLOT), slot * SLOT);
+      for (let k = 0, t = slot * SLOT; k < SLOT; k++) table[t + k] = old[j + k];
     }
     this.table = table;
   }

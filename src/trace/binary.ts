@@ -164,6 +164,10 @@ export class BinaryParser implements TraceParser {
     return this.start;
   }
 
+  get lines(): number {
+    return this.records;
+  }
+
   finish(): void {}
 
   /**

@@ -18,6 +18,8 @@ export interface TraceParser {
   finish(batch: EventBatch): void;
   /** Lines that were neither events nor errors (blank lines, comments, a tool's log lines), by reason. */
   readonly skipped: Map<string, number>;
+  /** Lines consumed so far (binary: records). */
+  readonly lines: number;
 }
 
 export type ParserFactory = (symbols: Symbols, file: string) => TraceParser;

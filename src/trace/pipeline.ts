@@ -22,28 +22,45 @@ import type { ReadOptions, ReadResult } from './reader.js';
  * (`Atomics.wait`) while there are `maxInFlight` of them: memory stays bounded by that many batches.
  */
 
-/** `on`: always pipeline; `off`: parse and detect in the calling thread; `auto`: see {@link usePipeline}. */
-export type PipelineMode = 'auto' | 'on' | 'off';
-export const PIPELINE_MODES: readonly PipelineMode[] = ['auto', 'on', 'off'];
+/**
+ * How a trace is read: `off` in the calling thread; `on` by one parser thread (this module); `split` by several
+ * (`split.ts`: text files in the extended or STD format only, other input as with `on`); `auto`: see
+ * {@link chooseReading}.
+ */
+export type PipelineMode = 'auto' | 'on' | 'split' | 'off';
+export const PIPELINE_MODES: readonly PipelineMode[] = ['auto', 'on', 'split', 'off'];
+
+/** How a trace was read: in the calling thread, by one parser thread, or split between parser threads. */
+export type Reading = 'one thread' | 'parser thread' | 'split';
+
+/** What the first bytes of an input say it is: its format, or gzip'd, or `unknown` (stdin, unreadable, no whole line). */
+export type InputKind = 'ext' | 'std' | 'rr' | 'bin' | 'gzip' | 'unknown';
 
 /**
- * Input size (bytes of the file, compressed or not) from which `auto` pipelines. The worker's start-up costs
- * 30–50 ms; a text trace is parsed at about 50 MiB/s, so below a few MiB the overlap gains less than that.
+ * Input size (bytes of the file, compressed or not) from which `auto` reads in parser threads. A worker's
+ * start-up costs 30–50 ms; a text trace is parsed at about 50 MiB/s, so below a few MiB the overlap gains less
+ * than that.
  */
 export const PIPELINE_MIN_BYTES = 8 << 20;
 
 /**
- * Whether to read `path` (of `size` bytes; `-` = stdin; `binary` when it is in the binary format) in a worker
- * thread. `auto`: for text files of at least {@link PIPELINE_MIN_BYTES}, when a core is free for the parser thread:
- * two cores or more, and a load average (`os.loadavg()`, last minute) of at most the core count minus one. On a
- * machine whose cores are all busy the two threads compete for them, and pipelining was measured slower than
- * reading in one thread (0.7–0.8× on this project's 2-core machine); the binary format is parsed so cheaply that
- * handing its batches over costs more than it saves (docs/BENCHMARKS.md). Never for stdin (of unknown size).
+ * How to read `path` (of `size` bytes; `-` = stdin; `kind` from its first bytes). `auto`: in parser threads for
+ * files of at least {@link PIPELINE_MIN_BYTES} other than binary ones, when a core is free for them: two cores or
+ * more, and a load average (`os.loadavg()`, last minute) of at most the core count minus one — split if the file is
+ * text in the extended or STD format, by one parser thread otherwise (gzip'd, RoadRunner's format). On a machine
+ * whose cores are all busy the threads compete for them, and pipelining was measured slower than reading in one
+ * thread (0.7–0.8× on this project's 2-core machine); the binary format is parsed so cheaply that handing its
+ * batches over costs more than it saves (docs/BENCHMARKS.md). Never for stdin (of unknown size, not seekable).
  */
-export function usePipeline(mode: PipelineMode, path: string, size: number, binary: boolean): boolean {
-  if (mode !== 'auto') return mode === 'on';
+export function chooseReading(mode: PipelineMode, path: string, size: number, kind: InputKind): Reading {
+  const splittable = path !== '-' && (kind === 'ext' || kind === 'std');
+  if (mode === 'off') return 'one thread';
+  if (mode === 'on') return 'parser thread';
+  if (mode === 'split') return splittable ? 'split' : 'parser thread';
   const cores = availableParallelism();
-  return path !== '-' && !binary && size >= PIPELINE_MIN_BYTES && cores >= 2 && loadavg()[0] <= cores - 1;
+  if (path === '-' || kind === 'bin' || size < PIPELINE_MIN_BYTES || cores < 2 || loadavg()[0] > cores - 1)
+    return 'one thread';
+  return splittable ? 'split' : 'parser thread';
 }
 
 /** Batches sent by the worker and not yet processed, at most (default of `maxInFlight`). */
@@ -95,11 +112,16 @@ export class NameShipper {
 }
 
 /**
- * Interns the names of `delta` into `symbols`, objects first (a new variable names its object, which
- * `Symbols.variable` interns: it must find the id the worker gave it), variables with `Symbols.variable`.
- * @throws Error if a name does not get the id it has in the worker (tables out of step: a bug).
+ * Interns the names of `delta` into `symbols` in the order they were interned where `delta` was taken: objects
+ * first (a new variable names its object, which `Symbols.variable` interns), variables with `Symbols.variable`.
+ * Calls `onName(ns, k, id)` for the `k`-th name of namespace `ns` (namespaceTables order) in the delta, with the
+ * id it has in `symbols` (new, or the one it had if `symbols` held it already).
  */
-export function applyNames(symbols: Symbols, delta: NameDelta): void {
+export function internNames(
+  symbols: Symbols,
+  delta: NameDelta,
+  onName: (ns: number, k: number, id: number) => void,
+): void {
   const tables = namespaceTables(symbols);
   const start = new Int32Array(tables.length + 1);
   const offset = new Float64Array(tables.length + 1);
@@ -116,16 +138,28 @@ export function applyNames(symbols: Symbols, delta: NameDelta): void {
     let at = offset[ns];
     for (let k = start[ns]; k < start[ns + 1]; k++) {
       const end = at + delta.lengths[k];
-      const expected = table.size;
       const id =
         table === symbols.variables
           ? symbols.variable(delta.bytes, at, end)
           : table.internBytes(delta.bytes, at, end);
-      if (id !== expected)
-        throw new Error(`parser thread: name of namespace ${ns} got id ${id}, not ${expected}`);
+      onName(ns, k - start[ns], id);
       at = end;
     }
   }
+}
+
+/**
+ * Interns the names of `delta` into `symbols` ({@link internNames}), which must give each the id it has in the
+ * worker: the worker's tables and `symbols` hold the same names.
+ * @throws Error if a name does not get the id it has in the worker (tables out of step: a bug).
+ */
+export function applyNames(symbols: Symbols, delta: NameDelta): void {
+  const tables = namespaceTables(symbols);
+  const size = Int32Array.from(tables, (t) => t.size);
+  internNames(symbols, delta, (ns, k, id) => {
+    if (id !== size[ns] + k)
+      throw new Error(`parser thread: name of namespace ${ns} got id ${id}, not ${size[ns] + k}`);
+  });
 }
 
 /** An error as it crosses the threads: a TraceError's fields, or another error's name, message, code, stack. */
@@ -145,7 +179,7 @@ export function sendError(e: unknown): SentError {
   };
 }
 
-function receiveError(s: SentError): Error {
+export function receiveError(s: SentError): Error {
   if ('trace' in s) return new TraceError(...s.trace);
   const e = new Error(s.message) as Error & { code?: string };
   e.name = s.name;
@@ -180,17 +214,17 @@ export interface ParserData {
 }
 
 /**
- * The worker: `parse-worker.js`; when this module runs from its TypeScript source (tests, benchmarks under
- * tsx, whose `--import` registers no loader in worker threads), a stub that registers tsx, then imports
- * `parse-worker.ts`.
+ * Starts the worker module `name` of this folder (`parse-worker`, `split-worker`): `name.js`; when this module runs
+ * from its TypeScript source (tests, benchmarks under tsx, whose `--import` registers no loader in worker threads),
+ * a stub that registers tsx, then imports `name.ts`.
  */
-function startWorker(data: ParserData, stdin: boolean): Worker {
+export function startWorker(name: string, workerData: unknown, stdin = false): Worker {
   if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL('./parse-worker.js', import.meta.url), { workerData: data, stdin });
+    return new Worker(new URL(`./${name}.js`, import.meta.url), { workerData, stdin });
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const entry = JSON.stringify(new URL('./parse-worker.ts', import.meta.url).href);
+  const entry = JSON.stringify(new URL(`./${name}.ts`, import.meta.url).href);
   const stub = `import(${tsx}).then((api) => { api.register(); return import(${entry}); });`;
-  return new Worker(stub, { eval: true, workerData: data, stdin });
+  return new Worker(stub, { eval: true, workerData, stdin });
 }
 
 /**
@@ -218,7 +252,7 @@ export function readTracePipelined(
     progress: options.onProgress !== undefined,
   };
   const stdin = path === '-';
-  const worker = startWorker(data, stdin);
+  const worker = startWorker('parse-worker', data, stdin);
   if (stdin && worker.stdin !== null) process.stdin.pipe(worker.stdin);
   return new Promise((resolve, reject) => {
     let done = false;

@@ -130,6 +130,11 @@ export class TraceFeeder {
     batch.reset(this.index);
   }
 
+  /** Lines (binary: records) parsed so far. */
+  get lines(): number {
+    return this.parser?.lines ?? 0;
+  }
+
   /**
    * Parses the whole lines (binary: records) of `buf`. @returns the unparsed rest (a partial last line).
    * @throws TraceError on malformed input.

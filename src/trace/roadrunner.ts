@@ -77,6 +77,10 @@ export class RoadRunnerParser implements TraceParser {
     return Math.min(pos, end);
   }
 
+  get lines(): number {
+    return this.lineNo;
+  }
+
   finish(batch: EventBatch): void {
     for (const [parent, j] of this.pendingJoins) batch.push(JOIN, parent, j.child, j.loc, -1, j.line);
     this.pendingJoins.clear();

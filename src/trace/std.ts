@@ -164,6 +164,10 @@ export class StdParser implements TraceParser {
     return Math.min(pos, end);
   }
 
+  get lines(): number {
+    return this.lineNo;
+  }
+
   finish(): void {}
 
   /**
