@@ -35,8 +35,8 @@ const USAGE = `usage: npm run bench -- [options]
                       '... (ext text)'; converted once, into bench/out/)
   --detectors A,B     detectors (default ${DEFAULT_DETECTORS});
                       eager (the slow oracle) only runs on inputs of <= ${EAGER_MAX_EVENTS} events
-  --pipeline M,M      how to read: auto (default), on (a parser thread), split (parser threads), off; several give rows per mode,
-                      labelled [pipeline MODE], run side by side
+  --pipeline M,M      how to read: auto (default), on (one parser thread), split (parser threads), off;
+                      several give rows per mode, labelled [pipeline MODE], run side by side
   --repeat N          median of N runs (default 1)
   --out FILE          append the Markdown report to FILE
   --heap MB           --max-old-space-size of the measured processes
