@@ -1,5 +1,5 @@
 import { availableParallelism, loadavg } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { type Transferable, Worker } from 'node:worker_threads';
 import { EventBatch } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
 import { namespaceTables } from './binary.js';
@@ -218,13 +218,18 @@ export interface ParserData {
  * from its TypeScript source (tests, benchmarks under tsx, whose `--import` registers no loader in worker threads),
  * a stub that registers tsx, then imports `name.ts`.
  */
-export function startWorker(name: string, workerData: unknown, stdin = false): Worker {
+export function startWorker(
+  name: string,
+  workerData: unknown,
+  options: { stdin?: boolean; transferList?: Transferable[] } = {},
+): Worker {
+  const { stdin = false, transferList } = options;
   if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL(`./${name}.js`, import.meta.url), { workerData, stdin });
+    return new Worker(new URL(`./${name}.js`, import.meta.url), { workerData, stdin, transferList });
   const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
   const entry = JSON.stringify(new URL(`./${name}.ts`, import.meta.url).href);
   const stub = `import(${tsx}).then((api) => { api.register(); return import(${entry}); });`;
-  return new Worker(stub, { eval: true, workerData, stdin });
+  return new Worker(stub, { eval: true, workerData, stdin, transferList });
 }
 
 /**
@@ -252,7 +257,7 @@ export function readTracePipelined(
     progress: options.onProgress !== undefined,
   };
   const stdin = path === '-';
-  const worker = startWorker('parse-worker', data, stdin);
+  const worker = startWorker('parse-worker', data, { stdin });
   if (stdin && worker.stdin !== null) process.stdin.pipe(worker.stdin);
   return new Promise((resolve, reject) => {
     let done = false;

@@ -106,18 +106,24 @@ export function readTraceBuffer(
  * parsed once whole.
  */
 export class TraceFeeder {
-  private readonly batch: EventBatch;
+  private batch: EventBatch;
   private parser: TraceParser | undefined;
   private format: Format;
   private index = 0;
 
+  /**
+   * @param nextBatch gives the batch to fill after one is handed to `onBatch` (default: that one again, emptied),
+   *   for a caller that hands batches on (`split-worker.ts`); it gets the capacity of `options.batchSize`.
+   */
   constructor(
     private readonly symbols: Symbols,
     private readonly name: string,
     private readonly onBatch: (batch: EventBatch) => void,
     options: ReadOptions,
+    private readonly nextBatch?: (capacity: number) => EventBatch,
   ) {
-    this.batch = new EventBatch(options.batchSize ?? 1 << 15);
+    const capacity = options.batchSize ?? 1 << 15;
+    this.batch = nextBatch?.(capacity) ?? new EventBatch(capacity);
     this.batch.reset(0);
     this.format = options.format ?? 'auto';
   }
@@ -127,7 +133,8 @@ export class TraceFeeder {
     if (batch.length === 0) return;
     this.index += batch.length;
     this.onBatch(batch);
-    batch.reset(this.index);
+    if (this.nextBatch !== undefined) this.batch = this.nextBatch(batch.capacity);
+    this.batch.reset(this.index);
   }
 
   /** Lines (binary: records) parsed so far. */

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
+import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
 import { COMMIT, EventBatch, READ, WRITE } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
 import {
@@ -32,7 +32,9 @@ import type { ReadOptions, ReadResult } from './reader.js';
  * occurrence in the trace, as in one thread: the same ids, events, line numbers, results and errors.
  *
  * What crosses the threads (each message names its segment):
- * - `batch`: the events (buffers transferred), preceded by the names new to that parser thread;
+ * - `batch`: the events (buffers transferred), preceded by the names new to that parser thread; once the detectors
+ *   have processed them, the calling thread sends the events' buffer back on the parser thread's `returns` port,
+ *   where the parser thread takes it for a later batch (so memory does not wait for garbage collection);
  * - `segment`: the end of a segment: its lines (for the line numbers of the following segments) and its skipped
  *   lines;
  * - `error`: the error that stopped the parser thread in that segment (a TraceError with the line in the segment,
@@ -41,8 +43,12 @@ import type { ReadOptions, ReadResult } from './reader.js';
  * first one the calling thread has not finished, so at most `window` segments of batches are parsed ahead.
  */
 
-/** Bytes per segment (default of `segmentBytes`): at 50–100 MiB/s per parser thread, a fraction of a second. */
-export const SEGMENT_BYTES = 16 << 20;
+/**
+ * Bytes per segment (default of `segmentBytes`): at 50–100 MiB/s per parser thread, a tenth of a second. The events
+ * of up to `window` segments wait for the detectors, so smaller segments keep peak memory lower (docs/BENCHMARKS.md,
+ * "Split reading").
+ */
+export const SEGMENT_BYTES = 8 << 20;
 
 /** Bytes read from the file at a time, by the parser threads and by the search for line starts. */
 const CHUNK_BYTES = 1 << 20;
@@ -64,7 +70,7 @@ export interface SplitOptions {
   workers?: number;
   /** Bytes per segment, about (default {@link SEGMENT_BYTES}). */
   segmentBytes?: number;
-  /** Segments parsed ahead of the detectors at most (default: workers + 2). */
+  /** Segments parsed ahead of the detectors at most (default: workers + 1). */
   window?: number;
 }
 
@@ -78,6 +84,8 @@ export interface SplitData {
   /** {@link NEXT_SEGMENT}: next segment to take; {@link SEGMENTS_DONE}: segments the calling thread finished. */
   control: Int32Array;
   window: number;
+  /** Where the calling thread sends back the storage of each batch it has processed, for the next batch. */
+  returns: MessagePort;
 }
 
 /** A parser thread's messages (see the protocol above). */
@@ -87,6 +95,7 @@ export type SplitMessage =
       segment: number;
       names: NameDelta;
       storage: ArrayBuffer;
+      capacity: number;
       commitPool: Int32Array;
       length: number;
     }
@@ -222,18 +231,22 @@ export function readTraceSplit(
   const size = bounds[segments];
   const count = Math.max(1, Math.min(split.workers ?? defaultWorkers(), segments));
   const control = new Int32Array(new SharedArrayBuffer(8));
-  const data: SplitData = {
-    path,
-    format,
-    batchSize: options.batchSize,
-    bounds,
-    control,
-    window: split.window ?? count + 2,
-  };
   const workers: Worker[] = [];
+  const returns: MessagePort[] = [];
   const maps: IdMap[] = [];
   for (let w = 0; w < count; w++) {
-    workers.push(startWorker('split-worker', data));
+    const { port1, port2 } = new MessageChannel();
+    const data: SplitData = {
+      path,
+      format,
+      batchSize: options.batchSize,
+      bounds,
+      control,
+      window: split.window ?? count + 1,
+      returns: port2,
+    };
+    workers.push(startWorker('split-worker', data, { transferList: [port2] }));
+    returns.push(port1);
     maps.push(new IdMap(symbols));
   }
   /** Messages not yet handled, per segment, with the index of the worker that sent them. */
@@ -249,6 +262,7 @@ export function readTraceSplit(
       if (done) return;
       done = true;
       for (const worker of workers) void worker.terminate();
+      for (const port of returns) port.close();
       if (result === undefined) reject(error);
       else resolve(result);
     };
@@ -260,7 +274,7 @@ export function readTraceSplit(
         const { w, m } = queue[taken++];
         if (m.type === 'batch') {
           maps[w].add(symbols, m.names);
-          const batch = new EventBatch(m.length, m.storage);
+          const batch = new EventBatch(m.capacity, m.storage);
           batch.length = m.length;
           batch.firstIndex = events;
           batch.commitPool = m.commitPool;
@@ -268,6 +282,7 @@ export function readTraceSplit(
           maps[w].rewrite(batch, lineBase);
           events += m.length;
           onBatch(batch);
+          returns[w].postMessage(m.storage, [m.storage]);
         } else if (m.type === 'segment') {
           lineBase += m.lines;
           for (const [reason, n] of m.skipped) skipped.set(reason, (skipped.get(reason) ?? 0) + n);
