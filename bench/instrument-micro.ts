@@ -8,7 +8,8 @@
  * loop over `this.buf` (the member loop guards), nested loops whose inner loop runs 4 times (the guard on the outer
  * loop), a method whose only loop runs 4 times called from a loop (a short loop: the per-access guard), and
  * `get(i)`/`set(i, v)` methods over `this.buf` called from a loop (no loop around their accesses: the per-access
- * guard). Then the live runtime's
+ * guard; and `c.set(...)` is a call of a name the rewriter gives a site, `__goldilocks.method`), and the same with
+ * `put` for `set` (the per-access guard alone). Then the live runtime's
  * element path (`bench/runtime-micro.mjs` under plain node and under `--import dist/runtime/register.js`; needs
  * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, per word check, per
  * `Atomics.add`, per word of a bulk copy into shared memory, and per call of a method name the rewriter gives a site.
@@ -94,6 +95,9 @@ const MEMBER: Record<string, string> = {
   'get(i)/set(i, v) methods on this.buf': `class C { constructor(b) { this.buf = b; }
     get(i) { return this.buf[i]; } set(i, v) { this.buf[i] = v; } }
     return (a, n) => { const c = new C(a); let s = 0; for (let i = 0; i < n; i++) { c.set(i, c.get(i) + 1); s += c.get(i); } return s; };`,
+  'get(i)/put(i, v) methods on this.buf': `class C { constructor(b) { this.buf = b; }
+    get(i) { return this.buf[i]; } put(i, v) { this.buf[i] = v; } }
+    return (a, n) => { const c = new C(a); let s = 0; for (let i = 0; i < n; i++) { c.put(i, c.get(i) + 1); s += c.get(i); } return s; };`,
 };
 console.log('\nthrough a member                                       plain ns  instr ns  ratio');
 for (const [shape, source] of Object.entries(MEMBER))
