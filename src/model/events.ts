@@ -149,26 +149,6 @@ export class EventBatch {
   /** Bytes of `storage` per event: line (8), thread, target, loc, value (4 each), kind (1). */
   static readonly BYTES_PER_EVENT = 25;
 
-  /**
-   * A copy of the events of this batch in a batch of exactly their number, whose `storage` and `commitPool`
-   * buffers belong to it alone (so they can be transferred to another thread, node:worker_threads).
-   */
-  compact(): EventBatch {
-    const n = this.length;
-    const b = new EventBatch(n);
-    b.line.set(this.line.subarray(0, n));
-    b.thread.set(this.thread.subarray(0, n));
-    b.target.set(this.target.subarray(0, n));
-    b.loc.set(this.loc.subarray(0, n));
-    b.value.set(this.value.subarray(0, n));
-    b.kind.set(this.kind.subarray(0, n));
-    b.commitPool = this.commitPool.slice(0, this.commitPoolLength);
-    b.commitPoolLength = this.commitPoolLength;
-    b.length = n;
-    b.firstIndex = this.firstIndex;
-    return b;
-  }
-
   /** Empties the batch; the next event gets trace index `firstIndex`. */
   reset(firstIndex: number): void {
     this.length = 0;

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Symbols } from '../model/symbols.js';
-import { NameShipper, type ParserData, type ParserMessage, sendError } from './pipeline.js';
+import { BatchShipper, NameShipper, type ParserData, type ParserMessage, sendError } from './pipeline.js';
 import { readTrace } from './reader.js';
 
 const data = workerData as ParserData;
@@ -14,6 +14,7 @@ const symbols = new Symbols();
 const names = new NameShipper(symbols);
 const post = (m: ParserMessage, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
 const inFlight = data.inFlight;
+const shipper = new BatchShipper(data.returns);
 
 try {
   const result = await readTrace(
@@ -23,22 +24,13 @@ try {
       for (let n = Atomics.load(inFlight, 0); n >= data.maxInFlight; n = Atomics.load(inFlight, 0))
         Atomics.wait(inFlight, 0, n);
       Atomics.add(inFlight, 0, 1);
-      const c = b.compact();
-      post(
-        {
-          type: 'batch',
-          names: names.take(),
-          storage: c.storage,
-          commitPool: c.commitPool,
-          length: c.length,
-          firstIndex: c.firstIndex,
-        },
-        [c.storage, c.commitPool.buffer as ArrayBuffer],
-      );
+      const { batch, transfer } = shipper.ship(b);
+      post({ type: 'batch', names: names.take(), batch, firstIndex: b.firstIndex }, transfer);
     },
     {
       format: data.format,
       batchSize: data.batchSize,
+      nextBatch: shipper.next,
       onProgress: data.progress ? (read, total) => post({ type: 'progress', read, total }) : undefined,
     },
   );

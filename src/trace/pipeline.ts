@@ -1,5 +1,11 @@
 import { availableParallelism, loadavg } from 'node:os';
-import { type Transferable, Worker } from 'node:worker_threads';
+import {
+  MessageChannel,
+  type MessagePort,
+  receiveMessageOnPort,
+  type Transferable,
+  Worker,
+} from 'node:worker_threads';
 import { EventBatch } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
 import { namespaceTables } from './binary.js';
@@ -13,9 +19,10 @@ import type { ReadOptions, ReadResult } from './reader.js';
  * instead of their sum.
  *
  * What crosses the threads, in input order, on the worker's message port:
- * - `batch`: the events (the buffers of {@link EventBatch.compact}, transferred, not copied), preceded by the
- *   names the worker interned since the previous message ({@link NameDelta}), so that the calling thread's
- *   `Symbols` give every name the id the worker gave it before any event uses it;
+ * - `batch`: the events ({@link ShippedBatch}: the batch's own buffer, transferred, not copied; the calling thread
+ *   sends it back once processed, see {@link BatchShipper}), preceded by the names the worker interned since the
+ *   previous message ({@link NameDelta}), so that the calling thread's `Symbols` give every name the id the worker
+ *   gave it before any event uses it;
  * - `progress`: bytes read, after each input chunk (the `onProgress` of {@link ReadOptions});
  * - `end`: the {@link ReadResult} (and the last names); `error`: the error that stopped the worker.
  * The batches sent and not yet processed are counted in a SharedArrayBuffer cell; the worker waits
@@ -111,6 +118,60 @@ export class NameShipper {
   }
 }
 
+/** A batch as it crosses to the calling thread: its storage (transferred), capacity, events and commit sets. */
+export interface ShippedBatch {
+  storage: ArrayBuffer;
+  capacity: number;
+  length: number;
+  commitPool: Int32Array;
+}
+
+/**
+ * A parser thread's side of handing batches over: each batch is filled over storage the calling thread sent back on
+ * `returns` once its detectors were done with it (new storage only when none is back), so that memory is reused
+ * instead of waiting for garbage collection. {@link next} is the feeder's `ReadOptions.nextBatch`.
+ */
+export class BatchShipper {
+  private readonly free: ArrayBuffer[] = [];
+  /** The batch {@link next} gave last: the one being filled (a feeder posts a batch, then asks for the next). */
+  private filling: EventBatch | undefined;
+
+  constructor(private readonly returns: MessagePort) {}
+
+  /** A batch over storage sent back, or a new one. */
+  readonly next = (capacity: number): EventBatch => {
+    for (let m = receiveMessageOnPort(this.returns); m !== undefined; m = receiveMessageOnPort(this.returns))
+      this.free.push(m.message as ArrayBuffer);
+    this.filling = new EventBatch(capacity, this.free.pop());
+    return this.filling;
+  };
+
+  /** `b` as a message, and the buffers to transfer with it (`b`'s storage is the calling thread's from then on). */
+  ship(b: EventBatch): { batch: ShippedBatch; transfer: ArrayBuffer[] } {
+    const commitPool = b.commitPool.slice(0, b.commitPoolLength);
+    return {
+      batch: { storage: b.storage, capacity: b.capacity, length: b.length, commitPool },
+      transfer: [b.storage, commitPool.buffer as ArrayBuffer],
+    };
+  }
+
+  /** Takes back the storage of the batch being filled, when its feeder is done and left it empty. */
+  reclaim(): void {
+    if (this.filling !== undefined) this.free.push(this.filling.storage);
+    this.filling = undefined;
+  }
+}
+
+/** The calling thread's side: the batch of `m`, whose first event has trace index `firstIndex`. */
+export function landBatch(m: ShippedBatch, firstIndex: number): EventBatch {
+  const batch = new EventBatch(m.capacity, m.storage);
+  batch.length = m.length;
+  batch.firstIndex = firstIndex;
+  batch.commitPool = m.commitPool;
+  batch.commitPoolLength = m.commitPool.length;
+  return batch;
+}
+
 /**
  * Interns the names of `delta` into `symbols` in the order they were interned where `delta` was taken: objects
  * first (a new variable names its object, which `Symbols.variable` interns), variables with `Symbols.variable`.
@@ -190,14 +251,7 @@ export function receiveError(s: SentError): Error {
 
 /** The worker's messages (see the protocol above). */
 export type ParserMessage =
-  | {
-      type: 'batch';
-      names: NameDelta;
-      storage: ArrayBuffer;
-      commitPool: Int32Array;
-      length: number;
-      firstIndex: number;
-    }
+  | { type: 'batch'; names: NameDelta; batch: ShippedBatch; firstIndex: number }
   | { type: 'progress'; read: number; total: number }
   | { type: 'end'; names: NameDelta; result: ReadResult }
   | { type: 'error'; error: SentError };
@@ -211,6 +265,8 @@ export interface ParserData {
   inFlight: Int32Array;
   maxInFlight: number;
   progress: boolean;
+  /** Where the calling thread sends back the storage of each batch it has processed ({@link BatchShipper}). */
+  returns: MessagePort;
 }
 
 /**
@@ -248,6 +304,7 @@ export function readTracePipelined(
   maxInFlight = MAX_IN_FLIGHT,
 ): Promise<ReadResult> {
   const inFlight = new Int32Array(new SharedArrayBuffer(4));
+  const { port1: returns, port2 } = new MessageChannel();
   const data: ParserData = {
     path,
     format: options.format,
@@ -255,9 +312,10 @@ export function readTracePipelined(
     inFlight,
     maxInFlight,
     progress: options.onProgress !== undefined,
+    returns: port2,
   };
   const stdin = path === '-';
-  const worker = startWorker('parse-worker', data, { stdin });
+  const worker = startWorker('parse-worker', data, { stdin, transferList: [port2] });
   if (stdin && worker.stdin !== null) process.stdin.pipe(worker.stdin);
   return new Promise((resolve, reject) => {
     let done = false;
@@ -269,6 +327,7 @@ export function readTracePipelined(
         process.stdin.pause();
       }
       void worker.terminate();
+      returns.close();
       if (result === undefined) reject(error);
       else resolve(result);
     };
@@ -278,12 +337,8 @@ export function readTracePipelined(
         switch (m.type) {
           case 'batch': {
             applyNames(symbols, m.names);
-            const batch = new EventBatch(m.length, m.storage);
-            batch.length = m.length;
-            batch.firstIndex = m.firstIndex;
-            batch.commitPool = m.commitPool;
-            batch.commitPoolLength = m.commitPool.length;
-            onBatch(batch);
+            onBatch(landBatch(m.batch, m.firstIndex));
+            returns.postMessage(m.batch.storage, [m.batch.storage]);
             Atomics.sub(inFlight, 0, 1);
             Atomics.notify(inFlight, 0);
             break;

@@ -22,6 +22,11 @@ export interface ReadOptions {
   batchSize?: number;
   /** Progress callback: bytes of the input file read so far and its size (0 for stdin). */
   onProgress?: (read: number, total: number) => void;
+  /**
+   * Gives the batch to fill after one is handed to `onBatch` (default: that one again, emptied), with the capacity of
+   * `batchSize`: for a caller that hands batches on to another thread (`BatchShipper` of pipeline.ts).
+   */
+  nextBatch?: (capacity: number) => EventBatch;
 }
 
 export interface ReadResult {
@@ -111,19 +116,17 @@ export class TraceFeeder {
   private format: Format;
   private index = 0;
 
-  /**
-   * @param nextBatch gives the batch to fill after one is handed to `onBatch` (default: that one again, emptied),
-   *   for a caller that hands batches on (`split-worker.ts`); it gets the capacity of `options.batchSize`.
-   */
+  private readonly nextBatch: ((capacity: number) => EventBatch) | undefined;
+
   constructor(
     private readonly symbols: Symbols,
     private readonly name: string,
     private readonly onBatch: (batch: EventBatch) => void,
     options: ReadOptions,
-    private readonly nextBatch?: (capacity: number) => EventBatch,
   ) {
     const capacity = options.batchSize ?? 1 << 15;
-    this.batch = nextBatch?.(capacity) ?? new EventBatch(capacity);
+    this.nextBatch = options.nextBatch;
+    this.batch = this.nextBatch?.(capacity) ?? new EventBatch(capacity);
     this.batch.reset(0);
     this.format = options.format ?? 'auto';
   }

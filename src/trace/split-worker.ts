@@ -4,10 +4,9 @@
  * (with the names new to this thread), its end, or the error that stopped it, to the thread that started it.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
-import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { EventBatch } from '../model/events.js';
+import { parentPort, workerData } from 'node:worker_threads';
 import { Symbols } from '../model/symbols.js';
-import { NameShipper, sendError } from './pipeline.js';
+import { BatchShipper, NameShipper, sendError } from './pipeline.js';
 import { TraceFeeder } from './reader.js';
 import { NEXT_SEGMENT, SEGMENTS_DONE, type SplitData, type SplitMessage } from './split.js';
 
@@ -23,18 +22,7 @@ const names = new NameShipper(symbols);
 const { control, bounds, window } = data;
 const segments = bounds.length - 1;
 const post = (m: SplitMessage, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
-/** Storage of batches the calling thread has sent back (all of one capacity: `data.batchSize`). */
-const free: ArrayBuffer[] = [];
-/** The batch `nextBatch` gave last: the one being filled, never posted (its feeder posts a batch, then asks for one). */
-let filling: EventBatch | undefined;
-
-/** A batch over storage sent back, or a new one. */
-function nextBatch(capacity: number): EventBatch {
-  for (let m = receiveMessageOnPort(data.returns); m !== undefined; m = receiveMessageOnPort(data.returns))
-    free.push(m.message as ArrayBuffer);
-  filling = new EventBatch(capacity, free.pop());
-  return filling;
-}
+const shipper = new BatchShipper(data.returns);
 
 /** Parses segment `s` and posts its batches and its end. @throws what the reading or the parser throws. */
 function parseSegment(fd: number, s: number): void {
@@ -42,22 +30,10 @@ function parseSegment(fd: number, s: number): void {
     symbols,
     data.path,
     (b) => {
-      const commitPool = b.commitPool.slice(0, b.commitPoolLength);
-      post(
-        {
-          type: 'batch',
-          segment: s,
-          names: names.take(),
-          storage: b.storage,
-          capacity: b.capacity,
-          commitPool,
-          length: b.length,
-        },
-        [b.storage, commitPool.buffer as ArrayBuffer],
-      );
+      const { batch, transfer } = shipper.ship(b);
+      post({ type: 'batch', segment: s, names: names.take(), batch }, transfer);
     },
-    { format: data.format, batchSize: data.batchSize },
-    nextBatch,
+    { format: data.format, batchSize: data.batchSize, nextBatch: shipper.next },
   );
   // The unparsed rest of a chunk (a partial line) moves to the buffer's start; the next chunk is read after it.
   let rest = 0;
@@ -76,7 +52,7 @@ function parseSegment(fd: number, s: number): void {
     left.copy(buffer, 0);
   }
   const { skipped } = feeder.end(buffer.subarray(0, rest));
-  if (filling !== undefined) free.push(filling.storage); // the feeder's last batch, left empty
+  shipper.reclaim(); // the feeder's last batch, left empty
   post({ type: 'segment', segment: s, lines: feeder.lines, skipped: [...skipped] });
 }
 

@@ -1,20 +1,28 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
-import { COMMIT, EventBatch, READ, WRITE } from '../model/events.js';
+import type { EventBatch } from '../model/events.js';
+import { growAtLeast } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
 import {
   NS_COUNT,
   NS_LOCATION,
   NS_THREAD,
-  NS_VALUE,
   NS_VARIABLE,
   namespaceTables,
   SECOND_NS,
   TARGET_NS,
 } from './binary.js';
 import { TraceError } from './errors.js';
-import { internNames, type NameDelta, receiveError, type SentError, startWorker } from './pipeline.js';
+import {
+  internNames,
+  landBatch,
+  type NameDelta,
+  receiveError,
+  type SentError,
+  type ShippedBatch,
+  startWorker,
+} from './pipeline.js';
 import type { ReadOptions, ReadResult } from './reader.js';
 
 /**
@@ -32,9 +40,8 @@ import type { ReadOptions, ReadResult } from './reader.js';
  * occurrence in the trace, as in one thread: the same ids, events, line numbers, results and errors.
  *
  * What crosses the threads (each message names its segment):
- * - `batch`: the events (buffers transferred), preceded by the names new to that parser thread; once the detectors
- *   have processed them, the calling thread sends the events' buffer back on the parser thread's `returns` port,
- *   where the parser thread takes it for a later batch (so memory does not wait for garbage collection);
+ * - `batch`: the events (buffers transferred; sent back once processed, on the parser thread's `returns` port, as
+ *   with one parser thread: `BatchShipper`), preceded by the names new to that parser thread;
  * - `segment`: the end of a segment: its lines (for the line numbers of the following segments) and its skipped
  *   lines;
  * - `error`: the error that stopped the parser thread in that segment (a TraceError with the line in the segment,
@@ -90,15 +97,7 @@ export interface SplitData {
 
 /** A parser thread's messages (see the protocol above). */
 export type SplitMessage =
-  | {
-      type: 'batch';
-      segment: number;
-      names: NameDelta;
-      storage: ArrayBuffer;
-      capacity: number;
-      commitPool: Int32Array;
-      length: number;
-    }
+  | { type: 'batch'; segment: number; names: NameDelta; batch: ShippedBatch }
   | { type: 'segment'; segment: number; lines: number; skipped: [string, number][] }
   | { type: 'error'; segment: number; error: SentError };
 
@@ -153,11 +152,7 @@ class IdMap {
   add(symbols: Symbols, delta: NameDelta): void {
     for (let ns = 0; ns < NS_COUNT; ns++) {
       const need = this.size[ns] + delta.counts[ns];
-      if (need > this.ids[ns].length) {
-        const a = new Int32Array(Math.max(need, this.ids[ns].length * 2));
-        a.set(this.ids[ns]);
-        this.ids[ns] = a;
-      }
+      if (need > this.ids[ns].length) this.ids[ns] = growAtLeast(this.ids[ns], need);
     }
     internNames(symbols, delta, (ns, k, id) => {
       this.ids[ns][this.size[ns] + k] = id;
@@ -180,15 +175,9 @@ class IdMap {
       thread[i] = threads[thread[i]];
       loc[i] = locations[loc[i]];
       line[i] += lineBase;
-      const v = value[i];
-      if (k === READ || k === WRITE) {
-        target[i] = variables[target[i]];
-        if (v >= 0) value[i] = byNs[NS_VALUE][v];
-      } else {
-        const ns = TARGET_NS[k];
-        if (ns >= 0 && target[i] >= 0) target[i] = byNs[ns][target[i]];
-        if (v >= 0 && k !== COMMIT) value[i] = byNs[SECOND_NS[k]][v];
-      }
+      const ns = TARGET_NS[k]; // -1: a commit, whose target is an offset into its pool
+      if (ns >= 0 && target[i] >= 0) target[i] = byNs[ns][target[i]];
+      if (value[i] >= 0) value[i] = byNs[SECOND_NS[k]][value[i]];
     }
     const pool = batch.commitPool;
     for (let p = 0; p < batch.commitPoolLength; ) {
@@ -274,15 +263,11 @@ export function readTraceSplit(
         const { w, m } = queue[taken++];
         if (m.type === 'batch') {
           maps[w].add(symbols, m.names);
-          const batch = new EventBatch(m.capacity, m.storage);
-          batch.length = m.length;
-          batch.firstIndex = events;
-          batch.commitPool = m.commitPool;
-          batch.commitPoolLength = m.commitPool.length;
+          const batch = landBatch(m.batch, events);
           maps[w].rewrite(batch, lineBase);
-          events += m.length;
+          events += batch.length;
           onBatch(batch);
-          returns[w].postMessage(m.storage, [m.storage]);
+          returns[w].postMessage(m.batch.storage, [m.batch.storage]);
         } else if (m.type === 'segment') {
           lineBase += m.lines;
           for (const [reason, n] of m.skipped) skipped.set(reason, (skipped.get(reason) ?? 0) + n);
