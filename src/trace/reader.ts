@@ -1,5 +1,5 @@
 import { createReadStream, statSync } from 'node:fs';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { EventBatch } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
@@ -27,11 +27,18 @@ export interface ReadOptions {
    * `batchSize`: for a caller that hands batches on to another thread (`BatchShipper` of pipeline.ts).
    */
   nextBatch?: (capacity: number) => EventBatch;
+  /**
+   * Read only bytes `[start, end)` of the file, as an uncompressed text trace that starts and ends at line starts (a
+   * segment of a split read, `split.ts`); line numbers then count from the range's first line.
+   */
+  range?: { start: number; end: number };
 }
 
 export interface ReadResult {
   format: Exclude<Format, 'auto'>;
   events: number;
+  /** Lines (binary: records) read. */
+  lines: number;
   gzip: boolean;
   skipped: Map<string, number>;
 }
@@ -48,7 +55,17 @@ export async function readTrace(
   options: ReadOptions = {},
 ): Promise<ReadResult> {
   const total = path === '-' ? 0 : statSync(path).size;
-  const raw: Readable = path === '-' ? process.stdin : createReadStream(path, { highWaterMark: 1 << 20 });
+  const { range } = options;
+  const raw: Readable =
+    path === '-'
+      ? process.stdin
+      : range !== undefined && range.end <= range.start
+        ? Readable.from([])
+        : createReadStream(path, {
+            highWaterMark: 1 << 20,
+            start: range?.start,
+            end: range && range.end - 1,
+          });
   let rawBytes = 0;
   raw.on('data', (c: Buffer) => {
     rawBytes += c.length;
@@ -56,7 +73,7 @@ export async function readTrace(
   const it = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const first = await it.next();
   const head: Buffer = first.done ? Buffer.alloc(0) : first.value;
-  const gzip = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  const gzip = range === undefined && head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
   async function* rawChunks(): AsyncGenerator<Buffer> {
     if (head.length > 0) yield head;
     for (;;) {
@@ -140,11 +157,6 @@ export class TraceFeeder {
     this.batch.reset(this.index);
   }
 
-  /** Lines (binary: records) parsed so far. */
-  get lines(): number {
-    return this.parser?.lines ?? 0;
-  }
-
   /**
    * Parses the whole lines (binary: records) of `buf`. @returns the unparsed rest (a partial last line).
    * @throws TraceError on malformed input.
@@ -176,7 +188,12 @@ export class TraceFeeder {
       this.parser ?? makeParser(this.format === 'auto' ? 'ext' : this.format, this.symbols, this.name);
     parser.finish(this.batch);
     this.flush();
-    return { format: parser.format as ReadResult['format'], events: this.index, skipped: parser.skipped };
+    return {
+      format: parser.format as ReadResult['format'],
+      events: this.index,
+      lines: parser.lines,
+      skipped: parser.skipped,
+    };
   }
 }
 

@@ -28,7 +28,7 @@ import type { ReadOptions, ReadResult } from './reader.js';
 /**
  * Split reading of a text trace on several cores: the file is cut at line starts into segments of about
  * {@link SEGMENT_BYTES}; parser threads (node:worker_threads, `split-worker.ts`) take the segments in turn (the
- * next one not taken, from a shared counter) and parse each with {@link TraceFeeder} and their own symbol tables,
+ * next one not taken, from a shared counter) and parse each with {@link readTrace} (its `range`) and their own symbol tables,
  * while the calling thread runs the detectors on the batches in trace order. Where parsing costs more than
  * detecting (on lusearch-t2, parsing is about 80% of a check: docs/BENCHMARKS.md), the parsers share it; one
  * parser thread (`pipeline.ts`) cannot go faster than parsing alone.
@@ -57,7 +57,7 @@ import type { ReadOptions, ReadResult } from './reader.js';
  */
 export const SEGMENT_BYTES = 8 << 20;
 
-/** Bytes read from the file at a time, by the parser threads and by the search for line starts. */
+/** Bytes read from the file at a time by the search for line starts. */
 const CHUNK_BYTES = 1 << 20;
 
 /**
@@ -284,7 +284,7 @@ export function readTraceSplit(
             : e;
         }
       }
-      finish(undefined, { format, events, gzip: false, skipped });
+      finish(undefined, { format, events, lines: lineBase, gzip: false, skipped });
     };
     workers.forEach((worker, w) => {
       worker.on('message', (m: SplitMessage) => {
