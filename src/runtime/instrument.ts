@@ -119,7 +119,7 @@ interface Loop {
    * Per member `R.p` used as an element access's object in the loop, `R` being `this` (`base` null) or an invariant
    * variable: the temporary its accesses compare their object with (see `memberGuardOf`).
    */
-  members: Array<{ base: Variable | null; root: string; p: string; temp: string }>;
+  members: Array<{ base: Variable | null; p: string; temp: string }>;
 }
 
 /** A site as the loop guards see it: its position, and the object of an element access (else null). */
@@ -632,7 +632,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const p = obj.property.name;
     let m = loop.members.find((x) => x.base === base && x.p === p);
     if (m === undefined) {
-      m = { base, root: base?.name ?? 'this', p, temp: `${RESERVED_PREFIX}${++loop.scope.temps}` };
+      m = { base, p, temp: `${RESERVED_PREFIX}${++loop.scope.temps}` };
       loop.members.push(m);
     }
     return m.temp;
@@ -706,7 +706,9 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
       if (loop.guards.size === 0 && loop.members.length === 0) return;
       const set = [
         ...[...loop.guards].map(([v, g]) => `${g} = !${HOOKS_GLOBAL}.shared(${v.name})`),
-        ...loop.members.map((m) => `${m.temp} = ${HOOKS_GLOBAL}.peek(${m.root}, ${JSON.stringify(m.p)})`),
+        ...loop.members.map(
+          (m) => `${m.temp} = ${HOOKS_GLOBAL}.peek(${m.base?.name ?? 'this'}, ${JSON.stringify(m.p)})`,
+        ),
       ];
       // a statement of its own, not a block around the loop: nothing is inserted where the next statement starts
       ms.prependLeft(loop.start, `${set.join(', ')}; `);
