@@ -636,6 +636,17 @@ for (const preload of ['--require', '--import'] as const)
       ]);
     });
 
+    test('an import cycle: a function runs before its module, with its site cache undefined', async () => {
+      const r = await runOk('cycle-a.mjs');
+      assert.equal(r.stdout, '0,7,0,7 0 5');
+      assert.deepEqual(r.recorded, [
+        'W cycle-b.mjs:5:1',
+        'R cycle-a.mjs:3:10',
+        'R cycle-a.mjs:3:10',
+        'R cycle-a.mjs:3:10',
+      ]);
+    });
+
     test('CommonJS main and worker', async () => {
       const r = await runOk('main.cjs');
       assert.equal(r.stdout, '2,7');

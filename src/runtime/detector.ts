@@ -731,14 +731,11 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   };
   let lastView: ArrayBufferView | undefined; // a one-entry cache in front of `views`
   let last: View | undefined;
-  /** The View of `o` for the fast path, or undefined (then cached at site `i` of `m`) when it is not shared. */
-  const viewAt = (o: ArrayBufferView, m: SiteFunction, i: number): View | undefined => {
+  /** The View of `o` for the fast path, or undefined when it is not shared. */
+  const viewAt = (o: ArrayBufferView): View | undefined => {
     let v = views.get(o);
     if (v === undefined) {
-      if (!hooks.shared(o)) {
-        hooks.cache(m, i, o);
-        return undefined;
-      }
+      if (!hooks.shared(o)) return undefined;
       v = viewOf(o as Int8Array);
     }
     lastView = o;
@@ -761,14 +758,13 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     i: number,
     byte: number,
     flags: number,
-  ): false => {
+  ): void => {
     const w = byte >>> 3;
     const mask = ((1 << v.bpe) - 1) << (byte & 7);
     checkWord(v.id, v.base, w, mask, flags, siteOf(hooks.siteId(m, i)), v.bpe, o, flags ? write : read);
-    if (recorder !== undefined) return false; // a recorded run writes every access: no filter
+    if (recorder !== undefined) return; // a recorded run writes every access: no filter
     const e = v.filter[w];
     v.filter[w] = (e >>> 16 === epoch ? e : epoch << 16) | (flags ? mask << 8 : mask);
-    return false;
   };
   /**
    * The fast path of an element read (`flags` 0) or write (WRITE), hooks contract {@link Runtime.r} / `w`; small
@@ -777,18 +773,18 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
    */
   const fastPath =
     (flags: number) =>
-    (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number): boolean => {
-      const v = o === lastView ? last : viewAt(o, m, i);
-      if (v === undefined) return false;
+    (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown): unknown => {
+      const v = o === lastView ? last : viewAt(o);
+      if (v === undefined) return o;
       if (typeof k !== 'number') return true;
       const byte = byteOf(v, o, k);
-      if (byte < 0) return false;
+      if (byte < 0) return c;
       const e = v.filter[byte >>> 3];
       const mask = ((1 << v.bpe) - 1) << (byte & 7);
       if (e >>> 16 !== epoch || (((flags ? 0 : e) | (e >>> 8)) & mask) !== mask)
-        return miss(v, o, m, i, byte, flags);
-      counts[SAME_EPOCH]++;
-      return false;
+        miss(v, o, m, i, byte, flags);
+      else counts[SAME_EPOCH]++;
+      return c;
     };
   const read = fastPath(0);
   const write = fastPath(WRITE);

@@ -34,13 +34,14 @@ export interface Runtime {
   set(o: ArrayBufferView, k: unknown, v: unknown, site: number): unknown;
   /**
    * The fast path of a read (`r`) or write (`w`) of `o[k]` at site `i` of module `m`, where `o` is a view that is
-   * not `m[i]`: checks the access and returns false when the site is to perform it itself (also when it touches no
-   * shared memory; then it may cache `o` in `m[i]`), or returns true when the site must call {@link Hooks.get} /
-   * {@link Hooks.set} instead (keys that are not numbers). Throws, like `get`/`set`, before the access.
+   * not `c`, the site's cache (see {@link Hooks.r}): returns true when the site must call {@link Hooks.get} /
+   * {@link Hooks.set} instead (keys that are not numbers); otherwise the site performs the access itself and
+   * stores the answer as its cache: `o` when it is not over shared memory (the site then skips `r` for it), else
+   * `c` (after checking the access). Throws, like `get`/`set`, before the access.
    * Optional: without them every view over shared memory goes through `get`/`set`.
    */
-  r?(o: ArrayBufferView, k: unknown, m: SiteFunction, i: number): boolean;
-  w?(o: ArrayBufferView, k: unknown, m: SiteFunction, i: number): boolean;
+  r?(o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown): unknown;
+  w?(o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown): unknown;
   /**
    * A read of every element of `o` (a TypedArray over shared memory) at `site`: the copy a TypedArray constructor
    * makes of it (ECMA-262 §23.2.5.1.2 InitializeTypedArrayFromTypedArray). Throws before the copy, like `get`.
@@ -74,12 +75,10 @@ export type RuntimeFactory = (hooks: Hooks) => Runtime;
 
 /**
  * A module's site function: `__gl$m`, appended by the rewriter. Called, it returns `[file, [line1, col1, line2,
- * col2, ...]]`; its elements `m[i]` cache, per site `i`, the last view seen there that is not over shared memory;
- * `m.$b` holds the module's base site id once registered.
+ * col2, ...]]`; `m.$b` holds the module's base site id once registered.
  */
 export interface SiteFunction {
   (): [string, number[]];
-  [i: number]: unknown;
   $b?: number;
 }
 
@@ -151,12 +150,14 @@ export interface Hooks {
   readonly pendingSite: () => number;
   /** The function the rewritten `Atomics` call or method call running now called, or undefined. */
   readonly pendingCallee: () => unknown;
-  /** Caches view `o`, which is not over shared memory, at site `i` of module `m` (see the guard). */
-  readonly cache: (m: SiteFunction, i: number, o: unknown) => void;
-  /** Before a read of `o[k]` at site `i` of module `m`: the runtime's {@link Runtime.r}. */
-  readonly r: (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number) => boolean;
-  /** Before a write of `o[k]` at site `i` of module `m`: the runtime's {@link Runtime.w}. */
-  readonly w: (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number) => boolean;
+  /**
+   * Before a read of `o[k]` at site `i` of module `m`, when `o` is a view other than `c`, the value of the site's
+   * cache variable `__gl$c<i>`: the runtime's {@link Runtime.r}. The site stores the answer in its cache variable
+   * and calls {@link get} when it is true, else reads `o[k]` itself.
+   */
+  readonly r: (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown) => unknown;
+  /** Before a write of `o[k]` at site `i` of module `m`: the runtime's {@link Runtime.w}, as {@link r}. */
+  readonly w: (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown) => unknown;
   /** Read `o[k]` at site `i` of module `m`: the runtime's `get` for shared views, else the plain read. */
   readonly get: (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number) => unknown;
   /** Write `o[k] = v` at site `i` of module `m`; returns `v`. Plain writes have strict-mode semantics. */
@@ -258,27 +259,8 @@ export const passthrough: Runtime = {
 const GLOBAL = '__goldilocks';
 let runtime: Runtime = passthrough;
 
-/**
- * Caches the view `o`, not over shared memory, at site `i` of module `m`. The first time, every site's element of
- * `m` is set (to null), in order: the guard's `m[i]` then always loads an own element of a dense store. (A missing
- * element of a function is looked up along its prototype chain: about 6 ns per access instead of 1.)
- */
-function cache(m: SiteFunction, i: number, o: unknown): void {
-  if (!(0 in m)) fill(m, m()[1].length / 2);
-  m[i] = o;
-}
-
-/** Sets the `n` site elements of `m` that are not set yet to null, in order (a dense store; see {@link cache}). */
-function fill(m: SiteFunction, n: number): void {
-  for (let j = 0; j < n; j++) if (!(j in m)) m[j] = null;
-}
-
 /** Without a fast path: shared views go to get/set, the others are cached at their site. */
-const slow = (o: ArrayBufferView, _k: unknown, m: SiteFunction, i: number): boolean => {
-  if (shared(o)) return true;
-  cache(m, i, o);
-  return false;
-};
+const slow = (o: ArrayBufferView): unknown => shared(o) || o;
 
 /**
  * Publishes `hooks` with the current runtime's fast paths at `globalThis.__goldilocks`. A new frozen object per
@@ -367,7 +349,6 @@ function createHooks(): Hooks {
     let b = m.$b;
     if (b === undefined) {
       const [file, locs] = m();
-      fill(m, locs.length / 2);
       b = sites(file, locs);
       m.$b = b;
     }
@@ -419,7 +400,6 @@ function createHooks(): Hooks {
     peek,
     sites,
     siteId,
-    cache,
     r: slow,
     w: slow,
     siteLocation(id) {
@@ -428,12 +408,10 @@ function createHooks(): Hooks {
     },
     get(o, k, m, i) {
       if (shared(o)) return runtime.get(o, k, siteId(m, i));
-      cache(m, i, o);
       return plain.get(o, k, 0);
     },
     set(o, k, v, m, i) {
       if (shared(o)) return runtime.set(o, k, v, siteId(m, i));
-      cache(m, i, o);
       return plain.set(o, k, v, 0);
     },
     copied(m, i, x, ctor) {
