@@ -12,7 +12,6 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { checkFile } from '../dist/check.js';
 import { Symbols } from '../dist/model/symbols.js';
-import { jsonReport } from '../dist/report/report.js';
 import { TraceError } from '../dist/trace/errors.js';
 import { readTracePipelined } from '../dist/trace/pipeline.js';
 import { readTrace } from '../dist/trace/reader.js';
