@@ -8,8 +8,8 @@
  * loop over `this.buf` (the member loop guards), nested loops whose inner loop runs 4 times (the guard on the outer
  * loop), a method whose only loop runs 4 times called from a loop (a short loop: the per-access guard), and
  * `get(i)`/`set(i, v)` methods over `this.buf` called from a loop (no loop around their accesses: the per-access
- * guard; and `c.set(...)` is a call of a name the rewriter gives a site, `__goldilocks.method`), and the same with
- * `put` for `set` (the per-access guard alone). Then the live runtime's
+ * guard; and `c.set(...)` is a call of a name the rewriter gives a site: `__goldilocks.call` of the method itself, the
+ * receiver not being a view), and the same with `put` for `set` (the per-access guard alone). Then the live runtime's
  * element path (`bench/runtime-micro.mjs` under plain node and under `--import dist/runtime/register.js`; needs
  * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, per word check, per
  * `Atomics.add`, per word of a bulk copy into shared memory, and per call of a method name the rewriter gives a site.

@@ -445,7 +445,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     race,
     stopOnRace,
   };
-  installPatches(ctx);
+  const sitedMethods = installPatches(ctx);
 
   // ---- messages -------------------------------------------------------------------------------------------
   const userPorts = new WeakSet<object>();
@@ -835,6 +835,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
         if (k < (o as Int8Array).length)
           checkRange(buffer, o.byteOffset + k * bpe, bpe, 0, siteOf(site), o, hooks.elements);
     },
+    sitedMethods,
     worker: workerHooks,
   };
   return runtime;

@@ -55,6 +55,12 @@ export interface Runtime {
    * `get`. Optional: without it they are not checked.
    */
   readElements?(o: ArrayBufferView, site: number, keys?: readonly number[]): void;
+  /**
+   * The methods the runtime observes on receivers that are not views (its `TextDecoder#decode`,
+   * `TextEncoder#encodeInto`, `StringDecoder#write`), at most {@link MAX_SITED_METHODS}: rewritten calls of them
+   * carry their site ({@link Hooks.direct}). Optional: without it only calls on views do.
+   */
+  sitedMethods?: readonly unknown[];
   /** Called by register's `Worker` around each worker's construction in this thread. */
   worker?: WorkerHooks;
 }
@@ -80,6 +86,15 @@ export type RuntimeFactory = (hooks: Hooks) => Runtime;
 export interface SiteFunction {
   (): [string, number[]];
   $b?: number;
+}
+
+/** A rewritten method call that carries its site: see {@link Hooks.site}. */
+export interface SitedCall {
+  readonly m: SiteFunction;
+  readonly i: number;
+  readonly text: string;
+  readonly o: unknown;
+  readonly f: unknown;
 }
 
 /** A one-shot assignment target (destructuring or for-in/of head); assigning `v` performs the write. */
@@ -132,20 +147,25 @@ export interface Hooks {
     Record<(typeof ATOMIC_OPS)[number], (m: SiteFunction, i: number, ...args: unknown[]) => unknown>
   >;
   /**
-   * `method(m, i, text, o, f, ...args)` is the rewritten call `o.name(...args)` at site `i` of module `m`, where
-   * `name` is one of {@link OBSERVED_METHODS} and `f` is `o.name` (evaluated in the call's own order: the object, the
-   * property, then the arguments): it calls `f` with `this` = `o`, its site pending meanwhile with `f` as
+   * For the rewritten call `o.name(...)` (`name` one of {@link OBSERVED_METHODS}, `f` = `o.name`): true when it may
+   * call `f` itself, false when it is to go through {@link site} and {@link sited}: when `f` is not a function, `o`
+   * is a view (`ArrayBuffer.isView`), or `f` is one of the runtime's {@link Runtime.sitedMethods}. Runs no user code.
+   */
+  readonly direct: (o: unknown, f: unknown) => boolean;
+  /** `Function.prototype.call` (ECMA-262 §20.2.3.3) as it was at startup, uncurried: `call(f, t, ...args)`. */
+  readonly call: (f: unknown, t: unknown, ...args: unknown[]) => unknown;
+  /**
+   * The record of the rewritten call `o.name(...)` at site `i` of module `m`, `text` its callee as written (`o.name`)
+   * and `f` = `o.name`, for {@link sited}.
+   */
+  readonly site: (m: SiteFunction, i: number, text: string, o: unknown, f: unknown) => SitedCall;
+  /**
+   * Called with `this` a {@link site} record and the call's arguments (evaluated in the call's own order: the
+   * object, the property, then the arguments): calls `f` with `this` = `o`, its site pending meanwhile with `f` as
    * {@link pendingCallee}, so the runtime's patched methods need not capture a stack to name their caller. When `f`
    * is not a function it throws the TypeError `${text} is not a function`, the message of the plain call.
    */
-  readonly method: (
-    m: SiteFunction,
-    i: number,
-    text: string,
-    o: unknown,
-    f: unknown,
-    ...args: unknown[]
-  ) => unknown;
+  readonly sited: (this: SitedCall, ...args: unknown[]) => unknown;
   /** The global site id of the rewritten `Atomics` call or method call running now, or -1. */
   readonly pendingSite: () => number;
   /** The function the rewritten `Atomics` call or method call running now called, or undefined. */
@@ -184,7 +204,7 @@ export interface Hooks {
 }
 
 /**
- * The method names whose calls `o.name(...)` the rewriter gives a site ({@link Hooks.method}): those of the
+ * The method names whose calls `o.name(...)` the rewriter gives a site ({@link Hooks.sited}): those of the
  * built-in methods the runtime observes on shared views (`%TypedArray%.prototype` and `Array.prototype` range and
  * search methods, `Buffer.prototype`'s bulk methods and its `read…`/`write…` accessors, `TextDecoder#decode`,
  * `TextEncoder#encodeInto`, `StringDecoder#write`). Calls of any other name, and calls through
@@ -259,6 +279,23 @@ export const passthrough: Runtime = {
 const GLOBAL = '__goldilocks';
 let runtime: Runtime = passthrough;
 
+/** How many {@link Runtime.sitedMethods} {@link Hooks.direct} compares with. */
+export const MAX_SITED_METHODS = 3;
+
+/**
+ * {@link Hooks.direct} for a runtime's {@link Runtime.sitedMethods}: a fixed number of comparisons, not a set
+ * lookup, so that V8 inlines it at each call site (bench:instrument, `get`/`set` methods).
+ * @throws RangeError for more than {@link MAX_SITED_METHODS} methods.
+ */
+function directTest(methods: readonly unknown[]): Hooks['direct'] {
+  if (methods.length > MAX_SITED_METHODS)
+    throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
+  const [a, b, c] = [...methods, UNKNOWN, UNKNOWN, UNKNOWN];
+  return (o, f) => typeof f === 'function' && !isView(o) && f !== a && f !== b && f !== c;
+}
+
+const uncurriedCall = Function.prototype.call.bind(Function.prototype.call) as Hooks['call'];
+
 /** Without a fast path: shared views go to get/set, the others are cached at their site. */
 const slow = (o: ArrayBufferView): unknown => shared(o) || o;
 
@@ -269,7 +306,12 @@ const slow = (o: ArrayBufferView): unknown => shared(o) || o;
  * mutated, when a runtime is installed.
  */
 function publish(hooks: Hooks): Hooks {
-  const published = Object.freeze({ ...hooks, r: runtime.r ?? slow, w: runtime.w ?? slow });
+  const published = Object.freeze({
+    ...hooks,
+    r: runtime.r ?? slow,
+    w: runtime.w ?? slow,
+    direct: directTest(runtime.sitedMethods ?? []),
+  });
   Object.defineProperty(globalThis, GLOBAL, {
     value: published,
     writable: false,
@@ -358,7 +400,8 @@ function createHooks(): Hooks {
   let pendingM: SiteFunction | undefined;
   let pendingI = -1;
   let pendingCallee: unknown;
-  const method: Hooks['method'] = (m, i, text, o, f, ...args) => {
+  /** Calls `f` with `this` = `o` and `args`, site `i` of module `m` pending meanwhile (see {@link Hooks.sited}). */
+  const callSited = (m: SiteFunction, i: number, text: string, o: unknown, f: unknown, args: unknown[]) => {
     if (typeof f !== 'function') throw new TypeError(`${text} is not a function`);
     // a rewritten call made while evaluating this one's arguments, or inside it, restores these
     const outerM = pendingM;
@@ -379,20 +422,25 @@ function createHooks(): Hooks {
     ATOMIC_OPS.map((name) => [
       name,
       (m: SiteFunction, i: number, ...args: unknown[]): unknown =>
-        method(
+        callSited(
           m,
           i,
           `Atomics.${name}`,
           Atomics,
           (Atomics as unknown as Record<string, unknown>)[name],
-          ...args,
+          args,
         ),
     ]),
   ) as Hooks['atomics'];
   const plain = passthrough;
   const hooks: Hooks = {
     atomics: Object.freeze(atomics),
-    method,
+    direct: directTest([]),
+    call: uncurriedCall,
+    site: (m, i, text, o, f) => ({ m, i, text, o, f }),
+    sited(...args) {
+      return callSited(this.m, this.i, this.text, this.o, this.f, args);
+    },
     pendingSite: () => (pendingM === undefined ? -1 : siteId(pendingM, pendingI)),
     pendingCallee: () => pendingCallee,
     isView,

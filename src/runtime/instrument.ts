@@ -1002,9 +1002,17 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
 
   /**
    * `o.name(args)` with a name of OBSERVED_METHODS, written `a.b.name` (identifiers, `this` and dots only; no
-   * optional link) becomes `__goldilocks.method(__gl$m, i, 'o.name', o, o.name, args)`, or with a temporary
-   * `(t = o), t.name` when `o` is itself a member expression: the same call, in the same order, with its static
-   * site (so a patched method does not capture a stack for it).
+   * optional link) becomes
+   *
+   *     __goldilocks.call(__goldilocks.direct(o, f = o.name) ? (t = o, f)
+   *       : (t = __goldilocks.site(__gl$m, i, 'o.name', o, f), __goldilocks.sited), t, args)
+   *
+   * (with a temporary `(r = o)`, then `r`, when `o` is itself a member expression): the same call, in the same order
+   * (the object, the property, the arguments, then the callability check). `call` is `Function.prototype.call`
+   * uncurried, so nothing of `f` is looked up. When the runtime may need the call's site (a view receiver, or a
+   * method the runtime observes on other receivers: see {@link Hooks.direct}) it calls `sited` with `this` the
+   * record `site` made, which calls `f` with its static site pending (so a patched method does not capture a stack
+   * for it); otherwise `f` itself, at the cost of the test (bench:instrument).
    */
   function methodCall(n: E.SimpleCallExpression & N, st: State): void {
     const callee = n.callee as N;
@@ -1025,12 +1033,13 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
       receiver = `(${ref} = ${edited})`;
     }
     const i = newSite(n);
-    const args = n.arguments.length ? ', ' : '';
-    ms.overwrite(
-      callee.start,
-      paren + 1,
-      `${HOOKS_GLOBAL}.method(${SITE_FN}, ${i}, '${text}', ${receiver}, ${ref}.${property.name}${args}`,
-    );
+    const f = temp(st);
+    const t = temp(st);
+    const H = HOOKS_GLOBAL;
+    const pick =
+      `${H}.direct(${receiver}, ${f} = ${ref}.${property.name}) ? (${t} = ${ref}, ${f}) : ` +
+      `(${t} = ${H}.site(${SITE_FN}, ${i}, '${text}', ${ref}, ${f}), ${H}.sited)`;
+    ms.overwrite(callee.start, paren + 1, `${H}.call(${pick}, ${t}${n.arguments.length ? ', ' : ''}`);
   }
 
   /** `for (o[k] of ...)` and `for ([o[k]] in ...)`: the head is an assignment target (ECMA-262 §14.7.5.7). */

@@ -88,17 +88,21 @@ function defineHidden(owner: object, name: PropertyKey, fn: AnyFn): void {
   Object.defineProperty(owner, name, { value: fn, writable: true, configurable: true, enumerable: false });
 }
 
-/** Installs every patch of this file for the thread of `ctx`. */
-export function installPatches(ctx: Context): void {
+/**
+ * Installs every patch of this file for the thread of `ctx`. Returns the patched methods whose receivers are not
+ * views (the runtime's `sitedMethods`, `./hooks.ts`).
+ */
+export function installPatches(ctx: Context): readonly AnyFn[] {
   patchAtomics(ctx);
   patchDataView(ctx);
   patchTypedArray(ctx);
   patchArray(ctx);
   patchBuffer(ctx);
-  patchText(ctx);
+  const sited = patchText(ctx);
   patchObject(ctx);
   patchJson(ctx);
   patchInspect(ctx);
+  return sited;
 }
 
 function patchAtomics(ctx: Context): void {
@@ -936,7 +940,8 @@ function patchInspect(ctx: Context): void {
   replaceFunction(proto, inspect.custom, bufferCustom);
 }
 
-function patchText(ctx: Context): void {
+/** Patches `TextDecoder#decode`, `TextEncoder#encodeInto` and `StringDecoder#write`; returns the patched three. */
+function patchText(ctx: Context): readonly AnyFn[] {
   const decoder = TextDecoder.prototype as unknown as Record<string, AnyFn>;
   const decode = decoder.decode;
   const decodeFn = function (this: TextDecoder, input?: unknown, ...rest: unknown[]): unknown {
@@ -975,4 +980,5 @@ function patchText(ctx: Context): void {
     return write.call(this, buf, ...rest);
   };
   replaceFunction(stringDecoder, 'write', writeFn as AnyFn);
+  return [decodeFn, encodeIntoFn, writeFn] as AnyFn[];
 }
