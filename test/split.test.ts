@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -14,7 +15,7 @@ import { checkFile } from '../dist/check.js';
 import type { EventBatch } from '../dist/model/events.js';
 import { Symbols } from '../dist/model/symbols.js';
 import { TraceError } from '../dist/trace/errors.js';
-import { chooseReading } from '../dist/trace/pipeline.js';
+import { chooseReading, SPLIT_MIN_BYTES } from '../dist/trace/pipeline.js';
 import { readTrace } from '../dist/trace/reader.js';
 import { readTraceSplit, type SplitOptions, segmentBounds } from '../dist/trace/split.js';
 import { formatEvent } from '../dist/trace/writer.js';
@@ -178,5 +179,10 @@ describe('split reading: a text trace parsed by several parser threads', () => {
     assert.equal(chooseReading('auto', 'small.trace', 1 << 20, 'ext'), 'one thread');
     assert.equal(chooseReading('auto', '-', 1 << 30, 'unknown'), 'one thread');
     assert.equal(chooseReading('auto', 'big.bin', 1 << 30, 'bin'), 'one thread');
+    if (availableParallelism() >= 2 && loadavg()[0] <= availableParallelism() - 1) {
+      assert.equal(chooseReading('auto', 'mid.trace', SPLIT_MIN_BYTES - 1, 'ext'), 'parser thread');
+      assert.equal(chooseReading('auto', 'big.std', SPLIT_MIN_BYTES, 'std'), 'split');
+      assert.equal(chooseReading('auto', 'big.trace.gz', SPLIT_MIN_BYTES, 'gzip'), 'parser thread');
+    }
   });
 });

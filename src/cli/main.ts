@@ -227,7 +227,8 @@ export async function main(argv: string[]): Promise<number> {
       new Option(
         '--pipeline <mode>',
         'parse in worker threads while the detectors run: on (one parser thread), split (a text file cut between ' +
-          'parser threads), off (auto: split for text files of 8 MiB or more, one parser thread for gzip, when a core is free)',
+          'parser threads), off (auto: split for text files of 256 MiB or more, one parser thread for other text or ' +
+          'gzip files of 8 MiB or more, when a core is free)',
       )
         .choices(PIPELINE_MODES as string[])
         .default('auto'),

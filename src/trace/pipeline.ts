@@ -51,10 +51,20 @@ export type InputKind = 'ext' | 'std' | 'rr' | 'bin' | 'gzip' | 'unknown';
 export const PIPELINE_MIN_BYTES = 8 << 20;
 
 /**
+ * Input size from which `auto` splits a text trace between parser threads rather than giving it to one. Measured on
+ * this project's 2-core machine (docs/BENCHMARKS.md, "Split reading"): split was faster on the 0.8–1.5 GB traces
+ * (lusearch-t2 1.5–1.7×, generated 50M 1.1–1.2× one parser thread) and no faster on the 98 MB generated 5M one
+ * (0.72–1.03× one parser thread in seven runs), where the calling thread, which also maps the parser threads' ids,
+ * shares the two cores with two parser threads.
+ */
+export const SPLIT_MIN_BYTES = 256 << 20;
+
+/**
  * How to read `path` (of `size` bytes; `-` = stdin; `kind` from its first bytes). `auto`: in parser threads for
  * files of at least {@link PIPELINE_MIN_BYTES} other than binary ones, when a core is free for them: two cores or
  * more, and a load average (`os.loadavg()`, last minute) of at most the core count minus one — split if the file is
- * text in the extended or STD format, by one parser thread otherwise (gzip'd, RoadRunner's format). On a machine
+ * text in the extended or STD format of at least {@link SPLIT_MIN_BYTES}, by one parser thread otherwise (smaller,
+ * gzip'd, RoadRunner's format). On a machine
  * whose cores are all busy the threads compete for them, and pipelining was measured slower than reading in one
  * thread (0.7–0.8× on this project's 2-core machine); the binary format is parsed so cheaply that handing its
  * batches over costs more than it saves (docs/BENCHMARKS.md). Never for stdin (of unknown size, not seekable).
@@ -67,7 +77,7 @@ export function chooseReading(mode: PipelineMode, path: string, size: number, ki
   const cores = availableParallelism();
   if (path === '-' || kind === 'bin' || size < PIPELINE_MIN_BYTES || cores < 2 || loadavg()[0] > cores - 1)
     return 'one thread';
-  return splittable ? 'split' : 'parser thread';
+  return splittable && size >= SPLIT_MIN_BYTES ? 'split' : 'parser thread';
 }
 
 /** Batches sent by the worker and not yet processed, at most (default of `maxInFlight`). */
