@@ -68,15 +68,20 @@ export const SPLIT_MIN_BYTES = 256 << 20;
  * whose cores are all busy the threads compete for them, and pipelining was measured slower than reading in one
  * thread (0.7–0.8× on this project's 2-core machine); the binary format is parsed so cheaply that handing its
  * batches over costs more than it saves (docs/BENCHMARKS.md). Never for stdin (of unknown size, not seekable).
+ * @param coreFree whether a core is free for parser threads (by default from the core count and load average).
  */
-export function chooseReading(mode: PipelineMode, path: string, size: number, kind: InputKind): Reading {
+export function chooseReading(
+  mode: PipelineMode,
+  path: string,
+  size: number,
+  kind: InputKind,
+  coreFree = availableParallelism() >= 2 && loadavg()[0] <= availableParallelism() - 1,
+): Reading {
   const splittable = path !== '-' && (kind === 'ext' || kind === 'std');
   if (mode === 'off') return 'one thread';
   if (mode === 'on') return 'parser thread';
   if (mode === 'split') return splittable ? 'split' : 'parser thread';
-  const cores = availableParallelism();
-  if (path === '-' || kind === 'bin' || size < PIPELINE_MIN_BYTES || cores < 2 || loadavg()[0] > cores - 1)
-    return 'one thread';
+  if (path === '-' || kind === 'bin' || size < PIPELINE_MIN_BYTES || !coreFree) return 'one thread';
   return splittable && size >= SPLIT_MIN_BYTES ? 'split' : 'parser thread';
 }
 
