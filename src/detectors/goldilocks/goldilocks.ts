@@ -104,6 +104,8 @@ export class GoldilocksDetector implements Detector {
   /** Variable of a live Info, -1 when free. */
   private iVar: Int32Array = new Int32Array(1024).fill(-1);
   private freeInfo = NO_INFO;
+  /** Whether an atomic read has been checked: until then a thread has at most one read Info per variable. */
+  private atomicReadSeen = false;
   private infoCount = 0;
 
   // Per variable
@@ -206,6 +208,7 @@ export class GoldilocksDetector implements Detector {
   }
 
   atomicAccess(t: number, x: number, v: number, write: boolean, loc: number, ev: number): void {
+    if (!write) this.atomicReadSeen = true;
     this.access(t, x, loc, ev, write, false, this.list.tail, v);
   }
 
@@ -229,15 +232,24 @@ export class GoldilocksDetector implements Detector {
     let racy = false;
     const w = this.writeInfo[x];
     // two accesses of atomic operations on the same location (range ≥ 0) are never checked
-    if (w !== NO_INFO && (range < 0 || this.iRange[w] !== range))
+    if (w !== NO_INFO && (range < 0 || this.iRange[w] !== range) && !this.shortCircuit(w, t, xact))
       racy = !this.checkHappensBefore(w, t, xact, range, x, loc, ev, write);
     if (write) {
       for (let r = this.readHead[x]; r !== NO_INFO && !racy; r = this.iNext[r]) {
-        if (range < 0 || this.iRange[r] !== range)
+        if ((range < 0 || this.iRange[r] !== range) && !this.shortCircuit(r, t, xact))
           racy = !this.checkHappensBefore(r, t, xact, range, x, loc, ev, write);
       }
       this.clearReads(x);
       this.writeInfo[x] = this.newInfo(w, x, t, pos, xact, range, true, loc, ev);
+    } else if (!this.atomicReadSeen) {
+      // only plain reads so far: each thread has at most one read Info per variable
+      let r = this.readHead[x];
+      while (r !== NO_INFO && this.iOwner[r] !== t) r = this.iNext[r];
+      if (r === NO_INFO) {
+        r = this.newInfo(NO_INFO, x, t, pos, xact, range, false, loc, ev);
+        this.iNext[r] = this.readHead[x];
+        this.readHead[x] = r;
+      } else this.newInfo(r, x, t, pos, xact, range, false, loc, ev);
     } else {
       // t keeps its last read of each kind (plain, or atomic of one location); a plain read supersedes the others
       let reuse = NO_INFO;
@@ -267,19 +279,13 @@ export class GoldilocksDetector implements Detector {
   }
 
   /**
-   * Check-Happens-Before(info1, info2) of Figure 8 with §5.1's short-circuits.
-   * @returns true if the access recorded by `info` happens-before the current access of thread t.
+   * The short-circuits of Check-Happens-Before (§5.1), in order: both transactional; same owner; the Info's alock
+   * held by thread t; and our happens-before memo. Small, so that it is inlined where it is called; the lockset
+   * walk is {@link checkHappensBefore}.
+   * @returns true if one of them proves that the access recorded by `info` happens-before the current access of
+   * thread t; false if the walk must decide.
    */
-  private checkHappensBefore(
-    info: number,
-    t: number,
-    xact: boolean,
-    range: number,
-    x: number,
-    loc: number,
-    ev: number,
-    write: boolean,
-  ): boolean {
+  private shortCircuit(info: number, t: number, xact: boolean): boolean {
     this.n.checks++;
     if (this.opt.xactShortCircuit && xact && this.iXact[info] !== 0) {
       this.n.shortCircuitXact++;
@@ -301,15 +307,35 @@ export class GoldilocksDetector implements Detector {
       this.n.shortCircuitAlock++;
       return true;
     }
-    const pos = this.iPos[info];
-    const origin = this.iOrigin[info];
     if (this.opt.hbMemo) {
       const f = this.proven[t];
-      if (f !== undefined && owner < f.length && origin <= f[owner]) {
+      if (f !== undefined && owner < f.length && this.iOrigin[info] <= f[owner]) {
         this.n.hbMemo++;
         return true;
       }
     }
+    return false;
+  }
+
+  /**
+   * Check-Happens-Before(info1, info2) of Figure 8 after {@link shortCircuit}: direct ownership transfer (§5.1), then
+   * Apply-Lockset-Rules from the Info's pos to the tail. Reports the race when thread t is not in the resulting
+   * lockset.
+   * @returns true if the access recorded by `info` happens-before the current access of thread t.
+   */
+  private checkHappensBefore(
+    info: number,
+    t: number,
+    xact: boolean,
+    range: number,
+    x: number,
+    loc: number,
+    ev: number,
+    write: boolean,
+  ): boolean {
+    const owner = this.iOwner[info];
+    const pos = this.iPos[info];
+    const origin = this.iOrigin[info];
     if (this.opt.directTransfer && this.list.tail - pos <= DIRECT_TRANSFER_MAX_DISTANCE) {
       this.startLockset(info);
       const cells = this.applyLocksetRules(pos, this.list.tail, t, owner);
@@ -528,11 +554,15 @@ export class GoldilocksDetector implements Detector {
         i = this.infoCount++;
       }
       this.iNext[i] = NO_INFO;
+      this.list.retain(pos);
     } else {
-      this.list.release(this.iPos[i]);
+      // the list reference moves (not when the Info stays at the same position: no synchronization since)
+      if (this.iPos[i] !== pos) {
+        this.list.release(this.iPos[i]);
+        this.list.retain(pos);
+      }
       if (this.iLs[i] >= 0) this.locksets.release(this.iLs[i]);
     }
-    this.list.retain(pos);
     this.iVar[i] = x;
     this.iOwner[i] = t;
     this.iPos[i] = pos;
