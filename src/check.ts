@@ -8,7 +8,9 @@ import { Symbols } from './model/symbols.js';
 import { RaceCollector } from './report/collector.js';
 import type { TraceError } from './trace/errors.js';
 import {
+  autoMayUseThreads,
   chooseReading,
+  coreIsFree,
   type InputKind,
   type PipelineMode,
   type Reading,
@@ -114,7 +116,9 @@ export async function checkFile(path: string, options: CheckOptions = {}): Promi
   const { symbols, engine, results } = setup(options, path === '-' ? '<stdin>' : path);
   const t0 = performance.now();
   const { size, kind } = sniff(path, options.format);
-  const reading = chooseReading(options.pipeline ?? 'auto', path, size, kind);
+  const mode = options.pipeline ?? 'auto';
+  const coreFree = mode === 'auto' && autoMayUseThreads(path, size, kind) && (await coreIsFree());
+  const reading = chooseReading(mode, path, size, kind, coreFree);
   const readOptions = { format: options.format, onProgress: options.onProgress };
   const onBatch = (b: EventBatch) => engine.process(b);
   const input =

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import type { CpuInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -14,7 +15,14 @@ import { checkFile } from '../dist/check.js';
 import type { EventBatch } from '../dist/model/events.js';
 import { Symbols } from '../dist/model/symbols.js';
 import { TraceError } from '../dist/trace/errors.js';
-import { chooseReading, SPLIT_MIN_BYTES } from '../dist/trace/pipeline.js';
+import {
+  autoMayUseThreads,
+  chooseReading,
+  FREE_IDLE_CORES,
+  idleCores,
+  PIPELINE_MIN_BYTES,
+  SPLIT_MIN_BYTES,
+} from '../dist/trace/pipeline.js';
 import { readTrace } from '../dist/trace/reader.js';
 import { readTraceSplit, type SplitOptions, segmentBounds } from '../dist/trace/split.js';
 import { formatEvent } from '../dist/trace/writer.js';
@@ -168,19 +176,44 @@ describe('split reading: a text trace parsed by several parser threads', () => {
   });
 
   it('chooseReading: split only for text files in the extended or STD format; auto never for stdin, small or binary files', () => {
-    assert.equal(chooseReading('split', 'a.trace', 10, 'ext'), 'split');
-    assert.equal(chooseReading('split', 'a.std', 10, 'std'), 'split');
-    for (const kind of ['gzip', 'rr', 'bin', 'unknown'] as const)
-      assert.equal(chooseReading('split', 'a', 1 << 30, kind), 'parser thread', kind);
-    assert.equal(chooseReading('split', '-', 1 << 30, 'ext'), 'parser thread');
-    assert.equal(chooseReading('on', 'a.trace', 10, 'ext'), 'parser thread');
-    assert.equal(chooseReading('off', 'a.trace', 1 << 30, 'ext'), 'one thread');
-    assert.equal(chooseReading('auto', 'small.trace', 1 << 20, 'ext'), 'one thread');
-    assert.equal(chooseReading('auto', '-', 1 << 30, 'unknown'), 'one thread');
-    assert.equal(chooseReading('auto', 'big.bin', 1 << 30, 'bin'), 'one thread');
+    for (const free of [true, false]) {
+      assert.equal(chooseReading('split', 'a.trace', 10, 'ext', free), 'split');
+      assert.equal(chooseReading('split', 'a.std', 10, 'std', free), 'split');
+      for (const kind of ['gzip', 'rr', 'bin', 'unknown'] as const)
+        assert.equal(chooseReading('split', 'a', 1 << 30, kind, free), 'parser thread', kind);
+      assert.equal(chooseReading('split', '-', 1 << 30, 'ext', free), 'parser thread');
+      assert.equal(chooseReading('on', 'a.trace', 10, 'ext', free), 'parser thread');
+      assert.equal(chooseReading('off', 'a.trace', 1 << 30, 'ext', free), 'one thread');
+      assert.equal(chooseReading('auto', 'small.trace', 1 << 20, 'ext', free), 'one thread');
+      assert.equal(chooseReading('auto', '-', 1 << 30, 'unknown', free), 'one thread');
+      assert.equal(chooseReading('auto', 'big.bin', 1 << 30, 'bin', free), 'one thread');
+    }
     assert.equal(chooseReading('auto', 'mid.trace', SPLIT_MIN_BYTES - 1, 'ext', true), 'parser thread');
     assert.equal(chooseReading('auto', 'big.std', SPLIT_MIN_BYTES, 'std', true), 'split');
     assert.equal(chooseReading('auto', 'big.trace.gz', SPLIT_MIN_BYTES, 'gzip', true), 'parser thread');
     assert.equal(chooseReading('auto', 'big.std', SPLIT_MIN_BYTES, 'std', false), 'one thread');
+    assert.equal(chooseReading('auto', 'mid.trace', PIPELINE_MIN_BYTES, 'ext', false), 'one thread');
+    assert.equal(autoMayUseThreads('mid.trace', PIPELINE_MIN_BYTES, 'ext'), true);
+    assert.equal(autoMayUseThreads('mid.trace', PIPELINE_MIN_BYTES - 1, 'ext'), false);
+    assert.equal(autoMayUseThreads('-', 1 << 30, 'ext'), false);
+    assert.equal(autoMayUseThreads('big.bin', 1 << 30, 'bin'), false);
+  });
+
+  it('idleCores: the idle share of the processors time between two samples, in cores', () => {
+    const cpu = (user: number, idle: number): CpuInfo => ({
+      model: 'test',
+      speed: 1,
+      times: { user, nice: 0, sys: 0, idle, irq: 0 },
+    });
+    // two cores over 50 ms: both idle; one busy with another process; both three-quarters busy
+    assert.equal(idleCores([cpu(0, 0), cpu(0, 0)], [cpu(0, 50), cpu(0, 50)]), 2);
+    assert.equal(idleCores([cpu(0, 0), cpu(0, 0)], [cpu(50, 0), cpu(0, 50)]), 1);
+    assert.equal(idleCores([cpu(0, 0), cpu(0, 0)], [cpu(40, 10), cpu(35, 15)]), 0.5);
+    assert.ok(idleCores([cpu(0, 0), cpu(0, 0)], [cpu(10, 40), cpu(0, 50)]) >= FREE_IDLE_CORES);
+    assert.ok(idleCores([cpu(0, 0), cpu(0, 0)], [cpu(50, 0), cpu(0, 50)]) < FREE_IDLE_CORES);
+    // no time passed, or samples of different machines: no idle core
+    assert.equal(idleCores([cpu(5, 5)], [cpu(5, 5)]), 0);
+    assert.equal(idleCores([cpu(0, 0)], [cpu(0, 50), cpu(0, 50)]), 0);
+    assert.equal(idleCores([], []), 0);
   });
 });
