@@ -396,9 +396,15 @@ function report(
           const y = a.maxRSSKiB - baselineKiB;
           above = ` (${mib(x)} / ${mib(y)} MiB = ${(x / y).toFixed(2)}×)`;
         }
+        // split reading adds a parser thread (an isolate, symbol tables of its own) to what one parser thread costs
+        const unlike =
+          a.reading === b.reading
+            ? ''
+            : ` — not comparable: read ${b.reading === 'split' ? 'split' : `by ${b.reading}`} against ` +
+              `${a.reading === 'split' ? 'split' : `by ${a.reading}`}; compare runs with one --pipeline mode (on, off)`;
         lines.push(
           `- ${d}: ${mib(b.maxRSSKiB)} / ${mib(a.maxRSSKiB)} MiB = ` +
-            `${(b.maxRSSKiB / a.maxRSSKiB).toFixed(2)}×${above}`,
+            `${(b.maxRSSKiB / a.maxRSSKiB).toFixed(2)}×${above}${unlike}`,
         );
       }
     }

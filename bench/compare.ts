@@ -6,13 +6,15 @@
  *
  *   npm run bench:compare -- --base REV FILE [--detector goldilocks] [--pipeline off] [--repeat 9]
  *
- * The base revision is checked out with `git worktree` into bench/out/compare-<sha>/ (reused) and compiled with this
- * project's TypeScript (its node_modules linked in). Each run is `checkFile` (parse + detect, no report) of FILE with
+ * The base revision is checked out with `git worktree` into the system's temporary directory, as
+ * goldilocks-compare-<sha>/ (reused; `git worktree prune` forgets it once deleted), and compiled with this project's
+ * TypeScript (its node_modules linked in). Each run is `checkFile` (parse + detect, no report) of FILE with
  * the detector; the JIT of each build warms over the runs. Prints each run, then per build the median and the minimum
  * in ms and their ratios current / base (below 1: the current build is faster). Exit code 2 for bad arguments.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -47,10 +49,10 @@ const file = positionals[0];
 
 const git = (...args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
 const sha = git('rev-parse', '--verify', `${values.base}^{commit}`);
-const tree = path.join(ROOT, 'bench', 'out', `compare-${sha.slice(0, 12)}`);
+const tree = path.join(tmpdir(), `goldilocks-compare-${sha.slice(0, 12)}`);
 if (!existsSync(path.join(tree, 'dist', 'check.js'))) {
   if (!existsSync(tree)) {
-    mkdirSync(path.dirname(tree), { recursive: true });
+    git('worktree', 'prune');
     git('worktree', 'add', '--detach', tree, sha);
   }
   if (!existsSync(path.join(tree, 'node_modules')))
