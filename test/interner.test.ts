@@ -5,13 +5,20 @@ import { Interner } from '../src/model/interner.js';
 import { Symbols } from '../src/model/symbols.js';
 
 describe('Interner', () => {
-  /** Interns `names` in order. */
-  function ids(names: string[]): number[] {
+  /**
+   * Interns `names` in order: with internBytes, or (`viaFind`) as the parser's fast path does, find and, when it
+   * misses, addMissed. Checks that each id names its name.
+   */
+  function ids(names: string[], viaFind = false): number[] {
     const it = new Interner();
-    return names.map((n) => {
+    const out = names.map((n) => {
       const b = Buffer.from(n, 'utf8');
-      return it.internBytes(b, 0, b.length);
+      if (!viaFind) return it.internBytes(b, 0, b.length);
+      const id = it.find(b, 0, b.length);
+      return id >= 0 ? id : it.addMissed(b, 0, b.length);
     });
+    out.forEach((id, i) => assert.equal(it.name(id), names[i]));
+    return out;
   }
 
   /**
@@ -30,7 +37,7 @@ describe('Interner', () => {
     });
   }
 
-  it('gives equal names one id and different names different ids, hashes colliding or not', () => {
+  it('gives equal names one id and different names different ids, hashes colliding or not, by internBytes or by find and addMissed', () => {
     // Short and long names that share their last 8 bytes, or all but one byte, or are prefixes of each other.
     const name = fc.oneof(
       fc.constantFrom('', 'a', 'ab', '12345678', '02345678', '123456789', '023456789', 'x123456789'),
@@ -38,10 +45,15 @@ describe('Interner', () => {
       fc.string({ maxLength: 12 }),
     );
     fc.assert(
-      fc.property(fc.array(name, { maxLength: 60 }), fc.boolean(), (given, collide) => {
-        const names = collide ? colliding(given) : given;
-        assert.deepEqual(ids(names), firstSeen(names));
-      }),
+      fc.property(
+        fc.array(name, { maxLength: 60 }),
+        fc.boolean(),
+        fc.boolean(),
+        (given, collide, viaFind) => {
+          const names = collide ? colliding(given) : given;
+          assert.deepEqual(ids(names, viaFind), firstSeen(names));
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -57,6 +69,13 @@ describe('Interner', () => {
       assert.equal(it.lookup(n), id);
     }
     assert.equal(it.size, 6);
+  });
+
+  it('find and addMissed keep ids and names through the table doubling', () => {
+    const names = Array.from({ length: 5000 }, (_, i) =>
+      i % 3 === 0 ? `o${i}.f${i % 7}` : `@${i}[${i % 11}]`,
+    );
+    assert.deepEqual(ids([...names, ...names], true), firstSeen([...names, ...names]));
   });
 });
 

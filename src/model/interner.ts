@@ -25,6 +25,8 @@ export class Interner {
   private missHash = 0;
   private missW0 = 0;
   private missW1 = 0;
+  /** The free slot where {@link find}'s last miss would go, for {@link addMissed}. */
+  private missSlot = 0;
   private strings: (string | undefined)[] = [];
   /** Number of distinct names interned so far; ids are 0..size-1. */
   size = 0;
@@ -41,7 +43,17 @@ export class Interner {
   /** Looks the UTF-8 bytes `buf[start, end)` up without interning them. @returns the name's id, or -1. */
   find(buf: Uint8Array, start: number, end: number): number {
     const r = this.probe(buf, start, end);
-    return r >= 0 ? r : -1;
+    if (r >= 0) return r;
+    this.missSlot = -1 - r;
+    return -1;
+  }
+
+  /**
+   * Interns `buf[start, end)` right after {@link find} missed it (no other lookup in this table since): in the slot
+   * that probe found free, without probing again. @returns its new id.
+   */
+  addMissed(buf: Uint8Array, start: number, end: number): number {
+    return this.add(buf, start, end, this.missSlot);
   }
 
   /**

@@ -42,6 +42,16 @@ export class Symbols {
     return id;
   }
 
+  /**
+   * Interns the variable name `buf[start, end)` that `variables.find` has just missed (see {@link Interner.addMissed}),
+   * recording its object. @returns its new id.
+   */
+  newVariable(buf: Uint8Array, start: number, end: number): number {
+    const id = this.variables.addMissed(buf, start, end);
+    this.describeVariable(id, buf, start, end);
+    return id;
+  }
+
   /** Interns a variable name given as a string. */
   variableNamed(name: string): number {
     const b = Buffer.from(name, 'utf8');

@@ -244,7 +244,7 @@ export class StdParser implements TraceParser {
         x = variables.find(buf, as, ae);
         if (x < 0) {
           if (buf.indexOf(PIPE, as) < ae) break;
-          x = s.variable(buf, as, ae);
+          x = s.newVariable(buf, as, ae);
         }
       } else {
         if (buf.indexOf(PIPE, as) < ae) break;
