@@ -11,6 +11,7 @@ import {
   autoMayUseThreads,
   chooseReading,
   coreIsFree,
+  isTextTrace,
   type InputKind,
   type PipelineMode,
   type Reading,
@@ -122,8 +123,8 @@ export async function checkFile(path: string, options: CheckOptions = {}): Promi
   const readOptions = { format: options.format, onProgress: options.onProgress };
   const onBatch = (b: EventBatch) => engine.process(b);
   const input =
-    reading === 'split'
-      ? await readTraceSplit(path, kind as 'ext' | 'std', symbols, onBatch, readOptions, options.split)
+    reading === 'split' && isTextTrace(kind)
+      ? await readTraceSplit(path, kind, symbols, onBatch, readOptions, options.split)
       : await (reading === 'parser thread' ? readTracePipelined : readTrace)(
           path,
           symbols,

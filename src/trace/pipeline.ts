@@ -77,12 +77,17 @@ export function chooseReading(
   kind: InputKind,
   coreFree: boolean,
 ): Reading {
-  const splittable = path !== '-' && (kind === 'ext' || kind === 'std');
+  const splittable = path !== '-' && isTextTrace(kind);
   if (mode === 'off') return 'one thread';
   if (mode === 'on') return 'parser thread';
   if (mode === 'split') return splittable ? 'split' : 'parser thread';
   if (!autoMayUseThreads(path, size, kind) || !coreFree) return 'one thread';
   return splittable && size >= SPLIT_MIN_BYTES ? 'split' : 'parser thread';
+}
+
+/** Whether input of this kind is a text trace in the extended or STD format: what split reading can cut. */
+export function isTextTrace(kind: InputKind): kind is 'ext' | 'std' {
+  return kind === 'ext' || kind === 'std';
 }
 
 /** Whether `auto` reads this input in parser threads when a core is free (so whether to find out: {@link coreIsFree}). */
