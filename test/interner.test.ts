@@ -17,7 +17,7 @@ describe('Interner', () => {
       const id = it.find(b, 0, b.length);
       return id >= 0 ? id : it.addMissed(b, 0, b.length);
     });
-    out.forEach((id, i) => assert.equal(it.name(id), names[i]));
+    for (const [i, id] of out.entries()) assert.equal(it.name(id), names[i]);
     return out;
   }
 
