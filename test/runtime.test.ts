@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { JsonReport } from '../src/report/report.js';
-import { type CliRun, cliAsync, ROOT, tempPath } from './helpers.js';
+import { type CliRun, cliAsync, ROOT, tempFile, tempPath } from './helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'runtime');
 const LIMIT = { timeout: 60_000 };
@@ -113,6 +113,34 @@ describe('patched methods on shared views', () => {
       const r = await goldilocks([], [join(FIXTURES, 'search-methods.mjs')]);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout.trim(), 'patched, all equal');
+    },
+  );
+});
+
+describe('a shared WebAssembly.Memory that grows', () => {
+  test(
+    'beyond what its accesses are tracked for (a maximum above 256 MiB): a warning, and the program runs on',
+    LIMIT,
+    async () => {
+      // 4,097 pages of 64 KiB: one more than 256 MiB; the memory is only reserved, and grown by one page
+      const program = tempFile(
+        'grow-untracked.mjs',
+        `const memory = new WebAssembly.Memory({ initial: 1, maximum: 4097, shared: true });
+new Int32Array(memory.buffer)[1] = 1;
+memory.grow(1);
+const words = new Int32Array(memory.buffer);
+words[20000] = 2;
+console.log(words.length, words[1], words[20000]);
+`,
+      );
+      const r = await goldilocks([], [program]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout.trim(), '32768 1 2');
+      assert.match(
+        r.stderr,
+        /goldilocks: warning: a shared WebAssembly\.Memory grew beyond the length its accesses are tracked for/,
+      );
+      assert.equal(r.report?.summary.racyEvents, 0);
     },
   );
 });

@@ -70,6 +70,7 @@ import {
   unlock,
 } from './state.js';
 import { type SyncRef, setSyncObserver } from './sync/observer.js';
+import { warn } from './transform.js';
 
 /** `--on-race` modes, in the order stored in the shared settings. */
 export const ON_RACE = ['throw', 'report', 'abort'] as const;
@@ -79,6 +80,14 @@ export const EXIT_ABORT = 66;
 export const RAW_ATOMICS = Symbol.for('goldilocks.rawAtomics');
 
 const MARK = '__goldilocks$message';
+/** Bytes of a WebAssembly page (WebAssembly JS API §Memory). */
+const WASM_PAGE = 65536;
+/**
+ * The largest `maximum` (bytes) of a shared WebAssembly.Memory whose word table is sized for it when it is
+ * constructed, so that its buffer keeps its id across grows. The table takes as many bytes as the memory, in the
+ * detector's heap of at most 2 GiB (state.ts), for all buffers of the run: its pages are committed as they are used.
+ */
+const MEMORY_TABLE_MAX = 256 << 20;
 /** The URL of the runtime's directory: its frames are never a user's call site. */
 const RUNTIME_DIR = new URL('.', import.meta.url).href;
 const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
@@ -207,10 +216,16 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     const id = ids.get(buffer);
     return id === undefined ? registerBuffer(buffer) : id;
   };
-  function registerBuffer(buffer: SharedArrayBuffer): number {
+  /**
+   * Gives `buffer` a new id and a word table for `bytes` bytes (its length, or the most it can grow to).
+   * @throws RangeError beyond MAX_BUFFERS buffers.
+   */
+  function registerBuffer(
+    buffer: SharedArrayBuffer,
+    bytes = buffer.growable ? buffer.maxByteLength : buffer.byteLength,
+  ): number {
     const id = A.add(s.ctl, CTL.nextBuffer, 1) + 1;
     if (id >= MAX_BUFFERS) throw new RangeError(`goldilocks: more than ${MAX_BUFFERS - 1} shared buffers`);
-    const bytes = buffer.growable ? buffer.maxByteLength : buffer.byteLength;
     const words = Math.max(1, Math.ceil(bytes / 8));
     const base = alignPage(allocHeap(s, 2 * words + 2 * PAGE_INTS)); // whole pages
     ensureBytes(state.buffers, (id + 1) * 12);
@@ -231,6 +246,11 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       bases[id] = b;
     }
     return b;
+  };
+  /** The bytes the word table of buffer `id` covers (any thread's buffer). */
+  const capacityOf = (id: number): number => {
+    if (3 * id + 2 >= s.buffers.length) s.refresh();
+    return A.load(s.buffers, 3 * id + 2) - 1;
   };
   const adopt = (sabs: SharedArrayBuffer[], list: number[]): void => {
     for (let i = 0; i < sabs.length; i++) if (!ids.has(sabs[i])) ids.set(sabs[i], list[i]);
@@ -447,6 +467,69 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   };
   const sitedMethods = installPatches(ctx);
 
+  // ---- shared WebAssembly.Memory ------------------------------------------------------------------------------
+  /**
+   * After `memory.grow()` a shared memory's `buffer` is a new SharedArrayBuffer object over the same memory, longer (in
+   * every thread, once it reads `buffer` again). It keeps the id of the memory's first buffer, so that an access
+   * through a view of the new buffer is checked against the accesses before the grow — when that id's word table
+   * covers the new length: the table of a shared memory constructed in this thread covers its `maximum` (up to
+   * MEMORY_TABLE_MAX bytes), that of one received in a message what its sender's covers. Otherwise (a memory created
+   * by a wasm module, or a larger maximum) the grown buffer gets a new id, with a warning: a race between an access
+   * before the grow and one after is then missed.
+   */
+  const memoryIds = new WeakMap<WebAssembly.Memory, number>();
+  /** The `maximum` in bytes of the shared memories constructed in this thread (read from their descriptor). */
+  const memoryMax = new WeakMap<WebAssembly.Memory, number>();
+  let warnedGrow = false;
+  const followMemory = (memory: WebAssembly.Memory, buffer: SharedArrayBuffer): void => {
+    const known = ids.get(buffer);
+    if (known !== undefined) {
+      if (!memoryIds.has(memory)) memoryIds.set(memory, known);
+      return;
+    }
+    const id = memoryIds.get(memory);
+    if (id !== undefined && capacityOf(id) >= buffer.byteLength) {
+      ids.set(buffer, id);
+      return;
+    }
+    if (id !== undefined && !warnedGrow) {
+      warnedGrow = true;
+      warn(
+        'a shared WebAssembly.Memory grew beyond the length its accesses are tracked for: accesses after the grow ' +
+          'are checked as those of a new buffer (a race with an access before it is missed)',
+      );
+    }
+    const max = memoryMax.get(memory);
+    memoryIds.set(
+      memory,
+      max !== undefined && max <= MEMORY_TABLE_MAX ? registerBuffer(buffer, max) : registerBuffer(buffer),
+    );
+  };
+  const Memory = WebAssembly.Memory;
+  const bufferGetter = Object.getOwnPropertyDescriptor(Memory.prototype, 'buffer')?.get;
+  /** `memory.buffer` without {@link followMemory} (for a received memory, before its id is known). */
+  const rawBuffer = (memory: WebAssembly.Memory): ArrayBufferLike =>
+    bufferGetter === undefined ? memory.buffer : (bufferGetter.call(memory) as ArrayBufferLike);
+  if (bufferGetter !== undefined) {
+    Object.defineProperty(Memory.prototype, 'buffer', {
+      get(this: WebAssembly.Memory) {
+        const buffer = bufferGetter.call(this) as ArrayBufferLike;
+        if (buffer instanceof SharedArrayBuffer) followMemory(this, buffer);
+        return buffer;
+      },
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  WebAssembly.Memory = new Proxy(Memory, {
+    construct(target, args, newTarget) {
+      const memory = Reflect.construct(target, args, newTarget) as WebAssembly.Memory;
+      const d = args[0] as WebAssembly.MemoryDescriptor;
+      if (d.shared === true && typeof d.maximum === 'number') memoryMax.set(memory, d.maximum * WASM_PAGE);
+      return memory;
+    },
+  });
+
   // ---- messages -------------------------------------------------------------------------------------------
   const userPorts = new WeakSet<object>();
   /** Worker constructors running in this thread: their internal messages (before register ran there) pass as they are. */
@@ -457,12 +540,13 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
    * objects the ids the sender listed (`memoryIds`, in {@link collect}'s order: a memory is cloned as a new object
    * whose buffer is a new SharedArrayBuffer object, not among the message's cloned buffers).
    */
-  function received(value: unknown, memoryIds: number[] = []): void {
+  function received(value: unknown, list: number[] = []): void {
     const memories: WebAssembly.Memory[] = [];
     collect(value, undefined, memories);
+    for (let i = 0; i < memories.length && i < list.length; i++) memoryIds.set(memories[i], list[i]);
     adopt(
-      memories.map((m) => m.buffer as unknown as SharedArrayBuffer),
-      memoryIds,
+      memories.map((m) => rawBuffer(m) as SharedArrayBuffer),
+      list,
     );
   }
   /** The ids of the buffers of `memories` (see {@link received}). */
@@ -484,7 +568,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
       else if (ArrayBuffer.isView(v)) {
         if (v.buffer instanceof SharedArrayBuffer) out?.push(v.buffer);
       } else if (v instanceof WebAssembly.Memory) {
-        if (v.buffer instanceof SharedArrayBuffer) memories?.push(v);
+        if (rawBuffer(v) instanceof SharedArrayBuffer) memories?.push(v);
       } else if (v instanceof MessagePort) userPorts.add(v);
       else if (v instanceof Map) for (const [k, x] of v) todo.push(k, x);
       else if (v instanceof Set) for (const x of v) todo.push(x);
@@ -715,7 +799,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     const id = idOf(buffer);
     let filter = filters[id];
     if (filter === undefined) {
-      filter = new Uint32Array(Math.ceil((buffer.growable ? buffer.maxByteLength : buffer.byteLength) / 8));
+      filter = new Uint32Array(Math.ceil(capacityOf(id) / 8));
       filters[id] = filter;
     }
     const v: View = {
