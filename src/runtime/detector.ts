@@ -506,19 +506,19 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     );
   };
   const Memory = WebAssembly.Memory;
-  const bufferGetter = Object.getOwnPropertyDescriptor(Memory.prototype, 'buffer')?.get;
+  const bufferProperty = Object.getOwnPropertyDescriptor(Memory.prototype, 'buffer');
+  const bufferGetter = bufferProperty?.get;
   /** `memory.buffer` without {@link followMemory} (for a received memory, before its id is known). */
   const rawBuffer = (memory: WebAssembly.Memory): ArrayBufferLike =>
     bufferGetter === undefined ? memory.buffer : (bufferGetter.call(memory) as ArrayBufferLike);
   if (bufferGetter !== undefined) {
     Object.defineProperty(Memory.prototype, 'buffer', {
+      ...bufferProperty,
       get(this: WebAssembly.Memory) {
         const buffer = bufferGetter.call(this) as ArrayBufferLike;
         if (buffer instanceof SharedArrayBuffer) followMemory(this, buffer);
         return buffer;
       },
-      enumerable: true,
-      configurable: true,
     });
   }
   WebAssembly.Memory = new Proxy(Memory, {
