@@ -4,12 +4,12 @@
  * speed drifts by up to 2× within minutes; alternating in one run, and reporting the ratio, is what makes a change of
  * 5–20% measurable.
  *
- *   npm run bench:compare -- --base REV FILE [--detector goldilocks] [--pipeline off] [--repeat 9]
+ *   npm run bench:compare -- --base REV FILE [--detector goldilocks|none] [--pipeline off] [--repeat 9]
  *
  * The base revision is checked out with `git worktree` into the system's temporary directory, as
  * goldilocks-compare-<sha>/ (reused; `git worktree prune` forgets it once deleted), and compiled with this project's
  * TypeScript (its node_modules linked in). Each run is `checkFile` (parse + detect, no report) of FILE with
- * the detector; the JIT of each build warms over the runs. Prints each run, then per build the median and the minimum
+ * the detector (`--detector none`: the parse and the engine's feasibility checks alone); the JIT of each build warms over the runs. Prints each run, then per build the median and the minimum
  * in ms and their ratios current / base (below 1: the current build is faster). Exit code 2 for bad arguments.
  */
 import { execFileSync } from 'node:child_process';
@@ -86,7 +86,7 @@ console.log(
 for (let r = 0; r < repeat; r++) {
   for (const b of builds) {
     const t0 = performance.now();
-    await b.check(file, { detectors: [values.detector], pipeline });
+    await b.check(file, { detectors: values.detector === 'none' ? [] : [values.detector], pipeline });
     const ms = performance.now() - t0;
     b.ms.push(ms);
     console.log(`run ${r + 1} ${b.name}: ${ms.toFixed(0)} ms`);

@@ -71,6 +71,27 @@ describe('Interner', () => {
     assert.equal(it.size, 6);
   });
 
+  it('a name is found wherever it lies in a buffer (its words read byte by byte near the start, by one load beyond)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 12 }), { minLength: 1, maxLength: 20 }),
+        fc.nat(9),
+        (names, pad) => {
+          const it = new Interner();
+          const idsAtStart = names.map((n) => {
+            const b = Buffer.from(n, 'utf8');
+            return it.internBytes(b, 0, b.length);
+          });
+          for (const [i, n] of names.entries()) {
+            const b = Buffer.from(`${'|'.repeat(pad)}${n}|`, 'utf8');
+            assert.equal(it.find(b, pad, b.length - 1), idsAtStart[i], JSON.stringify(n));
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
   it('find and addMissed keep ids and names through the table doubling', () => {
     const names = Array.from({ length: 5000 }, (_, i) =>
       i % 3 === 0 ? `o${i}.f${i % 7}` : `@${i}[${i % 11}]`,

@@ -67,9 +67,16 @@ export class Interner {
     const table = this.table;
     const mask = table.length / SLOT - 1;
     const len = end - start;
-    const w0 = tailWord(buf, start, end, 0);
-    const w1 = tailWord(buf, start, end, 1);
-    const h = nameHash(len, headWord(buf, start, end), w0, w1);
+    if (buf !== this.input) {
+      this.input = buf;
+      this.inputView = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+    }
+    // the words by one unaligned load each (tailWordAt), where the 4 bytes before the word's end are in `buf`
+    const view = this.inputView;
+    const w0 = end >= 4 ? tailWordAt(view, start, end) : tailWord(buf, start, end, 0);
+    const w1 = end >= 8 ? tailWordAt(view, start, end - 4) : tailWord(buf, start, end, 1);
+    // the first 4 bytes; a name of fewer is all in w0
+    const h = nameHash(len, len >= 4 ? view.getInt32(start) : w0, w0, w1);
     const arena = this.arena;
     let slot = h & mask;
     for (;;) {
@@ -88,12 +95,8 @@ export class Interner {
         let i = start;
         const head = end - 8;
         if (head - i >= 8) {
-          if (buf !== this.input) {
-            this.input = buf;
-            this.inputView = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-          }
           const da = this.arenaView;
-          const db = this.inputView;
+          const db = view;
           while (i + 4 <= head && da.getInt32(a) === db.getInt32(i)) {
             a += 4;
             i += 4;
@@ -201,20 +204,18 @@ function tailWord(buf: Uint8Array, start: number, end: number, k: number): numbe
 }
 
 /**
- * Word 0 of the first (up to) 4 bytes of `buf[start, end)`, big-endian, missing bytes 0: with the length and the
- * tail words, what {@link nameHash} hashes.
+ * {@link tailWord} by one unaligned load: the bytes `[e - 4, e)` of the view that are at or after `start`, big-endian,
+ * missing bytes 0 (`e` ≥ 4: the load stays in the view).
  */
-function headWord(buf: Uint8Array, start: number, end: number): number {
-  if (end - start >= 4)
-    return (buf[start] << 24) | (buf[start + 1] << 16) | (buf[start + 2] << 8) | buf[start + 3];
-  let w = 0;
-  for (let i = start, e = Math.min(start + 4, end); i < e; i++) w = (w << 8) | buf[i];
-  return w;
+function tailWordAt(view: DataView, start: number, e: number): number {
+  const n = e - start;
+  if (n >= 4) return view.getInt32(e - 4);
+  return n <= 0 ? 0 : view.getUint32(e - 4) & ((1 << (8 * n)) - 1);
 }
 
 /**
- * The hash of a name of `len` bytes from its first 4 bytes (`head`, {@link headWord}) and its last 8 (`w0`, `w1`,
- * {@link tailWord}), mixed as MurmurHash3's finalizer does. The bytes between are not
+ * The hash of a name of `len` bytes from its first 4 bytes (`head`, big-endian; a shorter name's bytes, as in `w0`) and
+ * its last 8 (`w0`, `w1`, {@link tailWord}), mixed as MurmurHash3's finalizer does. The bytes between are not
  * hashed, so that a scanner need not do arithmetic per byte: names that differ only there share a hash and are
  * told apart by the table's comparison (in real traces names differ at their end: the field, the object id).
  */
