@@ -512,14 +512,13 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   const rawBuffer = (memory: WebAssembly.Memory): ArrayBufferLike =>
     bufferGetter === undefined ? memory.buffer : (bufferGetter.call(memory) as ArrayBufferLike);
   if (bufferGetter !== undefined) {
-    Object.defineProperty(Memory.prototype, 'buffer', {
-      ...bufferProperty,
-      get(this: WebAssembly.Memory) {
-        const buffer = bufferGetter.call(this) as ArrayBufferLike;
-        if (buffer instanceof SharedArrayBuffer) followMemory(this, buffer);
-        return buffer;
-      },
-    });
+    const get = function (this: WebAssembly.Memory) {
+      const buffer = bufferGetter.call(this) as ArrayBufferLike;
+      if (buffer instanceof SharedArrayBuffer) followMemory(this, buffer);
+      return buffer;
+    };
+    Object.defineProperty(get, 'name', { value: bufferGetter.name });
+    Object.defineProperty(Memory.prototype, 'buffer', { ...bufferProperty, get });
   }
   WebAssembly.Memory = new Proxy(Memory, {
     construct(target, args, newTarget) {
