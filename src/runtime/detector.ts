@@ -237,20 +237,19 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     bases[id] = base;
     return id;
   }
+  /** The bytes the word table of buffer `id` covers (any thread's buffer; the atomic load orders its entry's reads). */
+  const capacityOf = (id: number): number => {
+    if (3 * id + 2 >= s.buffers.length) s.refresh();
+    return A.load(s.buffers, 3 * id + 2) - 1;
+  };
   const baseOf = (id: number): number => {
     let b = bases[id];
     if (b === undefined) {
-      if (3 * id + 2 >= s.buffers.length) s.refresh();
-      A.load(s.buffers, 3 * id + 2);
+      capacityOf(id);
       b = s.buffers[3 * id];
       bases[id] = b;
     }
     return b;
-  };
-  /** The bytes the word table of buffer `id` covers (any thread's buffer). */
-  const capacityOf = (id: number): number => {
-    if (3 * id + 2 >= s.buffers.length) s.refresh();
-    return A.load(s.buffers, 3 * id + 2) - 1;
   };
   const adopt = (sabs: SharedArrayBuffer[], list: number[]): void => {
     for (let i = 0; i < sabs.length; i++) if (!ids.has(sabs[i])) ids.set(sabs[i], list[i]);
@@ -535,18 +534,18 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   let spawning = 0;
   const MessagePort = threads.MessagePort;
   /**
-   * Marks the ports of a received value as user ports, and gives the buffers of its shared WebAssembly.Memory
-   * objects the ids the sender listed (`memoryIds`, in {@link collect}'s order: a memory is cloned as a new object
-   * whose buffer is a new SharedArrayBuffer object, not among the message's cloned buffers).
+   * Marks the ports of a received value as user ports, and gives its shared WebAssembly.Memory objects the ids the
+   * sender listed (`list`, in {@link collect}'s order: a memory is cloned as a new object whose buffer is a new
+   * SharedArrayBuffer object, not among the message's cloned buffers); {@link followMemory} then gives each buffer
+   * that id, or a new one if the memory grew past what the id's word table covers.
    */
   function received(value: unknown, list: number[] = []): void {
     const memories: WebAssembly.Memory[] = [];
     collect(value, undefined, memories);
-    for (let i = 0; i < memories.length && i < list.length; i++) memoryIds.set(memories[i], list[i]);
-    adopt(
-      memories.map((m) => rawBuffer(m) as SharedArrayBuffer),
-      list,
-    );
+    for (let i = 0; i < memories.length && i < list.length; i++) {
+      memoryIds.set(memories[i], list[i]);
+      followMemory(memories[i], rawBuffer(memories[i]) as SharedArrayBuffer);
+    }
   }
   /** The ids of the buffers of `memories` (see {@link received}). */
   const memoryIdsOf = (memories: WebAssembly.Memory[]): number[] =>
