@@ -235,40 +235,18 @@ export class GoldilocksDetector implements Detector {
     if (w !== NO_INFO && (range < 0 || this.iRange[w] !== range) && !this.shortCircuit(w, t, xact))
       racy = !this.checkHappensBefore(w, t, xact, range, x, loc, ev, write);
     if (write) {
-      for (let r = this.readHead[x]; r !== NO_INFO && !racy; r = this.iNext[r]) {
-        if ((range < 0 || this.iRange[r] !== range) && !this.shortCircuit(r, t, xact))
-          racy = !this.checkHappensBefore(r, t, xact, range, x, loc, ev, write);
-      }
-      this.clearReads(x);
-      this.writeInfo[x] = this.newInfo(w, x, t, pos, xact, range, true, loc, ev);
-    } else if (!this.atomicReadSeen) {
-      // only plain reads so far: each thread has at most one read Info per variable
-      let r = this.readHead[x];
-      while (r !== NO_INFO && this.iOwner[r] !== t) r = this.iNext[r];
-      if (r === NO_INFO) {
-        r = this.newInfo(NO_INFO, x, t, pos, xact, range, false, loc, ev);
-        this.iNext[r] = this.readHead[x];
-        this.readHead[x] = r;
-      } else this.newInfo(r, x, t, pos, xact, range, false, loc, ev);
-    } else {
-      // t keeps its last read of each kind (plain, or atomic of one location); a plain read supersedes the others
-      let reuse = NO_INFO;
-      let prev = NO_INFO;
+      // each read since the last write is checked (until one races) and dropped, in one pass
       for (let r = this.readHead[x]; r !== NO_INFO; ) {
         const next = this.iNext[r];
-        if (this.iOwner[r] === t && (range < 0 || this.iRange[r] === range)) {
-          if (reuse === NO_INFO) reuse = r;
-          else {
-            if (prev === NO_INFO) this.readHead[x] = next;
-            else this.iNext[prev] = next;
-            this.freeInfoRecord(r);
-            r = next;
-            continue;
-          }
-        }
-        prev = r;
+        if (!racy && (range < 0 || this.iRange[r] !== range) && !this.shortCircuit(r, t, xact))
+          racy = !this.checkHappensBefore(r, t, xact, range, x, loc, ev, write);
+        this.freeInfoRecord(r);
         r = next;
       }
+      this.readHead[x] = NO_INFO;
+      this.writeInfo[x] = this.newInfo(w, x, t, pos, xact, range, true, loc, ev);
+    } else {
+      const reuse = this.atomicReadSeen ? this.lastReadOfKind(x, t, range) : this.lastRead(x, t);
       if (reuse === NO_INFO) {
         const r = this.newInfo(NO_INFO, x, t, pos, xact, range, false, loc, ev);
         this.iNext[r] = this.readHead[x];
@@ -276,6 +254,38 @@ export class GoldilocksDetector implements Detector {
       } else this.newInfo(reuse, x, t, pos, xact, range, false, loc, ev);
     }
     if (racy && this.opt.stopAfterFirstRace) this.disabled[x] = 1;
+  }
+
+  /** Thread t's read Info of `x`, or NO_INFO, while only plain reads have been checked (at most one per thread). */
+  private lastRead(x: number, t: number): number {
+    let r = this.readHead[x];
+    while (r !== NO_INFO && this.iOwner[r] !== t) r = this.iNext[r];
+    return r;
+  }
+
+  /**
+   * Thread t's read Info of `x` of the kind of a read of atomic location `range` (-1: plain), or NO_INFO. t keeps its
+   * last read of each kind (plain, or atomic of one location); a plain read supersedes the others, which are dropped.
+   */
+  private lastReadOfKind(x: number, t: number, range: number): number {
+    let reuse = NO_INFO;
+    let prev = NO_INFO;
+    for (let r = this.readHead[x]; r !== NO_INFO; ) {
+      const next = this.iNext[r];
+      if (this.iOwner[r] === t && (range < 0 || this.iRange[r] === range)) {
+        if (reuse === NO_INFO) reuse = r;
+        else {
+          if (prev === NO_INFO) this.readHead[x] = next;
+          else this.iNext[prev] = next;
+          this.freeInfoRecord(r);
+          r = next;
+          continue;
+        }
+      }
+      prev = r;
+      r = next;
+    }
+    return reuse;
   }
 
   /**
