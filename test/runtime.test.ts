@@ -143,6 +143,31 @@ console.log(words.length, words[1], words[20000]);
       assert.equal(r.report?.summary.racyEvents, 0);
     },
   );
+  test(
+    'a descriptor with a getter: read once, as without the runtime, and its maximum still tracked',
+    LIMIT,
+    async () => {
+      const program = tempFile(
+        'grow-getter.mjs',
+        `let reads = 0;
+const memory = new WebAssembly.Memory({ initial: 1, shared: true, get maximum() { reads++; return 2; } });
+new Int32Array(memory.buffer)[1] = 1;
+memory.grow(1);
+const words = new Int32Array(memory.buffer);
+words[20000] = 2;
+console.log(reads, words.length, words[1], words[20000]);
+`,
+      );
+      const plain = execFileSync(process.execPath, [program], { encoding: 'utf8' });
+      assert.equal(plain.trim(), '1 32768 1 2');
+      const r = await goldilocks([], [program]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, plain);
+      // tracked for its maximum: the grown buffer keeps the memory's id (no warning)
+      assert.doesNotMatch(r.stderr, /grew beyond/);
+      assert.equal(r.report?.summary.racyEvents, 0);
+    },
+  );
 });
 
 describe('generic built-ins on shared views', () => {

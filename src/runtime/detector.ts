@@ -519,11 +519,28 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     Object.defineProperty(get, 'name', { value: bufferGetter.name });
     Object.defineProperty(Memory.prototype, 'buffer', { ...bufferProperty, get });
   }
+  /**
+   * The constructor sees the descriptor through a proxy that notes the `maximum` it reads: the user's object is read
+   * once, by the constructor, as without the runtime (a getter there runs once; its `this` is the descriptor).
+   */
   WebAssembly.Memory = new Proxy(Memory, {
     construct(target, args, newTarget) {
-      const memory = Reflect.construct(target, args, newTarget) as WebAssembly.Memory;
-      const d = args[0] as WebAssembly.MemoryDescriptor;
-      if (d.shared === true && typeof d.maximum === 'number') memoryMax.set(memory, d.maximum * WASM_PAGE);
+      const d: unknown = args[0];
+      if ((typeof d !== 'object' && typeof d !== 'function') || d === null)
+        return Reflect.construct(target, args, newTarget);
+      let maximum: unknown;
+      const seen = new Proxy(d, {
+        get(o, key) {
+          const value: unknown = Reflect.get(o, key);
+          if (key === 'maximum') maximum = value;
+          return value;
+        },
+      });
+      const memory = Reflect.construct(target, [seen, ...args.slice(1)], newTarget) as WebAssembly.Memory;
+      // a primitive the constructor converted without running user code (an object's valueOf is not run again)
+      const pages = typeof maximum === 'number' || typeof maximum === 'string' ? Number(maximum) : Number.NaN;
+      if (Number.isFinite(pages) && rawBuffer(memory) instanceof SharedArrayBuffer)
+        memoryMax.set(memory, pages * WASM_PAGE);
       return memory;
     },
   });
