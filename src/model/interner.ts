@@ -21,6 +21,8 @@ export class Interner {
    * cache line): with 155,000 names (lusearch's first 3M events), the id-indexed arrays each cost a cache miss.
    */
   private table: Int32Array = new Int32Array(SLOT * 128);
+  /** Slots of {@link table} minus one (a power of two minus one). */
+  private mask = 127;
   /** The hash and tail words of the name of the last probe that missed, which {@link add} stores in its slot. */
   private missHash = 0;
   private missW0 = 0;
@@ -57,59 +59,73 @@ export class Interner {
   }
 
   /**
-   * The probe of {@link internBytes} and {@link find}: the hash is {@link nameHash} of the length, the first 4 and the
-   * last 8 bytes (no pass over the name). A name of at most 8 bytes is found by comparing hash, length and the last
-   * 8 bytes as two words, all in its slot — no byte loop; a longer one compares its other bytes too.
+   * The probe of {@link internBytes} and {@link find}: the hash is {@link nameHash} of the length and the last 8 bytes,
+   * and for a name longer than 8 bytes its first 4 (no pass over the name). A name of at most 8 bytes is found by
+   * comparing hash, length and the last 8 bytes as two words, all in its slot — no byte loop; a longer one compares
+   * its other bytes too ({@link sameHead}). Small, so that V8 inlines it where it is called; the rare paths are
+   * methods of their own.
    * @returns the name's id, or `-1 - slot` with the free slot where it would go (its hash and tail words then kept
    * for {@link add}).
    */
   private probe(buf: Uint8Array, start: number, end: number): number {
-    const table = this.table;
-    const mask = table.length / SLOT - 1;
-    const len = end - start;
-    if (buf !== this.input) {
-      this.input = buf;
-      this.inputView = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-    }
+    if (buf !== this.input) this.setInput(buf);
     // the words by one unaligned load each (tailWordAt), where the 4 bytes before the word's end are in `buf`
     const view = this.inputView;
+    const len = end - start;
     const w0 = end >= 4 ? tailWordAt(view, start, end) : tailWord(buf, start, end, 0);
     const w1 = end >= 8 ? tailWordAt(view, start, end - 4) : tailWord(buf, start, end, 1);
-    // the first 4 bytes; a name of fewer is all in w0
-    const h = nameHash(len, len >= 4 ? view.getInt32(start) : w0, w0, w1);
-    const arena = this.arena;
-    let slot = h & mask;
-    for (;;) {
+    const h = nameHash(len, len > 8 ? view.getInt32(start) : 0, w0, w1);
+    const table = this.table;
+    const mask = this.mask;
+    for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const t = slot * SLOT;
       const e = table[t + 1];
-      if (e === 0) {
-        this.missHash = h;
-        this.missW0 = w0;
-        this.missW1 = w1;
-        return -1 - slot;
-      }
-      if (table[t] === h && table[t + 2] === len && table[t + 3] === w0 && table[t + 4] === w1) {
-        if (len <= 8) return e - 1;
-        // The last 8 bytes are equal: compare the others, 4 at a time (unaligned DataView reads), then 1.
-        let a = table[t + 5];
-        let i = start;
-        const head = end - 8;
-        if (head - i >= 8) {
-          const da = this.arenaView;
-          const db = view;
-          while (i + 4 <= head && da.getInt32(a) === db.getInt32(i)) {
-            a += 4;
-            i += 4;
-          }
-        }
-        while (i < head && arena[a] === buf[i]) {
-          a++;
-          i++;
-        }
-        if (i === head) return e - 1;
-      }
-      slot = (slot + 1) & mask;
+      if (e === 0) return this.missed(h, w0, w1, slot);
+      if (
+        table[t] === h &&
+        table[t + 2] === len &&
+        table[t + 3] === w0 &&
+        table[t + 4] === w1 &&
+        (len <= 8 || this.sameHead(buf, start, end - 8, table[t + 5]))
+      )
+        return e - 1;
     }
+  }
+
+  /** Makes `buf` the input {@link probe} reads words of. */
+  private setInput(buf: Uint8Array): void {
+    this.input = buf;
+    this.inputView = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+
+  /** {@link probe}'s miss: keeps the name's hash and tail words for {@link add}. @returns `-1 - slot`. */
+  private missed(h: number, w0: number, w1: number, slot: number): number {
+    this.missHash = h;
+    this.missW0 = w0;
+    this.missW1 = w1;
+    return -1 - slot;
+  }
+
+  /**
+   * Whether `buf[start, head)` (a name but its last 8 bytes) equals the arena's bytes from `a`: 4 at a time (unaligned
+   * DataView reads), then 1.
+   */
+  private sameHead(buf: Uint8Array, start: number, head: number, a: number): boolean {
+    let i = start;
+    if (head - i >= 8) {
+      const da = this.arenaView;
+      const db = this.inputView;
+      while (i + 4 <= head && da.getInt32(a) === db.getInt32(i)) {
+        a += 4;
+        i += 4;
+      }
+    }
+    const arena = this.arena;
+    while (i < head && arena[a] === buf[i]) {
+      a++;
+      i++;
+    }
+    return i === head;
   }
 
   /** Interns a JavaScript string (encoded as UTF-8). */
@@ -185,6 +201,7 @@ export class Interner {
       for (let k = 0, t = slot * SLOT; k < SLOT; k++) table[t + k] = old[j + k];
     }
     this.table = table;
+    this.mask = mask;
   }
 }
 
@@ -214,8 +231,8 @@ function tailWordAt(view: DataView, start: number, e: number): number {
 }
 
 /**
- * The hash of a name of `len` bytes from its first 4 bytes (`head`, big-endian; a shorter name's bytes, as in `w0`) and
- * its last 8 (`w0`, `w1`, {@link tailWord}), mixed as MurmurHash3's finalizer does. The bytes between are not
+ * The hash of a name of `len` bytes from its first 4 bytes (`head`, big-endian; 0 for a name of at most 8 bytes, all
+ * in its last 8) and its last 8 (`w0`, `w1`, {@link tailWord}), mixed as MurmurHash3's finalizer does. The bytes between are not
  * hashed, so that a scanner need not do arithmetic per byte: names that differ only there share a hash and are
  * told apart by the table's comparison (in real traces names differ at their end: the field, the object id).
  */
