@@ -6,21 +6,18 @@
  *
  *   npm run bench:compare -- --base REV FILE [--detector goldilocks|none] [--pipeline off] [--repeat 9]
  *
- * The base revision is checked out with `git worktree` into the system's temporary directory, as
- * goldilocks-compare-<sha>/ (reused; `git worktree prune` forgets it once deleted), and compiled with this project's
- * TypeScript (its node_modules linked in). Each run is `checkFile` (parse + detect, no report) of FILE with
+ * The base revision is checked out and compiled by {@link buildRevision} (a git worktree in the system's temporary
+ * directory). Each run is `checkFile` (parse + detect, no report) of FILE with
  * the detector (`--detector none`: the parse and the engine's feasibility checks alone); the JIT of each build warms over the runs. Prints each run, then per build the median and the minimum
  * in ms and their ratios current / base (below 1: the current build is faster). Exit code 2 for bad arguments.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { checkFile } from '../dist/check.js';
 import { PIPELINE_MODES, type PipelineMode } from '../dist/trace/pipeline.js';
 import { describeMachine, ROOT } from '../scripts/child.js';
+import { buildRevision } from './revision.js';
 
 const USAGE =
   'usage: npm run bench:compare -- --base REV FILE [--detector NAME] [--pipeline MODE] [--repeat N]';
@@ -47,21 +44,7 @@ if (
 }
 const file = positionals[0];
 
-const git = (...args: string[]): string => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
-const sha = git('rev-parse', '--verify', `${values.base}^{commit}`);
-const tree = path.join(tmpdir(), `goldilocks-compare-${sha.slice(0, 12)}`);
-if (!existsSync(path.join(tree, 'dist', 'check.js'))) {
-  if (!existsSync(tree)) {
-    git('worktree', 'prune');
-    git('worktree', 'add', '--detach', tree, sha);
-  }
-  if (!existsSync(path.join(tree, 'node_modules')))
-    symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
-  console.error(`building ${values.base} (${sha.slice(0, 12)}) in ${tree}`);
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', tree], {
-    stdio: 'inherit',
-  });
-}
+const { sha, dist: baseDist } = buildRevision(values.base);
 
 /** A build: its label, its `checkFile`, and the times of its runs (ms). */
 interface Build {
@@ -76,7 +59,7 @@ async function load(name: string, dist: string): Promise<Build> {
   return { name, check: m.checkFile, ms: [] };
 }
 const builds = [
-  await load(`base ${sha.slice(0, 12)}`, path.join(tree, 'dist')),
+  await load(`base ${sha.slice(0, 12)}`, baseDist),
   await load('current', path.join(ROOT, 'dist')),
 ];
 
