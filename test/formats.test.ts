@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -7,7 +8,7 @@ import { SkipList } from '../src/engine/skip.js';
 import { KIND_NAMES } from '../src/model/events.js';
 import { TraceError } from '../src/trace/errors.js';
 import { StdParser } from '../src/trace/std.js';
-import { chunked, cli, expectTraceError, tempFile, tempPath } from './helpers.js';
+import { CLI, chunked, cli, expectTraceError, tempFile, tempPath } from './helpers.js';
 
 function syntaxError(text: string, format?: 'std' | 'ext' | 'rr'): TraceError {
   return expectTraceError(() => checkText(text, { format }, 'bad.trace'));
@@ -214,6 +215,19 @@ describe('inputs and the CLI', () => {
     const std = cli(['convert', '--to', 'std', tempFile('c2.trace', text)]);
     assert.equal(std.status, 2);
     assert.match(std.stderr, /no spelling in RAPID STD/);
+  });
+  it('convert into a pipe closed early (| head) ends silently with 141, as a tool killed by SIGPIPE', async () => {
+    // 2.6 MB of output: more than a pipe holds, so the writes meet the closed pipe
+    const trace = tempFile('pipe.trace', 'T0|w(o.f)|Foo.java:12\n'.repeat(120_000));
+    const child = spawn(process.execPath, [CLI, 'convert', trace], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+    });
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise((resolve) => child.on('exit', resolve));
+    assert.equal(stderr, '');
+    assert.equal(code, 141);
   });
   it('--skip leaves out the listed accesses (static pre-elimination)', () => {
     const skip = SkipList.parse('# race-free by analysis\nvariable x\n', 'skip');

@@ -22,6 +22,12 @@ export const EXIT_OK = 0;
 export const EXIT_RACES = 1;
 export const EXIT_INPUT = 2;
 export const EXIT_INTERNAL = 3;
+/**
+ * Standard output was closed before all was written (`goldilocks convert big.trace | head`): the status of a process
+ * killed by SIGPIPE (128 + 13), as the shell's tools end, without a message. Node ignores SIGPIPE and fails the write
+ * with EPIPE instead.
+ */
+export const EXIT_PIPE = 141;
 
 const version = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -293,6 +299,7 @@ export async function main(argv: string[]): Promise<number> {
     )
       return EXIT_OK;
     if (err.code?.startsWith('commander.')) return EXIT_INPUT;
+    if (err.code === 'EPIPE') return EXIT_PIPE;
     if (err instanceof TraceError || err instanceof InvalidArgumentError) {
       process.stderr.write(`goldilocks: ${err.message}\n`);
       return EXIT_INPUT;
@@ -312,6 +319,11 @@ export async function main(argv: string[]): Promise<number> {
   return code;
 }
 
+// a write of the stream (not writeAll's synchronous ones) to a closed pipe fails as an 'error' event
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(EXIT_PIPE);
+});
 main(process.argv.slice(2)).then((c) => {
   process.exitCode = c;
 });
