@@ -234,7 +234,7 @@ export class GoldilocksDetector implements Detector {
     // two accesses of atomic operations on the same location (range ≥ 0) are never checked
     if (w !== NO_INFO && (range < 0 || this.iRange[w] !== range) && !this.shortCircuit(w, t, xact))
       racy = !this.checkHappensBefore(w, t, xact, range, x, loc, ev, write);
-    if (write) {
+    if (write === true) {
       // each read since the last write is checked (until one races) and dropped, in one pass
       for (let r = this.readHead[x]; r !== NO_INFO; ) {
         const next = this.iNext[r];
@@ -253,7 +253,7 @@ export class GoldilocksDetector implements Detector {
         this.readHead[x] = r;
       } else this.newInfo(reuse, x, t, pos, xact, range, false, loc, ev);
     }
-    if (racy && this.opt.stopAfterFirstRace) this.disabled[x] = 1;
+    if (racy && this.opt.stopAfterFirstRace === true) this.disabled[x] = 1;
   }
 
   /** Thread t's read Info of `x`, or NO_INFO, while only plain reads have been checked (at most one per thread). */
@@ -291,25 +291,27 @@ export class GoldilocksDetector implements Detector {
   /**
    * The short-circuits of Check-Happens-Before (§5.1), in order: both transactional; same owner; the Info's alock
    * held by thread t; and our happens-before memo. Small, so that it is inlined where it is called; the lockset
-   * walk is {@link checkHappensBefore}.
+   * walk is {@link checkHappensBefore}. Boolean options and parameters are tested `=== true` here and in
+   * {@link access}: V8 then compares with the constant instead of converting a value of unknown type (ToBoolean: a
+   * dozen instructions), measured by `npm run bench:instructions`.
    * @returns true if one of them proves that the access recorded by `info` happens-before the current access of
    * thread t; false if the walk must decide.
    */
   private shortCircuit(info: number, t: number, xact: boolean): boolean {
     this.n.checks++;
-    if (this.opt.xactShortCircuit && xact && this.iXact[info] !== 0) {
+    if (this.opt.xactShortCircuit === true && xact === true && this.iXact[info] !== 0) {
       this.n.shortCircuitXact++;
       return true;
     }
     const owner = this.iOwner[info];
-    if (this.opt.ownerShortCircuit && owner === t) {
+    if (this.opt.ownerShortCircuit === true && owner === t) {
       this.n.shortCircuitOwner++;
       return true;
     }
     const alock = this.iAlock[info];
     const locks = this.ctx.locks;
     if (
-      this.opt.alockShortCircuit &&
+      this.opt.alockShortCircuit === true &&
       alock >= 0 &&
       locks.holder[alock] === t &&
       !locks.mutualExclusionBroken
@@ -317,7 +319,7 @@ export class GoldilocksDetector implements Detector {
       this.n.shortCircuitAlock++;
       return true;
     }
-    if (this.opt.hbMemo) {
+    if (this.opt.hbMemo === true) {
       const f = this.proven[t];
       if (f !== undefined && owner < f.length && this.iOrigin[info] <= f[owner]) {
         this.n.hbMemo++;
@@ -577,8 +579,8 @@ export class GoldilocksDetector implements Detector {
     this.iOwner[i] = t;
     this.iPos[i] = pos;
     this.iOrigin[i] = pos;
-    this.iXact[i] = xact ? 1 : 0;
-    this.iWrite[i] = write ? 1 : 0;
+    this.iXact[i] = xact === true ? 1 : 0;
+    this.iWrite[i] = write === true ? 1 : 0;
     this.iRange[i] = range;
     const held = this.ctx.locks.held[t];
     this.iAlock[i] = held !== undefined && held.length > 0 ? held[0] : -1;
