@@ -6,7 +6,10 @@
  * repeats to about 0.1%), on the first N and the first 2N lines of a text trace; the difference of the two counts is
  * the steady-state cost of N lines, without start-up and compilation.
  *
- *   npm run bench:instructions -- --base REV FILE [--detector goldilocks|none] [--lines N]
+ *   npm run bench:instructions -- --base REV FILE [--detector goldilocks|none] [--lines N] [--binary]
+ *
+ * With `--binary` the two prefixes are converted to the binary format (`goldilocks convert --to bin`) and read as
+ * such.
  *
  * FILE: a text trace (extended, STD or RoadRunner format; not gzip'd, not binary) of at least 2N lines; N defaults
  * to 1,000,000. Prints per build the two counts and the instructions per line, then their ratio current / base
@@ -14,7 +17,7 @@
  * the work the code asks of the processor, and `npm run bench:compare` the time. Needs valgrind (Debian package
  * `valgrind`). Exit code 2 for bad arguments, a missing valgrind, or an unsuitable FILE.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { closeSync, createReadStream, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -23,13 +26,15 @@ import { parseArgs } from 'node:util';
 import { describeMachine, ROOT } from '../scripts/child.js';
 import { buildRevision } from './revision.js';
 
-const USAGE = 'usage: npm run bench:instructions -- --base REV FILE [--detector NAME|none] [--lines N]';
+const USAGE =
+  'usage: npm run bench:instructions -- --base REV FILE [--detector NAME|none] [--lines N] [--binary]';
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     base: { type: 'string' },
     detector: { type: 'string', default: 'goldilocks' },
     lines: { type: 'string', default: '1000000' },
+    binary: { type: 'boolean', default: false },
   },
 });
 const lines = Number(values.lines.replace(/_/g, ''));
@@ -60,8 +65,8 @@ if (head.subarray(0, 6).toString('latin1') === 'GLKTRC') fail(`${file} is a bina
 
 // the first N and 2N lines, in a temporary folder
 const dir = mkdtempSync(path.join(tmpdir(), 'goldilocks-instructions-'));
-const small = path.join(dir, 'small.trace');
-const big = path.join(dir, 'big.trace');
+let small = path.join(dir, 'small.trace');
+let big = path.join(dir, 'big.trace');
 {
   const out = [openSync(small, 'w'), openSync(big, 'w')];
   let k = 0;
@@ -79,6 +84,16 @@ const big = path.join(dir, 'big.trace');
     rmSync(dir, { recursive: true });
     fail(`${file} has ${k} lines, fewer than 2 × ${lines}: give a smaller --lines`);
   }
+}
+
+if (values.binary) {
+  const cli = path.join(ROOT, 'dist', 'cli', 'main.js');
+  for (const text of [small, big])
+    execFileSync(process.execPath, [cli, 'convert', '--to', 'bin', '-o', `${text}.bin`, text], {
+      stdio: 'inherit',
+    });
+  small = `${small}.bin`;
+  big = `${big}.bin`;
 }
 
 /** Instructions executed by `checkFile` of the build in `dist` on `trace` (cachegrind's "I refs"). */
@@ -108,7 +123,7 @@ function count(dist: string, trace: string): number {
 
 const { sha, dist: baseDist } = buildRevision(values.base);
 console.log(
-  `${describeMachine()}; ${values.detector} on ${file}, the first ${lines} and ${2 * lines} lines, read in one thread`,
+  `${describeMachine()}; ${values.detector} on ${file}, the first ${lines} and ${2 * lines} lines${values.binary ? ' converted to the binary format' : ''}, read in one thread`,
 );
 const perLine: number[] = [];
 try {

@@ -329,6 +329,16 @@ describe('binary format: errors name the file, byte, record, expectation and wha
     assert.match(e.message, /expected a variable id .* found 3/);
   });
 
+  it('varints of 5 bytes and non-canonical ones decode as their canonical form, amid records of the fast path', () => {
+    // READ by T0 at L of x: thread, location and target as 0 in 1 byte, in 2 (0x80 0x00) and in 5 bytes
+    const plain = [READ, 0, 0, 0];
+    const long = [READ, 0x80, 0x80, 0x80, 0x80, 0x00, 0x80, 0x00, 0x80, 0x80, 0x80, 0x00];
+    const rest = Array.from({ length: 8 }, () => plain).flat();
+    const canonical = events(Buffer.from([...PRELUDE, ...plain, ...plain, ...rest]));
+    const varied = events(Buffer.from([...PRELUDE, ...long, ...plain, ...rest]));
+    assert.deepEqual(varied, canonical);
+    assert.equal(canonical.lines.length, 10);
+  });
   it('malformed varints, names and commit sets', () => {
     let e = syntaxError([...PRELUDE, WRITE, 0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f]);
     assert.match(e.message, /expected a varint below 2\^31 .* found 0x0f/);

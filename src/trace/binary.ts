@@ -172,50 +172,84 @@ export class BinaryParser implements TraceParser {
 
   /**
    * Reads records until the batch is full or the input ends (throwing INCOMPLETE inside a record). The loop
-   * decodes a plain event (not commit) that lies wholly in the buffer without per-field checks (its ids are
-   * checked once, together); anything else, including any malformed record, goes to {@link record}, which also makes the errors.
+   * decodes a plain event (not commit) that lies wholly in the buffer, with varints of at most 4 bytes
+   * ({@link shortVarint}), in locals and without per-field checks (its ids are checked once, together), writing the
+   * batch's arrays itself; anything else, including any malformed record, goes to {@link record}, which also makes
+   * the errors.
    */
   private recordsUntilFull(batch: ev.EventBatch): void {
     const buf = this.buf;
     const end = this.end;
     const defined = this.defined;
     const ids = this.ids;
-    while (batch.length < batch.capacity && this.p < end) {
-      const p = this.p;
-      this.start = p;
+    const { kind: kindOf, thread: threadOf, target: targetOf, loc: locOf, value: values, line } = batch;
+    const capacity = batch.capacity;
+    let n = batch.length;
+    let p = this.p;
+    let events = this.events;
+    let records = this.records;
+    while (n < capacity && p < end) {
       const tag = buf[p];
       if (PLAIN_EVENT_TAG[tag] === 1 && end - p >= MAX_PLAIN_RECORD) {
         const kind = tag & ~TAG_OPTIONAL;
         const ns = TARGET_NS[kind];
-        this.p = p + 1;
-        const thread = this.varint();
-        const loc = this.varint();
-        const target = ns !== NS_MARKER || tag !== kind ? this.varint() : -1;
-        const value = ns !== NS_MARKER && tag !== kind ? this.varint() : -1;
         const vns = SECOND_NS[kind];
+        let q = p + 1;
+        const rt = shortVarint(buf, q);
+        q += rt & 7;
+        const rl = shortVarint(buf, q);
+        q += rl & 7;
+        let rx = -8;
+        if (ns !== NS_MARKER || tag !== kind) {
+          rx = shortVarint(buf, q);
+          q += rx & 7;
+        }
+        let rv = -8;
+        if (ns !== NS_MARKER && tag !== kind) {
+          rv = shortVarint(buf, q);
+          q += rv & 7;
+        }
+        const thread = rt >> 3;
+        const loc = rl >> 3;
+        const target = rx >> 3;
+        const value = rv >> 3;
         if (
+          rt > 0 &&
+          rl > 0 &&
+          rx !== -1 &&
+          rv !== -1 &&
           thread < defined[NS_THREAD] &&
           loc < defined[NS_LOCATION] &&
           target < defined[ns] &&
           value < defined[vns]
         ) {
-          batch.push(
-            kind,
-            ids[NS_THREAD][thread],
-            target < 0 ? -1 : ids[ns][target],
-            ids[NS_LOCATION][loc],
-            value < 0 ? -1 : ids[vns][value],
-            ++this.events,
-          );
-          this.records++;
+          kindOf[n] = kind;
+          threadOf[n] = ids[NS_THREAD][thread];
+          targetOf[n] = target < 0 ? -1 : ids[ns][target];
+          locOf[n] = ids[NS_LOCATION][loc];
+          values[n] = value < 0 ? -1 : ids[vns][value];
+          line[n] = ++events;
+          n++;
+          records++;
+          p = q;
           continue;
         }
-        this.p = p; // an undefined id: let record() name it
+        // a varint of 5 bytes or an undefined id: record() reads it, or names the error
       }
+      batch.length = n;
+      this.events = events;
+      this.records = records;
+      this.start = this.p = p;
       this.record(batch);
-      this.records++;
+      n = batch.length;
+      p = this.p;
+      events = this.events;
+      records++;
     }
-    this.start = this.p;
+    batch.length = n;
+    this.events = events;
+    this.records = records;
+    this.start = this.p = p;
   }
 
   private header(): void {
@@ -406,6 +440,26 @@ export class BinaryParser implements TraceParser {
       this.offset + (at - this.base),
     );
   }
+}
+
+/**
+ * The unsigned LEB128 varint at `buf[q]` if it has at most 4 bytes (a value below 2^28), as `(value << 3) | its
+ * byte length`; -1 if it is longer (left to the general reader). The bytes must be in `buf`.
+ */
+function shortVarint(buf: Uint8Array, q: number): number {
+  let b = buf[q];
+  if (b < 0x80) return (b << 3) | 1;
+  let x = b & 0x7f;
+  b = buf[q + 1];
+  x |= (b & 0x7f) << 7;
+  if (b < 0x80) return (x << 3) | 2;
+  b = buf[q + 2];
+  x |= (b & 0x7f) << 14;
+  if (b < 0x80) return (x << 3) | 3;
+  b = buf[q + 3];
+  x |= (b & 0x7f) << 21;
+  if (b < 0x80) return (x << 3) | 4;
+  return -1;
 }
 
 function hex(b: number): string {
