@@ -2,9 +2,10 @@
  * Machine instructions per event of two builds, counted rather than timed: on this host, whose speed drifts by up to
  * 2× within minutes, a count is what shows a change of a few percent. Each build (the working tree's `dist/`, and
  * REV's, compiled by {@link buildRevision}) runs `checkFile` (read in one thread; `--detector none`: the parse and the
- * engine alone) under valgrind's cachegrind, with `node --single-threaded` (no compiler or GC threads: the count then
- * repeats to about 0.1%), on the first N and the first 2N lines of a text trace; the difference of the two counts is
- * the steady-state cost of N lines, without start-up and compilation.
+ * engine alone) under valgrind's cachegrind, with `node --single-threaded` (no compiler or GC threads: a count then
+ * repeats to about 0.1% on a quiet machine), on the first N and the first 2N lines of a text trace; the difference of
+ * the two counts is the steady-state cost of N lines, without start-up and compilation. Being a difference, it varies
+ * more between invocations: by up to 2.5% (docs/BENCHMARKS.md, "Counted instructions").
  *
  *   npm run bench:instructions -- --base REV FILE [--detector goldilocks|none] [--lines N] [--binary]
  *
