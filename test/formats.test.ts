@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
@@ -8,7 +10,7 @@ import { SkipList } from '../src/engine/skip.js';
 import { KIND_NAMES } from '../src/model/events.js';
 import { TraceError } from '../src/trace/errors.js';
 import { StdParser } from '../src/trace/std.js';
-import { CLI, chunked, cli, expectTraceError, tempFile, tempPath } from './helpers.js';
+import { CLI, chunked, cli, expectTraceError, ROOT, tempFile, tempPath } from './helpers.js';
 
 function syntaxError(text: string, format?: 'std' | 'ext' | 'rr'): TraceError {
   return expectTraceError(() => checkText(text, { format }, 'bad.trace'));
@@ -212,6 +214,11 @@ describe('inputs and the CLI', () => {
     const out = cli(['convert', tempFile('c.trace', text)]);
     assert.equal(out.status, 0);
     assert.equal(out.stdout, text);
+    // -o - is standard output, not a file named '-'
+    const dash = cli(['convert', '-o', '-', tempFile('c3.trace', text)]);
+    assert.equal(dash.status, 0);
+    assert.equal(dash.stdout, text);
+    assert.equal(existsSync(join(ROOT, '-')), false);
     const std = cli(['convert', '--to', 'std', tempFile('c2.trace', text)]);
     assert.equal(std.status, 2);
     assert.match(std.stderr, /no spelling in RAPID STD/);

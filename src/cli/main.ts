@@ -147,10 +147,12 @@ async function convert(
   input: string,
   flags: { from: Format; to: ConvertTo; output?: string },
 ): Promise<number> {
-  if (flags.to === 'bin' && flags.output === undefined && process.stdout.isTTY === true)
+  // `-o -` is standard output, as `-` is standard input
+  const toStdout = flags.output === undefined || flags.output === '-';
+  if (flags.to === 'bin' && toStdout && process.stdout.isTTY === true)
     throw new InvalidArgumentError('--to bin writes binary: give -o FILE or redirect standard output');
   const symbols = new Symbols();
-  const fd = flags.output ? openSync(flags.output, 'w') : 1;
+  const fd = toStdout ? 1 : openSync(flags.output as string, 'w');
   const name = input === '-' ? '<stdin>' : input;
   const binary = flags.to === 'bin' ? new BinaryWriter(symbols, fd) : undefined;
   try {
@@ -250,7 +252,7 @@ export async function main(argv: string[]): Promise<number> {
     .argument('<trace>', 'input trace, or - for stdin')
     .addOption(new Option('--from <format>', 'input format').choices(FORMATS as string[]).default('auto'))
     .addOption(new Option('--to <format>', 'output format').choices(['std', 'ext', 'bin']).default('ext'))
-    .option('-o, --output <file>', 'output file (default stdout; bin: not a terminal)')
+    .option('-o, --output <file>', 'output file; - or none: standard output (bin: not a terminal)')
     .action(async (trace: string, flags: { from: Format; to: ConvertTo; output?: string }) => {
       code = await convert(trace, flags);
     });
