@@ -19,11 +19,12 @@
  * `valgrind`). Exit code 2 for bad arguments, a missing valgrind, or an unsuitable FILE.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { closeSync, createReadStream, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { sniff } from '../dist/check.js';
 import { describeMachine, ROOT } from '../scripts/child.js';
 import { buildRevision } from './revision.js';
 
@@ -52,17 +53,10 @@ if (spawnSync('valgrind', ['--version']).status !== 0)
   fail('needs valgrind on the PATH (Debian: apt-get install valgrind)');
 
 // FILE's first bytes: a text trace, not gzip'd, not binary
-const head = Buffer.alloc(8);
-let n = 0;
-try {
-  const fd = openSync(file, 'r');
-  n = readSync(fd, head, 0, head.length, 0);
-  closeSync(fd);
-} catch (e) {
-  fail(`cannot read ${file}: ${(e as Error).message}`);
-}
-if (n >= 2 && head[0] === 0x1f && head[1] === 0x8b) fail(`${file} is gzip'd: give it uncompressed`);
-if (head.subarray(0, 6).toString('latin1') === 'GLKTRC') fail(`${file} is a binary trace: give a text trace`);
+const { kind } = sniff(file, undefined);
+if (kind === 'gzip') fail(`${file} is gzip'd: give it uncompressed`);
+if (kind === 'bin') fail(`${file} is a binary trace: give a text trace`);
+if (kind === 'unknown') fail(`${file} cannot be read, or its first line is no trace line`);
 
 // the first N and 2N lines, in a temporary folder
 const dir = mkdtempSync(path.join(tmpdir(), 'goldilocks-instructions-'));

@@ -65,7 +65,7 @@ const SNIFF_BYTES = 1 << 16;
  * Size of the file at `path` and what its first bytes say it is (`format` when given); 0 and `unknown` for stdin or
  * a file that cannot be read (reading it then reports why).
  */
-function sniff(path: string, format: Format | undefined): { size: number; kind: InputKind } {
+export function sniff(path: string, format: Format | undefined): { size: number; kind: InputKind } {
   if (path === '-') return { size: 0, kind: 'unknown' };
   try {
     const size = statSync(path).size;
