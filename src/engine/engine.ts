@@ -79,8 +79,6 @@ export class Engine {
     const { kind, thread, target, loc } = batch;
     const dets = this.detectors;
     const nd = dets.length;
-    // one detector (`check`'s default): reads and writes, 97% of events, call it without the loop over detectors
-    const only = dets[0];
     const state = this.threadState;
     const holder = this.locks.holder;
     const base = batch.firstIndex;
@@ -98,14 +96,10 @@ export class Engine {
       }
       switch (k) {
         case READ:
-          if (this.skipped(x, loc[i])) break;
-          if (nd === 1) only.read(t, x, loc[i], ev);
-          else for (let d = 0; d < nd; d++) dets[d].read(t, x, loc[i], ev);
+          if (!this.skipped(x, loc[i])) for (let d = 0; d < nd; d++) dets[d].read(t, x, loc[i], ev);
           break;
         case WRITE:
-          if (this.skipped(x, loc[i])) break;
-          if (nd === 1) only.write(t, x, loc[i], ev);
-          else for (let d = 0; d < nd; d++) dets[d].write(t, x, loc[i], ev);
+          if (!this.skipped(x, loc[i])) for (let d = 0; d < nd; d++) dets[d].write(t, x, loc[i], ev);
           break;
         case ATOMIC_DATA_READ:
         case ATOMIC_DATA_WRITE:
