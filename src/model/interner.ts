@@ -21,8 +21,6 @@ export class Interner {
    * cache line): with 155,000 names (lusearch's first 3M events), the id-indexed arrays each cost a cache miss.
    */
   private table: Int32Array = new Int32Array(SLOT * 128);
-  /** Slots of {@link table} minus one (a power of two minus one). */
-  private mask = 127;
   /** The hash and tail words of the name of the last probe that missed, which {@link add} stores in its slot. */
   private missHash = 0;
   private missW0 = 0;
@@ -76,7 +74,7 @@ export class Interner {
     const w1 = end >= 8 ? tailWordAt(view, start, end - 4) : tailWord(buf, start, end, 1);
     const h = nameHash(len, len > 8 ? view.getInt32(start) : 0, w0, w1);
     const table = this.table;
-    const mask = this.mask;
+    const mask = table.length / SLOT - 1;
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
       const t = slot * SLOT;
       const e = table[t + 1];
@@ -201,7 +199,6 @@ export class Interner {
       for (let k = 0, t = slot * SLOT; k < SLOT; k++) table[t + k] = old[j + k];
     }
     this.table = table;
-    this.mask = mask;
   }
 }
 
