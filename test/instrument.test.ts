@@ -10,7 +10,13 @@ import { runInThisContext } from 'node:vm';
 import fc from 'fast-check';
 // run() spawns node with the built register.js next to it, so it is taken from dist (npm test builds first).
 import { run } from '../dist/runtime/run.js';
-import { installHooks, installRuntime, passthrough, type Runtime } from '../src/runtime/hooks.js';
+import {
+  installHooks,
+  installRuntime,
+  OBSERVED_METHODS,
+  passthrough,
+  type Runtime,
+} from '../src/runtime/hooks.js';
 import { instrument } from '../src/runtime/instrument.js';
 
 const hooks = installHooks();
@@ -406,7 +412,8 @@ describe('the runtime sees each shared access once, in order, at its site', () =
   test('a call of an observed method name gets a static site, pending with its callee while it runs', () => {
     const code = (src: string) => instrument(src, { file: 'f.js', module: false }).code;
     const shape = (o: string, r: string, f: string, t: string, text: string, args: string) =>
-      `__goldilocks.call(__goldilocks.direct(${o}, ${f} = ${r}.${text.split('.').pop()}) ? (${t} = ${r}, ${f}) : ` +
+      `__goldilocks.call(__goldilocks.direct(${o}, ${f} = ${r}.${text.split('.').pop()}, ` +
+      `${OBSERVED_METHODS.indexOf(text.split('.').pop()!)}) ? (${t} = ${r}, ${f}) : ` +
       `(${t} = __goldilocks.site(__gl$m, 0, '${text}', ${r}, ${f}), __goldilocks.sited), ${t}${args})`;
     assert.ok(code('b.copy(t, 1);').includes(shape('b', 'b', '__gl$1', '__gl$2', 'b.copy', ', t, 1')));
     assert.ok(
@@ -440,11 +447,13 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       at(Uint8Array.prototype.set);
       return set.apply(this, args as Parameters<typeof set>);
     };
+    installRuntime(recorder); // the hooks compare with the methods views reach when a runtime is installed
     try {
       runBody('const b = new Uint8Array(4);\nreturn b.set(b.slice(1));', true);
     } finally {
       Uint8Array.prototype.slice = slice;
       Uint8Array.prototype.set = set;
+      installRuntime(recorder);
     }
     assert.deepEqual(seen, ['3:14', '3:8']); // the inner call runs first
     assert.equal(hooks.pendingSite(), -1);
@@ -496,6 +505,48 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       installRuntime(recorder);
       delete (globalThis as Record<string, unknown>).__decode;
     }
+  });
+  test("a rewritten call on a view is sited when it reaches a view's built-in method by that name, whatever the receiver's class", () => {
+    const sited = (body: string) => {
+      const seen: string[] = [];
+      const set = Uint8Array.prototype.set;
+      const fill = Buffer.prototype.fill;
+      Uint8Array.prototype.set = function (this: Uint8Array, ...args) {
+        seen.push(`set ${hooks.pendingSite() >= 0}`);
+        return set.apply(this, args as Parameters<typeof set>);
+      };
+      Buffer.prototype.fill = function (this: Buffer, ...args) {
+        seen.push(`fill ${hooks.pendingSite() >= 0}`);
+        return fill.apply(this, args as Parameters<typeof fill>);
+      };
+      installRuntime(recorder);
+      try {
+        seen.push(
+          `returned ${runBody(`const pending = () => __goldilocks.pendingSite() >= 0;\n${body}`, true)}`,
+        );
+      } finally {
+        Uint8Array.prototype.set = set;
+        Buffer.prototype.fill = fill;
+        installRuntime(recorder);
+      }
+      return seen.join(', ');
+    };
+    assert.equal(
+      sited('const v = new Uint8Array(2); v.set([1]); const b = Buffer.alloc(2); b.fill(1); v.set([2]);'),
+      'set true, fill true, set true, returned undefined',
+    );
+    // a subclass's own method, a user's method on a view, a view's method on an object that is not a view: direct
+    assert.equal(
+      sited(`class V extends Uint8Array { set(a) { super.set(a); } }
+        const x = new V(2);
+        x.set([1]);
+        const w = new Uint8Array(2);
+        w.fill = function () { return pending(); };
+        const o = { set: Uint8Array.prototype.set };
+        try { o.set([1]); } catch {}
+        return w.fill();`),
+      'set false, set false, returned false',
+    );
   });
   test('new TypedArray(x) wraps x at its site; the hook asks the runtime to check a copy of a shared view', () => {
     const code = (src: string) => instrument(src, { file: 'f.js', module: false });

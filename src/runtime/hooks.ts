@@ -147,11 +147,14 @@ export interface Hooks {
     Record<(typeof ATOMIC_OPS)[number], (m: SiteFunction, i: number, ...args: unknown[]) => unknown>
   >;
   /**
-   * For the rewritten call `o.name(...)` (`name` one of {@link OBSERVED_METHODS}, `f` = `o.name`): true when it may
-   * call `f` itself, false when it is to go through {@link site} and {@link sited}: when `f` is not a function, `o`
-   * is a view (`ArrayBuffer.isView`), or `f` is one of the runtime's {@link Runtime.sitedMethods}. Runs no user code.
+   * For the rewritten call `o.name(...)` (`name` the `k`th of {@link OBSERVED_METHODS}, `f` = `o.name`): true when
+   * it may call `f` itself, false when it is to go through {@link site} and {@link sited}: when `f` is not a
+   * function, `f` is a method a built-in view reaches by that name and `o` is a view (`ArrayBuffer.isView`), or `f`
+   * is one of the runtime's {@link Runtime.sitedMethods}. The methods are compared by identity, name by name, so
+   * that V8 folds the whole test where `f` is a constant (a class's own method): a call of a user's method `set`
+   * costs no test (bench:instrument, `get`/`set` methods). Runs no user code.
    */
-  readonly direct: (o: unknown, f: unknown) => boolean;
+  readonly direct: (o: unknown, f: unknown, k: number) => boolean;
   /** `Function.prototype.call` (ECMA-262 §20.2.3.3) as it was at startup, uncurried: `call(f, t, ...args)`. */
   readonly call: (f: unknown, t: unknown, ...args: unknown[]) => unknown;
   /**
@@ -211,7 +214,7 @@ export interface Hooks {
  * `call`/`apply`/`Reflect`, reach the runtime's patched methods too, which then find their caller from a stack
  * (about 10 µs a call).
  */
-export const OBSERVED_METHODS: ReadonlySet<string> = new Set([
+export const OBSERVED_METHODS: readonly string[] = [
   ...[
     'set',
     'fill',
@@ -250,7 +253,7 @@ export const OBSERVED_METHODS: ReadonlySet<string> = new Set([
   ],
   ...['includes', 'toString', 'write', 'copy', 'equals', 'compare', 'toJSON', 'decode', 'encodeInto'],
   ...Object.getOwnPropertyNames(Buffer.prototype).filter((name) => /^(read|write)[A-Z]/.test(name)),
-]);
+];
 
 /** The global names of the TypedArray constructors (ECMA-262 Table 71), whose `new` the rewriter gives a site. */
 export const TYPED_ARRAYS = [
@@ -282,16 +285,43 @@ let runtime: Runtime = passthrough;
 /** How many {@link Runtime.sitedMethods} {@link Hooks.direct} compares with. */
 export const MAX_SITED_METHODS = 3;
 
+/** The prototypes of the built-in views: a call `view.name(...)` reaches `name` along one of their chains. */
+const VIEW_PROTOTYPES = [
+  ...TYPED_ARRAYS.map((name) => (globalThis[name] as { prototype: object }).prototype),
+  Buffer.prototype,
+] as Record<string, unknown>[];
+
 /**
- * {@link Hooks.direct} for a runtime's {@link Runtime.sitedMethods}: a fixed number of comparisons, not a set
- * lookup, so that V8 inlines it at each call site (bench:instrument, `get`/`set` methods).
+ * {@link Hooks.direct} for a runtime's {@link Runtime.sitedMethods} and the methods the built-in views reach now:
+ * a fixed number of comparisons with constants, not a set lookup, so that V8 inlines it at each call site and
+ * folds it where the method is a constant (bench:instrument, `get`/`set` methods). Where views reach more than two
+ * methods by one name, every call of it on a view is sited.
  * @throws RangeError for more than {@link MAX_SITED_METHODS} methods.
  */
 function directTest(methods: readonly unknown[]): Hooks['direct'] {
   if (methods.length > MAX_SITED_METHODS)
     throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
   const [a, b, c] = [...methods, UNKNOWN, UNKNOWN, UNKNOWN];
-  return (o, f) => typeof f === 'function' && !isView(o) && f !== a && f !== b && f !== c;
+  // per name, the views' methods, a TypedArray's and a Buffer's; every method on a view where there are more
+  // (views whose prototypes were patched apart)
+  const p: unknown[] = [];
+  const q: unknown[] = [];
+  const any: boolean[] = [];
+  for (const name of OBSERVED_METHODS) {
+    const found = [...new Set(VIEW_PROTOTYPES.map((proto) => proto[name]))].filter(
+      (f) => typeof f === 'function',
+    );
+    p.push(found[0] ?? UNKNOWN);
+    q.push(found[1] ?? UNKNOWN);
+    any.push(found.length > 2);
+  }
+  for (const table of [p, q, any]) Object.freeze(table);
+  return (o, f, k) =>
+    typeof f === 'function' &&
+    ((f !== p[k] && f !== q[k] && any[k] !== true) || !isView(o)) &&
+    f !== a &&
+    f !== b &&
+    f !== c;
 }
 
 const uncurriedCall = Function.prototype.call.bind(Function.prototype.call) as Hooks['call'];

@@ -1004,21 +1004,24 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
    * `o.name(args)` with a name of OBSERVED_METHODS, written `a.b.name` (identifiers, `this` and dots only; no
    * optional link) becomes
    *
-   *     __goldilocks.call(__goldilocks.direct(o, f = o.name) ? (t = o, f)
+   *     __goldilocks.call(__goldilocks.direct(o, f = o.name, k) ? (t = o, f)
    *       : (t = __goldilocks.site(__gl$m, i, 'o.name', o, f), __goldilocks.sited), t, args)
    *
-   * (with a temporary `(r = o)`, then `r`, when `o` is itself a member expression): the same call, in the same order
-   * (the object, the property, the arguments, then the callability check). `call` is `Function.prototype.call`
-   * uncurried, so nothing of `f` is looked up. When the runtime may need the call's site (a view receiver, or a
-   * method the runtime observes on other receivers: see {@link Hooks.direct}) it calls `sited` with `this` the
-   * record `site` made, which calls `f` with its static site pending (so a patched method does not capture a stack
-   * for it); otherwise `f` itself, at the cost of the test (bench:instrument).
+   * (`k` the name's index in OBSERVED_METHODS; with a temporary `(r = o)`, then `r`, when `o` is itself a member
+   * expression): the same call, in the same order (the object, the property, the arguments, then the callability
+   * check). `call` is `Function.prototype.call` uncurried, so nothing of `f` is looked up. When the runtime may need
+   * the call's site (a view's own method on a view, or a method the runtime observes on other receivers: see
+   * {@link Hooks.direct}) it calls `sited` with `this` the record `site` made, which calls `f` with its static site
+   * pending (so a patched method does not capture a stack for it); otherwise `f` itself, at the cost of the test
+   * (bench:instrument).
    */
   function methodCall(n: E.SimpleCallExpression & N, st: State): void {
     const callee = n.callee as N;
     if (n.optional || callee.type !== 'MemberExpression' || callee.computed || callee.optional) return;
     const property = callee.property;
-    if (property.type !== 'Identifier' || !OBSERVED_METHODS.has(property.name)) return;
+    if (property.type !== 'Identifier') return;
+    const k = OBSERVED_METHODS.indexOf(property.name);
+    if (k < 0) return;
     const text = source.slice(callee.start, callee.end);
     if (!/^[\w$]+(\.[\w$]+)+$/.test(text)) return;
     const paren = parenAfter(n);
@@ -1037,7 +1040,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const t = temp(st);
     const H = HOOKS_GLOBAL;
     const pick =
-      `${H}.direct(${receiver}, ${f} = ${ref}.${property.name}) ? (${t} = ${ref}, ${f}) : ` +
+      `${H}.direct(${receiver}, ${f} = ${ref}.${property.name}, ${k}) ? (${t} = ${ref}, ${f}) : ` +
       `(${t} = ${H}.site(${SITE_FN}, ${i}, '${text}', ${ref}, ${f}), ${H}.sited)`;
     ms.overwrite(callee.start, paren + 1, `${H}.call(${pick}, ${t}${n.arguments.length ? ', ' : ''}`);
   }
