@@ -12,7 +12,8 @@
  * receiver not being a view), and the same with `put` for `set` (the per-access guard alone). Then the live runtime's
  * element path (`bench/runtime-micro.mjs` under plain node and under `--import dist/runtime/register.js`; needs
  * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, per word check, per
- * `Atomics.add`, per word of a bulk copy into shared memory, and per call of a method name the rewriter gives a site.
+ * `Atomics.add`, per word of a bulk copy into shared memory, per call of a method name the rewriter gives a site, and
+ * per element of DataView reads and writes of memory that is not shared.
  * Usage: npm run bench:instrument
  */
 import { execFileSync } from 'node:child_process';
@@ -132,6 +133,7 @@ const LABELS: Record<string, string> = {
   atomic: 'Atomics.add (static site)',
   bulk: 'Buffer#copy 1 KiB, per 8-byte word',
   method: 'Map#set (a name given a site)',
+  dataview: 'DataView get/set/get, not shared',
 };
 for (const [k, label] of Object.entries(LABELS))
   console.log(

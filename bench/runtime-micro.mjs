@@ -5,9 +5,10 @@
  * `Atomics.add` (a synchronization operation: a new epoch), where every access is a word check; then a loop of
  * `Atomics.add` calls (each a checked atomic access and a synchronization cell); `Buffer#copy` of 1 KiB chunks
  * into a shared 4 MiB buffer (a bulk write, in whole 64-byte pages), per 8-byte word; a loop of `Map#set` calls (a
- * method name the rewriter gives a site, on an object that is not a view), per call. Prints ns, best of 60 rounds,
- * as `filtered <ns>`, `checked <ns>`, `atomic <ns>`, `bulk <ns>` and `method <ns>`; plain `node` gives the
- * uninstrumented loops.
+ * method name the rewriter gives a site, on an object that is not a view), per call; `getFloat64`/`setFloat64`/
+ * `getFloat64` of a DataView over memory that is not shared (the runtime's patched methods), per element. Prints ns,
+ * best of 60 rounds, as `filtered <ns>`, `checked <ns>`, `atomic <ns>`, `bulk <ns>`, `method <ns>` and
+ * `dataview <ns>`; plain `node` gives the uninstrumented loops.
  */
 const N = 1 << 16;
 const g = new Float64Array(new SharedArrayBuffer(8 * N));
@@ -53,5 +54,16 @@ const map = new Map();
 console.log(
   `method ${best(() => {
     for (let j = 0; j < N; j++) map.set(j & 1023, j);
+  })}`,
+);
+const dv = new DataView(new ArrayBuffer(8 * N));
+console.log(
+  `dataview ${best(() => {
+    let s = 0;
+    for (let j = 0; j < N; j++) {
+      dv.setFloat64(8 * j, dv.getFloat64(8 * j) + 1);
+      s += dv.getFloat64(8 * j);
+    }
+    return s;
   })}`,
 );

@@ -117,6 +117,17 @@ describe('patched methods on shared views', () => {
   );
 });
 
+describe('DataView methods over memory that is not shared', () => {
+  test('return, throw and look as the originals do', LIMIT, async () => {
+    const file = join(FIXTURES, 'dataview-plain.mjs');
+    const r = await goldilocks([], [file]);
+    assert.equal(r.code, 0, r.stderr);
+    const plain = execFileSync(process.execPath, [file], { encoding: 'utf8' });
+    assert.equal(r.stdout, plain);
+    assert.match(plain, /TypeError: Method DataView\.prototype\.getFloat64 called on incompatible receiver/);
+  });
+});
+
 describe('a shared WebAssembly.Memory that grows', () => {
   test(
     'beyond what its accesses are tracked for (a maximum above 256 MiB): a warning, and the program runs on',

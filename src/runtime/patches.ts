@@ -283,6 +283,13 @@ function patchAtomics(ctx: Context): void {
   atomics.notify = notify as Fn;
 }
 
+/**
+ * `DataView.prototype` get and set methods: an access of shared memory is checked as a data access of its bytes.
+ * A DataView never changes its buffer, so the last one found over memory that is not shared is kept: an access
+ * through it costs a comparison more than the original (bench:instrument, "DataView get/set/get, not shared"). The
+ * wrappers take the original's parameters (byteOffset, then value for a set, then littleEndian; an absent one is
+ * undefined, which the original reads the same way) and its `length`.
+ */
 function patchDataView(ctx: Context): void {
   const proto = DataView.prototype as unknown as Record<string, AnyFn>;
   const get = (name: string) => Object.getOwnPropertyDescriptor(DataView.prototype, name)!.get!;
@@ -301,30 +308,64 @@ function patchDataView(ctx: Context): void {
     BigInt64: 8,
     BigUint64: 8,
   };
-  for (const [type, size] of Object.entries(sizes)) {
-    for (const write of [false, true]) {
-      const name = `${write ? 'set' : 'get'}${type}`;
-      const orig = proto[name];
-      const fn = function (this: DataView, byteOffset: unknown, ...rest: unknown[]): unknown {
-        const buffer = bufferOf.call(this);
-        if (buffer instanceof SharedArrayBuffer) {
-          const off = integer(byteOffset);
-          if (off >= 0 && off + size <= (lengthOf.call(this) as number))
-            ctx.checkRange(
-              buffer,
-              (offsetOf.call(this) as number) + off,
-              size,
-              write ? WRITE : 0,
-              ctx.callerSite(fn),
-              `DataView#${name}`,
-              fn,
-            );
-          return orig.call(this, off, ...rest);
-        }
-        return orig.call(this, byteOffset, ...rest);
-      };
-      proto[name] = fn as AnyFn;
+  let plain: unknown; // the last DataView found over memory that is not shared
+  /** Checks the access of `self` at `byteOffset` when shared; returns the offset to pass on to the original. */
+  const check = (
+    self: DataView,
+    byteOffset: unknown,
+    size: number,
+    flags: number,
+    name: string,
+    fn: AnyFn,
+  ) => {
+    let buffer: unknown;
+    try {
+      buffer = bufferOf.call(self);
+    } catch {
+      return byteOffset; // not a DataView: the original throws its own TypeError
     }
+    if (!(buffer instanceof SharedArrayBuffer)) {
+      plain = self;
+      return byteOffset;
+    }
+    const off = integer(byteOffset);
+    if (off >= 0 && off + size <= (lengthOf.call(self) as number))
+      ctx.checkRange(
+        buffer,
+        (offsetOf.call(self) as number) + off,
+        size,
+        flags,
+        ctx.callerSite(fn),
+        name,
+        fn,
+      );
+    return off;
+  };
+  for (const [type, size] of Object.entries(sizes)) {
+    const getter = proto[`get${type}`];
+    const getName = `DataView#get${type}`;
+    const getFn = function (this: DataView, byteOffset: unknown, littleEndian: unknown): unknown {
+      if (this === plain) return getter.call(this, byteOffset, littleEndian);
+      return getter.call(this, check(this, byteOffset, size, 0, getName, getFn as AnyFn), littleEndian);
+    };
+    replaceFunction(proto, `get${type}`, getFn as AnyFn);
+    const setter = proto[`set${type}`];
+    const setName = `DataView#set${type}`;
+    const setFn = function (
+      this: DataView,
+      byteOffset: unknown,
+      value: unknown,
+      littleEndian: unknown,
+    ): unknown {
+      if (this === plain) return setter.call(this, byteOffset, value, littleEndian);
+      return setter.call(
+        this,
+        check(this, byteOffset, size, WRITE, setName, setFn as AnyFn),
+        value,
+        littleEndian,
+      );
+    };
+    replaceFunction(proto, `set${type}`, setFn as AnyFn);
   }
 }
 
