@@ -146,7 +146,10 @@ export interface Context {
   readonly s: StateViews;
   readonly shadow: Shadow;
   readonly t: number;
-  /** Is `o` a TypedArray over a SharedArrayBuffer of the program (not one of the detector's state). */
+  /**
+   * Is `o` a TypedArray over a SharedArrayBuffer of the program (not one of the detector's state)? The last value
+   * found not to be is kept: asking again about it is one comparison.
+   */
   readonly shared: (o: unknown) => boolean;
   /** The shadow id of a SharedArrayBuffer, registering it on first sight. */
   idOf(buffer: SharedArrayBuffer): number;
@@ -451,11 +454,17 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   const internal = new WeakSet<ArrayBufferLike>(
     Object.values(state).filter((b): b is SharedArrayBuffer => b instanceof SharedArrayBuffer),
   );
+  let notShared: unknown; // the last value ctx.shared answered false for
   const ctx: Context = {
     s,
     shadow,
     t,
-    shared: (o) => hooks.shared(o) && !internal.has((o as Int8Array).buffer),
+    shared: (o) => {
+      if (o === notShared) return false;
+      if (hooks.shared(o) && !internal.has((o as Int8Array).buffer)) return true;
+      notShared = o; // not a view over shared memory, nor ever will be: a view never changes its buffer
+      return false;
+    },
     idOf,
     baseOf,
     callerSite,

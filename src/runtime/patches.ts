@@ -720,17 +720,39 @@ function patchBuffer(ctx: Context): void {
     },
     true,
   );
-  wrapMethod(ctx, proto, 'Buffer', 'fill', (self, [, offset, end], fn, what) => {
-    const from = typeof offset === 'number' ? Math.max(0, integer(offset)) : 0;
-    const to = typeof end === 'number' ? Math.min(integer(end), len(self)) : len(self);
-    checkElements(ctx, self, from, to, WRITE, what, fn);
-  });
+  // fill(value): a TypedArray value's first bytes are read, as many as fill the range (Node's bindingFill), shared
+  // or not whatever `this` is
+  wrapMethod(
+    ctx,
+    proto,
+    'Buffer',
+    'fill',
+    (self, [value, offset, end], fn, what) => {
+      const from = typeof offset === 'number' ? Math.max(0, integer(offset)) : 0;
+      const to = typeof end === 'number' ? Math.min(integer(end), len(self)) : len(self);
+      if (ctx.shared(value) && to > from) {
+        const v = value as Int8Array;
+        const n = Math.min(to - from, v.byteLength);
+        if (n > 0)
+          ctx.checkRange(v.buffer as SharedArrayBuffer, v.byteOffset, n, 0, ctx.callerSite(fn), what, fn);
+      }
+      if (ctx.shared(self)) checkElements(ctx, self, from, to, WRITE, what, fn);
+    },
+    true,
+  );
   for (const name of ['equals', 'compare']) {
-    wrapMethod(ctx, proto, 'Buffer', name, (self, [other], fn, what) => {
-      checkElements(ctx, self, 0, len(self), 0, what, fn);
-      if (ctx.shared(other))
-        checkElements(ctx, other as Int8Array, 0, (other as Int8Array).length, 0, what, fn);
-    });
+    wrapMethod(
+      ctx,
+      proto,
+      'Buffer',
+      name,
+      (self, [other], fn, what) => {
+        if (ctx.shared(self)) checkElements(ctx, self, 0, len(self), 0, what, fn);
+        if (ctx.shared(other))
+          checkElements(ctx, other as Int8Array, 0, (other as Int8Array).length, 0, what, fn);
+      },
+      true,
+    );
   }
   const sizeOf = (name: string): number => {
     if (/Int8$/.test(name)) return 1;
