@@ -13,7 +13,8 @@
  * element path (`bench/runtime-micro.mjs` under plain node and under `--import dist/runtime/register.js`; needs
  * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, per word check, per
  * `Atomics.add`, per word of a bulk copy into shared memory, per call of a method name the rewriter gives a site, and
- * per element of DataView reads and writes of memory that is not shared.
+ * per element of DataView reads and writes of memory that is not shared, and per call of replaced view methods on
+ * memory that is not shared.
  * Usage: npm run bench:instrument
  */
 import { execFileSync } from 'node:child_process';
@@ -134,6 +135,9 @@ const LABELS: Record<string, string> = {
   bulk: 'Buffer#copy 1 KiB, per 8-byte word',
   method: 'Map#set (a name given a site)',
   dataview: 'DataView get/set/get, not shared',
+  read: 'Buffer#readUInt32LE, not shared',
+  fill: 'TypedArray#fill 16 bytes, not shared',
+  set: 'TypedArray#set 16 bytes, not shared',
 };
 for (const [k, label] of Object.entries(LABELS))
   console.log(

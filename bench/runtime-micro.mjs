@@ -6,9 +6,11 @@
  * `Atomics.add` calls (each a checked atomic access and a synchronization cell); `Buffer#copy` of 1 KiB chunks
  * into a shared 4 MiB buffer (a bulk write, in whole 64-byte pages), per 8-byte word; a loop of `Map#set` calls (a
  * method name the rewriter gives a site, on an object that is not a view), per call; `getFloat64`/`setFloat64`/
- * `getFloat64` of a DataView over memory that is not shared (the runtime's patched methods), per element. Prints ns,
- * best of 60 rounds, as `filtered <ns>`, `checked <ns>`, `atomic <ns>`, `bulk <ns>`, `method <ns>` and
- * `dataview <ns>`; plain `node` gives the uninstrumented loops.
+ * `getFloat64` of a DataView over memory that is not shared (the runtime's patched methods), per element; and per
+ * call on memory that is not shared, `Buffer#readUInt32LE`, `TypedArray#fill` and `TypedArray#set` of 16 bytes
+ * (methods the runtime replaces, the last one also for its argument). Prints ns, best of 60 rounds, as
+ * `filtered <ns>`, `checked <ns>`, `atomic <ns>`, `bulk <ns>`, `method <ns>`, `dataview <ns>`, `read <ns>`,
+ * `fill <ns>` and `set <ns>`; plain `node` gives the uninstrumented loops.
  */
 const N = 1 << 16;
 const g = new Float64Array(new SharedArrayBuffer(8 * N));
@@ -65,5 +67,25 @@ console.log(
       s += dv.getFloat64(8 * j);
     }
     return s;
+  })}`,
+);
+const local = Buffer.alloc(4 * N);
+console.log(
+  `read ${best(() => {
+    let s = 0;
+    for (let j = 0; j < N; j++) s += local.readUInt32LE(4 * j);
+    return s;
+  })}`,
+);
+const small = new Uint8Array(64);
+const source = new Uint8Array(16);
+console.log(
+  `fill ${best(() => {
+    for (let j = 0; j < N; j++) small.fill(j, 0, 16);
+  })}`,
+);
+console.log(
+  `set ${best(() => {
+    for (let j = 0; j < N; j++) small.set(source, j & 31);
   })}`,
 );

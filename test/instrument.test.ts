@@ -411,14 +411,16 @@ describe('the runtime sees each shared access once, in order, at its site', () =
   });
   test('a call of an observed method name gets a static site, pending with its callee while it runs', () => {
     const code = (src: string) => instrument(src, { file: 'f.js', module: false }).code;
-    const shape = (o: string, r: string, f: string, t: string, text: string, args: string) =>
-      `__goldilocks.call(__goldilocks.direct(${o}, ${f} = ${r}.${text.split('.').pop()}, ` +
-      `${OBSERVED_METHODS.indexOf(text.split('.').pop()!)}) ? (${t} = ${r}, ${f}) : ` +
+    const shape = (o: string, r: string, [f, g, t]: string[], text: string, args: string) =>
+      `__goldilocks.call((${g} = __goldilocks.callee(${o}, ${f} = ${r}.${text.split('.').pop()}, ` +
+      `${OBSERVED_METHODS.indexOf(text.split('.').pop()!)})) !== null ? (${t} = ${r}, ${g}) : ` +
       `(${t} = __goldilocks.site(__gl$m, 0, '${text}', ${r}, ${f}), __goldilocks.sited), ${t}${args})`;
-    assert.ok(code('b.copy(t, 1);').includes(shape('b', 'b', '__gl$1', '__gl$2', 'b.copy', ', t, 1')));
+    assert.ok(
+      code('b.copy(t, 1);').includes(shape('b', 'b', ['__gl$1', '__gl$2', '__gl$3'], 'b.copy', ', t, 1')),
+    );
     assert.ok(
       code('this.d.set(a);').includes(
-        shape('(__gl$1 = this.d)', '__gl$1', '__gl$2', '__gl$3', 'this.d.set', ', a'),
+        shape('(__gl$1 = this.d)', '__gl$1', ['__gl$2', '__gl$3', '__gl$4'], 'this.d.set', ', a'),
       ),
     );
     for (const kept of [
@@ -547,6 +549,38 @@ describe('the runtime sees each shared access once, in order, at its site', () =
         return w.fill();`),
       'set false, set false, returned false',
     );
+  });
+  test('a rewritten call of a replaced view method on a view that is not shared calls the original the runtime gave', () => {
+    const proto = Object.getPrototypeOf(Uint8Array.prototype) as { fill: (...args: unknown[]) => unknown };
+    const fill = proto.fill;
+    const seen: string[] = [];
+    const patched = function (this: Uint8Array, ...args: unknown[]) {
+      seen.push(`patched ${hooks.pendingSite() >= 0}`);
+      return fill.apply(this, args);
+    };
+    const original = function (this: Uint8Array, ...args: unknown[]) {
+      seen.push('original');
+      return fill.apply(this, args);
+    };
+    proto.fill = patched;
+    installRuntime({ ...recorder, viewOriginals: new Map([[patched, original]]) });
+    try {
+      const result = runBody(
+        `const v = new Uint8Array(2);
+        const s = new Uint8Array(new SharedArrayBuffer(2));
+        v.fill(1);
+        s.fill(2);
+        v.fill(3);
+        s.fill(4);
+        return [...v, ...s];`,
+        true,
+      );
+      assert.equal(result, '[ 3, 3, 4, 4 ]');
+    } finally {
+      proto.fill = fill;
+      installRuntime(recorder);
+    }
+    assert.deepEqual(seen, ['original', 'patched true', 'original', 'patched true']);
   });
   test('new TypedArray(x) wraps x at its site; the hook asks the runtime to check a copy of a shared view', () => {
     const code = (src: string) => instrument(src, { file: 'f.js', module: false });

@@ -473,7 +473,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     race,
     stopOnRace,
   };
-  const sitedMethods = installPatches(ctx);
+  const { sitedMethods, viewOriginals } = installPatches(ctx);
 
   // ---- shared WebAssembly.Memory ------------------------------------------------------------------------------
   /**
@@ -944,6 +944,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
           checkRange(buffer, o.byteOffset + k * bpe, bpe, 0, siteOf(site), o, hooks.elements);
     },
     sitedMethods,
+    viewOriginals,
     worker: workerHooks,
   };
   return runtime;

@@ -58,10 +58,17 @@ export interface Runtime {
   /**
    * The methods the runtime observes on receivers that are not views (its `TextDecoder#decode`,
    * `TextEncoder#encodeInto`, `StringDecoder#write`), at most {@link MAX_SITED_METHODS}: rewritten calls of them
-   * carry their site ({@link Hooks.direct}). Optional: without it only calls of a view's built-in methods on views
+   * carry their site ({@link Hooks.callee}). Optional: without it only calls of a view's built-in methods on views
    * do.
    */
   sitedMethods?: readonly unknown[];
+  /**
+   * The runtime's replacements of view methods that touch no memory but their receiver's, each with the original it
+   * replaced: on a receiver that is not over shared memory the replacement does what the original does, so a
+   * rewritten call of it there calls the original ({@link Hooks.callee}). Optional: without it such calls go
+   * through {@link Hooks.sited}.
+   */
+  viewOriginals?: ReadonlyMap<unknown, unknown>;
   /** Called by register's `Worker` around each worker's construction in this thread. */
   worker?: WorkerHooks;
 }
@@ -148,14 +155,16 @@ export interface Hooks {
     Record<(typeof ATOMIC_OPS)[number], (m: SiteFunction, i: number, ...args: unknown[]) => unknown>
   >;
   /**
-   * For the rewritten call `o.name(...)` (`name` the `k`th of {@link OBSERVED_METHODS}, `f` = `o.name`): true when
-   * it may call `f` itself, false when it is to go through {@link site} and {@link sited}: when `f` is not a
-   * function, `f` is a method a built-in view reaches by that name and `o` is a view (`ArrayBuffer.isView`), or `f`
-   * is one of the runtime's {@link Runtime.sitedMethods}. The methods are compared by identity, name by name, so
-   * that V8 folds the whole test where `f` is a constant (a class's own method): a call of a user's method `set`
-   * costs no test (bench:instrument, `get`/`set` methods). Runs no user code.
+   * For the rewritten call `o.name(...)` (`name` the `k`th of {@link OBSERVED_METHODS}, `f` = `o.name`): the
+   * function to call with `this` = `o`, or null when the call is to go through {@link site} and {@link sited}.
+   * Null when `f` is not a function, is one of the runtime's {@link Runtime.sitedMethods}, or is a method a built-in
+   * view reaches by that name called on a view over shared memory (or on any view, unless the runtime gave its
+   * original: {@link Runtime.viewOriginals}); that original on a view that is not over shared memory; else `f`. The
+   * methods are compared by identity, name by name, so that V8 folds the whole test where `f` is a constant (a
+   * class's own `set`, `Buffer#readUInt32LE`); the view last found not over shared memory is kept, so a loop over one
+   * compares with it. Runs no user code.
    */
-  readonly direct: (o: unknown, f: unknown, k: number) => boolean;
+  readonly callee: (o: unknown, f: unknown, k: number) => unknown;
   /** `Function.prototype.call` (ECMA-262 §20.2.3.3) as it was at startup, uncurried: `call(f, t, ...args)`. */
   readonly call: (f: unknown, t: unknown, ...args: unknown[]) => unknown;
   /**
@@ -213,7 +222,7 @@ export interface Hooks {
  * search methods, `Buffer.prototype`'s bulk methods and its `read…`/`write…` accessors, `TextDecoder#decode`,
  * `TextEncoder#encodeInto`, `StringDecoder#write`). Calls of any other name, and calls through
  * `call`/`apply`/`Reflect`, reach the runtime's patched methods too, which then find their caller from a stack
- * (about 10 µs a call). A name's index here is the `k` the rewritten call passes to {@link Hooks.direct}.
+ * (about 10 µs a call). A name's index here is the `k` the rewritten call passes to {@link Hooks.callee}.
  */
 export const OBSERVED_METHODS: readonly string[] = [
   ...[
@@ -283,7 +292,7 @@ export const passthrough: Runtime = {
 const GLOBAL = '__goldilocks';
 let runtime: Runtime = passthrough;
 
-/** How many {@link Runtime.sitedMethods} {@link Hooks.direct} compares with. */
+/** How many {@link Runtime.sitedMethods} {@link Hooks.callee} compares with. */
 export const MAX_SITED_METHODS = 3;
 
 /** The prototypes of the built-in views: a call `view.name(...)` reaches `name` along one of their chains. */
@@ -293,20 +302,22 @@ const VIEW_PROTOTYPES = [
 ] as Record<string, unknown>[];
 
 /**
- * {@link Hooks.direct} for a runtime's {@link Runtime.sitedMethods} and the methods the built-in views reach now:
- * a fixed number of comparisons with constants, not a set lookup, so that V8 inlines it at each call site and
- * folds it where the method is a constant (bench:instrument, `get`/`set` methods). Where views reach more than two
- * methods by one name, every call of it on a view is sited.
+ * {@link Hooks.callee} for a runtime's {@link Runtime.sitedMethods} and {@link Runtime.viewOriginals}, and the methods
+ * the built-in views reach now: a fixed number of comparisons with constants, not a set lookup, so that V8 inlines
+ * it at each call site and folds it where the method is a constant (bench:instrument, `get`/`set` methods). Where
+ * views reach more than two methods by one name, every call of it on a view is sited.
  * @throws RangeError for more than {@link MAX_SITED_METHODS} methods.
  */
-function directTest(methods: readonly unknown[]): Hooks['direct'] {
+function calleeTest(methods: readonly unknown[], originals: ReadonlyMap<unknown, unknown>): Hooks['callee'] {
   if (methods.length > MAX_SITED_METHODS)
     throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
   const [a, b, c] = [...methods, UNKNOWN, UNKNOWN, UNKNOWN];
-  // per name, the views' methods, a TypedArray's and a Buffer's; every method on a view where there are more
-  // (views whose prototypes were patched apart)
+  // per name, the views' methods, a TypedArray's (p) and a Buffer's (q), with their originals or null; every method
+  // on a view where there are more (views whose prototypes were patched apart)
   const p: unknown[] = [];
   const q: unknown[] = [];
+  const po: unknown[] = [];
+  const qo: unknown[] = [];
   const any: boolean[] = [];
   for (const name of OBSERVED_METHODS) {
     const found = [...new Set(VIEW_PROTOTYPES.map((proto) => proto[name]))].filter(
@@ -314,15 +325,23 @@ function directTest(methods: readonly unknown[]): Hooks['direct'] {
     );
     p.push(found[0] ?? UNKNOWN);
     q.push(found[1] ?? UNKNOWN);
+    po.push(originals.get(found[0]) ?? null);
+    qo.push(originals.get(found[1]) ?? null);
     any.push(found.length > 2);
   }
-  for (const table of [p, q, any]) Object.freeze(table);
-  return (o, f, k) =>
-    typeof f === 'function' &&
-    ((f !== p[k] && f !== q[k] && any[k] !== true) || !isView(o)) &&
-    f !== a &&
-    f !== b &&
-    f !== c;
+  for (const table of [p, q, po, qo, any]) Object.freeze(table);
+  let plain: unknown; // the last view found not over shared memory (a view never changes its buffer)
+  const notShared = (o: unknown): boolean => {
+    if (shared(o)) return false;
+    plain = o;
+    return true;
+  };
+  return (o, f, k) => {
+    if (typeof f !== 'function' || f === a || f === b || f === c) return null;
+    if ((f !== p[k] && f !== q[k] && any[k] !== true) || !isView(o)) return f;
+    if (any[k] === true || (o !== plain && !notShared(o))) return null;
+    return f === p[k] ? po[k] : qo[k];
+  };
 }
 
 const uncurriedCall = Function.prototype.call.bind(Function.prototype.call) as Hooks['call'];
@@ -341,7 +360,7 @@ function publish(hooks: Hooks): Hooks {
     ...hooks,
     r: runtime.r ?? slow,
     w: runtime.w ?? slow,
-    direct: directTest(runtime.sitedMethods ?? []),
+    callee: calleeTest(runtime.sitedMethods ?? [], runtime.viewOriginals ?? new Map()),
   });
   Object.defineProperty(globalThis, GLOBAL, {
     value: published,
@@ -466,7 +485,7 @@ function createHooks(): Hooks {
   const plain = passthrough;
   const hooks: Hooks = {
     atomics: Object.freeze(atomics),
-    direct: directTest([]),
+    callee: calleeTest([], new Map()),
     call: uncurriedCall,
     site: (m, i, text, o, f) => ({ m, i, text, o, f }),
     sited(...args) {

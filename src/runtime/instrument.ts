@@ -1004,15 +1004,16 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
    * `o.name(args)` with a name of OBSERVED_METHODS, written `a.b.name` (identifiers, `this` and dots only; no
    * optional link) becomes
    *
-   *     __goldilocks.call(__goldilocks.direct(o, f = o.name, k) ? (t = o, f)
+   *     __goldilocks.call((g = __goldilocks.callee(o, f = o.name, k)) !== null ? (t = o, g)
    *       : (t = __goldilocks.site(__gl$m, i, 'o.name', o, f), __goldilocks.sited), t, args)
    *
    * (`k` the name's index in OBSERVED_METHODS; with a temporary `(r = o)`, then `r`, when `o` is itself a member
    * expression): the same call, in the same order (the object, the property, the arguments, then the callability
    * check). `call` is `Function.prototype.call` uncurried, so nothing of `f` is looked up. When the runtime may need
-   * the call's site (a view's own method on a view, or a method the runtime observes on other receivers: see
-   * {@link Hooks.direct}) it calls `sited` with `this` the record `site` made, which calls `f` with its static site
-   * pending (so a patched method does not capture a stack for it); otherwise `f` itself, at the cost of the test
+   * the call's site (a view's built-in method on a view over shared memory, or a method the runtime observes on
+   * other receivers: see {@link Hooks.callee}) it calls `sited` with `this` the record `site` made, which calls `f`
+   * with its static site pending (so a patched method does not capture a stack for it); otherwise `g`: `f` itself,
+   * or on a view that is not over shared memory the built-in method the runtime replaced, at the cost of the test
    * (bench:instrument).
    */
   function methodCall(n: E.SimpleCallExpression & N, st: State): void {
@@ -1037,10 +1038,11 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     }
     const i = newSite(n);
     const f = temp(st);
+    const g = temp(st);
     const t = temp(st);
     const H = HOOKS_GLOBAL;
     const pick =
-      `${H}.direct(${receiver}, ${f} = ${ref}.${property.name}, ${k}) ? (${t} = ${ref}, ${f}) : ` +
+      `(${g} = ${H}.callee(${receiver}, ${f} = ${ref}.${property.name}, ${k})) !== null ? (${t} = ${ref}, ${g}) : ` +
       `(${t} = ${H}.site(${SITE_FN}, ${i}, '${text}', ${ref}, ${f}), ${H}.sited)`;
     ms.overwrite(callee.start, paren + 1, `${H}.call(${pick}, ${t}${n.arguments.length ? ', ' : ''}`);
   }

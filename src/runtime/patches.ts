@@ -89,20 +89,30 @@ function defineHidden(owner: object, name: PropertyKey, fn: AnyFn): void {
 }
 
 /**
- * Installs every patch of this file for the thread of `ctx`. Returns the patched methods whose receivers are not
- * views (the runtime's `sitedMethods`, `./hooks.ts`).
+ * The replacements made by {@link override} that touch no memory but their receiver's, each with the original it
+ * replaced (the runtime's `viewOriginals`, `./hooks.ts`). One per thread, as this module is.
  */
-export function installPatches(ctx: Context): readonly AnyFn[] {
+const originals = new Map<AnyFn, AnyFn>();
+
+/**
+ * Installs every patch of this file for the thread of `ctx`. Returns the patched methods whose receivers are not
+ * views (the runtime's `sitedMethods`, `./hooks.ts`), and the replacements that touch no memory but their
+ * receiver's with their originals (its `viewOriginals`).
+ */
+export function installPatches(ctx: Context): {
+  sitedMethods: readonly AnyFn[];
+  viewOriginals: ReadonlyMap<AnyFn, AnyFn>;
+} {
   patchAtomics(ctx);
   patchDataView(ctx);
   patchTypedArray(ctx);
   patchArray(ctx);
   patchBuffer(ctx);
-  const sited = patchText(ctx);
+  const sitedMethods = patchText(ctx);
   patchObject(ctx);
   patchJson(ctx);
   patchInspect(ctx);
-  return sited;
+  return { sitedMethods, viewOriginals: originals };
 }
 
 function patchAtomics(ctx: Context): void {
@@ -410,7 +420,8 @@ type Impl = (self: Int8Array, args: unknown[], fn: Callee, what: string, orig: A
 
 /**
  * Replaces `proto[name]` by a function that runs `impl` on shared views (on every view when `always`: a method
- * that may read or write shared memory through an argument) and the original method on others.
+ * that may read or write shared memory through an argument) and the original method on others; unless `always`,
+ * records the pair in {@link originals}.
  */
 function override(
   ctx: Context,
@@ -427,6 +438,7 @@ function override(
     return always || ctx.shared(this) ? impl(this, args, fn, what, orig) : orig.apply(this, args);
   };
   replaceFunction(proto, name, fn as AnyFn);
+  if (!always) originals.set(fn as AnyFn, orig);
 }
 
 /** {@link override} with the original method, run after `before(this, args, fn, what)`. */
