@@ -411,16 +411,28 @@ describe('the runtime sees each shared access once, in order, at its site', () =
   });
   test('a call of an observed method name gets a static site, pending with its callee while it runs', () => {
     const code = (src: string) => instrument(src, { file: 'f.js', module: false }).code;
-    const shape = (o: string, r: string, [f, g, t]: string[], text: string, args: string) =>
-      `__goldilocks.call((${g} = __goldilocks.callee(${o}, ${f} = ${r}.${text.split('.').pop()}, ` +
-      `${OBSERVED_METHODS.indexOf(text.split('.').pop()!)})) !== null ? (${t} = ${r}, ${g}) : ` +
-      `(${t} = __goldilocks.site(__gl$m, 0, '${text}', ${r}, ${f}), __goldilocks.sited), ${t}${args})`;
+    // [f, g, t, a]: the method, the picked function, the receiver, the first argument evaluated apart
+    const shape = (o: string, r: string, [f, g, t, a]: string[], text: string, arg0: string, args: string) =>
+      `__goldilocks.call((${g} = __goldilocks.callee${a ? '1' : ''}(${o}, ${f} = ${r}.${text.split('.').pop()}, ` +
+      `${OBSERVED_METHODS.indexOf(text.split('.').pop()!)}${a ? `, ${a} = ${arg0}` : ''})) !== null ? ` +
+      `(${t} = ${r}, ${g}) : (${t} = __goldilocks.site(__gl$m, 0, '${text}', ${r}, ${f}), __goldilocks.sited), ` +
+      `${t}${a ? `, ${a}` : ''}${args})`;
     assert.ok(
-      code('b.copy(t, 1);').includes(shape('b', 'b', ['__gl$1', '__gl$2', '__gl$3'], 'b.copy', ', t, 1')),
+      code('b.copy(t, 1);').includes(
+        shape('(__gl$1 = b)', '__gl$1', ['__gl$2', '__gl$3', '__gl$4', '__gl$5'], 'b.copy', 't', ', 1'),
+      ),
     );
     assert.ok(
       code('this.d.set(a);').includes(
-        shape('(__gl$1 = this.d)', '__gl$1', ['__gl$2', '__gl$3', '__gl$4'], 'this.d.set', ', a'),
+        shape('(__gl$1 = this.d)', '__gl$1', ['__gl$2', '__gl$3', '__gl$4', '__gl$5'], 'this.d.set', 'a', ''),
+      ),
+    );
+    assert.ok(
+      code('b.fill();').includes(shape('b', 'b', ['__gl$1', '__gl$2', '__gl$3', ''], 'b.fill', '', '')),
+    );
+    assert.ok(
+      code('b.set(...x, 1);').includes(
+        shape('b', 'b', ['__gl$1', '__gl$2', '__gl$3', ''], 'b.set', '', ', ...x, 1'),
       ),
     );
     for (const kept of [
@@ -484,6 +496,14 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       'const o = { toString() { return this === o; } }; return o.toString();',
       'let o = { set() { return this === o0; } }; const o0 = o; return o.set((o = {}));',
       'const v = new Uint8Array(2); v.set = 5; v.set(1);',
+      `const log = []; const v = new Uint8Array(4); const w = new Uint8Array([1, 2]);
+       const o = { get v() { log.push('get v'); return v; } };
+       o.v.set((log.push('arg 0'), w.slice(w[0])), (log.push('arg 1'), w[1]));
+       v.fill(v.indexOf(v[1]), ...[1, 3]);
+       const b = Buffer.alloc(4); b.copy(b.subarray(0, 2), 0, 2);
+       return [log, v, b];`,
+      'const v = new Uint8Array(2); v.set(); return v;',
+      'const v = new Uint8Array(2); v.set((() => { throw new RangeError("first"); })());',
       `const log = []; const v = new Uint8Array(2);
        v.set((log.push('arg'), [7]), (log.push('offset'), 1));
        return [log, v];`,
@@ -563,24 +583,39 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       return fill.apply(this, args);
     };
     proto.fill = patched;
-    installRuntime({ ...recorder, viewOriginals: new Map([[patched, original]]) });
-    try {
-      const result = runBody(
-        `const v = new Uint8Array(2);
-        const s = new Uint8Array(new SharedArrayBuffer(2));
-        v.fill(1);
-        s.fill(2);
-        v.fill(3);
-        s.fill(4);
-        return [...v, ...s];`,
-        true,
-      );
-      assert.equal(result, '[ 3, 3, 4, 4 ]');
-    } finally {
-      proto.fill = fill;
-      installRuntime(recorder);
-    }
-    assert.deepEqual(seen, ['original', 'patched true', 'original', 'patched true']);
+    const run = (firstArgument: boolean) => {
+      seen.length = 0;
+      proto.fill = patched;
+      installRuntime({ ...recorder, viewOriginals: new Map([[patched, { original, firstArgument }]]) });
+      try {
+        const result = runBody(
+          `const v = new Uint8Array(2);
+          const s = new Uint8Array(new SharedArrayBuffer(2));
+          const seven = [7];
+          v.fill(1);
+          s.fill(2);
+          v.fill(3);
+          s.fill(4);
+          v.fill(s);
+          v.fill(...seven);
+          v.fill();
+          return [...v, ...s];`,
+          true,
+        );
+        assert.equal(result, '[ 0, 0, 4, 4 ]');
+      } finally {
+        proto.fill = fill;
+        installRuntime(recorder);
+      }
+      return seen.join(', ');
+    };
+    // receiver only: the original on the plain view whatever the arguments
+    assert.equal(run(false), 'original, patched true, original, patched true, original, original, original');
+    // through the first argument too: sited when it is shared, or not evaluated apart (a spread, none)
+    assert.equal(
+      run(true),
+      'original, patched true, original, patched true, patched true, patched true, patched true',
+    );
   });
   test('new TypedArray(x) wraps x at its site; the hook asks the runtime to check a copy of a shared view', () => {
     const code = (src: string) => instrument(src, { file: 'f.js', module: false });

@@ -147,8 +147,8 @@ export interface Context {
   readonly shadow: Shadow;
   readonly t: number;
   /**
-   * Is `o` a TypedArray over a SharedArrayBuffer of the program (not one of the detector's state)? The last value
-   * found not to be is kept: asking again about it is one comparison.
+   * Is `o` a TypedArray over a SharedArrayBuffer of the program (not one of the detector's state)? The last two
+   * values found not to be are kept: asking again about them is a comparison or two.
    */
   readonly shared: (o: unknown) => boolean;
   /** The shadow id of a SharedArrayBuffer, registering it on first sight. */
@@ -454,15 +454,18 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   const internal = new WeakSet<ArrayBufferLike>(
     Object.values(state).filter((b): b is SharedArrayBuffer => b instanceof SharedArrayBuffer),
   );
-  let notShared: unknown; // the last value ctx.shared answered false for
+  // the last two values ctx.shared answered false for (a method's receiver and argument: TypedArray#set, Buffer#copy)
+  let notShared: unknown;
+  let notShared2: unknown;
   const ctx: Context = {
     s,
     shadow,
     t,
     shared: (o) => {
-      if (o === notShared) return false;
+      if (o === notShared || o === notShared2) return false;
       if (hooks.shared(o) && !internal.has((o as Int8Array).buffer)) return true;
-      notShared = o; // not a view over shared memory, nor ever will be: a view never changes its buffer
+      notShared2 = notShared; // not views over shared memory, nor ever will be: a view never changes its buffer
+      notShared = o;
       return false;
     },
     idOf,

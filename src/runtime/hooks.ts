@@ -63,12 +63,13 @@ export interface Runtime {
    */
   sitedMethods?: readonly unknown[];
   /**
-   * The runtime's replacements of view methods that touch no memory but their receiver's, each with the original it
-   * replaced: on a receiver that is not over shared memory the replacement does what the original does, so a
-   * rewritten call of it there calls the original ({@link Hooks.callee}). Optional: without it such calls go
-   * through {@link Hooks.sited}.
+   * The runtime's replacements of view methods, each with the original it replaced and whether it may touch shared
+   * memory through its first argument too (`TypedArray#set`'s source, `Buffer#copy`'s target...; through nothing
+   * else but its receiver). On a receiver that is not over shared memory, and such a first argument that is not
+   * either, the replacement does what the original does, so a rewritten call of it there calls the original
+   * ({@link Hooks.callee}). Optional: without it such calls go through {@link Hooks.sited}.
    */
-  viewOriginals?: ReadonlyMap<unknown, unknown>;
+  viewOriginals?: ReadonlyMap<unknown, { readonly original: unknown; readonly firstArgument: boolean }>;
   /** Called by register's `Worker` around each worker's construction in this thread. */
   worker?: WorkerHooks;
 }
@@ -155,16 +156,22 @@ export interface Hooks {
     Record<(typeof ATOMIC_OPS)[number], (m: SiteFunction, i: number, ...args: unknown[]) => unknown>
   >;
   /**
-   * For the rewritten call `o.name(...)` (`name` the `k`th of {@link OBSERVED_METHODS}, `f` = `o.name`): the
-   * function to call with `this` = `o`, or null when the call is to go through {@link site} and {@link sited}.
-   * Null when `f` is not a function, is one of the runtime's {@link Runtime.sitedMethods}, or is a method a built-in
-   * view reaches by that name called on a view over shared memory (or on any view, unless the runtime gave its
-   * original: {@link Runtime.viewOriginals}); that original on a view that is not over shared memory; else `f`. The
-   * methods are compared by identity, name by name, so that V8 folds the whole test where `f` is a constant (a
-   * class's own `set`, `Buffer#readUInt32LE`); the view last found not over shared memory is kept, so a loop over one
-   * compares with it. Runs no user code.
+   * For the rewritten call `o.name(...)` (`name` the `k`th of {@link OBSERVED_METHODS}, `f` = `o.name`) whose first
+   * argument is not evaluated apart (there is none, or it is a spread): the function to call with `this` = `o`, or
+   * null when the call is to go through {@link site} and {@link sited}. Null when `f` is not a function, is one of
+   * the runtime's {@link Runtime.sitedMethods}, or is a method a built-in view reaches by that name called on a view
+   * over shared memory (or on any view, unless the runtime gave its original: {@link Runtime.viewOriginals}, and on
+   * any view when it may touch shared memory through its first argument); that original on a view that is not over
+   * shared memory; else `f`. The methods are compared by identity, name by name, so that V8 folds the whole test
+   * where `f` is a constant (a class's own `set`, `Buffer#readUInt32LE`); the last two views found not over shared
+   * memory are kept, so a loop over them compares with them. Runs no user code.
    */
   readonly callee: (o: unknown, f: unknown, k: number) => unknown;
+  /**
+   * {@link callee} for a call whose first argument `a` was evaluated apart (`o.name(a, ...)`): a method that may
+   * touch shared memory through its first argument gets its original too when `a` is not a view over shared memory.
+   */
+  readonly callee1: (o: unknown, f: unknown, k: number, a: unknown) => unknown;
   /** `Function.prototype.call` (ECMA-262 §20.2.3.3) as it was at startup, uncurried: `call(f, t, ...args)`. */
   readonly call: (f: unknown, t: unknown, ...args: unknown[]) => unknown;
   /**
@@ -302,22 +309,28 @@ const VIEW_PROTOTYPES = [
 ] as Record<string, unknown>[];
 
 /**
- * {@link Hooks.callee} for a runtime's {@link Runtime.sitedMethods} and {@link Runtime.viewOriginals}, and the methods
- * the built-in views reach now: a fixed number of comparisons with constants, not a set lookup, so that V8 inlines
- * it at each call site and folds it where the method is a constant (bench:instrument, `get`/`set` methods). Where
- * views reach more than two methods by one name, every call of it on a view is sited.
+ * {@link Hooks.callee} and {@link Hooks.callee1} for a runtime's {@link Runtime.sitedMethods} and
+ * {@link Runtime.viewOriginals}, and the methods the built-in views reach now: a fixed number of comparisons with
+ * constants, not a set lookup, so that V8 inlines them at each call site and folds them where the method is a
+ * constant (bench:instrument, `get`/`set` methods). Where views reach more than two methods by one name, every call
+ * of it on a view is sited.
  * @throws RangeError for more than {@link MAX_SITED_METHODS} methods.
  */
-function calleeTest(methods: readonly unknown[], originals: ReadonlyMap<unknown, unknown>): Hooks['callee'] {
+function calleeTests(
+  methods: readonly unknown[],
+  originals: NonNullable<Runtime['viewOriginals']>,
+): Pick<Hooks, 'callee' | 'callee1'> {
   if (methods.length > MAX_SITED_METHODS)
     throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
   const [a, b, c] = [...methods, UNKNOWN, UNKNOWN, UNKNOWN];
-  // per name, the views' methods, a TypedArray's (p) and a Buffer's (q), with their originals or null; every method
-  // on a view where there are more (views whose prototypes were patched apart)
+  // per name, the views' methods, a TypedArray's (p) and a Buffer's (q), with their originals or null and whether
+  // their first argument counts; every method on a view where there are more (prototypes patched apart)
   const p: unknown[] = [];
   const q: unknown[] = [];
   const po: unknown[] = [];
   const qo: unknown[] = [];
+  const pa: boolean[] = [];
+  const qa: boolean[] = [];
   const any: boolean[] = [];
   for (const name of OBSERVED_METHODS) {
     const found = [...new Set(VIEW_PROTOTYPES.map((proto) => proto[name]))].filter(
@@ -325,22 +338,35 @@ function calleeTest(methods: readonly unknown[], originals: ReadonlyMap<unknown,
     );
     p.push(found[0] ?? UNKNOWN);
     q.push(found[1] ?? UNKNOWN);
-    po.push(originals.get(found[0]) ?? null);
-    qo.push(originals.get(found[1]) ?? null);
+    po.push(originals.get(found[0])?.original ?? null);
+    qo.push(originals.get(found[1])?.original ?? null);
+    pa.push(originals.get(found[0])?.firstArgument ?? false);
+    qa.push(originals.get(found[1])?.firstArgument ?? false);
     any.push(found.length > 2);
   }
-  for (const table of [p, q, po, qo, any]) Object.freeze(table);
-  let plain: unknown; // the last view found not over shared memory (a view never changes its buffer)
+  for (const table of [p, q, po, qo, pa, qa, any]) Object.freeze(table);
+  // the last two values found not to be views over shared memory (a view never changes its buffer)
+  let plain: unknown;
+  let plain2: unknown;
   const notShared = (o: unknown): boolean => {
+    if (o === plain || o === plain2) return true;
     if (shared(o)) return false;
+    plain2 = plain;
     plain = o;
     return true;
   };
-  return (o, f, k) => {
+  /** `f` unless it is a view's method called on a view; null to go sited; else `f`'s original, or null. */
+  const pick = (o: unknown, f: unknown, k: number, arg: unknown, evaluated: boolean): unknown => {
     if (typeof f !== 'function' || f === a || f === b || f === c) return null;
     if ((f !== p[k] && f !== q[k] && any[k] !== true) || !isView(o)) return f;
-    if (any[k] === true || (o !== plain && !notShared(o))) return null;
+    if (any[k] === true || !notShared(o)) return null;
+    const first = f === p[k] ? pa[k] : qa[k];
+    if (first === true && (!evaluated || !notShared(arg))) return null;
     return f === p[k] ? po[k] : qo[k];
+  };
+  return {
+    callee: (o, f, k) => pick(o, f, k, undefined, false),
+    callee1: (o, f, k, arg) => pick(o, f, k, arg, true),
   };
 }
 
@@ -360,7 +386,7 @@ function publish(hooks: Hooks): Hooks {
     ...hooks,
     r: runtime.r ?? slow,
     w: runtime.w ?? slow,
-    callee: calleeTest(runtime.sitedMethods ?? [], runtime.viewOriginals ?? new Map()),
+    ...calleeTests(runtime.sitedMethods ?? [], runtime.viewOriginals ?? new Map()),
   });
   Object.defineProperty(globalThis, GLOBAL, {
     value: published,
@@ -485,7 +511,7 @@ function createHooks(): Hooks {
   const plain = passthrough;
   const hooks: Hooks = {
     atomics: Object.freeze(atomics),
-    callee: calleeTest([], new Map()),
+    ...calleeTests([], new Map()),
     call: uncurriedCall,
     site: (m, i, text, o, f) => ({ m, i, text, o, f }),
     sited(...args) {

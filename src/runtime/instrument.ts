@@ -1004,12 +1004,13 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
    * `o.name(args)` with a name of OBSERVED_METHODS, written `a.b.name` (identifiers, `this` and dots only; no
    * optional link) becomes
    *
-   *     __goldilocks.call((g = __goldilocks.callee(o, f = o.name, k)) !== null ? (t = o, g)
-   *       : (t = __goldilocks.site(__gl$m, i, 'o.name', o, f), __goldilocks.sited), t, args)
+   *     __goldilocks.call((g = __goldilocks.callee1(o, f = o.name, k, a = arg0)) !== null ? (t = o, g)
+   *       : (t = __goldilocks.site(__gl$m, i, 'o.name', o, f), __goldilocks.sited), t, a, ...other args)
    *
-   * (`k` the name's index in OBSERVED_METHODS; with a temporary `(r = o)`, then `r`, when `o` is itself a member
-   * expression): the same call, in the same order (the object, the property, the arguments, then the callability
-   * check). `call` is `Function.prototype.call` uncurried, so nothing of `f` is looked up. When the runtime may need
+   * (`k` the name's index in OBSERVED_METHODS; `callee(o, f = o.name, k)` and the arguments in place when there is
+   * none or the first is a spread; with a temporary `(r = o)`, then `r`, when `o` is a member expression, or an
+   * identifier the first argument could reassign): the same call, in the same order (the object, the property, the
+   * arguments, then the callability check). `call` is `Function.prototype.call` uncurried, so nothing of `f` is looked up. When the runtime may need
    * the call's site (a view's built-in method on a view over shared memory, or a method the runtime observes on
    * other receivers: see {@link Hooks.callee}) it calls `sited` with `this` the record `site` made, which calls `f`
    * with its static site pending (so a patched method does not capture a stack for it); otherwise `g`: `f` itself,
@@ -1030,9 +1031,12 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const object = callee.object as N;
     if (object.type === 'Super') return;
     const edited = ms.slice(object.start, object.end);
+    const first = n.arguments[0] as (E.Expression & N) | E.SpreadElement | undefined;
+    const apart = first !== undefined && first.type !== 'SpreadElement';
     let receiver = edited;
     let ref = edited;
-    if (object.type !== 'Identifier' && object.type !== 'ThisExpression') {
+    // a receiver read after the first argument is evaluated apart is kept first: the argument may reassign it
+    if (object.type !== 'ThisExpression' && (object.type !== 'Identifier' || apart)) {
       ref = temp(st);
       receiver = `(${ref} = ${edited})`;
     }
@@ -1041,10 +1045,15 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const g = temp(st);
     const t = temp(st);
     const H = HOOKS_GLOBAL;
+    const a = apart ? temp(st) : '';
+    const test = apart
+      ? `${H}.callee1(${receiver}, ${f} = ${ref}.${property.name}, ${k}, ${a} = ${ms.slice(first.start, first.end)})`
+      : `${H}.callee(${receiver}, ${f} = ${ref}.${property.name}, ${k})`;
     const pick =
-      `(${g} = ${H}.callee(${receiver}, ${f} = ${ref}.${property.name}, ${k})) !== null ? (${t} = ${ref}, ${g}) : ` +
+      `(${g} = ${test}) !== null ? (${t} = ${ref}, ${g}) : ` +
       `(${t} = ${H}.site(${SITE_FN}, ${i}, '${text}', ${ref}, ${f}), ${H}.sited)`;
-    ms.overwrite(callee.start, paren + 1, `${H}.call(${pick}, ${t}${n.arguments.length ? ', ' : ''}`);
+    if (apart) ms.overwrite(callee.start, first.end, `${H}.call(${pick}, ${t}, ${a}`);
+    else ms.overwrite(callee.start, paren + 1, `${H}.call(${pick}, ${t}${n.arguments.length ? ', ' : ''}`);
   }
 
   /** `for (o[k] of ...)` and `for ([o[k]] in ...)`: the head is an assignment target (ECMA-262 §14.7.5.7). */

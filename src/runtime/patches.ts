@@ -89,19 +89,20 @@ function defineHidden(owner: object, name: PropertyKey, fn: AnyFn): void {
 }
 
 /**
- * The replacements made by {@link override} that touch no memory but their receiver's, each with the original it
- * replaced (the runtime's `viewOriginals`, `./hooks.ts`). One per thread, as this module is.
+ * The replacements made by {@link override}, each with the original it replaced and whether it may touch shared
+ * memory through its first argument too (the runtime's `viewOriginals`, `./hooks.ts`). One per thread, as this
+ * module is.
  */
-const originals = new Map<AnyFn, AnyFn>();
+const originals = new Map<AnyFn, { original: AnyFn; firstArgument: boolean }>();
 
 /**
  * Installs every patch of this file for the thread of `ctx`. Returns the patched methods whose receivers are not
- * views (the runtime's `sitedMethods`, `./hooks.ts`), and the replacements that touch no memory but their
- * receiver's with their originals (its `viewOriginals`).
+ * views (the runtime's `sitedMethods`, `./hooks.ts`), and the replacements of view methods with their originals
+ * (its `viewOriginals`).
  */
 export function installPatches(ctx: Context): {
   sitedMethods: readonly AnyFn[];
-  viewOriginals: ReadonlyMap<AnyFn, AnyFn>;
+  viewOriginals: ReadonlyMap<AnyFn, { original: AnyFn; firstArgument: boolean }>;
 } {
   patchAtomics(ctx);
   patchDataView(ctx);
@@ -420,8 +421,8 @@ type Impl = (self: Int8Array, args: unknown[], fn: Callee, what: string, orig: A
 
 /**
  * Replaces `proto[name]` by a function that runs `impl` on shared views (on every view when `always`: a method
- * that may read or write shared memory through an argument) and the original method on others; unless `always`,
- * records the pair in {@link originals}.
+ * that may read or write shared memory through its first argument too, and through no other) and the original
+ * method on others; records the pair in {@link originals}.
  */
 function override(
   ctx: Context,
@@ -438,7 +439,7 @@ function override(
     return always || ctx.shared(this) ? impl(this, args, fn, what, orig) : orig.apply(this, args);
   };
   replaceFunction(proto, name, fn as AnyFn);
-  if (!always) originals.set(fn as AnyFn, orig);
+  originals.set(fn as AnyFn, { original: orig, firstArgument: always });
 }
 
 /** {@link override} with the original method, run after `before(this, args, fn, what)`. */
