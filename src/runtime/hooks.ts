@@ -355,18 +355,22 @@ function calleeTests(
     plain = o;
     return true;
   };
-  /** `f` unless it is a view's method called on a view; null to go sited; else `f`'s original, or null. */
+  /** Whether `f` is a function to call as it is whatever the receiver: no view's method, no sited one. */
+  const plainMethod = (f: unknown, k: number): boolean =>
+    typeof f === 'function' && f !== p[k] && f !== q[k] && any[k] !== true && f !== a && f !== b && f !== c;
+  /** The rest of {@link Hooks.callee}: null to go sited, or `f` on what is not a view, or `f`'s original. */
   const pick = (o: unknown, f: unknown, k: number, arg: unknown, evaluated: boolean): unknown => {
     if (typeof f !== 'function' || f === a || f === b || f === c) return null;
-    if ((f !== p[k] && f !== q[k] && any[k] !== true) || !isView(o)) return f;
+    if (!isView(o)) return f;
     if (any[k] === true || !notShared(o)) return null;
     const first = f === p[k] ? pa[k] : qa[k];
     if (first === true && (!evaluated || !notShared(arg))) return null;
     return f === p[k] ? po[k] : qo[k];
   };
+  // a user's method (a constant) folds to `f` without inlining the rest (V8's inlining budget is for the method)
   return {
-    callee: (o, f, k) => pick(o, f, k, undefined, false),
-    callee1: (o, f, k, arg) => pick(o, f, k, arg, true),
+    callee: (o, f, k) => (plainMethod(f, k) ? f : pick(o, f, k, undefined, false)),
+    callee1: (o, f, k, arg) => (plainMethod(f, k) ? f : pick(o, f, k, arg, true)),
   };
 }
 
