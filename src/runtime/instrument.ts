@@ -1010,12 +1010,12 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
    * (`k` the name's index in OBSERVED_METHODS; `callee(o, f = o.name, k)` and the arguments in place when there is
    * none or the first is a spread; with a temporary `(r = o)`, then `r`, when `o` is a member expression, or an
    * identifier the first argument could reassign): the same call, in the same order (the object, the property, the
-   * arguments, then the callability check). `call` is `Function.prototype.call` uncurried, so nothing of `f` is looked up. When the runtime may need
-   * the call's site (a view's built-in method on a view over shared memory, or a method the runtime observes on
-   * other receivers: see {@link Hooks.callee}) it calls `sited` with `this` the record `site` made, which calls `f`
-   * with its static site pending (so a patched method does not capture a stack for it); otherwise `g`: `f` itself,
-   * or on a view that is not over shared memory the built-in method the runtime replaced, at the cost of the test
-   * (bench:instrument).
+   * arguments, then the callability check). `call` is `Function.prototype.call` uncurried, so nothing of `f` is
+   * looked up. When the runtime may need the call's site (a view's built-in method on a view over shared memory, or
+   * a method the runtime observes on other receivers: see {@link Hooks.callee}) it calls `sited` with `this` the
+   * record `site` made, which calls `f` with its static site pending (so a patched method does not capture a stack
+   * for it); otherwise `g`: `f` itself, or on a view that is not over shared memory the built-in method the runtime
+   * replaced, at the cost of the test (bench:instrument).
    */
   function methodCall(n: E.SimpleCallExpression & N, st: State): void {
     const callee = n.callee as N;
