@@ -503,6 +503,12 @@ describe('the runtime sees each shared access once, in order, at its site', () =
        const b = Buffer.alloc(4); b.copy(b.subarray(0, 2), 0, 2);
        return [log, v, b];`,
       'const v = new Uint8Array(2); v.set(); return v;',
+      // the lines after a call whose first argument starts on a later line stay where they were
+      `const v = new Uint8Array(2);
+       v.set( // the source
+         [1],
+         1);
+       return Number(/:(\\d+):\\d+\\)?$/.exec(new Error().stack.split('\\n')[1])[1]);`,
       'const v = new Uint8Array(2); v.set((() => { throw new RangeError("first"); })());',
       `const log = []; const v = new Uint8Array(2);
        v.set((log.push('arg'), [7]), (log.push('offset'), 1));

@@ -1046,8 +1046,13 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const t = temp(st);
     const H = HOOKS_GLOBAL;
     const a = apart ? temp(st) : '';
+    // the first argument moves into the test, after the line breaks between '(' and it (the lines stay)
+    const moved = apart
+      ? '\n'.repeat(source.slice(paren + 1, first.start).split('\n').length - 1) +
+        ms.slice(first.start, first.end)
+      : '';
     const test = apart
-      ? `${H}.callee1(${receiver}, ${f} = ${ref}.${property.name}, ${k}, ${a} = ${ms.slice(first.start, first.end)})`
+      ? `${H}.callee1(${receiver}, ${f} = ${ref}.${property.name}, ${k}, ${a} = ${moved})`
       : `${H}.callee(${receiver}, ${f} = ${ref}.${property.name}, ${k})`;
     const pick =
       `(${g} = ${test}) !== null ? (${t} = ${ref}, ${g}) : ` +
