@@ -508,6 +508,11 @@ describe('the runtime sees each shared access once, in order, at its site', () =
        v.set( // the source
          [1],
          1);
+       v.fill
+         (0);
+       v.fill
+       (
+         ...[2]);
        return Number(/:(\\d+):\\d+\\)?$/.exec(new Error().stack.split('\\n')[1])[1]);`,
       'const v = new Uint8Array(2); v.set((() => { throw new RangeError("first"); })());',
       `const log = []; const v = new Uint8Array(2);

@@ -1046,11 +1046,10 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const t = temp(st);
     const H = HOOKS_GLOBAL;
     const a = apart ? temp(st) : '';
-    // the first argument moves into the test, after the line breaks between '(' and it (the lines stay)
-    const moved = apart
-      ? '\n'.repeat(source.slice(paren + 1, first.start).split('\n').length - 1) +
-        ms.slice(first.start, first.end)
-      : '';
+    // the text replaced keeps its line breaks (the lines after it stay): those between the callee and '(' or the
+    // first argument, which moves into the test
+    const breaks = (to: number) => '\n'.repeat(source.slice(callee.end, to).split('\n').length - 1);
+    const moved = apart ? breaks(first.start) + ms.slice(first.start, first.end) : '';
     const test = apart
       ? `${H}.callee1(${receiver}, ${f} = ${ref}.${property.name}, ${k}, ${a} = ${moved})`
       : `${H}.callee(${receiver}, ${f} = ${ref}.${property.name}, ${k})`;
@@ -1058,7 +1057,12 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
       `(${g} = ${test}) !== null ? (${t} = ${ref}, ${g}) : ` +
       `(${t} = ${H}.site(${SITE_FN}, ${i}, '${text}', ${ref}, ${f}), ${H}.sited)`;
     if (apart) ms.overwrite(callee.start, first.end, `${H}.call(${pick}, ${t}, ${a}`);
-    else ms.overwrite(callee.start, paren + 1, `${H}.call(${pick}, ${t}${n.arguments.length ? ', ' : ''}`);
+    else
+      ms.overwrite(
+        callee.start,
+        paren + 1,
+        `${H}.call(${pick}, ${t}${n.arguments.length ? ', ' : ''}${breaks(paren + 1)}`,
+      );
   }
 
   /** `for (o[k] of ...)` and `for ([o[k]] in ...)`: the head is an assignment target (ECMA-262 §14.7.5.7). */
