@@ -510,6 +510,8 @@ describe('the runtime sees each shared access once, in order, at its site', () =
          1);
        v.fill
          (0);
+       Atomics
+         .add(new Int32Array(1), 0, 1);
        v.fill
        (
          ...[2]);

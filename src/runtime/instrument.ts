@@ -988,7 +988,9 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const paren = parenAfter(n);
     if (paren < 0) return false;
     const i = newSite(n);
-    ms.overwrite((callee as N).start, (callee as N).end, `${HOOKS_GLOBAL}.atomics.${callee.property.name}`);
+    const { start, end } = callee as N;
+    const breaks = '\n'.repeat(source.slice(start, end).split('\n').length - 1); // `Atomics\n.add`: lines stay
+    ms.overwrite(start, end, `${HOOKS_GLOBAL}.atomics.${callee.property.name}${breaks}`);
     ms.appendLeft(paren + 1, `${SITE_FN}, ${i}${n.arguments.length ? ', ' : ''}`);
     return true;
   }
