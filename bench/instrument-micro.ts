@@ -138,6 +138,7 @@ const LABELS: Record<string, string> = {
   read: 'Buffer#readUInt32LE, not shared',
   fill: 'TypedArray#fill 16 bytes, not shared',
   set: 'TypedArray#set 16 bytes, not shared',
+  atomicPlain: 'Atomics.add, not shared',
 };
 for (const [k, label] of Object.entries(LABELS))
   console.log(

@@ -8,9 +8,9 @@
  * method name the rewriter gives a site, on an object that is not a view), per call; `getFloat64`/`setFloat64`/
  * `getFloat64` of a DataView over memory that is not shared (the runtime's patched methods), per element; and per
  * call on memory that is not shared, `Buffer#readUInt32LE`, `TypedArray#fill` and `TypedArray#set` of 16 bytes
- * (methods the runtime replaces, the last one also for its argument). Prints ns, best of 60 rounds, as
- * `filtered <ns>`, `checked <ns>`, `atomic <ns>`, `bulk <ns>`, `method <ns>`, `dataview <ns>`, `read <ns>`,
- * `fill <ns>` and `set <ns>`; plain `node` gives the uninstrumented loops.
+ * (methods the runtime replaces, the last one also for its argument) and `Atomics.add`. Prints ns, best of 60
+ * rounds, as `filtered <ns>`, `checked <ns>`, `atomic <ns>`, `bulk <ns>`, `method <ns>`, `dataview <ns>`,
+ * `read <ns>`, `fill <ns>`, `set <ns>` and `atomicPlain <ns>`; plain `node` gives the uninstrumented loops.
  */
 const N = 1 << 16;
 const g = new Float64Array(new SharedArrayBuffer(8 * N));
@@ -87,5 +87,11 @@ console.log(
 console.log(
   `set ${best(() => {
     for (let j = 0; j < N; j++) small.set(source, j & 31);
+  })}`,
+);
+const counters = new Int32Array(16);
+console.log(
+  `atomicPlain ${best(() => {
+    for (let j = 0; j < N; j++) Atomics.add(counters, j & 15, 1);
   })}`,
 );
