@@ -31,7 +31,14 @@ import { isMainThread, threadId } from 'node:worker_threads';
 import pc from 'picocolors';
 import { EraserShadow } from './eraser.js';
 import { FastTrackShadow } from './fasttrack.js';
-import type { Hooks, Runtime, RuntimeFactory, SiteFunction, WorkerHooks } from './hooks.js';
+import {
+  type Hooks,
+  notSharedCache,
+  type Runtime,
+  type RuntimeFactory,
+  type SiteFunction,
+  type WorkerHooks,
+} from './hooks.js';
 import { installPatches } from './patches.js';
 import {
   DataRaceException,
@@ -454,20 +461,12 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
   const internal = new WeakSet<ArrayBufferLike>(
     Object.values(state).filter((b): b is SharedArrayBuffer => b instanceof SharedArrayBuffer),
   );
-  // the last two values ctx.shared answered false for (a method's receiver and argument: TypedArray#set, Buffer#copy)
-  let notShared: unknown;
-  let notShared2: unknown;
+  const notShared = notSharedCache((o) => hooks.shared(o) && !internal.has((o as Int8Array).buffer));
   const ctx: Context = {
     s,
     shadow,
     t,
-    shared: (o) => {
-      if (o === notShared || o === notShared2) return false;
-      if (hooks.shared(o) && !internal.has((o as Int8Array).buffer)) return true;
-      notShared2 = notShared; // not views over shared memory, nor ever will be: a view never changes its buffer
-      notShared = o;
-      return false;
-    },
+    shared: (o) => !notShared(o),
     idOf,
     baseOf,
     callerSite,

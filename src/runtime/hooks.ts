@@ -345,16 +345,7 @@ function calleeTests(
     any.push(found.length > 2);
   }
   for (const table of [p, q, po, qo, pa, qa, any]) Object.freeze(table);
-  // the last two values found not to be views over shared memory (a view never changes its buffer)
-  let plain: unknown;
-  let plain2: unknown;
-  const notShared = (o: unknown): boolean => {
-    if (o === plain || o === plain2) return true;
-    if (shared(o)) return false;
-    plain2 = plain;
-    plain = o;
-    return true;
-  };
+  const notShared = notSharedCache(shared);
   /** Whether `f` is a function to call as it is whatever the receiver: no view's method, no sited one. */
   const plainMethod = (f: unknown, k: number): boolean =>
     typeof f === 'function' && f !== p[k] && f !== q[k] && any[k] !== true && f !== a && f !== b && f !== c;
@@ -371,6 +362,23 @@ function calleeTests(
   return {
     callee: (o, f, k) => (plainMethod(f, k) ? f : pick(o, f, k, undefined, false)),
     callee1: (o, f, k, arg) => (plainMethod(f, k) ? f : pick(o, f, k, arg, true)),
+  };
+}
+
+/**
+ * `!isShared(o)` for an `isShared` whose answer never changes for a value (a view never changes its buffer), keeping
+ * the last two values it answered false for: asking again about them is one or two comparisons (a bulk method's
+ * receiver and argument, a loop over one view).
+ */
+export function notSharedCache(isShared: (o: unknown) => boolean): (o: unknown) => boolean {
+  let plain: unknown;
+  let plain2: unknown;
+  return (o) => {
+    if (o === plain || o === plain2) return true;
+    if (isShared(o)) return false;
+    plain2 = plain;
+    plain = o;
+    return true;
   };
 }
 
