@@ -383,6 +383,11 @@ describe('the runtime sees each shared access once, in order, at its site', () =
   test('an Atomics call gets a static site, pending while the call runs', () => {
     const code = (src: string) => instrument(src, { file: 'f.js', module: false }).code;
     assert.match(code('Atomics.add(a, 0, 1);'), /__goldilocks\.atomics\.add\(__gl\$m, 0, a, 0, 1\)/);
+    assert.match(code('Atomics.add(...x);'), /__goldilocks\.atomicsRest\.add\(__gl\$m, 0, \.\.\.x\)/);
+    assert.match(
+      code('Atomics.wait(a, 0, 1, 2, 3);'),
+      /__goldilocks\.atomicsRest\.wait\(__gl\$m, 0, a, 0, 1, 2, 3\)/,
+    );
     for (const kept of [
       'Atomics.add?.(a, 0, 1);',
       'Atomics?.add(a, 0, 1);',
@@ -599,7 +604,7 @@ describe('the runtime sees each shared access once, in order, at its site', () =
     const run = (firstArgument: boolean) => {
       seen.length = 0;
       proto.fill = patched;
-      installRuntime({ ...recorder, viewOriginals: new Map([[patched, { original, firstArgument }]]) });
+      installRuntime({ ...recorder, originals: new Map([[patched, { original, firstArgument }]]) });
       try {
         const result = runBody(
           `const v = new Uint8Array(2);
@@ -629,6 +634,58 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       run(true),
       'original, patched true, original, patched true, patched true, patched true, patched true',
     );
+  });
+  test('a rewritten Atomics call on memory that is not shared calls the original the runtime gave', () => {
+    const add = Atomics.add;
+    const seen: string[] = [];
+    const patched = (...args: Parameters<typeof add>) => {
+      seen.push(`patched ${hooks.pendingSite() >= 0} ${args.length}`);
+      return add(...args);
+    };
+    const original = (ta: Int32Array, i: number, v: number) => {
+      seen.push('original');
+      return add(ta, i, v);
+    };
+    const body = `const v = new Int32Array(2);
+      const s = new Int32Array(new SharedArrayBuffer(8));
+      Atomics.add(v, 0, 1);
+      Atomics.add(s, 0, 2);
+      Atomics.add(v, 1, 3, 9, 9);
+      Atomics.add(...[v, 0, 1]);
+      Atomics.add(s, 1);
+      Atomics.add(s, 0, 2);
+      Atomics.add(v, 0, 1);
+      return [...v, ...s];`;
+    Atomics.add = patched as typeof add;
+    installRuntime({ ...recorder, originals: new Map([[patched, { original, firstArgument: true }]]) });
+    try {
+      assert.equal(runBody(body, true), '[ 3, 3, 4, 0 ]');
+      // more than 4 arguments or a spread: sited, with the arguments as given
+      assert.deepEqual(seen, [
+        'original',
+        'patched true 3',
+        'patched true 5',
+        'patched true 3',
+        'patched true 2',
+        'patched true 3',
+        'original',
+      ]);
+      // a function the program put in place of the runtime's is called, sited, on any memory
+      seen.length = 0;
+      Atomics.add = ((...args: Parameters<typeof add>) => {
+        seen.push(`user's ${hooks.pendingSite() >= 0} ${args.length}`);
+        return add(...args);
+      }) as typeof add;
+      assert.equal(runBody(body, true), '[ 3, 3, 4, 0 ]');
+      assert.deepEqual(
+        seen,
+        [3, 3, 5, 3, 2, 3, 3].map((n) => `user's true ${n}`),
+      );
+    } finally {
+      Atomics.add = add;
+      installRuntime(recorder);
+    }
+    assert.equal(hooks.pendingSite(), -1);
   });
   test('new TypedArray(x) wraps x at its site; the hook asks the runtime to check a copy of a shared view', () => {
     const code = (src: string) => instrument(src, { file: 'f.js', module: false });

@@ -475,7 +475,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
     race,
     stopOnRace,
   };
-  const { sitedMethods, viewOriginals } = installPatches(ctx);
+  const { sitedMethods, originals } = installPatches(ctx);
 
   // ---- shared WebAssembly.Memory ------------------------------------------------------------------------------
   /**
@@ -946,7 +946,7 @@ const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
           checkRange(buffer, o.byteOffset + k * bpe, bpe, 0, siteOf(site), o, hooks.elements);
     },
     sitedMethods,
-    viewOriginals,
+    originals,
     worker: workerHooks,
   };
   return runtime;

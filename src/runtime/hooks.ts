@@ -63,13 +63,15 @@ export interface Runtime {
    */
   sitedMethods?: readonly unknown[];
   /**
-   * The runtime's replacements of view methods, each with the original it replaced and whether it may touch shared
-   * memory through its first argument too (`TypedArray#set`'s source, `Buffer#copy`'s target...; through nothing
-   * else but its receiver). On a receiver that is not over shared memory, and such a first argument that is not
-   * either, the replacement does what the original does, so a rewritten call of it there calls the original
-   * ({@link Hooks.callee}). Optional: without it such calls go through {@link Hooks.sited}.
+   * The runtime's replacements of view methods and of `Atomics` functions, each with the original it replaced and
+   * whether it may touch shared memory through its first argument (`TypedArray#set`'s source, `Buffer#copy`'s
+   * target, an `Atomics` function's typed array; a view method through nothing else but its receiver). On a
+   * receiver that is not over shared memory, and such a first argument that is not either, the replacement does
+   * what the original does, so a rewritten call of it there calls the original ({@link Hooks.callee},
+   * {@link Hooks.atomics}). Optional: without it such calls go through {@link Hooks.sited} and
+   * {@link Hooks.atomicsRest}'s path.
    */
-  viewOriginals?: ReadonlyMap<unknown, { readonly original: unknown; readonly firstArgument: boolean }>;
+  originals?: ReadonlyMap<unknown, { readonly original: unknown; readonly firstArgument: boolean }>;
   /** Called by register's `Worker` around each worker's construction in this thread. */
   worker?: WorkerHooks;
 }
@@ -127,6 +129,9 @@ export const ATOMIC_OPS = [
   'notify',
 ] as const;
 
+/** The most arguments an `Atomics` function of {@link ATOMIC_OPS} takes (`compareExchange`, `wait`, `waitAsync`). */
+export const ATOMIC_ARITY = 4;
+
 /** The object at `globalThis.__goldilocks`. */
 export interface Hooks {
   /** `ArrayBuffer.isView` as it was at startup (ECMA-262 §25.1.5.1). */
@@ -148,19 +153,32 @@ export interface Hooks {
   /** The global id of site `i` of module `m` (registering the module's sites on first use). */
   readonly siteId: (m: SiteFunction, i: number) => number;
   /**
-   * Per name of {@link ATOMIC_OPS}: `atomics.add(m, i, ...args)` is the rewritten `Atomics.add(...args)` at site `i`
-   * of module `m`: it calls the current `Atomics.add` with `args`, the site pending meanwhile with that function as
-   * {@link pendingCallee} (so the runtime need not capture a stack to name it).
+   * Per name of {@link ATOMIC_OPS}: `atomicsRest.add(m, i, ...args)` is the rewritten `Atomics.add(...args)` at site
+   * `i` of module `m`: it calls the current `Atomics.add` with `args`, the site pending meanwhile with that function
+   * as {@link pendingCallee} (so the runtime need not capture a stack to name it).
+   */
+  readonly atomicsRest: Readonly<
+    Record<(typeof ATOMIC_OPS)[number], (m: SiteFunction, i: number, ...args: unknown[]) => unknown>
+  >;
+  /**
+   * {@link atomicsRest} for a call with at most {@link ATOMIC_ARITY} arguments and no spread (`arguments.length`
+   * says how many it had): where the current `Atomics.add` is still the runtime's replacement and the first
+   * argument is not a view over shared memory, it calls the original the runtime replaced ({@link
+   * Runtime.originals}) directly, without the pending site, at the cost of a test (bench:instrument, `Atomics.add`
+   * not shared).
    */
   readonly atomics: Readonly<
-    Record<(typeof ATOMIC_OPS)[number], (m: SiteFunction, i: number, ...args: unknown[]) => unknown>
+    Record<
+      (typeof ATOMIC_OPS)[number],
+      (m: SiteFunction, i: number, ta?: unknown, a?: unknown, b?: unknown, c?: unknown) => unknown
+    >
   >;
   /**
    * For the rewritten call `o.name(...)` (`name` the `k`th of {@link OBSERVED_METHODS}, `f` = `o.name`) whose first
    * argument is not evaluated apart (there is none, or it is a spread): the function to call with `this` = `o`, or
    * null when the call is to go through {@link site} and {@link sited}. Null when `f` is not a function, is one of
    * the runtime's {@link Runtime.sitedMethods}, or is a method a built-in view reaches by that name called on a view
-   * over shared memory (or on any view, unless the runtime gave its original: {@link Runtime.viewOriginals}, and on
+   * over shared memory (or on any view, unless the runtime gave its original: {@link Runtime.originals}, and on
    * any view when it may touch shared memory through its first argument); that original on a view that is not over
    * shared memory; else `f`. The methods are compared by identity, name by name, so that V8 folds the whole test
    * where `f` is a constant (a class's own `set`, `Buffer#readUInt32LE`); the last two views found not over shared
@@ -310,7 +328,7 @@ const VIEW_PROTOTYPES = [
 
 /**
  * {@link Hooks.callee} and {@link Hooks.callee1} for a runtime's {@link Runtime.sitedMethods} and
- * {@link Runtime.viewOriginals}, and the methods the built-in views reach now: a fixed number of comparisons with
+ * {@link Runtime.originals}, and the methods the built-in views reach now: a fixed number of comparisons with
  * constants, not a set lookup, so that V8 inlines them at each call site and folds them where the method is a
  * constant (bench:instrument, `get`/`set` methods). Where views reach more than two methods by one name, every call
  * of it on a view is sited.
@@ -318,7 +336,7 @@ const VIEW_PROTOTYPES = [
  */
 function calleeTests(
   methods: readonly unknown[],
-  originals: NonNullable<Runtime['viewOriginals']>,
+  originals: NonNullable<Runtime['originals']>,
 ): Pick<Hooks, 'callee' | 'callee1'> {
   if (methods.length > MAX_SITED_METHODS)
     throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
@@ -398,7 +416,8 @@ function publish(hooks: Hooks): Hooks {
     ...hooks,
     r: runtime.r ?? slow,
     w: runtime.w ?? slow,
-    ...calleeTests(runtime.sitedMethods ?? [], runtime.viewOriginals ?? new Map()),
+    ...calleeTests(runtime.sitedMethods ?? [], runtime.originals ?? new Map()),
+    atomics: atomicsHooks(runtime.originals ?? new Map()),
   });
   Object.defineProperty(globalThis, GLOBAL, {
     value: published,
@@ -466,6 +485,92 @@ const protoOf = Object.prototype.isPrototypeOf;
 export const isTypedArrayConstructor = (c: unknown): boolean =>
   typeof c === 'function' && protoOf.call(TypedArrayConstructor, c);
 
+// the rewritten call running now: its module's site function and site index (resolved to an id only when asked),
+// and the function it called; one per thread, as the hooks are
+let pendingM: SiteFunction | undefined;
+let pendingI = -1;
+let pendingCallee: unknown;
+
+/** Calls `f` with `this` = `o` and `args`, site `i` of module `m` pending meanwhile (see {@link Hooks.sited}). */
+function callSited(
+  m: SiteFunction,
+  i: number,
+  text: string,
+  o: unknown,
+  f: unknown,
+  args: unknown[],
+): unknown {
+  if (typeof f !== 'function') throw new TypeError(`${text} is not a function`);
+  // a rewritten call made while evaluating this one's arguments, or inside it, restores these
+  const outerM = pendingM;
+  const outerI = pendingI;
+  const outerCallee = pendingCallee;
+  pendingM = m;
+  pendingI = i;
+  pendingCallee = f;
+  try {
+    return Reflect.apply(f, o, args);
+  } finally {
+    pendingM = outerM;
+    pendingI = outerI;
+    pendingCallee = outerCallee;
+  }
+}
+
+const AtomicsObject = Atomics as unknown as Record<string, unknown>;
+
+const atomicsRest = Object.freeze(
+  Object.fromEntries(
+    ATOMIC_OPS.map((name) => [
+      name,
+      (m: SiteFunction, i: number, ...args: unknown[]): unknown =>
+        callSited(m, i, `Atomics.${name}`, Atomics, AtomicsObject[name], args),
+    ]),
+  ),
+) as Hooks['atomicsRest'];
+
+/**
+ * {@link Hooks.atomics} for a runtime's {@link Runtime.originals}: per name, a function of fixed parameters (so that
+ * the call on memory that is not shared allocates no argument array) that calls the original where the current
+ * `Atomics` function is the runtime's replacement (as it was at this call) and its first argument is not a view over
+ * shared memory, else goes sited with the arguments it was given (`arguments.length`).
+ */
+function atomicsHooks(originals: NonNullable<Runtime['originals']>): Hooks['atomics'] {
+  const notShared = notSharedCache(shared);
+  let lastShared: unknown; // the last first argument found over shared memory (a view never changes its buffer)
+  return Object.freeze(
+    Object.fromEntries(
+      ATOMIC_OPS.map((name) => {
+        const text = `Atomics.${name}`;
+        const replaced = AtomicsObject[name];
+        const call = originals.get(replaced)?.original as ((...args: unknown[]) => unknown) | undefined;
+        return [
+          name,
+          function (
+            m: SiteFunction,
+            i: number,
+            ta?: unknown,
+            a?: unknown,
+            b?: unknown,
+            c?: unknown,
+          ): unknown {
+            const f = AtomicsObject[name];
+            if (call !== undefined && f === replaced && ta !== lastShared) {
+              if (notShared(ta)) return call(ta, a, b, c);
+              lastShared = ta;
+            }
+            // biome-ignore lint/complexity/noArguments: the count alone; a rest parameter allocates on every call
+            const n = arguments.length;
+            const args =
+              n === 6 ? [ta, a, b, c] : n === 5 ? [ta, a, b] : n === 4 ? [ta, a] : n === 3 ? [ta] : [];
+            return callSited(m, i, text, Atomics, f, args);
+          },
+        ];
+      }),
+    ),
+  ) as Hooks['atomics'];
+}
+
 function createHooks(): Hooks {
   const files: string[] = [];
   const table: number[] = []; // per site: index into files, line, column
@@ -484,45 +589,10 @@ function createHooks(): Hooks {
     }
     return b + i;
   }
-  // the rewritten call running now: its module's site function and site index (resolved to an id only when asked)
-  let pendingM: SiteFunction | undefined;
-  let pendingI = -1;
-  let pendingCallee: unknown;
-  /** Calls `f` with `this` = `o` and `args`, site `i` of module `m` pending meanwhile (see {@link Hooks.sited}). */
-  const callSited = (m: SiteFunction, i: number, text: string, o: unknown, f: unknown, args: unknown[]) => {
-    if (typeof f !== 'function') throw new TypeError(`${text} is not a function`);
-    // a rewritten call made while evaluating this one's arguments, or inside it, restores these
-    const outerM = pendingM;
-    const outerI = pendingI;
-    const outerCallee = pendingCallee;
-    pendingM = m;
-    pendingI = i;
-    pendingCallee = f;
-    try {
-      return Reflect.apply(f, o, args);
-    } finally {
-      pendingM = outerM;
-      pendingI = outerI;
-      pendingCallee = outerCallee;
-    }
-  };
-  const atomics = Object.fromEntries(
-    ATOMIC_OPS.map((name) => [
-      name,
-      (m: SiteFunction, i: number, ...args: unknown[]): unknown =>
-        callSited(
-          m,
-          i,
-          `Atomics.${name}`,
-          Atomics,
-          (Atomics as unknown as Record<string, unknown>)[name],
-          args,
-        ),
-    ]),
-  ) as Hooks['atomics'];
   const plain = passthrough;
   const hooks: Hooks = {
-    atomics: Object.freeze(atomics),
+    atomicsRest,
+    atomics: atomicsHooks(new Map()),
     ...calleeTests([], new Map()),
     call: uncurriedCall,
     site: (m, i, text, o, f) => ({ m, i, text, o, f }),

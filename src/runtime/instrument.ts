@@ -66,7 +66,7 @@ import type * as EslintScope from 'eslint-scope';
 import type { Reference, Variable } from 'eslint-scope';
 import type * as E from 'estree';
 import MagicString from 'magic-string';
-import { ATOMIC_OPS, OBSERVED_METHODS, TYPED_ARRAYS } from './hooks.js';
+import { ATOMIC_ARITY, ATOMIC_OPS, OBSERVED_METHODS, TYPED_ARRAYS } from './hooks.js';
 
 /** Name of the per-thread hooks object on `globalThis` (see `./hooks.ts`). */
 export const HOOKS_GLOBAL = '__goldilocks';
@@ -969,7 +969,8 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
 
   /**
    * `Atomics.add(args)` (the global `Atomics`, a name of ATOMIC_OPS, not optional) becomes
-   * `__goldilocks.atomics.add(__gl$m, i, args)`: the same call, with its static site.
+   * `__goldilocks.atomics.add(__gl$m, i, args)`: the same call, with its static site (`atomicsRest` for a call with a
+   * spread or more than ATOMIC_ARITY arguments).
    */
   function atomicsCall(n: E.SimpleCallExpression & N): boolean {
     const callee = n.callee;
@@ -990,7 +991,13 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const i = newSite(n);
     const { start, end } = callee as N;
     const breaks = '\n'.repeat(source.slice(start, end).split('\n').length - 1); // `Atomics\n.add`: lines stay
-    ms.overwrite(start, end, `${HOOKS_GLOBAL}.atomics.${callee.property.name}${breaks}`);
+    const fixed =
+      n.arguments.length <= ATOMIC_ARITY && n.arguments.every((arg) => arg.type !== 'SpreadElement');
+    ms.overwrite(
+      start,
+      end,
+      `${HOOKS_GLOBAL}.atomics${fixed ? '' : 'Rest'}.${callee.property.name}${breaks}`,
+    );
     ms.appendLeft(paren + 1, `${SITE_FN}, ${i}${n.arguments.length ? ', ' : ''}`);
     return true;
   }

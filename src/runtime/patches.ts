@@ -89,20 +89,20 @@ function defineHidden(owner: object, name: PropertyKey, fn: AnyFn): void {
 }
 
 /**
- * The replacements made by {@link override}, each with the original it replaced and whether it may touch shared
- * memory through its first argument too (the runtime's `viewOriginals`, `./hooks.ts`). One per thread, as this
- * module is.
+ * The replacements made by {@link override} and {@link patchAtomics}, each with the original it replaced and whether
+ * it may touch shared memory through its first argument (the runtime's `originals`, `./hooks.ts`). One per thread,
+ * as this module is.
  */
 const originals = new Map<AnyFn, { original: AnyFn; firstArgument: boolean }>();
 
 /**
  * Installs every patch of this file for the thread of `ctx`. Returns the patched methods whose receivers are not
- * views (the runtime's `sitedMethods`, `./hooks.ts`), and the replacements of view methods with their originals
- * (its `viewOriginals`).
+ * views (the runtime's `sitedMethods`, `./hooks.ts`), and the replacements of view methods and `Atomics` functions
+ * with their originals (its `originals`).
  */
 export function installPatches(ctx: Context): {
   sitedMethods: readonly AnyFn[];
-  viewOriginals: ReadonlyMap<AnyFn, { original: AnyFn; firstArgument: boolean }>;
+  originals: ReadonlyMap<AnyFn, { original: AnyFn; firstArgument: boolean }>;
 } {
   patchAtomics(ctx);
   patchDataView(ctx);
@@ -113,7 +113,7 @@ export function installPatches(ctx: Context): {
   patchObject(ctx);
   patchJson(ctx);
   patchInspect(ctx);
-  return { sitedMethods, viewOriginals: originals };
+  return { sitedMethods, originals };
 }
 
 function patchAtomics(ctx: Context): void {
@@ -292,6 +292,10 @@ function patchAtomics(ctx: Context): void {
     });
   };
   atomics.notify = notify as Fn;
+  // each replacement, on a first argument that is not a view over shared memory, calls its original (`element`)
+  for (const name of Object.keys(A) as (keyof typeof A)[])
+    if (atomics[name] !== A[name])
+      originals.set(atomics[name] as AnyFn, { original: A[name] as AnyFn, firstArgument: true });
 }
 
 /**
