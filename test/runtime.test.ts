@@ -117,6 +117,24 @@ describe('patched methods on shared views', () => {
   );
 });
 
+describe('the hooks object', () => {
+  test('is defined once per thread, with its runtime', LIMIT, () => {
+    const out = execFileSync(
+      process.execPath,
+      [
+        '--require',
+        join(FIXTURES, 'count-hooks-defines.cjs'),
+        '--import',
+        join(ROOT, 'dist', 'runtime', 'register.js'),
+        join(FIXTURES, 'publish.mjs'),
+        'atomic',
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(out, 'read 42\n__goldilocks defined 1 time(s)\n');
+  });
+});
+
 describe('DataView methods over memory that is not shared', () => {
   test('return, throw and look as the originals do', LIMIT, async () => {
     const file = join(FIXTURES, 'dataview-plain.mjs');

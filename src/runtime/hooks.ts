@@ -190,6 +190,13 @@ export interface Hooks {
    * touch shared memory through its first argument gets its original too when `a` is not a view over shared memory.
    */
   readonly callee1: (o: unknown, f: unknown, k: number, a: unknown) => unknown;
+  /**
+   * Per name of {@link OBSERVED_METHODS} (its index `k`), a function {@link callee1} may return for it: the original
+   * of a built-in view's method of that name that the runtime replaced ({@link Runtime.originals}), or a value equal
+   * to no function. A rewritten call without a spread compares the function picked with it and then calls it as a
+   * constant, which V8 can inline (bench:instrument, `Buffer#readUInt32LE` not shared).
+   */
+  readonly originals: readonly unknown[];
   /** `Function.prototype.call` (ECMA-262 §20.2.3.3) as it was at startup, uncurried: `call(f, t, ...args)`. */
   readonly call: (f: unknown, t: unknown, ...args: unknown[]) => unknown;
   /**
@@ -337,7 +344,7 @@ const VIEW_PROTOTYPES = [
 function calleeTests(
   methods: readonly unknown[],
   originals: NonNullable<Runtime['originals']>,
-): Pick<Hooks, 'callee' | 'callee1'> {
+): Pick<Hooks, 'callee' | 'callee1' | 'originals'> {
   if (methods.length > MAX_SITED_METHODS)
     throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
   const [a, b, c] = [...methods, UNKNOWN, UNKNOWN, UNKNOWN];
@@ -362,7 +369,8 @@ function calleeTests(
     qa.push(originals.get(found[1])?.firstArgument ?? false);
     any.push(found.length > 2);
   }
-  for (const table of [p, q, po, qo, pa, qa, any]) Object.freeze(table);
+  const originalOf = po.map((o, k) => o ?? qo[k] ?? UNKNOWN);
+  for (const table of [p, q, po, qo, pa, qa, any, originalOf]) Object.freeze(table);
   const notShared = notSharedCache(shared);
   /** Whether `f` is a function to call as it is whatever the receiver: no view's method, no sited one. */
   const plainMethod = (f: unknown, k: number): boolean =>
@@ -378,6 +386,7 @@ function calleeTests(
   };
   // a user's method (a constant) folds to `f` without inlining the rest (V8's inlining budget is for the method)
   return {
+    originals: originalOf,
     callee: (o, f, k) => (plainMethod(f, k) ? f : pick(o, f, k, undefined, false)),
     callee1: (o, f, k, arg) => (plainMethod(f, k) ? f : pick(o, f, k, arg, true)),
   };
@@ -408,17 +417,25 @@ const slow = (o: ArrayBufferView): unknown => shared(o) || o;
 /**
  * Publishes `hooks` with the current runtime's fast paths at `globalThis.__goldilocks`. A new frozen object per
  * runtime, so that `__goldilocks.r` is a constant the JIT can inline at every site (a global property that is
- * never reassigned and a frozen object's property are both constants to V8); the global is replaced, not
- * mutated, when a runtime is installed.
+ * defined once and a frozen object's property are both constants to V8: register publishes once per thread); the
+ * global is replaced, not mutated, when another runtime is installed.
  */
 function publish(hooks: Hooks): Hooks {
-  const published = Object.freeze({
-    ...hooks,
+  const runtimeFields: Partial<Hooks> = {
     r: runtime.r ?? slow,
     w: runtime.w ?? slow,
     ...calleeTests(runtime.sitedMethods ?? [], runtime.originals ?? new Map()),
     atomics: atomicsHooks(runtime.originals ?? new Map()),
-  });
+  };
+  // each property stored once, not overridden (a spread then other values for its keys): V8 tracks a field's
+  // constness per shape, and an overridden one is no longer a constant, nor what is loaded through it
+  // (`__goldilocks.originals[k]`)
+  const published = Object.freeze(
+    Object.fromEntries([
+      ...Object.entries(hooks).filter(([key]) => !(key in runtimeFields)),
+      ...Object.entries(runtimeFields),
+    ]),
+  ) as unknown as Hooks;
   Object.defineProperty(globalThis, GLOBAL, {
     value: published,
     writable: false,
@@ -428,14 +445,25 @@ function publish(hooks: Hooks): Hooks {
   return published;
 }
 
+let created: Hooks | undefined;
+
 /**
- * Makes `rt` the runtime behind this thread's hooks (its `r` and `w` are called without a `this`). Call before user
- * code: accesses already made are not replayed.
+ * This thread's hooks, made on the first call, without publishing them: what a runtime is made with before
+ * {@link installRuntime} publishes them once (a global defined twice is no longer a constant to V8, and neither is
+ * anything loaded through it).
+ */
+export function threadHooks(): Hooks {
+  created ??= createHooks();
+  return created;
+}
+
+/**
+ * Makes `rt` the runtime behind this thread's hooks (its `r` and `w` are called without a `this`) and publishes them
+ * at `globalThis.__goldilocks`. Call before user code: accesses already made are not replayed.
  */
 export function installRuntime(rt: Runtime): void {
   runtime = rt;
-  const installed = (globalThis as Record<string, unknown>)[GLOBAL] as Hooks | undefined;
-  if (installed) publish(installed);
+  publish(threadHooks());
 }
 
 /**
@@ -445,7 +473,7 @@ export function installRuntime(rt: Runtime): void {
 export function installHooks(): Hooks {
   const existing = (globalThis as Record<string, unknown>)[GLOBAL];
   if (existing) return existing as Hooks;
-  return publish(createHooks());
+  return publish(threadHooks());
 }
 
 // the built-ins as they were when this module loaded, before any user code

@@ -7,10 +7,10 @@
  * of scope on gc" fails under any `--import`, even an empty module, and passes under `--require`).
  *
  * In each thread, in this order:
- * 1. the hooks (`globalThis.__goldilocks`, `./hooks.ts`) are installed and the runtime is loaded and installed: the
- *    module named by `GOLDILOCKS_RUNTIME` (path or file URL) or else `./detector.js`, whose default export is a
- *    `RuntimeFactory`. This is the single place where the runtime also patches globals (Atomics, DataView, bulk
- *    methods) before user code;
+ * 1. the runtime is loaded, made with this thread's hooks (`./hooks.ts`), and installed, which publishes the hooks
+ *    at `globalThis.__goldilocks`, once: the module named by `GOLDILOCKS_RUNTIME` (path or file URL) or else
+ *    `./detector.js`, whose default export is a `RuntimeFactory`. This is the single place where the runtime also
+ *    patches globals (Atomics, DataView, bulk methods) before user code;
  * 2. the ESM loader hooks of `./loader.ts` are registered (node:module `register`);
  * 3. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts` files are type-stripped;
  * 4. `worker_threads.Worker` is replaced by a subclass so that `new Worker(code, { eval: true })` imports this file
@@ -29,7 +29,7 @@ import Module, { createRequire, register, syncBuiltinESMExports } from 'node:mod
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkerOptions } from 'node:worker_threads';
-import { installHooks, installRuntime, type Runtime, type RuntimeFactory } from './hooks.js';
+import { installRuntime, type Runtime, type RuntimeFactory, threadHooks } from './hooks.js';
 import { settings } from './settings.js';
 import { stripTypes, transformSource, warn } from './transform.js';
 
@@ -44,7 +44,7 @@ const threads = require('node:worker_threads') as typeof import('node:worker_thr
  * loaded and installed. @returns the runtime.
  */
 function loadRuntime(): Runtime {
-  const hooks = installHooks();
+  const hooks = threadHooks();
   const spec = settings.GOLDILOCKS_RUNTIME;
   const path = spec
     ? spec.startsWith('file:')
