@@ -190,13 +190,6 @@ export interface Hooks {
    * touch shared memory through its first argument gets its original too when `a` is not a view over shared memory.
    */
   readonly callee1: (o: unknown, f: unknown, k: number, a: unknown) => unknown;
-  /**
-   * Per name of {@link OBSERVED_METHODS} (its index `k`), a function {@link callee1} may return for it: the original
-   * of a built-in view's method of that name that the runtime replaced ({@link Runtime.originals}), or a value equal
-   * to no function. A rewritten call without a spread compares the function picked with it and then calls it as a
-   * constant, which V8 can inline (bench:instrument, `Buffer#readUInt32LE` not shared).
-   */
-  readonly originals: readonly unknown[];
   /** `Function.prototype.call` (ECMA-262 §20.2.3.3) as it was at startup, uncurried: `call(f, t, ...args)`. */
   readonly call: (f: unknown, t: unknown, ...args: unknown[]) => unknown;
   /**
@@ -344,7 +337,7 @@ const VIEW_PROTOTYPES = [
 function calleeTests(
   methods: readonly unknown[],
   originals: NonNullable<Runtime['originals']>,
-): Pick<Hooks, 'callee' | 'callee1' | 'originals'> {
+): Pick<Hooks, 'callee' | 'callee1'> {
   if (methods.length > MAX_SITED_METHODS)
     throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
   const [a, b, c] = [...methods, UNKNOWN, UNKNOWN, UNKNOWN];
@@ -369,8 +362,7 @@ function calleeTests(
     qa.push(originals.get(found[1])?.firstArgument ?? false);
     any.push(found.length > 2);
   }
-  const originalOf = po.map((o, k) => o ?? qo[k] ?? UNKNOWN);
-  for (const table of [p, q, po, qo, pa, qa, any, originalOf]) Object.freeze(table);
+  for (const table of [p, q, po, qo, pa, qa, any]) Object.freeze(table);
   const notShared = notSharedCache(shared);
   /** Whether `f` is a function to call as it is whatever the receiver: no view's method, no sited one. */
   const plainMethod = (f: unknown, k: number): boolean =>
@@ -386,7 +378,6 @@ function calleeTests(
   };
   // a user's method (a constant) folds to `f` without inlining the rest (V8's inlining budget is for the method)
   return {
-    originals: originalOf,
     callee: (o, f, k) => (plainMethod(f, k) ? f : pick(o, f, k, undefined, false)),
     callee1: (o, f, k, arg) => (plainMethod(f, k) ? f : pick(o, f, k, arg, true)),
   };
@@ -428,8 +419,7 @@ function publish(hooks: Hooks): Hooks {
     atomics: atomicsHooks(runtime.originals ?? new Map()),
   };
   // each property stored once, not overridden (a spread then other values for its keys): V8 tracks a field's
-  // constness per shape, and an overridden one is no longer a constant, nor what is loaded through it
-  // (`__goldilocks.originals[k]`)
+  // constness per shape, and an overridden one is no longer a constant, nor anything loaded through it
   const published = Object.freeze(
     Object.fromEntries([
       ...Object.entries(hooks).filter(([key]) => !(key in runtimeFields)),
