@@ -367,14 +367,20 @@ function calleeTests(
   /** Whether `f` is a function to call as it is whatever the receiver: no view's method, no sited one. */
   const plainMethod = (f: unknown, k: number): boolean =>
     typeof f === 'function' && f !== p[k] && f !== q[k] && any[k] !== true && f !== a && f !== b && f !== c;
-  /** The rest of {@link Hooks.callee}: null to go sited, or `f` on what is not a view, or `f`'s original. */
+  /**
+   * The rest of {@link Hooks.callee}, for `f` a built-in view's method of this name: `f` on what is not a view, its
+   * original on a view not over shared memory (with a first argument `arg` that is not either, when it may touch
+   * shared memory through it), else null; for another `f` (not a function, a sited method, or one of a name views
+   * reach more than two methods by) null, but `f` of the last kind on what is not a view.
+   */
   const pick = (o: unknown, f: unknown, k: number, arg: unknown, evaluated: boolean): unknown => {
-    if (typeof f !== 'function' || f === a || f === b || f === c) return null;
+    const atP = f === p[k];
+    if (!atP && f !== q[k])
+      return typeof f !== 'function' || f === a || f === b || f === c || isView(o) ? null : f;
     if (!isView(o)) return f;
     if (any[k] === true || !notShared(o)) return null;
-    const first = f === p[k] ? pa[k] : qa[k];
-    if (first === true && (!evaluated || !notShared(arg))) return null;
-    return f === p[k] ? po[k] : qo[k];
+    if ((atP ? pa[k] : qa[k]) === true && (!evaluated || !notShared(arg))) return null;
+    return atP ? po[k] : qo[k];
   };
   // a user's method (a constant) folds to `f` without inlining the rest (V8's inlining budget is for the method)
   return {
