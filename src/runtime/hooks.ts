@@ -181,7 +181,8 @@ export interface Hooks {
    * over shared memory (or on any view, unless the runtime gave its original: {@link Runtime.originals}, and on
    * any view when it may touch shared memory through its first argument); that original on a view that is not over
    * shared memory; else `f`. The methods are compared by identity, name by name, so that V8 folds the whole test
-   * where `f` is a constant (a class's own `set`, `Buffer#readUInt32LE`); the last two views found not over shared
+   * where `f` is a constant (a class's own `set`; not a method loaded from a view, such as `Buffer#readUInt32LE`,
+   * whose load V8 does not fold, exploratory); the last two views found not over shared
    * memory are kept, so a loop over them compares with them. Runs no user code.
    */
   readonly callee: (o: unknown, f: unknown, k: number) => unknown;
