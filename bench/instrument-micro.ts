@@ -13,8 +13,9 @@
  * element path (`bench/runtime-micro.mjs` under plain node and under `--import dist/runtime/register.js`; needs
  * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, per word check, per
  * `Atomics.add`, per word of a bulk copy into shared memory, per call of a method name the rewriter gives a site, and
- * per element of DataView reads and writes of memory that is not shared, and per call of replaced view methods on
- * memory that is not shared.
+ * per element of DataView reads and writes of memory that is not shared, and per call of replaced view methods, of
+ * `Atomics.add` and of `TextDecoder#decode` (a method the runtime observes on receivers that are not views) on memory
+ * that is not shared.
  * Usage: npm run bench:instrument
  */
 import { execFileSync } from 'node:child_process';
@@ -139,6 +140,7 @@ const LABELS: Record<string, string> = {
   fill: 'TypedArray#fill 16 bytes, not shared',
   set: 'TypedArray#set 16 bytes, not shared',
   atomicPlain: 'Atomics.add, not shared',
+  decode: 'TextDecoder#decode 16 bytes, not shared',
 };
 for (const [k, label] of Object.entries(LABELS))
   console.log(

@@ -8,9 +8,10 @@
  * method name the rewriter gives a site, on an object that is not a view), per call; `getFloat64`/`setFloat64`/
  * `getFloat64` of a DataView over memory that is not shared (the runtime's patched methods), per element; and per
  * call on memory that is not shared, `Buffer#readUInt32LE`, `TypedArray#fill` and `TypedArray#set` of 16 bytes
- * (methods the runtime replaces, the last one also for its argument) and `Atomics.add`. Prints ns, best of 60
- * rounds, as `filtered <ns>`, `checked <ns>`, `atomic <ns>`, `bulk <ns>`, `method <ns>`, `dataview <ns>`,
- * `read <ns>`, `fill <ns>`, `set <ns>` and `atomicPlain <ns>`; plain `node` gives the uninstrumented loops.
+ * (methods the runtime replaces, the last one also for its argument), `Atomics.add` and `TextDecoder#decode` of 16
+ * bytes (a method the runtime observes on receivers that are not views). Prints ns, best of 60 rounds, as
+ * `filtered <ns>`, `checked <ns>`, `atomic <ns>`, `bulk <ns>`, `method <ns>`, `dataview <ns>`, `read <ns>`,
+ * `fill <ns>`, `set <ns>`, `atomicPlain <ns>` and `decode <ns>`; plain `node` gives the uninstrumented loops.
  */
 const N = 1 << 16;
 const g = new Float64Array(new SharedArrayBuffer(8 * N));
@@ -93,5 +94,14 @@ const counters = new Int32Array(16);
 console.log(
   `atomicPlain ${best(() => {
     for (let j = 0; j < N; j++) Atomics.add(counters, j & 15, 1);
+  })}`,
+);
+const decoder = new TextDecoder();
+const text = new TextEncoder().encode('hello, world 123');
+console.log(
+  `decode ${best(() => {
+    let s = 0;
+    for (let j = 0; j < N; j++) s += decoder.decode(text).length;
+    return s;
   })}`,
 );

@@ -546,6 +546,32 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       delete (globalThis as Record<string, unknown>).__decode;
     }
   });
+  test('a sited method whose original the runtime gave calls it on a first argument that is a TypedArray not over shared memory', () => {
+    const decode = (..._: unknown[]) => `sited ${hooks.pendingSite() >= 0}`;
+    const original = (..._: unknown[]) => 'original';
+    (globalThis as Record<string, unknown>).__decode = decode;
+    installRuntime({
+      ...recorder,
+      sitedMethods: [decode],
+      originals: new Map([[decode, { original, firstArgument: true }]]),
+    });
+    try {
+      assert.equal(
+        runBody(
+          `const o = { decode: globalThis.__decode };
+          const plain = new Uint8Array(2);
+          const shared = new Uint8Array(new SharedArrayBuffer(2));
+          return [o.decode(plain), o.decode(shared), o.decode(plain.buffer), o.decode(new DataView(plain.buffer)),
+            o.decode(), o.decode(...[plain]), o.decode(plain, 1)].join(', ');`,
+          true,
+        ),
+        "'original, sited true, sited true, sited true, sited true, sited true, original'",
+      );
+    } finally {
+      installRuntime(recorder);
+      delete (globalThis as Record<string, unknown>).__decode;
+    }
+  });
   test("a rewritten call on a view is sited when it reaches a view's built-in method by that name, whatever the receiver's class", () => {
     const sited = (body: string) => {
       const seen: string[] = [];

@@ -63,13 +63,13 @@ export interface Runtime {
    */
   sitedMethods?: readonly unknown[];
   /**
-   * The runtime's replacements of view methods and of `Atomics` functions, each with the original it replaced and
-   * whether it may touch shared memory through its first argument (`TypedArray#set`'s source, `Buffer#copy`'s
-   * target, an `Atomics` function's typed array; a view method through nothing else but its receiver). On a
-   * receiver that is not over shared memory, and such a first argument that is not either, the replacement does
-   * what the original does, so a rewritten call of it there calls the original ({@link Hooks.callee},
-   * {@link Hooks.atomics}). Optional: without it such calls go through {@link Hooks.sited} and
-   * {@link Hooks.atomicsRest}'s path.
+   * The runtime's replacements of view methods, of `Atomics` functions and of its {@link sitedMethods}, each with
+   * the original it replaced and whether it may touch shared memory through its first argument (`TypedArray#set`'s
+   * source, `Buffer#copy`'s target, an `Atomics` function's typed array, `TextDecoder#decode`'s input; a view method
+   * through nothing else but its receiver). On a receiver that is not over shared memory, and such a first argument
+   * that is not either (for a sited method: a TypedArray that is not), the replacement does what the original does,
+   * so a rewritten call of it there calls the original ({@link Hooks.callee}, {@link Hooks.atomics}). Optional:
+   * without it such calls go through {@link Hooks.sited} and {@link Hooks.atomicsRest}'s path.
    */
   originals?: ReadonlyMap<unknown, { readonly original: unknown; readonly firstArgument: boolean }>;
   /** Called by register's `Worker` around each worker's construction in this thread. */
@@ -342,6 +342,10 @@ function calleeTests(
   if (methods.length > MAX_SITED_METHODS)
     throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
   const [a, b, c] = [...methods, UNKNOWN, UNKNOWN, UNKNOWN];
+  // their originals, where the runtime gave one for a method that touches shared memory through its first argument
+  const [ao, bo, co] = [a, b, c].map((m) =>
+    originals.get(m)?.firstArgument === true ? originals.get(m)!.original : null,
+  );
   // per name, the views' methods, a TypedArray's (p) and a Buffer's (q), with their originals or null and whether
   // their first argument counts; every method on a view where there are more (prototypes patched apart)
   const p: unknown[] = [];
@@ -365,19 +369,26 @@ function calleeTests(
   }
   for (const table of [p, q, po, qo, pa, qa, any]) Object.freeze(table);
   const notShared = notSharedCache(shared);
+  /** Is `o` a TypedArray whose buffer is not a SharedArrayBuffer (the last two found so are kept)? */
+  const plainTypedArray = notSharedCache((o) => !isView(o) || toStringTag.call(o) === undefined || shared(o));
   /** Whether `f` is a function to call as it is whatever the receiver: no view's method, no sited one. */
   const plainMethod = (f: unknown, k: number): boolean =>
     typeof f === 'function' && f !== p[k] && f !== q[k] && any[k] !== true && f !== a && f !== b && f !== c;
   /**
    * The rest of {@link Hooks.callee}, for `f` a built-in view's method of this name: `f` on what is not a view, its
    * original on a view not over shared memory (with a first argument `arg` that is not either, when it may touch
-   * shared memory through it), else null; for another `f` (not a function, a sited method, or one of a name views
-   * reach more than two methods by) null, but `f` of the last kind on what is not a view.
+   * shared memory through it), else null; for a sited method, its original when the runtime gave one and the
+   * first argument `arg` is a TypedArray not over shared memory, else null; for another `f` (not a function, or one
+   * of a name views reach more than two methods by) null, but `f` of the last kind on what is not a view.
    */
   const pick = (o: unknown, f: unknown, k: number, arg: unknown, evaluated: boolean): unknown => {
     const atP = f === p[k];
-    if (!atP && f !== q[k])
-      return typeof f !== 'function' || f === a || f === b || f === c || isView(o) ? null : f;
+    if (!atP && f !== q[k]) {
+      const original = f === a ? ao : f === b ? bo : f === c ? co : UNKNOWN;
+      if (original !== UNKNOWN)
+        return original !== null && evaluated && plainTypedArray(arg) ? original : null;
+      return typeof f !== 'function' || isView(o) ? null : f;
+    }
     if (!isView(o)) return f;
     if (any[k] === true || !notShared(o)) return null;
     if ((atP ? pa[k] : qa[k]) === true && (!evaluated || !notShared(arg))) return null;

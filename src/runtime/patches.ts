@@ -89,9 +89,9 @@ function defineHidden(owner: object, name: PropertyKey, fn: AnyFn): void {
 }
 
 /**
- * The replacements made by {@link override} and {@link patchAtomics}, each with the original it replaced and whether
- * it may touch shared memory through its first argument (the runtime's `originals`, `./hooks.ts`). One per thread,
- * as this module is.
+ * The replacements made by {@link override}, {@link patchAtomics} and {@link patchText}, each with the original it
+ * replaced and whether it may touch shared memory through its first argument (the runtime's `originals`,
+ * `./hooks.ts`). One per thread, as this module is.
  */
 const originals = new Map<AnyFn, { original: AnyFn; firstArgument: boolean }>();
 
@@ -1060,5 +1060,9 @@ function patchText(ctx: Context): readonly AnyFn[] {
     return write.call(this, buf, ...rest);
   };
   replaceFunction(stringDecoder, 'write', writeFn as AnyFn);
+  // on a first argument that is a TypedArray not over shared memory these two call their originals as they are
+  // (encodeInto writes through its second argument: not listed)
+  originals.set(decodeFn as AnyFn, { original: decode, firstArgument: true });
+  originals.set(writeFn as AnyFn, { original: write, firstArgument: true });
   return [decodeFn, encodeIntoFn, writeFn] as AnyFn[];
 }
