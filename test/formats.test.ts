@@ -198,6 +198,20 @@ describe('inputs and the CLI', () => {
     assert.equal(cli(['check', '--detector', 'nope', p]).status, 2);
     assert.equal(cli(['check', '--bogus', p]).status, 2);
   });
+  it('--stats gives the share of checks each short-circuit decided, and the mean walk length (Table 1)', () => {
+    const r = cli(['check', '--stats', '--no-progress', join(ROOT, 'examples', 'figure1-ftpserver.trace')]);
+    assert.equal(r.status, 0);
+    const shares = [...r.stdout.matchAll(/^ {2}(\w+) +[\d,]+ \(([\d.]+)% of checks\)$/gm)];
+    assert.deepEqual(
+      shares.map((m) => m[1]),
+      ['shortCircuitXact', 'shortCircuitOwner', 'shortCircuitAlock', 'hbMemo', 'directTransfer', 'lockset'],
+    );
+    const total = shares.reduce((sum, m) => sum + Number(m[2]), 0);
+    assert.ok(Math.abs(total - 100) < 0.5, `shares sum to ${total}`);
+    assert.match(r.stdout, /^ {2}walks +\d+ \(mean [\d.]+ cells\)$/m);
+    for (const key of ['listPeak', 'cellsCollected', 'eagerRuns'])
+      assert.match(r.stdout, new RegExp(`^  ${key} `, 'm'));
+  });
   it('--json follows the documented schema', () => {
     const r = cli(['check', '--json', tempFile('j.trace', racy)]);
     const j = JSON.parse(r.stdout);

@@ -1,6 +1,7 @@
 import pc from 'picocolors';
 import type { CheckResult, DetectorResult } from '../check.js';
 import type { AccessRef } from '../detectors/detector.js';
+import { CHECK_DECISIONS } from '../detectors/goldilocks/goldilocks.js';
 import type { Symbols } from '../model/symbols.js';
 
 /** Version of the JSON report schema (docs/REPORT.md). Bumped on any incompatible change. */
@@ -143,7 +144,14 @@ export function textReport(j: JsonReport, options: { colors: boolean; stats: boo
   if (j.racesOmitted > 0) out.push(c.dim(`${j.racesOmitted} more location pairs not shown (--max-reports)`));
   if (options.stats) {
     out.push(`statistics (${j.detector}):`);
-    for (const [k, v] of Object.entries(j.stats)) out.push(`  ${k.padEnd(24)} ${v.toLocaleString('en-US')}`);
+    const { checks, walks, walkCells } = j.stats;
+    for (const [k, v] of Object.entries(j.stats)) {
+      let share = '';
+      if ((CHECK_DECISIONS as readonly string[]).includes(k) && checks > 0)
+        share = ` (${((100 * v) / checks).toFixed(1)}% of checks)`;
+      else if (k === 'walks' && v > 0) share = ` (mean ${(walkCells / walks).toFixed(1)} cells)`;
+      out.push(`  ${k.padEnd(24)} ${v.toLocaleString('en-US')}${share}`);
+    }
   }
   const s = j.summary;
   const rate =

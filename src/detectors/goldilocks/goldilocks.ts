@@ -47,6 +47,20 @@ const NO_INFO = -1;
 const DIRECT_TRANSFER_MAX_DISTANCE = 256;
 
 /**
+ * The counters of {@link GoldilocksDetector.stats} that say how each check was decided (paper §6, Table 1: the
+ * transaction, owner and alock short-circuits, the happens-before memo, direct ownership transfer, and the full
+ * lockset rules); they sum to `checks`.
+ */
+export const CHECK_DECISIONS = [
+  'shortCircuitXact',
+  'shortCircuitOwner',
+  'shortCircuitAlock',
+  'hbMemo',
+  'directTransfer',
+  'lockset',
+] as const;
+
+/**
  * Goldilocks, the lazy implementation of Figure 8 of Elmas, Qadeer, Tasiran, PLDI'07
  * (../shared/seeds/000_*.txt §5; CACM version 002_*.txt §4): synchronization events are appended to the
  * synchronization event list; each access leaves an `Info` record (owner, pos, alock, ls, xact) and is
