@@ -158,6 +158,19 @@ describe('RoadRunner print format', () => {
     assert.equal(verdicts(r, 0).size, 0);
     assert.equal(verdicts(r, 1).size, 0);
   });
+  it('reads ARd as a read and AWr as a write of the array element', () => {
+    const text = [
+      '@ Start(0,1)',
+      '@ AWr(1,@05[3])  Final  A.java:1:1',
+      '@ ARd(0,@05[3])  Final  A.java:2:1',
+      '@ ARd(1,@05[4])  Final  A.java:3:1',
+      '@ ARd(0,@05[4])  Final  A.java:4:1',
+    ].join('\n');
+    const r = checkText(text, { detectors: ['goldilocks', 'fasttrack'] });
+    assert.equal(r.engine.events, 5);
+    // the write and the read of element 3 race (no order between them); two reads of element 4 do not
+    for (let i = 0; i < 2; i++) assert.deepEqual([...verdicts(r, i)], [['@05[3]', 2]]);
+  });
   it('takes a join at its post line when the child still runs after the pre line', () => {
     const text = [
       '@ Start(0,1)',
