@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -224,6 +224,20 @@ describe('inputs and the CLI', () => {
     assert.match(r.stdout, /^ {2}walks +\d+ \(mean [\d.]+ cells\)$/m);
     for (const key of ['listPeak', 'cellsCollected', 'eagerRuns'])
       assert.match(r.stdout, new RegExp(`^  ${key} `, 'm'));
+  });
+  it('a progress bar on a terminal for inputs over 8 MiB, none with --no-progress or when stderr is not one', () => {
+    const big = tempFile('big.trace', 'T0|w(x)|1\n'.repeat(950_000)); // 9.06 MiB
+    const tty = join(ROOT, 'test', 'fixtures', 'stderr-tty.cjs');
+    const check = (preload: string[], options: string[] = []) =>
+      spawnSync(process.execPath, [...preload, CLI, 'check', ...options, big], { encoding: 'utf8' });
+    const shown = check(['--require', tty]);
+    assert.equal(shown.status, 0, shown.stderr);
+    assert.match(shown.stderr, /checking \[[^\]]+\] 100% \| 10\/10 MiB/);
+    assert.match(shown.stdout, /SUMMARY: goldilocks: no races in 950,000 events/);
+    const off = check(['--require', tty], ['--no-progress']);
+    assert.equal(off.status, 0);
+    assert.doesNotMatch(off.stderr, /checking \[/);
+    assert.doesNotMatch(check([]).stderr, /checking \[/);
   });
   it('--json follows the documented schema', () => {
     const r = cli(['check', '--json', tempFile('j.trace', racy)]);

@@ -119,6 +119,7 @@ async function check(trace: string, flags: CheckFlags): Promise<number> {
   let result: Awaited<ReturnType<typeof checkFile>>;
   try {
     result = await checkFile(trace, options);
+    bar?.update(bar.getTotal()); // the last MiB, which a whole-MiB count of bytes read does not reach
   } finally {
     bar?.stop();
   }
