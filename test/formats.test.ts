@@ -239,6 +239,30 @@ describe('inputs and the CLI', () => {
     assert.doesNotMatch(off.stderr, /checking \[/);
     assert.doesNotMatch(check([]).stderr, /checking \[/);
   });
+  it('races are deduplicated by their pair of source locations, with a count; --max-reports keeps the first pairs', () => {
+    const trace = tempFile(
+      'pairs.trace',
+      [
+        'T0|fork(T1)|',
+        ...['x', 'y', 'z'].flatMap((v) => [`T0|w(${v})|A.java:1`, `T1|w(${v})|B.java:2`]),
+        'T0|w(u)|C.java:3',
+        'T1|r(u)|D.java:4',
+        '',
+      ].join('\n'),
+    );
+    const j = JSON.parse(cli(['check', '--json', '--max-reports', '1', trace]).stdout);
+    assert.equal(j.summary.racyVariables, 4);
+    assert.equal(j.summary.racyEvents, 4);
+    assert.equal(j.summary.racyLocations, 2); // the current accesses' locations: B.java:2 and D.java:4
+    assert.equal(j.summary.racePairs, 2);
+    assert.equal(j.races.length, 1);
+    assert.equal(j.racesOmitted, 1);
+    assert.equal(j.races[0].count, 3);
+    assert.equal(j.races[0].variable, 'x');
+    const text = cli(['check', '--max-reports', '1', trace]).stdout;
+    assert.match(text, /\(this pair of locations raced 3 times\)/);
+    assert.match(text, /1 more location pairs not shown \(--max-reports\)/);
+  });
   it('--json follows the documented schema', () => {
     const r = cli(['check', '--json', tempFile('j.trace', racy)]);
     const j = JSON.parse(r.stdout);
