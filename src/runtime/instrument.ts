@@ -255,6 +255,9 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
   };
   const temp = (st: State): string => `${RESERVED_PREFIX}${++st.scope.temps}`;
 
+  /** The line breaks of source[a, b): what replaced text keeps so that the lines after it stay where they were. */
+  const lineBreaks = (a: number, b: number): string => '\n'.repeat(source.slice(a, b).split('\n').length - 1);
+
   /** Replaces source[a, b) (punctuation between operands) keeping its line breaks. */
   const gap = (a: number, b: number, text: string, atEnd: boolean): void => {
     if (a === b) {
@@ -262,8 +265,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
       else ms.prependRight(a, text);
       return;
     }
-    const breaks = source.slice(a, b).split('\n').length - 1;
-    ms.overwrite(a, b, '\n'.repeat(breaks) + text, { contentOnly: true });
+    ms.overwrite(a, b, lineBreaks(a, b) + text, { contentOnly: true });
   };
 
   /**
@@ -990,14 +992,11 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     if (paren < 0) return false;
     const i = newSite(n);
     const { start, end } = callee as N;
-    const breaks = '\n'.repeat(source.slice(start, end).split('\n').length - 1); // `Atomics\n.add`: lines stay
     const fixed =
       n.arguments.length <= ATOMIC_ARITY && n.arguments.every((arg) => arg.type !== 'SpreadElement');
-    ms.overwrite(
-      start,
-      end,
-      `${HOOKS_GLOBAL}.atomics${fixed ? '' : 'Rest'}.${callee.property.name}${breaks}`,
-    );
+    // `Atomics\n.add`: its line breaks stay
+    const name = `${HOOKS_GLOBAL}.atomics${fixed ? '' : 'Rest'}.${callee.property.name}`;
+    ms.overwrite(start, end, name + lineBreaks(start, end));
     ms.appendLeft(paren + 1, `${SITE_FN}, ${i}${n.arguments.length ? ', ' : ''}`);
     return true;
   }
@@ -1055,10 +1054,9 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const t = temp(st);
     const H = HOOKS_GLOBAL;
     const a = apart ? temp(st) : '';
-    // the text replaced keeps its line breaks (the lines after it stay): those between the callee and '(' or the
-    // first argument, which moves into the test
-    const breaks = (to: number) => '\n'.repeat(source.slice(callee.end, to).split('\n').length - 1);
-    const moved = apart ? breaks(first.start) + ms.slice(first.start, first.end) : '';
+    // the text replaced keeps its line breaks: those between the callee and '(' or the first argument, which moves
+    // into the test
+    const moved = apart ? lineBreaks(callee.end, first.start) + ms.slice(first.start, first.end) : '';
     const test = apart
       ? `${H}.callee1(${receiver}, ${f} = ${ref}.${property.name}, ${k}, ${a} = ${moved})`
       : `${H}.callee(${receiver}, ${f} = ${ref}.${property.name}, ${k})`;
@@ -1070,7 +1068,7 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
       ms.overwrite(
         callee.start,
         paren + 1,
-        `${H}.call(${pick}, ${t}${n.arguments.length ? ', ' : ''}${breaks(paren + 1)}`,
+        `${H}.call(${pick}, ${t}${n.arguments.length ? ', ' : ''}${lineBreaks(callee.end, paren + 1)}`,
       );
   }
 
