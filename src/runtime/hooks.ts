@@ -343,9 +343,10 @@ function calleeTests(
     throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
   const [a, b, c] = [...methods, UNKNOWN, UNKNOWN, UNKNOWN];
   // their originals, where the runtime gave one for a method that touches shared memory through its first argument
-  const [ao, bo, co] = [a, b, c].map((m) =>
-    originals.get(m)?.firstArgument === true ? originals.get(m)!.original : null,
-  );
+  const [ao, bo, co] = [a, b, c].map((m) => {
+    const entry = originals.get(m);
+    return entry?.firstArgument === true ? entry.original : null;
+  });
   // per name, the views' methods, a TypedArray's (p) and a Buffer's (q), with their originals or null and whether
   // their first argument counts; every method on a view where there are more (prototypes patched apart)
   const p: unknown[] = [];
@@ -370,7 +371,9 @@ function calleeTests(
   for (const table of [p, q, po, qo, pa, qa, any]) Object.freeze(table);
   const notShared = notSharedCache(shared);
   /** Is `o` a TypedArray whose buffer is not a SharedArrayBuffer (the last two found so are kept)? */
-  const plainTypedArray = notSharedCache((o) => !isView(o) || toStringTag.call(o) === undefined || shared(o));
+  const plainTypedArray = notSharedCache(
+    (o) => toStringTag.call(o) === undefined || bufferOf.call(o) instanceof SAB,
+  );
   /** Whether `f` is a function to call as it is whatever the receiver: no view's method, no sited one. */
   const plainMethod = (f: unknown, k: number): boolean =>
     typeof f === 'function' && f !== p[k] && f !== q[k] && any[k] !== true && f !== a && f !== b && f !== c;
