@@ -37,7 +37,7 @@ import buffer from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { inspect, types } from 'node:util';
 import type { Callee, Context } from './detector.js';
-import { isTypedArrayConstructor } from './hooks.js';
+import { isTypedArrayConstructor, notSharedCache } from './hooks.js';
 import { ATOMIC, lockOf, packA, WRITE } from './shadow.js';
 import { A, appendCell, Cell, lock, STAT, Tag, unlock } from './state.js';
 
@@ -300,8 +300,8 @@ function patchAtomics(ctx: Context): void {
 
 /**
  * `DataView.prototype` get and set methods: an access of shared memory is checked as a data access of its bytes.
- * A DataView never changes its buffer, so the last one found over memory that is not shared is kept: an access
- * through it costs a comparison more than the original (bench:instrument, "DataView get/set/get, not shared"). The
+ * A DataView never changes its buffer, so the last two found over memory that is not shared are kept
+ * ({@link notSharedCache}): an access through one costs a comparison or two more than the original (bench:instrument, "DataView get/set/get, not shared"). The
  * wrappers take the original's parameters (byteOffset, then value for a set, then littleEndian; an absent one is
  * undefined, which the original reads the same way) and its `length`.
  */
@@ -323,8 +323,18 @@ function patchDataView(ctx: Context): void {
     BigInt64: 8,
     BigUint64: 8,
   };
-  let plain: unknown; // the last DataView found over memory that is not shared
-  /** Checks the access of `self` at `byteOffset` when shared; returns the offset to pass on to the original. */
+  /** Is `o` a DataView over memory that is not shared (the last two found so are kept)? */
+  const plainDataView = notSharedCache((o) => {
+    try {
+      return bufferOf.call(o) instanceof SharedArrayBuffer;
+    } catch {
+      return true; // not a DataView: `check` lets the original throw its own TypeError
+    }
+  });
+  /**
+   * Checks the access of `self` at `byteOffset`, a DataView over shared memory (or not a DataView: {@link
+   * plainDataView} took the others); returns the offset to pass on to the original.
+   */
   const check = (
     self: DataView,
     byteOffset: unknown,
@@ -333,15 +343,11 @@ function patchDataView(ctx: Context): void {
     name: string,
     fn: AnyFn,
   ) => {
-    let buffer: unknown;
+    let buffer: SharedArrayBuffer;
     try {
-      buffer = bufferOf.call(self);
+      buffer = bufferOf.call(self) as SharedArrayBuffer;
     } catch {
       return byteOffset; // not a DataView: the original throws its own TypeError
-    }
-    if (!(buffer instanceof SharedArrayBuffer)) {
-      plain = self;
-      return byteOffset;
     }
     const off = integer(byteOffset);
     if (off >= 0 && off + size <= (lengthOf.call(self) as number))
@@ -360,7 +366,7 @@ function patchDataView(ctx: Context): void {
     const getter = proto[`get${type}`];
     const getName = `DataView#get${type}`;
     const getFn = function (this: DataView, byteOffset: unknown, littleEndian: unknown): unknown {
-      if (this === plain) return getter.call(this, byteOffset, littleEndian);
+      if (plainDataView(this)) return getter.call(this, byteOffset, littleEndian);
       return getter.call(this, check(this, byteOffset, size, 0, getName, getFn as AnyFn), littleEndian);
     };
     replaceFunction(proto, `get${type}`, getFn as AnyFn);
@@ -372,7 +378,7 @@ function patchDataView(ctx: Context): void {
       value: unknown,
       littleEndian: unknown,
     ): unknown {
-      if (this === plain) return setter.call(this, byteOffset, value, littleEndian);
+      if (plainDataView(this)) return setter.call(this, byteOffset, value, littleEndian);
       return setter.call(
         this,
         check(this, byteOffset, size, WRITE, setName, setFn as AnyFn),
