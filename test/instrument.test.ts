@@ -626,7 +626,6 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       seen.push('original');
       return fill.apply(this, args);
     };
-    proto.fill = patched;
     const run = (firstArgument: boolean) => {
       seen.length = 0;
       proto.fill = patched;

@@ -97,8 +97,9 @@ const originals = new Map<AnyFn, { original: AnyFn; firstArgument: boolean }>();
 
 /**
  * Installs every patch of this file for the thread of `ctx`. Returns the patched methods whose receivers are not
- * views (the runtime's `sitedMethods`, `./hooks.ts`), and the replacements of view methods and `Atomics` functions
- * with their originals (its `originals`).
+ * views (the runtime's `sitedMethods`, `./hooks.ts`), and the replacements of view methods, `Atomics` functions and
+ * those sited methods that touch shared memory through their first argument only, with their originals (its
+ * `originals`).
  */
 export function installPatches(ctx: Context): {
   sitedMethods: readonly AnyFn[];
