@@ -440,6 +440,28 @@ describe('the runtime sees each shared access once, in order, at its site', () =
         shape('b', 'b', ['__gl$1', '__gl$2', '__gl$3', ''], 'b.set', '', ', ...x, 1'),
       ),
     );
+    // a Buffer number accessor: the other arguments into temporaries, then `direct[k]` called itself where it is `g`
+    const k = OBSERVED_METHODS.indexOf('writeUInt16LE');
+    const pick = `__gl$3 !== null ? (__gl$4 = __gl$1, __gl$3) : (__gl$4 = __goldilocks.site(__gl$m, 0, 'b.writeUInt16LE', __gl$1, __gl$2), __goldilocks.sited)`;
+    assert.ok(
+      code('b.writeUInt16LE(v, f(1),);').includes(
+        `((__gl$3 = __goldilocks.callee1((__gl$1 = b), __gl$2 = __gl$1.writeUInt16LE, ${k}, __gl$5 = v)), ` +
+          `__gl$6 = (f(1)), __gl$3 === __goldilocks.direct[${k}] ? ` +
+          `__goldilocks.call(__goldilocks.direct[${k}], __gl$1, __gl$5, __gl$6) : ` +
+          `__goldilocks.call(${pick}, __gl$4, __gl$5, __gl$6))`,
+      ),
+    );
+    assert.ok(
+      code('b.readUInt8();').includes(
+        `((__gl$2 = __goldilocks.callee(b, __gl$1 = b.readUInt8, ${OBSERVED_METHODS.indexOf('readUInt8')})), ` +
+          `__gl$2 === __goldilocks.direct[${OBSERVED_METHODS.indexOf('readUInt8')}] ? `,
+      ),
+    );
+    assert.ok(
+      code('b.writeUInt8(...x);').includes(
+        shape('b', 'b', ['__gl$1', '__gl$2', '__gl$3', ''], 'b.writeUInt8', '', ', ...x'),
+      ),
+    );
     for (const kept of [
       'a?.copy(x);',
       'a.copy?.(x);',
@@ -525,6 +547,23 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       `const log = []; const v = new Uint8Array(2);
        v.set((log.push('arg'), [7]), (log.push('offset'), 1));
        return [log, v];`,
+      // Buffer number accessors: the arguments after the first evaluated apart, in order
+      `const log = []; const b = Buffer.alloc(8);
+       const o = { get b() { log.push('get b'); return b; } };
+       o.b.writeUInt16LE((log.push('arg 0'), 513), (log.push('arg 1'), 2), (log.push('arg 2'), 9));
+       return [log, b.readUInt16LE(2), b.readUInt8(), b.readUInt8(...[3])];`,
+      'const o = { readUInt32LE(...a) { return [this === o, a.length, ...a]; } }; return o.readUInt32LE(1, 2, 3);',
+      'const o = { readUInt8: 5 }; o.readUInt8(0);',
+      'const o = {}; o.readUInt8();',
+      'let b = Buffer.from([1, 2]); return [b.readUInt8((b = Buffer.from([5, 6]), 1)), b.readUInt8(1)];',
+      'Buffer.alloc(2).readUInt32LE(0);',
+      'Buffer.alloc(2).writeUInt8(1, (() => { throw new RangeError("second"); })());',
+      `const b = Buffer.alloc(4);
+       b.writeUInt8(
+         7,
+         1,
+       );
+       return [...b, Number(/:(\\d+):\\d+\\)?$/.exec(new Error().stack.split('\\n')[1])[1])];`,
     ])
       assert.equal(message(body, true), message(body, false), body);
   });
@@ -659,6 +698,44 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       run(true),
       'original, patched true, original, patched true, patched true, patched true, patched true',
     );
+  });
+  test("a rewritten call of a Buffer number accessor on memory that is not shared calls the runtime's original itself", () => {
+    const proto = Buffer.prototype as unknown as { readUInt8: (...args: unknown[]) => unknown };
+    const readUInt8 = proto.readUInt8;
+    const seen: string[] = [];
+    const patched = function (this: Buffer, ...args: unknown[]) {
+      seen.push(`patched ${hooks.pendingSite() >= 0} ${args.length}`);
+      return readUInt8.apply(this, args);
+    };
+    const original = function (this: Buffer, ...args: unknown[]) {
+      seen.push(`original ${args.length}`);
+      return readUInt8.apply(this, args);
+    };
+    proto.readUInt8 = patched;
+    installRuntime({ ...recorder, originals: new Map([[patched, { original, firstArgument: false }]]) });
+    try {
+      const result = runBody(
+        `const b = Buffer.from([1, 2]);
+        const s = Buffer.from(new SharedArrayBuffer(2)).fill(3);
+        const o = { readUInt8: Buffer.prototype.readUInt8, 0: 4, length: 1 };
+        return [b.readUInt8(1), s.readUInt8(0), b.readUInt8(), b.readUInt8(...[1]), s.readUInt8(), o.readUInt8(0, 9), b.readUInt8(0)].join(' ');`,
+        true,
+      );
+      assert.equal(result, "'2 3 1 2 3 4 1'");
+      // on a shared Buffer sited; on any other receiver (a Buffer, or not a view) the original, with the arguments given
+      assert.deepEqual(seen, [
+        'original 1',
+        'patched true 1',
+        'original 0',
+        'original 1',
+        'patched true 0',
+        'original 2',
+        'original 1',
+      ]);
+    } finally {
+      proto.readUInt8 = readUInt8;
+      installRuntime(recorder);
+    }
   });
   test('a rewritten Atomics call on memory that is not shared calls the original the runtime gave', () => {
     const add = Atomics.add;

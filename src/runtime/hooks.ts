@@ -180,7 +180,8 @@ export interface Hooks {
    * the runtime's {@link Runtime.sitedMethods}, or is a method a built-in view reaches by that name called on a view
    * over shared memory (or on any view, unless the runtime gave its original: {@link Runtime.originals}, and on
    * any view when it may touch shared memory through its first argument); that original on a view that is not over
-   * shared memory; else `f`. The methods are compared by identity, name by name, so that V8 folds the whole test
+   * shared memory (on any receiver not over shared memory, for a method of {@link direct}); else `f`. The methods
+   * are compared by identity, name by name, so that V8 folds the whole test
    * where `f` is a constant (a class's own `set`; not a method loaded from a view, such as `Buffer#readUInt32LE`,
    * whose load V8 does not fold, exploratory); the last two views found not over shared
    * memory are kept, so a loop over them compares with them. Runs no user code.
@@ -191,6 +192,15 @@ export interface Hooks {
    * touch shared memory through its first argument gets its original too when `a` is not a view over shared memory.
    */
   readonly callee1: (o: unknown, f: unknown, k: number, a: unknown) => unknown;
+  /**
+   * Per index `k` of {@link OBSERVED_METHODS}: the original the runtime gave ({@link Runtime.originals}) for the
+   * first built-in view method of that name (a TypedArray's, else a Buffer's) when that method touches shared memory
+   * through its receiver alone, else undefined; frozen. {@link callee} returns it for that method on any receiver
+   * not over shared memory (a view or not: the replacement does what its original does there), testing it first. A
+   * rewritten call of one of {@link BUFFER_ACCESSORS} calls `direct[k]` itself where `callee` returned it: the same
+   * function, `this` and arguments, through a constant V8 inlines (bench:instrument, `Buffer#readUInt32LE`).
+   */
+  readonly direct: readonly unknown[];
   /** `Function.prototype.call` (ECMA-262 §20.2.3.3) as it was at startup, uncurried: `call(f, t, ...args)`. */
   readonly call: (f: unknown, t: unknown, ...args: unknown[]) => unknown;
   /**
@@ -243,6 +253,15 @@ export interface Hooks {
 }
 
 /**
+ * The names of `Buffer.prototype`'s number accessors (`readUInt32LE`, `writeDoubleBE`...: Node's lib/buffer.js),
+ * a method no other built-in view has: a rewritten call of one of them compares the method it is to call with
+ * {@link Hooks.direct} first.
+ */
+export const BUFFER_ACCESSORS: readonly string[] = Object.getOwnPropertyNames(Buffer.prototype).filter(
+  (name) => /^(read|write)[A-Z]/.test(name),
+);
+
+/**
  * The method names whose calls `o.name(...)` the rewriter gives a site ({@link Hooks.sited}): those of the
  * built-in methods the runtime observes on shared views (`%TypedArray%.prototype` and `Array.prototype` range and
  * search methods, `Buffer.prototype`'s bulk methods and its `read…`/`write…` accessors, `TextDecoder#decode`,
@@ -288,7 +307,7 @@ export const OBSERVED_METHODS: readonly string[] = [
     'lastIndexOf',
   ],
   ...['includes', 'toString', 'write', 'copy', 'equals', 'compare', 'toJSON', 'decode', 'encodeInto'],
-  ...Object.getOwnPropertyNames(Buffer.prototype).filter((name) => /^(read|write)[A-Z]/.test(name)),
+  ...BUFFER_ACCESSORS,
 ];
 
 /** The global names of the TypedArray constructors (ECMA-262 Table 71), whose `new` the rewriter gives a site. */
@@ -338,7 +357,7 @@ const VIEW_PROTOTYPES = [
 function calleeTests(
   methods: readonly unknown[],
   originals: NonNullable<Runtime['originals']>,
-): Pick<Hooks, 'callee' | 'callee1'> {
+): Pick<Hooks, 'callee' | 'callee1' | 'direct'> {
   if (methods.length > MAX_SITED_METHODS)
     throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
   const [a, b, c] = [...methods, UNKNOWN, UNKNOWN, UNKNOWN];
@@ -368,7 +387,11 @@ function calleeTests(
     qa.push(originals.get(found[1])?.firstArgument ?? false);
     any.push(found.length > 2);
   }
-  for (const table of [p, q, po, qo, pa, qa, any]) Object.freeze(table);
+  // per name, the first view method when the runtime gave its original and it touches shared memory through its
+  // receiver alone: on any receiver not over shared memory it does what its original does (Runtime.originals)
+  const dp = p.map((f, k) => (po[k] !== null && !pa[k] ? f : UNKNOWN));
+  const direct = po.map((original, k) => (dp[k] !== UNKNOWN ? original : undefined));
+  for (const table of [p, q, po, qo, pa, qa, any, dp, direct]) Object.freeze(table);
   const notShared = notSharedCache(shared);
   /** Is `o` a TypedArray whose buffer is not a SharedArrayBuffer (the last two found so are kept)? */
   const plainTypedArray = notSharedCache(
@@ -397,10 +420,14 @@ function calleeTests(
     if ((atP ? pa[k] : qa[k]) === true && (!evaluated || !notShared(arg))) return null;
     return atP ? po[k] : qo[k];
   };
-  // a user's method (a constant) folds to `f` without inlining the rest (V8's inlining budget is for the method)
+  // a user's method (a constant) folds to `f` without inlining the rest (V8's inlining budget is for the method),
+  // and so does a direct method on a receiver found not shared (a loop over a Buffer: the `Buffer#readUInt32LE` row)
   return {
-    callee: (o, f, k) => (plainMethod(f, k) ? f : pick(o, f, k, undefined, false)),
-    callee1: (o, f, k, arg) => (plainMethod(f, k) ? f : pick(o, f, k, arg, true)),
+    callee: (o, f, k) =>
+      f === dp[k] && notShared(o) ? direct[k] : plainMethod(f, k) ? f : pick(o, f, k, undefined, false),
+    callee1: (o, f, k, arg) =>
+      f === dp[k] && notShared(o) ? direct[k] : plainMethod(f, k) ? f : pick(o, f, k, arg, true),
+    direct,
   };
 }
 

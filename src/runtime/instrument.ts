@@ -66,7 +66,7 @@ import type * as EslintScope from 'eslint-scope';
 import type { Reference, Variable } from 'eslint-scope';
 import type * as E from 'estree';
 import MagicString from 'magic-string';
-import { ATOMIC_ARITY, ATOMIC_OPS, OBSERVED_METHODS, TYPED_ARRAYS } from './hooks.js';
+import { ATOMIC_ARITY, ATOMIC_OPS, BUFFER_ACCESSORS, OBSERVED_METHODS, TYPED_ARRAYS } from './hooks.js';
 
 /** Name of the per-thread hooks object on `globalThis` (see `./hooks.ts`). */
 export const HOOKS_GLOBAL = '__goldilocks';
@@ -1024,6 +1024,13 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
    * record `site` made, which calls `f` with its static site pending (so a patched method does not capture a stack
    * for it); otherwise `g`: `f` itself, or on a view that is not over shared memory the built-in method the runtime
    * replaced, at the cost of the test (bench:instrument).
+   *
+   * A call of a Buffer number accessor ({@link BUFFER_ACCESSORS}) without a spread argument evaluates its other
+   * arguments into temporaries too, then calls `__goldilocks.direct[k]` itself where `g` is it: a constant target,
+   * which V8 inlines, where `g` is one it does not know (bench:instrument, `Buffer#readUInt32LE`):
+   *
+   *     ((g = __goldilocks.callee1(o, f = o.name, k, a = arg0)), b = (arg1), g === __goldilocks.direct[k]
+   *       ? __goldilocks.call(__goldilocks.direct[k], o, a, b) : __goldilocks.call(g !== null ? ..., t, a, b))
    */
   function methodCall(n: E.SimpleCallExpression & N, st: State): void {
     const callee = n.callee as N;
@@ -1060,9 +1067,35 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const test = apart
       ? `${H}.callee1(${receiver}, ${f} = ${ref}.${property.name}, ${k}, ${a} = ${moved})`
       : `${H}.callee(${receiver}, ${f} = ${ref}.${property.name}, ${k})`;
-    const pick =
-      `(${g} = ${test}) !== null ? (${t} = ${ref}, ${g}) : ` +
-      `(${t} = ${H}.site(${SITE_FN}, ${i}, '${text}', ${ref}, ${f}), ${H}.sited)`;
+    const sited = `(${t} = ${H}.site(${SITE_FN}, ${i}, '${text}', ${ref}, ${f}), ${H}.sited)`;
+    if (
+      BUFFER_ACCESSORS.includes(property.name) &&
+      n.arguments.every((arg) => arg.type !== 'SpreadElement')
+    ) {
+      const rest = (n.arguments.slice(1) as (E.Expression & N)[]).map((arg) => {
+        const b = temp(st);
+        ms.prependLeft(arg.start, `${b} = (`);
+        ms.appendLeft(arg.end, ')');
+        return b;
+      });
+      const args = [a, ...rest]
+        .filter((x) => x !== '')
+        .map((x) => `, ${x}`)
+        .join('');
+      const direct = `${H}.direct[${k}]`;
+      const calls =
+        `${g} === ${direct} ? ${H}.call(${direct}, ${ref}${args}) : ` +
+        `${H}.call(${g} !== null ? (${t} = ${ref}, ${g}) : ${sited}, ${t}${args}))`;
+      const last = n.arguments.at(-1) as (E.Expression & N) | undefined;
+      if (last === undefined)
+        ms.overwrite(callee.start, n.end, `((${g} = ${test}), ${calls}${lineBreaks(callee.end, n.end)}`);
+      else {
+        ms.overwrite(callee.start, (first as N).end, `((${g} = ${test})`);
+        ms.overwrite(last.end, n.end, `, ${calls}${lineBreaks(last.end, n.end)}`);
+      }
+      return;
+    }
+    const pick = `(${g} = ${test}) !== null ? (${t} = ${ref}, ${g}) : ${sited}`;
     if (apart) ms.overwrite(callee.start, first.end, `${H}.call(${pick}, ${t}, ${a}`);
     else
       ms.overwrite(
