@@ -15,15 +15,24 @@
  * `Atomics.add`, per word of a bulk copy into shared memory, per call of a method name the rewriter gives a site, and
  * per element of DataView reads and writes of memory that is not shared, and per call of replaced view methods, of
  * `Atomics.add` and of `TextDecoder#decode` (a method the runtime observes on receivers that are not views) on memory
- * that is not shared.
- * Usage: npm run bench:instrument
+ * that is not shared. That file runs in `--runs` pairs of processes (default 5), plain and live alternating, and each
+ * row gives the median of the runs' times and their range: on a noisy host, and where V8 compiles a loop well in
+ * some processes and not in others, one pair is not a measurement.
+ * Usage: npm run bench:instrument [-- --runs N]
  */
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { compileFunction } from 'node:vm';
 import { installHooks } from '../src/runtime/hooks.js';
 import { instrument } from '../src/runtime/instrument.js';
 
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 1) {
+  console.error(`bench:instrument: --runs expects a positive integer, not '${values.runs}'`);
+  process.exit(2);
+}
 installHooks();
 const N = 1 << 16;
 const KEYS = Array.from({ length: 64 }, (_, i) => `k${i}`);
@@ -126,9 +135,23 @@ const parse = (out: string) =>
       .split('\n')
       .map((l) => l.split(' ')),
   );
-const plain = parse(execFileSync(process.execPath, [micro], { encoding: 'utf8' }));
-const live = parse(execFileSync(process.execPath, ['--import', register, micro], { encoding: 'utf8' }));
-console.log('\nlive runtime (one thread)                 plain ns  goldilocks ns  ratio');
+const plainRuns: Record<string, string>[] = [];
+const liveRuns: Record<string, string>[] = [];
+for (let r = 0; r < runs; r++) {
+  plainRuns.push(parse(execFileSync(process.execPath, [micro], { encoding: 'utf8' })));
+  liveRuns.push(parse(execFileSync(process.execPath, ['--import', register, micro], { encoding: 'utf8' })));
+}
+/** The median of a row's times over the runs (the lower middle one for an even count), and their range. */
+const summary = (all: Record<string, string>[], k: string) => {
+  const times = all.map((run) => Number(run[k])).sort((x, y) => x - y);
+  return { median: times[(times.length - 1) >> 1], min: times[0], max: times.at(-1) as number };
+};
+const cell = ({ median, min, max }: ReturnType<typeof summary>) =>
+  `${median.toFixed(2)} (${min.toFixed(2)}–${max.toFixed(2)})`;
+console.log(`\nlive runtime (one thread): median (range) of ${runs} runs of each`);
+console.log(
+  `${'row'.padEnd(40)} ${'plain ns'.padStart(25)}  ${'goldilocks ns'.padStart(25)}  ratio of medians`,
+);
 const LABELS: Record<string, string> = {
   filtered: 'same epoch (filtered)',
   checked: 'new epoch (word check)',
@@ -142,7 +165,10 @@ const LABELS: Record<string, string> = {
   atomicPlain: 'Atomics.add, not shared',
   decode: 'TextDecoder#decode 16 bytes, not shared',
 };
-for (const [k, label] of Object.entries(LABELS))
+for (const [k, label] of Object.entries(LABELS)) {
+  const plain = summary(plainRuns, k);
+  const live = summary(liveRuns, k);
   console.log(
-    `${label.padEnd(40)} ${plain[k].padStart(8)}  ${live[k].padStart(13)}  ${(Number(live[k]) / Number(plain[k])).toFixed(1)}x`,
+    `${label.padEnd(40)} ${cell(plain).padStart(25)}  ${cell(live).padStart(25)}  ${(live.median / plain.median).toFixed(2)}x`,
   );
+}
