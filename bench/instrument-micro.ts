@@ -15,9 +15,10 @@
  * `Atomics.add`, per word of a bulk copy into shared memory, per call of a method name the rewriter gives a site, and
  * per element of DataView reads and writes of memory that is not shared, and per call of replaced view methods, of
  * `Atomics.add` and of `TextDecoder#decode` (a method the runtime observes on receivers that are not views) on memory
- * that is not shared. That file runs in `--runs` pairs of processes (default 5), plain and live alternating, and each
- * row gives the median of the runs' times and their range: on a noisy host, and where V8 compiles a loop well in
- * some processes and not in others, one pair is not a measurement.
+ * that is not shared. Each part runs in `--runs` processes of its own (default 5: the loops in this file with
+ * `--child`, then runtime-micro.mjs plain, then live, in turn), and each row gives the median of the runs' times, their
+ * range, and the ratio of the medians: on a noisy host, and where V8 compiles a loop well in some processes and not
+ * in others, one process is not a measurement.
  * Usage: npm run bench:instrument [-- --runs N]
  */
 import { execFileSync } from 'node:child_process';
@@ -27,7 +28,9 @@ import { compileFunction } from 'node:vm';
 import { installHooks } from '../src/runtime/hooks.js';
 import { instrument } from '../src/runtime/instrument.js';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '5' } } });
+const { values } = parseArgs({
+  options: { runs: { type: 'string', default: '5' }, child: { type: 'boolean', default: false } },
+});
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) {
   console.error(`bench:instrument: --runs expects a positive integer, not '${values.runs}'`);
@@ -79,18 +82,29 @@ const ISVIEW_ONLY = `return function (a, n, keys) {
   return s;
 };`;
 
-console.log('subject                              plain ns  instr ns  ratio  isView-only ns  ratio');
-for (const [name, { make, key }] of Object.entries(subjects)) {
-  const source = LOOP.replace('KEY', key);
-  const plain = compileFunction(source)();
-  const inst = compileFunction(instrument(source, { file: 'bench.js', module: false }).code)();
-  const floor = compileFunction(ISVIEW_ONLY.replace('KEY', key))();
-  const p = time(plain, make());
-  const q = time(inst, make());
-  const f = time(floor, make());
-  console.log(
-    `${name.padEnd(36)} ${p.toFixed(2).padStart(8)}  ${q.toFixed(2).padStart(8)}  ${(q / p).toFixed(2)}x  ${f.toFixed(2).padStart(14)}  ${(f / p).toFixed(2)}x`,
-  );
+/** The loops of this file, in this process: per row, [plain, instrumented, isView-only] ns per element. */
+function loops(): { subjects: Record<string, number[]>; members: Record<string, number[]> } {
+  const rows = { subjects: {} as Record<string, number[]>, members: {} as Record<string, number[]> };
+  for (const [name, { make, key }] of Object.entries(subjects)) {
+    const source = LOOP.replace('KEY', key);
+    const plain = compileFunction(source)();
+    const inst = compileFunction(instrument(source, { file: 'bench.js', module: false }).code)();
+    const floor = compileFunction(ISVIEW_ONLY.replace('KEY', key))();
+    const p = time(plain, make());
+    const q = time(inst, make());
+    const f = time(floor, make());
+    rows.subjects[name] = [p, q, f];
+  }
+  for (const [shape, source] of Object.entries(MEMBER))
+    for (const [name, make] of [
+      ['Array', subjects.Array.make],
+      ['Float64Array', subjects['Float64Array (not shared)'].make],
+    ] as const) {
+      const plain = compileFunction(source)();
+      const inst = compileFunction(instrument(source, { file: 'bench.js', module: false }).code)();
+      rows.members[`${shape}, ${name}`] = [time(plain, make()), time(inst, make())];
+    }
+  return rows;
 }
 
 /** Member-reached objects: `make(a)` returns the timed function of (a, n). */
@@ -111,47 +125,16 @@ const MEMBER: Record<string, string> = {
     get(i) { return this.buf[i]; } put(i, v) { this.buf[i] = v; } }
     return (a, n) => { const c = new C(a); let s = 0; for (let i = 0; i < n; i++) { c.put(i, c.get(i) + 1); s += c.get(i); } return s; };`,
 };
-console.log('\nthrough a member                                       plain ns  instr ns  ratio');
-for (const [shape, source] of Object.entries(MEMBER))
-  for (const [name, make] of [
-    ['Array', subjects.Array.make],
-    ['Float64Array', subjects['Float64Array (not shared)'].make],
-  ] as const) {
-    const plain = compileFunction(source)();
-    const inst = compileFunction(instrument(source, { file: 'bench.js', module: false }).code)();
-    const p = time(plain, make());
-    const q = time(inst, make());
-    console.log(
-      `${`${shape}, ${name}`.padEnd(54)} ${p.toFixed(2).padStart(8)}  ${q.toFixed(2).padStart(8)}  ${(q / p).toFixed(2)}x`,
-    );
-  }
 
 const micro = fileURLToPath(new URL('runtime-micro.mjs', import.meta.url));
 const register = fileURLToPath(new URL('../dist/runtime/register.js', import.meta.url));
-const parse = (out: string) =>
+const parse = (out: string): Record<string, number> =>
   Object.fromEntries(
     out
       .trim()
       .split('\n')
-      .map((l) => l.split(' ')),
+      .map((l) => [l.split(' ')[0], Number(l.split(' ')[1])]),
   );
-const plainRuns: Record<string, string>[] = [];
-const liveRuns: Record<string, string>[] = [];
-for (let r = 0; r < runs; r++) {
-  plainRuns.push(parse(execFileSync(process.execPath, [micro], { encoding: 'utf8' })));
-  liveRuns.push(parse(execFileSync(process.execPath, ['--import', register, micro], { encoding: 'utf8' })));
-}
-/** The median of a row's times over the runs (the lower middle one for an even count), and their range. */
-const summary = (all: Record<string, string>[], k: string) => {
-  const times = all.map((run) => Number(run[k])).sort((x, y) => x - y);
-  return { median: times[(times.length - 1) >> 1], min: times[0], max: times.at(-1) as number };
-};
-const cell = ({ median, min, max }: ReturnType<typeof summary>) =>
-  `${median.toFixed(2)} (${min.toFixed(2)}–${max.toFixed(2)})`;
-console.log(`\nlive runtime (one thread): median (range) of ${runs} runs of each`);
-console.log(
-  `${'row'.padEnd(40)} ${'plain ns'.padStart(25)}  ${'goldilocks ns'.padStart(25)}  ratio of medians`,
-);
 const LABELS: Record<string, string> = {
   filtered: 'same epoch (filtered)',
   checked: 'new epoch (word check)',
@@ -165,10 +148,50 @@ const LABELS: Record<string, string> = {
   atomicPlain: 'Atomics.add, not shared',
   decode: 'TextDecoder#decode 16 bytes, not shared',
 };
-for (const [k, label] of Object.entries(LABELS)) {
-  const plain = summary(plainRuns, k);
-  const live = summary(liveRuns, k);
+
+/** The median of `times` (the lower middle one for an even count) and their range. */
+function summary(times: number[]): { median: number; min: number; max: number } {
+  const sorted = [...times].sort((x, y) => x - y);
+  return { median: sorted[(sorted.length - 1) >> 1], min: sorted[0], max: sorted.at(-1) as number };
+}
+
+/** Prints a section: per row (label → one [plain, instrumented, ...] tuple per run), medians, ranges, ratios. */
+function section(title: string, columns: string[], rows: Record<string, number[][]>): void {
+  const width = Math.max(...Object.keys(rows).map((label) => label.length));
+  console.log(`\n${title}`);
   console.log(
-    `${label.padEnd(40)} ${cell(plain).padStart(25)}  ${cell(live).padStart(25)}  ${(live.median / plain.median).toFixed(2)}x`,
+    `${''.padEnd(width)}${columns.map((c, j) => `  ${c.padStart(24)}${j > 0 ? '  ratio' : ''}`).join('')}`,
   );
+  for (const [label, runs] of Object.entries(rows)) {
+    const columnStats = columns.map((_, j) => summary(runs.map((run) => run[j])));
+    const cells = columnStats.map(({ median, min, max }, j) => {
+      const ratio = j > 0 ? `  ${(median / columnStats[0].median).toFixed(2)}x` : '';
+      return `  ${`${median.toFixed(2)} (${min.toFixed(2)}–${max.toFixed(2)})`.padStart(24)}${ratio}`;
+    });
+    console.log(`${label.padEnd(width)}${cells.join('')}`);
+  }
+}
+
+if (values.child) console.log(JSON.stringify(loops()));
+else {
+  const self = fileURLToPath(import.meta.url);
+  const rowsOf = (labels: string[]) => Object.fromEntries(labels.map((label) => [label, [] as number[][]]));
+  const subjectRows = rowsOf(Object.keys(subjects));
+  const memberRows: Record<string, number[][]> = {};
+  const liveRows = rowsOf(Object.values(LABELS));
+  for (let r = 0; r < runs; r++) {
+    const child = JSON.parse(
+      execFileSync(process.execPath, [...process.execArgv, self, '--child'], { encoding: 'utf8' }),
+    ) as ReturnType<typeof loops>;
+    for (const [label, times] of Object.entries(child.subjects)) subjectRows[label].push(times);
+    for (const [label, times] of Object.entries(child.members))
+      memberRows[label] = [...(memberRows[label] ?? []), times];
+    const plain = parse(execFileSync(process.execPath, [micro], { encoding: 'utf8' }));
+    const live = parse(execFileSync(process.execPath, ['--import', register, micro], { encoding: 'utf8' }));
+    for (const [k, label] of Object.entries(LABELS)) liveRows[label].push([plain[k], live[k]]);
+  }
+  console.log(`median (range) of ${runs} runs, ns per element or call; ratio: of the medians, to plain`);
+  section('subject', ['plain', 'instrumented', 'isView-only'], subjectRows);
+  section('through a member', ['plain', 'instrumented'], memberRows);
+  section('live runtime (one thread)', ['plain', 'goldilocks'], liveRows);
 }
