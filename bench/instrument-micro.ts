@@ -14,8 +14,8 @@
  * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, per word check, per
  * `Atomics.add`, per word of a bulk copy into shared memory, per call of a method name the rewriter gives a site, and
  * per element of DataView reads and writes of memory that is not shared, and per call of replaced view methods, of
- * `Atomics.add` and of `TextDecoder#decode` (a method the runtime observes on receivers that are not views) on memory
- * that is not shared. Each part runs in `--runs` processes of its own (default 5: the loops in this file with
+ * `Atomics.add`, of `TextDecoder#decode` and of `TextEncoder#encodeInto` (methods the runtime observes on receivers that
+ * are not views) on memory that is not shared. Each part runs in `--runs` processes of its own (default 5: the loops in this file with
  * `--child`, then runtime-micro.mjs plain, then live, in turn), and each row gives the median of the runs' times, their
  * range, and the ratio of the medians: on a noisy host, and where V8 compiles a loop well in some processes and not
  * in others, one process is not a measurement.
@@ -147,6 +147,7 @@ const LABELS: Record<string, string> = {
   set: 'TypedArray#set 16 bytes, not shared',
   atomicPlain: 'Atomics.add, not shared',
   decode: 'TextDecoder#decode 16 bytes, not shared',
+  encodeInto: 'TextEncoder#encodeInto 16 bytes, not shared',
 };
 
 /** The median of `times` (the lower middle one for an even count) and their range. */

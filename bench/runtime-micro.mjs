@@ -8,10 +8,11 @@
  * method name the rewriter gives a site, on an object that is not a view), per call; `getFloat64`/`setFloat64`/
  * `getFloat64` of a DataView over memory that is not shared (the runtime's patched methods), per element; and per
  * call on memory that is not shared, `Buffer#readUInt32LE`, `TypedArray#fill` and `TypedArray#set` of 16 bytes
- * (methods the runtime replaces, the last one also for its argument), `Atomics.add` and `TextDecoder#decode` of 16
- * bytes (a method the runtime observes on receivers that are not views). Prints ns, best of 60 rounds, as
+ * (methods the runtime replaces, the last one also for its argument), `Atomics.add`, `TextDecoder#decode` of 16
+ * bytes (a method the runtime observes on receivers that are not views) and `TextEncoder#encodeInto` of 16 bytes
+ * (likewise, through its second argument, and always sited). Prints ns, best of 60 rounds, as
  * `filtered <ns>`, `checked <ns>`, `atomic <ns>`, `bulk <ns>`, `method <ns>`, `dataview <ns>`, `read <ns>`,
- * `fill <ns>`, `set <ns>`, `atomicPlain <ns>` and `decode <ns>`; plain `node` gives the uninstrumented loops.
+ * `fill <ns>`, `set <ns>`, `atomicPlain <ns>`, `decode <ns>` and `encodeInto <ns>`; plain `node` gives the uninstrumented loops.
  */
 const N = 1 << 16;
 const g = new Float64Array(new SharedArrayBuffer(8 * N));
@@ -102,6 +103,15 @@ console.log(
   `decode ${best(() => {
     let s = 0;
     for (let j = 0; j < N; j++) s += decoder.decode(text).length;
+    return s;
+  })}`,
+);
+const encoder = new TextEncoder();
+const into = new Uint8Array(64);
+console.log(
+  `encodeInto ${best(() => {
+    let s = 0;
+    for (let j = 0; j < N; j++) s += encoder.encodeInto('hello, world 123', into).written;
     return s;
   })}`,
 );
