@@ -558,6 +558,14 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       'let b = Buffer.from([1, 2]); return [b.readUInt8((b = Buffer.from([5, 6]), 1)), b.readUInt8(1)];',
       'Buffer.alloc(2).readUInt32LE(0);',
       'Buffer.alloc(2).writeUInt8(1, (() => { throw new RangeError("second"); })());',
+      // encodeInto: both first arguments evaluated apart, in order
+      `const log = []; const e = new TextEncoder(); const d = new Uint8Array(4);
+       const r = e.encodeInto((log.push('arg 0'), 'hé'), (log.push('arg 1'), d), (log.push('arg 2'), 0));
+       return [log, r, d];`,
+      'const o = { encodeInto(...a) { return [this === o, a.length, ...a]; } }; return o.encodeInto(1, 2, 3);',
+      'let e = new TextEncoder(); return e.encodeInto((e = null, "a"), new Uint8Array(1));',
+      'new TextEncoder().encodeInto("a", (() => { throw new RangeError("second"); })());',
+      'new TextEncoder().encodeInto("a", 5);',
       `const b = Buffer.alloc(4);
        b.writeUInt8(
          7,
@@ -592,7 +600,7 @@ describe('the runtime sees each shared access once, in order, at its site', () =
     installRuntime({
       ...recorder,
       sitedMethods: [decode],
-      originals: new Map([[decode, { original, firstArgument: true }]]),
+      originals: new Map([[decode, { original, argument: 0 }]]),
     });
     try {
       assert.equal(
@@ -609,6 +617,36 @@ describe('the runtime sees each shared access once, in order, at its site', () =
     } finally {
       installRuntime(recorder);
       delete (globalThis as Record<string, unknown>).__decode;
+    }
+  });
+  test('a sited method that may touch shared memory through its second argument calls its original on a destination not over shared memory', () => {
+    const encodeInto = function (this: unknown, ...args: unknown[]) {
+      return `sited ${hooks.pendingSite() >= 0} ${args.length}`;
+    };
+    const original = (...args: unknown[]) => `original ${args.length}`;
+    (globalThis as Record<string, unknown>).__encodeInto = encodeInto;
+    installRuntime({
+      ...recorder,
+      sitedMethods: [encodeInto],
+      originals: new Map([[encodeInto, { original, argument: 1 }]]),
+    });
+    try {
+      assert.equal(
+        runBody(
+          `const o = { encodeInto: globalThis.__encodeInto, decode: globalThis.__encodeInto };
+          const plain = new Uint8Array(2);
+          const shared = new Uint8Array(new SharedArrayBuffer(2));
+          return [o.encodeInto('a', plain), o.encodeInto('a', shared), o.encodeInto(plain, shared),
+            o.encodeInto('a'), o.encodeInto(...['a', plain]), o.encodeInto('a', ...[plain]), o.encodeInto('a', plain, 3),
+            o.decode(plain)].join(', ');`,
+          true,
+        ),
+        // the destination decides; another name's call, which evaluates the first argument apart, is sited
+        "'original 2, sited true 2, sited true 2, sited true 1, sited true 2, sited true 2, original 3, sited true 1'",
+      );
+    } finally {
+      installRuntime(recorder);
+      delete (globalThis as Record<string, unknown>).__encodeInto;
     }
   });
   test("a rewritten call on a view is sited when it reaches a view's built-in method by that name, whatever the receiver's class", () => {
@@ -665,10 +703,10 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       seen.push('original');
       return fill.apply(this, args);
     };
-    const run = (firstArgument: boolean) => {
+    const run = (argument?: number) => {
       seen.length = 0;
       proto.fill = patched;
-      installRuntime({ ...recorder, originals: new Map([[patched, { original, firstArgument }]]) });
+      installRuntime({ ...recorder, originals: new Map([[patched, { original, argument }]]) });
       try {
         const result = runBody(
           `const v = new Uint8Array(2);
@@ -692,10 +730,10 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       return seen.join(', ');
     };
     // receiver only: the original on the plain view whatever the arguments
-    assert.equal(run(false), 'original, patched true, original, patched true, original, original, original');
+    assert.equal(run(), 'original, patched true, original, patched true, original, original, original');
     // through the first argument too: sited when it is shared, or not evaluated apart (a spread, none)
     assert.equal(
-      run(true),
+      run(0),
       'original, patched true, original, patched true, patched true, patched true, patched true',
     );
   });
@@ -712,7 +750,7 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       return readUInt8.apply(this, args);
     };
     proto.readUInt8 = patched;
-    installRuntime({ ...recorder, originals: new Map([[patched, { original, firstArgument: false }]]) });
+    installRuntime({ ...recorder, originals: new Map([[patched, { original }]]) });
     try {
       const result = runBody(
         `const b = Buffer.from([1, 2]);
@@ -759,7 +797,7 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       Atomics.add(v, 0, 1);
       return [...v, ...s];`;
     Atomics.add = patched as typeof add;
-    installRuntime({ ...recorder, originals: new Map([[patched, { original, firstArgument: true }]]) });
+    installRuntime({ ...recorder, originals: new Map([[patched, { original, argument: 0 }]]) });
     try {
       assert.equal(runBody(body, true), '[ 3, 3, 4, 0 ]');
       // more than 4 arguments or a spread: sited, with the arguments as given

@@ -64,14 +64,16 @@ export interface Runtime {
   sitedMethods?: readonly unknown[];
   /**
    * The runtime's replacements of view methods, of `Atomics` functions and of its {@link sitedMethods}, each with
-   * the original it replaced and whether it may touch shared memory through its first argument (`TypedArray#set`'s
-   * source, `Buffer#copy`'s target, an `Atomics` function's typed array, `TextDecoder#decode`'s input; a view method
-   * through nothing else but its receiver). On a receiver that is not over shared memory, and such a first argument
-   * that is not either (for a sited method: a TypedArray that is not), the replacement does what the original does,
-   * so a rewritten call of it there calls the original ({@link Hooks.callee}, {@link Hooks.atomics}). Optional:
-   * without it such calls go through {@link Hooks.sited} and {@link Hooks.atomicsRest}'s path.
+   * the original it replaced and the index of the one argument through which it may also touch shared memory:
+   * `argument` 0 for `TypedArray#set`'s source, `Buffer#copy`'s target, an `Atomics` function's typed array,
+   * `TextDecoder#decode`'s input; 1 for `TextEncoder#encodeInto`'s destination; none for a view method that touches
+   * nothing but its receiver. On a receiver that is not over shared memory, and such an argument that is not either
+   * (for a sited method: a TypedArray that is not), the replacement does what the original does, so a rewritten
+   * call of it there calls the original ({@link Hooks.callee}, {@link Hooks.atomics}), where the rewriter evaluated
+   * that argument apart ({@link TESTED_ARGUMENT}). Optional: without it such calls go through {@link Hooks.sited}
+   * and {@link Hooks.atomicsRest}'s path.
    */
-  originals?: ReadonlyMap<unknown, { readonly original: unknown; readonly firstArgument: boolean }>;
+  originals?: ReadonlyMap<unknown, { readonly original: unknown; readonly argument?: number }>;
   /** Called by register's `Worker` around each worker's construction in this thread. */
   worker?: WorkerHooks;
 }
@@ -188,8 +190,9 @@ export interface Hooks {
    */
   readonly callee: (o: unknown, f: unknown, k: number) => unknown;
   /**
-   * {@link callee} for a call whose first argument `a` was evaluated apart (`o.name(a, ...)`): a method that may
-   * touch shared memory through its first argument gets its original too when `a` is not a view over shared memory.
+   * {@link callee} for a call whose argument `a` was evaluated apart (`o.name(a, ...)`, or `o.name(x, a, ...)` for a
+   * name whose {@link TESTED_ARGUMENT} is 1): a method that may touch shared memory through that argument
+   * ({@link Runtime.originals}) gets its original too when `a` is not a view over shared memory.
    */
   readonly callee1: (o: unknown, f: unknown, k: number, a: unknown) => unknown;
   /**
@@ -310,6 +313,15 @@ export const OBSERVED_METHODS: readonly string[] = [
   ...BUFFER_ACCESSORS,
 ];
 
+/**
+ * Per index `k` of {@link OBSERVED_METHODS}: the argument a rewritten call `o.name(...)` evaluates apart and gives
+ * {@link Hooks.callee1}, the one through which the method of that name may touch shared memory: 1 for
+ * `encodeInto` (`TextEncoder#encodeInto`'s destination), 0 for the others.
+ */
+export const TESTED_ARGUMENT: readonly number[] = Object.freeze(
+  OBSERVED_METHODS.map((name) => (name === 'encodeInto' ? 1 : 0)),
+);
+
 /** The global names of the TypedArray constructors (ECMA-262 Table 71), whose `new` the rewriter gives a site. */
 export const TYPED_ARRAYS = [
   'Int8Array',
@@ -364,16 +376,17 @@ function calleeTests(
   // their originals, where the runtime gave one for a method that touches shared memory through its first argument
   const [ao, bo, co] = [a, b, c].map((m) => {
     const entry = originals.get(m);
-    return entry?.firstArgument === true ? entry.original : null;
+    return entry?.argument === undefined ? null : entry.original;
   });
+  const [aa, ba, ca] = [a, b, c].map((m) => originals.get(m)?.argument);
   // per name, the views' methods, a TypedArray's (p) and a Buffer's (q), with their originals or null and whether
   // their first argument counts; every method on a view where there are more (prototypes patched apart)
   const p: unknown[] = [];
   const q: unknown[] = [];
   const po: unknown[] = [];
   const qo: unknown[] = [];
-  const pa: boolean[] = [];
-  const qa: boolean[] = [];
+  const pa: number[] = [];
+  const qa: number[] = [];
   const any: boolean[] = [];
   for (const name of OBSERVED_METHODS) {
     const found = [...new Set(VIEW_PROTOTYPES.map((proto) => proto[name]))].filter(
@@ -383,13 +396,13 @@ function calleeTests(
     q.push(found[1] ?? UNKNOWN);
     po.push(originals.get(found[0])?.original ?? null);
     qo.push(originals.get(found[1])?.original ?? null);
-    pa.push(originals.get(found[0])?.firstArgument ?? false);
-    qa.push(originals.get(found[1])?.firstArgument ?? false);
+    pa.push(originals.get(found[0])?.argument ?? -1);
+    qa.push(originals.get(found[1])?.argument ?? -1);
     any.push(found.length > 2);
   }
   // per name, the first view method when the runtime gave its original and it touches shared memory through its
   // receiver alone: on any receiver not over shared memory it does what its original does (Runtime.originals)
-  const dp = p.map((f, k) => (po[k] !== null && !pa[k] ? f : UNKNOWN));
+  const dp = p.map((f, k) => (po[k] !== null && pa[k] < 0 ? f : UNKNOWN));
   const direct = po.map((original, k) => (dp[k] !== UNKNOWN ? original : undefined));
   for (const table of [p, q, po, qo, pa, qa, any, dp, direct]) Object.freeze(table);
   const notShared = notSharedCache(shared);
@@ -402,22 +415,28 @@ function calleeTests(
     typeof f === 'function' && f !== p[k] && f !== q[k] && any[k] !== true && f !== a && f !== b && f !== c;
   /**
    * The rest of {@link Hooks.callee}, for `f` a built-in view's method of this name: `f` on what is not a view, its
-   * original on a view not over shared memory (with a first argument `arg` that is not either, when it may touch
-   * shared memory through it), else null; for a sited method, its original when the runtime gave one and the
-   * first argument `arg` is a TypedArray not over shared memory, else null; for another `f` (not a function, or one
-   * of a name views reach more than two methods by) null, but `f` of the last kind on what is not a view.
+   * original on a view not over shared memory (with an argument `arg` that is not either, when it may touch shared
+   * memory through it and `arg` is that argument: {@link TESTED_ARGUMENT}), else null; for a sited method, its
+   * original when the runtime gave one and `arg` is the argument it may touch shared memory through and a
+   * TypedArray not over shared memory, else null; for another `f` (not a function, or one of a name views reach
+   * more than two methods by) null, but `f` of the last kind on what is not a view.
    */
   const pick = (o: unknown, f: unknown, k: number, arg: unknown, evaluated: boolean): unknown => {
     const atP = f === p[k];
     if (!atP && f !== q[k]) {
       const original = f === a ? ao : f === b ? bo : f === c ? co : UNKNOWN;
-      if (original !== UNKNOWN)
-        return original !== null && evaluated && plainTypedArray(arg) ? original : null;
+      if (original !== UNKNOWN) {
+        const at = f === a ? aa : f === b ? ba : ca;
+        return original !== null && evaluated && at === TESTED_ARGUMENT[k] && plainTypedArray(arg)
+          ? original
+          : null;
+      }
       return typeof f !== 'function' || isView(o) ? null : f;
     }
     if (!isView(o)) return f;
     if (any[k] === true || !notShared(o)) return null;
-    if ((atP ? pa[k] : qa[k]) === true && (!evaluated || !notShared(arg))) return null;
+    const at = atP ? pa[k] : qa[k];
+    if (at >= 0 && (!evaluated || at !== TESTED_ARGUMENT[k] || !notShared(arg))) return null;
     return atP ? po[k] : qo[k];
   };
   // a user's method (a constant) folds to `f` without inlining the rest (V8's inlining budget is for the method),

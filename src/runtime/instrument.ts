@@ -66,7 +66,14 @@ import type * as EslintScope from 'eslint-scope';
 import type { Reference, Variable } from 'eslint-scope';
 import type * as E from 'estree';
 import MagicString from 'magic-string';
-import { ATOMIC_ARITY, ATOMIC_OPS, BUFFER_ACCESSORS, OBSERVED_METHODS, TYPED_ARRAYS } from './hooks.js';
+import {
+  ATOMIC_ARITY,
+  ATOMIC_OPS,
+  BUFFER_ACCESSORS,
+  OBSERVED_METHODS,
+  TESTED_ARGUMENT,
+  TYPED_ARRAYS,
+} from './hooks.js';
 
 /** Name of the per-thread hooks object on `globalThis` (see `./hooks.ts`). */
 export const HOOKS_GLOBAL = '__goldilocks';
@@ -1025,6 +1032,10 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
    * for it); otherwise `g`: `f` itself, or on a view that is not over shared memory the built-in method the runtime
    * replaced, at the cost of the test (bench:instrument).
    *
+   * For `encodeInto`, which may touch shared memory through its second argument ({@link TESTED_ARGUMENT}), both
+   * first arguments are evaluated apart, and callee1 gets the second: `callee1(o, f = o.name, k, (a = arg0, b =
+   * (arg1)))`, then `call(..., t, a, b, ...other args)`; with fewer arguments or a spread among the first two, `callee`.
+   *
    * A call of a Buffer number accessor ({@link BUFFER_ACCESSORS}) without a spread argument evaluates its other
    * arguments into temporaries too, then calls `__goldilocks.direct[k]` itself where `g` is it: a constant target,
    * which V8 inlines, where `g` is one it does not know (bench:instrument, `Buffer#readUInt32LE`):
@@ -1046,8 +1057,11 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const object = callee.object as N;
     if (object.type === 'Super') return;
     const edited = ms.slice(object.start, object.end);
-    const first = n.arguments[0] as (E.Expression & N) | E.SpreadElement | undefined;
-    const apart = first !== undefined && first.type !== 'SpreadElement';
+    // the argument the method may touch shared memory through is evaluated apart, and those before it
+    const tested = n.arguments.slice(0, TESTED_ARGUMENT[k] + 1);
+    const apart =
+      tested.length === TESTED_ARGUMENT[k] + 1 && tested.every((arg) => arg.type !== 'SpreadElement');
+    const [first, second] = (apart ? tested : []) as (E.Expression & N)[];
     let receiver = edited;
     let ref = edited;
     // a receiver read after the first argument is evaluated apart is kept first: the argument may reassign it
@@ -1064,8 +1078,13 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     // the text replaced keeps its line breaks: those between the callee and '(' or the first argument, which moves
     // into the test
     const moved = apart ? lineBreaks(callee.end, first.start) + ms.slice(first.start, first.end) : '';
+    // encodeInto(x, y): (a = x, b = (y)) gives callee1 its destination, after the first argument
+    const b = second === undefined ? '' : temp(st);
+    const movedSecond = b
+      ? `(${a} = ${moved}, ${b} = (${lineBreaks(first.end, second.start)}${ms.slice(second.start, second.end)}))`
+      : `${a} = ${moved}`;
     const test = apart
-      ? `${H}.callee1(${receiver}, ${f} = ${ref}.${property.name}, ${k}, ${a} = ${moved})`
+      ? `${H}.callee1(${receiver}, ${f} = ${ref}.${property.name}, ${k}, ${movedSecond})`
       : `${H}.callee(${receiver}, ${f} = ${ref}.${property.name}, ${k})`;
     const sited = `(${t} = ${H}.site(${SITE_FN}, ${i}, '${text}', ${ref}, ${f}), ${H}.sited)`;
     if (
@@ -1096,7 +1115,8 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
       return;
     }
     const pick = `(${g} = ${test}) !== null ? (${t} = ${ref}, ${g}) : ${sited}`;
-    if (apart) ms.overwrite(callee.start, first.end, `${H}.call(${pick}, ${t}, ${a}`);
+    if (b) ms.overwrite(callee.start, second.end, `${H}.call(${pick}, ${t}, ${a}, ${b}`);
+    else if (apart) ms.overwrite(callee.start, first.end, `${H}.call(${pick}, ${t}, ${a}`);
     else
       ms.overwrite(
         callee.start,

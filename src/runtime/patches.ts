@@ -90,20 +90,19 @@ function defineHidden(owner: object, name: PropertyKey, fn: AnyFn): void {
 
 /**
  * The replacements made by {@link override}, {@link patchAtomics} and {@link patchText}, each with the original it
- * replaced and whether it may touch shared memory through its first argument (the runtime's `originals`,
- * `./hooks.ts`). One per thread, as this module is.
+ * replaced and the index of the argument through which it may also touch shared memory, if any (the runtime's
+ * `originals`, `./hooks.ts`). One per thread, as this module is.
  */
-const originals = new Map<AnyFn, { original: AnyFn; firstArgument: boolean }>();
+const originals = new Map<AnyFn, { original: AnyFn; argument?: number }>();
 
 /**
  * Installs every patch of this file for the thread of `ctx`. Returns the patched methods whose receivers are not
  * views (the runtime's `sitedMethods`, `./hooks.ts`), and the replacements of view methods, `Atomics` functions and
- * those sited methods that touch shared memory through their first argument only, with their originals (its
- * `originals`).
+ * those sited methods, with their originals (its `originals`).
  */
 export function installPatches(ctx: Context): {
   sitedMethods: readonly AnyFn[];
-  originals: ReadonlyMap<AnyFn, { original: AnyFn; firstArgument: boolean }>;
+  originals: ReadonlyMap<AnyFn, { original: AnyFn; argument?: number }>;
 } {
   patchAtomics(ctx);
   patchDataView(ctx);
@@ -296,7 +295,7 @@ function patchAtomics(ctx: Context): void {
   // each replacement, on a first argument that is not a view over shared memory, calls its original (`element`)
   for (const name of Object.keys(A) as (keyof typeof A)[])
     if (atomics[name] !== A[name])
-      originals.set(atomics[name] as AnyFn, { original: A[name] as AnyFn, firstArgument: true });
+      originals.set(atomics[name] as AnyFn, { original: A[name] as AnyFn, argument: 0 });
 }
 
 /**
@@ -450,7 +449,7 @@ function override(
     return always || ctx.shared(this) ? impl(this, args, fn, what, orig) : orig.apply(this, args);
   };
   replaceFunction(proto, name, fn as AnyFn);
-  originals.set(fn as AnyFn, { original: orig, firstArgument: always });
+  originals.set(fn as AnyFn, always ? { original: orig, argument: 0 } : { original: orig });
 }
 
 /** {@link override} with the original method, run after `before(this, args, fn, what)`. */
@@ -1067,9 +1066,10 @@ function patchText(ctx: Context): readonly AnyFn[] {
     return write.call(this, buf, ...rest);
   };
   replaceFunction(stringDecoder, 'write', writeFn as AnyFn);
-  // on a first argument that is a TypedArray not over shared memory these two call their originals as they are
-  // (encodeInto writes through its second argument: not listed)
-  originals.set(decodeFn as AnyFn, { original: decode, firstArgument: true });
-  originals.set(writeFn as AnyFn, { original: write, firstArgument: true });
+  // on an input (or encodeInto's destination) that is a TypedArray not over shared memory these call their
+  // originals as they are
+  originals.set(decodeFn as AnyFn, { original: decode, argument: 0 });
+  originals.set(encodeIntoFn as AnyFn, { original: encodeInto, argument: 1 });
+  originals.set(writeFn as AnyFn, { original: write, argument: 0 });
   return [decodeFn, encodeIntoFn, writeFn] as AnyFn[];
 }
