@@ -373,38 +373,47 @@ function calleeTests(
   if (methods.length > MAX_SITED_METHODS)
     throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
   const [a, b, c] = [...methods, UNKNOWN, UNKNOWN, UNKNOWN];
-  // their originals, where the runtime gave one for a method that touches shared memory through its first argument
-  const [ao, bo, co] = [a, b, c].map((m) => {
+  /**
+   * `m`'s original for a call of name `k`: where the runtime gave one and `m` touches shared memory through the
+   * argument such a call tests ({@link TESTED_ARGUMENT}) or through none; else null.
+   */
+  const originalAt = (m: unknown, k: number): unknown => {
     const entry = originals.get(m);
-    return entry?.argument === undefined ? null : entry.original;
-  });
-  const [aa, ba, ca] = [a, b, c].map((m) => originals.get(m)?.argument);
+    return entry !== undefined && (entry.argument ?? TESTED_ARGUMENT[k]) === TESTED_ARGUMENT[k]
+      ? entry.original
+      : null;
+  };
+  // per name: the sited methods' originals, where the runtime gave one for a method that touches shared memory
+  // through the argument a call of that name tests
+  const [ao, bo, co] = [a, b, c].map((m) =>
+    OBSERVED_METHODS.map((_, k) => (originals.get(m)?.argument === undefined ? null : originalAt(m, k))),
+  );
   // per name, the views' methods, a TypedArray's (p) and a Buffer's (q), with their originals or null and whether
-  // their first argument counts; every method on a view where there are more (prototypes patched apart)
+  // an argument counts; every method on a view where there are more (prototypes patched apart)
   const p: unknown[] = [];
   const q: unknown[] = [];
   const po: unknown[] = [];
   const qo: unknown[] = [];
-  const pa: number[] = [];
-  const qa: number[] = [];
+  const pa: boolean[] = [];
+  const qa: boolean[] = [];
   const any: boolean[] = [];
-  for (const name of OBSERVED_METHODS) {
+  for (const [k, name] of OBSERVED_METHODS.entries()) {
     const found = [...new Set(VIEW_PROTOTYPES.map((proto) => proto[name]))].filter(
       (f) => typeof f === 'function',
     );
     p.push(found[0] ?? UNKNOWN);
     q.push(found[1] ?? UNKNOWN);
-    po.push(originals.get(found[0])?.original ?? null);
-    qo.push(originals.get(found[1])?.original ?? null);
-    pa.push(originals.get(found[0])?.argument ?? -1);
-    qa.push(originals.get(found[1])?.argument ?? -1);
+    po.push(originalAt(found[0], k));
+    qo.push(originalAt(found[1], k));
+    pa.push(originals.get(found[0])?.argument !== undefined);
+    qa.push(originals.get(found[1])?.argument !== undefined);
     any.push(found.length > 2);
   }
   // per name, the first view method when the runtime gave its original and it touches shared memory through its
   // receiver alone: on any receiver not over shared memory it does what its original does (Runtime.originals)
-  const dp = p.map((f, k) => (po[k] !== null && pa[k] < 0 ? f : UNKNOWN));
+  const dp = p.map((f, k) => (po[k] !== null && !pa[k] ? f : UNKNOWN));
   const direct = po.map((original, k) => (dp[k] !== UNKNOWN ? original : undefined));
-  for (const table of [p, q, po, qo, pa, qa, any, dp, direct]) Object.freeze(table);
+  for (const table of [ao, bo, co, p, q, po, qo, pa, qa, any, dp, direct]) Object.freeze(table);
   const notShared = notSharedCache(shared);
   /** Is `o` a TypedArray whose buffer is not a SharedArrayBuffer (the last two found so are kept)? */
   const plainTypedArray = notSharedCache(
@@ -424,19 +433,14 @@ function calleeTests(
   const pick = (o: unknown, f: unknown, k: number, arg: unknown, evaluated: boolean): unknown => {
     const atP = f === p[k];
     if (!atP && f !== q[k]) {
-      const original = f === a ? ao : f === b ? bo : f === c ? co : UNKNOWN;
-      if (original !== UNKNOWN) {
-        const at = f === a ? aa : f === b ? ba : ca;
-        return original !== null && evaluated && at === TESTED_ARGUMENT[k] && plainTypedArray(arg)
-          ? original
-          : null;
-      }
+      const original = f === a ? ao[k] : f === b ? bo[k] : f === c ? co[k] : UNKNOWN;
+      if (original !== UNKNOWN)
+        return original !== null && evaluated && plainTypedArray(arg) ? original : null;
       return typeof f !== 'function' || isView(o) ? null : f;
     }
     if (!isView(o)) return f;
     if (any[k] === true || !notShared(o)) return null;
-    const at = atP ? pa[k] : qa[k];
-    if (at >= 0 && (!evaluated || at !== TESTED_ARGUMENT[k] || !notShared(arg))) return null;
+    if ((atP ? pa[k] : qa[k]) === true && (!evaluated || !notShared(arg))) return null;
     return atP ? po[k] : qo[k];
   };
   // a user's method (a constant) folds to `f` without inlining the rest (V8's inlining budget is for the method),
