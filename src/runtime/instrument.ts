@@ -1092,10 +1092,10 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
       n.arguments.every((arg) => arg.type !== 'SpreadElement')
     ) {
       const rest = (n.arguments.slice(1) as (E.Expression & N)[]).map((arg) => {
-        const b = temp(st);
-        ms.prependLeft(arg.start, `${b} = (`);
+        const r = temp(st);
+        ms.prependLeft(arg.start, `${r} = (`);
         ms.appendLeft(arg.end, ')');
-        return b;
+        return r;
       });
       const args = [a, ...rest]
         .filter((x) => x !== '')
