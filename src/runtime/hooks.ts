@@ -385,9 +385,10 @@ function calleeTests(
   };
   // per name: the sited methods' originals, where the runtime gave one for a method that touches shared memory
   // through the argument a call of that name tests
-  const [ao, bo, co] = [a, b, c].map((m) =>
-    OBSERVED_METHODS.map((_, k) => (originals.get(m)?.argument === undefined ? null : originalAt(m, k))),
-  );
+  const [ao, bo, co] = [a, b, c].map((m) => {
+    const entry = originals.get(m);
+    return TESTED_ARGUMENT.map((tested) => (entry?.argument === tested ? entry.original : null));
+  });
   // per name, the views' methods, a TypedArray's (p) and a Buffer's (q), with their originals or null and whether
   // an argument counts; every method on a view where there are more (prototypes patched apart)
   const p: unknown[] = [];
@@ -443,13 +444,15 @@ function calleeTests(
     if ((atP ? pa[k] : qa[k]) === true && (!evaluated || !notShared(arg))) return null;
     return atP ? po[k] : qo[k];
   };
+  /** For a direct method: its original on a receiver not over shared memory, else null (sited, as pick would say). */
+  const directOn = (o: unknown, k: number): unknown => (notShared(o) ? direct[k] : null);
   // a user's method (a constant) folds to `f` without inlining the rest (V8's inlining budget is for the method),
   // and so does a direct method on a receiver found not shared (a loop over a Buffer: the `Buffer#readUInt32LE` row)
   return {
     callee: (o, f, k) =>
-      f === dp[k] && notShared(o) ? direct[k] : plainMethod(f, k) ? f : pick(o, f, k, undefined, false),
+      f === dp[k] ? directOn(o, k) : plainMethod(f, k) ? f : pick(o, f, k, undefined, false),
     callee1: (o, f, k, arg) =>
-      f === dp[k] && notShared(o) ? direct[k] : plainMethod(f, k) ? f : pick(o, f, k, arg, true),
+      f === dp[k] ? directOn(o, k) : plainMethod(f, k) ? f : pick(o, f, k, arg, true),
     direct,
   };
 }
