@@ -440,13 +440,22 @@ describe('the runtime sees each shared access once, in order, at its site', () =
         shape('b', 'b', ['__gl$1', '__gl$2', '__gl$3', ''], 'b.set', '', ', ...x, 1'),
       ),
     );
-    // a Buffer number accessor: the other arguments into temporaries, then `direct[k]` called itself where it is `g`
+    // a Buffer number accessor: every argument into a temporary inside the test, then `direct[k]` called itself where
+    // it is `g`; encodeInto: the first two, the test given the second
+    const e = OBSERVED_METHODS.indexOf('encodeInto');
+    assert.ok(
+      code('x.encodeInto(s, d, 3);').includes(
+        `__goldilocks.callee1((__gl$1 = x), __gl$2 = __gl$1.encodeInto, ${e}, (__gl$5 = s, __gl$6 = d))) !== null ? ` +
+          `(__gl$4 = __gl$1, __gl$3) : (__gl$4 = __goldilocks.site(__gl$m, 0, 'x.encodeInto', __gl$1, __gl$2), ` +
+          `__goldilocks.sited), __gl$4, __gl$5, __gl$6, 3)`,
+      ),
+    );
     const k = OBSERVED_METHODS.indexOf('writeUInt16LE');
     const pick = `__gl$3 !== null ? (__gl$4 = __gl$1, __gl$3) : (__gl$4 = __goldilocks.site(__gl$m, 0, 'b.writeUInt16LE', __gl$1, __gl$2), __goldilocks.sited)`;
     assert.ok(
       code('b.writeUInt16LE(v, f(1),);').includes(
-        `((__gl$3 = __goldilocks.callee1((__gl$1 = b), __gl$2 = __gl$1.writeUInt16LE, ${k}, __gl$5 = v)), ` +
-          `__gl$6 = (f(1)), __gl$3 === __goldilocks.direct[${k}] ? ` +
+        `((__gl$3 = __goldilocks.callee1((__gl$1 = b), __gl$2 = __gl$1.writeUInt16LE, ${k}, ` +
+          `(__gl$5 = v, __gl$6 = f(1), __gl$5))), __gl$3 === __goldilocks.direct[${k}] ? ` +
           `__goldilocks.call(__goldilocks.direct[${k}], __gl$1, __gl$5, __gl$6) : ` +
           `__goldilocks.call(${pick}, __gl$4, __gl$5, __gl$6))`,
       ),

@@ -1032,15 +1032,14 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
    * for it); otherwise `g`: `f` itself, or on a view that is not over shared memory the built-in method the runtime
    * replaced, at the cost of the test (bench:instrument).
    *
-   * For `encodeInto`, which may touch shared memory through its second argument ({@link TESTED_ARGUMENT}), both
-   * first arguments are evaluated apart, and callee1 gets the second: `callee1(o, f = o.name, k, (a = arg0, b =
-   * (arg1)))`, then `call(..., t, a, b, ...other args)`; with fewer arguments or a spread among the first two, `callee`.
+   * The arguments evaluated apart are those up to the one the method may touch shared memory through
+   * ({@link TESTED_ARGUMENT}: the second for `encodeInto`, whose call becomes `callee1(o, f = o.name, k, (a = arg0,
+   * b = arg1))`, then `call(..., t, a, b, ...other args)`); with fewer arguments or a spread among them, none
+   * (`callee`). A call of a Buffer number accessor ({@link BUFFER_ACCESSORS}) without a spread evaluates all of them
+   * apart and calls `__goldilocks.direct[k]` itself where `g` is it: a constant target, which V8 inlines, where `g`
+   * is one it does not know (bench:instrument, `Buffer#readUInt32LE`):
    *
-   * A call of a Buffer number accessor ({@link BUFFER_ACCESSORS}) without a spread argument evaluates its other
-   * arguments into temporaries too, then calls `__goldilocks.direct[k]` itself where `g` is it: a constant target,
-   * which V8 inlines, where `g` is one it does not know (bench:instrument, `Buffer#readUInt32LE`):
-   *
-   *     ((g = __goldilocks.callee1(o, f = o.name, k, a = arg0)), b = (arg1), g === __goldilocks.direct[k]
+   *     ((g = __goldilocks.callee1(o, f = o.name, k, (a = arg0, b = arg1, a))), g === __goldilocks.direct[k]
    *       ? __goldilocks.call(__goldilocks.direct[k], o, a, b) : __goldilocks.call(g !== null ? ..., t, a, b))
    */
   function methodCall(n: E.SimpleCallExpression & N, st: State): void {
@@ -1057,11 +1056,16 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const object = callee.object as N;
     if (object.type === 'Super') return;
     const edited = ms.slice(object.start, object.end);
-    // the argument the method may touch shared memory through is evaluated apart, and those before it
-    const tested = n.arguments.slice(0, TESTED_ARGUMENT[k] + 1);
-    const apart =
-      tested.length === TESTED_ARGUMENT[k] + 1 && tested.every((arg) => arg.type !== 'SpreadElement');
-    const [first, second] = (apart ? tested : []) as (E.Expression & N)[];
+    const noSpread = (args: readonly (E.Expression | E.SpreadElement)[]): boolean =>
+      args.every((arg) => arg.type !== 'SpreadElement');
+    // the arguments evaluated apart, into temporaries, inside the test: up to the one the method may touch shared
+    // memory through (TESTED_ARGUMENT), or, for a Buffer number accessor called as direct[k], all of them
+    const accessor = BUFFER_ACCESSORS.includes(property.name) && noSpread(n.arguments);
+    const count = accessor ? n.arguments.length : TESTED_ARGUMENT[k] + 1;
+    const apartArgs = (
+      n.arguments.length >= count && noSpread(n.arguments.slice(0, count)) ? n.arguments.slice(0, count) : []
+    ) as (E.Expression & N)[];
+    const apart = apartArgs.length > 0;
     let receiver = edited;
     let ref = edited;
     // a receiver read after the first argument is evaluated apart is kept first: the argument may reassign it
@@ -1074,55 +1078,44 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
     const g = temp(st);
     const t = temp(st);
     const H = HOOKS_GLOBAL;
-    const a = apart ? temp(st) : '';
-    // the text replaced keeps its line breaks: those between the callee and '(' or the first argument, which moves
-    // into the test
-    const moved = apart ? lineBreaks(callee.end, first.start) + ms.slice(first.start, first.end) : '';
-    // encodeInto(x, y): (a = x, b = (y)) gives callee1 its destination, after the first argument
-    const b = second === undefined ? '' : temp(st);
-    const movedSecond = b
-      ? `(${a} = ${moved}, ${b} = (${lineBreaks(first.end, second.start)}${ms.slice(second.start, second.end)}))`
-      : `${a} = ${moved}`;
+    const temps = apartArgs.map(() => temp(st));
+    // each moved argument keeps the line breaks before it (for the first, those between the callee and it)
+    const assigned = apartArgs.map(
+      (arg, j) =>
+        `${temps[j]} = ${lineBreaks(j === 0 ? callee.end : apartArgs[j - 1].end, arg.start)}${ms.slice(arg.start, arg.end)}`,
+    );
+    // the sequence's value is the tested argument (encodeInto's destination: the last one moved)
+    const tested = temps[TESTED_ARGUMENT[k]];
+    const value =
+      assigned.length === 1
+        ? assigned[0]
+        : `(${assigned.join(', ')}${tested === temps.at(-1) ? '' : `, ${tested}`})`;
     const test = apart
-      ? `${H}.callee1(${receiver}, ${f} = ${ref}.${property.name}, ${k}, ${movedSecond})`
+      ? `${H}.callee1(${receiver}, ${f} = ${ref}.${property.name}, ${k}, ${value})`
       : `${H}.callee(${receiver}, ${f} = ${ref}.${property.name}, ${k})`;
     const sited = `(${t} = ${H}.site(${SITE_FN}, ${i}, '${text}', ${ref}, ${f}), ${H}.sited)`;
-    if (
-      BUFFER_ACCESSORS.includes(property.name) &&
-      n.arguments.every((arg) => arg.type !== 'SpreadElement')
-    ) {
-      const rest = (n.arguments.slice(1) as (E.Expression & N)[]).map((arg) => {
-        const r = temp(st);
-        ms.prependLeft(arg.start, `${r} = (`);
-        ms.appendLeft(arg.end, ')');
-        return r;
-      });
-      const args = [a, ...rest]
-        .filter((x) => x !== '')
-        .map((x) => `, ${x}`)
-        .join('');
+    /** What to call, given `picked`, an expression of the picked function `g` (or null: sited). */
+    const pick = (picked: string) => `${picked} !== null ? (${t} = ${ref}, ${g}) : ${sited}`;
+    const args = temps.map((x) => `, ${x}`).join('');
+    if (accessor) {
       const direct = `${H}.direct[${k}]`;
-      const calls =
-        `${g} === ${direct} ? ${H}.call(${direct}, ${ref}${args}) : ` +
-        `${H}.call(${g} !== null ? (${t} = ${ref}, ${g}) : ${sited}, ${t}${args}))`;
-      const last = n.arguments.at(-1) as (E.Expression & N) | undefined;
-      if (last === undefined)
-        ms.overwrite(callee.start, n.end, `((${g} = ${test}), ${calls}${lineBreaks(callee.end, n.end)}`);
-      else {
-        ms.overwrite(callee.start, (first as N).end, `((${g} = ${test})`);
-        ms.overwrite(last.end, n.end, `, ${calls}${lineBreaks(last.end, n.end)}`);
-      }
-      return;
-    }
-    const pick = `(${g} = ${test}) !== null ? (${t} = ${ref}, ${g}) : ${sited}`;
-    if (b) ms.overwrite(callee.start, second.end, `${H}.call(${pick}, ${t}, ${a}, ${b}`);
-    else if (apart) ms.overwrite(callee.start, first.end, `${H}.call(${pick}, ${t}, ${a}`);
-    else
+      const last = apartArgs.at(-1);
       ms.overwrite(
         callee.start,
-        paren + 1,
-        `${H}.call(${pick}, ${t}${n.arguments.length ? ', ' : ''}${lineBreaks(callee.end, paren + 1)}`,
+        n.end,
+        `((${g} = ${test}), ${g} === ${direct} ? ${H}.call(${direct}, ${ref}${args}) : ` +
+          `${H}.call(${pick(g)}, ${t}${args}))${lineBreaks(last === undefined ? callee.end : last.end, n.end)}`,
       );
+    } else if (apart)
+      ms.overwrite(
+        callee.start,
+        (apartArgs.at(-1) as N).end,
+        `${H}.call(${pick(`(${g} = ${test})`)}, ${t}${args}`,
+      );
+    else {
+      const rest = `${n.arguments.length ? ', ' : ''}${lineBreaks(callee.end, paren + 1)}`;
+      ms.overwrite(callee.start, paren + 1, `${H}.call(${pick(`(${g} = ${test})`)}, ${t}${rest}`);
+    }
   }
 
   /** `for (o[k] of ...)` and `for ([o[k]] in ...)`: the head is an assignment target (ECMA-262 §14.7.5.7). */
