@@ -32,11 +32,11 @@ import pc from 'picocolors';
 import { EraserShadow } from './eraser.js';
 import { FastTrackShadow } from './fasttrack.js';
 import {
-  type Hooks,
   notSharedCache,
   type Runtime,
   type RuntimeFactory,
   type SiteFunction,
+  type ThreadHooks,
   type WorkerHooks,
 } from './hooks.js';
 import { installPatches } from './patches.js';
@@ -164,7 +164,7 @@ export interface Context {
   baseOf(id: number): number;
   /**
    * String id of the user frame calling `fn` (a patched function): the static site of the rewritten call running
-   * it (`Hooks.method`, `Hooks.atomics`), else the frame right below it, or, when `outside`,
+   * it (`Hooks.sited`, `Hooks.atomics`), else the frame right below it, or, when `outside`,
    * the first frame below it that is in a file and in neither Node's own code (`node:` modules; builtins such as
    * `JSON.stringify` have no file) nor the runtime's: the call of `console.log` that reached an inspection hook.
    */
@@ -191,7 +191,7 @@ function setting(name: string, choices: readonly string[]): number {
   return 0;
 }
 
-const factory: RuntimeFactory = (hooks: Hooks): Runtime => {
+const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   const started = performance.now();
   const recordDir = settings.GOLDILOCKS_RECORD
     ? path.join(settings.GOLDILOCKS_RECORD, String(process.pid))

@@ -89,8 +89,14 @@ export interface WorkerHooks {
   spawnFailed(): void;
 }
 
+/**
+ * The hooks without the fields made from the installed runtime ({@link installRuntime} makes those when it
+ * publishes them): what a runtime is made with.
+ */
+export type ThreadHooks = Omit<Hooks, 'r' | 'w' | 'callee' | 'callee1' | 'direct' | 'atomics'>;
+
 /** Default export of a runtime module: called once per thread with that thread's hooks. */
-export type RuntimeFactory = (hooks: Hooks) => Runtime;
+export type RuntimeFactory = (hooks: ThreadHooks) => Runtime;
 
 /**
  * A module's site function: `__gl$m`, appended by the rewriter. Called, it returns `[file, [line1, col1, line2,
@@ -485,21 +491,16 @@ const slow = (o: ArrayBufferView): unknown => shared(o) || o;
  * defined once and a frozen object's property are both constants to V8: register publishes once per thread); the
  * global is replaced, not mutated, when another runtime is installed.
  */
-function publish(hooks: Hooks): Hooks {
-  const runtimeFields: Partial<Hooks> = {
+function publish(hooks: ThreadHooks): Hooks {
+  const runtimeFields: Omit<Hooks, keyof ThreadHooks> = {
     r: runtime.r ?? slow,
     w: runtime.w ?? slow,
     ...calleeTests(runtime.sitedMethods ?? [], runtime.originals ?? new Map()),
     atomics: atomicsHooks(runtime.originals ?? new Map()),
   };
-  // each property stored once, not overridden (a spread then other values for its keys): V8 tracks a field's
-  // constness per shape, and an overridden one is no longer a constant, nor anything loaded through it
-  const published = Object.freeze(
-    Object.fromEntries([
-      ...Object.entries(hooks).filter(([key]) => !(key in runtimeFields)),
-      ...Object.entries(runtimeFields),
-    ]),
-  ) as unknown as Hooks;
+  // no key in common, so each property is stored once: V8 tracks a field's constness per shape, and an overridden
+  // one is no longer a constant, nor anything loaded through it
+  const published: Hooks = Object.freeze({ ...hooks, ...runtimeFields });
   Object.defineProperty(globalThis, GLOBAL, {
     value: published,
     writable: false,
@@ -509,14 +510,14 @@ function publish(hooks: Hooks): Hooks {
   return published;
 }
 
-let created: Hooks | undefined;
+let created: ThreadHooks | undefined;
 
 /**
  * This thread's hooks, made on the first call, without publishing them: what a runtime is made with before
  * {@link installRuntime} publishes them once (a global defined twice is no longer a constant to V8, and neither is
  * anything loaded through it).
  */
-export function threadHooks(): Hooks {
+export function threadHooks(): ThreadHooks {
   created ??= createHooks();
   return created;
 }
@@ -663,7 +664,7 @@ function atomicsHooks(originals: NonNullable<Runtime['originals']>): Hooks['atom
   ) as Hooks['atomics'];
 }
 
-function createHooks(): Hooks {
+function createHooks(): ThreadHooks {
   const files: string[] = [];
   const table: number[] = []; // per site: index into files, line, column
   const sites = (file: string, locs: readonly number[]): number => {
@@ -682,10 +683,8 @@ function createHooks(): Hooks {
     return b + i;
   }
   const plain = passthrough;
-  const hooks: Hooks = {
+  const hooks: ThreadHooks = {
     atomicsRest,
-    atomics: atomicsHooks(new Map()),
-    ...calleeTests([], new Map()),
     call: uncurriedCall,
     site: (m, i, text, o, f) => ({ m, i, text, o, f }),
     sited(...args) {
@@ -698,8 +697,6 @@ function createHooks(): Hooks {
     peek,
     sites,
     siteId,
-    r: slow,
-    w: slow,
     siteLocation(id) {
       if (!(id >= 0 && id < table.length / 3)) throw new RangeError(`goldilocks: unknown site ${id}`);
       return { file: files[table[3 * id]], line: table[3 * id + 1], column: table[3 * id + 2] };
