@@ -602,61 +602,55 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       delete (globalThis as Record<string, unknown>).__decode;
     }
   });
-  test('a sited method whose original the runtime gave calls it on a first argument that is a TypedArray not over shared memory', () => {
-    const decode = (..._: unknown[]) => `sited ${hooks.pendingSite() >= 0}`;
-    const original = (..._: unknown[]) => 'original';
-    (globalThis as Record<string, unknown>).__decode = decode;
+  /**
+   * `body` run instrumented (runBody) with `method` at `globalThis.__sited`, a sited method of the runtime whose
+   * original `original` the runtime gave, touching shared memory through argument `argument`.
+   */
+  const withSitedMethod = (method: unknown, original: unknown, argument: number, body: string): string => {
+    (globalThis as Record<string, unknown>).__sited = method;
     installRuntime({
       ...recorder,
-      sitedMethods: [decode],
-      originals: new Map([[decode, { original, argument: 0 }]]),
+      sitedMethods: [method],
+      originals: new Map([[method, { original, argument }]]),
     });
     try {
-      assert.equal(
-        runBody(
-          `const o = { decode: globalThis.__decode };
-          const plain = new Uint8Array(2);
-          const shared = new Uint8Array(new SharedArrayBuffer(2));
-          return [o.decode(plain), o.decode(shared), o.decode(plain.buffer), o.decode(new DataView(plain.buffer)),
-            o.decode(), o.decode(...[plain]), o.decode(plain, 1)].join(', ');`,
-          true,
-        ),
-        "'original, sited true, sited true, sited true, sited true, sited true, original'",
-      );
+      return runBody(body, true);
     } finally {
       installRuntime(recorder);
-      delete (globalThis as Record<string, unknown>).__decode;
+      delete (globalThis as Record<string, unknown>).__sited;
     }
+  };
+  test('a sited method whose original the runtime gave calls it on a first argument that is a TypedArray not over shared memory', () => {
+    assert.equal(
+      withSitedMethod(
+        (..._: unknown[]) => `sited ${hooks.pendingSite() >= 0}`,
+        (..._: unknown[]) => 'original',
+        0,
+        `const o = { decode: globalThis.__sited };
+        const plain = new Uint8Array(2);
+        const shared = new Uint8Array(new SharedArrayBuffer(2));
+        return [o.decode(plain), o.decode(shared), o.decode(plain.buffer), o.decode(new DataView(plain.buffer)),
+          o.decode(), o.decode(...[plain]), o.decode(plain, 1)].join(', ');`,
+      ),
+      "'original, sited true, sited true, sited true, sited true, sited true, original'",
+    );
   });
   test('a sited method that may touch shared memory through its second argument calls its original on a destination not over shared memory', () => {
-    const encodeInto = function (this: unknown, ...args: unknown[]) {
-      return `sited ${hooks.pendingSite() >= 0} ${args.length}`;
-    };
-    const original = (...args: unknown[]) => `original ${args.length}`;
-    (globalThis as Record<string, unknown>).__encodeInto = encodeInto;
-    installRuntime({
-      ...recorder,
-      sitedMethods: [encodeInto],
-      originals: new Map([[encodeInto, { original, argument: 1 }]]),
-    });
-    try {
-      assert.equal(
-        runBody(
-          `const o = { encodeInto: globalThis.__encodeInto, decode: globalThis.__encodeInto };
-          const plain = new Uint8Array(2);
-          const shared = new Uint8Array(new SharedArrayBuffer(2));
-          return [o.encodeInto('a', plain), o.encodeInto('a', shared), o.encodeInto(plain, shared),
-            o.encodeInto('a'), o.encodeInto(...['a', plain]), o.encodeInto('a', ...[plain]), o.encodeInto('a', plain, 3),
-            o.decode(plain)].join(', ');`,
-          true,
-        ),
-        // the destination decides; another name's call, which evaluates the first argument apart, is sited
-        "'original 2, sited true 2, sited true 2, sited true 1, sited true 2, sited true 2, original 3, sited true 1'",
-      );
-    } finally {
-      installRuntime(recorder);
-      delete (globalThis as Record<string, unknown>).__encodeInto;
-    }
+    assert.equal(
+      withSitedMethod(
+        (...args: unknown[]) => `sited ${hooks.pendingSite() >= 0} ${args.length}`,
+        (...args: unknown[]) => `original ${args.length}`,
+        1,
+        `const o = { encodeInto: globalThis.__sited, decode: globalThis.__sited };
+        const plain = new Uint8Array(2);
+        const shared = new Uint8Array(new SharedArrayBuffer(2));
+        return [o.encodeInto('a', plain), o.encodeInto('a', shared), o.encodeInto(plain, shared),
+          o.encodeInto('a'), o.encodeInto(...['a', plain]), o.encodeInto('a', ...[plain]), o.encodeInto('a', plain, 3),
+          o.decode(plain)].join(', ');`,
+      ),
+      // the destination decides; another name's call, which evaluates the first argument apart, is sited
+      "'original 2, sited true 2, sited true 2, sited true 1, sited true 2, sited true 2, original 3, sited true 1'",
+    );
   });
   test("a rewritten call on a view is sited when it reaches a view's built-in method by that name, whatever the receiver's class", () => {
     const sited = (body: string) => {
