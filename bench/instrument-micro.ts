@@ -1,6 +1,6 @@
 /**
  * Microbenchmark of the emitted access shape: the same loop plain and instrumented (through
- * src/runtime/instrument.ts, passthrough runtime), over a plain Array, a non-shared Float64Array, an Int32Array
+ * src/instrument/instrument.ts, passthrough runtime), over a plain Array, a non-shared Float64Array, an Int32Array
  * over a SharedArrayBuffer, and an object used as a map `o[key]`. Each loop does a read-modify-write and a read per
  * element. Prints ns per element (best of several rounds) and the instrumented/plain ratio, and the floor of any
  * guard that tests the object per access: the same loop with only `isView(a)` added before each access (a no-op
@@ -10,7 +10,7 @@
  * `get(i)`/`set(i, v)` methods over `this.buf` called from a loop (no loop around their accesses: the per-access
  * guard; and `c.set(...)` is a call of a name the rewriter gives a site: `__goldilocks.call` of the method itself, the
  * receiver not being a view), and the same with `put` for `set` (the per-access guard alone). Then the live runtime's
- * element path (`bench/runtime-micro.mjs` under plain node and under `--import dist/runtime/register.js`; needs
+ * element path (`bench/runtime-micro.mjs` under plain node and under `--import dist/node/register.js`; needs
  * `npm run build`): ns per read of a shared Float64Array covered by the same-epoch filter, per word check, per
  * `Atomics.add`, per word of a bulk copy into shared memory, per call of a method name the rewriter gives a site, and
  * per element of DataView reads and writes of memory that is not shared, and per call of replaced view methods, of
@@ -25,8 +25,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { compileFunction } from 'node:vm';
-import { installHooks } from '../src/runtime/hooks.js';
-import { instrument } from '../src/runtime/instrument.js';
+import { installHooks } from '../src/hooks/hooks.js';
+import { instrument } from '../src/instrument/instrument.js';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '5' }, child: { type: 'boolean', default: false } },
@@ -127,7 +127,7 @@ const MEMBER: Record<string, string> = {
 };
 
 const micro = fileURLToPath(new URL('runtime-micro.mjs', import.meta.url));
-const register = fileURLToPath(new URL('../dist/runtime/register.js', import.meta.url));
+const register = fileURLToPath(new URL('../dist/node/register.js', import.meta.url));
 const parse = (out: string): Record<string, number> =>
   Object.fromEntries(
     out

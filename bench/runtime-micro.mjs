@@ -1,6 +1,6 @@
 /**
  * Per-access cost of the live runtime's element path, run by `npm run bench:instrument` under
- * `node --import dist/runtime/register.js` (one thread): a read loop over a shared Float64Array whose accesses
+ * `node --import dist/node/register.js` (one thread): a read loop over a shared Float64Array whose accesses
  * the same-epoch filter covers (the buffer was read in this epoch already), and the same loop after an
  * `Atomics.add` (a synchronization operation: a new epoch), where every access is a word check; then a loop of
  * `Atomics.add` calls (each a checked atomic access and a synchronization cell); `Buffer#copy` of 1 KiB chunks

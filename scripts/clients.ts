@@ -19,7 +19,7 @@
  * - `preload`: with `NODE_OPTIONS=--require <an empty module>`, the control run: goldilocks loads itself with
  *   `--require`, and a test that fails here fails because of any preload, not because of the instrumentation;
  * - `goldilocks`: `goldilocks run --on-race=report --report <file> -- <command>` when the CLI has a `run` command,
- *   else `NODE_OPTIONS=--require <dist/runtime/register.js>` ("instrumentation only": the hooks and the loaders with
+ *   else `NODE_OPTIONS=--require <dist/node/register.js>` ("instrumentation only": the hooks and the loaders with
  *   whatever runtime register installs). Needs `npm run build` first.
  * Per run: exit code, the node:test summary (tests, pass, fail, cancelled, skipped, todo), the failing tests, wall
  * time, goldilocks warnings on stderr, and in `goldilocks` mode with `run` the racy variables of the report(s). Full
@@ -31,7 +31,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { requireOption } from '../src/runtime/run.js';
+import { requireOption } from '../src/node/run.js';
 import { describeMachine, ROOT } from './child.js';
 
 /** One client: a published package whose tests run under goldilocks. */
@@ -116,7 +116,7 @@ export const CLIENTS: Client[] = [
 const MODES = ['plain', 'preload', 'goldilocks'] as const;
 type Mode = (typeof MODES)[number];
 const CLI = path.join(ROOT, 'dist/cli/main.js');
-let REGISTER = path.join(ROOT, 'dist/runtime/register.js');
+let REGISTER = path.join(ROOT, 'dist/node/register.js');
 const DEFAULT_CACHE = path.join(os.tmpdir(), 'goldilocks-clients');
 const DEFAULT_TIMEOUT_S = 1800;
 const MAX_FAILURES_SHOWN = 6;
@@ -127,7 +127,7 @@ const USAGE = `usage: npm run clients -- [options]
   --cache DIR       where tarballs are fetched, extracted and installed (default ${DEFAULT_CACHE})
   --timeout SECONDS limit per test run (default ${DEFAULT_TIMEOUT_S}); the run is then killed
   --out FILE        also write the Markdown to FILE
-  --register FILE   the module preloaded in "instrumentation only" mode (default dist/runtime/register.js)
+  --register FILE   the module preloaded in "instrumentation only" mode (default dist/node/register.js)
   -h, --help        this text
 `;
 

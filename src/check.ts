@@ -3,10 +3,10 @@ import type { Detector } from './detectors/detector.js';
 import { createDetector, type DetectorOptions } from './detectors/index.js';
 import { Engine } from './engine/engine.js';
 import type { SkipList } from './engine/skip.js';
+import type { TraceError } from './model/errors.js';
 import type { EventBatch } from './model/events.js';
 import { Symbols } from './model/symbols.js';
 import { RaceCollector } from './report/collector.js';
-import type { TraceError } from './trace/errors.js';
 import {
   autoMayUseThreads,
   chooseReading,

@@ -3,9 +3,9 @@ export { type CheckOptions, type CheckResult, checkFile, checkText, verdicts } f
 export type { AccessRef, Detector, DetectorContext, Race, RaceSink } from './detectors/detector.js';
 export { createDetector, DETECTORS, type DetectorName } from './detectors/index.js';
 export { Engine } from './engine/engine.js';
+export { TraceError } from './model/errors.js';
 export * from './model/events.js';
 export { Symbols } from './model/symbols.js';
 export { RaceCollector } from './report/collector.js';
-export { TraceError } from './trace/errors.js';
 export { type Format, readTrace } from './trace/reader.js';
 export { formatEvent } from './trace/writer.js';

@@ -7,8 +7,8 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { checkFile, checkText, verdicts } from '../src/check.js';
 import { SkipList } from '../src/engine/skip.js';
+import { TraceError } from '../src/model/errors.js';
 import { KIND_NAMES } from '../src/model/events.js';
-import { TraceError } from '../src/trace/errors.js';
 import { StdParser } from '../src/trace/std.js';
 import { CLI, chunked, cli, expectTraceError, ROOT, tempFile, tempPath } from './helpers.js';
 

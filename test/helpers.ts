@@ -4,8 +4,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TraceError } from '../src/model/errors.js';
 import { Symbols } from '../src/model/symbols.js';
-import { TraceError } from '../src/trace/errors.js';
 import { type Format, TraceFeeder } from '../src/trace/reader.js';
 import { formatEvent } from '../src/trace/writer.js';
 

@@ -1,5 +1,5 @@
 /**
- * The detector's locks (`src/runtime/state.ts` `lock`/`unlock`): a lock word holds its holder's thread id + 1 and
+ * The detector's locks (`src/live/memory/state.ts` `lock`/`unlock`): a lock word holds its holder's thread id + 1 and
  * the WAITERS bit; a waiter takes the lock over from a holder marked dead at once, from one marked terminating
  * after TAKEOVER_MS, and never from a live one, which wakes it when it unlocks. Holders are simulated by writing
  * their id into the word (a thread stopped by `worker.terminate()` inside a check leaves exactly that); the waiter
@@ -22,10 +22,10 @@ import {
   TAKEOVER_MS,
   TERMINATING,
   unlock,
-} from '../dist/runtime/state.js';
+} from '../dist/live/memory/state.js';
 
 const WAITERS = 1 << 30;
-const STATE_URL = new URL('../dist/runtime/state.js', import.meta.url).href;
+const STATE_URL = new URL('../dist/live/memory/state.js', import.meta.url).href;
 
 /** Fresh state whose list lock is held by thread `holder` (word `holder + 1`, with `bits`), whose flags are `flags`. */
 function heldBy(holder: number, flags: number, bits = 0): StateViews {

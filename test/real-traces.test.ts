@@ -3,7 +3,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { checkFile, verdicts } from '../src/check.js';
-import { TraceError } from '../src/trace/errors.js';
+import { TraceError } from '../src/model/errors.js';
 
 const SHARED = join(import.meta.dirname, '..', '..', 'shared', 'traces');
 const present = existsSync(SHARED);

@@ -125,7 +125,7 @@ describe('the hooks object', () => {
         '--require',
         join(FIXTURES, 'count-hooks-defines.cjs'),
         '--import',
-        join(ROOT, 'dist', 'runtime', 'register.js'),
+        join(ROOT, 'dist', 'node', 'register.js'),
         join(FIXTURES, 'publish.mjs'),
         'atomic',
       ],

@@ -12,9 +12,9 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { checkFile } from '../dist/check.js';
+import { TraceError } from '../dist/model/errors.js';
 import type { EventBatch } from '../dist/model/events.js';
 import { Symbols } from '../dist/model/symbols.js';
-import { TraceError } from '../dist/trace/errors.js';
 import {
   autoMayUseThreads,
   chooseReading,

@@ -9,7 +9,7 @@ import {
   Semaphore,
   type SyncRef,
   setSyncObserver,
-} from '../src/runtime/sync/index.js';
+} from '../src/sync/index.js';
 
 const WORKER = new URL('./fixtures/sync-worker.mjs', import.meta.url);
 

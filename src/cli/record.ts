@@ -1,5 +1,5 @@
 /**
- * `goldilocks run --record FILE`: writes what the processes of a run recorded (`../runtime/record.ts`) as one
+ * `goldilocks run --record FILE`: writes what the processes of a run recorded (`../live/record.ts`) as one
  * trace in the extended format (docs/FORMATS.md), which `goldilocks check` replays offline. The encoding and its
  * one difference from the live verdicts are in docs/RUNTIME.md "Recording".
  *
@@ -12,9 +12,9 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CHUNK_RECORDS, RECORD, type RecordMeta } from '../runtime/record.js';
-import { ATOMIC, objectKey, packA, Shadow, WRITE } from '../runtime/shadow.js';
-import { CELL, Cell, Tag } from '../runtime/state.js';
+import { CELL, Cell, Tag } from '../live/memory/state.js';
+import { CHUNK_RECORDS, RECORD, type RecordMeta } from '../live/record.js';
+import { ATOMIC, objectKey, packA, Shadow, WRITE } from '../live/shadow/goldilocks.js';
 import { writeAll } from '../trace/write-all.js';
 
 /** What {@link writeRecordedTrace} wrote. */
@@ -99,7 +99,7 @@ interface Accesses {
   site: Int32Array;
 }
 
-/** Reads every `*.log` of a process directory (blocks of `../runtime/record.ts`; a truncated block is cut). */
+/** Reads every `*.log` of a process directory (blocks of `../live/record.ts`; a truncated block is cut). */
 function readAccesses(dir: string): Accesses {
   const blocks: Int32Array[] = [];
   for (const f of readdirSync(dir).filter((f) => f.endsWith('.log'))) {

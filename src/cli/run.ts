@@ -1,6 +1,6 @@
 /**
  * `goldilocks run`: runs a program (or, after `--`, any command) with every Node.js process and worker thread
- * it starts instrumented and race-checked by the live runtime (src/runtime/, docs/RUNTIME.md).
+ * it starts instrumented and race-checked by the live runtime (src/live/, src/instrument/, src/node/; docs/RUNTIME.md).
  *
  * Each process writes its JSON report into a fresh directory (`GOLDILOCKS_REPORT_DIR`); once the command ends they
  * are merged into `--report FILE` and summarized on stderr; with `--record FILE`, what they recorded is written as
@@ -19,10 +19,10 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/memory/state.js';
+import { EXIT_ABORT } from '../live/runtime.js';
+import { run } from '../node/run.js';
 import type { JsonRace, JsonReport } from '../report/report.js';
-import { EXIT_ABORT } from '../runtime/detector.js';
-import { run } from '../runtime/run.js';
-import { isPrecise, LIVE_DETECTORS, type LiveDetector } from '../runtime/state.js';
 import { writeRecordedTrace } from './record.js';
 
 export interface RunFlags {

@@ -1,5 +1,6 @@
 import type { Detector } from '../detectors/detector.js';
 import { LockState } from '../detectors/detector.js';
+import { TraceError } from '../model/errors.js';
 import {
   ACQUIRE,
   ALLOC,
@@ -24,7 +25,6 @@ import {
 } from '../model/events.js';
 import { growAtLeast } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
-import { TraceError } from '../trace/errors.js';
 import type { SkipList } from './skip.js';
 
 const UNSEEN = 0;

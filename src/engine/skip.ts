@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { TraceError } from '../model/errors.js';
 import { growAtLeast } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
-import { TraceError } from '../trace/errors.js';
 
 const DIRECTIVES = ['variable', 'field', 'object', 'location'] as const;
 

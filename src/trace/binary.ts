@@ -1,7 +1,7 @@
+import { TraceError } from '../model/errors.js';
 import * as ev from '../model/events.js';
 import { growAtLeast, type Interner } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
-import { TraceError } from './errors.js';
 import type { TraceParser } from './parser.js';
 
 /**

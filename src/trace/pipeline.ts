@@ -6,10 +6,10 @@ import {
   type Transferable,
   Worker,
 } from 'node:worker_threads';
+import { TraceError } from '../model/errors.js';
 import { EventBatch } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
 import { namespaceTables } from './binary.js';
-import { TraceError } from './errors.js';
 import type { ReadOptions, ReadResult } from './reader.js';
 
 /**

@@ -1,10 +1,10 @@
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { TraceError } from '../model/errors.js';
 import { EventBatch } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
 import { BINARY_MAGIC, BinaryParser } from './binary.js';
-import { TraceError } from './errors.js';
 import type { TraceParser } from './parser.js';
 import { RoadRunnerParser } from './roadrunner.js';
 import { StdParser } from './std.js';

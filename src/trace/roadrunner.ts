@@ -1,3 +1,4 @@
+import { TraceError } from '../model/errors.js';
 import {
   ACQUIRE,
   ENTER,
@@ -13,7 +14,6 @@ import {
   WRITE,
 } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
-import { TraceError } from './errors.js';
 import type { TraceParser } from './parser.js';
 
 /** Events of RoadRunner's PrintTool that carry no happens-before edge in our model: skipped and counted. */

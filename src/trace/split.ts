@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort, type Worker } from 'node:worker_threads';
+import { TraceError } from '../model/errors.js';
 import type { EventBatch } from '../model/events.js';
 import { growAtLeast } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
@@ -13,7 +14,6 @@ import {
   SECOND_NS,
   TARGET_NS,
 } from './binary.js';
-import { TraceError } from './errors.js';
 import {
   internNames,
   landBatch,

@@ -1,3 +1,4 @@
+import { TraceError } from '../model/errors.js';
 import {
   ACQUIRE,
   ALLOC,
@@ -24,7 +25,6 @@ import {
   WRITE,
 } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
-import { TraceError } from './errors.js';
 import type { TraceParser } from './parser.js';
 
 const PIPE = 0x7c;

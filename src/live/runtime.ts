@@ -1,11 +1,11 @@
 /**
  * The Goldilocks runtime (PLDI'07 §1, §5) for JavaScript threads: the default runtime module loaded by
- * `./register.ts`. Its default export is a {@link RuntimeFactory}, called once per thread before user code.
+ * `../node/register.ts`. Its default export is a {@link RuntimeFactory}, called once per thread before user code.
  *
- * Per thread it attaches to the process's shared state (`./state.ts`), then every access to a TypedArray over a
- * SharedArrayBuffer reaching the hooks is checked by this thread against the shared shadow state (`./shadow.ts`)
+ * Per thread it attaches to the process's shared state (`./memory/state.ts`), then every access to a TypedArray over a
+ * SharedArrayBuffer reaching the hooks is checked by this thread against the shared shadow state (`./shadow/goldilocks.ts`)
  * before it executes; a race throws {@link DataRaceException} (or is reported, or aborts: `GOLDILOCKS_ON_RACE`).
- * The synchronization it observes (`./patches.ts` for Atomics, DataView and bulk methods; here for threads and
+ * The synchronization it observes (`./intercept/patches.ts` for Atomics, DataView and bulk methods; here for threads and
  * messages) is appended to the synchronization event list:
  * - `new Worker()` → fork cell, written before the worker runs user code (the worker waits for it);
  * - the worker's `'exit'` emitted in its parent → join cell (also what `terminate()`'s promise waits for);
@@ -14,10 +14,10 @@
  *   each receiving channel of a broadcast) → receive cell of the same message id. The
  *   message travels wrapped with its id and the ids of the shared buffers it carries, so the receiver knows which
  *   shadow memory a received SharedArrayBuffer object is (a cloned SharedArrayBuffer is a new object);
- * - the sync library's lock and volatile reports (`./sync/observer.ts`) → acquire/release, publish/subscribe.
+ * - the sync library's lock and volatile reports (`../sync/observer.ts`) → acquire/release, publish/subscribe.
  *
- * Settings (`./settings.ts`, from the environment): `GOLDILOCKS_DETECTOR` = `goldilocks` (default) | `fasttrack` |
- * `eraser` (the checker: `./shadow.ts`, `./fasttrack.ts`, `./eraser.ts`; shared by all threads like `onRace`);
+ * Settings (`../node/settings.ts`, from the environment): `GOLDILOCKS_DETECTOR` = `goldilocks` (default) | `fasttrack` |
+ * `eraser` (the checker: `./shadow/goldilocks.ts`, `./shadow/fasttrack.ts`, `./shadow/eraser.ts`; shared by all threads like `onRace`);
  * `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66); `GOLDILOCKS_REPORT` = a file for
  * the JSON report, written at exit; `GOLDILOCKS_REPORT_DIR` = a directory where each process writes `<pid>.json`
  * (and `aborted` when it aborted), as `goldilocks run` uses it; `GOLDILOCKS_RECORD` = a directory where each
@@ -29,8 +29,6 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, threadId } from 'node:worker_threads';
 import pc from 'picocolors';
-import { EraserShadow } from './eraser.js';
-import { FastTrackShadow } from './fasttrack.js';
 import {
   notSharedCache,
   type Runtime,
@@ -38,20 +36,11 @@ import {
   type SiteFunction,
   type ThreadHooks,
   type WorkerHooks,
-} from './hooks.js';
-import { installPatches } from './patches.js';
-import {
-  DataRaceException,
-  type LiveRace,
-  printErr,
-  recordRace,
-  siteText,
-  textRace,
-  writeLiveReport,
-} from './races.js';
-import { Recorder } from './record.js';
-import { settings } from './settings.js';
-import { ATOMIC, alignPage, type Conflict, PAGE_INTS, packA, Shadow, WRITE } from './shadow.js';
+} from '../hooks/hooks.js';
+import { settings } from '../node/settings.js';
+import { warn } from '../node/transform.js';
+import { type SyncRef, setSyncObserver } from '../sync/observer.js';
+import { installPatches } from './intercept/patches.js';
 import {
   A,
   allocHeap,
@@ -75,9 +64,20 @@ import {
   Tag,
   TERMINATING,
   unlock,
-} from './state.js';
-import { type SyncRef, setSyncObserver } from './sync/observer.js';
-import { warn } from './transform.js';
+} from './memory/state.js';
+import {
+  DataRaceException,
+  type LiveRace,
+  printErr,
+  recordRace,
+  siteText,
+  textRace,
+  writeLiveReport,
+} from './races.js';
+import { Recorder } from './record.js';
+import { EraserShadow } from './shadow/eraser.js';
+import { FastTrackShadow } from './shadow/fasttrack.js';
+import { ATOMIC, alignPage, type Conflict, PAGE_INTS, packA, Shadow, WRITE } from './shadow/goldilocks.js';
 
 /** `--on-race` modes, in the order stored in the shared settings. */
 export const ON_RACE = ['throw', 'report', 'abort'] as const;
@@ -95,8 +95,8 @@ const WASM_PAGE = 65536;
  * detector's heap of at most 2 GiB (state.ts), for all buffers of the run: its pages are committed as they are used.
  */
 const MEMORY_TABLE_MAX = 256 << 20;
-/** The URL of the runtime's directory: its frames are never a user's call site. */
-const RUNTIME_DIR = new URL('.', import.meta.url).href;
+/** The URL of this package's `dist/` directory: frames of its files are never a user's call site. */
+const RUNTIME_DIR = new URL('../', import.meta.url).href;
 const threads = createRequire(import.meta.url)('node:worker_threads') as typeof import('node:worker_threads');
 
 /** A message as it travels between instrumented threads. */
@@ -148,7 +148,7 @@ export type Race = (
   fn: Callee,
 ) => void;
 
-/** Everything a patch needs from this thread's runtime (`./patches.ts`). */
+/** Everything a patch needs from this thread's runtime (`./intercept/patches.ts`). */
 export interface Context {
   readonly s: StateViews;
   readonly shadow: Shadow;
@@ -180,7 +180,7 @@ export interface Context {
 }
 
 /**
- * The index in `choices` of setting `name` (`./settings.ts`); the first choice, with a warning on stderr, when it is
+ * The index in `choices` of setting `name` (`../node/settings.ts`); the first choice, with a warning on stderr, when it is
  * another value; the first choice when unset.
  */
 function setting(name: string, choices: readonly string[]): number {

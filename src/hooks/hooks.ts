@@ -1,8 +1,8 @@
 /**
- * The hooks contract between instrumented code (`./instrument.ts`) and the detector runtime.
+ * The hooks contract between instrumented code (`../instrument/instrument.ts`) and the detector runtime.
  *
  * One frozen {@link Hooks} object per thread and runtime lives at `globalThis.__goldilocks` (non-writable,
- * non-enumerable), installed by `./register.ts` before any user module runs. Instrumented code calls it directly;
+ * non-enumerable), installed by `../node/register.ts` before any user module runs. Instrumented code calls it directly;
  * the **runtime** (the detector) sits behind it and is reached only for accesses to typed arrays over a
  * `SharedArrayBuffer`: everything else is answered by the hooks themselves with the plain access.
  *
@@ -150,7 +150,7 @@ export interface Hooks {
    * `peek(o, p)`: the value of `o[p]` if reading it runs no code and it is not a view over shared memory ({@link
    * shared}), else a fresh object no other code holds. Reading runs no code when `o` is an object whose prototype
    * chain up to the first object with an own `p` holds no Proxy and that `p` is a data property (ECMA-262
-   * §10.1.8.1 OrdinaryGet; no getter, no trap runs). The member loop guards of `./instrument.ts` compare an access's
+   * §10.1.8.1 OrdinaryGet; no getter, no trap runs). The member loop guards of `../instrument/instrument.ts` compare an access's
    * object with it: equal means not shared, whatever happened to `o[p]` since.
    */
   readonly peek: (o: unknown, p: string) => unknown;

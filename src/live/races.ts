@@ -22,7 +22,7 @@ import {
   STATS,
   type StateViews,
   unlock,
-} from './state.js';
+} from './memory/state.js';
 
 /** One access of a live race (the offline `JsonAccess`; `index` is -1: a live run has no event indices). */
 export interface LiveAccess extends JsonAccess {

@@ -20,7 +20,7 @@
  * Eraser's rule). With `--on-race=throw` the warning throws `DataRaceException` before the access, which is then not
  * recorded (its bytes keep their state, so a retry warns again), like Goldilocks.
  *
- * **Layout.** The word's check lock and list head are Goldilocks' (`./shadow.ts`); the list holds Eraser records in
+ * **Layout.** The word's check lock and list head are Goldilocks' (`./goldilocks.ts`); the list holds Eraser records in
  * the `Info` layout (8 Int32), one per set of the word's bytes in one state: `next`, `flags` (byte mask | WRITE |
  * ATOMIC of the last access | the same two bits of the last other-thread access, << 2 | state << 12), `owner` (the
  * last accessor: the owner in Exclusive), `pos` = the candidate lockset's id, `site` of the last access, the last
@@ -28,9 +28,11 @@
  * a record's bytes splits it. Candidate locksets are hash-consed in the shadow heap (sorted (a, b) key pairs → the
  * index of their record, the id; 0 = the empty set) under `CTL.peerLock`; intersections are cached per thread.
  *
- * **A worker terminated mid-update** is survived by the lock takeover of `./state.ts`: records and lockset records
+ * **A worker terminated mid-update** is survived by the lock takeover of `../memory/state.ts`: records and lockset records
  * are filled before one store links them; a record updated in place may mix its old and new fields (readable).
  */
+
+import { A, allocHeap, Cell, CTL, lock, peerTables, STAT, type StateViews, unlock } from '../memory/state.js';
 import {
   ATOMIC,
   type Conflict,
@@ -44,8 +46,7 @@ import {
   Shadow,
   SITE,
   WRITE,
-} from './shadow.js';
-import { A, allocHeap, Cell, CTL, lock, peerTables, STAT, type StateViews, unlock } from './state.js';
+} from './goldilocks.js';
 
 const LOCKSET = POS;
 const OTHER = 5;

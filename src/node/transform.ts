@@ -14,7 +14,7 @@
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { instrument } from './instrument.js';
+import { instrument } from '../instrument/instrument.js';
 
 const require = createRequire(import.meta.url);
 const amaro = require('amaro') as {

@@ -71,24 +71,24 @@ export const CTL = {
   aborted: 11,
   /** Threads that attached to the state. */
   threadCount: 12,
-  /** Recording (`./record.ts`): next sequence number of a recorded access. */
+  /** Recording (`../record.ts`): next sequence number of a recorded access. */
   recordSeq: 13,
   /** Recording: chunks allocated in the record buffer. */
   recordChunks: 14,
-  /** Heap index of the online peer detector's shared tables (`./fasttrack.ts`, `./eraser.ts`); 0 until made. */
+  /** Heap index of the online peer detector's shared tables (`../shadow/fasttrack.ts`, `../shadow/eraser.ts`); 0 until made. */
   peer: 15,
   /** Counters summed over all threads (see `STATS`; at most 16). */
   stats: 16,
   /** Lock of the online peer's shared tables where the list lock does not serialize them (Eraser's locksets). */
   peerLock: 32,
   /**
-   * The shared pool of free `Info` records (`./shadow.ts`): the first of a chain linked through their `next`
+   * The shared pool of free `Info` records (`../shadow/goldilocks.ts`): the first of a chain linked through their `next`
    * fields, 0 = empty. Pushed a batch at a time (compare-exchange), taken whole (exchange): no ABA.
    */
   freeInfos: 33,
   /**
    * Deduplication of reports: `dedupSize` hashes of location pairs (open addressing, 0 = empty), then per slot
-   * its count, its record's string id, then the slots in order of first report (`./races.ts`).
+   * its count, its record's string id, then the slots in order of first report (`../races.ts`).
    */
   dedup: 64,
   dedupSize: 1024,
@@ -118,7 +118,7 @@ export const STAT = Object.freeze(Object.fromEntries(STATS.map((name, i) => [nam
 
 /** Cell layout of the synchronization event list: 4 Int32 per cell (`kind`, `thread`, `a`, `b`). */
 export const CELL = 4;
-/** Cell kinds (the lockset rules are in `./shadow.ts`). */
+/** Cell kinds (the lockset rules are in `../shadow/goldilocks.ts`). */
 export const Cell = {
   Acquire: 1,
   Release: 2,
@@ -193,7 +193,7 @@ export interface SharedState {
   threads: SharedArrayBuffer;
   /** Per thread id: the parent's thread id + 1. */
   parents: SharedArrayBuffer;
-  /** Per-thread chunks of recorded accesses (growable), when the run is recorded (`./record.ts`). */
+  /** Per-thread chunks of recorded accesses (growable), when the run is recorded (`../record.ts`). */
   record?: SharedArrayBuffer;
   settings: SharedSettings;
 }
@@ -208,7 +208,7 @@ function growable(initial: number, max: number): SharedArrayBuffer {
 
 /**
  * Allocates the state (main thread) and publishes it to future workers; with `record`, also the buffer of
- * `./record.ts`.
+ * `../record.ts`.
  */
 export function createState(settings: SharedSettings, record = false): SharedState {
   const state: SharedState = {
@@ -251,7 +251,7 @@ export class StateViews {
   readonly self = threadId + 1;
   /**
    * Called by {@link appendCell} after each cell this thread appends (list lock held): how an online peer detector
-   * (`./fasttrack.ts`) updates its vector clocks in list order. Undefined for Goldilocks, which walks the list.
+   * (`../shadow/fasttrack.ts`) updates its vector clocks in list order. Undefined for Goldilocks, which walks the list.
    */
   onCell: ((kind: number, thread: number, a: number, b: number) => void) | undefined = undefined;
 

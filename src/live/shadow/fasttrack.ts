@@ -3,7 +3,7 @@
  * Freund, "FastTrack: Efficient and Precise Dynamic Race Detection", PLDI'09 §3; the offline one is
  * `src/detectors/vectorclock/fasttrack.ts`). Same happens-before as Goldilocks, so the same verdicts.
  *
- * **Data accesses** use Goldilocks' shadow words unchanged (`./shadow.ts`: the word's check lock, its list of
+ * **Data accesses** use Goldilocks' shadow words unchanged (`./goldilocks.ts`: the word's check lock, its list of
  * `Info`s — the last write of each byte and each thread's last read since, i.e. FastTrack's write epoch and its
  * read epoch or read vector clock), except that an Info's `pos` holds its owner's *epoch* (`C_u[u]` at the
  * access) instead of a list position. An earlier access of thread u at epoch c happens before thread t's current
@@ -13,7 +13,7 @@
  * synchronization object (lock, waiter list, atomic location, sync-library volatile, message), found through one
  * chained hash table keyed by the object's cell words (a, b) (a thread's key is (THREAD, t)). The thread that
  * appends a cell updates the clocks (`StateViews.onCell`, list lock held), so every clock update is serialized and
- * in list order. The rules mirror the lockset rules of `./shadow.ts` (docs/RUNTIME.md, "ECMA-262 atomics are not
+ * in list order. The rules mirror the lockset rules of `./goldilocks.ts` (docs/RUNTIME.md, "ECMA-262 atomics are not
  * Java volatiles"), with `inc` = `C_t[t]++`:
  * acquire(l): C_t ⊔= L_l;  release(l): L_l ⊔= C_t, inc;  atomic read(v): C_t ⊔= V_v;  atomic write(v): V_v := C_t
  * (a copy), inc;  read-modify-write: read then write;  fork(c): C_c ⊔= C_t, inc;  join(c): C_t ⊔= C_c (then C_c is
@@ -27,16 +27,27 @@
  * `clock`). Freed entries and clocks are reused. Only the owner thread writes its own clock after its fork cell,
  * so it reads `C_t` without the list lock (cached heap index).
  *
- * **A worker terminated mid-update** (holding the list lock) is survived by the lock takeover of `./state.ts`; the
+ * **A worker terminated mid-update** (holding the list lock) is survived by the lock takeover of `../memory/state.ts`; the
  * structures stay readable: entries and clocks are filled before one store links them, a join leaves each
  * component old or new (monotone), and a copy stopped halfway may mix two writes' clocks (extra edges: a race may
  * be missed there, no false alarm is added).
  *
  * The shadow heap is a shared view: its words are moved with loops, never with the `TypedArray` methods the
- * runtime patches (`./patches.ts`), which would check them as the program's accesses.
+ * runtime patches (`../intercept/patches.ts`), which would check them as the program's accesses.
  */
-import { type Conflict, FLAGS, POS, Shadow, SITE } from './shadow.js';
-import { allocHeap, Cell, CTL, lock, peerTables, type StateViews, TAG_SHIFT, Tag, unlock } from './state.js';
+
+import {
+  allocHeap,
+  Cell,
+  CTL,
+  lock,
+  peerTables,
+  type StateViews,
+  TAG_SHIFT,
+  Tag,
+  unlock,
+} from '../memory/state.js';
+import { type Conflict, FLAGS, POS, Shadow, SITE } from './goldilocks.js';
 
 /** Chain heads of the clock table (fixed: chains grow with the number of synchronization objects). */
 const BUCKETS = 1 << 16;

@@ -3,7 +3,7 @@
  * leaves in its recording directory (`GOLDILOCKS_RECORD/<pid>/`), from which `../cli/record.ts` writes the trace.
  *
  * - The synchronization event list is already the run's synchronization, in an order consistent with
- *   happens-before; the main thread writes it at exit (`list.bin`: the cells as Int32, `./state.ts` {@link CELL}),
+ *   happens-before; the main thread writes it at exit (`list.bin`: the cells as Int32, `./memory/state.ts` {@link CELL}),
  *   with `meta.json`: the buffers' word tables in the shadow heap and the string heap (sites).
  * - Data accesses: {@link Recorder.log} runs under the word's check lock for every word `Shadow.access` checks and
  *   appends a record — [`pos` (the list's length then), `seq` (a process-wide sequence number, taken under the
@@ -11,7 +11,7 @@
  *   — to its thread's chunk. A chunk lives in the shared `record` buffer, so that the main thread can write out
  *   the records of a worker terminated mid-run; a thread appends a full chunk to its file `t<id>.log` itself. A
  *   file is a sequence of blocks [thread, count, count records].
- * - An atomic operation's data access is logged the same way (by `./patches.ts`, under its word lock and the
+ * - An atomic operation's data access is logged the same way (by `./intercept/patches.ts`, under its word lock and the
  *   list lock, before the operation's cells) with its ATOMIC flag: the trace writes it as `ard`/`awd`.
  *
  * The order of the trace: an access checked when the list had `pos` cells comes after cell `pos - 1` and before
@@ -20,8 +20,8 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { A, CELL, CTL, ensureBytes, getString, type StateViews } from './memory/state.js';
 import { printErr } from './races.js';
-import { A, CELL, CTL, ensureBytes, getString, type StateViews } from './state.js';
 
 /** Int32 words of one recorded access. */
 export const RECORD = 5;

@@ -43,7 +43,7 @@ import {
   TAG_SHIFT,
   Tag,
   unlock,
-} from './state.js';
+} from '../memory/state.js';
 
 /**
  * A word table (two Int32 per 8-byte word: check lock, list head) is aligned to PAGE_INTS, and the words of one
@@ -116,7 +116,7 @@ export class Shadow {
   /** Local counters, added to the shared ones by {@link flush}. */
   readonly counts = new Float64Array(STATS.length);
   /**
-   * Set when the run is recorded (`./record.ts`): called by {@link access} for every checked word, under the
+   * Set when the run is recorded (`../record.ts`): called by {@link access} for every checked word, under the
    * word's check lock, with the word, `mask | flags` and the site — also for a racing access that `stopOnRace`
    * keeps from happening.
    */
