@@ -4,7 +4,7 @@
  *
  *   npm run bench:runtime -- [--kernels sor,lufact,...] [--workers 2,4] [--size tiny|small|medium]
  *                            [--modes plain,goldilocks,fasttrack,eraser] [--repeat N] [--timeout S]
- *                            [--no-verify] [--json FILE] [--out FILE]
+ *                            [--no-verify] [--json FILE] [--out FILE] [--base REV]
  *
  * Every run is a fresh process. Within a repetition the modes of one kernel × workers run one after the other,
  * so that they are measured side by side; the figures are the minimum over the repetitions. Measured per run:
@@ -15,6 +15,10 @@
  * `summary.racyVariables` (the kernels are race-free: a race from a precise detector is flagged and makes the
  * exit code 1) and, for goldilocks, `stats`: the share of checks each short-circuit decided (the paper's
  * Table 1). A mode that fails is reported and skipped, not fatal. `--help` lists every option.
+ *
+ * `--base REV` runs every detector mode also with git revision REV's build (compiled by bench/revision.ts), as mode
+ * `D@base` right after mode `D` in each repetition: the build before a change and the build after it, side by side
+ * in one run, with the ratio of their kernel times per kernel × workers and its median.
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +27,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { describeMachine, ROOT } from '../scripts/child.js';
+import { buildRevision } from './revision.js';
 
 const KERNELS = ['series', 'lufact', 'sor', 'crypt', 'moldyn', 'raytracer', 'montecarlo'];
 const DETECTORS = ['goldilocks', 'fasttrack', 'djit', 'eraser'];
@@ -42,6 +47,7 @@ const USAGE = `usage: npm run bench:runtime -- [options]
   --no-verify        skip the kernels' check against a sequential computation (done by default on tiny, small)
   --json FILE        also write every run and the summary as JSON
   --out FILE         append the Markdown report to FILE
+  --base REV         also run each detector mode with git revision REV's build, as mode D@base (side by side)
 `;
 
 interface KernelLine {
@@ -105,9 +111,18 @@ function positive(s: string, name: string): number {
  */
 function command(mode: string, kernelArgs: string[], report: string): string[] {
   if (mode === 'plain') return kernelArgs;
-  const onRace = PRECISE.has(mode) ? [] : ['--on-race=report'];
-  return [CLI, 'run', '--detector', mode, ...onRace, '--report', report, ...kernelArgs];
+  const detector = detectorOf(mode);
+  const onRace = PRECISE.has(detector) ? [] : ['--on-race=report'];
+  const cli = mode.endsWith(BASE) ? baseCli : CLI;
+  return [cli, 'run', '--detector', detector, ...onRace, '--report', report, ...kernelArgs];
 }
+
+/** Suffix of a mode run with the `--base` revision's build. */
+const BASE = '@base';
+/** The `--base` revision's CLI (set in main when given). */
+let baseCli = CLI;
+/** The detector of a mode (`fasttrack@base` → `fasttrack`). */
+const detectorOf = (mode: string): string => (mode.endsWith(BASE) ? mode.slice(0, -BASE.length) : mode);
 
 interface Spawned {
   code: number | null;
@@ -373,7 +388,7 @@ function report(
             const what =
               `${k}, ${w} workers, ${d}: ${r.racyVariables} racy variables` +
               (r.racyNames?.length ? ` (${r.racyNames.slice(0, 5).join(', ')})` : '');
-            if (PRECISE.has(d)) racy.push(what);
+            if (PRECISE.has(detectorOf(d))) racy.push(what);
             else notes.push(`${what} — ${d} is imprecise (no happens-before for barriers, start or join)`);
             break;
           }
@@ -409,6 +424,22 @@ function report(
         : `- ${d}: median slowdown **${ratio(medians[d]!)}** over ${xs.length} kernel × workers ` +
             `(whole-process wall time: ${ratio(wall!)})`,
     );
+  }
+  for (const d of detectors.filter((m) => m.endsWith(BASE))) {
+    const current = detectorOf(d);
+    const ratios: number[] = [];
+    for (const k of kernels)
+      for (const w of workerCounts) {
+        const now = figures(get(k, w, current));
+        const before = figures(get(k, w, d));
+        if (now.ok && before.ok) ratios.push(now.ms! / before.ms!);
+      }
+    if (ratios.length > 0)
+      lines.push(
+        `- ${current} against ${d}: kernel time ratio (this build / base) median ` +
+          `**${median(ratios)!.toFixed(2)}**, from ${Math.min(...ratios).toFixed(2)} to ` +
+          `${Math.max(...ratios).toFixed(2)} over ${ratios.length} kernel × workers`,
+      );
   }
   if (modes.includes('goldilocks')) {
     lines.push(
@@ -453,6 +484,7 @@ async function main(): Promise<void> {
       'no-verify': { type: 'boolean', default: false },
       json: { type: 'string' },
       out: { type: 'string' },
+      base: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -470,6 +502,11 @@ async function main(): Promise<void> {
   for (const m of modes)
     if (m !== 'plain' && !DETECTORS.includes(m))
       throw new Error(`unknown mode '${m}' (plain or one of ${DETECTORS.join(', ')})`);
+  if (values.base !== undefined) {
+    const base = buildRevision(values.base);
+    baseCli = path.join(base.dist, 'cli', 'main.js');
+    modes = modes.flatMap((m) => (m === 'plain' ? [m] : [m, `${m}${BASE}`]));
+  }
   const repeat = positive(values.repeat, '--repeat');
   const timeoutMs = positive(values.timeout, '--timeout') * 1000;
   const opts = { size: values.size, verify: !values['no-verify'], timeoutMs };
@@ -512,7 +549,7 @@ async function main(): Promise<void> {
             `${where}: ${run.result!.ms.toFixed(0)} ms, wall ${run.wallMs.toFixed(0)} ms, ` +
               `${mib(run.maxRSSKiB)} MiB${races}\n`,
           );
-          if ((run.racyVariables ?? 0) > 0 && PRECISE.has(m))
+          if ((run.racyVariables ?? 0) > 0 && PRECISE.has(detectorOf(m)))
             process.stderr.write(
               `!!! ${where}: ${m} REPORTED ${run.racyVariables} RACY VARIABLES on a race-free kernel\n`,
             );
