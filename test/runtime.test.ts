@@ -105,6 +105,46 @@ describe('synchronization the runtime sees', () => {
   });
 });
 
+describe('statistics (run --stats)', () => {
+  test(
+    'the shares of the check decisions sum to 100%; a hand-off through Atomics is decided by direct ownership transfer',
+    LIMIT,
+    async () => {
+      const r = await goldilocks(['--stats'], [join(FIXTURES, 'publish.mjs'), 'atomic']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.report?.summary.racyEvents, 0);
+      const shares = [...r.stderr.matchAll(/^ {2}(\w+) +[\d,]+ \(([\d.]+)% of checks\)$/gm)];
+      assert.deepEqual(
+        shares.map((m) => m[1]),
+        ['shortCircuitXact', 'shortCircuitOwner', 'shortCircuitAlock', 'hbMemo', 'directTransfer', 'lockset'],
+      );
+      const total = shares.reduce((sum, m) => sum + Number(m[2]), 0);
+      assert.ok(Math.abs(total - 100) < 0.5, `shares sum to ${total}`);
+      // the worker's write, its Atomics.store, the main thread's Atomics.load: two threads' cells, a few cells apart
+      assert.ok((r.report?.stats.directTransfer ?? 0) >= 1, r.stderr);
+      assert.match(r.stderr, /^ {2}directTransferCells +\d+$/m);
+    },
+  );
+
+  test(
+    'the decisions sum to the checks when a word is short-circuited only in part (Example 2)',
+    LIMIT,
+    async () => {
+      const r = await goldilocks([], ['examples/ownership.mjs']);
+      assert.equal(r.code, 0, r.stderr);
+      const st = r.report!.stats;
+      const decided =
+        st.shortCircuitXact +
+        st.shortCircuitOwner +
+        st.shortCircuitAlock +
+        st.hbMemo +
+        st.directTransfer +
+        st.lockset;
+      assert.equal(decided, st.checks);
+    },
+  );
+});
+
 describe('patched methods on shared views', () => {
   test(
     'iteration and search methods return what the originals return on a non-shared copy',

@@ -272,6 +272,10 @@ export async function main(argv: string[]): Promise<number> {
     )
     .option('--report <file>', 'write the JSON report (schema docs/REPORT.md; all processes merged)')
     .option(
+      '--stats',
+      'print detector statistics on stderr (short-circuit shares, list walks), all processes summed',
+    )
+    .option(
       '--record <file>',
       'also write the execution as a trace in the extended format, for goldilocks check (docs/RUNTIME.md "Recording")',
     )

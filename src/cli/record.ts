@@ -12,9 +12,10 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CELL, Cell, Tag } from '../live/memory/state.js';
+import { CELL, Tag } from '../live/memory/state.js';
 import { CHUNK_RECORDS, RECORD, type RecordMeta } from '../live/record.js';
 import { ATOMIC, objectKey, packA, Shadow, WRITE } from '../live/shadow/goldilocks.js';
+import { SyncKind } from '../model/sync.js';
 import { writeAll } from '../trace/write-all.js';
 
 /** What {@link writeRecordedTrace} wrote. */
@@ -282,23 +283,23 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
     }
   };
   const SYNC: Record<number, string> = {
-    [Cell.Acquire]: 'acq',
-    [Cell.Release]: 'rel',
-    [Cell.AtomicRead]: 'ar',
-    [Cell.AtomicWrite]: 'aw',
-    [Cell.AtomicRmw]: 'armw',
-    [Cell.Send]: 'vw',
-    [Cell.Receive]: 'vr',
-    [Cell.Publish]: 'vw',
-    [Cell.Subscribe]: 'vr',
+    [SyncKind.Acquire]: 'acq',
+    [SyncKind.Release]: 'rel',
+    [SyncKind.AtomicRead]: 'ar',
+    [SyncKind.AtomicWrite]: 'aw',
+    [SyncKind.AtomicRmw]: 'armw',
+    [SyncKind.Send]: 'vw',
+    [SyncKind.Receive]: 'vr',
+    [SyncKind.Publish]: 'vw',
+    [SyncKind.Subscribe]: 'vr',
   };
   for (let p = 0; p < cells; p++) {
     accessesBefore(p);
     const c = p * CELL;
     const kind = list[c];
     const t = thread(list[c + 1]);
-    if (kind === Cell.Fork || kind === Cell.Join) {
-      out.event(t, `${kind === Cell.Fork ? 'fork' : 'join'}(${thread(list[c + 3])})|`);
+    if (kind === SyncKind.Fork || kind === SyncKind.Join) {
+      out.event(t, `${kind === SyncKind.Fork ? 'fork' : 'join'}(${thread(list[c + 3])})|`);
       continue;
     }
     const op = SYNC[kind];

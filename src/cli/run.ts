@@ -22,7 +22,7 @@ import path from 'node:path';
 import { isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/memory/state.js';
 import { EXIT_ABORT } from '../live/runtime.js';
 import { run } from '../node/run.js';
-import type { JsonRace, JsonReport } from '../report/report.js';
+import { type JsonRace, type JsonReport, statisticsText } from '../report/report.js';
 import { writeRecordedTrace } from './record.js';
 
 export interface RunFlags {
@@ -31,6 +31,8 @@ export interface RunFlags {
   /** A file for the run's trace in the extended format (`./record.ts`). */
   record?: string;
   detector: string;
+  /** Print the detector's statistics on stderr (the share of checks each short-circuit decided, as `check --stats`). */
+  stats?: boolean;
 }
 
 /**
@@ -67,6 +69,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
       .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as JsonReport);
     const merged = mergeReports(reports, args.join(' '), flags.detector);
     if (flags.report) writeFileSync(flags.report, `${JSON.stringify(merged, null, 2)}\n`);
+    if (flags.stats) process.stderr.write(`${statisticsText(merged).join('\n')}\n`);
     const pairs = merged.summary.racePairs;
     if (pairs > 0) {
       process.stderr.write(

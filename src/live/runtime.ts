@@ -37,6 +37,7 @@ import {
   type ThreadHooks,
   type WorkerHooks,
 } from '../hooks/hooks.js';
+import { SyncKind } from '../model/sync.js';
 import { settings } from '../node/settings.js';
 import { warn } from '../node/transform.js';
 import { type SyncRef, setSyncObserver } from '../sync/observer.js';
@@ -46,7 +47,6 @@ import {
   allocHeap,
   appendCell,
   attachState,
-  Cell,
   CTL,
   createState,
   DEAD,
@@ -609,7 +609,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     const list = sabs.map(idOf);
     const m = A.add(s.ctl, CTL.nextMessage, 1) + 1;
     const a = packA(tag, 0);
-    listLocked(() => appendCell(s, Cell.Send, t, a, m));
+    listLocked(() => appendCell(s, SyncKind.Send, t, a, m));
     return { [MARK]: m, a, sabs, ids: list, memoryIds: memoryIdsOf(memories), v: value };
   }
   function unwrap(data: unknown): unknown {
@@ -617,7 +617,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     const w = data as Wrapped;
     adopt(w.sabs, w.ids);
     received(w.v, w.memoryIds);
-    listLocked(() => appendCell(s, Cell.Receive, t, w.a, w[MARK]));
+    listLocked(() => appendCell(s, SyncKind.Receive, t, w.a, w[MARK]));
     return w.v;
   }
   const portProto = MessagePort.prototype as unknown as Record<PropertyKey, Callee>;
@@ -731,14 +731,14 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       const child = worker.threadId;
       ensureThread(s, child);
       A.store(s.parents, child, t + 1);
-      listLocked(() => appendCell(s, Cell.Fork, t, 0, child));
+      listLocked(() => appendCell(s, SyncKind.Fork, t, 0, child));
       A.or(s.threads, child, FORKED);
       A.notify(s.threads, child);
       const w = worker as unknown as Record<string, Callee>;
       const emit = w.emit;
       w.emit = function (this: unknown, event: string, ...args: unknown[]) {
         if (event === 'exit') {
-          listLocked(() => appendCell(s, Cell.Join, t, 0, child));
+          listLocked(() => appendCell(s, SyncKind.Join, t, 0, child));
           A.or(s.threads, child, DEAD);
         }
         return emit.call(this, event, ...args);
@@ -764,10 +764,10 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   };
   setSyncObserver({
     acquire(ref) {
-      held.push(syncCell(Cell.Acquire, Tag.Named, ref), ref.byteOffset);
+      held.push(syncCell(SyncKind.Acquire, Tag.Named, ref), ref.byteOffset);
     },
     release(ref) {
-      const a = syncCell(Cell.Release, Tag.Named, ref);
+      const a = syncCell(SyncKind.Release, Tag.Named, ref);
       for (let i = held.length - 2; i >= 0; i -= 2) {
         if (held[i] === a && held[i + 1] === ref.byteOffset) {
           held.splice(i, 2);
@@ -776,10 +776,10 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       }
     },
     publish(ref) {
-      syncCell(Cell.Publish, Tag.Volatile, ref);
+      syncCell(SyncKind.Publish, Tag.Volatile, ref);
     },
     subscribe(ref) {
-      syncCell(Cell.Subscribe, Tag.Volatile, ref);
+      syncCell(SyncKind.Subscribe, Tag.Volatile, ref);
     },
   });
 

@@ -1,7 +1,7 @@
 import pc from 'picocolors';
 import type { CheckResult, DetectorResult } from '../check.js';
 import type { AccessRef } from '../detectors/detector.js';
-import { CHECK_DECISIONS } from '../detectors/goldilocks/goldilocks.js';
+import { CHECK_DECISIONS } from '../detectors/goldilocks/short-circuit.js';
 import type { Symbols } from '../model/symbols.js';
 
 /** Version of the JSON report schema (docs/REPORT.md). Bumped on any incompatible change. */
@@ -125,6 +125,23 @@ function describe(a: JsonAccess, colors: boolean): string {
   return `${colors ? pc.bold(what) : what} by thread ${a.thread} at ${where} (event ${a.index})`;
 }
 
+/**
+ * The `--stats` section of a report (`goldilocks check` and `goldilocks run`): one line per counter, with each check
+ * decision's share of the checks (CHECK_DECISIONS, the paper's Table 1) and the mean walk length.
+ */
+export function statisticsText(j: JsonReport): string[] {
+  const out = [`statistics (${j.detector}):`];
+  const { checks, walks, walkCells } = j.stats;
+  for (const [k, v] of Object.entries(j.stats)) {
+    let share = '';
+    if ((CHECK_DECISIONS as readonly string[]).includes(k) && checks > 0)
+      share = ` (${((100 * v) / checks).toFixed(1)}% of checks)`;
+    else if (k === 'walks' && v > 0) share = ` (mean ${(walkCells / walks).toFixed(1)} cells)`;
+    out.push(`  ${k.padEnd(24)} ${v.toLocaleString('en-US')}${share}`);
+  }
+  return out;
+}
+
 /** Renders a JSON report as text for people, in the manner of ThreadSanitizer's reports. */
 export function textReport(j: JsonReport, options: { colors: boolean; stats: boolean }): string {
   const c = options.colors ? pc : pc.createColors(false);
@@ -142,17 +159,7 @@ export function textReport(j: JsonReport, options: { colors: boolean; stats: boo
   }
   if (j.races.length > 0) out.push('==================');
   if (j.racesOmitted > 0) out.push(c.dim(`${j.racesOmitted} more location pairs not shown (--max-reports)`));
-  if (options.stats) {
-    out.push(`statistics (${j.detector}):`);
-    const { checks, walks, walkCells } = j.stats;
-    for (const [k, v] of Object.entries(j.stats)) {
-      let share = '';
-      if ((CHECK_DECISIONS as readonly string[]).includes(k) && checks > 0)
-        share = ` (${((100 * v) / checks).toFixed(1)}% of checks)`;
-      else if (k === 'walks' && v > 0) share = ` (mean ${(walkCells / walks).toFixed(1)} cells)`;
-      out.push(`  ${k.padEnd(24)} ${v.toLocaleString('en-US')}${share}`);
-    }
-  }
+  if (options.stats) out.push(...statisticsText(j));
   const s = j.summary;
   const rate =
     s.eventsPerSecond >= 1e6

@@ -1,7 +1,11 @@
 import { grow, growFilled } from '../../model/interner.js';
+import { SyncKind } from '../../model/sync.js';
 import type { Detector, DetectorContext } from '../detector.js';
+import { conflicting } from '../ecma.js';
 import { LocksetTable, WorkingLockset } from './lockset.js';
-import { ACQ, AW, COMMIT_CELL, FORK_CELL, JOIN_CELL, REL, SyncEventList, VR, VW } from './sync-list.js';
+import { appliesInDirectTransfer, applyRule, DIRECT_TRANSFER_MAX_DISTANCE } from './rules.js';
+import { CHECK_DECISIONS, Decided, shortCircuit } from './short-circuit.js';
+import { SyncEventList } from './sync-list.js';
 
 /** Options of the lazy Goldilocks detector; every optimization can be switched off (for testing). */
 export interface GoldilocksOptions {
@@ -39,26 +43,6 @@ export interface GoldilocksOptions {
 }
 
 const NO_INFO = -1;
-/**
- * Direct ownership transfer is tried only when the previous access is at most this many cells back. It scans
- * the same cells as the full walk, only applying fewer: over long distances it cannot be cheaper, and where
- * happens-before goes through a third thread (barriers) it runs to the end before the full walk starts.
- */
-const DIRECT_TRANSFER_MAX_DISTANCE = 256;
-
-/**
- * The counters of {@link GoldilocksDetector.stats} that say how each check was decided (paper §6, Table 1: the
- * transaction, owner and alock short-circuits, the happens-before memo, direct ownership transfer, and the full
- * lockset rules); they sum to `checks`.
- */
-export const CHECK_DECISIONS = [
-  'shortCircuitXact',
-  'shortCircuitOwner',
-  'shortCircuitAlock',
-  'hbMemo',
-  'directTransfer',
-  'lockset',
-] as const;
 
 /**
  * Goldilocks, the lazy implementation of Figure 8 of Elmas, Qadeer, Tasiran, PLDI'07
@@ -127,15 +111,11 @@ export class GoldilocksDetector implements Detector {
   private readHead: Int32Array = new Int32Array(1024).fill(NO_INFO);
   private disabled: Uint8Array = new Uint8Array(1024);
 
+  /** How each check was decided: counts indexed by {@link Decided} (names in CHECK_DECISIONS); they sum to `checks`. */
+  private readonly decided = new Float64Array(CHECK_DECISIONS.length);
   private readonly n = {
     checks: 0,
-    shortCircuitXact: 0,
-    shortCircuitOwner: 0,
-    shortCircuitAlock: 0,
-    hbMemo: 0,
-    directTransfer: 0,
     directTransferCells: 0,
-    lockset: 0,
     walks: 0,
     walkCells: 0,
     walkMax: 0,
@@ -169,25 +149,25 @@ export class GoldilocksDetector implements Detector {
   // ---- synchronization events (Handle-Action lines 1-2) ----
 
   acquire(t: number, l: number): void {
-    this.enqueue(ACQ, t, l);
+    this.enqueue(SyncKind.Acquire, t, l);
   }
   release(t: number, l: number): void {
-    this.enqueue(REL, t, l);
+    this.enqueue(SyncKind.Release, t, l);
   }
   volatileRead(t: number, v: number): void {
-    this.enqueue(VR, t, v);
+    this.enqueue(SyncKind.VolatileRead, t, v);
   }
   volatileWrite(t: number, v: number): void {
-    this.enqueue(VW, t, v);
+    this.enqueue(SyncKind.VolatileWrite, t, v);
   }
   atomicWrite(t: number, v: number): void {
-    this.enqueue(AW, t, v);
+    this.enqueue(SyncKind.AtomicWrite, t, v);
   }
   fork(t: number, u: number): void {
-    this.enqueue(FORK_CELL, t, u);
+    this.enqueue(SyncKind.Fork, t, u);
   }
   join(t: number, u: number): void {
-    this.enqueue(JOIN_CELL, t, u);
+    this.enqueue(SyncKind.Join, t, u);
   }
 
   /** Handle-Action lines 24-28: enqueue commit(R, W), then check R as reads and W as writes. */
@@ -195,7 +175,7 @@ export class GoldilocksDetector implements Detector {
     const nr = pool[off];
     const n = nr + pool[off + 1];
     const set = pool.slice(off + 2, off + 2 + n);
-    const pos = this.list.append(COMMIT_CELL, t, 0, set);
+    const pos = this.list.append(SyncKind.Commit, t, 0, set);
     for (let j = 0; j < n; j++) this.access(t, set[j], loc, ev, j >= nr, true, pos, -1);
     this.maintain(); // after the accesses: their Infos hold the commit cell
   }
@@ -245,14 +225,14 @@ export class GoldilocksDetector implements Detector {
     }
     let racy = false;
     const w = this.writeInfo[x];
-    // two accesses of atomic operations on the same location (range ≥ 0) are never checked
-    if (w !== NO_INFO && (range < 0 || this.iRange[w] !== range) && !this.shortCircuit(w, t, xact))
+    // ECMA-262: two accesses of atomic operations on the same location (range ≥ 0) are never checked
+    if (w !== NO_INFO && this.conflicts(w, range) && !this.shortCircuit(w, t, xact))
       racy = !this.checkHappensBefore(w, t, xact, range, x, loc, ev, write);
     if (write === true) {
       // each read since the last write is checked (until one races) and dropped, in one pass
       for (let r = this.readHead[x]; r !== NO_INFO; ) {
         const next = this.iNext[r];
-        if (!racy && (range < 0 || this.iRange[r] !== range) && !this.shortCircuit(r, t, xact))
+        if (!racy && this.conflicts(r, range) && !this.shortCircuit(r, t, xact))
           racy = !this.checkHappensBefore(r, t, xact, range, x, loc, ev, write);
         this.freeInfoRecord(r);
         r = next;
@@ -303,44 +283,41 @@ export class GoldilocksDetector implements Detector {
   }
 
   /**
-   * The short-circuits of Check-Happens-Before (§5.1), in order: both transactional; same owner; the Info's alock
-   * held by thread t; and our happens-before memo. Small, so that it is inlined where it is called; the lockset
-   * walk is {@link checkHappensBefore}. Boolean options and parameters are tested `=== true` here and in
-   * {@link access}: V8 then compares with the constant instead of converting a value of unknown type (ToBoolean: a
-   * dozen instructions), measured by `npm run bench:instructions`.
+   * ECMA-262 data race (`../ecma.ts`) of the current access (atomic location `range`, or -1) with the access of
+   * `info` on the same variable, one of them a write: unless both are atomic accesses of the same location.
+   */
+  private conflicts(info: number, range: number): boolean {
+    const r = this.iRange[info];
+    return conflicting(true, true, range >= 0 && r >= 0, r === range);
+  }
+
+  /**
+   * The short-circuits of Check-Happens-Before (§5.1, `./short-circuit.ts`), in order: both transactional; same
+   * owner; the Info's alock held by thread t; and our happens-before memo. Small, so that it is inlined where it is
+   * called; the lockset walk is {@link checkHappensBefore}. Boolean options and parameters are tested `=== true` here
+   * and in {@link access}: V8 then compares with the constant instead of converting a value of unknown type
+   * (ToBoolean: a dozen instructions), measured by `npm run bench:instructions`.
    * @returns true if one of them proves that the access recorded by `info` happens-before the current access of
    * thread t; false if the walk must decide.
    */
   private shortCircuit(info: number, t: number, xact: boolean): boolean {
     this.n.checks++;
-    if (this.opt.xactShortCircuit === true && xact === true && this.iXact[info] !== 0) {
-      this.n.shortCircuitXact++;
-      return true;
-    }
+    const opt = this.opt;
     const owner = this.iOwner[info];
-    if (this.opt.ownerShortCircuit === true && owner === t) {
-      this.n.shortCircuitOwner++;
-      return true;
-    }
     const alock = this.iAlock[info];
     const locks = this.ctx.locks;
-    if (
-      this.opt.alockShortCircuit === true &&
-      alock >= 0 &&
-      locks.holder[alock] === t &&
-      !locks.mutualExclusionBroken
-    ) {
-      this.n.shortCircuitAlock++;
-      return true;
-    }
-    if (this.opt.hbMemo === true) {
-      const f = this.proven[t];
-      if (f !== undefined && owner < f.length && this.iOrigin[info] <= f[owner]) {
-        this.n.hbMemo++;
-        return true;
-      }
-    }
-    return false;
+    const f = this.proven[t];
+    const d = shortCircuit(
+      opt.xactShortCircuit === true && xact === true && this.iXact[info] !== 0,
+      opt.ownerShortCircuit === true ? owner : -1,
+      t,
+      opt.alockShortCircuit === true && alock >= 0 && !locks.mutualExclusionBroken ? locks.holder[alock] : -1,
+      this.iOrigin[info],
+      opt.hbMemo === true && f !== undefined && owner < f.length ? f[owner] : -1,
+    );
+    if (d === Decided.NONE) return false;
+    this.decided[d]++;
+    return true;
   }
 
   /**
@@ -367,12 +344,12 @@ export class GoldilocksDetector implements Detector {
       const cells = this.applyLocksetRules(pos, this.list.tail, t, owner);
       this.n.directTransferCells += cells;
       if (this.ws.hasThread(t)) {
-        this.n.directTransfer++;
+        this.decided[Decided.DirectTransfer]++;
         this.remember(owner, origin, t);
         return true;
       }
     }
-    this.n.lockset++;
+    this.decided[Decided.Lockset]++;
     this.startLockset(info);
     const cells = this.applyLocksetRules(pos, this.list.tail, t, -1);
     this.n.walks++;
@@ -446,53 +423,16 @@ export class GoldilocksDetector implements Detector {
     const kinds = list.kind;
     const threads = list.thread;
     const targets = list.target;
+    const sets = list.sets;
     let visited = 0;
     let p = from;
     for (; p < to; p++) {
       const c = p & mask;
       const u = threads[c];
-      // An atomic write can remove an element: skipping it could make the partial lockset larger, so it is
-      // applied whoever wrote (then the partial lockset stays a subset of the full one).
-      if (other >= 0 && u !== target && u !== other && kinds[c] !== AW) continue;
+      const kind = kinds[c];
+      if (other >= 0 && !appliesInDirectTransfer(kind, u, target, other)) continue;
       visited++;
-      const y = targets[c];
-      switch (kinds[c]) {
-        case ACQ: // rule 4
-          if (ws.hasLock(y)) ws.addThread(u);
-          break;
-        case REL: // rule 5
-          if (ws.hasThread(u)) ws.addLock(y);
-          break;
-        case VR: // rule 2
-          if (ws.hasVolatile(y)) ws.addThread(u);
-          break;
-        case VW: // rule 3
-          if (ws.hasThread(u)) ws.addVolatile(y);
-          break;
-        case AW: // rule 3 for an ECMA-262 atomic write: v now carries only this write's happens-before
-          if (ws.hasThread(u)) ws.addVolatile(y);
-          else ws.removeVolatile(y);
-          break;
-        case FORK_CELL: // rule 6
-          if (ws.hasThread(u)) ws.addThread(y);
-          break;
-        case JOIN_CELL: // rule 7
-          if (ws.hasThread(y)) ws.addThread(u);
-          break;
-        default: {
-          // rule 9 (commit): add u if LS ∩ (R ∪ W) ≠ ∅; then add R ∪ W if u ∈ LS
-          const set = list.sets[c]!;
-          if (!ws.hasThread(u)) {
-            for (let j = 0; j < set.length; j++) {
-              if (ws.hasData(set[j])) {
-                ws.addThread(u);
-                break;
-              }
-            }
-          }
-          if (ws.hasThread(u)) for (let j = 0; j < set.length; j++) ws.addData(set[j]);
-        }
-      }
+      applyRule(ws, kind, u, targets[c], sets[c]);
       if (target >= 0 && ws.hasThread(target)) {
         p++;
         break;
@@ -662,8 +602,15 @@ export class GoldilocksDetector implements Detector {
   }
 
   stats(): Record<string, number> {
+    const { checks, ...rest } = this.n;
+    const decided: Record<string, number> = {};
+    CHECK_DECISIONS.forEach((name, d) => {
+      decided[name] = this.decided[d];
+    });
     return {
-      ...this.n,
+      checks,
+      ...decided,
+      ...rest,
       listLength: this.list.tail - this.list.head,
       infos: this.infoCount,
       locksetsLive: this.locksets.size,

@@ -1,5 +1,6 @@
 import { growAtLeast } from '../../model/interner.js';
 import type { Symbols } from '../../model/symbols.js';
+import type { RuleLockset } from './rules.js';
 
 /**
  * Lockset elements (Figure 5: Tid ∪ Addr×Volatile ∪ Addr×Data, plus locks as (o, l)) encoded as one int:
@@ -60,10 +61,10 @@ export class LocksetTable {
 }
 
 /**
- * The lockset being computed by a walk: membership by generation stamps per namespace (O(1) add and test,
- * O(1) reset), plus the list of members.
+ * The lockset being computed by a walk (the offline {@link RuleLockset} of the Figure 5 rules, `./rules.ts`):
+ * membership by generation stamps per namespace (O(1) add and test, O(1) reset), plus the list of members.
  */
-export class WorkingLockset {
+export class WorkingLockset implements RuleLockset {
   private stamp = 0;
   private t: Int32Array = new Int32Array(64);
   private l: Int32Array = new Int32Array(64);

@@ -1,14 +1,3 @@
-/** Cell kinds of the synchronization event list. */
-export const ACQ = 0;
-export const REL = 1;
-export const VR = 2;
-export const VW = 3;
-export const FORK_CELL = 4;
-export const JOIN_CELL = 5;
-export const COMMIT_CELL = 6;
-/** ECMA-262 atomic write (atomic reads are VR cells: same rule). */
-export const AW = 7;
-
 /**
  * The synchronization event list of Goldilocks (PLDI'07 §5, Figure 8; CACM §4.1): synchronization events in
  * synchronization order, as a ring of cells in typed arrays. Positions are absolute (0, 1, 2, ... for the
@@ -22,6 +11,7 @@ export class SyncEventList {
   head = 0;
   tail = 0;
   mask = (1 << 12) - 1;
+  /** Cell kinds: `SyncKind` of ../../model/sync.ts. */
   kind: Uint8Array = new Uint8Array(this.mask + 1);
   thread: Int32Array = new Int32Array(this.mask + 1);
   /** Lock, volatile or thread id of the event. */

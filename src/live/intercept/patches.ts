@@ -37,7 +37,8 @@ import buffer from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { inspect, types } from 'node:util';
 import { isTypedArrayConstructor, notSharedCache } from '../../hooks/hooks.js';
-import { A, appendCell, Cell, lock, STAT, Tag, unlock } from '../memory/state.js';
+import { SyncKind } from '../../model/sync.js';
+import { A, appendCell, lock, STAT, Tag, unlock } from '../memory/state.js';
 import type { Callee, Context } from '../runtime.js';
 import { ATOMIC, lockOf, packA, WRITE } from '../shadow/goldilocks.js';
 
@@ -167,9 +168,9 @@ function patchAtomics(ctx: Context): void {
     if (conflict) ctx.race(conflict, id, off, bpe, flags, site, `Atomics.${name}`, fn);
     return result;
   };
-  const READ = (Cell.AtomicRead << 16) | 0;
-  const RMW = (Cell.AtomicRmw << 16) | WRITE;
-  const STORE = (Cell.AtomicWrite << 16) | WRITE;
+  const READ = (SyncKind.AtomicRead << 16) | 0;
+  const RMW = (SyncKind.AtomicRmw << 16) | WRITE;
+  const STORE = (SyncKind.AtomicWrite << 16) | WRITE;
   /** The element index `i` of shared `ta` as ValidateAtomicAccess computes it, or -1 to leave it to the original. */
   const element = (ta: unknown, i: unknown): number => {
     if (!ctx.shared(ta)) return -1;
@@ -226,18 +227,18 @@ function patchAtomics(ctx: Context): void {
   const afterWait = (ta: Int32Array, x: number, result: unknown): void => {
     const [a, b] = waiters(ta, x);
     ctx.listLocked(() => {
-      appendCell(s, Cell.Acquire, t, a, b);
+      appendCell(s, SyncKind.Acquire, t, a, b);
       if (result === 'not-equal') {
         const off = ta.byteOffset + x * ta.BYTES_PER_ELEMENT;
         appendCell(
           s,
-          Cell.AtomicRead,
+          SyncKind.AtomicRead,
           t,
           packA(Tag.Atomic, ctx.idOf(ta.buffer as SharedArrayBuffer)),
           off * 4 + Math.log2(ta.BYTES_PER_ELEMENT),
         );
       }
-      appendCell(s, Cell.Release, t, a, b);
+      appendCell(s, SyncKind.Release, t, a, b);
     });
   };
   const beforeWait = (ta: Int32Array, x: number, fn: Callee, name: string): void => {
@@ -247,8 +248,8 @@ function patchAtomics(ctx: Context): void {
       x,
       () => READ,
       () => {
-        appendCell(s, Cell.Acquire, t, a, b);
-        appendCell(s, Cell.Release, t, a, b);
+        appendCell(s, SyncKind.Acquire, t, a, b);
+        appendCell(s, SyncKind.Release, t, a, b);
       },
       fn,
       name,
@@ -285,9 +286,9 @@ function patchAtomics(ctx: Context): void {
     if (x < 0) return A.notify(ta, i as number, count);
     const [a, b] = waiters(ta, x);
     return ctx.listLocked(() => {
-      appendCell(s, Cell.Acquire, t, a, b);
+      appendCell(s, SyncKind.Acquire, t, a, b);
       const n = A.notify(ta, x, count);
-      appendCell(s, Cell.Release, t, a, b);
+      appendCell(s, SyncKind.Release, t, a, b);
       return n;
     });
   };

@@ -23,6 +23,7 @@
  * linked with one store.
  */
 import { getEnvironmentData, setEnvironmentData, threadId } from 'node:worker_threads';
+import { CHECK_DECISIONS } from '../../detectors/goldilocks/short-circuit.js';
 
 /** The Atomics functions as they were before the runtime patched the global object. */
 export const A = {
@@ -96,15 +97,17 @@ export const CTL = {
   size: 64 + 4 * 1024,
 } as const;
 
-/** Names of the shared counters at `CTL.stats + i` (the paper's Table 1 shares). */
+/**
+ * Names of the shared counters at `CTL.stats + i`: how each check was decided under the names of the offline
+ * detector's statistics (CHECK_DECISIONS, the paper's Table 1 shares; `shortCircuitXact` stays 0: no transactions
+ * live), so that `goldilocks run --stats` prints them as `goldilocks check --stats` does.
+ */
 export const STATS = [
   'sameEpoch',
   'accesses',
   'checks',
-  'shortCircuitOwner',
-  'shortCircuitAlock',
-  'memo',
-  'lockset',
+  ...CHECK_DECISIONS,
+  'directTransferCells',
   'walks',
   'walkCells',
   'atomics',
@@ -116,26 +119,11 @@ export const STAT = Object.freeze(Object.fromEntries(STATS.map((name, i) => [nam
   Record<StatName, number>
 >;
 
-/** Cell layout of the synchronization event list: 4 Int32 per cell (`kind`, `thread`, `a`, `b`). */
+/**
+ * Cell layout of the synchronization event list: 4 Int32 per cell (`kind`, `thread`, `a`, `b`); `kind` is a
+ * `SyncKind` of ../../model/sync.ts (its lockset rules: ../../detectors/goldilocks/rules.ts).
+ */
 export const CELL = 4;
-/** Cell kinds (the lockset rules are in `../shadow/goldilocks.ts`). */
-export const Cell = {
-  Acquire: 1,
-  Release: 2,
-  Fork: 3,
-  Join: 4,
-  AtomicRead: 5,
-  AtomicWrite: 6,
-  AtomicRmw: 7,
-  /** A message sent (`a`, `b` = message id high, low); like a volatile write of a fresh variable. */
-  Send: 8,
-  /** A message delivered; like a volatile read of the message's variable. */
-  Receive: 9,
-  /** `publish` of the sync library (a Java volatile write: never removes). */
-  Publish: 10,
-  Subscribe: 11,
-} as const;
-
 /**
  * Tags of the objects in a cell's `a` word (`a = tag << 18 | id`, ids < 2^18): with `b` they form the object's
  * key `a * 2^32 + (b >>> 0)`, exact in a double.

@@ -32,7 +32,8 @@
  * are filled before one store links them; a record updated in place may mix its old and new fields (readable).
  */
 
-import { A, allocHeap, Cell, CTL, lock, peerTables, STAT, type StateViews, unlock } from '../memory/state.js';
+import { SyncKind } from '../../model/sync.js';
+import { A, allocHeap, CTL, lock, peerTables, STAT, type StateViews, unlock } from '../memory/state.js';
 import {
   ATOMIC,
   type Conflict,
@@ -100,7 +101,7 @@ export class EraserShadow extends Shadow {
     super(s, t);
     this.tables = peerTables(s, BUCKETS);
     s.onCell = (kind) => {
-      if (kind === Cell.Acquire || kind === Cell.Release) this.heldId = -1;
+      if (kind === SyncKind.Acquire || kind === SyncKind.Release) this.heldId = -1;
     };
   }
 

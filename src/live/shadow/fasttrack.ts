@@ -36,9 +36,9 @@
  * runtime patches (`../intercept/patches.ts`), which would check them as the program's accesses.
  */
 
+import { SyncKind } from '../../model/sync.js';
 import {
   allocHeap,
-  Cell,
   CTL,
   lock,
   peerTables,
@@ -148,39 +148,39 @@ export class FastTrackShadow extends Shadow {
   private cell(kind: number, t: number, a: number, b: number): void {
     const me = this.mine;
     switch (kind) {
-      case Cell.Acquire:
-      case Cell.AtomicRead:
-      case Cell.Subscribe:
+      case SyncKind.Acquire:
+      case SyncKind.AtomicRead:
+      case SyncKind.Subscribe:
         this.joinFrom(me, this.lookup(a, b));
         break;
-      case Cell.Release:
-      case Cell.Publish:
+      case SyncKind.Release:
+      case SyncKind.Publish:
         this.joinFrom(this.lookupOrInsert(a, b), me);
         this.bump(me, t);
         break;
-      case Cell.AtomicWrite:
-      case Cell.Send:
+      case SyncKind.AtomicWrite:
+      case SyncKind.Send:
         this.copyFrom(this.lookupOrInsert(a, b), me);
         this.bump(me, t);
         break;
-      case Cell.AtomicRmw: {
+      case SyncKind.AtomicRmw: {
         const v = this.lookupOrInsert(a, b);
         this.joinFrom(me, v);
         this.copyFrom(v, me);
         this.bump(me, t);
         break;
       }
-      case Cell.Receive: {
+      case SyncKind.Receive: {
         const m = this.lookup(a, b);
         this.joinFrom(me, m);
         if (a >>> TAG_SHIFT === Tag.Message) this.remove(m); // delivered once; a broadcast reaches many
         break;
       }
-      case Cell.Fork:
+      case SyncKind.Fork:
         this.joinFrom(this.threadEntry(b), me);
         this.bump(me, t);
         break;
-      case Cell.Join: {
+      case SyncKind.Join: {
         const c = this.lookup(THREAD, b);
         this.joinFrom(me, c);
         this.remove(c);

@@ -30,11 +30,17 @@
  * of u proven to happen before this thread's current point. An access of u with a smaller `pos` precedes that one
  * in u's program order, and this thread only moves forward, so the fact stays true.
  */
+import { conflicting } from '../../detectors/ecma.js';
+import {
+  appliesInDirectTransfer,
+  applyRule,
+  DIRECT_TRANSFER_MAX_DISTANCE,
+} from '../../detectors/goldilocks/rules.js';
+import { CHECK_DECISIONS, Decided, shortCircuit } from '../../detectors/goldilocks/short-circuit.js';
 import {
   A,
   allocHeap,
   CELL,
-  Cell,
   CTL,
   lock,
   STAT,
@@ -44,6 +50,7 @@ import {
   Tag,
   unlock,
 } from '../memory/state.js';
+import { LiveLockset } from './lockset.js';
 
 /**
  * A word table (two Int32 per 8-byte word: check lock, list head) is aligned to PAGE_INTS, and the words of one
@@ -73,11 +80,15 @@ const ALOCK_A = 5;
 const ALOCK_B = 6;
 
 /**
- * Must an access of the bytes `mask` with `flags` be checked against an Info with flags `f`? When they share a
- * byte, one of them writes, and they are not two atomic accesses of the same range (ECMA-262 data race).
+ * Must an access of the bytes `mask` with `flags` be checked against an Info with flags `f`? When they would form an
+ * ECMA-262 data race (`../../detectors/ecma.ts`): they share a byte, one of them writes, and they are not two atomic
+ * accesses of the same range (an atomic access is one aligned element of a word: equal masks, equal ranges).
  */
-const conflicting = (f: number, mask: number, flags: number): boolean =>
-  (f & mask) !== 0 && ((flags | f) & WRITE) !== 0 && !(flags & f & ATOMIC && (f & MASK) === mask);
+const conflicts = (f: number, mask: number, flags: number): boolean =>
+  conflicting((f & mask) !== 0, ((flags | f) & WRITE) !== 0, (flags & f & ATOMIC) !== 0, (f & MASK) === mask);
+
+/** Index of the first check-decision counter (CHECK_DECISIONS, in order) in STATS. */
+const DECIDED = STAT[CHECK_DECISIONS[0]];
 
 /** A conflicting earlier access found by a check. */
 export interface Conflict {
@@ -109,6 +120,15 @@ export const packA = (tag: number, id: number): number => (tag << TAG_SHIFT) | i
 export class Shadow {
   /** Happens-before memo: per other thread, the largest proven `pos` (see the file header). */
   private known = new Float64Array(16).fill(-1);
+  /** The lockset of the walks (reused). */
+  private readonly ls = new LiveLockset();
+  /**
+   * How the short-circuits decided the Infos {@link proven} proved during the current {@link shortCircuited}, per
+   * {@link Decided} index: added to {@link counts} when the whole word is decided, dropped when {@link find} must
+   * check it again (so the decisions sum to `checks`). `tallied`: some entry is not 0.
+   */
+  private readonly tally = new Float64Array(CHECK_DECISIONS.length);
+  private tallied = false;
   /** Info records this thread unlinked, reused only by it. */
   protected readonly free: number[] = [];
   /** Sync-library locks this thread holds, innermost last: pairs of (a, b) words. */
@@ -298,18 +318,39 @@ export class Shadow {
     let own = 0;
     let other = 0;
     for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
-      if (e + INFO > heap.length) return false;
-      if (!conflicting(heap[e + FLAGS], mask, flags)) continue;
+      if (e + INFO > heap.length) return this.untally();
+      if (!conflicts(heap[e + FLAGS], mask, flags)) continue;
       const u = heap[e + OWNER];
       if (u === t) own++;
       else if (this.proven(heap, e, u)) other++;
-      else return false;
+      else return this.untally();
     }
     const counts = this.counts;
     counts[STAT.accesses]++;
     counts[STAT.checks] += own + other;
     counts[STAT.shortCircuitOwner] += own;
+    this.countTally();
     return true;
+  }
+
+  /** Adds the {@link tally} to the counters and clears it. */
+  private countTally(): void {
+    if (!this.tallied) return;
+    const tally = this.tally;
+    for (let d = 0; d < tally.length; d++) {
+      this.counts[DECIDED + d] += tally[d];
+      tally[d] = 0;
+    }
+    this.tallied = false;
+  }
+
+  /** Clears the {@link tally} uncounted. @returns false (not short-circuited). */
+  private untally(): boolean {
+    if (this.tallied) {
+      this.tally.fill(0);
+      this.tallied = false;
+    }
+    return false;
   }
 
   /** The first Info of the word that conflicts with the access and does not happen before it. Lock held. */
@@ -322,7 +363,7 @@ export class Shadow {
         this.s.refresh();
         heap = this.s.heap;
       }
-      if (!conflicting(heap[e + FLAGS], mask, flags)) continue;
+      if (!conflicts(heap[e + FLAGS], mask, flags)) continue;
       const c = this.check(e);
       if (c) return c;
     }
@@ -341,110 +382,111 @@ export class Shadow {
   }
 
   /**
-   * {@link check} of Info `e` of another owner `u`: the alock short-circuit, the happens-before memo, then the
-   * lockset walk.
+   * {@link check} of Info `e` of another owner `u`: the alock short-circuit and the happens-before memo
+   * ({@link proven}), then direct ownership transfer when `e` is at most DIRECT_TRANSFER_MAX_DISTANCE cells back,
+   * then the full lockset walk (PLDI'07 §5.1, Figure 8 Check-Happens-Before).
    */
   protected decide(e: number, u: number): Conflict | undefined {
     const heap = this.s.heap;
-    if (this.proven(heap, e, u)) return undefined;
+    if (this.proven(heap, e, u)) {
+      this.countTally();
+      return undefined;
+    }
     const pos = heap[e + POS];
-    this.counts[STAT.lockset]++;
-    const ls = this.walk(u, pos);
-    if (ls === undefined) {
-      if (u >= this.known.length) {
-        const k = new Float64Array(Math.max(u + 1, this.known.length * 2)).fill(-1);
-        k.set(this.known);
-        this.known = k;
+    const counts = this.counts;
+    const end = A.load(this.s.ctl, CTL.listEnd);
+    if (end - pos <= DIRECT_TRANSFER_MAX_DISTANCE) {
+      const reached = this.walk(u, pos, end, u);
+      counts[STAT.directTransferCells] += this.walked;
+      if (reached) {
+        counts[STAT.directTransfer]++;
+        this.remember(u, pos);
+        return undefined;
       }
-      this.known[u] = pos;
+    }
+    counts[STAT.lockset]++;
+    counts[STAT.walks]++;
+    counts[STAT.walkCells] += end - pos;
+    if (this.walk(u, pos, end, -1)) {
+      this.remember(u, pos);
       return undefined;
     }
     return {
       owner: u,
       flags: heap[e + FLAGS],
       site: heap[e + SITE],
-      detail: `lockset walk over ${A.load(this.s.ctl, CTL.listEnd) - pos} synchronization events: T${this.t} ∉ LS`,
-      lockset: [...ls],
+      detail: `lockset walk over ${end - pos} synchronization events: T${this.t} ∉ LS`,
+      lockset: [...this.ls.keys],
     };
   }
 
-  /**
-   * The cheap short-circuits for Info `e` of another owner `u` (counted): the alock held by this thread, then the
-   * happens-before memo. Lock held.
-   */
-  protected proven(heap: Int32Array, e: number, u: number): boolean {
-    const la = heap[e + ALOCK_A];
-    if (la !== 0) {
-      const lb = heap[e + ALOCK_B];
-      const held = this.held;
-      for (let i = 0; i < held.length; i += 2) {
-        if (held[i] === la && held[i + 1] === lb) {
-          this.counts[STAT.shortCircuitAlock]++;
-          return true;
-        }
-      }
+  /** Happens-before memo: an access of `u` at `pos` happens before this thread's current point. */
+  private remember(u: number, pos: number): void {
+    if (u >= this.known.length) {
+      const k = new Float64Array(Math.max(u + 1, this.known.length * 2)).fill(-1);
+      k.set(this.known);
+      this.known = k;
     }
-    if (u < this.known.length && heap[e + POS] <= this.known[u]) {
-      this.counts[STAT.memo]++;
-      return true;
-    }
-    return false;
+    if (pos > this.known[u]) this.known[u] = pos;
   }
 
   /**
-   * Apply-Lockset-Rules from `pos` with LS = {u}.
-   * @returns undefined when this thread enters the lockset (happens-before), else the final lockset.
+   * The cheap short-circuits of §5.1 (`../../detectors/goldilocks/short-circuit.ts`) for Info `e` of another owner
+   * `u`: the alock held by this thread, then the happens-before memo; tallied (see {@link tally}). Lock held.
    */
-  private walk(u: number, pos: number): Set<number> | undefined {
+  protected proven(heap: Int32Array, e: number, u: number): boolean {
+    const known = this.known;
+    const d = shortCircuit(
+      false,
+      u,
+      this.t,
+      this.alockHolder(heap, e),
+      heap[e + POS],
+      u < known.length ? known[u] : -1,
+    );
+    if (d === Decided.NONE) return false;
+    this.tally[d]++;
+    this.tallied = true;
+    return true;
+  }
+
+  /** This thread if it holds the sync-library lock held at the access of Info `e` (its alock), else -1. */
+  private alockHolder(heap: Int32Array, e: number): number {
+    const la = heap[e + ALOCK_A];
+    if (la === 0) return -1;
+    const lb = heap[e + ALOCK_B];
+    const held = this.held;
+    for (let i = 0; i < held.length; i += 2) if (held[i] === la && held[i + 1] === lb) return this.t;
+    return -1;
+  }
+
+  /** Cells applied by the last {@link walk}. */
+  private walked = 0;
+
+  /**
+   * Apply-Lockset-Rules over the cells [pos, end) with LS = {u} (the rules of Figure 5,
+   * `../../detectors/goldilocks/rules.ts`, on {@link ls}); with `other` ≥ 0 (= u), direct ownership transfer: only
+   * the cells of u and this thread and the atomic writes. Sets {@link walked}.
+   * @returns true when this thread enters the lockset (happens-before; the walk stops there), else false with the
+   * final lockset in {@link ls}.
+   */
+  private walk(u: number, pos: number, end: number, other: number): boolean {
     const s = this.s;
-    const end = A.load(s.ctl, CTL.listEnd);
     if (end * CELL > s.list.length) s.refresh();
     const list = s.list;
     const t = this.t;
-    const ls = new Set<number>([threadKey(u)]);
-    this.counts[STAT.walks]++;
-    this.counts[STAT.walkCells] += end - pos;
-    for (let c = pos * CELL, stop = end * CELL; c < stop; c += CELL) {
-      const th = list[c + 1];
+    const ls = this.ls;
+    ls.reset(threadKey(u), t);
+    let walked = 0;
+    for (let c = pos * CELL, stop = end * CELL; c < stop && !ls.reached; c += CELL) {
       const kind = list[c];
-      let add = -1;
-      switch (kind) {
-        case Cell.Acquire:
-        case Cell.AtomicRead:
-        case Cell.Receive:
-        case Cell.Subscribe:
-          if (ls.has(objectKey(list[c + 2], list[c + 3]))) add = th;
-          break;
-        case Cell.Release:
-        case Cell.Send:
-        case Cell.Publish:
-          if (ls.has(th)) ls.add(objectKey(list[c + 2], list[c + 3]));
-          break;
-        case Cell.AtomicWrite:
-          if (ls.has(th)) ls.add(objectKey(list[c + 2], list[c + 3]));
-          else ls.delete(objectKey(list[c + 2], list[c + 3]));
-          break;
-        case Cell.AtomicRmw: {
-          const v = objectKey(list[c + 2], list[c + 3]);
-          if (ls.has(v)) add = th;
-          if (add === t) break;
-          if (add >= 0 || ls.has(th)) ls.add(v);
-          else ls.delete(v);
-          break;
-        }
-        case Cell.Fork:
-          if (ls.has(th)) add = list[c + 3];
-          break;
-        case Cell.Join:
-          if (ls.has(list[c + 3])) add = th;
-          break;
-      }
-      if (add >= 0) {
-        if (add === t) return undefined;
-        ls.add(add);
-      }
+      const th = list[c + 1];
+      if (other >= 0 && !appliesInDirectTransfer(kind, th, t, other)) continue;
+      walked++;
+      applyRule(ls, kind, th, objectKey(list[c + 2], list[c + 3]), null);
     }
-    return ls;
+    this.walked = walked;
+    return ls.reached;
   }
 
   /**
