@@ -3,8 +3,8 @@
  * SharedArrayBuffers) run plain (`node kernel.mjs`) and under `goldilocks run --detector D`, side by side.
  *
  *   npm run bench:runtime -- [--kernels sor,lufact,...] [--workers 2,4] [--size tiny|small|medium]
- *                            [--modes plain,goldilocks,fasttrack,eraser] [--repeat N] [--timeout S]
- *                            [--no-verify] [--json FILE] [--out FILE] [--base REV]
+ *                            [--modes plain,goldilocks,djit,eraser] [--repeat N] [--timeout S]
+ *                            [--no-verify] [--json FILE] [--out FILE] [--base REV [--base-names D=B,...]]
  *
  * Every run is a fresh process. Within a repetition the modes of one kernel × workers run one after the other,
  * so that they are measured side by side; the figures are the minimum over the repetitions. Measured per run:
@@ -18,7 +18,8 @@
  *
  * `--base REV` runs every detector mode also with git revision REV's build (compiled by bench/revision.ts), as mode
  * `D@base` right after mode `D` in each repetition: the build before a change and the build after it, side by side
- * in one run, with the ratio of their kernel times per kernel × workers and its median.
+ * in one run, with the ratio of their kernel times per kernel × workers and its median. `--base-names D=B` runs mode
+ * `D@base` as `--detector B` (a detector the base revision knew by another name, e.g. `djit=fasttrack`).
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -30,10 +31,10 @@ import { describeMachine, ROOT } from '../scripts/child.js';
 import { buildRevision } from './revision.js';
 
 const KERNELS = ['series', 'lufact', 'sor', 'crypt', 'moldyn', 'raytracer', 'montecarlo'];
-const DETECTORS = ['goldilocks', 'fasttrack', 'djit', 'eraser'];
-const DEFAULT_MODES = 'plain,goldilocks,fasttrack,eraser';
+const DETECTORS = ['goldilocks', 'djit', 'eraser'];
+const DEFAULT_MODES = 'plain,goldilocks,djit,eraser';
 /** Detectors whose verdict is exact: a race they report on these race-free kernels is a bug. */
-const PRECISE = new Set(['goldilocks', 'fasttrack', 'djit']);
+const PRECISE = new Set(['goldilocks', 'djit']);
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 const PRELOAD = path.join(ROOT, 'bench', 'maxrss-preload.mjs');
 
@@ -41,13 +42,14 @@ const USAGE = `usage: npm run bench:runtime -- [options]
   --kernels A,B      kernels of bench/kernels/ (default ${KERNELS.join(',')})
   --workers N,N      worker counts (default 2,4)
   --size S           tiny | small | medium (default small)
-  --modes A,B        plain and detectors of 'goldilocks run' (default ${DEFAULT_MODES}; also djit)
+  --modes A,B        plain and detectors of 'goldilocks run' (default ${DEFAULT_MODES})
   --repeat N         minimum over N repetitions (default 1); the modes are interleaved within a repetition
   --timeout S        kill a run after S seconds (default 600)
   --no-verify        skip the kernels' check against a sequential computation (done by default on tiny, small)
   --json FILE        also write every run and the summary as JSON
   --out FILE         append the Markdown report to FILE
   --base REV         also run each detector mode with git revision REV's build, as mode D@base (side by side)
+  --base-names D=B   with --base: mode D@base runs the base build's detector B (several: comma-separated)
 `;
 
 interface KernelLine {
@@ -113,14 +115,17 @@ function command(mode: string, kernelArgs: string[], report: string): string[] {
   if (mode === 'plain') return kernelArgs;
   const detector = detectorOf(mode);
   const onRace = PRECISE.has(detector) ? [] : ['--on-race=report'];
-  const cli = mode.endsWith(BASE) ? baseCli : CLI;
-  return [cli, 'run', '--detector', detector, ...onRace, '--report', report, ...kernelArgs];
+  const base = mode.endsWith(BASE);
+  const name = base ? (baseNames.get(detector) ?? detector) : detector;
+  return [base ? baseCli : CLI, 'run', '--detector', name, ...onRace, '--report', report, ...kernelArgs];
 }
 
 /** Suffix of a mode run with the `--base` revision's build. */
 const BASE = '@base';
 /** The `--base` revision's CLI (set in main when given). */
 let baseCli = CLI;
+/** `--base-names`: the base build's name of a detector. */
+const baseNames = new Map<string, string>();
 /** The detector of a mode (`fasttrack@base` → `fasttrack`). */
 const detectorOf = (mode: string): string => (mode.endsWith(BASE) ? mode.slice(0, -BASE.length) : mode);
 
@@ -485,6 +490,7 @@ async function main(): Promise<void> {
       json: { type: 'string' },
       out: { type: 'string' },
       base: { type: 'string' },
+      'base-names': { type: 'string', default: '' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -505,6 +511,11 @@ async function main(): Promise<void> {
   if (values.base !== undefined) {
     const base = buildRevision(values.base);
     baseCli = path.join(base.dist, 'cli', 'main.js');
+    for (const pair of list(values['base-names'])) {
+      const [d, b] = pair.split('=');
+      if (!d || !b) throw new Error(`--base-names: not D=B: ${pair}`);
+      baseNames.set(d, b);
+    }
     modes = modes.flatMap((m) => (m === 'plain' ? [m] : [m, `${m}${BASE}`]));
   }
   const repeat = positive(values.repeat, '--repeat');

@@ -1,15 +1,15 @@
 import type { AccessRef, Detector, DetectorContext } from '../detector.js';
+import { CONFLICT, next, startsLockset, VIRGIN } from './states.js';
 
 /** Object states. */
 const OBJ_NEW = 0;
 const OBJ_OWNED = 1;
 const OBJ_ESCAPED = 2;
 
-/** Field / element states (VIRGIN: not started yet). */
-const VIRGIN = 0;
-const SHARED_READ = 1;
-const SHARED_MODIFIED = 2;
-const CONFLICT = 3;
+/*
+ * Field / element states: Savage's (`./states.ts`); VIRGIN: not started yet (the object or sub-block was the
+ * Exclusive owner's until the access that starts it).
+ */
 
 /** Sub-block state in a block map: a thread id (BLOCK_OWNED by it), or BLOCK_SHARED; absent = BLOCK_FREE. */
 const BLOCK_SHARED = -1;
@@ -42,9 +42,10 @@ export interface EraserOptions {
  *   OWNED by the allocating thread and resets the state of all of o's variables (and sub-blocks).
  *   Accesses to an OWNED object are not checked and do not start field states.
  * - Field (array index < 0) of an ESCAPED object, from its first access after escape (the escaping access
- *   included): a read starts SHARED_READ, a write SHARED_MODIFIED, with C(x) = locks held. Each later access
- *   does C(x) := C(x) ∩ locksHeld(t), and a write moves SHARED_READ to SHARED_MODIFIED. SHARED_MODIFIED with
- *   C(x) empty becomes CONFLICT, reported once; later accesses in CONFLICT are not reported.
+ *   included): Savage's per-location transition (`./states.ts`): a read starts SHARED, a write SHARED_MODIFIED,
+ *   with C(x) = locks held. Each later access does C(x) := C(x) ∩ locksHeld(t), and a write moves SHARED to
+ *   SHARED_MODIFIED. SHARED_MODIFIED with C(x) empty becomes CONFLICT, reported once; later accesses in CONFLICT
+ *   are not reported.
  * - Array element (index ≥ 0) of an ESCAPED object: sub-block floor(index / blockSize) is BLOCK_FREE at
  *   escape; its first access makes it BLOCK_OWNED by the accessor, whose accesses are then unchecked; an
  *   access by another thread makes it SHARED, and each of its elements is then checked as a field from its
@@ -216,15 +217,10 @@ export class EraserDetector implements Detector {
     this.checks++;
     let held = this.heldLockset(t);
     if (pseudo !== 0) held = this.withPseudo(held, pseudo);
-    if (st === VIRGIN) {
-      st = write ? SHARED_MODIFIED : SHARED_READ;
-      this.varLockset[x] = held;
-    } else {
-      this.varLockset[x] = this.intersect(this.varLockset[x], held);
-      if (write) st = SHARED_MODIFIED;
-    }
-    if (st === SHARED_MODIFIED && this.varLockset[x] === EMPTY) {
-      st = CONFLICT;
+    const ls = startsLockset(st) ? held : this.intersect(this.varLockset[x], held);
+    this.varLockset[x] = ls;
+    st = next(st, write, ls === EMPTY);
+    if (st === CONFLICT) {
       this.conflicts++;
       this.report(t, x, write, pseudo, loc, ev);
     }

@@ -1,10 +1,14 @@
 import { grow, growFilled } from '../../model/interner.js';
 import type { AccessRef, Detector, DetectorContext } from '../detector.js';
-import { ClockTable } from './clocks.js';
+import { ClockTable, SyncClocks, SyncTable, syncKey } from './clocks.js';
+import * as rules from './rules.js';
+
+const { Thread, Lock, Volatile, Transaction } = SyncTable;
 
 /**
  * The synchronization half shared by the vector-clock detectors: the extended happens-before of Goldilocks
- * §3 (PLDI'07) computed with vector clocks (FastTrack, PLDI'09 §2-3 notation):
+ * §3 (PLDI'07) computed with vector clocks by the rules of `./rules.ts` (shared with the live runtime) over the
+ * tables C, L, V, TX ({@link SyncClocks}); FastTrack, PLDI'09 §2-3 notation:
  * - acq(m): C_t := C_t ⊔ L_m;           rel(m): L_m := L_m ⊔ C_t, C_t[t]++
  * - vr(v):  C_t := C_t ⊔ V_v;           vw(v):  V_v := V_v ⊔ C_t, C_t[t]++  (every earlier write → later read)
  * - ar(v) = vr(v);                      aw(v):  V_v := C_t, C_t[t]++  (ECMA-262: only the write read from)
@@ -23,6 +27,8 @@ export abstract class VectorClockDetector implements Detector {
   protected readonly L = new ClockTable();
   protected readonly V = new ClockTable();
   protected readonly TX = new ClockTable();
+  /** C, L, V, TX as the rules' clock store. */
+  private readonly clocks = new SyncClocks([this.C, this.L, this.V, this.TX]);
   private txRow: Int32Array = new Int32Array(64).fill(-1);
   /** Every table indexed by thread; widened together. */
   protected readonly tables: ClockTable[] = [this.C, this.L, this.V, this.TX];
@@ -90,49 +96,44 @@ export abstract class VectorClockDetector implements Detector {
   acquire(t: number, l: number): void {
     this.thread(t);
     this.L.ensureRows(l + 1);
-    this.C.join(t, this.L, l);
+    rules.acquire(this.clocks, syncKey(Thread, t), syncKey(Lock, l));
   }
 
   release(t: number, l: number): void {
     this.thread(t);
     this.L.ensureRows(l + 1);
-    this.L.join(l, this.C, t);
-    this.C.data[t * this.C.width + t]++;
+    rules.release(this.clocks, syncKey(Thread, t), t, syncKey(Lock, l));
   }
 
   volatileRead(t: number, v: number): void {
     this.thread(t);
     this.V.ensureRows(v + 1);
-    this.C.join(t, this.V, v);
+    rules.volatileRead(this.clocks, syncKey(Thread, t), syncKey(Volatile, v));
   }
 
   volatileWrite(t: number, v: number): void {
     this.thread(t);
     this.V.ensureRows(v + 1);
-    this.V.join(v, this.C, t);
-    this.C.data[t * this.C.width + t]++;
+    rules.volatileWrite(this.clocks, syncKey(Thread, t), t, syncKey(Volatile, v));
   }
 
   /** ECMA-262 atomic write: V_v := C_t (the location carries this write's clock only), C_t[t]++. */
   atomicWrite(t: number, v: number): void {
     this.thread(t);
     this.V.ensureRows(v + 1);
-    this.V.copy(v, this.C, t);
-    this.C.data[t * this.C.width + t]++;
+    rules.atomicWrite(this.clocks, syncKey(Thread, t), t, syncKey(Volatile, v));
   }
 
   fork(t: number, u: number): void {
     this.thread(t);
     this.thread(u);
-    this.C.join(u, this.C, t);
-    this.C.data[t * this.C.width + t]++;
+    rules.fork(this.clocks, syncKey(Thread, t), t, syncKey(Thread, u));
   }
 
   join(t: number, u: number): void {
     this.thread(t);
     this.thread(u);
-    this.C.join(t, this.C, u);
-    this.C.data[u * this.C.width + u]++;
+    rules.join(this.clocks, syncKey(Thread, t), syncKey(Thread, u), u);
   }
 
   commit(t: number, pool: Int32Array, off: number, loc: number, ev: number): void {
@@ -140,9 +141,10 @@ export abstract class VectorClockDetector implements Detector {
     const nr = pool[off];
     const n = nr + pool[off + 1];
     const first = off + 2;
+    const ct = syncKey(Thread, t);
     for (let j = first; j < first + n; j++) {
       const r = this.txRow[pool[j]];
-      if (r !== undefined && r >= 0) this.C.join(t, this.TX, r);
+      if (r !== undefined && r >= 0) rules.commitEnter(this.clocks, ct, syncKey(Transaction, r));
     }
     for (let j = first; j < first + n; j++) this.access(t, pool[j], loc, ev, j >= first + nr, true, 0);
     for (let j = first; j < first + n; j++) {
@@ -151,9 +153,9 @@ export abstract class VectorClockDetector implements Detector {
         this.txRow = growFilled(this.txRow, Math.max(y + 1, this.txRow.length * 2), -1);
       }
       if (this.txRow[y] < 0) this.txRow[y] = this.TX.allocate();
-      this.TX.join(this.txRow[y], this.C, t);
+      rules.commitLeave(this.clocks, ct, syncKey(Transaction, this.txRow[y]));
     }
-    this.C.data[t * this.C.width + t]++;
+    rules.commitEnd(this.clocks, ct, t);
   }
 
   alloc(_t: number, o: number): void {

@@ -1,3 +1,5 @@
+import type { ClockStore } from './rules.js';
+
 /**
  * Vector clocks stored flat: a table of rows, each `width` Int32 entries (one per thread id), in one
  * Int32Array (`data[row * width + t]`). Widening re-lays the table out. Mattern 1988; the notation
@@ -189,5 +191,41 @@ export class OtherReads {
     if (o < 0) return;
     for (const tb of this.tables) tb.free(o);
     this.row[r] = -1;
+  }
+}
+
+/** The tables of {@link SyncClocks}, as the low two bits of its keys. */
+export const SyncTable = {
+  /** Thread clocks C_t. */
+  Thread: 0,
+  /** Lock clocks L_l. */
+  Lock: 1,
+  /** Volatile and atomic-location clocks V_v. */
+  Volatile: 2,
+  /** Per-variable transaction clocks TX_y (§5.3). */
+  Transaction: 3,
+} as const;
+
+/** The {@link SyncClocks} key of row `row` of table `table`. */
+export const syncKey = (table: number, row: number): number => row * 4 + table;
+
+/**
+ * The offline {@link ClockStore} of the synchronization rules (`./rules.ts`): four tables of the same width (thread,
+ * lock, volatile, transaction clocks); a key is {@link syncKey}(table, row). Rows must exist (callers ensure them).
+ */
+export class SyncClocks implements ClockStore<number> {
+  constructor(private readonly tables: readonly [ClockTable, ClockTable, ClockTable, ClockTable]) {}
+
+  join(dst: number, src: number): void {
+    this.tables[dst & 3].join(dst >> 2, this.tables[src & 3], src >> 2);
+  }
+
+  copy(dst: number, src: number): void {
+    this.tables[dst & 3].copy(dst >> 2, this.tables[src & 3], src >> 2);
+  }
+
+  tick(c: number, t: number): void {
+    const tb = this.tables[c & 3];
+    tb.data[(c >> 2) * tb.width + t]++;
   }
 }

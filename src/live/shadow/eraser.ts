@@ -13,8 +13,8 @@
  * So it warns on correct programs that synchronize that way (false alarms), and misses what its states hide: a
  * location written by one thread and only read by others after it (Exclusive → Shared never warns).
  *
- * **States** per byte (Savage §2.2): Virgin (no record) → Exclusive(owner) at the first access; an access by
- * another thread moves it to Shared (a read) or SharedModified (a write) with candidate lockset C := locks held;
+ * **States** per byte (Savage §2.2; the transition is `src/detectors/eraser/states.ts`, shared with the offline
+ * Eraser): Virgin (no record) → Exclusive(owner) at the first access; an access by another thread moves it to Shared (a read) or SharedModified (a write) with candidate lockset C := locks held;
  * then every access does C := C ∩ locks held, and a write moves Shared to SharedModified. A SharedModified byte
  * whose C is empty is a warning; the byte then goes to Conflict, where it is not reported again (the offline
  * Eraser's rule). With `--on-race=throw` the warning throws `DataRaceException` before the access, which is then not
@@ -32,6 +32,7 @@
  * are filled before one store links them; a record updated in place may mix its old and new fields (readable).
  */
 
+import * as states from '../../detectors/eraser/states.js';
 import { SyncKind } from '../../model/sync.js';
 import { A, allocHeap, CTL, lock, peerTables, STAT, type StateViews, unlock } from '../memory/state.js';
 import {
@@ -55,16 +56,11 @@ const OTHER_SITE = 6;
 /** The last other-thread access's WRITE | ATOMIC bits, shifted. */
 const OTHER_SHIFT = 2;
 const ACCESS_BITS = WRITE | ATOMIC;
-const EXCLUSIVE = 1 << 12;
-const SHARED = 2 << 12;
-const SHARED_MODIFIED = 3 << 12;
-const CONFLICT = 4 << 12;
-const STATE = 7 << 12;
-const STATE_NAMES: Record<number, string> = {
-  [EXCLUSIVE]: 'Exclusive',
-  [SHARED]: 'Shared',
-  [SHARED_MODIFIED]: 'SharedModified',
-};
+/** A record's state (`src/detectors/eraser/states.ts`), in bits 12-14 of its flags. */
+const STATE_SHIFT = 12;
+const EXCLUSIVE = states.EXCLUSIVE << STATE_SHIFT;
+const CONFLICT = states.CONFLICT << STATE_SHIFT;
+const STATE = 7 << STATE_SHIFT;
 
 /** The empty lockset's id. */
 const EMPTY = 0;
@@ -198,21 +194,16 @@ export class EraserShadow extends Shadow {
   private stepLockset = EMPTY;
 
   /**
-   * Eraser's transition of a record in `state` (not CONFLICT, and not EXCLUSIVE to this thread) with candidate
-   * lockset `ls`, at an access (a write when `write`) holding lockset `held`: Exclusive → Shared / SharedModified
-   * with C = held; otherwise C := C ∩ held, and a write makes it SharedModified; SharedModified with an empty C is
-   * CONFLICT (Savage et al. §2.2). @returns the new state; the new lockset is left in {@link stepLockset}.
+   * Eraser's transition (`src/detectors/eraser/states.ts`, Savage et al. §2.2) of a record in `state` (flag bits;
+   * not CONFLICT, and not EXCLUSIVE to this thread) with candidate lockset `ls`, at an access (a write when `write`)
+   * holding lockset `held`: Exclusive → Shared / SharedModified with C = held; otherwise C := C ∩ held, and a write
+   * makes it SharedModified; SharedModified with an empty C is CONFLICT. @returns the new state (flag bits); the
+   * new lockset is left in {@link stepLockset}.
    */
   private step(state: number, ls: number, held: number, write: boolean): number {
-    let next = state;
-    if (state === EXCLUSIVE) {
-      this.stepLockset = held;
-      next = write ? SHARED_MODIFIED : SHARED;
-    } else {
-      this.stepLockset = this.intersect(ls, held);
-      if (write) next = SHARED_MODIFIED;
-    }
-    return next === SHARED_MODIFIED && this.stepLockset === EMPTY ? CONFLICT : next;
+    const s = state >> STATE_SHIFT;
+    this.stepLockset = states.startsLockset(s) ? held : this.intersect(ls, held);
+    return states.next(s, write, this.stepLockset === EMPTY) << STATE_SHIFT;
   }
 
   /** A copy of record `e` on bytes `m` (a strict subset of its bytes), linked after it; `e` keeps the others. */
@@ -244,7 +235,7 @@ export class EraserShadow extends Shadow {
       owner,
       flags: (f & MASK) | bits,
       site,
-      detail: `Eraser: a ${write ? 'write' : 'read'} of ${STATE_NAMES[state]} bytes leaves their candidate lockset empty (a potential race: Eraser knows only sync-library locks)`,
+      detail: `Eraser: a ${write ? 'write' : 'read'} of ${states.STATE_NAMES[state >> STATE_SHIFT]} bytes leaves their candidate lockset empty (a potential race: Eraser knows only sync-library locks)`,
       lockset: locks,
     };
   }

@@ -1,24 +1,28 @@
 /**
- * FastTrack online (`goldilocks run --detector fasttrack`): the vector-clock peer of the live runtime (Flanagan &
- * Freund, "FastTrack: Efficient and Precise Dynamic Race Detection", PLDI'09 §3; the offline one is
- * `src/detectors/vectorclock/fasttrack.ts`). Same happens-before as Goldilocks, so the same verdicts.
+ * DJIT+ online (`goldilocks run --detector djit`): the vector-clock peer of the live runtime (Pozniansky & Schuster,
+ * PPoPP'03, with the epochs of Flanagan & Freund, FastTrack, PLDI'09 §2-3; the offline one is
+ * `src/detectors/vectorclock/djit.ts`). Same happens-before as Goldilocks, so the same verdicts.
  *
  * **Data accesses** use Goldilocks' shadow words unchanged (`./goldilocks.ts`: the word's check lock, its list of
- * `Info`s — the last write of each byte and each thread's last read since, i.e. FastTrack's write epoch and its
- * read epoch or read vector clock), except that an Info's `pos` holds its owner's *epoch* (`C_u[u]` at the
+ * `Info`s — the last write of each byte and each thread's last read since, i.e. DJIT+'s W_x and R_x kept sparse,
+ * an entry per thread that accessed), except that an Info's `pos` holds its owner's *epoch* (`C_u[u]` at the
  * access) instead of a list position. An earlier access of thread u at epoch c happens before thread t's current
- * point iff `c <= C_t[u]` ([READ]/[WRITE] rules of PLDI'09 Figure 2); otherwise it races.
+ * point iff `c <= C_t[u]`; otherwise it races. Every read is checked against the last write, every write against
+ * the last write and every thread's last read since; unlike FastTrack's state machine (PLDI'09 Figure 2), a read
+ * ordered after another thread's read does not replace it ([READ EXCLUSIVE]): the reads stay per thread, as they
+ * do for Goldilocks, so both name the same earlier access in a report.
  *
  * **Synchronization.** Vector clocks live in the shadow heap: a thread's clock `C_t` and one clock per
  * synchronization object (lock, waiter list, atomic location, sync-library volatile, message), found through one
  * chained hash table keyed by the object's cell words (a, b) (a thread's key is (THREAD, t)). The thread that
  * appends a cell updates the clocks (`StateViews.onCell`, list lock held), so every clock update is serialized and
- * in list order. The rules mirror the lockset rules of `./goldilocks.ts` (docs/RUNTIME.md, "ECMA-262 atomics are not
- * Java volatiles"), with `inc` = `C_t[t]++`:
- * acquire(l): C_t ⊔= L_l;  release(l): L_l ⊔= C_t, inc;  atomic read(v): C_t ⊔= V_v;  atomic write(v): V_v := C_t
- * (a copy), inc;  read-modify-write: read then write;  fork(c): C_c ⊔= C_t, inc;  join(c): C_t ⊔= C_c (then C_c is
- * freed);  send(m): M_m := C_t, inc;  receive(m): C_t ⊔= M_m (then M_m is freed: a message is delivered once; a broadcast's is kept);
- * publish(v): V_v ⊔= C_t, inc;  subscribe(v): C_t ⊔= V_v. Thread clocks start at `C_t[t] = 1` (epoch 0 = never).
+ * in list order, by the rules shared with the offline detectors (`src/detectors/vectorclock/rules.ts`; this class is
+ * their {@link ClockStore}), which mirror the lockset rules of `./goldilocks.ts` (docs/RUNTIME.md, "ECMA-262
+ * atomics are not Java volatiles"): a lock's acquire and release, a waiter list's too; an `Atomics` read, write
+ * (a copy) and read-modify-write; a message's send as an atomic write and its receive as an atomic read (then the
+ * message's clock is freed: it is delivered once; a broadcast's is kept); a sync-library publish and subscribe as
+ * a Java volatile's write and read; fork; join (then the child's clock is freed). Thread clocks start at
+ * `C_t[t] = 1` (epoch 0 = never).
  *
  * **Layout** (Int32 words of the shadow heap). The tables at `ctl[CTL.peer]`: {@link BUCKETS} chain heads, the
  * free-entry list head, then per capacity class (8 << k) the head of a list of free clocks. An entry is
@@ -36,6 +40,8 @@
  * runtime patches (`../intercept/patches.ts`), which would check them as the program's accesses.
  */
 
+import type { ClockStore } from '../../detectors/vectorclock/rules.js';
+import * as rules from '../../detectors/vectorclock/rules.js';
 import { SyncKind } from '../../model/sync.js';
 import {
   allocHeap,
@@ -71,8 +77,8 @@ const bucketOf = (a: number, b: number): number =>
 const classOf = (cap: number): number => 31 - Math.clz32(cap / MIN_CAP);
 const capFor = (n: number): number => Math.max(MIN_CAP, 2 ** Math.ceil(Math.log2(n)));
 
-/** Per-thread FastTrack checker (see the file header). */
-export class FastTrackShadow extends Shadow {
+/** Per-thread DJIT+ checker (see the file header). */
+export class DjitShadow extends Shadow implements ClockStore<number> {
   /** Heap index of the shared tables. */
   private readonly tables: number;
   /** This thread's clock table entry. */
@@ -100,8 +106,8 @@ export class FastTrackShadow extends Shadow {
   }
 
   /**
-   * [READ]/[WRITE] of PLDI'09 Figure 2 against Info `e` of another thread `u`: its epoch c@u happens before iff
-   * c ≤ C_t[u].
+   * The check of Info `e` of another thread `u` (DJIT+'s W_x ⊑ C_t, R_x ⊑ C_t per entry; the epoch comparison of
+   * PLDI'09 §3): its epoch c@u happens before iff c ≤ C_t[u].
    */
   protected override decide(e: number, u: number): Conflict | undefined {
     const heap = this.s.heap;
@@ -112,7 +118,7 @@ export class FastTrackShadow extends Shadow {
       owner: u,
       flags: heap[e + FLAGS],
       site: heap[e + SITE],
-      detail: `FastTrack: previous access at epoch ${c}@T${u}, but C_T${this.t}[T${u}] = ${known}`,
+      detail: `DJIT+: previous access at epoch ${c}@T${u}, but C_T${this.t}[T${u}] = ${known}`,
       lockset: [],
     };
   }
@@ -139,50 +145,49 @@ export class FastTrackShadow extends Shadow {
     let e = this.lookup(THREAD, u);
     if (e === 0) {
       e = this.insert(THREAD, u);
-      this.bump(e, u);
+      this.tick(e, u);
     }
     return e;
   }
 
-  /** Updates the clocks for a cell this thread appended (list lock held; see the file header). */
+  /** Updates the clocks for a cell this thread appended by the rules of `rules.ts` (list lock held). */
   private cell(kind: number, t: number, a: number, b: number): void {
     const me = this.mine;
     switch (kind) {
       case SyncKind.Acquire:
+        rules.acquire(this, me, this.lookup(a, b));
+        break;
       case SyncKind.AtomicRead:
+        rules.atomicRead(this, me, this.lookup(a, b));
+        break;
       case SyncKind.Subscribe:
-        this.joinFrom(me, this.lookup(a, b));
+        rules.volatileRead(this, me, this.lookup(a, b));
         break;
       case SyncKind.Release:
+        rules.release(this, me, t, this.lookupOrInsert(a, b));
+        break;
       case SyncKind.Publish:
-        this.joinFrom(this.lookupOrInsert(a, b), me);
-        this.bump(me, t);
+        rules.volatileWrite(this, me, t, this.lookupOrInsert(a, b));
         break;
       case SyncKind.AtomicWrite:
       case SyncKind.Send:
-        this.copyFrom(this.lookupOrInsert(a, b), me);
-        this.bump(me, t);
+        rules.atomicWrite(this, me, t, this.lookupOrInsert(a, b));
         break;
-      case SyncKind.AtomicRmw: {
-        const v = this.lookupOrInsert(a, b);
-        this.joinFrom(me, v);
-        this.copyFrom(v, me);
-        this.bump(me, t);
+      case SyncKind.AtomicRmw:
+        rules.atomicReadModifyWrite(this, me, t, this.lookupOrInsert(a, b));
         break;
-      }
       case SyncKind.Receive: {
         const m = this.lookup(a, b);
-        this.joinFrom(me, m);
+        rules.atomicRead(this, me, m);
         if (a >>> TAG_SHIFT === Tag.Message) this.remove(m); // delivered once; a broadcast reaches many
         break;
       }
       case SyncKind.Fork:
-        this.joinFrom(this.threadEntry(b), me);
-        this.bump(me, t);
+        rules.fork(this, me, t, this.threadEntry(b));
         break;
       case SyncKind.Join: {
         const c = this.lookup(THREAD, b);
-        this.joinFrom(me, c);
+        rules.join(this, me, c, b);
         this.remove(c);
         break;
       }
@@ -277,8 +282,8 @@ export class FastTrackShadow extends Shadow {
     return c;
   }
 
-  /** `C_dst ⊔= C_src` for entries `dst`, `src` (nothing when `src` is 0). */
-  private joinFrom(dst: number, src: number): void {
+  /** `C_dst ⊔= C_src` for entries `dst`, `src` (nothing when `src` is 0, a missing clock: all zero). */
+  join(dst: number, src: number): void {
     if (src === 0) return;
     const from = this.s.heap[src + E_CLOCK];
     const n = this.cover(from + 1)[from];
@@ -287,8 +292,8 @@ export class FastTrackShadow extends Shadow {
     for (let i = 1; i <= n; i++) if (heap[from + i] > heap[to + i]) heap[to + i] = heap[from + i];
   }
 
-  /** `C_dst := C_src` (ECMA-262 atomic write: the location carries this write's clock only). */
-  private copyFrom(dst: number, src: number): void {
+  /** `C_dst := C_src` for entries `dst`, `src` (ECMA-262 atomic write: the location carries this write's clock only). */
+  copy(dst: number, src: number): void {
     const from = this.s.heap[src + E_CLOCK];
     const n = this.cover(from + 1)[from];
     const to = this.widen(dst, n);
@@ -298,8 +303,9 @@ export class FastTrackShadow extends Shadow {
     for (let i = n + 1; i <= cap; i++) heap[to + i] = 0;
   }
 
-  /** `C_u[u]++` in entry `e`'s clock (widened to hold u). */
-  private bump(e: number, u: number): void {
+  /** `C_u[u]++` in entry `e`'s clock (widened to hold u; nothing when `e` is 0, a missing clock). */
+  tick(e: number, u: number): void {
+    if (e === 0) return;
     const c = this.widen(e, u + 1);
     this.cover(c + 2 + u)[c + 1 + u]++;
   }
