@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { CHUNK_RECORDS } from '../src/live/record.js';
-import type { JsonReport } from '../src/report/report.js';
+import type { JsonReport } from '../src/report/json.js';
 import { type CliRun, cli, cliAsync, locationPairs, ROOT, tempPath } from './helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'runtime');
