@@ -165,6 +165,11 @@ describe('goldilocks run --record', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /recorded \d+ events of 2 processes/);
       assert.equal(r.live.summary.racePairs, 2);
+      assert.equal(r.live.summary.processes, 2);
+      assert.match(
+        r.stderr,
+        /^SUMMARY: goldilocks: 2 racy variables, .* \(\d+ threads, \d+ shared buffers, 2 processes; /m,
+      );
       const [offline] = check(r.trace);
       assert.deepEqual(offline.racyVariables, r.live.racyVariables);
       assert.deepEqual(locationPairs(offline.races), locationPairs(r.live.races));
