@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseCount } from '../bench/generate.js';
 import { DETECTORS } from '../src/detectors/index.js';
-import type { JsonReport } from '../src/report/report.js';
+import type { JsonReport } from '../src/report/json.js';
 import { ChildError, describeMachine, ROOT, runNode } from './child.js';
 
 const TRACES = path.resolve(ROOT, '../shared/traces');

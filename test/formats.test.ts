@@ -198,7 +198,7 @@ describe('inputs and the CLI', () => {
     assert.equal(cli(['check', p]).status, 0);
     const r = cli(['check', '--fail-on-race', p]);
     assert.equal(r.status, 1);
-    assert.match(r.stdout, /WARNING: data race on x/);
+    assert.match(r.stdout, /WARNING: goldilocks: data race on x/); // the wording of `run` (test/record.test.ts)
     assert.match(r.stdout, /write by thread T1 at W\.java:3 \(event 2\)/);
     assert.match(r.stdout, /previous write by thread T0 at M\.java:2 \(event 1\)/);
     assert.match(r.stdout, /SUMMARY: goldilocks: 1 racy variables/);

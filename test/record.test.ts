@@ -1,16 +1,16 @@
 /**
  * `goldilocks run --record FILE` (docs/RUNTIME.md "Recording"): the recorded trace, checked offline by
  * `goldilocks check`, gives the live run's races. Every program of test/programs is also replayed this way by
- * test/programs.test.ts; here: throw mode (Figure 1, where the racing read is caught and never happens), records
- * spread over several chunks, a worker terminated mid-run, the precise detectors agreeing on a recording, an
- * unwritable trace file, and a command with two node processes.
+ * test/programs.test.ts; here: throw mode (Figure 1, where the racing read is caught and never happens), the same
+ * race text in run and check, records spread over several chunks, a worker terminated mid-run, the precise
+ * detectors agreeing on a recording, an unwritable trace file, and a command with two node processes.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { CHUNK_RECORDS } from '../src/live/record.js';
-import type { JsonReport } from '../src/report/report.js';
+import type { JsonReport } from '../src/report/json.js';
 import { type CliRun, cli, cliAsync, locationPairs, ROOT, tempPath } from './helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'runtime');
@@ -40,6 +40,27 @@ function check(trace: string, detectors = 'goldilocks'): JsonReport[] {
 
 const line = (location: string) => Number(location.split(':').at(-2));
 
+/**
+ * The race blocks and the SUMMARY line of a text report (src/report/text.ts), without what only one front end
+ * knows: the event index (offline), the element type and size and the stack (live), the lockset's members and the
+ * detector's reasoning (named differently in a trace), how often a pair raced, and the SUMMARY's numbers and
+ * its account of the input (a trace's locks and variables, a run's buffers and processes).
+ */
+function lineShapes(text: string): string[] {
+  return text
+    .split('\n')
+    .filter((l) => /^(=+$|WARNING: |SUMMARY: | {2}[a-z])/.test(l))
+    .map((l) =>
+      l
+        .replace(/ \(event \d+\)$/, '')
+        .replace(/^(WARNING: .*) \(\w+, \d+ bytes\)$/, '$1')
+        .replace(/^( {2}lockset: )\{.*\}$/, '$1{…}')
+        .replace(/^( {2}decided by: ).*$/, '$1…')
+        .replace(/^(SUMMARY: .*) \(.*\)$/, '$1 (…)')
+        .replace(/^SUMMARY: .*/, (summary) => summary.replace(/\d[\d,]*/g, 'N')),
+    );
+}
+
 describe('goldilocks run --record', () => {
   test(
     'Figure 1 in throw mode: the caught racing read is in the trace, and check reports the same race',
@@ -55,6 +76,31 @@ describe('goldilocks run --record', () => {
       assert.deepEqual(offline.racyVariables, r.live.racyVariables); // one Int32 element: its variable is its first byte
       assert.equal(offline.races[0].current.access, 'read');
       assert.equal(line(offline.races[0].current.location), 51);
+    },
+  );
+
+  test(
+    'a race reads the same in run (stderr) and in check of its recording (stdout), line by line',
+    LIMIT,
+    async () => {
+      const r = await record(['--on-race=report'], ['examples/ftp-connection.mjs']);
+      assert.equal(r.code, 0, r.stderr);
+      const offline = cli(['check', r.trace]);
+      assert.equal(offline.status, 0, offline.stderr);
+      const live = lineShapes(r.stderr);
+      assert.deepEqual(live, lineShapes(offline.stdout));
+      assert.match(r.stderr, /^ {4}at .*ftp-connection\.mjs:51:/m); // the racing access's stack, live only
+      assert.match(offline.stdout, /^ {2}read by thread T2 at .*ftp-connection\.mjs:51:15 \(event \d+\)$/m);
+      assert.deepEqual(live, [
+        '==================',
+        `WARNING: goldilocks: data race on ${r.live.racyVariables[0]}`,
+        `  read by thread T2 at ${r.live.races[0].current.location}`,
+        `  previous write by thread T0 at ${r.live.races[0].previous.location}`,
+        '  lockset: {…}',
+        '  decided by: …',
+        '==================',
+        'SUMMARY: goldilocks: N racy variables, N racy events, N racy locations in N events (…)',
+      ]);
     },
   );
 
@@ -119,6 +165,11 @@ describe('goldilocks run --record', () => {
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stderr, /recorded \d+ events of 2 processes/);
       assert.equal(r.live.summary.racePairs, 2);
+      assert.equal(r.live.summary.processes, 2);
+      assert.match(
+        r.stderr,
+        /^SUMMARY: goldilocks: 2 racy variables, .* \(\d+ threads, \d+ shared buffers, 2 processes; /m,
+      );
       const [offline] = check(r.trace);
       assert.deepEqual(offline.racyVariables, r.live.racyVariables);
       assert.deepEqual(locationPairs(offline.races), locationPairs(r.live.races));

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { closeSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import cliProgress from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type CheckOptions, checkFile } from '../check.js';
@@ -9,6 +9,7 @@ import { LIVE_DETECTORS } from '../live/memory/state.js';
 import { ON_RACE } from '../live/runtime.js';
 import { TraceError } from '../model/errors.js';
 import { Symbols } from '../model/symbols.js';
+import { jsonText, writeJsonReport } from '../report/json.js';
 import { jsonReport, textReport } from '../report/report.js';
 import { BinaryWriter } from '../trace/binary-writer.js';
 import { PIPELINE_MODES, type PipelineMode } from '../trace/pipeline.js';
@@ -128,8 +129,8 @@ async function check(trace: string, flags: CheckFlags): Promise<number> {
   const file = trace === '-' ? '<stdin>' : trace;
   const reports = result.results.map((d) => jsonReport(result, d, file, flags.maxReports));
   const json = reports.length === 1 ? reports[0] : reports;
-  if (flags.report) writeFileSync(flags.report, `${JSON.stringify(json, null, 2)}\n`);
-  if (flags.json) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  if (flags.report) writeJsonReport(flags.report, json);
+  if (flags.json) process.stdout.write(jsonText(json));
   else
     for (const j of reports)
       process.stdout.write(

@@ -7,22 +7,16 @@
  * one trace (`./record.ts`). Exit code: the command's own, or 66 when a race made
  * `--on-race=abort` stop it (README "Exit codes").
  */
-import {
-  closeSync,
-  existsSync,
-  mkdtempSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pc from 'picocolors';
 import { isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/memory/state.js';
 import { EXIT_ABORT } from '../live/runtime.js';
 import { run } from '../node/run.js';
-import { type JsonRace, type JsonReport, statisticsText } from '../report/report.js';
+import { emptyReport, type JsonReport, liveInput, writeJsonReport } from '../report/json.js';
+import { statisticsText } from '../report/report.js';
+import { textSummary } from '../report/text.js';
 import { writeRecordedTrace } from './record.js';
 
 export interface RunFlags {
@@ -68,14 +62,10 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
       .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10))
       .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as JsonReport);
     const merged = mergeReports(reports, args.join(' '), flags.detector);
-    if (flags.report) writeFileSync(flags.report, `${JSON.stringify(merged, null, 2)}\n`);
+    if (flags.report) writeJsonReport(flags.report, merged);
     if (flags.stats) process.stderr.write(`${statisticsText(merged).join('\n')}\n`);
-    const pairs = merged.summary.racePairs;
-    if (pairs > 0) {
-      process.stderr.write(
-        `goldilocks: ${merged.summary.racyEvents} racy accesses, ${pairs} distinct location pair${pairs === 1 ? '' : 's'}, in ${reports.length} process${reports.length === 1 ? '' : 'es'}\n`,
-      );
-    }
+    if (merged.summary.racyVariables > 0)
+      process.stderr.write(textSummary(merged, pc.isColorSupported && process.stderr.isTTY === true));
     return existsSync(path.join(dir, 'aborted')) ? EXIT_ABORT : code;
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -85,45 +75,25 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
 /**
  * One report for all processes of a run of `detector` (a name in LIVE_DETECTORS): the single report as it is, or
  * summed summaries and concatenated races whose variables are prefixed by `<n>/` for the n-th process's report in
- * pid order (buffer ids are per process; a recorded trace uses the same prefixes).
+ * pid order (buffer ids are per process; a recorded trace uses the same prefixes). `racyLocations` counts the
+ * distinct locations of the races listed, `timeMs` is the longest process's.
  */
 export function mergeReports(reports: JsonReport[], program: string, detector: string): JsonReport {
-  const empty: JsonReport = {
-    schema: 'goldilocks-report/1',
-    detector,
-    precise: isPrecise(LIVE_DETECTORS.indexOf(detector as LiveDetector)),
-    input: { file: program, format: 'live', gzip: false, skippedLines: {} },
-    summary: {
-      events: 0,
-      threads: 0,
-      locks: 0,
-      volatiles: 0,
-      variables: 0,
-      racyEvents: 0,
-      racyVariables: 0,
-      racyLocations: 0,
-      racePairs: 0,
-      warnings: 0,
-      timeMs: 0,
-      eventsPerSecond: 0,
-    },
-    racyVariables: [],
-    firstRaces: [],
-    races: [],
-    racesOmitted: 0,
-    stats: {},
-  };
   if (reports.length === 1) return { ...reports[0], input: { ...reports[0].input, file: program } };
-  const out = empty;
+  const out = emptyReport(
+    detector,
+    isPrecise(LIVE_DETECTORS.indexOf(detector as LiveDetector)),
+    liveInput(program),
+  );
+  const summary = out.summary as unknown as Record<string, number>;
   const locations = new Set<string>();
   for (const [i, r] of reports.entries()) {
     const prefix = `${i}/`;
-    for (const k of Object.keys(out.summary) as (keyof JsonReport['summary'])[]) {
-      if (k !== 'racyLocations' && k !== 'eventsPerSecond') out.summary[k] += r.summary[k];
-    }
+    for (const [k, v] of Object.entries(r.summary))
+      if (k !== 'racyLocations' && k !== 'eventsPerSecond') summary[k] = (summary[k] ?? 0) + v;
     out.racyVariables.push(...r.racyVariables.map((v) => prefix + v));
     out.firstRaces.push(...r.firstRaces.map((f) => ({ ...f, variable: prefix + f.variable })));
-    out.races.push(...r.races.map((x: JsonRace) => ({ ...x, variable: prefix + x.variable })));
+    out.races.push(...r.races.map((x) => ({ ...x, variable: prefix + x.variable })));
     for (const x of r.races) locations.add(x.current.location).add(x.previous.location);
     for (const [k, v] of Object.entries(r.stats)) out.stats[k] = (out.stats[k] ?? 0) + v;
   }

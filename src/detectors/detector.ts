@@ -1,7 +1,10 @@
 import { grow, growFilled } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
 
-/** One access of a race report. `index` is the 0-based position of the event among the trace's events. */
+/**
+ * One access of a race as a detector declares it, in the trace's ids (`thread`, `loc`: ../model/symbols.ts). `index`
+ * is the 0-based position of the event among the trace's events.
+ */
 export interface AccessRef {
   index: number;
   thread: number;
@@ -13,7 +16,10 @@ export interface AccessRef {
   loc: number;
 }
 
-/** A race declared by a detector at `current` (the later access) against `previous`. */
+/**
+ * A race declared by a detector at `current` (the later access) against `previous`, in the trace's ids: the
+ * detectors' cheap interned form, which ../report/race.ts `raceOf` names into the `RaceRecord` both front ends report.
+ */
 export interface Race {
   variable: number;
   current: AccessRef;

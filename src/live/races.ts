@@ -1,16 +1,15 @@
 /**
- * Race reports of the live runtime: `DataRaceException`, the text report on stderr (in the manner of
- * ThreadSanitizer's), deduplication by pair of source locations across all threads, and the JSON report in the
- * offline schema (`goldilocks-report/1`, docs/REPORT.md).
+ * Race reports of the live runtime: `DataRaceException`, the text report of a race on stderr (../report/text.ts,
+ * as `goldilocks check` prints it), deduplication by pair of source locations across all threads, and the JSON
+ * report in the offline schema (`goldilocks-report/1`, ../report/json.ts, docs/REPORT.md).
  *
- * Race records live in the shared state (string heap + the `CTL` race tables), so any thread — the main thread at
- * exit, or a worker that aborts the process — can write the JSON report of every thread's races.
+ * Race records (../report/race.ts) live in the shared state (string heap + the `CTL` race tables), so any thread —
+ * the main thread at exit, or a worker that aborts the process — can write the JSON report of every thread's races.
  */
-import { writeFileSync, writeSync } from 'node:fs';
+import { writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import pc from 'picocolors';
-import type { JsonAccess, JsonRace, JsonReport } from '../report/report.js';
-import { REPORT_SCHEMA } from '../report/report.js';
+import { emptyReport, eventsPerSecond, type JsonRace, type JsonReport, liveInput } from '../report/json.js';
+import type { MemoryLocation, RaceAccess, RaceRecord } from '../report/race.js';
 import {
   A,
   CTL,
@@ -24,58 +23,29 @@ import {
   unlock,
 } from './memory/state.js';
 
-/** One access of a live race (the offline `JsonAccess`; `index` is -1: a live run has no event indices). */
-export interface LiveAccess extends JsonAccess {
-  /** The racing access's stack (the current access only). */
-  stack?: string;
-}
-
-/** Where the racing bytes are. */
-export interface RaceLocation {
-  /** Process-unique id of the SharedArrayBuffer (`sab#id` in reports). */
-  buffer: number;
-  /** First racing byte. */
-  byteOffset: number;
-  /** Bytes of the current access. */
-  size: number;
-  /** Constructor name of the view (`Int32Array`, `DataView`, ...) or the bulk method (`TypedArray#set`). */
-  elementType: string;
-  /** `sab#<buffer>+<byteOffset>`: the racy variable's name in reports. */
-  variable: string;
-}
-
-/** A live race: what `DataRaceException` carries and what the JSON report lists. */
-export interface LiveRace {
-  location: RaceLocation;
-  current: LiveAccess;
-  previous: LiveAccess;
-  /**
-   * Goldilocks: the lockset computed for the previous access at the current one (names: `T3`, `lock@sab#1+8`...);
-   * DJIT+: empty (the detail gives the epochs); Eraser: the sync-library locks held at the current access.
-   */
-  lockset: string[];
-  detail: string;
-}
-
 /**
  * Thrown in the racing thread before the racy access executes (PLDI'07 §1): the access does not happen. A program
  * may catch it and go on.
  */
 export class DataRaceException extends Error {
   override readonly name = 'DataRaceException';
-  readonly location: RaceLocation;
-  readonly current: LiveAccess;
-  readonly previous: LiveAccess;
+  /** Where the racing bytes are, and the racy variable's name (`sab#<buffer>+<byteOffset>`). */
+  readonly location: MemoryLocation & { variable: string };
+  readonly current: RaceAccess;
+  readonly previous: RaceAccess;
+  /** The race's lockset (see {@link RaceRecord.lockset}); empty for fasttrack. */
   readonly lockset: string[];
 
-  constructor(race: LiveRace) {
+  /** @param race a live race: its `memory` is set. */
+  constructor(race: RaceRecord) {
+    const location = { ...(race.memory as MemoryLocation), variable: race.variable };
     super(
-      `data race on ${race.location.variable} (${race.location.elementType}): ${race.current.access} by thread ${race.current.thread} at ${race.current.location} races with ${race.previous.access} by thread ${race.previous.thread} at ${race.previous.location}`,
+      `data race on ${location.variable} (${location.elementType}): ${race.current.access} by thread ${race.current.thread} at ${race.current.location} races with ${race.previous.access} by thread ${race.previous.thread} at ${race.previous.location}`,
     );
-    this.location = race.location;
+    this.location = location;
     this.current = race.current;
     this.previous = race.previous;
-    this.lockset = race.lockset;
+    this.lockset = race.lockset ?? [];
   }
 }
 
@@ -98,7 +68,7 @@ const ORDER = RECORDS + CTL.dedupSize;
 /**
  * Records a race. @returns true when its pair of source locations is new (print it), false when it only counts.
  */
-export function recordRace(s: StateViews, race: LiveRace): boolean {
+export function recordRace(s: StateViews, race: RaceRecord): boolean {
   const pair = [race.current.location, race.previous.location].sort().join('\n');
   const h = hash(pair);
   const ctl = s.ctl;
@@ -126,34 +96,6 @@ export function recordRace(s: StateViews, race: LiveRace): boolean {
   }
 }
 
-/**
- * The text report of one race (stderr), like ThreadSanitizer's; a `potential data race` when the detector is not
- * precise (Eraser).
- */
-export function textRace(race: LiveRace, colors: boolean, precise = true): string {
-  const c = colors ? pc : pc.createColors(false);
-  const who = (a: LiveAccess) => `${a.atomic ? 'atomic ' : ''}${a.access}`;
-  const kind = precise ? 'data race' : 'potential data race';
-  const out = [
-    '==================',
-    c.red(`WARNING: goldilocks: ${kind} on ${c.bold(race.location.variable)}`) +
-      ` (${race.location.elementType}, ${race.location.size} bytes)`,
-    `  ${c.bold(who(race.current))} by thread ${race.current.thread} at ${race.current.location}`,
-  ];
-  if (race.current.stack) {
-    for (const line of race.current.stack.split('\n')) out.push(`    ${line.trim()}`);
-  }
-  out.push(
-    `  previous ${c.bold(who(race.previous))} by thread ${race.previous.thread} at ${race.previous.location}`,
-  );
-  if (!precise || race.lockset.length > 0)
-    out.push(`  ${precise ? 'lockset' : 'locks held'}: {${race.lockset.join(', ')}}`);
-  out.push(`  decided by: ${race.detail}`);
-  out.push(`SUMMARY: goldilocks: ${kind} ${race.current.location} vs ${race.previous.location}`);
-  out.push('==================');
-  return `${out.join('\n')}\n`;
-}
-
 /** Writes `text` to stderr synchronously (a racing worker may be about to die). */
 export function printErr(text: string): void {
   try {
@@ -163,7 +105,11 @@ export function printErr(text: string): void {
   }
 }
 
-/** The JSON report of every race recorded so far in this process (schema `goldilocks-report/1`). */
+/**
+ * The JSON report of every race recorded so far in this process (schema `goldilocks-report/1`) of `program`, run
+ * for `timeMs` milliseconds. `racyLocations` counts the source locations of both accesses of the races listed
+ * (a race repeating a listed pair of locations is only counted).
+ */
 export function liveReport(s: StateViews, program: string, timeMs: number): JsonReport {
   const ctl = s.ctl;
   const n = A.load(ctl, CTL.raceCount);
@@ -172,18 +118,10 @@ export function liveReport(s: StateViews, program: string, timeMs: number): Json
   const locations = new Set<string>();
   for (let i = 0; i < n; i++) {
     const slot = ctl[ORDER + i];
-    const r = JSON.parse(getString(s, ctl[RECORDS + slot])) as LiveRace;
-    races.push({
-      variable: r.location.variable,
-      count: A.load(ctl, COUNTS + slot),
-      current: r.current,
-      previous: r.previous,
-      lockset: r.lockset,
-      detail: r.detail,
-    });
-    if (!variables.includes(r.location.variable)) variables.push(r.location.variable);
-    locations.add(r.current.location);
-    locations.add(r.previous.location);
+    const r = JSON.parse(getString(s, ctl[RECORDS + slot])) as RaceRecord;
+    races.push({ ...r, count: A.load(ctl, COUNTS + slot) });
+    if (!variables.includes(r.variable)) variables.push(r.variable);
+    locations.add(r.current.location).add(r.previous.location);
   }
   const stats: Record<string, number> = {};
   STATS.forEach((name, i) => {
@@ -191,34 +129,24 @@ export function liveReport(s: StateViews, program: string, timeMs: number): Json
   });
   stats.syncCells = A.load(ctl, CTL.listEnd);
   const events = stats.accesses + stats.sameEpoch;
-  return {
-    schema: REPORT_SCHEMA,
-    detector: LIVE_DETECTORS[s.state.settings.detector],
-    precise: isPrecise(s.state.settings.detector),
-    input: { file: program, format: 'live', gzip: false, skippedLines: {} },
-    summary: {
-      events,
-      threads: A.load(ctl, CTL.threadCount),
-      locks: 0,
-      volatiles: 0,
-      variables: A.load(ctl, CTL.nextBuffer),
-      racyEvents: stats.races,
-      racyVariables: variables.length,
-      racyLocations: locations.size,
-      racePairs: races.length,
-      warnings: 0,
-      timeMs: Math.round(timeMs * 10) / 10,
-      eventsPerSecond: timeMs > 0 ? Math.round((events / timeMs) * 1000) : 0,
-    },
-    racyVariables: variables,
-    firstRaces: variables.map((variable) => ({ variable, index: -1 })),
-    races,
-    racesOmitted: 0,
-    stats,
+  const detector = s.state.settings.detector;
+  const j = emptyReport(LIVE_DETECTORS[detector], isPrecise(detector), liveInput(program));
+  j.summary = {
+    ...j.summary,
+    events,
+    threads: A.load(ctl, CTL.threadCount),
+    variables: A.load(ctl, CTL.nextBuffer),
+    racyEvents: stats.races,
+    racyVariables: variables.length,
+    racyLocations: locations.size,
+    racePairs: races.length,
+    timeMs: Math.round(timeMs * 10) / 10,
+    eventsPerSecond: eventsPerSecond(events, timeMs),
+    processes: 1,
   };
-}
-
-/** Writes {@link liveReport} to `file`. */
-export function writeLiveReport(s: StateViews, file: string, program: string, timeMs: number): void {
-  writeFileSync(file, `${JSON.stringify(liveReport(s, program, timeMs), null, 2)}\n`);
+  j.racyVariables = variables;
+  j.firstRaces = variables.map((variable) => ({ variable, index: -1 }));
+  j.races = races;
+  j.stats = stats;
+  return j;
 }

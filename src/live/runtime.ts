@@ -40,6 +40,9 @@ import {
 import { SyncKind } from '../model/sync.js';
 import { settings } from '../node/settings.js';
 import { warn } from '../node/transform.js';
+import { writeJsonReport } from '../report/json.js';
+import type { RaceRecord } from '../report/race.js';
+import { textRace, textSummary } from '../report/text.js';
 import { type SyncRef, setSyncObserver } from '../sync/observer.js';
 import { installPatches } from './intercept/patches.js';
 import {
@@ -65,15 +68,7 @@ import {
   TERMINATING,
   unlock,
 } from './memory/state.js';
-import {
-  DataRaceException,
-  type LiveRace,
-  printErr,
-  recordRace,
-  siteText,
-  textRace,
-  writeLiveReport,
-} from './races.js';
+import { DataRaceException, liveReport, printErr, recordRace, siteText } from './races.js';
 import { Recorder } from './record.js';
 import { DjitShadow } from './shadow/djit.js';
 import { EraserShadow } from './shadow/eraser.js';
@@ -313,13 +308,26 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     ? path.join(settings.GOLDILOCKS_REPORT_DIR, `${process.pid}.json`)
     : settings.GOLDILOCKS_REPORT;
   const program = process.argv[1] ?? '';
-  const writeReport = (): void => {
+  const detector = LIVE_DETECTORS[state.settings.detector];
+  /**
+   * Writes this process's JSON report to the report file, if any, and, outside `goldilocks run` (which prints the
+   * summary of all its processes), the SUMMARY line when there were races: once, by the thread that aborts
+   * (`aborting`), else at exit.
+   */
+  const writeReport = (aborting = false): void => {
     shadow.flush();
-    if (reportFile) writeLiveReport(s, reportFile, program, performance.now() - started);
+    const summary =
+      !settings.GOLDILOCKS_REPORT_DIR &&
+      A.load(s.ctl, CTL.raceCount) > 0 &&
+      (aborting || A.load(s.ctl, CTL.aborted) === 0);
+    if (!reportFile && !summary) return;
+    const j = liveReport(s, program, performance.now() - started);
+    if (reportFile) writeJsonReport(reportFile, j);
+    if (summary) printErr(textSummary(j, colors));
   };
   const abort = (): void => {
     A.store(s.ctl, CTL.aborted, 1);
-    writeReport();
+    writeReport(true);
     if (settings.GOLDILOCKS_REPORT_DIR)
       writeFileSync(path.join(settings.GOLDILOCKS_REPORT_DIR, 'aborted'), `${process.pid}\n`);
     if (isMainThread) process.exit(EXIT_ABORT);
@@ -334,14 +342,13 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     const at: { stack?: string } = {};
     Error.captureStackTrace(at, fn);
     if (!at.stack?.includes('\n')) Error.captureStackTrace(at, race); // fn was not on the stack (a reference's setter)
-    const variable = `sab#${id}+${off}`;
-    const r: LiveRace = {
-      location: {
+    const r: RaceRecord = {
+      variable: `sab#${id}+${off}`,
+      memory: {
         buffer: id,
         byteOffset: off,
         size,
         elementType: typeof what === 'string' ? what : toStringTag.call(what),
-        variable,
       },
       current: {
         index: -1,
@@ -360,10 +367,14 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
         atomic: (c.flags & ATOMIC) !== 0,
         location: getString(s, c.site),
       },
-      lockset: c.lockset.map(Shadow.keyName),
+      // the vector-clock peer decides by epochs (its detail), without a lockset
+      ...(detector === 'goldilocks' || detector === 'eraser'
+        ? { lockset: c.lockset.map(Shadow.keyName) }
+        : {}),
       detail: c.detail,
+      precise,
     };
-    if (recordRace(s, r)) printErr(textRace(r, colors, precise));
+    if (recordRace(s, r)) printErr(textRace(r, { detector, colors }));
     if (mode === 2) abort();
     if (stopOnRace) {
       const e = new DataRaceException(r);

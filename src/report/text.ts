@@ -1,0 +1,81 @@
+/**
+ * The text a person reads, for `goldilocks check` and `goldilocks run` alike, in the manner of ThreadSanitizer's
+ * reports: one block per race between two `==================` lines (`WARNING: <detector>: data race on <variable>`,
+ * the current access, its stack when known, the `previous` access, the lockset, how it was decided), and one
+ * `SUMMARY: <detector>: ...` line of counts.
+ */
+import pc from 'picocolors';
+import type { JsonReport } from './json.js';
+import type { RaceAccess, RaceRecord } from './race.js';
+
+const RULE = '==================';
+
+/** What a race report shows beside the race: who decided it, how often its pair of locations raced, colours. */
+export interface RaceTextOptions {
+  /** The detector's name (`goldilocks`, `fasttrack`, ...). */
+  detector: string;
+  /** ANSI colours (picocolors). */
+  colors: boolean;
+  /** Races of this pair of source locations; shown when more than one. */
+  count?: number;
+}
+
+function describe(a: RaceAccess, c: ReturnType<typeof pc.createColors>): string {
+  const what = `${a.transactional ? 'transactional ' : ''}${a.atomic ? 'atomic ' : ''}${a.access}`;
+  const where = a.location === '' ? '<no location>' : a.location;
+  return `${c.bold(what)} by thread ${a.thread} at ${where}${a.index >= 0 ? ` (event ${a.index})` : ''}`;
+}
+
+/**
+ * The text block of one race, ending in a newline. A race that is not precise (Eraser's) is a `potential data race`
+ * against the `last other` access, with the `locks held`.
+ */
+export function textRace(race: RaceRecord, options: RaceTextOptions): string {
+  const c = options.colors ? pc : pc.createColors(false);
+  const kind = race.precise ? 'data race' : 'potential data race (Eraser lockset violation)';
+  const m = race.memory;
+  const out = [
+    RULE,
+    c.red(`WARNING: ${options.detector}: ${kind} on ${c.bold(race.variable)}`) +
+      (m ? ` (${m.elementType}, ${m.size} bytes)` : ''),
+    `  ${describe(race.current, c)}`,
+  ];
+  if (race.current.stack) for (const line of race.current.stack.split('\n')) out.push(`    ${line.trim()}`);
+  out.push(`  ${race.precise ? 'previous' : 'last other'} ${describe(race.previous, c)}`);
+  if (race.lockset) out.push(`  ${race.precise ? 'lockset' : 'locks held'}: {${race.lockset.join(', ')}}`);
+  out.push(`  decided by: ${race.detail}`);
+  if (options.count !== undefined && options.count > 1)
+    out.push(c.dim(`  (this pair of locations raced ${options.count} times)`));
+  out.push(RULE);
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * The `SUMMARY:` line of a report, ending in a newline: the racy variables, events and locations (or `no races`)
+ * in so many events, what the input held (a trace: threads, locks, volatiles, variables; a run: threads, shared
+ * buffers, processes), the time and the rate, and the infeasible events accepted with `--lenient`.
+ */
+export function textSummary(j: JsonReport, colors: boolean): string {
+  const c = colors ? pc : pc.createColors(false);
+  const s = j.summary;
+  const rate =
+    s.eventsPerSecond >= 1e6
+      ? `${(s.eventsPerSecond / 1e6).toFixed(2)}M`
+      : s.eventsPerSecond.toLocaleString('en-US');
+  const verdict =
+    s.racyVariables === 0
+      ? c.green('no races')
+      : c.red(
+          `${s.racyVariables} racy variables, ${s.racyEvents} racy events, ${s.racyLocations} racy locations`,
+        );
+  const input =
+    s.processes === undefined
+      ? `${s.threads} threads, ${s.locks} locks, ${s.volatiles} volatiles, ${s.variables} variables`
+      : `${s.threads} threads, ${s.variables} shared buffers, ${s.processes} process${s.processes === 1 ? '' : 'es'}`;
+  return (
+    `SUMMARY: ${j.detector}: ${verdict} in ${s.events.toLocaleString('en-US')} events ` +
+    `(${input}; ${(s.timeMs / 1000).toFixed(2)} s, ${rate} events/s)` +
+    (s.warnings > 0 ? c.yellow(` — ${s.warnings} infeasible events accepted (--lenient)`) : '') +
+    '\n'
+  );
+}
