@@ -1,6 +1,6 @@
 /**
  * Load-time rewriting of element accesses `o[k]` so that every read and write of shared memory goes through the
- * hooks of `../hooks/hooks.ts`.
+ * hooks of `../hooks/contract.ts`.
  *
  * Parser: acorn (ESTree, `preserveParens` so parenthesized operands keep exact ranges); edits: magic-string, in place,
  * so the text of every operand stays where it was and **line numbers never change** (only columns to the right of an
@@ -73,9 +73,9 @@ import {
   OBSERVED_METHODS,
   TESTED_ARGUMENT,
   TYPED_ARRAYS,
-} from '../hooks/hooks.js';
+} from '../hooks/names.js';
 
-/** Name of the per-thread hooks object on `globalThis` (see `../hooks/hooks.ts`). */
+/** Name of the per-thread hooks object on `globalThis` (see `../hooks/contract.ts`). */
 export const HOOKS_GLOBAL = '__goldilocks';
 /** Prefix of every identifier the rewriter introduces; user code must not declare names starting with it. */
 export const RESERVED_PREFIX = '__gl$';
