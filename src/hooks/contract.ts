@@ -137,7 +137,7 @@ export interface Hooks {
    * `peek(o, p)`: the value of `o[p]` if reading it runs no code and it is not a view over shared memory ({@link
    * shared}), else a fresh object no other code holds. Reading runs no code when `o` is an object whose prototype
    * chain up to the first object with an own `p` holds no Proxy and that `p` is a data property (ECMA-262
-   * §10.1.8.1 OrdinaryGet; no getter, no trap runs). The member loop guards of `../instrument/instrument.ts` compare an
+   * §10.1.8.1 OrdinaryGet; no getter, no trap runs). The member loop guards of `../instrument/loops.ts` compare an
    * access's object with it: equal means not shared, whatever happened to `o[p]` since.
    */
   readonly peek: (o: unknown, p: string) => unknown;
