@@ -25,7 +25,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { compileFunction } from 'node:vm';
-import { installHooks } from '../src/hooks/hooks.js';
+import { installHooks } from '../src/hooks/install.js';
 import { instrument } from '../src/instrument/instrument.js';
 
 const { values } = parseArgs({

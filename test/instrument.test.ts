@@ -10,13 +10,10 @@ import { runInThisContext } from 'node:vm';
 import fc from 'fast-check';
 // run() spawns node with the built register.js next to it, so it is taken from dist (npm test builds first).
 import { run } from '../dist/node/run.js';
-import {
-  installHooks,
-  installRuntime,
-  OBSERVED_METHODS,
-  passthrough,
-  type Runtime,
-} from '../src/hooks/hooks.js';
+import type { Runtime } from '../src/hooks/contract.js';
+import { installHooks, installRuntime } from '../src/hooks/install.js';
+import { OBSERVED_METHODS } from '../src/hooks/names.js';
+import { passthrough } from '../src/hooks/thread.js';
 import { instrument } from '../src/instrument/instrument.js';
 
 const hooks = installHooks();

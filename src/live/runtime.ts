@@ -29,14 +29,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, threadId } from 'node:worker_threads';
 import pc from 'picocolors';
-import {
-  notSharedCache,
-  type Runtime,
-  type RuntimeFactory,
-  type SiteFunction,
-  type ThreadHooks,
-  type WorkerHooks,
-} from '../hooks/hooks.js';
+import type { Runtime, RuntimeFactory, SiteFunction, ThreadHooks, WorkerHooks } from '../hooks/contract.js';
+import { notSharedCache } from '../hooks/views.js';
 import { SyncKind } from '../model/sync.js';
 import { settings } from '../node/settings.js';
 import { warn } from '../node/transform.js';

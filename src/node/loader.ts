@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { installHooks } from '../hooks/hooks.js';
+import { installHooks } from '../hooks/install.js';
 import { isTypeScript, stripTypes, transformSource } from './transform.js';
 
 // Modules that other loader hooks (tsx, ...) load into this loader thread are instrumented too: they find the

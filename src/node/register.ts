@@ -7,7 +7,7 @@
  * of scope on gc" fails under any `--import`, even an empty module, and passes under `--require`).
  *
  * In each thread, in this order:
- * 1. the runtime is loaded, made with this thread's hooks (`../hooks/hooks.ts`), and installed, which publishes the hooks
+ * 1. the runtime is loaded, made with this thread's hooks (`../hooks/`), and installed, which publishes the hooks
  *    at `globalThis.__goldilocks`, once: the module named by `GOLDILOCKS_RUNTIME` (path or file URL) or else
  *    `./detector.js`, whose default export is a `RuntimeFactory`. This is the single place where the runtime also
  *    patches globals (Atomics, DataView, bulk methods) before user code;
@@ -29,7 +29,9 @@ import Module, { createRequire, register, syncBuiltinESMExports } from 'node:mod
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkerOptions } from 'node:worker_threads';
-import { installRuntime, type Runtime, type RuntimeFactory, threadHooks } from '../hooks/hooks.js';
+import type { Runtime, RuntimeFactory } from '../hooks/contract.js';
+import { installRuntime } from '../hooks/install.js';
+import { threadHooks } from '../hooks/thread.js';
 import { settings } from './settings.js';
 import { stripTypes, transformSource, warn } from './transform.js';
 

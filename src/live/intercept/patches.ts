@@ -36,7 +36,7 @@
 import buffer from 'node:buffer';
 import { StringDecoder } from 'node:string_decoder';
 import { inspect, types } from 'node:util';
-import { isTypedArrayConstructor, notSharedCache } from '../../hooks/hooks.js';
+import { isTypedArrayConstructor, notSharedCache } from '../../hooks/views.js';
 import { SyncKind } from '../../model/sync.js';
 import { A, appendCell, lock, STAT, Tag, unlock } from '../memory/state.js';
 import type { Callee, Context } from '../runtime.js';
@@ -92,13 +92,13 @@ function defineHidden(owner: object, name: PropertyKey, fn: AnyFn): void {
 /**
  * The replacements made by {@link override}, {@link patchAtomics} and {@link patchText}, each with the original it
  * replaced and the index of the argument through which it may also touch shared memory, if any (the runtime's
- * `originals`, `../../hooks/hooks.ts`). One per thread, as this module is.
+ * `originals`, `../../hooks/contract.ts`). One per thread, as this module is.
  */
 const originals = new Map<AnyFn, { original: AnyFn; argument?: number }>();
 
 /**
  * Installs every patch of this file for the thread of `ctx`. Returns the patched methods whose receivers are not
- * views (the runtime's `sitedMethods`, `../../hooks/hooks.ts`), and the replacements of view methods, `Atomics` functions and
+ * views (the runtime's `sitedMethods`, `../../hooks/contract.ts`), and the replacements of view methods, `Atomics` functions and
  * those sited methods, with their originals (its `originals`).
  */
 export function installPatches(ctx: Context): {

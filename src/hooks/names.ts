@@ -1,0 +1,109 @@
+/**
+ * The names the rewriter (`../instrument/`) and the hooks agree on: the `Atomics` functions, the observed methods
+ * and the argument each may touch shared memory through, the TypedArray constructors, and the global the hooks live
+ * at.
+ */
+
+/** Name of the per-thread hooks object on `globalThis` (`Hooks`). */
+export const HOOKS_GLOBAL = '__goldilocks';
+
+/** The `Atomics` functions whose calls `Atomics.name(...)` the rewriter gives a static site (`Hooks.atomics`). */
+export const ATOMIC_OPS = [
+  'load',
+  'store',
+  'add',
+  'sub',
+  'and',
+  'or',
+  'xor',
+  'exchange',
+  'compareExchange',
+  'wait',
+  'waitAsync',
+  'notify',
+] as const;
+
+/** The most arguments an `Atomics` function of {@link ATOMIC_OPS} takes (`compareExchange`, `wait`, `waitAsync`). */
+export const ATOMIC_ARITY = 4;
+
+/**
+ * The names of `Buffer.prototype`'s number accessors (`readUInt32LE`, `writeDoubleBE`...: Node's lib/buffer.js),
+ * a method no other built-in view has: a rewritten call of one of them compares the method it is to call with
+ * `Hooks.direct` first.
+ */
+export const BUFFER_ACCESSORS: readonly string[] = Object.getOwnPropertyNames(Buffer.prototype).filter(
+  (name) => /^(read|write)[A-Z]/.test(name),
+);
+
+/**
+ * The method names whose calls `o.name(...)` the rewriter gives a site (`Hooks.sited`): those of the
+ * built-in methods the runtime observes on shared views (`%TypedArray%.prototype` and `Array.prototype` range and
+ * search methods, `Buffer.prototype`'s bulk methods and its `read…`/`write…` accessors, `TextDecoder#decode`,
+ * `TextEncoder#encodeInto`, `StringDecoder#write`). Calls of any other name, and calls through
+ * `call`/`apply`/`Reflect`, reach the runtime's patched methods too, which then find their caller from a stack
+ * (about 10 µs a call). A name's index here is the `k` the rewritten call passes to `Hooks.callee`.
+ */
+export const OBSERVED_METHODS: readonly string[] = [
+  ...[
+    'set',
+    'fill',
+    'copyWithin',
+    'slice',
+    'at',
+    'with',
+    'reverse',
+    'sort',
+    'toReversed',
+    'toSorted',
+    'join',
+  ],
+  ...[
+    'map',
+    'forEach',
+    'reduce',
+    'reduceRight',
+    'filter',
+    'toLocaleString',
+    'values',
+    'entries',
+    'flat',
+    'flatMap',
+  ],
+  ...[
+    'toSpliced',
+    'find',
+    'findIndex',
+    'findLast',
+    'findLastIndex',
+    'every',
+    'some',
+    'indexOf',
+    'lastIndexOf',
+  ],
+  ...['includes', 'toString', 'write', 'copy', 'equals', 'compare', 'toJSON', 'decode', 'encodeInto'],
+  ...BUFFER_ACCESSORS,
+];
+
+/**
+ * Per index `k` of {@link OBSERVED_METHODS}: the argument a rewritten call `o.name(...)` evaluates apart and gives
+ * {@link Hooks.callee1}, the one through which the method of that name may touch shared memory: 1 for
+ * `encodeInto` (`TextEncoder#encodeInto`'s destination), 0 for the others.
+ */
+export const TESTED_ARGUMENT: readonly number[] = Object.freeze(
+  OBSERVED_METHODS.map((name) => (name === 'encodeInto' ? 1 : 0)),
+);
+
+/** The global names of the TypedArray constructors (ECMA-262 Table 71), whose `new` the rewriter gives a site. */
+export const TYPED_ARRAYS = [
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int16Array',
+  'Uint16Array',
+  'Int32Array',
+  'Uint32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
+] as const;

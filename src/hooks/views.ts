@@ -1,0 +1,69 @@
+/**
+ * Tests of values on the built-ins as they were when this module loaded, before any user code: is it a view, over
+ * shared memory, a TypedArray constructor; reading a property without running code ({@link Hooks.peek}).
+ */
+
+import { isProxy } from 'node:util/types';
+import type { Hooks } from './contract.js';
+
+/** `ArrayBuffer.isView` (ECMA-262 §25.1.5.1). */
+export const isView = ArrayBuffer.isView;
+/** The `SharedArrayBuffer` constructor. */
+export const SAB = SharedArrayBuffer;
+const TypedArray = Object.getPrototypeOf(Int8Array.prototype) as object;
+/** The getter of `%TypedArray%.prototype.buffer` (ECMA-262 §23.2.3.2); call it with a TypedArray as `this`. */
+export const bufferOf = Object.getOwnPropertyDescriptor(TypedArray, 'buffer')!.get!;
+/**
+ * The getter of `%TypedArray%.prototype[@@toStringTag]` (ECMA-262 §23.2.3.38): the constructor's name for a
+ * TypedArray, undefined for any other `this` (a DataView).
+ */
+export const toStringTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStringTag)!.get!;
+/** Is `o` a TypedArray whose buffer is a SharedArrayBuffer ({@link Hooks.shared})? */
+export const shared = (o: unknown): boolean =>
+  isView(o) && toStringTag.call(o) !== undefined && bufferOf.call(o) instanceof SAB;
+const TypedArrayConstructor = Object.getPrototypeOf(Int8Array) as object;
+const { getOwnPropertyDescriptor, getPrototypeOf } = Object;
+/** What {@link Hooks.peek} answers when it cannot tell: equal to no value user code can hold. */
+export const UNKNOWN = Object.freeze(Object.create(null));
+/** {@link Hooks.peek}. */
+export const peek = (o: unknown, p: string): unknown => {
+  let x = o;
+  while ((typeof x === 'object' && x !== null) || typeof x === 'function') {
+    if (isProxy(x)) return UNKNOWN;
+    let d: PropertyDescriptor | undefined;
+    try {
+      d = getOwnPropertyDescriptor(x, p);
+    } catch {
+      return UNKNOWN; // a module namespace's binding before its initialization
+    }
+    if (d !== undefined) return 'value' in d && !shared(d.value) ? d.value : UNKNOWN;
+    x = getPrototypeOf(x);
+  }
+  return UNKNOWN;
+};
+const protoOf = Object.prototype.isPrototypeOf;
+
+/**
+ * Is `c` one of the TypedArray constructors (ECMA-262 §23.2.7) or a subclass of one (`class M extends Uint8Array`,
+ * Node's `Buffer`)? A subclass is taken to pass its first argument on to the TypedArray constructor, as its default
+ * constructor does (§15.7.14).
+ */
+export const isTypedArrayConstructor = (c: unknown): boolean =>
+  typeof c === 'function' && protoOf.call(TypedArrayConstructor, c);
+
+/**
+ * `!isShared(o)` for an `isShared` whose answer never changes for a value (a view never changes its buffer), keeping
+ * the last two values it answered false for: asking again about them is one or two comparisons (a bulk method's
+ * receiver and argument, a loop over one view).
+ */
+export function notSharedCache(isShared: (o: unknown) => boolean): (o: unknown) => boolean {
+  let plain: unknown;
+  let plain2: unknown;
+  return (o) => {
+    if (o === plain || o === plain2) return true;
+    if (isShared(o)) return false;
+    plain2 = plain;
+    plain = o;
+    return true;
+  };
+}

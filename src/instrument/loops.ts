@@ -1,0 +1,164 @@
+/**
+ * **Loop guards**: in a loop, an access (with everything it contains, on one line) whose objects are variables that
+ * cannot change during the loop (parameters, or locals declared before it and assigned only by their declaration,
+ * per eslint-scope's analysis of the enclosing function: `./scope.ts`) becomes `(G ? ORIGINAL : GUARDED)`, where `G`
+ * tests one local per variable, set once as the loop is entered to whether that variable is *not* a view over
+ * shared memory: `__gl$5 = !__goldilocks.shared(a); for (...) ...` (loops that are statements of a statement list;
+ * the guard is a statement of its own before the loop). Memory that is not shared then costs a test of a local per
+ * access; a shared view takes the guarded path at every access. **Member loop guards**: an access in such a loop
+ * whose object is `R.p` (`R` being `this` or an invariant variable) first compares the value it reads of `R.p` with
+ * a local set to `__goldilocks.peek(R, "p")` (that value, read without running code, when it is not a shared view)
+ * on entry to the outermost loop around it that is not short: `(X === B ? X[K] : GUARDED)`, see `memberGuardOf`.
+ */
+
+import type { Variable } from 'eslint-scope';
+import type * as E from 'estree';
+import { HOOKS_GLOBAL, type Loop, type Rewriter, type State } from './rewriter.js';
+import { invariantVariable } from './scope.js';
+import { type N, unparen, type Visitor } from './syntax.js';
+import { tempIn } from './temporaries.js';
+
+/**
+ * Whether `loop` is a `for` loop whose test is `x < N` or `x <= N` with a number literal `N` of at most 16: short by
+ * construction, not worth a member loop guard's `peek` on entry (see `memberGuardOf`).
+ */
+function isShortLoop(loop: E.Node): boolean {
+  if (loop.type !== 'ForStatement' || loop.test?.type !== 'BinaryExpression') return false;
+  const t = loop.test;
+  return (
+    (t.operator === '<' || t.operator === '<=') &&
+    t.right.type === 'Literal' &&
+    typeof t.right.value === 'number' &&
+    t.right.value <= 16
+  );
+}
+
+/**
+ * Member loop guards: when the object of the element access `member` is `R.p` (`p` a name, `R` either `this` in
+ * a non-arrow function other than a derived class's constructor, or a variable invariant in the access's loop),
+ * the temporary `B` that a loop around the access sets once on entry to `__goldilocks.peek(R, "p")`, allocating
+ * it; else null. `peek` answers the value of `R.p` when reading it runs no code and it is not a view over shared
+ * memory, else an object nothing else holds. The access then first compares its object (the value it read of
+ * `R.p`) with `B`: equal, it is not over shared memory and the plain access runs; else the per-access guard as
+ * elsewhere. Sound whatever `R.p` becomes during the loop, since a view's buffer never changes; fast while `R.p` is
+ * the value it had on entry. Like the loop guards, the compared path is the only one a loop over memory that is
+ * not shared takes, so V8 leaves the guarded path out of the optimized loop (`bench/instrument-micro.ts`).
+ * `peek` costs about as much as tens of accesses, so the loop that runs it is the outermost one around the access
+ * (in its function, `R` invariant in it) that is not {@link isShortLoop}; when all are short, no guard.
+ */
+export function memberGuardOf(st: State, member: E.MemberExpression): string | null {
+  const obj = unparen(member.object);
+  if (
+    st.loop === null ||
+    obj.type !== 'MemberExpression' ||
+    obj.computed ||
+    obj.property.type !== 'Identifier'
+  )
+    return null;
+  const root = unparen(obj.object);
+  const fn = st.loop.fn;
+  if (
+    root.type === 'ThisExpression'
+      ? !(fn.type === 'Program' || fn.type === 'FunctionDeclaration' || fn.type === 'FunctionExpression') ||
+        st.rw.derivedConstructors.has(fn)
+      : root.type !== 'Identifier'
+  )
+    return null;
+  let loop: Loop | null = null;
+  let base: Variable | null = null;
+  for (let l: Loop | null = st.loop; l !== null; l = l.outer) {
+    let v: Variable | null = null;
+    if (root.type === 'Identifier') {
+      v = invariantVariable(st.rw, l, root); // invariant in a loop, then in every loop inside it
+      if (v === null) break;
+    }
+    if (!isShortLoop(l.node)) {
+      loop = l;
+      base = v;
+    }
+  }
+  if (loop === null) return null;
+  const p = obj.property.name;
+  let m = loop.members.find((x) => x.base === base && x.p === p);
+  if (m === undefined) {
+    m = { base, p, temp: tempIn(loop.scope) };
+    loop.members.push(m);
+  }
+  return m.temp;
+}
+
+/**
+ * The guard temporary of `id` (an element access's object) in `loop`, allocating it; null when `id` does not
+ * name a variable invariant in the loop.
+ */
+function guardOf(rw: Rewriter, loop: Loop, id: E.Identifier & N): string | null {
+  const v = invariantVariable(rw, loop, id);
+  if (v === null) return null;
+  let g = loop.guards.get(v);
+  if (g === undefined) {
+    g = tempIn(loop.scope);
+    loop.guards.set(v, g);
+  }
+  return g;
+}
+
+/**
+ * Loop guards: the rewritten element access `node` (its own site and the sites of its subtree, `notes` from
+ * `before` on) becomes `(G ? ORIGINAL : REWRITTEN)` when it is on one line, every site in it is an element
+ * access of the same loop, and each access's object is a variable invariant in that loop; `G` tests the guard
+ * temporaries of those variables, which the loop sets once on entry (`inLoop`) to whether each is *not* a view
+ * over shared memory. While none is, the loop runs the original accesses: one test of a local per access, which
+ * the JIT keeps out of the way of the access itself (the per-access guard's cache miss on first use is what
+ * keeps V8 from combining the checks of several accesses to one array). A shared view's accesses take the
+ * rewritten path as before. One line only: the copy must not move the lines after it.
+ */
+export function loopGuarded(node: N, before: number, st: State): void {
+  const { rw, loop } = st;
+  if (loop === null || before === rw.notes.length) return;
+  const text = rw.source.slice(node.start, node.end);
+  if (/[\n\r\u2028\u2029]/.test(text)) return;
+  const guards: string[] = [];
+  for (let j = before; j < rw.notes.length; j++) {
+    const note = rw.notes[j];
+    if (note.loop !== loop || note.object === null) return;
+    const g = guardOf(rw, loop, note.object);
+    if (g === null) return;
+    if (!guards.includes(g)) guards.push(g);
+  }
+  rw.ms.overwrite(
+    node.start,
+    node.end,
+    `(${guards.join(' && ')} ? ${text} : ${rw.ms.slice(node.start, node.end)})`,
+  );
+}
+
+/** A loop visitor: the loop's sites may use its guards, which are set before the loop (see `loopGuarded`). */
+export const inLoop =
+  (visit: Visitor<State>): Visitor<State> =>
+  (node, st, c) => {
+    const n = node as N;
+    const statement = st.rw.outerLabel.get(n) ?? n;
+    if (st.fn === null || !st.rw.listed.has(statement)) {
+      visit(node, { ...st, loop: null }, c);
+      return;
+    }
+    const loop: Loop = {
+      node: n,
+      fn: st.fn,
+      start: statement.start,
+      scope: st.scope,
+      outer: st.loop,
+      guards: new Map(),
+      members: [],
+    };
+    visit(node, { ...st, loop }, c);
+    if (loop.guards.size === 0 && loop.members.length === 0) return;
+    const set = [
+      ...[...loop.guards].map(([v, g]) => `${g} = !${HOOKS_GLOBAL}.shared(${v.name})`),
+      ...loop.members.map(
+        (m) => `${m.temp} = ${HOOKS_GLOBAL}.peek(${m.base?.name ?? 'this'}, ${JSON.stringify(m.p)})`,
+      ),
+    ];
+    // a statement of its own, not a block around the loop: nothing is inserted where the next statement starts
+    st.rw.ms.prependLeft(loop.start, `${set.join(', ')}; `);
+  };

@@ -1,0 +1,85 @@
+/**
+ * Scope analysis for the loop guards (`./loops.ts`): which variables hold the same value throughout a loop, from
+ * eslint-scope's analysis of the function (or program) around it.
+ */
+
+import { createRequire } from 'node:module';
+import type * as EslintScope from 'eslint-scope';
+import type { Reference, Variable } from 'eslint-scope';
+import type * as E from 'estree';
+import type { Loop, Rewriter } from './rewriter.js';
+import type { N } from './syntax.js';
+
+/**
+ * eslint-scope, from its CommonJS bundle (about 12 ms to load, against about 40 ms for its ESM entry, in every thread
+ * that instruments code), loaded with this module: before the thread's loaders are installed, so that it is not
+ * itself instrumented (which would re-enter this module while it loads).
+ */
+const eslintScope = createRequire(import.meta.url)('eslint-scope') as typeof EslintScope;
+
+/** Loop guards: functions (or programs) longer than this many characters are not analyzed (see `referenceOf`). */
+const MAX_ANALYZED = 64 * 1024;
+
+/**
+ * The reference of identifier `id` in the function (or program) `fn` with a loop, from eslint-scope's analysis of
+ * that function alone (its free variables are then unresolved: not loop-guarded), made once per function
+ * ({@link Rewriter.analyses}); undefined for a function of more than {@link MAX_ANALYZED} characters (the analysis
+ * costs about as much as the rest of the rewriting).
+ */
+function referenceOf(rw: Rewriter, id: E.Identifier, fn: N): Reference | undefined {
+  let refs = rw.analyses.get(fn);
+  if (refs === undefined) {
+    refs = null;
+    if (fn.end - fn.start <= MAX_ANALYZED) {
+      const body =
+        fn.type === 'Program'
+          ? (fn as unknown as E.Program).body
+          : fn.type === 'FunctionDeclaration'
+            ? [fn as unknown as E.FunctionDeclaration]
+            : [{ type: 'ExpressionStatement', expression: fn } as E.ExpressionStatement];
+      const manager = eslintScope.analyze({ type: 'Program', body, sourceType: 'script' } as E.Program, {
+        ecmaVersion: 2022,
+        sourceType: rw.options.module ? 'module' : 'script',
+        fallback: 'iteration',
+      });
+      refs = new Map();
+      for (const scope of manager.scopes)
+        for (const r of scope.references) refs.set(r.identifier as E.Identifier, r);
+    }
+    rw.analyses.set(fn, refs);
+  }
+  return refs?.get(id);
+}
+
+/**
+ * Whether `v` holds the same value throughout every execution of `loop` and can be read without an exception
+ * before it (no temporal dead zone), from code in the function `fn`: a parameter of a function that does not use
+ * `arguments` (which may alias it), or a `var`, `let` or `const` of `fn` (a `let`/`const` declared before the
+ * loop in a block around it, not a `switch`'s), never assigned except by its declaration outside the loop;
+ * not a global of a script (a property of the global object), not reachable from a direct `eval` or `with`.
+ */
+function invariant(v: Variable, loop: Loop, fn: unknown): boolean {
+  if (v.tainted || v.defs.length !== 1 || v.scope.type === 'global') return false;
+  const node = loop.node;
+  const inside = (n: E.Node) => (n as N).start >= node.start && (n as N).end <= node.end;
+  for (const r of v.references)
+    if (r.isWrite() && (!r.init || inside(r.identifier as E.Identifier))) return false;
+  const d = v.defs[0];
+  if (d.type === 'Parameter') return (v.scope.set.get('arguments')?.references.length ?? 0) === 0;
+  if (d.type !== 'Variable' || v.scope.variableScope !== fn) return false;
+  if (d.parent.kind === 'var') return true;
+  const block = v.scope.block as N;
+  return (
+    v.scope.type !== 'switch' &&
+    (d.parent as N).end <= node.start &&
+    block.start <= node.start &&
+    node.end <= block.end
+  );
+}
+
+/** The variable `id` names, when it is invariant in `loop` (see `invariant`), else null. */
+export function invariantVariable(rw: Rewriter, loop: Loop, id: E.Identifier): Variable | null {
+  const r = referenceOf(rw, id, loop.fn);
+  const v = r?.resolved;
+  return r && v && invariant(v, loop, r.from.variableScope) ? v : null;
+}
