@@ -5,7 +5,7 @@
  * Per thread it attaches to the process's shared state (`./memory/state.ts`), then every access to a TypedArray over a
  * SharedArrayBuffer reaching the hooks is checked by this thread against the shared shadow state (`./shadow/goldilocks.ts`)
  * before it executes; a race throws {@link DataRaceException} (or is reported, or aborts: `GOLDILOCKS_ON_RACE`).
- * The synchronization it observes (`./intercept/patches.ts` for Atomics, DataView and bulk methods; here for threads and
+ * The synchronization it observes (`./intercept/` for Atomics, DataView and bulk methods; here for threads and
  * messages) is appended to the synchronization event list:
  * - `new Worker()` → fork cell, written before the worker runs user code (the worker waits for it);
  * - the worker's `'exit'` emitted in its parent → join cell (also what `terminate()`'s promise waits for);
@@ -40,7 +40,8 @@ import {
 import { settings } from '../node/settings.js';
 import { warn } from '../node/transform.js';
 import { type SyncRef, setSyncObserver } from '../sync/observer.js';
-import { installPatches } from './intercept/patches.js';
+import type { Accessed, Callee, CheckRange, Context, Race } from './context.js';
+import { installPatches } from './intercept/index.js';
 import {
   A,
   allocHeap,
@@ -109,74 +110,6 @@ interface Wrapped {
   /** The ids of the buffers of the shared WebAssembly.Memory objects in `v`, in {@link collect}'s order. */
   memoryIds: number[];
   v: unknown;
-}
-
-/** A function whose frame (and those above it) a captured stack leaves out. */
-// biome-ignore lint/suspicious/noExplicitAny: any function, as Error.captureStackTrace takes it
-export type Callee = (...args: any[]) => unknown;
-
-/** What was accessed: a patched method's name, or the view of an element access (named only in a report). */
-export type Accessed = string | ArrayBufferView;
-
-/**
- * Checks the data access of bytes [off, off + size) of `buffer` (flags: WRITE) at site `site` (a string id);
- * `fn` is the outermost runtime frame, left out of the racing access's stack.
- * @throws DataRaceException in `throw` mode when it races.
- */
-export type CheckRange = (
-  buffer: SharedArrayBuffer,
-  off: number,
-  size: number,
-  flags: number,
-  site: number,
-  what: Accessed,
-  fn: Callee,
-) => void;
-
-/**
- * Reports conflict `c` of an access of `size` bytes of buffer `id` whose first racing byte is `off`: prints and
- * records it, aborts or throws as `--on-race` says.
- */
-export type Race = (
-  c: Conflict,
-  id: number,
-  off: number,
-  size: number,
-  flags: number,
-  site: number,
-  what: Accessed,
-  fn: Callee,
-) => void;
-
-/** Everything a patch needs from this thread's runtime (`./intercept/patches.ts`). */
-export interface Context {
-  readonly s: StateViews;
-  readonly shadow: Shadow;
-  readonly t: number;
-  /**
-   * Is `o` a TypedArray over a SharedArrayBuffer of the program (not one of the detector's state)? The last two
-   * values found not to be are kept: asking again about them is a comparison or two.
-   */
-  readonly shared: (o: unknown) => boolean;
-  /** The shadow id of a SharedArrayBuffer, registering it on first sight. */
-  idOf(buffer: SharedArrayBuffer): number;
-  /** Heap index of buffer `id`'s word table. */
-  baseOf(id: number): number;
-  /**
-   * String id of the user frame calling `fn` (a patched function): the static site of the rewritten call running
-   * it (`Hooks.sited`, `Hooks.atomics`), else the frame right below it, or, when `outside`,
-   * the first frame below it that is in a file and in neither Node's own code (`node:` modules; builtins such as
-   * `JSON.stringify` have no file) nor the runtime's: the call of `console.log` that reached an inspection hook.
-   */
-  callerSite(fn: Callee, outside?: boolean): number;
-  /** Checks a data access (see {@link CheckRange}). */
-  checkRange: CheckRange;
-  /** Runs `body` holding the list lock. */
-  listLocked<T>(body: () => T): T;
-  /** Reports a race found by an atomic operation, after its locks are released (see {@link Race}). */
-  race: Race;
-  /** Does a race stop the access (`throw`, `abort`) rather than only being reported. */
-  readonly stopOnRace: boolean;
 }
 
 /**
