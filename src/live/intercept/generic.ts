@@ -3,7 +3,6 @@
  * the search methods element by element), `Object.values`/`entries`/`assign`, `Reflect.construct` of a TypedArray
  * constructor, `JSON.stringify` (through `%TypedArray%.prototype.toJSON`), `util.inspect` (through
  * `[util.inspect.custom]`), `Buffer.prototype` toJSON, `[util.inspect.custom]`, indexOf, lastIndexOf, includes.
- * What remains unobserved, and why: docs/RUNTIME.md, "Not observed".
  * Here: `Array.prototype`, `Object` and `Reflect.construct`; `JSON.stringify` and `util.inspect` in `./format.ts`,
  * Buffer's in `./buffer.ts`.
  */

@@ -2,6 +2,7 @@
  * What the rewriter cannot see at a site, patched once per thread before user code: `Atomics` (synchronization,
  * ECMA-262 §25.4 and the memory model §29), `DataView` get/set, and the built-in methods that read or write many
  * elements of shared memory at once (checked as data reads/writes of every byte they touch).
+ *
  * One file per family of built-ins, as ThreadSanitizer splits its interceptors:
  * - `./atomics.ts`: `Atomics` (ECMA-262 §25.4), incl. wait/waitAsync/notify;
  * - `./dataview.ts`: `DataView.prototype` get/set;
