@@ -11,7 +11,7 @@
  *   — to its thread's chunk. A chunk lives in the shared `record` buffer, so that the main thread can write out
  *   the records of a worker terminated mid-run; a thread appends a full chunk to its file `t<id>.log` itself. A
  *   file is a sequence of blocks [thread, count, count records].
- * - An atomic operation's data access is logged the same way (by `./intercept/patches.ts`, under its word lock and the
+ * - An atomic operation's data access is logged the same way (by `./intercept/atomics.ts`, under its word lock and the
  *   list lock, before the operation's cells) with its ATOMIC flag: the trace writes it as `ard`/`awd`.
  *
  * The order of the trace: an access checked when the list had `pos` cells comes after cell `pos - 1` and before

@@ -1,0 +1,196 @@
+/**
+ * The program's shared buffers as this thread's runtime knows them: each SharedArrayBuffer object the thread meets
+ * gets the id of the memory it is a view of (one id per memory, whatever object of it a thread holds), and each id
+ * a word table in the shared heap (two ints per 8-byte word, `./shadow/goldilocks.ts`), entered in the shared
+ * buffer table (`./memory/state.ts`: base, words, bytes + 1 per id). Shared WebAssembly.Memory objects keep the
+ * id of their first buffer across `grow()` ({@link Memories}).
+ */
+import { warn } from '../node/transform.js';
+import { A, allocHeap, CTL, ensureBytes, MAX_BUFFERS, type StateViews } from './memory/state.js';
+import { alignPage, PAGE_INTS } from './shadow/goldilocks.js';
+
+/** Bytes of a WebAssembly page (WebAssembly JS API §Memory). */
+const WASM_PAGE = 65536;
+/**
+ * The largest `maximum` (bytes) of a shared WebAssembly.Memory whose word table is sized for it when it is
+ * constructed, so that its buffer keeps its id across grows. The table takes as many bytes as the memory, in the
+ * detector's heap of at most 2 GiB (state.ts), for all buffers of the run: its pages are committed as they are used.
+ */
+const MEMORY_TABLE_MAX = 256 << 20;
+
+/** The ids and word tables of the shared buffers this thread met. */
+export class Buffers {
+  /** The id of each SharedArrayBuffer object this thread met. */
+  private readonly ids = new WeakMap<SharedArrayBuffer, number>();
+  /** Heap index of each id's word table, as far as this thread has read it. */
+  private readonly bases: number[] = [];
+
+  constructor(private readonly s: StateViews) {}
+
+  /** The shadow id of a SharedArrayBuffer, registering it on first sight (a property: passed on as a function). */
+  readonly idOf = (buffer: SharedArrayBuffer): number => {
+    const id = this.ids.get(buffer);
+    return id === undefined ? this.register(buffer) : id;
+  };
+
+  /**
+   * Gives `buffer` a new id and a word table for `bytes` bytes (its length, or the most it can grow to).
+   * @throws RangeError beyond MAX_BUFFERS buffers.
+   */
+  register(
+    buffer: SharedArrayBuffer,
+    bytes = buffer.growable ? buffer.maxByteLength : buffer.byteLength,
+  ): number {
+    const s = this.s;
+    const id = A.add(s.ctl, CTL.nextBuffer, 1) + 1;
+    if (id >= MAX_BUFFERS) throw new RangeError(`goldilocks: more than ${MAX_BUFFERS - 1} shared buffers`);
+    const words = Math.max(1, Math.ceil(bytes / 8));
+    const base = alignPage(allocHeap(s, 2 * words + 2 * PAGE_INTS)); // whole pages
+    ensureBytes(s.state.buffers, (id + 1) * 12);
+    if (3 * id + 2 >= s.buffers.length) s.refresh();
+    s.buffers[3 * id] = base;
+    s.buffers[3 * id + 1] = words;
+    A.store(s.buffers, 3 * id + 2, bytes + 1);
+    this.ids.set(buffer, id);
+    this.bases[id] = base;
+    return id;
+  }
+
+  /** The bytes the word table of buffer `id` covers (any thread's buffer; the atomic load orders its entry's reads). */
+  capacityOf(id: number): number {
+    const s = this.s;
+    if (3 * id + 2 >= s.buffers.length) s.refresh();
+    return A.load(s.buffers, 3 * id + 2) - 1;
+  }
+
+  /** Heap index of buffer `id`'s word table (a property: passed on as a function). */
+  readonly baseOf = (id: number): number => {
+    let b = this.bases[id];
+    if (b === undefined) {
+      this.capacityOf(id);
+      b = this.s.buffers[3 * id];
+      this.bases[id] = b;
+    }
+    return b;
+  };
+
+  /** Gives the received buffers `sabs` the ids `list` their sender gave them (those not met yet). */
+  adopt(sabs: SharedArrayBuffer[], list: number[]): void {
+    for (let i = 0; i < sabs.length; i++) if (!this.ids.has(sabs[i])) this.ids.set(sabs[i], list[i]);
+  }
+
+  /** The id of `buffer` if this thread met it, else undefined (no registration). */
+  known(buffer: SharedArrayBuffer): number | undefined {
+    return this.ids.get(buffer);
+  }
+
+  /** Gives `buffer` (not met yet) the id `id` of the memory it is a view of. */
+  alias(buffer: SharedArrayBuffer, id: number): void {
+    this.ids.set(buffer, id);
+  }
+}
+
+const Memory = WebAssembly.Memory;
+const bufferProperty = Object.getOwnPropertyDescriptor(Memory.prototype, 'buffer');
+const bufferGetter = bufferProperty?.get;
+
+/** `memory.buffer` without {@link Memories.follow} (for a received memory, before its id is known). */
+export const rawBuffer = (memory: WebAssembly.Memory): ArrayBufferLike =>
+  bufferGetter === undefined ? memory.buffer : (bufferGetter.call(memory) as ArrayBufferLike);
+
+/**
+ * The shared WebAssembly.Memory objects of this thread. After `memory.grow()` a shared memory's `buffer` is a new
+ * SharedArrayBuffer object over the same memory, longer (in every thread, once it reads `buffer` again). It keeps the
+ * id of the memory's first buffer, so that an access through a view of the new buffer is checked against the
+ * accesses before the grow — when that id's word table covers the new length: the table of a shared memory
+ * constructed in this thread covers its `maximum` (up to MEMORY_TABLE_MAX bytes), that of one received in a message
+ * what its sender's covers. Otherwise (a memory created by a wasm module, or a larger maximum) the grown buffer gets
+ * a new id, with a warning: a race between an access before the grow and one after is then missed.
+ */
+export class Memories {
+  /** The id of each memory's first buffer. */
+  private readonly ids = new WeakMap<WebAssembly.Memory, number>();
+  /** The `maximum` in bytes of the shared memories constructed in this thread (read from their descriptor). */
+  private readonly max = new WeakMap<WebAssembly.Memory, number>();
+  private warnedGrow = false;
+
+  constructor(private readonly buffers: Buffers) {}
+
+  /** Gives `buffer`, the current buffer of shared `memory`, its id (see the class). */
+  follow(memory: WebAssembly.Memory, buffer: SharedArrayBuffer): void {
+    const buffers = this.buffers;
+    const known = buffers.known(buffer);
+    if (known !== undefined) {
+      if (!this.ids.has(memory)) this.ids.set(memory, known);
+      return;
+    }
+    const id = this.ids.get(memory);
+    if (id !== undefined && buffers.capacityOf(id) >= buffer.byteLength) {
+      buffers.alias(buffer, id);
+      return;
+    }
+    if (id !== undefined && !this.warnedGrow) {
+      this.warnedGrow = true;
+      warn(
+        'a shared WebAssembly.Memory grew beyond the length its accesses are tracked for: accesses after the grow ' +
+          'are checked as those of a new buffer (a race with an access before it is missed)',
+      );
+    }
+    const max = this.max.get(memory);
+    this.ids.set(
+      memory,
+      max !== undefined && max <= MEMORY_TABLE_MAX ? buffers.register(buffer, max) : buffers.register(buffer),
+    );
+  }
+
+  /** Gives a received shared `memory` the id `id` its sender listed, then follows its buffer. */
+  received(memory: WebAssembly.Memory, id: number): void {
+    this.ids.set(memory, id);
+    this.follow(memory, rawBuffer(memory) as SharedArrayBuffer);
+  }
+
+  /** The ids of the buffers of `memories` (in a message: see `./messages.ts`). */
+  idsOf(memories: WebAssembly.Memory[]): number[] {
+    return memories.map((m) => this.buffers.idOf(m.buffer as unknown as SharedArrayBuffer));
+  }
+
+  /**
+   * Patches `WebAssembly.Memory`: its `buffer` getter follows a shared memory's buffer ({@link follow}), and the
+   * constructor sees the descriptor through a proxy that notes the `maximum` it reads: the user's object is read
+   * once, by the constructor, as without the runtime (a getter there runs once; its `this` is the descriptor).
+   */
+  install(): void {
+    const memories = this;
+    if (bufferGetter !== undefined) {
+      const get = function (this: WebAssembly.Memory) {
+        const buffer = bufferGetter.call(this) as ArrayBufferLike;
+        if (buffer instanceof SharedArrayBuffer) memories.follow(this, buffer);
+        return buffer;
+      };
+      Object.defineProperty(get, 'name', { value: bufferGetter.name });
+      Object.defineProperty(Memory.prototype, 'buffer', { ...bufferProperty, get });
+    }
+    WebAssembly.Memory = new Proxy(Memory, {
+      construct(target, args, newTarget) {
+        const d: unknown = args[0];
+        if ((typeof d !== 'object' && typeof d !== 'function') || d === null)
+          return Reflect.construct(target, args, newTarget);
+        let maximum: unknown;
+        const seen = new Proxy(d, {
+          get(o, key) {
+            const value: unknown = Reflect.get(o, key);
+            if (key === 'maximum') maximum = value;
+            return value;
+          },
+        });
+        const memory = Reflect.construct(target, [seen, ...args.slice(1)], newTarget) as WebAssembly.Memory;
+        // a primitive the constructor converted without running user code (an object's valueOf is not run again)
+        const pages =
+          typeof maximum === 'number' || typeof maximum === 'string' ? Number(maximum) : Number.NaN;
+        if (Number.isFinite(pages) && rawBuffer(memory) instanceof SharedArrayBuffer)
+          memories.max.set(memory, pages * WASM_PAGE);
+        return memory;
+      },
+    });
+  }
+}

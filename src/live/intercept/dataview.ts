@@ -1,0 +1,97 @@
+/** The `DataView` interceptors: see {@link patchDataView}. */
+import { notSharedCache } from '../../hooks/views.js';
+import type { Context } from '../context.js';
+import { WRITE } from '../shadow/goldilocks.js';
+import { type AnyFn, integer, replaceFunction } from './common.js';
+
+/**
+ * `DataView.prototype` get and set methods: an access of shared memory is checked as a data access of its bytes.
+ * A DataView never changes its buffer, so the last two found over memory that is not shared are kept
+ * ({@link notSharedCache}): an access through one costs a comparison or two more than the original (bench:instrument, "DataView get/set/get, not shared"). The
+ * wrappers take the original's parameters (byteOffset, then value for a set, then littleEndian; an absent one is
+ * undefined, which the original reads the same way) and its `length`.
+ */
+export function patchDataView(ctx: Context): void {
+  const proto = DataView.prototype as unknown as Record<string, AnyFn>;
+  const get = (name: string) => Object.getOwnPropertyDescriptor(DataView.prototype, name)!.get!;
+  const bufferOf = get('buffer');
+  const offsetOf = get('byteOffset');
+  const lengthOf = get('byteLength');
+  const sizes: Record<string, number> = {
+    Int8: 1,
+    Uint8: 1,
+    Int16: 2,
+    Uint16: 2,
+    Int32: 4,
+    Uint32: 4,
+    Float32: 4,
+    Float64: 8,
+    BigInt64: 8,
+    BigUint64: 8,
+  };
+  /** Is `o` a DataView over memory that is not shared (the last two found so are kept)? */
+  const plainDataView = notSharedCache((o) => {
+    try {
+      return bufferOf.call(o) instanceof SharedArrayBuffer;
+    } catch {
+      return true; // not a DataView: `check` lets the original throw its own TypeError
+    }
+  });
+  /**
+   * Checks the access of `self` at `byteOffset`, a DataView over shared memory (or not a DataView: {@link
+   * plainDataView} took the others); returns the offset to pass on to the original.
+   */
+  const check = (
+    self: DataView,
+    byteOffset: unknown,
+    size: number,
+    flags: number,
+    name: string,
+    fn: AnyFn,
+  ) => {
+    let buffer: SharedArrayBuffer;
+    try {
+      buffer = bufferOf.call(self) as SharedArrayBuffer;
+    } catch {
+      return byteOffset; // not a DataView: the original throws its own TypeError
+    }
+    const off = integer(byteOffset);
+    if (off >= 0 && off + size <= (lengthOf.call(self) as number))
+      ctx.checkRange(
+        buffer,
+        (offsetOf.call(self) as number) + off,
+        size,
+        flags,
+        ctx.callerSite(fn),
+        name,
+        fn,
+      );
+    return off;
+  };
+  for (const [type, size] of Object.entries(sizes)) {
+    const getter = proto[`get${type}`];
+    const getName = `DataView#get${type}`;
+    const getFn = function (this: DataView, byteOffset: unknown, littleEndian: unknown): unknown {
+      if (plainDataView(this)) return getter.call(this, byteOffset, littleEndian);
+      return getter.call(this, check(this, byteOffset, size, 0, getName, getFn as AnyFn), littleEndian);
+    };
+    replaceFunction(proto, `get${type}`, getFn as AnyFn);
+    const setter = proto[`set${type}`];
+    const setName = `DataView#set${type}`;
+    const setFn = function (
+      this: DataView,
+      byteOffset: unknown,
+      value: unknown,
+      littleEndian: unknown,
+    ): unknown {
+      if (plainDataView(this)) return setter.call(this, byteOffset, value, littleEndian);
+      return setter.call(
+        this,
+        check(this, byteOffset, size, WRITE, setName, setFn as AnyFn),
+        value,
+        littleEndian,
+      );
+    };
+    replaceFunction(proto, `set${type}`, setFn as AnyFn);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Sites: where in the program an access happened, as string ids of `file:line:column` in the shared string table
+ * (`./memory/state.ts`), the form a race report prints. A rewritten access carries its static site (a local
+ * number the hooks map to a location, `../hooks/hooks.ts`); a patched built-in finds its caller's frame in a
+ * captured stack ({@link Sites.callerSite}).
+ */
+import type { ThreadHooks } from '../hooks/contract.js';
+import type { Callee } from './context.js';
+import { putString, type StateViews } from './memory/state.js';
+import { siteText } from './races.js';
+
+/** The URL of this package's `dist/` directory: frames of its files are never a user's call site. */
+const RUNTIME_DIR = new URL('../', import.meta.url).href;
+
+/** Error.prepareStackTrace that keeps V8's structured call sites: no stack text is formatted. */
+const structured = (_: Error, sites: NodeJS.CallSite[]) => sites;
+
+/** A frame of Node's own code, of the runtime's, or of no file (a builtin's). */
+const internalFrame = (f: NodeJS.CallSite): boolean => {
+  const file = f.getFileName() ?? f.getScriptNameOrSourceURL();
+  return !file || file.startsWith('node:') || file.startsWith(RUNTIME_DIR);
+};
+
+/** This thread's site string ids: of the rewritten sites and of the caller frames met. */
+export class Sites {
+  /** The string id of each static site, by its local number. */
+  private readonly sites: number[] = [];
+  /** The string id of each caller frame, by `file:line:column`. */
+  private readonly frames = new Map<string, number>();
+  private readonly holder: { stack?: NodeJS.CallSite[] } = {};
+
+  constructor(
+    private readonly s: StateViews,
+    private readonly hooks: ThreadHooks,
+  ) {}
+
+  /** The string id of static site `local` (a rewritten access's, `Hooks.siteLocation`); a property: passed on as a function. */
+  readonly siteOf = (local: number): number => {
+    let g = this.sites[local];
+    if (g === undefined) {
+      const l = this.hooks.siteLocation(local);
+      g = putString(this.s, siteText(l.file, l.line, l.column));
+      this.sites[local] = g;
+    }
+    return g;
+  };
+
+  /**
+   * String id of the user frame calling `fn` (a patched function): the static site of the rewritten call running
+   * it (`Hooks.sited`, `Hooks.atomics`), else the frame right below it, or, when `outside`, the first frame below
+   * it that is in a file and in neither Node's own code nor the runtime's (see `Context.callerSite`,
+   * `./context.ts`). A property: passed on as a function.
+   */
+  readonly callerSite = (fn: Callee, outside = false): number => {
+    const hooks = this.hooks;
+    if (hooks.pendingCallee() === fn) return this.siteOf(hooks.pendingSite()); // a rewritten call's static site
+    const holder = this.holder;
+    const limit = Error.stackTraceLimit;
+    const prepare = Error.prepareStackTrace;
+    Error.stackTraceLimit = outside ? 64 : 1;
+    Error.prepareStackTrace = structured;
+    Error.captureStackTrace(holder, fn);
+    // read while `structured` is installed: V8 prepares the stack on first read
+    const frame = outside ? holder.stack?.find((f) => !internalFrame(f)) : holder.stack?.[0];
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = limit;
+    const file = frame?.getFileName() ?? frame?.getScriptNameOrSourceURL();
+    const line = frame?.getLineNumber() ?? 0;
+    const column = frame?.getColumnNumber() ?? 0;
+    const key = file ? `${file}:${line}:${column}` : '<unknown>';
+    let g = this.frames.get(key);
+    if (g === undefined) {
+      g = putString(this.s, file ? siteText(file, line, column) : key);
+      this.frames.set(key, g);
+    }
+    return g;
+  };
+}

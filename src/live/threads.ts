@@ -1,0 +1,122 @@
+/**
+ * Threads as synchronization: `new Worker()` appends a fork cell, written before the worker runs user code (the
+ * worker waits for it, {@link awaitFork}); the worker's `'exit'` emitted in its parent a join cell (also what
+ * `terminate()`'s promise waits for). The shared buffers and WebAssembly memories of `workerData` reach the worker
+ * with their ids through the environment data; its `parentPort` is a user port (`./messages.ts`). Thread flags
+ * (FORKED, TERMINATING, DEAD) and parents live in the shared state (`./memory/state.ts`).
+ */
+import { getEnvironmentData, parentPort, setEnvironmentData, workerData } from 'node:worker_threads';
+import type { WorkerHooks } from '../hooks/contract.js';
+import { SyncKind } from '../model/sync.js';
+import type { Buffers, Memories } from './buffers.js';
+import type { Callee, Context } from './context.js';
+import {
+  A,
+  appendCell,
+  CTL,
+  DEAD,
+  ensureThread,
+  FORKED,
+  type StateViews,
+  TERMINATING,
+} from './memory/state.js';
+import type { Messages } from './messages.js';
+import { printErr } from './races.js';
+
+/** Key of the shared buffers of a spawned worker's `workerData` in the environment data. */
+const SPAWN_KEY = 'goldilocks.spawn';
+
+/** What a worker receives of its parent with `workerData`: its shared buffers and memories' ids. */
+interface Spawn {
+  sabs: SharedArrayBuffer[];
+  ids: number[];
+  memoryIds: number[];
+}
+
+/**
+ * In a worker, before user code: waits for its fork cell (the parent appends it after its Worker constructor
+ * returns; a missing one would make this thread's first accesses race with everything its parent did before
+ * forking), then adopts the ids of its `workerData`'s shared buffers and memories.
+ */
+export function awaitFork(ctx: Context, buffers: Buffers, messages: Messages): void {
+  const { s, t, shadow } = ctx;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const f = A.load(s.threads, t);
+    if (f & FORKED) break;
+    if (Date.now() > deadline) {
+      printErr(`goldilocks: thread T${t} started without its fork event; its parent may have died\n`);
+      break;
+    }
+    A.wait(s.threads, t, f, 100);
+  }
+  // no cell of this thread yet: its accesses' walks may start at the list's current end (Shadow.pos)
+  shadow.pos = A.load(s.ctl, CTL.listEnd);
+  const spawn = getEnvironmentData(SPAWN_KEY) as Spawn | undefined;
+  if (spawn) buffers.adopt(spawn.sabs, spawn.ids);
+  if (parentPort) messages.userPorts.add(parentPort);
+  messages.received(workerData, spawn?.memoryIds);
+}
+
+/** Marks thread `child` and its descendants as terminating (their locks may be taken over, `./memory/state.ts`). */
+function markTerminating(s: StateViews, child: number): void {
+  const todo = [child];
+  while (todo.length) {
+    const c = todo.pop()!;
+    A.or(s.threads, c, TERMINATING);
+    for (let i = 0; i < s.parents.length; i++) if (A.load(s.parents, i) === c + 1) todo.push(i);
+  }
+}
+
+/** The hooks run around `new Worker()` in this thread (`../hooks/hooks.ts`, {@link WorkerHooks}). */
+export function workerHooks(
+  ctx: Context,
+  buffers: Buffers,
+  memories: Memories,
+  messages: Messages,
+): WorkerHooks {
+  const { s, t } = ctx;
+  return {
+    beforeSpawn(options) {
+      const sabs: SharedArrayBuffer[] = [];
+      const found: WebAssembly.Memory[] = [];
+      messages.collect(options?.workerData, sabs, found);
+      setEnvironmentData(SPAWN_KEY, {
+        sabs,
+        ids: sabs.map(buffers.idOf),
+        memoryIds: memories.idsOf(found),
+      } as never);
+      messages.spawning++;
+    },
+    spawnFailed() {
+      messages.spawning--;
+    },
+    afterSpawn(worker) {
+      messages.spawning--;
+      const child = worker.threadId;
+      ensureThread(s, child);
+      A.store(s.parents, child, t + 1);
+      ctx.listLocked(() => appendCell(s, SyncKind.Fork, t, 0, child));
+      A.or(s.threads, child, FORKED);
+      A.notify(s.threads, child);
+      const w = worker as unknown as Record<string, Callee>;
+      const emit = w.emit;
+      w.emit = function (this: unknown, event: string, ...args: unknown[]) {
+        if (event === 'exit') {
+          ctx.listLocked(() => appendCell(s, SyncKind.Join, t, 0, child));
+          A.or(s.threads, child, DEAD);
+        }
+        return emit.call(this, event, ...args);
+      };
+      const terminate = w.terminate;
+      w.terminate = function (this: unknown, ...args: unknown[]) {
+        markTerminating(s, child);
+        return terminate.apply(this, args);
+      };
+      const post = w.postMessage;
+      w.postMessage = function (this: unknown, value: unknown, ...rest: unknown[]) {
+        return post.call(this, messages.wrap(value), ...rest);
+      };
+    },
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * Element accesses through views (`o[k]` on a TypedArray over shared memory, rewritten by `../instrument/`): the
+ * hooks `r`/`w` (the fast path, called at every such site), `get`/`set` (keys that are not numbers), `readAll`
+ * and `readElements` (`../hooks/hooks.ts`, {@link Runtime}). A view maps to its buffer id, word table and byte
+ * offset ({@link View}); an element to the bytes of one shadow word. The fast path skips the check of an access
+ * this thread already checked in its current epoch (the same-epoch filter, FastTrack PLDI'09 §3); what the filter
+ * does not cover takes the miss path, the word check of `./shadow/`.
+ *
+ * Hot path: `r`/`w` are closures over this thread's state (its epoch, a one-entry view cache), as the hooks
+ * contract wants function values; they stay small enough for V8 to inline at each site. {@link elementAccess}
+ * makes them once per thread.
+ */
+import type { Runtime, SiteFunction, ThreadHooks } from '../hooks/contract.js';
+import type { Buffers } from './buffers.js';
+import type { CheckRange, CheckWord } from './context.js';
+import { STAT } from './memory/state.js';
+import type { Recorder } from './record.js';
+import { WRITE } from './shadow/goldilocks.js';
+import type { Sites } from './sites.js';
+
+const SAME_EPOCH = STAT.sameEpoch;
+
+/**
+ * What the element fast path keeps of a view over shared memory (per thread): its buffer `id`, the heap index
+ * `base` of the buffer's word table, `off` (byteOffset), `bpe` (bytes per element), `len` (its length, -1 when
+ * it tracks a growable buffer's length), and `filter`: per word of the buffer, the bytes this thread read (bits
+ * 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check. An access covered by the filter (a read of
+ * bytes read or written, a write of bytes written, in the current epoch) is not checked again.
+ */
+interface View {
+  id: number;
+  base: number;
+  off: number;
+  bpe: number;
+  len: number;
+  filter: Uint32Array;
+}
+
+/** What the element accesses of a thread are checked with. */
+export interface ElementChecks {
+  hooks: ThreadHooks;
+  buffers: Buffers;
+  sites: Sites;
+  /** The thread's checker's counters (`Shadow.counts`). */
+  counts: Float64Array;
+  /** The recorder of a recorded run: every access is then checked (and logged), no filter. */
+  recorder: Recorder | undefined;
+  checkWord: CheckWord;
+  checkRange: CheckRange;
+}
+
+/** The element hooks of a thread, and the start of its next epoch. */
+export interface ElementAccess {
+  runtime: Required<Pick<Runtime, 'get' | 'set' | 'r' | 'w' | 'readAll' | 'readElements'>>;
+  /**
+   * Starts this thread's next epoch: called at each of its synchronization operations (under the list lock,
+   * `Context.listLocked`), after which no earlier check covers an access.
+   */
+  nextEpoch(): void;
+}
+
+/** The integer index `key` names in `o`, or -1 (not an element: ECMA-262 §10.4.5.14). */
+const index = (o: ArrayBufferView, key: unknown): number => {
+  const n = typeof key === 'number' ? key : typeof key === 'string' ? Number(key) : Number.NaN;
+  if (typeof key === 'string' && String(n) !== key) return -1;
+  return Number.isInteger(n) && n >= 0 && n < (o as Int8Array).length ? n : -1;
+};
+const toKey = (k: unknown): PropertyKey =>
+  typeof k === 'number' || typeof k === 'string' || typeof k === 'symbol' ? k : String(k);
+
+/** Makes the element hooks of a thread (see the file header). */
+export function elementAccess({
+  hooks,
+  buffers,
+  sites,
+  counts,
+  recorder,
+  checkWord,
+  checkRange,
+}: ElementChecks): ElementAccess {
+  const { siteOf } = sites;
+  /**
+   * This thread's epoch: 1 + the number of synchronization operations it performed (mod 0xffff). Two accesses of one
+   * epoch are ordered the same way with every access of other threads (FastTrack's same-epoch case, PLDI'09 §3):
+   * the second of the same or a weaker kind to the same bytes needs no check (see {@link View}).
+   */
+  let epoch = 1;
+  /** The same-epoch filters of the buffers this thread accessed, by buffer id. */
+  const filters: Uint32Array[] = [];
+  const nextEpoch = (): void => {
+    if (++epoch > 0xffff) {
+      for (const f of filters) f?.fill(0);
+      epoch = 1;
+    }
+  };
+  const views = new WeakMap<ArrayBufferView, View>();
+  const viewOf = (o: Int8Array): View => {
+    const buffer = o.buffer as unknown as SharedArrayBuffer;
+    const id = buffers.idOf(buffer);
+    let filter = filters[id];
+    if (filter === undefined) {
+      filter = new Uint32Array(Math.ceil(buffers.capacityOf(id) / 8));
+      filters[id] = filter;
+    }
+    const v: View = {
+      id,
+      base: buffers.baseOf(id),
+      off: o.byteOffset,
+      bpe: o.BYTES_PER_ELEMENT,
+      len: buffer.growable ? -1 : o.length,
+      filter,
+    };
+    views.set(o, v);
+    return v;
+  };
+  let lastView: ArrayBufferView | undefined; // a one-entry cache in front of `views`
+  let last: View | undefined;
+  /** The View of `o` for the fast path, or undefined when it is not shared. */
+  const viewAt = (o: ArrayBufferView): View | undefined => {
+    let v = views.get(o);
+    if (v === undefined) {
+      if (!hooks.shared(o)) return undefined;
+      v = viewOf(o as Int8Array);
+    }
+    lastView = o;
+    last = v;
+    return v;
+  };
+  /**
+   * The byte offset in its buffer of element `k` of `o`, or -1 when `k` is not an integer index in bounds (then the
+   * access touches no memory: ECMA-262 §10.4.5.15–16).
+   */
+  const byteOf = (v: View, o: ArrayBufferView, k: number): number =>
+    k >= 0 && k < (v.len >= 0 ? v.len : (o as Int8Array).length) && Math.floor(k) === k
+      ? v.off + k * v.bpe
+      : -1;
+  /** An element access the filter did not cover: the word check, then the filter records it (not when recording). */
+  const miss = (
+    v: View,
+    o: ArrayBufferView,
+    m: SiteFunction,
+    i: number,
+    byte: number,
+    flags: number,
+  ): void => {
+    const w = byte >>> 3;
+    const mask = ((1 << v.bpe) - 1) << (byte & 7);
+    checkWord(v.id, v.base, w, mask, flags, siteOf(hooks.siteId(m, i)), v.bpe, o, flags ? write : read);
+    if (recorder !== undefined) return; // a recorded run writes every access: no filter
+    const e = v.filter[w];
+    v.filter[w] = (e >>> 16 === epoch ? e : epoch << 16) | (flags ? mask << 8 : mask);
+  };
+  /**
+   * The fast path of an element read (`flags` 0) or write (WRITE), hooks contract {@link Runtime.r} / `w`; small
+   * enough for V8 to inline at each site. A read is covered by bytes read or written in this epoch, a write by
+   * bytes written.
+   */
+  const fastPath =
+    (flags: number) =>
+    (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown): unknown => {
+      const v = o === lastView ? last : viewAt(o);
+      if (v === undefined) return o;
+      if (typeof k !== 'number') return true;
+      const byte = byteOf(v, o, k);
+      if (byte < 0) return c;
+      const e = v.filter[byte >>> 3];
+      const mask = ((1 << v.bpe) - 1) << (byte & 7);
+      if (e >>> 16 !== epoch || (((flags ? 0 : e) | (e >>> 8)) & mask) !== mask)
+        miss(v, o, m, i, byte, flags);
+      else counts[SAME_EPOCH]++;
+      return c;
+    };
+  const read = fastPath(0);
+  const write = fastPath(WRITE);
+  const runtime: ElementAccess['runtime'] = {
+    get(o, k, site) {
+      const key = toKey(k);
+      const i = index(o, key);
+      if (i >= 0) {
+        const bpe = (o as Int8Array).BYTES_PER_ELEMENT;
+        checkRange(o.buffer as SharedArrayBuffer, o.byteOffset + i * bpe, bpe, 0, siteOf(site), o, hooks.get);
+      }
+      return (o as unknown as Record<PropertyKey, unknown>)[key];
+    },
+    set(o, k, v, site) {
+      const key = toKey(k);
+      const i = index(o, key);
+      if (i >= 0) {
+        const bpe = (o as Int8Array).BYTES_PER_ELEMENT;
+        checkRange(
+          o.buffer as SharedArrayBuffer,
+          o.byteOffset + i * bpe,
+          bpe,
+          WRITE,
+          siteOf(site),
+          o,
+          hooks.set,
+        );
+      }
+      (o as unknown as Record<PropertyKey, unknown>)[key] = v;
+      return v;
+    },
+    r: read,
+    w: write,
+    readAll(o, site) {
+      const buffer = o.buffer as SharedArrayBuffer;
+      checkRange(buffer, o.byteOffset, o.byteLength, 0, siteOf(site), 'TypedArray constructor', hooks.copied);
+    },
+    readElements(o, site, keys) {
+      const buffer = o.buffer as SharedArrayBuffer;
+      if (keys === undefined) {
+        checkRange(buffer, o.byteOffset, o.byteLength, 0, siteOf(site), 'object spread', hooks.elements);
+        return;
+      }
+      const bpe = (o as Int8Array).BYTES_PER_ELEMENT;
+      for (const k of keys)
+        if (k < (o as Int8Array).length)
+          checkRange(buffer, o.byteOffset + k * bpe, bpe, 0, siteOf(site), o, hooks.elements);
+    },
+  };
+  return { runtime, nextEpoch };
+}
