@@ -134,3 +134,17 @@ export function chunked(
   feeder.end(carry);
   return { lines, longestRest };
 }
+
+/**
+ * Asserts that a `--stats` text (of `check` or `run`) gives every check decision's share of the checks, in the order
+ * of CHECK_DECISIONS, and that the shares sum to 100% (the paper's Table 1).
+ */
+export function assertDecisionShares(text: string): void {
+  const shares = [...text.matchAll(/^ {2}(\w+) +[\d,]+ \(([\d.]+)% of checks\)$/gm)];
+  assert.deepEqual(
+    shares.map((m) => m[1]),
+    ['shortCircuitXact', 'shortCircuitOwner', 'shortCircuitAlock', 'hbMemo', 'directTransfer', 'lockset'],
+  );
+  const total = shares.reduce((sum, m) => sum + Number(m[2]), 0);
+  assert.ok(Math.abs(total - 100) < 0.5, `shares sum to ${total}`);
+}

@@ -92,6 +92,7 @@ export class GoldilocksDetector implements Detector {
   private iWrite: Uint8Array = new Uint8Array(1024);
   /** The atomic location of an access by an atomic operation (ard/awd), or -1. */
   private iRange: Int32Array = new Int32Array(1024);
+  /** The alock (first lock held) of the access, or -1; -1 too with the alock short-circuit off. */
   private iAlock: Int32Array = new Int32Array(1024);
   private iEv: Float64Array = new Float64Array(1024);
   private iLoc: Int32Array = new Int32Array(1024);
@@ -225,14 +226,23 @@ export class GoldilocksDetector implements Detector {
     }
     let racy = false;
     const w = this.writeInfo[x];
-    // ECMA-262: two accesses of atomic operations on the same location (range ≥ 0) are never checked
-    if (w !== NO_INFO && this.conflicts(w, range) && !this.shortCircuit(w, t, xact))
+    // ECMA-262 (../ecma.ts): the same variable, one access a write; two accesses of atomic operations on the same
+    // location (range ≥ 0, and then the other's range is ≥ 0 when equal) are no data race
+    if (
+      w !== NO_INFO &&
+      conflicting(true, true, range >= 0, this.iRange[w] === range) &&
+      !this.shortCircuit(w, t, xact)
+    )
       racy = !this.checkHappensBefore(w, t, xact, range, x, loc, ev, write);
     if (write === true) {
       // each read since the last write is checked (until one races) and dropped, in one pass
       for (let r = this.readHead[x]; r !== NO_INFO; ) {
         const next = this.iNext[r];
-        if (!racy && this.conflicts(r, range) && !this.shortCircuit(r, t, xact))
+        if (
+          !racy &&
+          conflicting(true, true, range >= 0, this.iRange[r] === range) &&
+          !this.shortCircuit(r, t, xact)
+        )
           racy = !this.checkHappensBefore(r, t, xact, range, x, loc, ev, write);
         this.freeInfoRecord(r);
         r = next;
@@ -283,15 +293,6 @@ export class GoldilocksDetector implements Detector {
   }
 
   /**
-   * ECMA-262 data race (`../ecma.ts`) of the current access (atomic location `range`, or -1) with the access of
-   * `info` on the same variable, one of them a write: unless both are atomic accesses of the same location.
-   */
-  private conflicts(info: number, range: number): boolean {
-    const r = this.iRange[info];
-    return conflicting(true, true, range >= 0 && r >= 0, r === range);
-  }
-
-  /**
    * The short-circuits of Check-Happens-Before (§5.1, `./short-circuit.ts`), in order: both transactional; same
    * owner; the Info's alock held by thread t; and our happens-before memo. Small, so that it is inlined where it is
    * called; the lockset walk is {@link checkHappensBefore}. Boolean options and parameters are tested `=== true` here
@@ -311,9 +312,9 @@ export class GoldilocksDetector implements Detector {
       opt.xactShortCircuit === true && xact === true && this.iXact[info] !== 0,
       opt.ownerShortCircuit === true ? owner : -1,
       t,
-      opt.alockShortCircuit === true && alock >= 0 && !locks.mutualExclusionBroken ? locks.holder[alock] : -1,
+      alock >= 0 && !locks.mutualExclusionBroken ? locks.holder[alock] : -1,
       this.iOrigin[info],
-      opt.hbMemo === true && f !== undefined && owner < f.length ? f[owner] : -1,
+      f !== undefined && owner < f.length ? f[owner] : -1, // never filled with hbMemo off
     );
     if (d === Decided.NONE) return false;
     this.decided[d]++;
@@ -537,7 +538,8 @@ export class GoldilocksDetector implements Detector {
     this.iWrite[i] = write === true ? 1 : 0;
     this.iRange[i] = range;
     const held = this.ctx.locks.held[t];
-    this.iAlock[i] = held !== undefined && held.length > 0 ? held[0] : -1;
+    this.iAlock[i] =
+      held !== undefined && held.length > 0 && this.opt.alockShortCircuit === true ? held[0] : -1;
     this.iEv[i] = ev;
     this.iLoc[i] = loc;
     this.iLs[i] = -1;
