@@ -51,7 +51,7 @@ export interface LiveRace {
   previous: LiveAccess;
   /**
    * Goldilocks: the lockset computed for the previous access at the current one (names: `T3`, `lock@sab#1+8`...);
-   * DJIT+: empty (the detail gives the epochs); Eraser: the sync-library locks held at the current access.
+   * FastTrack: empty (the detail gives the epochs); Eraser: the sync-library locks held at the current access.
    */
   lockset: string[];
   detail: string;

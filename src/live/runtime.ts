@@ -16,8 +16,8 @@
  *   shadow memory a received SharedArrayBuffer object is (a cloned SharedArrayBuffer is a new object);
  * - the sync library's lock and volatile reports (`../sync/observer.ts`) → acquire/release, publish/subscribe.
  *
- * Settings (`../node/settings.ts`, from the environment): `GOLDILOCKS_DETECTOR` = `goldilocks` (default) | `djit` |
- * `eraser` (the checker: `./shadow/goldilocks.ts`, `./shadow/djit.ts`, `./shadow/eraser.ts`; shared by all threads like `onRace`);
+ * Settings (`../node/settings.ts`, from the environment): `GOLDILOCKS_DETECTOR` = `goldilocks` (default) | `fasttrack` |
+ * `eraser` (the checker: `./shadow/goldilocks.ts`, `./shadow/fasttrack.ts`, `./shadow/eraser.ts`; shared by all threads like `onRace`);
  * `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66); `GOLDILOCKS_REPORT` = a file for
  * the JSON report, written at exit; `GOLDILOCKS_REPORT_DIR` = a directory where each process writes `<pid>.json`
  * (and `aborted` when it aborted), as `goldilocks run` uses it; `GOLDILOCKS_RECORD` = a directory where each
@@ -75,8 +75,8 @@ import {
   writeLiveReport,
 } from './races.js';
 import { Recorder } from './record.js';
-import { DjitShadow } from './shadow/djit.js';
 import { EraserShadow } from './shadow/eraser.js';
+import { FastTrackShadow } from './shadow/fasttrack.js';
 import { ATOMIC, alignPage, type Conflict, PAGE_INTS, packA, Shadow, WRITE } from './shadow/goldilocks.js';
 
 /** `--on-race` modes, in the order stored in the shared settings. */
@@ -953,7 +953,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
 };
 
 /** The checker class of each `--detector`. */
-const SHADOWS = { goldilocks: Shadow, djit: DjitShadow, eraser: EraserShadow } as const;
+const SHADOWS = { goldilocks: Shadow, fasttrack: FastTrackShadow, eraser: EraserShadow } as const;
 
 /** Key of the shared buffers of a spawned worker's `workerData` in the environment data. */
 const SPAWN_KEY = 'goldilocks.spawn';
