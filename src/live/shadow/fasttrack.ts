@@ -168,8 +168,10 @@ export class FastTrackShadow extends Shadow implements ClockStore<number> {
   private readExclusive(word: number, mask: number, flags: number): void {
     let heap = this.s.heap;
     // the bytes with two reads or more: read-shared, [READ SHARED] keeps every thread's
+    const t = this.t;
     let seen = 0;
     let shared = 0;
+    let others = 0; // the bytes read by other threads
     for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
       if (e + INFO > heap.length) {
         this.s.refresh();
@@ -179,11 +181,11 @@ export class FastTrackShadow extends Shadow implements ClockStore<number> {
       if (f & WRITE) continue;
       shared |= seen & f & MASK;
       seen |= f & MASK;
+      if (heap[e + OWNER] !== t) others |= f & MASK;
     }
     const exclusive = mask & ~shared;
-    if ((seen & exclusive) === 0) return;
+    if ((others & exclusive) === 0) return;
     const same = mask | flags;
-    const t = this.t;
     let prev = word + 1 - NEXT; // heap[prev + NEXT] is the head
     for (let e = heap[word + 1]; e !== 0; ) {
       const next = heap[e + NEXT];
