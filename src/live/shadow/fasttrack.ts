@@ -26,7 +26,7 @@
  * chained hash table keyed by the object's cell words (a, b) (a thread's key is (THREAD, t)). The thread that
  * appends a cell updates the clocks (`StateViews.onCell`, list lock held), so every clock update is serialized and
  * in list order, by the rules shared with the offline detectors (`src/detectors/vectorclock/rules.ts`; this class is
- * their {@link ClockStore}), which mirror the lockset rules of `./goldilocks.ts` (docs/RUNTIME.md, "ECMA-262
+ * their {@link rules.ClockStore}), which mirror the lockset rules of `./goldilocks.ts` (docs/RUNTIME.md, "ECMA-262
  * atomics are not Java volatiles"): a lock's acquire and release, a waiter list's too; an `Atomics` read, write
  * (a copy) and read-modify-write; a message's send as an atomic write and its receive as an atomic read (then the
  * message's clock is freed: it is delivered once; a broadcast's is kept); a sync-library publish and subscribe as
@@ -49,7 +49,6 @@
  * runtime patches (`../intercept/patches.ts`), which would check them as the program's accesses.
  */
 
-import type { ClockStore } from '../../detectors/vectorclock/rules.js';
 import * as rules from '../../detectors/vectorclock/rules.js';
 import {
   allocHeap,
@@ -99,7 +98,7 @@ const classOf = (cap: number): number => 31 - Math.clz32(cap / MIN_CAP);
 const capFor = (n: number): number => Math.max(MIN_CAP, 2 ** Math.ceil(Math.log2(n)));
 
 /** Per-thread FastTrack checker (see the file header). */
-export class FastTrackShadow extends Shadow implements ClockStore<number> {
+export class FastTrackShadow extends Shadow implements rules.ClockStore<number> {
   /** Heap index of the shared tables. */
   private readonly tables: number;
   /** This thread's clock table entry. */
