@@ -3,7 +3,7 @@
  * SharedArrayBuffers) run plain (`node kernel.mjs`) and under `goldilocks run --detector D`, side by side.
  *
  *   npm run bench:runtime -- [--kernels sor,lufact,...] [--workers 2,4] [--size tiny|small|medium]
- *                            [--modes plain,goldilocks,djit,eraser] [--repeat N] [--timeout S]
+ *                            [--modes plain,goldilocks,fasttrack,eraser] [--repeat N] [--timeout S]
  *                            [--no-verify] [--json FILE] [--out FILE] [--base REV [--base-names D=B,...]]
  *
  * Every run is a fresh process. Within a repetition the modes of one kernel × workers run one after the other,
@@ -31,10 +31,10 @@ import { describeMachine, ROOT } from '../scripts/child.js';
 import { buildRevision } from './revision.js';
 
 const KERNELS = ['series', 'lufact', 'sor', 'crypt', 'moldyn', 'raytracer', 'montecarlo'];
-const DETECTORS = ['goldilocks', 'djit', 'eraser'];
-const DEFAULT_MODES = 'plain,goldilocks,djit,eraser';
+const DETECTORS = ['goldilocks', 'fasttrack', 'djit', 'eraser'];
+const DEFAULT_MODES = 'plain,goldilocks,fasttrack,eraser';
 /** Detectors whose verdict is exact: a race they report on these race-free kernels is a bug. */
-const PRECISE = new Set(['goldilocks', 'djit']);
+const PRECISE = new Set(['goldilocks', 'fasttrack', 'djit']);
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 const PRELOAD = path.join(ROOT, 'bench', 'maxrss-preload.mjs');
 
@@ -42,7 +42,7 @@ const USAGE = `usage: npm run bench:runtime -- [options]
   --kernels A,B      kernels of bench/kernels/ (default ${KERNELS.join(',')})
   --workers N,N      worker counts (default 2,4)
   --size S           tiny | small | medium (default small)
-  --modes A,B        plain and detectors of 'goldilocks run' (default ${DEFAULT_MODES})
+  --modes A,B        plain and detectors of 'goldilocks run' (default ${DEFAULT_MODES}; also djit)
   --repeat N         minimum over N repetitions (default 1); the modes are interleaved within a repetition
   --timeout S        kill a run after S seconds (default 600)
   --no-verify        skip the kernels' check against a sequential computation (done by default on tiny, small)

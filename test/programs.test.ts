@@ -6,7 +6,7 @@
  * For every program: (a) plain `node` runs it to exit code 0 (the programs are deterministic and do not depend on
  * the detector); (b) `goldilocks run --on-race=report --report <json> --record <trace>` gives the expected verdict
  * (`summary.racyVariables > 0` ⇔ `expect: race`) and, for a racy program, the first race names exactly the two
- * marked lines; so does (c) `--detector djit` (the vector-clock peer: the same happens-before), run with
+ * marked lines; so does (c) `--detector fasttrack` (the vector-clock peer: the same happens-before), run with
  * `--record <trace>`, and `goldilocks check` of its recorded trace reports the same pairs of source locations as
  * that live run, pairs with an atomic access included (docs/RUNTIME.md "Recording"; a recorded run has no
  * same-epoch filter, so the goldilocks run is the one that has it); (d) under
@@ -104,7 +104,7 @@ interface Access {
 }
 
 /** The precise detectors of `goldilocks run`: their verdicts must be the expected ones. */
-const PRECISE = ['goldilocks', 'djit'] as const;
+const PRECISE = ['goldilocks', 'fasttrack'] as const;
 const DETECTORS = [...PRECISE, 'eraser'] as const;
 type Detector = (typeof DETECTORS)[number];
 
@@ -116,7 +116,7 @@ interface Report {
 }
 
 /** The detector whose run is also recorded (`--record`), and where its trace goes. */
-const RECORDED: Detector = 'djit';
+const RECORDED: Detector = 'fasttrack';
 const traces = new Map<string, string>();
 const traceOf = (p: Program): string => {
   let file = traces.get(p.name);
@@ -251,7 +251,7 @@ describe('test programs', { concurrency: 2 }, () => {
       });
     }
 
-    test(`${p.name}: the recording of the djit run replays to its races`, {
+    test(`${p.name}: the recording of the fasttrack run replays to its races`, {
       timeout: 120_000,
       skip: !RUNTIME && NO_RUNTIME,
     }, async () => {

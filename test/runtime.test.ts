@@ -293,36 +293,36 @@ describe('on a race', () => {
 
 describe('online peers (--detector)', () => {
   test('an unknown detector is a usage error (exit 2) naming the choices', LIMIT, async () => {
-    const r = await goldilocks(['--detector', 'fasttrack'], [join(FIXTURES, 'prevented.mjs')]);
+    const r = await goldilocks(['--detector', 'djit'], [join(FIXTURES, 'prevented.mjs')]);
     assert.equal(r.code, 2);
-    assert.match(r.stderr, /goldilocks, djit, eraser/);
+    assert.match(r.stderr, /goldilocks, fasttrack, eraser/);
   });
 
-  for (const detector of ['djit', 'eraser']) {
+  for (const detector of ['fasttrack', 'eraser']) {
     test(`${detector}: throw stops the racing write; the report names the detector`, LIMIT, async () => {
       const r = await goldilocks(['--detector', detector], [join(FIXTURES, 'prevented.mjs')]);
       assert.equal(r.code, 0, r.stderr);
       assert.match(r.stdout, /worker: DataRaceException sab#\d+\+0 write/);
       assert.match(r.stdout, /a\[0\] = 1/);
       assert.equal(r.report?.detector, detector);
-      assert.equal(r.report?.precise, detector === 'djit');
+      assert.equal(r.report?.precise, detector === 'fasttrack');
       assert.match(
         r.stderr,
-        detector === 'eraser' ? /potential data race/ : /DJIT\+: previous access at epoch/,
+        detector === 'eraser' ? /potential data race/ : /FastTrack: previous access at epoch/,
       );
     });
   }
 
   test(
-    'djit: a token passed by messages through 12 workers orders their writes (clocks widen past 8)',
+    'fasttrack: a token passed by messages through 12 workers orders their writes (clocks widen past 8)',
     LIMIT,
     async () => {
-      const ok = await goldilocks(['--detector', 'djit'], [join(FIXTURES, 'token-ring.mjs')]);
+      const ok = await goldilocks(['--detector', 'fasttrack'], [join(FIXTURES, 'token-ring.mjs')]);
       assert.equal(ok.code, 0, ok.stderr);
       assert.equal(ok.stdout.trim(), 'counter 12');
       assert.equal(ok.report?.summary.racyVariables, 0, ok.stderr);
       const racy = await goldilocks(
-        ['--detector', 'djit', '--on-race=report'],
+        ['--detector', 'fasttrack', '--on-race=report'],
         [join(FIXTURES, 'token-ring.mjs'), 'racy'],
       );
       assert.deepEqual(racy.report?.racyVariables.length, 1, racy.stderr);

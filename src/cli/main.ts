@@ -283,7 +283,7 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(
       new Option(
         '-d, --detector <name>',
-        'detector checking the accesses online: goldilocks, djit (DJIT+ vector clocks; same verdicts) or eraser (locksets of sync-library locks only; warnings are potential races)',
+        'detector checking the accesses online: goldilocks, fasttrack (vector clocks; same verdicts) or eraser (locksets of sync-library locks only; warnings are potential races)',
       )
         .choices(LIVE_DETECTORS as unknown as string[])
         .default('goldilocks'),

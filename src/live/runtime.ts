@@ -15,8 +15,8 @@
  * Shared buffers and WebAssembly memories get their ids in `./buffers.ts`, sites theirs in `./sites.ts`; what the
  * parts share is the per-thread {@link Context} (`./context.ts`). Races are reported here (below "races").
  *
- * Settings (`../node/settings.ts`, from the environment): `GOLDILOCKS_DETECTOR` = `goldilocks` (default) | `djit` |
- * `eraser` (the checker: `./shadow/goldilocks.ts`, `./shadow/djit.ts`, `./shadow/eraser.ts`; shared by all threads like `onRace`);
+ * Settings (`../node/settings.ts`, from the environment): `GOLDILOCKS_DETECTOR` = `goldilocks` (default) | `fasttrack` |
+ * `eraser` (the checker: `./shadow/goldilocks.ts`, `./shadow/fasttrack.ts`, `./shadow/eraser.ts`; shared by all threads like `onRace`);
  * `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66); `GOLDILOCKS_REPORT` = a file for
  * the JSON report, written at exit; `GOLDILOCKS_REPORT_DIR` = a directory where each process writes `<pid>.json`
  * (and `aborted` when it aborted), as `goldilocks run` uses it; `GOLDILOCKS_RECORD` = a directory where each
@@ -53,8 +53,8 @@ import {
 import { Messages } from './messages.js';
 import { DataRaceException, liveReport, printErr, recordRace } from './races.js';
 import { Recorder } from './record.js';
-import { DjitShadow } from './shadow/djit.js';
 import { EraserShadow } from './shadow/eraser.js';
+import { FastTrackShadow } from './shadow/fasttrack.js';
 import { ATOMIC, type Conflict, Shadow, WRITE } from './shadow/goldilocks.js';
 import { Sites } from './sites.js';
 import { observeSync } from './sync-observer.js';
@@ -329,6 +329,6 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
 };
 
 /** The checker class of each `--detector`. */
-const SHADOWS = { goldilocks: Shadow, djit: DjitShadow, eraser: EraserShadow } as const;
+const SHADOWS = { goldilocks: Shadow, fasttrack: FastTrackShadow, eraser: EraserShadow } as const;
 
 export default factory;

@@ -2,7 +2,7 @@
  * The vector-clock transfer rules of the extended happens-before (Goldilocks PLDI'07 §3, with vector clocks as in
  * FastTrack PLDI'09 §2: C_t a thread's clock, L_l a lock's, V_v a volatile's or atomic location's, `inc_t` =
  * C_t[t]++), shared by the offline vector-clock detectors (`./base.ts`, storage `./clocks.ts`) and the live one
- * (`src/live/shadow/djit.ts`, storage in the shared heap). Pure and storage-free: each rule is a few calls of a
+ * (`src/live/shadow/fasttrack.ts`, storage in the shared heap). Pure and storage-free: each rule is a few calls of a
  * {@link ClockStore}, which each front end implements once (so every call site here sees one class per process,
  * and the join loops stay in the store, tight over its own layout).
  *

@@ -76,7 +76,7 @@ export const CTL = {
   recordSeq: 13,
   /** Recording: chunks allocated in the record buffer. */
   recordChunks: 14,
-  /** Heap index of the online peer detector's shared tables (`../shadow/djit.ts`, `../shadow/eraser.ts`); 0 until made. */
+  /** Heap index of the online peer detector's shared tables (`../shadow/fasttrack.ts`, `../shadow/eraser.ts`); 0 until made. */
   peer: 15,
   /** Counters summed over all threads (see `STATS`; at most 16). */
   stats: 16,
@@ -152,7 +152,7 @@ const THREADS_MAX = 1 << 22;
 const RECORD_MAX = 2 ** 32;
 
 /** Detectors of `goldilocks run --detector`, in the order stored in the shared settings; all but eraser are precise. */
-export const LIVE_DETECTORS = ['goldilocks', 'djit', 'eraser'] as const;
+export const LIVE_DETECTORS = ['goldilocks', 'fasttrack', 'eraser'] as const;
 export type LiveDetector = (typeof LIVE_DETECTORS)[number];
 /** Does detector `d` (index in {@link LIVE_DETECTORS}) report only real races: all but eraser. */
 export const isPrecise = (d: number): boolean => LIVE_DETECTORS[d] !== 'eraser';
@@ -239,7 +239,7 @@ export class StateViews {
   readonly self = threadId + 1;
   /**
    * Called by {@link appendCell} after each cell this thread appends (list lock held): how an online peer detector
-   * (`../shadow/djit.ts`) updates its vector clocks in list order. Undefined for Goldilocks, which walks the list.
+   * (`../shadow/fasttrack.ts`) updates its vector clocks in list order. Undefined for Goldilocks, which walks the list.
    */
   onCell: ((kind: number, thread: number, a: number, b: number) => void) | undefined = undefined;
 

@@ -112,8 +112,8 @@ export const objectKey = (a: number, b: number): number => a * TWO32 + (b >>> 0)
 export const packA = (tag: number, id: number): number => (tag << TAG_SHIFT) | id;
 
 /**
- * Per-thread checker over the shared state: Goldilocks. The online peers (`--detector`) subclass it: DJIT+
- * (`./djit.ts`) replaces {@link check} and {@link now} (what an Info's `pos` holds), Eraser (`./eraser.ts`)
+ * Per-thread checker over the shared state: Goldilocks. The online peers (`--detector`) subclass it: FastTrack
+ * (`./fasttrack.ts`) replaces {@link check} and {@link now} (what an Info's `pos` holds), Eraser (`./eraser.ts`)
  * replaces {@link find} and {@link record}; the word locks, {@link access}, the Info allocation and the counters
  * are shared.
  */

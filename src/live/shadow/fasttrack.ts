@@ -1,23 +1,32 @@
 /**
- * DJIT+ online (`goldilocks run --detector djit`): the vector-clock peer of the live runtime (Pozniansky & Schuster,
- * PPoPP'03, with the epochs of Flanagan & Freund, FastTrack, PLDI'09 §2-3; the offline one is
- * `src/detectors/vectorclock/djit.ts`). Same happens-before as Goldilocks, so the same verdicts.
+ * FastTrack online (`goldilocks run --detector fasttrack`): the vector-clock peer of the live runtime (Flanagan &
+ * Freund, "FastTrack: Efficient and Precise Dynamic Race Detection", PLDI'09 §3, Figure 2; the offline one is
+ * `src/detectors/vectorclock/fasttrack.ts`). Same happens-before as Goldilocks, so the same verdicts.
  *
- * **Data accesses** use Goldilocks' shadow words unchanged (`./goldilocks.ts`: the word's check lock, its list of
- * `Info`s — the last write of each byte and each thread's last read since, i.e. DJIT+'s W_x and R_x kept sparse,
- * an entry per thread that accessed), except that an Info's `pos` holds its owner's *epoch* (`C_u[u]` at the
- * access) instead of a list position. An earlier access of thread u at epoch c happens before thread t's current
- * point iff `c <= C_t[u]`; otherwise it races. Every read is checked against the last write, every write against
- * the last write and every thread's last read since; unlike FastTrack's state machine (PLDI'09 Figure 2), a read
- * ordered after another thread's read does not replace it ([READ EXCLUSIVE]): the reads stay per thread, as they
- * do for Goldilocks, so both name the same earlier access in a report.
+ * **Data accesses** use Goldilocks' shadow words (`./goldilocks.ts`: the word's check lock, its list of `Info`s,
+ * per byte the last write and the reads since), except that an Info's `pos` holds its owner's *epoch* (`C_u[u]` at
+ * the access) instead of a list position. An earlier access of thread u at epoch c happens before thread t's current
+ * point iff `c <= C_t[u]`; otherwise it races. Per byte, the write Info is FastTrack's write epoch W_x and the read
+ * Infos its read state R_x: one Info, an epoch, or several, a read vector clock (read-shared). The rules of
+ * Figure 2, per byte:
+ * - [READ SAME EPOCH] / [WRITE SAME EPOCH]: the runtime's same-epoch filter, and an Info of this thread updated in
+ *   place (`Shadow.record`);
+ * - [READ EXCLUSIVE]: a read whose bytes' only read is another thread's, ordered before it, replaces that read
+ *   ({@link readExclusive}); [READ SHARE]: one not ordered before it stays beside it (read-shared);
+ *   [READ SHARED]: in read-shared bytes, the read replaces only this thread's own;
+ * - [WRITE EXCLUSIVE] / [WRITE SHARED]: a write is checked against the write and every read on its bytes, and
+ *   replaces them all: the bytes' read state is empty again, then an epoch at the next read.
+ * ECMA-262 atomics: a read replaces another only where every write conflicting with the old one conflicts with the
+ * new one (a plain read, or an atomic read of the old atomic read's range: two atomic accesses of one range never
+ * race), so that whatever raced with the old read races with the new one: the verdicts stay exact (a report may
+ * name the replacing read where Goldilocks names the replaced one).
  *
  * **Synchronization.** Vector clocks live in the shadow heap: a thread's clock `C_t` and one clock per
  * synchronization object (lock, waiter list, atomic location, sync-library volatile, message), found through one
  * chained hash table keyed by the object's cell words (a, b) (a thread's key is (THREAD, t)). The thread that
  * appends a cell updates the clocks (`StateViews.onCell`, list lock held), so every clock update is serialized and
  * in list order, by the rules shared with the offline detectors (`src/detectors/vectorclock/rules.ts`; this class is
- * their {@link ClockStore}), which mirror the lockset rules of `./goldilocks.ts` (docs/RUNTIME.md, "ECMA-262
+ * their {@link rules.ClockStore}), which mirror the lockset rules of `./goldilocks.ts` (docs/RUNTIME.md, "ECMA-262
  * atomics are not Java volatiles"): a lock's acquire and release, a waiter list's too; an `Atomics` read, write
  * (a copy) and read-modify-write; a message's send as an atomic write and its receive as an atomic read (then the
  * message's clock is freed: it is delivered once; a broadcast's is kept); a sync-library publish and subscribe as
@@ -40,7 +49,6 @@
  * runtime patches (`../intercept/patches.ts`), which would check them as the program's accesses.
  */
 
-import type { ClockStore } from '../../detectors/vectorclock/rules.js';
 import * as rules from '../../detectors/vectorclock/rules.js';
 import { SyncKind } from '../../model/sync.js';
 import {
@@ -53,7 +61,19 @@ import {
   Tag,
   unlock,
 } from '../memory/state.js';
-import { type Conflict, FLAGS, POS, Shadow, SITE } from './goldilocks.js';
+import {
+  ATOMIC,
+  type Conflict,
+  FLAGS,
+  INFO,
+  MASK,
+  NEXT,
+  OWNER,
+  POS,
+  Shadow,
+  SITE,
+  WRITE,
+} from './goldilocks.js';
 
 /** Chain heads of the clock table (fixed: chains grow with the number of synchronization objects). */
 const BUCKETS = 1 << 16;
@@ -77,8 +97,8 @@ const bucketOf = (a: number, b: number): number =>
 const classOf = (cap: number): number => 31 - Math.clz32(cap / MIN_CAP);
 const capFor = (n: number): number => Math.max(MIN_CAP, 2 ** Math.ceil(Math.log2(n)));
 
-/** Per-thread DJIT+ checker (see the file header). */
-export class DjitShadow extends Shadow implements ClockStore<number> {
+/** Per-thread FastTrack checker (see the file header). */
+export class FastTrackShadow extends Shadow implements rules.ClockStore<number> {
   /** Heap index of the shared tables. */
   private readonly tables: number;
   /** This thread's clock table entry. */
@@ -106,8 +126,8 @@ export class DjitShadow extends Shadow implements ClockStore<number> {
   }
 
   /**
-   * The check of Info `e` of another thread `u` (DJIT+'s W_x ⊑ C_t, R_x ⊑ C_t per entry; the epoch comparison of
-   * PLDI'09 §3): its epoch c@u happens before iff c ≤ C_t[u].
+   * [READ]/[WRITE] of PLDI'09 Figure 2 against Info `e` of another thread `u`: its epoch c@u happens before iff
+   * c ≤ C_t[u].
    */
   protected override decide(e: number, u: number): Conflict | undefined {
     const heap = this.s.heap;
@@ -118,7 +138,7 @@ export class DjitShadow extends Shadow implements ClockStore<number> {
       owner: u,
       flags: heap[e + FLAGS],
       site: heap[e + SITE],
-      detail: `DJIT+: previous access at epoch ${c}@T${u}, but C_T${this.t}[T${u}] = ${known}`,
+      detail: `FastTrack: previous access at epoch ${c}@T${u}, but C_T${this.t}[T${u}] = ${known}`,
       lockset: [],
     };
   }
@@ -126,6 +146,72 @@ export class DjitShadow extends Shadow implements ClockStore<number> {
   /** The epoch comparison of {@link decide}: Info `e`'s epoch c@u happens before iff c ≤ C_t[u]. */
   protected override proven(heap: Int32Array, e: number, u: number): boolean {
     return heap[e + POS] <= this.clockOf(heap, u);
+  }
+
+  /**
+   * Records the access (`Shadow.record`), a read after {@link readExclusive}. Lock held.
+   */
+  override record(word: number, mask: number, flags: number, site: number): void {
+    if ((flags & WRITE) === 0) this.readExclusive(word, mask, flags);
+    super.record(word, mask, flags, site);
+  }
+
+  /**
+   * [READ EXCLUSIVE] of PLDI'09 Figure 2, per byte, for a read of the bytes `mask` with `flags` of word `word`:
+   * on each byte whose only read is another thread's, ordered before this read, and whose every conflicting write
+   * conflicts with this read too, that read is dropped: a plain read by a plain read; an atomic read by a plain
+   * read or an atomic read of its range, and only whole (kept if partly covered: a smaller range would change
+   * what it conflicts with).
+   * This thread's own reads are replaced by `Shadow.record` ([READ SHARED]). Lock held.
+   */
+  private readExclusive(word: number, mask: number, flags: number): void {
+    let heap = this.s.heap;
+    // the bytes with two reads or more: read-shared, [READ SHARED] keeps every thread's
+    const t = this.t;
+    let seen = 0;
+    let shared = 0;
+    let others = 0; // the bytes read by other threads
+    for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
+      if (e + INFO > heap.length) {
+        this.s.refresh();
+        heap = this.s.heap;
+      }
+      const f = heap[e + FLAGS];
+      if (f & WRITE) continue;
+      shared |= seen & f & MASK;
+      seen |= f & MASK;
+      if (heap[e + OWNER] !== t) others |= f & MASK;
+    }
+    const exclusive = mask & ~shared;
+    if ((others & exclusive) === 0) return;
+    const same = mask | flags;
+    let prev = word + 1 - NEXT; // heap[prev + NEXT] is the head
+    for (let e = heap[word + 1]; e !== 0; ) {
+      const next = heap[e + NEXT];
+      const f = heap[e + FLAGS];
+      const u = heap[e + OWNER];
+      const bytes = f & exclusive;
+      if (
+        bytes !== 0 &&
+        (f & WRITE) === 0 &&
+        u !== t &&
+        ((f & ATOMIC) === 0
+          ? (flags & ATOMIC) === 0
+          : bytes === (f & MASK) && ((flags & ATOMIC) === 0 || f === same)) &&
+        heap[e + POS] <= this.clockOf(heap, u)
+      ) {
+        const rest = f & MASK & ~bytes;
+        if (rest === 0) {
+          heap[prev + NEXT] = next;
+          this.release(e);
+          e = next;
+          continue;
+        }
+        heap[e + FLAGS] = (f & ~MASK) | rest;
+      }
+      prev = e;
+      e = next;
+    }
   }
 
   /** C_t[u]. */
