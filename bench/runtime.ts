@@ -4,7 +4,7 @@
  *
  *   npm run bench:runtime -- [--kernels sor,lufact,...] [--workers 2,4] [--size tiny|small|medium]
  *                            [--modes plain,goldilocks,fasttrack,eraser] [--repeat N] [--timeout S]
- *                            [--no-verify] [--json FILE] [--out FILE] [--base REV [--base-names D=B,...]]
+ *                            [--no-verify] [--json FILE] [--out FILE] [--base REV]
  *
  * Every run is a fresh process. Within a repetition the modes of one kernel × workers run one after the other,
  * so that they are measured side by side; the figures are the minimum over the repetitions. Measured per run:
@@ -18,8 +18,7 @@
  *
  * `--base REV` runs every detector mode also with git revision REV's build (compiled by bench/revision.ts), as mode
  * `D@base` right after mode `D` in each repetition: the build before a change and the build after it, side by side
- * in one run, with the ratio of their kernel times per kernel × workers and its median. `--base-names D=B` runs mode
- * `D@base` as `--detector B` (a detector the base revision knew by another name, e.g. `djit=fasttrack`).
+ * in one run, with the ratio of their kernel times per kernel × workers and its median.
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,7 +48,6 @@ const USAGE = `usage: npm run bench:runtime -- [options]
   --json FILE        also write every run and the summary as JSON
   --out FILE         append the Markdown report to FILE
   --base REV         also run each detector mode with git revision REV's build, as mode D@base (side by side)
-  --base-names D=B   with --base: mode D@base runs the base build's detector B (several: comma-separated)
 `;
 
 interface KernelLine {
@@ -115,17 +113,14 @@ function command(mode: string, kernelArgs: string[], report: string): string[] {
   if (mode === 'plain') return kernelArgs;
   const detector = detectorOf(mode);
   const onRace = PRECISE.has(detector) ? [] : ['--on-race=report'];
-  const base = mode.endsWith(BASE);
-  const name = base ? (baseNames.get(detector) ?? detector) : detector;
-  return [base ? baseCli : CLI, 'run', '--detector', name, ...onRace, '--report', report, ...kernelArgs];
+  const cli = mode.endsWith(BASE) ? baseCli : CLI;
+  return [cli, 'run', '--detector', detector, ...onRace, '--report', report, ...kernelArgs];
 }
 
 /** Suffix of a mode run with the `--base` revision's build. */
 const BASE = '@base';
 /** The `--base` revision's CLI (set in main when given). */
 let baseCli = CLI;
-/** `--base-names`: the base build's name of a detector. */
-const baseNames = new Map<string, string>();
 /** The detector of a mode (`fasttrack@base` → `fasttrack`). */
 const detectorOf = (mode: string): string => (mode.endsWith(BASE) ? mode.slice(0, -BASE.length) : mode);
 
@@ -490,7 +485,6 @@ async function main(): Promise<void> {
       json: { type: 'string' },
       out: { type: 'string' },
       base: { type: 'string' },
-      'base-names': { type: 'string', default: '' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -511,11 +505,6 @@ async function main(): Promise<void> {
   if (values.base !== undefined) {
     const base = buildRevision(values.base);
     baseCli = path.join(base.dist, 'cli', 'main.js');
-    for (const pair of list(values['base-names'])) {
-      const [d, b] = pair.split('=');
-      if (!d || !b) throw new Error(`--base-names: not D=B: ${pair}`);
-      baseNames.set(d, b);
-    }
     modes = modes.flatMap((m) => (m === 'plain' ? [m] : [m, `${m}${BASE}`]));
   }
   const repeat = positive(values.repeat, '--repeat');
