@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 import { closeSync, openSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import cliProgress from 'cli-progress';
+import type cliProgress from 'cli-progress';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { type CheckOptions, checkFile } from '../check.js';
 import { DETECTORS } from '../detectors/index.js';
 import { SkipList } from '../engine/skip.js';
-import { LIVE_DETECTORS } from '../live/memory/state.js';
-import { ON_RACE } from '../live/runtime.js';
+import { LIVE_DETECTORS, ON_RACE } from '../live/options.js';
 import { TraceError } from '../model/errors.js';
 import { Symbols } from '../model/symbols.js';
 import { jsonReport, textReport } from '../report/report.js';
@@ -15,7 +14,7 @@ import { PIPELINE_MODES, type PipelineMode } from '../trace/pipeline.js';
 import { FORMATS, type Format, readTrace } from '../trace/reader.js';
 import { writeAll } from '../trace/write-all.js';
 import { formatEvent } from '../trace/writer.js';
-import { type RunFlags, runProgram } from './run.js';
+import type { RunFlags } from './run.js';
 
 /** Exit codes (README "Exit codes"). */
 export const EXIT_OK = 0;
@@ -80,6 +79,7 @@ async function check(trace: string, flags: CheckFlags): Promise<number> {
   let bar: cliProgress.SingleBar | undefined;
   const size = trace === '-' ? 0 : statSync(trace).size;
   if (flags.progress && process.stderr.isTTY && size > 8 << 20) {
+    const { default: cliProgress } = await import('cli-progress'); // loaded only to draw a bar
     bar = new cliProgress.SingleBar(
       {
         stream: process.stderr,
@@ -289,6 +289,7 @@ export async function main(argv: string[]): Promise<number> {
         throw new InvalidArgumentError(
           `run needs a Node.js that can require ES modules (≥ 20.19 or ≥ 22.12); this is ${process.version}`,
         );
+      const { runProgram } = await import('./run.js'); // the live runtime's launcher: loaded for `run` only
       code = await runProgram(args, dashes >= 0 && dashes < argv.indexOf(args[0], dashes), flags);
     });
   try {

@@ -19,8 +19,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/memory/state.js';
-import { EXIT_ABORT } from '../live/runtime.js';
+import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/options.js';
 import { run } from '../node/run.js';
 import type { JsonRace, JsonReport } from '../report/report.js';
 import { writeRecordedTrace } from './record.js';

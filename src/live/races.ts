@@ -11,18 +11,8 @@ import { fileURLToPath } from 'node:url';
 import pc from 'picocolors';
 import type { JsonAccess, JsonRace, JsonReport } from '../report/report.js';
 import { REPORT_SCHEMA } from '../report/report.js';
-import {
-  A,
-  CTL,
-  getString,
-  isPrecise,
-  LIVE_DETECTORS,
-  lock,
-  putString,
-  STATS,
-  type StateViews,
-  unlock,
-} from './memory/state.js';
+import { A, CTL, getString, lock, putString, STATS, type StateViews, unlock } from './memory/state.js';
+import { isPrecise, LIVE_DETECTORS } from './options.js';
 
 /** One access of a live race (the offline `JsonAccess`; `index` is -1: a live run has no event indices). */
 export interface LiveAccess extends JsonAccess {

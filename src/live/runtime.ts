@@ -54,8 +54,6 @@ import {
   ensureThread,
   FORKED,
   getString,
-  isPrecise,
-  LIVE_DETECTORS,
   lock,
   MAX_BUFFERS,
   putString,
@@ -65,6 +63,7 @@ import {
   TERMINATING,
   unlock,
 } from './memory/state.js';
+import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, ON_RACE } from './options.js';
 import {
   DataRaceException,
   type LiveRace,
@@ -79,10 +78,6 @@ import { EraserShadow } from './shadow/eraser.js';
 import { FastTrackShadow } from './shadow/fasttrack.js';
 import { ATOMIC, alignPage, type Conflict, PAGE_INTS, packA, Shadow, WRITE } from './shadow/goldilocks.js';
 
-/** `--on-race` modes, in the order stored in the shared settings. */
-export const ON_RACE = ['throw', 'report', 'abort'] as const;
-/** Exit code of `--on-race=abort` (ThreadSanitizer's `exitcode` default). */
-export const EXIT_ABORT = 66;
 /** Key of the original Atomics functions on `globalThis`, for tools that must stay invisible to the detector. */
 export const RAW_ATOMICS = Symbol.for('goldilocks.rawAtomics');
 

@@ -119,6 +119,15 @@ export function jsonReport(r: CheckResult, d: DetectorResult, file: string, maxR
   };
 }
 
+/**
+ * `n` as `n.toLocaleString('en-US')` writes it (`1,234,567`); a non-negative safe integer without ICU's number
+ * formatter, whose first use costs about 20 ms of a `goldilocks check` start (issue 21 §4).
+ */
+function grouped(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
 function describe(a: JsonAccess, colors: boolean): string {
   const what = `${a.transactional ? 'transactional ' : ''}${a.atomic ? 'atomic ' : ''}${a.access}`;
   const where = a.location === '' ? '<no location>' : a.location;
@@ -150,14 +159,12 @@ export function textReport(j: JsonReport, options: { colors: boolean; stats: boo
       if ((CHECK_DECISIONS as readonly string[]).includes(k) && checks > 0)
         share = ` (${((100 * v) / checks).toFixed(1)}% of checks)`;
       else if (k === 'walks' && v > 0) share = ` (mean ${(walkCells / walks).toFixed(1)} cells)`;
-      out.push(`  ${k.padEnd(24)} ${v.toLocaleString('en-US')}${share}`);
+      out.push(`  ${k.padEnd(24)} ${grouped(v)}${share}`);
     }
   }
   const s = j.summary;
   const rate =
-    s.eventsPerSecond >= 1e6
-      ? `${(s.eventsPerSecond / 1e6).toFixed(2)}M`
-      : s.eventsPerSecond.toLocaleString('en-US');
+    s.eventsPerSecond >= 1e6 ? `${(s.eventsPerSecond / 1e6).toFixed(2)}M` : grouped(s.eventsPerSecond);
   const verdict =
     s.racyVariables === 0
       ? c.green('no races')
@@ -165,7 +172,7 @@ export function textReport(j: JsonReport, options: { colors: boolean; stats: boo
           `${s.racyVariables} racy variables, ${s.racyEvents} racy events, ${s.racyLocations} racy locations`,
         );
   out.push(
-    `SUMMARY: ${j.detector}: ${verdict} in ${s.events.toLocaleString('en-US')} events ` +
+    `SUMMARY: ${j.detector}: ${verdict} in ${grouped(s.events)} events ` +
       `(${s.threads} threads, ${s.locks} locks, ${s.volatiles} volatiles, ${s.variables} variables; ` +
       `${(s.timeMs / 1000).toFixed(2)} s, ${rate} events/s)` +
       (s.warnings > 0 ? c.yellow(` — ${s.warnings} infeasible events accepted (--lenient)`) : ''),
