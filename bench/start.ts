@@ -2,13 +2,19 @@
  * Start-up benchmark (issue 21 §4): the wall time of `goldilocks --help`, of `goldilocks check` and of
  * `goldilocks convert` on a one-line trace, beside `node -e ''` (the floor: Node's own start).
  *
- *   npm run bench:start -- [--runs N] [--json FILE]
+ *   npm run bench:start -- [--runs N] [--instructions] [--json FILE]
  *
  * Every run is a fresh process of the built CLI (dist/cli/main.js; `npm run bench:start` builds first), its
  * output discarded. The commands alternate within each of the N rounds (default 20), so that a change in the
  * machine's load falls on all of them alike; one round of each runs first, unmeasured (disk cache). Printed per
  * command: the median, minimum and maximum milliseconds and the ratio of its median to `node -e ''`'s. A command
  * that exits with another code than 0 stops the benchmark.
+ *
+ * With `--instructions`, each command also runs once under valgrind's cachegrind with `node --single-threaded`
+ * (no compiler or GC threads), and its count of executed instructions ("I refs") and ratio to `node -e ''`'s are
+ * printed: on a loaded machine, where wall times vary by 2× from run to run, the count still repeats (as in
+ * bench/instructions.ts; it leaves out the work of those threads, so its ratios are lower than the times'). Needs
+ * valgrind.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,7 +26,11 @@ import { describeMachine, ROOT } from '../scripts/child.js';
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '20' }, json: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '20' },
+    instructions: { type: 'boolean', default: false },
+    json: { type: 'string' },
+  },
 });
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1)
@@ -48,11 +58,35 @@ function time(name: string, args: string[]): number {
   return ms;
 }
 
+/** Instructions executed by `node --single-threaded args` (cachegrind's "I refs"). @throws Error as {@link time}. */
+function count(name: string, args: string[]): number {
+  const r = spawnSync(
+    'valgrind',
+    [
+      '--tool=cachegrind',
+      '--cache-sim=no',
+      '--smc-check=all-non-file',
+      '--cachegrind-out-file=/dev/null',
+      process.execPath,
+      '--single-threaded',
+      ...args,
+    ],
+    { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  // valgrind reports on stderr
+  const m = /I\s+refs:\s+([\d,]+)/.exec(r.stderr);
+  if (r.status !== 0 || m === null)
+    throw new Error(`${name} under valgrind: exit code ${r.status}: ${r.stderr}`);
+  return Number(m[1].replace(/,/g, ''));
+}
+
 const samples = COMMANDS.map((): number[] => []);
+let instructions: number[] | undefined;
 try {
   for (const [name, args] of COMMANDS) time(name, args);
   for (let i = 0; i < runs; i++)
     for (const [c, [name, args]] of COMMANDS.entries()) samples[c].push(time(name, args));
+  if (values.instructions) instructions = COMMANDS.map(([name, args]) => count(name, args));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
@@ -66,14 +100,22 @@ const rows = COMMANDS.map(([name], c) => ({
   medianMs: median(samples[c]),
   minMs: Math.min(...samples[c]),
   maxMs: Math.max(...samples[c]),
+  ...(instructions ? { instructions: instructions[c] } : {}),
 }));
 const floor = rows[0].medianMs;
 console.log(`${describeMachine()}; ${runs} runs of each, alternating; wall time in ms`);
-console.log(`| command | median | min | max | × node -e '' |`);
-console.log(`|---|---:|---:|---:|---:|`);
-for (const r of rows)
+console.log(
+  `| command | median | min | max | × node -e '' |${instructions ? " instructions | × node -e '' |" : ''}`,
+);
+console.log(`|---|---:|---:|---:|---:|${instructions ? '---:|---:|' : ''}`);
+for (const r of rows) {
+  const counted =
+    r.instructions === undefined
+      ? ''
+      : ` ${r.instructions.toLocaleString('en-US')} | ${(r.instructions / instructions![0]).toFixed(2)} |`;
   console.log(
-    `| \`${r.command}\` | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${r.maxMs.toFixed(1)} | ${(r.medianMs / floor).toFixed(2)} |`,
+    `| \`${r.command}\` | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${r.maxMs.toFixed(1)} | ${(r.medianMs / floor).toFixed(2)} |${counted}`,
   );
+}
 if (values.json)
   writeFileSync(values.json, `${JSON.stringify({ runs, machine: describeMachine(), rows }, null, 2)}\n`);
