@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkText, verdicts } from '../src/check.js';
+import { checkText, verdicts } from '../../src/check.js';
 
 const PRECISE = ['goldilocks', 'eager', 'djit', 'fasttrack'];
 

@@ -2,21 +2,21 @@
  * Differential testing: on random feasible traces, Goldilocks (default, and with each optimization off),
  * DJIT+ and FastTrack must report the same racy variables, each with the same first racy event, as the
  * eager Figure-5 oracle. A failure message gives the disagreeing configurations and the shrunk trace text.
- * Longer runs: `npm run fuzz` (test/fuzz.ts).
+ * Longer runs: `npm run fuzz` (test/detectors/fuzz.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { checkText } from '../src/check.js';
+import { checkText } from '../../src/check.js';
 import {
   agreementProperty,
   assertAgreement,
   feasibleTrace,
   type GeneratedTrace,
   oracleVerdicts,
-} from './gen.js';
+} from '../helpers/gen.js';
 
-/** Traces per run; each is checked by eager, djit, fasttrack and goldilocks in 13 configurations (gen.ts). */
+/** Traces per run; each is checked by eager, djit, fasttrack and goldilocks in 13 configurations (../helpers/gen.ts). */
 const NUM_RUNS = 10_000;
 
 const SAMPLE = 500;

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Race } from '../src/detectors/detector.js';
-import { EraserDetector } from '../src/detectors/eraser/eraser.js';
-import { Engine } from '../src/engine/engine.js';
-import { ACQUIRE, ALLOC, EventBatch, FORK, JOIN, READ, RELEASE, WRITE } from '../src/model/events.js';
-import { Symbols } from '../src/model/symbols.js';
+import type { Race } from '../../src/detectors/detector.js';
+import { EraserDetector } from '../../src/detectors/eraser/eraser.js';
+import { Engine } from '../../src/engine/engine.js';
+import { ACQUIRE, ALLOC, EventBatch, FORK, JOIN, READ, RELEASE, WRITE } from '../../src/model/events.js';
+import { Symbols } from '../../src/model/symbols.js';
 
 const KINDS: Record<string, number> = {
   r: READ,

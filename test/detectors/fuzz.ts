@@ -1,6 +1,6 @@
 /**
  * Long-running differential fuzzing (`npm run fuzz -- [--runs N | --seconds S] [--seed X] [--path P]`): the
- * property of test/differential.test.ts (every precise detector configuration agrees with the eager oracle)
+ * property of test/detectors/differential.test.ts (every precise detector configuration agrees with the eager oracle)
  * on larger random feasible traces (more threads, variables, locks and events: 60% up to 8 threads and 150
  * commands, 30% the test's default size, 10% 10-40 threads and up to 400 commands), in chunks of 1,000 traces
  * with seeds seed, seed+1, ... Prints progress every 10,000 traces. On a disagreement (or a rejected trace)
@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import { agreementProperty, disagreements, feasibleTrace, type GeneratedTrace } from './gen.js';
+import { agreementProperty, disagreements, feasibleTrace, type GeneratedTrace } from '../helpers/gen.js';
 
 const CHUNK = 1_000;
 const PROGRESS = 10_000;

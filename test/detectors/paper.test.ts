@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { checkText, verdicts } from '../src/check.js';
-import { EagerDetector } from '../src/detectors/eager/eager.js';
-import { GoldilocksDetector } from '../src/detectors/goldilocks/goldilocks.js';
-import { Engine } from '../src/engine/engine.js';
-import { EventBatch } from '../src/model/events.js';
-import { Symbols } from '../src/model/symbols.js';
-import { RaceCollector } from '../src/report/collector.js';
-import { readTraceBuffer } from '../src/trace/reader.js';
+import { checkText, verdicts } from '../../src/check.js';
+import { EagerDetector } from '../../src/detectors/eager/eager.js';
+import { GoldilocksDetector } from '../../src/detectors/goldilocks/goldilocks.js';
+import { Engine } from '../../src/engine/engine.js';
+import { EventBatch } from '../../src/model/events.js';
+import { Symbols } from '../../src/model/symbols.js';
+import { RaceCollector } from '../../src/report/collector.js';
+import { readTraceBuffer } from '../../src/trace/reader.js';
 
 const PRECISE = ['goldilocks', 'eager', 'djit', 'fasttrack'];
-const example = (name: string) => readFileSync(new URL(`../examples/${name}`, import.meta.url), 'utf8');
+const example = (name: string) => readFileSync(new URL(`../../examples/${name}`, import.meta.url), 'utf8');
 
 /** Racy variable names per detector. */
 function racy(text: string, detectors = [...PRECISE, 'eraser']): Record<string, string[]> {

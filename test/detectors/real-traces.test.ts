@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { checkFile, verdicts } from '../src/check.js';
-import { TraceError } from '../src/model/errors.js';
+import { checkFile, verdicts } from '../../src/check.js';
+import { TraceError } from '../../src/model/errors.js';
 
-const SHARED = join(import.meta.dirname, '..', '..', 'shared', 'traces');
+const SHARED = join(import.meta.dirname, '..', '..', '..', 'shared', 'traces');
 const present = existsSync(SHARED);
 if (!present) console.log(`# skipping real-trace tests: ${SHARED} is absent`);
 

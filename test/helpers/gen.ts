@@ -10,18 +10,18 @@
  * notify pick among the locks the thread holds; fork picks a thread that has not started; join picks a live
  * thread other than T0 that holds no lock. Any sub-list of commands is therefore
  * still feasible, so fast-check's shrinking of the list (and of each command) keeps the trace feasible.
- * Used by test/differential.test.ts and test/fuzz.ts.
+ * Used by test/detectors/differential.test.ts and test/detectors/fuzz.ts.
  */
 import fc from 'fast-check';
-import { type CheckResult, checkText, verdicts } from '../src/check.js';
-import type { Race, RaceSink } from '../src/detectors/detector.js';
-import type { GoldilocksOptions } from '../src/detectors/goldilocks/goldilocks.js';
-import { createDetector } from '../src/detectors/index.js';
-import { Engine } from '../src/engine/engine.js';
-import type { EventBatch } from '../src/model/events.js';
-import { Symbols } from '../src/model/symbols.js';
-import { readTraceBuffer } from '../src/trace/reader.js';
-import { formatEvent } from '../src/trace/writer.js';
+import { type CheckResult, checkText, verdicts } from '../../src/check.js';
+import type { Race, RaceSink } from '../../src/detectors/detector.js';
+import type { GoldilocksOptions } from '../../src/detectors/goldilocks/goldilocks.js';
+import { createDetector } from '../../src/detectors/index.js';
+import { Engine } from '../../src/engine/engine.js';
+import type { EventBatch } from '../../src/model/events.js';
+import { Symbols } from '../../src/model/symbols.js';
+import { readTraceBuffer } from '../../src/trace/reader.js';
+import { formatEvent } from '../../src/trace/writer.js';
 
 export interface GeneratedTrace {
   text: string;

@@ -4,12 +4,12 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TraceError } from '../src/model/errors.js';
-import { Symbols } from '../src/model/symbols.js';
-import { type Format, TraceFeeder } from '../src/trace/reader.js';
-import { formatEvent } from '../src/trace/writer.js';
+import { TraceError } from '../../src/model/errors.js';
+import { Symbols } from '../../src/model/symbols.js';
+import { type Format, TraceFeeder } from '../../src/trace/reader.js';
+import { formatEvent } from '../../src/trace/writer.js';
 
-export const ROOT = join(import.meta.dirname, '..');
+export const ROOT = join(import.meta.dirname, '..', '..');
 /** The compiled CLI (`npm test` builds first). */
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 /** One temporary directory for the whole test process. */

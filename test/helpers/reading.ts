@@ -3,8 +3,8 @@
  * detector, and the error a read rejects with. They use the compiled `dist/`, as those tests do.
  */
 import assert from 'node:assert/strict';
-import { type CheckOptions, checkFile } from '../dist/check.js';
-import { jsonReport } from '../dist/report/report.js';
+import { type CheckOptions, checkFile } from '../../dist/check.js';
+import { jsonReport } from '../../dist/report/report.js';
 import { tempPath } from './helpers.js';
 
 export const DETECTORS = ['goldilocks', 'fasttrack', 'djit', 'eraser'];
@@ -42,7 +42,7 @@ export async function rejection(f: () => Promise<unknown>): Promise<Error> {
 
 /** A generated trace of 40,000 events (4 threads, 2000 variables, 20 locks, 4 volatiles, 1% racy) in a fresh file. */
 export async function generatedTrace(seed: number): Promise<string> {
-  const { generate } = await import('../bench/generate.js');
+  const { generate } = await import('../../bench/generate.js');
   const out = tempPath('gen.trace');
   generate({ events: 40_000, threads: 4, vars: 2000, locks: 20, volatiles: 4, seed, racy: 0.01, out });
   return out;

@@ -9,19 +9,19 @@ import { inspect, promisify } from 'node:util';
 import { runInThisContext } from 'node:vm';
 import fc from 'fast-check';
 // run() spawns node with the built register.js next to it, so it is taken from dist (npm test builds first).
-import { run } from '../dist/node/run.js';
+import { run } from '../../dist/node/run.js';
 import {
   installHooks,
   installRuntime,
   OBSERVED_METHODS,
   passthrough,
   type Runtime,
-} from '../src/hooks/hooks.js';
-import { instrument } from '../src/instrument/instrument.js';
+} from '../../src/hooks/hooks.js';
+import { instrument } from '../../src/instrument/instrument.js';
 
 const hooks = installHooks();
-const FIXTURES = fileURLToPath(new URL('./fixtures/instrument/', import.meta.url));
-const REGISTER = fileURLToPath(new URL('../dist/node/register.js', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../fixtures/instrument/', import.meta.url));
+const REGISTER = fileURLToPath(new URL('../../dist/node/register.js', import.meta.url));
 
 /** Shared accesses seen by the recording runtime: `R line:col` / `W line:col`. */
 let events: string[] = [];

@@ -22,10 +22,10 @@ import {
   TAKEOVER_MS,
   TERMINATING,
   unlock,
-} from '../dist/live/memory/state.js';
+} from '../../dist/live/memory/state.js';
 
 const WAITERS = 1 << 30;
-const STATE_URL = new URL('../dist/live/memory/state.js', import.meta.url).href;
+const STATE_URL = new URL('../../dist/live/memory/state.js', import.meta.url).href;
 
 /** Fresh state whose list lock is held by thread `holder` (word `holder + 1`, with `bits`), whose flags are `flags`. */
 function heldBy(holder: number, flags: number, bits = 0): StateViews {

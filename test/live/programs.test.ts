@@ -22,9 +22,9 @@ import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } fr
 import { join, resolve } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { CLI, locationPairs, tempPath } from './helpers.js';
+import { CLI, locationPairs, tempPath } from '../helpers/helpers.js';
 
-const DIR = join(import.meta.dirname, 'programs');
+const DIR = join(import.meta.dirname, '..', 'programs');
 /** The scheduler and spawn/join helpers the programs share; not a program. */
 const HELPER = 'sched.mjs';
 

@@ -1,7 +1,7 @@
 /**
  * `goldilocks run --record FILE` (docs/RUNTIME.md "Recording"): the recorded trace, checked offline by
  * `goldilocks check`, gives the live run's races. Every program of test/programs is also replayed this way by
- * test/programs.test.ts; here: throw mode (Figure 1, where the racing read is caught and never happens), records
+ * test/live/programs.test.ts; here: throw mode (Figure 1, where the racing read is caught and never happens), records
  * spread over several chunks, a worker terminated mid-run, the precise detectors agreeing on a recording, an
  * unwritable trace file, and a command with two node processes.
  */
@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { CHUNK_RECORDS } from '../src/live/record.js';
-import type { JsonReport } from '../src/report/report.js';
-import { type CliRun, cli, cliAsync, locationPairs, ROOT, tempPath } from './helpers.js';
+import { CHUNK_RECORDS } from '../../src/live/record.js';
+import type { JsonReport } from '../../src/report/report.js';
+import { type CliRun, cli, cliAsync, locationPairs, ROOT, tempPath } from '../helpers/helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'runtime');
 const LIMIT = { timeout: 60_000 };

@@ -9,8 +9,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { JsonReport } from '../src/report/report.js';
-import { type CliRun, cliAsync, ROOT, tempFile, tempPath } from './helpers.js';
+import type { JsonReport } from '../../src/report/report.js';
+import { type CliRun, cliAsync, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'runtime');
 const LIMIT = { timeout: 60_000 };

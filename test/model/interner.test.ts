@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { Interner } from '../src/model/interner.js';
-import { Symbols } from '../src/model/symbols.js';
+import { Interner } from '../../src/model/interner.js';
+import { Symbols } from '../../src/model/symbols.js';
 
 describe('Interner', () => {
   /**

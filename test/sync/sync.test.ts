@@ -9,9 +9,9 @@ import {
   Semaphore,
   type SyncRef,
   setSyncObserver,
-} from '../src/sync/index.js';
+} from '../../src/sync/index.js';
 
-const WORKER = new URL('./fixtures/sync-worker.mjs', import.meta.url);
+const WORKER = new URL('../fixtures/sync-worker.mjs', import.meta.url);
 
 /** Per-test limit: a lost wake-up shows as a hang, this turns it into a failure. */
 const LIMIT = { timeout: 10_000 };

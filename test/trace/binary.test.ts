@@ -5,17 +5,17 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { generate } from '../bench/generate.js';
-import { checkFile, verdicts } from '../src/check.js';
-import { TraceError } from '../src/model/errors.js';
-import { ATOMIC_DATA_READ, COMMIT, ENTER, READ, WRITE } from '../src/model/events.js';
-import { Symbols } from '../src/model/symbols.js';
-import { BINARY_MAGIC, TAG_DEFINE, TAG_OPTIONAL } from '../src/trace/binary.js';
-import { BinaryWriter } from '../src/trace/binary-writer.js';
-import { type Format, readTraceBuffer } from '../src/trace/reader.js';
-import { formatEvent } from '../src/trace/writer.js';
-import { feasibleTrace } from './gen.js';
-import { CLI, chunked, cli, expectTraceError, ROOT, tempFile, tempPath } from './helpers.js';
+import { generate } from '../../bench/generate.js';
+import { checkFile, verdicts } from '../../src/check.js';
+import { TraceError } from '../../src/model/errors.js';
+import { ATOMIC_DATA_READ, COMMIT, ENTER, READ, WRITE } from '../../src/model/events.js';
+import { Symbols } from '../../src/model/symbols.js';
+import { BINARY_MAGIC, TAG_DEFINE, TAG_OPTIONAL } from '../../src/trace/binary.js';
+import { BinaryWriter } from '../../src/trace/binary-writer.js';
+import { type Format, readTraceBuffer } from '../../src/trace/reader.js';
+import { formatEvent } from '../../src/trace/writer.js';
+import { feasibleTrace } from '../helpers/gen.js';
+import { CLI, chunked, cli, expectTraceError, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
 
 /** Writes the events of a trace (any format) with BinaryWriter. @returns the binary file's bytes. */
 function toBinary(input: Buffer): Buffer {
@@ -131,7 +131,7 @@ describe('binary format: round trips', () => {
     assert.ok(kinds.has(COMMIT) && kinds.has(ENTER) && kinds.has(READ) && kinds.has(WRITE));
   });
 
-  it('random feasible traces (test/gen.ts): text -> bin -> text keeps every event', () => {
+  it('random feasible traces (test/helpers/gen.ts): text -> bin -> text keeps every event', () => {
     fc.assert(
       fc.property(feasibleTrace({ maxVars: 4, maxCommands: 60 }), (t) => {
         const text = Buffer.from(t.text);

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { checkFile, checkText, verdicts } from '../src/check.js';
-import { SkipList } from '../src/engine/skip.js';
-import { TraceError } from '../src/model/errors.js';
-import { KIND_NAMES } from '../src/model/events.js';
-import { StdParser } from '../src/trace/std.js';
-import { CLI, chunked, cli, expectTraceError, ROOT, tempFile, tempPath } from './helpers.js';
+import { checkFile, checkText, verdicts } from '../../src/check.js';
+import { SkipList } from '../../src/engine/skip.js';
+import { TraceError } from '../../src/model/errors.js';
+import { KIND_NAMES } from '../../src/model/events.js';
+import { StdParser } from '../../src/trace/std.js';
+import { CLI, chunked, cli, expectTraceError, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
 
 function syntaxError(text: string, format?: 'std' | 'ext' | 'rr'): TraceError {
   return expectTraceError(() => checkText(text, { format }, 'bad.trace'));

@@ -10,15 +10,15 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { checkFile } from '../dist/check.js';
-import { TraceError } from '../dist/model/errors.js';
-import { Symbols } from '../dist/model/symbols.js';
-import { readTracePipelined } from '../dist/trace/pipeline.js';
-import { readTrace } from '../dist/trace/reader.js';
-import { formatEvent } from '../dist/trace/writer.js';
-import { feasibleTrace } from './gen.js';
-import { cli, ROOT, tempFile, tempPath } from './helpers.js';
-import { generatedTrace, rejection, reports } from './reading.js';
+import { checkFile } from '../../dist/check.js';
+import { TraceError } from '../../dist/model/errors.js';
+import { Symbols } from '../../dist/model/symbols.js';
+import { readTracePipelined } from '../../dist/trace/pipeline.js';
+import { readTrace } from '../../dist/trace/reader.js';
+import { formatEvent } from '../../dist/trace/writer.js';
+import { feasibleTrace } from '../helpers/gen.js';
+import { cli, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
+import { generatedTrace, rejection, reports } from '../helpers/reading.js';
 
 /** Every event of `path` as `line:text` (extended format), read one way or the other. */
 async function events(path: string, pipelined: boolean, batchSize?: number, maxInFlight?: number) {

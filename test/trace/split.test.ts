@@ -11,10 +11,10 @@ import type { CpuInfo } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { checkFile } from '../dist/check.js';
-import { TraceError } from '../dist/model/errors.js';
-import type { EventBatch } from '../dist/model/events.js';
-import { Symbols } from '../dist/model/symbols.js';
+import { checkFile } from '../../dist/check.js';
+import { TraceError } from '../../dist/model/errors.js';
+import type { EventBatch } from '../../dist/model/events.js';
+import { Symbols } from '../../dist/model/symbols.js';
 import {
   autoMayUseThreads,
   chooseReading,
@@ -22,13 +22,13 @@ import {
   idleCores,
   PIPELINE_MIN_BYTES,
   SPLIT_MIN_BYTES,
-} from '../dist/trace/pipeline.js';
-import { readTrace } from '../dist/trace/reader.js';
-import { readTraceSplit, type SplitOptions, segmentBounds } from '../dist/trace/split.js';
-import { formatEvent } from '../dist/trace/writer.js';
-import { feasibleTrace } from './gen.js';
-import { ROOT, tempFile, tempPath } from './helpers.js';
-import { generatedTrace, rejection, reports } from './reading.js';
+} from '../../dist/trace/pipeline.js';
+import { readTrace } from '../../dist/trace/reader.js';
+import { readTraceSplit, type SplitOptions, segmentBounds } from '../../dist/trace/split.js';
+import { formatEvent } from '../../dist/trace/writer.js';
+import { feasibleTrace } from '../helpers/gen.js';
+import { ROOT, tempFile, tempPath } from '../helpers/helpers.js';
+import { generatedTrace, rejection, reports } from '../helpers/reading.js';
 
 /** Every event of `path` as `line:index:text` (extended format), the result, and the table sizes. */
 async function events(path: string, split?: SplitOptions, batchSize?: number) {
