@@ -22,6 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeMachine, ROOT } from '../scripts/child.js';
+import { countInstructions } from './cachegrind.js';
 
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 
@@ -58,35 +59,13 @@ function time(name: string, args: string[]): number {
   return ms;
 }
 
-/** Instructions executed by `node --single-threaded args` (cachegrind's "I refs"). @throws Error as {@link time}. */
-function count(name: string, args: string[]): number {
-  const r = spawnSync(
-    'valgrind',
-    [
-      '--tool=cachegrind',
-      '--cache-sim=no',
-      '--smc-check=all-non-file',
-      '--cachegrind-out-file=/dev/null',
-      process.execPath,
-      '--single-threaded',
-      ...args,
-    ],
-    { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  // valgrind reports on stderr
-  const m = /I\s+refs:\s+([\d,]+)/.exec(r.stderr);
-  if (r.status !== 0 || m === null)
-    throw new Error(`${name} under valgrind: exit code ${r.status}: ${r.stderr}`);
-  return Number(m[1].replace(/,/g, ''));
-}
-
 const samples = COMMANDS.map((): number[] => []);
 let instructions: number[] | undefined;
 try {
   for (const [name, args] of COMMANDS) time(name, args);
   for (let i = 0; i < runs; i++)
     for (const [c, [name, args]] of COMMANDS.entries()) samples[c].push(time(name, args));
-  if (values.instructions) instructions = COMMANDS.map(([name, args]) => count(name, args));
+  if (values.instructions) instructions = COMMANDS.map(([, args]) => countInstructions(args, dir));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
