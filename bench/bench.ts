@@ -12,7 +12,8 @@
 import { appendFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { PIPELINE_MODES, type PipelineMode } from '../dist/trace/pipeline.js';
+import { PIPELINE_MODES } from '../dist/trace/options.js';
+import type { PipelineMode } from '../dist/trace/pipeline.js';
 import { describeMachine, ROOT, runNode } from '../scripts/child.js';
 import { parseCount } from './generate.js';
 import type { RunResult } from './run-one.js';

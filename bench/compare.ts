@@ -15,7 +15,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { checkFile } from '../dist/check.js';
-import { PIPELINE_MODES, type PipelineMode } from '../dist/trace/pipeline.js';
+import { PIPELINE_MODES } from '../dist/trace/options.js';
+import type { PipelineMode } from '../dist/trace/pipeline.js';
 import { describeMachine, ROOT } from '../scripts/child.js';
 import { buildRevision } from './revision.js';
 

@@ -26,6 +26,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { sniff } from '../dist/check.js';
 import { describeMachine, ROOT } from '../scripts/child.js';
+import { countInstructions } from './cachegrind.js';
 import { buildRevision } from './revision.js';
 
 const USAGE =
@@ -93,27 +94,11 @@ if (values.binary) {
 
 /** Instructions executed by `checkFile` of the build in `dist` on `trace` (cachegrind's "I refs"). */
 function count(dist: string, trace: string): number {
-  const r = spawnSync(
-    'valgrind',
-    [
-      '--tool=cachegrind',
-      '--cache-sim=no',
-      '--smc-check=all-non-file',
-      '--cachegrind-out-file=/dev/null',
-      process.execPath,
-      '--single-threaded',
-      path.join(ROOT, 'bench', 'count-run.mjs'),
-      dist,
-      trace,
-      values.detector,
-    ],
-    { encoding: 'utf8', maxBuffer: 1 << 26 },
-  );
-  // valgrind reports on stderr
-  const m = /I\s+refs:\s+([\d,]+)/.exec(r.stderr);
-  if (r.status !== 0 || m === null)
-    return fail(`the run under valgrind failed (exit ${r.status}):\n${r.stderr}`);
-  return Number(m[1].replace(/,/g, ''));
+  try {
+    return countInstructions([path.join(ROOT, 'bench', 'count-run.mjs'), dist, trace, values.detector]);
+  } catch (e) {
+    return fail((e as Error).message);
+  }
 }
 
 const { sha, dist: baseDist } = buildRevision(values.base);

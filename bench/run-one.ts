@@ -11,7 +11,8 @@
  */
 import { parseArgs } from 'node:util';
 import { checkFile } from '../dist/check.js';
-import { PIPELINE_MODES, type PipelineMode, type Reading } from '../dist/trace/pipeline.js';
+import { PIPELINE_MODES } from '../dist/trace/options.js';
+import type { PipelineMode, Reading } from '../dist/trace/pipeline.js';
 
 export interface RunResult {
   detector: string;

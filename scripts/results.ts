@@ -16,7 +16,7 @@ import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'nod
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseCount } from '../bench/generate.js';
-import { DETECTORS } from '../src/detectors/index.js';
+import { DETECTORS } from '../src/detectors/names.js';
 import type { JsonReport } from '../src/report/json.js';
 import { ChildError, describeMachine, ROOT, runNode } from './child.js';
 

@@ -18,7 +18,7 @@ import {
   readTracePipelined,
 } from './trace/pipeline.js';
 import { detectFormat, type Format, type ReadResult, readTrace, readTraceBuffer } from './trace/reader.js';
-import { readTraceSplit, type SplitOptions } from './trace/split.js';
+import type { SplitOptions } from './trace/split.js';
 import { formatEvent } from './trace/writer.js';
 
 export interface CheckOptions {
@@ -122,15 +122,14 @@ export async function checkFile(path: string, options: CheckOptions = {}): Promi
   const reading = chooseReading(mode, path, size, kind, coreFree);
   const readOptions = { format: options.format, onProgress: options.onProgress };
   const onBatch = (b: EventBatch) => engine.process(b);
-  const input =
-    reading === 'split' && isTextTrace(kind)
-      ? await readTraceSplit(path, kind, symbols, onBatch, readOptions, options.split)
-      : await (reading === 'parser thread' ? readTracePipelined : readTrace)(
-          path,
-          symbols,
-          onBatch,
-          readOptions,
-        );
+  let input: ReadResult;
+  if (reading === 'split' && isTextTrace(kind)) {
+    const { readTraceSplit } = await import('./trace/split.js'); // loaded only to split
+    input = await readTraceSplit(path, kind, symbols, onBatch, readOptions, options.split);
+  } else {
+    const read = reading === 'parser thread' ? readTracePipelined : readTrace;
+    input = await read(path, symbols, onBatch, readOptions);
+  }
   return { symbols, engine, results, input, timeMs: performance.now() - t0, reading };
 }
 

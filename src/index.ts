@@ -1,7 +1,8 @@
 /** Public API of the goldilocks package: the offline checker, its detectors, trace readers and reports. */
 export { type CheckOptions, type CheckResult, checkFile, checkText, verdicts } from './check.js';
 export type { AccessRef, Detector, DetectorContext, Race, RaceSink } from './detectors/detector.js';
-export { createDetector, DETECTORS, type DetectorName } from './detectors/index.js';
+export { createDetector } from './detectors/index.js';
+export { DETECTORS, type DetectorName } from './detectors/names.js';
 export { Engine } from './engine/engine.js';
 export { TraceError } from './model/errors.js';
 export * from './model/events.js';

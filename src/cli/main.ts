@@ -1,34 +1,20 @@
 #!/usr/bin/env node
-import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
-import cliProgress from 'cli-progress';
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { type CheckOptions, checkFile } from '../check.js';
-import { DETECTORS } from '../detectors/index.js';
-import { SkipList } from '../engine/skip.js';
-import { LIVE_DETECTORS } from '../live/memory/state.js';
-import { ON_RACE } from '../live/runtime.js';
-import { TraceError } from '../model/errors.js';
-import { Symbols } from '../model/symbols.js';
-import { jsonText, writeJsonReport } from '../report/json.js';
-import { jsonReport, textReport } from '../report/report.js';
-import { BinaryWriter } from '../trace/binary-writer.js';
-import { PIPELINE_MODES, type PipelineMode } from '../trace/pipeline.js';
-import { FORMATS, type Format, readTrace } from '../trace/reader.js';
-import { writeAll } from '../trace/write-all.js';
-import { formatEvent } from '../trace/writer.js';
-import { type RunFlags, runProgram } from './run.js';
-
-/** Exit codes (README "Exit codes"). */
-export const EXIT_OK = 0;
-export const EXIT_RACES = 1;
-export const EXIT_INPUT = 2;
-export const EXIT_INTERNAL = 3;
 /**
- * Standard output was closed before all was written (`goldilocks convert big.trace | head`): the status of a process
- * killed by SIGPIPE (128 + 13), as the shell's tools end, without a message. Node ignores SIGPIPE and fails the write
- * with EPIPE instead.
+ * The `goldilocks` command line: commander wiring of the commands `check`, `convert` and `run` and their exit
+ * codes (`./options.ts`). Each command's implementation (`./check.ts`, `./convert.ts`, `./run.ts`) is imported
+ * when it runs, so that a command, or `--help`, loads only what it uses (issue 21 §4; `npm run bench:start`).
  */
-export const EXIT_PIPE = 141;
+import { readFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { DETECTORS } from '../detectors/names.js';
+import { LIVE_DETECTORS, ON_RACE } from '../live/options.js';
+import { TraceError } from '../model/errors.js';
+import { FORMATS, PIPELINE_MODES } from '../trace/options.js';
+import type { Format } from '../trace/reader.js';
+import type { CheckFlags } from './check.js';
+import type { ConvertTo } from './convert.js';
+import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_PIPE, OPTIMIZATIONS } from './options.js';
+import type { RunFlags } from './run.js';
 
 const version = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -39,156 +25,6 @@ function positiveInt(v: string): number {
   if (!Number.isInteger(n) || n < 0)
     throw new InvalidArgumentError(`expected a non-negative integer, found '${v}'`);
   return n;
-}
-
-const OPTIMIZATIONS = ['xact', 'owner', 'alock', 'transfer', 'gc', 'eager', 'walkcache', 'hbmemo'] as const;
-
-interface CheckFlags {
-  detector: string;
-  format: Format;
-  json?: boolean;
-  report?: string;
-  maxReports: number;
-  failOnRace?: boolean;
-  lenient?: boolean;
-  stats?: boolean;
-  skip?: string;
-  firstRaceOnly?: boolean;
-  eagerBound: number;
-  disable?: string;
-  blockSize: number;
-  progress: boolean;
-  color: boolean;
-  pipeline: PipelineMode;
-}
-
-async function check(trace: string, flags: CheckFlags): Promise<number> {
-  const disabled = new Set((flags.disable ?? '').split(',').filter((x) => x !== ''));
-  for (const d of disabled) {
-    if (!(OPTIMIZATIONS as readonly string[]).includes(d)) {
-      throw new InvalidArgumentError(
-        `--disable: unknown optimization '${d}' (expected ${OPTIMIZATIONS.join(', ')})`,
-      );
-    }
-  }
-  const detectors = flags.detector.split(',');
-  for (const d of detectors) {
-    if (!(DETECTORS as readonly string[]).includes(d))
-      throw new InvalidArgumentError(
-        `--detector: unknown detector '${d}' (expected ${DETECTORS.join(', ')})`,
-      );
-  }
-  let bar: cliProgress.SingleBar | undefined;
-  const size = trace === '-' ? 0 : statSync(trace).size;
-  if (flags.progress && process.stderr.isTTY && size > 8 << 20) {
-    bar = new cliProgress.SingleBar(
-      {
-        stream: process.stderr,
-        format: 'checking [{bar}] {percentage}% | {value}/{total} MiB | ETA {eta}s',
-        hideCursor: true,
-      },
-      cliProgress.Presets.shades_classic,
-    );
-    bar.start(Math.ceil(size / (1 << 20)), 0);
-  }
-  let warningsShown = 0;
-  const options: CheckOptions = {
-    detectors,
-    format: flags.format,
-    pipeline: flags.pipeline,
-    lenient: flags.lenient,
-    skip: flags.skip ? SkipList.load(flags.skip) : undefined,
-    detectorOptions: {
-      goldilocks: {
-        xactShortCircuit: !disabled.has('xact'),
-        ownerShortCircuit: !disabled.has('owner'),
-        alockShortCircuit: !disabled.has('alock'),
-        directTransfer: !disabled.has('transfer'),
-        gc: !disabled.has('gc'),
-        eagerBound: disabled.has('eager') ? 0 : flags.eagerBound,
-        walkCacheMinCells: disabled.has('walkcache') ? 0 : undefined,
-        hbMemo: !disabled.has('hbmemo'),
-        stopAfterFirstRace: flags.firstRaceOnly,
-      },
-      blockSize: flags.blockSize,
-    },
-    onProgress: bar ? (read) => bar.update(Math.floor(read / (1 << 20))) : undefined,
-    onWarning: (e) => {
-      if (warningsShown++ < 10) process.stderr.write(`warning: ${e.message}\n`);
-    },
-  };
-  let result: Awaited<ReturnType<typeof checkFile>>;
-  try {
-    result = await checkFile(trace, options);
-    bar?.update(bar.getTotal()); // the last MiB, which a whole-MiB count of bytes read does not reach
-  } finally {
-    bar?.stop();
-  }
-  if (warningsShown > 10)
-    process.stderr.write(`warning: ${warningsShown - 10} more infeasible events accepted (--lenient)\n`);
-  const file = trace === '-' ? '<stdin>' : trace;
-  const reports = result.results.map((d) => jsonReport(result, d, file, flags.maxReports));
-  const json = reports.length === 1 ? reports[0] : reports;
-  if (flags.report) writeJsonReport(flags.report, json);
-  if (flags.json) process.stdout.write(jsonText(json));
-  else
-    for (const j of reports)
-      process.stdout.write(
-        textReport(j, { colors: flags.color && process.stdout.isTTY === true, stats: flags.stats === true }),
-      );
-  if (flags.json && flags.stats)
-    for (const j of reports)
-      process.stderr.write(textReport({ ...j, races: [], racesOmitted: 0 }, { colors: false, stats: true }));
-  const racy = reports.some((j) => j.summary.racyVariables > 0);
-  return racy && flags.failOnRace ? EXIT_RACES : EXIT_OK;
-}
-
-type ConvertTo = 'std' | 'ext' | 'bin';
-
-async function convert(
-  input: string,
-  flags: { from: Format; to: ConvertTo; output?: string },
-): Promise<number> {
-  // `-o -` is standard output, as `-` is standard input
-  const toStdout = flags.output === undefined || flags.output === '-';
-  if (flags.to === 'bin' && toStdout && process.stdout.isTTY === true)
-    throw new InvalidArgumentError('--to bin writes binary: give -o FILE or redirect standard output');
-  const symbols = new Symbols();
-  const fd = toStdout ? 1 : openSync(flags.output as string, 'w');
-  const name = input === '-' ? '<stdin>' : input;
-  const binary = flags.to === 'bin' ? new BinaryWriter(symbols, fd) : undefined;
-  try {
-    await readTrace(
-      input,
-      symbols,
-      (b) => {
-        if (binary !== undefined) {
-          binary.write(b);
-          return;
-        }
-        const lines: string[] = [];
-        for (let i = 0; i < b.length; i++) {
-          const line = formatEvent(symbols, b, i, flags.to === 'std');
-          if (line === null) {
-            throw new TraceError(
-              name,
-              b.line[i],
-              1,
-              formatEvent(symbols, b, i) ?? '',
-              'this event has no spelling in RAPID STD (use --to ext)',
-            );
-          }
-          lines.push(line);
-        }
-        writeAll(fd, Buffer.from(`${lines.join('\n')}\n`));
-      },
-      { format: flags.from },
-    );
-    binary?.end();
-  } finally {
-    if (fd !== 1) closeSync(fd);
-  }
-  return EXIT_OK;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -246,6 +82,7 @@ export async function main(argv: string[]): Promise<number> {
     .option('--no-progress', 'no progress bar on stderr')
     .option('--no-color', 'no colors')
     .action(async (trace: string, flags: CheckFlags) => {
+      const { check } = await import('./check.js');
       code = await check(trace, flags);
     });
   program
@@ -256,6 +93,7 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(new Option('--to <format>', 'output format').choices(['std', 'ext', 'bin']).default('ext'))
     .option('-o, --output <file>', 'output file; - or none: standard output (bin: not a terminal)')
     .action(async (trace: string, flags: { from: Format; to: ConvertTo; output?: string }) => {
+      const { convert } = await import('./convert.js');
       code = await convert(trace, flags);
     });
   const dashes = argv.indexOf('--');
@@ -294,6 +132,7 @@ export async function main(argv: string[]): Promise<number> {
         throw new InvalidArgumentError(
           `run needs a Node.js that can require ES modules (≥ 20.19 or ≥ 22.12); this is ${process.version}`,
         );
+      const { runProgram } = await import('./run.js');
       code = await runProgram(args, dashes >= 0 && dashes < argv.indexOf(args[0], dashes), flags);
     });
   try {

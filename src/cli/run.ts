@@ -11,8 +11,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync
 import os from 'node:os';
 import path from 'node:path';
 import pc from 'picocolors';
-import { isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/memory/state.js';
-import { EXIT_ABORT } from '../live/runtime.js';
+import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/options.js';
 import { run } from '../node/run.js';
 import { emptyReport, type JsonReport, liveInput, writeJsonReport } from '../report/json.js';
 import { statisticsText } from '../report/report.js';

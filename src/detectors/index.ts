@@ -2,12 +2,9 @@ import type { Detector, DetectorContext } from './detector.js';
 import { EagerDetector } from './eager/eager.js';
 import { EraserDetector } from './eraser/eraser.js';
 import { GoldilocksDetector, type GoldilocksOptions } from './goldilocks/goldilocks.js';
+import { DETECTORS } from './names.js';
 import { DjitDetector } from './vectorclock/djit.js';
 import { FastTrackDetector } from './vectorclock/fasttrack.js';
-
-/** Detector names accepted by `--detector`. Precise: all but `eraser`. */
-export const DETECTORS = ['goldilocks', 'eager', 'djit', 'fasttrack', 'eraser'] as const;
-export type DetectorName = (typeof DETECTORS)[number];
 
 export interface DetectorOptions {
   goldilocks?: GoldilocksOptions;

@@ -10,18 +10,8 @@ import { writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { emptyReport, eventsPerSecond, type JsonRace, type JsonReport, liveInput } from '../report/json.js';
 import type { MemoryLocation, RaceAccess, RaceRecord } from '../report/race.js';
-import {
-  A,
-  CTL,
-  getString,
-  isPrecise,
-  LIVE_DETECTORS,
-  lock,
-  putString,
-  STATS,
-  type StateViews,
-  unlock,
-} from './memory/state.js';
+import { A, CTL, getString, lock, putString, STATS, type StateViews, unlock } from './memory/state.js';
+import { isPrecise, LIVE_DETECTORS } from './options.js';
 
 /**
  * Thrown in the racing thread before the racy access executes (PLDI'07 §1): the access does not happen. A program

@@ -43,14 +43,13 @@ import {
   createState,
   ensureThread,
   getString,
-  isPrecise,
-  LIVE_DETECTORS,
   lock,
   STAT,
   StateViews,
   unlock,
 } from './memory/state.js';
 import { Messages } from './messages.js';
+import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, ON_RACE } from './options.js';
 import { DataRaceException, liveReport, printErr, recordRace } from './races.js';
 import { Recorder } from './record.js';
 import { EraserShadow } from './shadow/eraser.js';
@@ -61,10 +60,6 @@ import { observeSync } from './sync-observer.js';
 import { awaitFork, workerHooks } from './threads.js';
 import { elementAccess } from './views.js';
 
-/** `--on-race` modes, in the order stored in the shared settings. */
-export const ON_RACE = ['throw', 'report', 'abort'] as const;
-/** Exit code of `--on-race=abort` (ThreadSanitizer's `exitcode` default). */
-export const EXIT_ABORT = 66;
 /** Key of the original Atomics functions on `globalThis`, for tools that must stay invisible to the detector. */
 export const RAW_ATOMICS = Symbol.for('goldilocks.rawAtomics');
 

@@ -7,7 +7,7 @@ import type { CheckResult, DetectorResult } from '../check.js';
 import { CHECK_DECISIONS } from '../detectors/goldilocks/short-circuit.js';
 import { emptyReport, eventsPerSecond, type JsonRace, type JsonReport } from './json.js';
 import { raceOf } from './race.js';
-import { textRace, textSummary } from './text.js';
+import { grouped, textRace, textSummary } from './text.js';
 
 /** Builds the JSON report of one detector's result (schema: docs/REPORT.md). */
 export function jsonReport(r: CheckResult, d: DetectorResult, file: string, maxReports: number): JsonReport {
@@ -59,7 +59,7 @@ export function statisticsText(j: JsonReport): string[] {
     if ((CHECK_DECISIONS as readonly string[]).includes(k) && checks > 0)
       share = ` (${((100 * v) / checks).toFixed(1)}% of checks)`;
     else if (k === 'walks' && v > 0) share = ` (mean ${(walkCells / walks).toFixed(1)} cells)`;
-    out.push(`  ${k.padEnd(24)} ${v.toLocaleString('en-US')}${share}`);
+    out.push(`  ${k.padEnd(24)} ${grouped(v)}${share}`);
   }
   return out;
 }

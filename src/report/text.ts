@@ -27,6 +27,15 @@ function describe(a: RaceAccess, c: ReturnType<typeof pc.createColors>): string 
 }
 
 /**
+ * `n` as `n.toLocaleString('en-US')` writes it (`1,234,567`); a non-negative safe integer without ICU's number
+ * formatter, whose first use costs about 20 ms of a `goldilocks check` start (issue 21 §4).
+ */
+export function grouped(n: number): string {
+  if (!Number.isSafeInteger(n) || n < 0) return n.toLocaleString('en-US');
+  return String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+}
+
+/**
  * The text block of one race, ending in a newline. A race that is not precise (Eraser's) is a `potential data race`
  * against the `last other` access, with the `locks held`.
  */
@@ -59,9 +68,7 @@ export function textSummary(j: JsonReport, colors: boolean): string {
   const c = colors ? pc : pc.createColors(false);
   const s = j.summary;
   const rate =
-    s.eventsPerSecond >= 1e6
-      ? `${(s.eventsPerSecond / 1e6).toFixed(2)}M`
-      : s.eventsPerSecond.toLocaleString('en-US');
+    s.eventsPerSecond >= 1e6 ? `${(s.eventsPerSecond / 1e6).toFixed(2)}M` : grouped(s.eventsPerSecond);
   const verdict =
     s.racyVariables === 0
       ? c.green('no races')
@@ -73,7 +80,7 @@ export function textSummary(j: JsonReport, colors: boolean): string {
       ? `${s.threads} threads, ${s.locks} locks, ${s.volatiles} volatiles, ${s.variables} variables`
       : `${s.threads} threads, ${s.variables} shared buffers, ${s.processes} process${s.processes === 1 ? '' : 'es'}`;
   return (
-    `SUMMARY: ${j.detector}: ${verdict} in ${s.events.toLocaleString('en-US')} events ` +
+    `SUMMARY: ${j.detector}: ${verdict} in ${grouped(s.events)} events ` +
     `(${input}; ${(s.timeMs / 1000).toFixed(2)} s, ${rate} events/s)` +
     (s.warnings > 0 ? c.yellow(` — ${s.warnings} infeasible events accepted (--lenient)`) : '') +
     '\n'

@@ -35,7 +35,6 @@ import type { ReadOptions, ReadResult } from './reader.js';
  * {@link chooseReading}.
  */
 export type PipelineMode = 'auto' | 'on' | 'split' | 'off';
-export const PIPELINE_MODES: readonly PipelineMode[] = ['auto', 'on', 'split', 'off'];
 
 /** How a trace was read: in the calling thread, by one parser thread, or split between parser threads. */
 export type Reading = 'one thread' | 'parser thread' | 'split';

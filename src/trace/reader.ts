@@ -14,7 +14,6 @@ import { StdParser } from './std.js';
  * `auto`.
  */
 export type Format = 'std' | 'ext' | 'rr' | 'bin' | 'auto';
-export const FORMATS: readonly Format[] = ['auto', 'std', 'ext', 'rr', 'bin'];
 
 export interface ReadOptions {
   format?: Format;

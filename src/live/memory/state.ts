@@ -151,17 +151,11 @@ const STR_MAX = 1 << 30;
 const THREADS_MAX = 1 << 22;
 const RECORD_MAX = 2 ** 32;
 
-/** Detectors of `goldilocks run --detector`, in the order stored in the shared settings; all but eraser are precise. */
-export const LIVE_DETECTORS = ['goldilocks', 'fasttrack', 'eraser'] as const;
-export type LiveDetector = (typeof LIVE_DETECTORS)[number];
-/** Does detector `d` (index in {@link LIVE_DETECTORS}) report only real races: all but eraser. */
-export const isPrecise = (d: number): boolean => LIVE_DETECTORS[d] !== 'eraser';
-
 /** The settings every thread of a process shares (fixed by the main thread's environment). */
 export interface SharedSettings {
-  /** `--on-race`: 0 throw, 1 report, 2 abort. */
+  /** `--on-race`: index in `ON_RACE` (`../options.ts`): 0 throw, 1 report, 2 abort. */
   onRace: number;
-  /** `--detector`: index in {@link LIVE_DETECTORS}. */
+  /** `--detector`: index in `LIVE_DETECTORS` (`../options.ts`). */
   detector: number;
 }
 

@@ -1,0 +1,100 @@
+/**
+ * Start-up benchmark (issue 21 §4): the wall time of `goldilocks --help`, of `goldilocks check` and of
+ * `goldilocks convert` on a one-line trace, beside `node -e ''` (the floor: Node's own start).
+ *
+ *   npm run bench:start -- [--runs N] [--instructions] [--json FILE]
+ *
+ * Every run is a fresh process of the built CLI (dist/cli/main.js; `npm run bench:start` builds first), its
+ * output discarded. The commands alternate within each of the N rounds (default 20), so that a change in the
+ * machine's load falls on all of them alike; one round of each runs first, unmeasured (disk cache). Printed per
+ * command: the median, minimum and maximum milliseconds and the ratio of its median to `node -e ''`'s. A command
+ * that exits with another code than 0 stops the benchmark.
+ *
+ * With `--instructions`, each command also runs once under valgrind's cachegrind with `node --single-threaded`
+ * (no compiler or GC threads), and its count of executed instructions ("I refs") and ratio to `node -e ''`'s are
+ * printed: on a loaded machine, where wall times vary by 2× from run to run, the count still repeats (as in
+ * bench/instructions.ts; it leaves out the work of those threads, so its ratios are lower than the times'). Needs
+ * valgrind.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { describeMachine, ROOT } from '../scripts/child.js';
+import { countInstructions } from './cachegrind.js';
+
+const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '20' },
+    instructions: { type: 'boolean', default: false },
+    json: { type: 'string' },
+  },
+});
+const runs = Number(values.runs);
+if (!Number.isInteger(runs) || runs < 1)
+  throw new Error(`--runs: expected a positive integer, found '${values.runs}'`);
+
+const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-start-'));
+const trace = path.join(dir, 'one.std');
+writeFileSync(trace, 'T0|w(x)|1\n');
+
+/** Name (as printed) → arguments of `node`. */
+const COMMANDS: [string, string[]][] = [
+  ["node -e ''", ['-e', '']],
+  ['goldilocks --help', [CLI, '--help']],
+  ['goldilocks check one.std', [CLI, 'check', trace]],
+  ['goldilocks convert one.std', [CLI, 'convert', trace]],
+];
+
+/** Runs `node args` once. @returns its wall time in milliseconds. @throws Error when it does not exit with 0. */
+function time(name: string, args: string[]): number {
+  const start = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (r.status !== 0)
+    throw new Error(`${name}: exit code ${r.status ?? r.signal}: ${r.stderr.toString().trim()}`);
+  return ms;
+}
+
+const samples = COMMANDS.map((): number[] => []);
+let instructions: number[] | undefined;
+try {
+  for (const [name, args] of COMMANDS) time(name, args);
+  for (let i = 0; i < runs; i++)
+    for (const [c, [name, args]] of COMMANDS.entries()) samples[c].push(time(name, args));
+  if (values.instructions) instructions = COMMANDS.map(([, args]) => countInstructions(args, dir));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const rows = COMMANDS.map(([name], c) => ({
+  command: name,
+  medianMs: median(samples[c]),
+  minMs: Math.min(...samples[c]),
+  maxMs: Math.max(...samples[c]),
+  ...(instructions ? { instructions: instructions[c] } : {}),
+}));
+const floor = rows[0].medianMs;
+console.log(`${describeMachine()}; ${runs} runs of each, alternating; wall time in ms`);
+console.log(
+  `| command | median | min | max | × node -e '' |${instructions ? " instructions | × node -e '' |" : ''}`,
+);
+console.log(`|---|---:|---:|---:|---:|${instructions ? '---:|---:|' : ''}`);
+for (const r of rows) {
+  const counted =
+    r.instructions === undefined
+      ? ''
+      : ` ${r.instructions.toLocaleString('en-US')} | ${(r.instructions / instructions![0]).toFixed(2)} |`;
+  console.log(
+    `| \`${r.command}\` | ${r.medianMs.toFixed(1)} | ${r.minMs.toFixed(1)} | ${r.maxMs.toFixed(1)} | ${(r.medianMs / floor).toFixed(2)} |${counted}`,
+  );
+}
+if (values.json)
+  writeFileSync(values.json, `${JSON.stringify({ runs, machine: describeMachine(), rows }, null, 2)}\n`);

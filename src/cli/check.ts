@@ -1,0 +1,117 @@
+/**
+ * `goldilocks check`: checks a trace with one or more detectors (`../check.ts`) and prints their reports as text
+ * or JSON (`../report/report.ts`; schema docs/REPORT.md), with a progress bar on a terminal for inputs of 8 MiB
+ * or more. Loaded by `./main.ts` when the command runs.
+ */
+import { statSync } from 'node:fs';
+import type cliProgress from 'cli-progress';
+import { InvalidArgumentError } from 'commander';
+import { type CheckOptions, checkFile } from '../check.js';
+import { DETECTORS } from '../detectors/names.js';
+import { SkipList } from '../engine/skip.js';
+import { jsonText, writeJsonReport } from '../report/json.js';
+import { jsonReport, textReport } from '../report/report.js';
+import type { PipelineMode } from '../trace/pipeline.js';
+import type { Format } from '../trace/reader.js';
+import { EXIT_OK, EXIT_RACES, OPTIMIZATIONS } from './options.js';
+
+export interface CheckFlags {
+  detector: string;
+  format: Format;
+  json?: boolean;
+  report?: string;
+  maxReports: number;
+  failOnRace?: boolean;
+  lenient?: boolean;
+  stats?: boolean;
+  skip?: string;
+  firstRaceOnly?: boolean;
+  eagerBound: number;
+  disable?: string;
+  blockSize: number;
+  progress: boolean;
+  color: boolean;
+  pipeline: PipelineMode;
+}
+
+export async function check(trace: string, flags: CheckFlags): Promise<number> {
+  const disabled = new Set((flags.disable ?? '').split(',').filter((x) => x !== ''));
+  for (const d of disabled) {
+    if (!(OPTIMIZATIONS as readonly string[]).includes(d)) {
+      throw new InvalidArgumentError(
+        `--disable: unknown optimization '${d}' (expected ${OPTIMIZATIONS.join(', ')})`,
+      );
+    }
+  }
+  const detectors = flags.detector.split(',');
+  for (const d of detectors) {
+    if (!(DETECTORS as readonly string[]).includes(d))
+      throw new InvalidArgumentError(
+        `--detector: unknown detector '${d}' (expected ${DETECTORS.join(', ')})`,
+      );
+  }
+  let bar: cliProgress.SingleBar | undefined;
+  const size = trace === '-' ? 0 : statSync(trace).size;
+  if (flags.progress && process.stderr.isTTY && size > 8 << 20) {
+    const { default: cliProgress } = await import('cli-progress'); // loaded only to draw a bar
+    bar = new cliProgress.SingleBar(
+      {
+        stream: process.stderr,
+        format: 'checking [{bar}] {percentage}% | {value}/{total} MiB | ETA {eta}s',
+        hideCursor: true,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(Math.ceil(size / (1 << 20)), 0);
+  }
+  let warningsShown = 0;
+  const options: CheckOptions = {
+    detectors,
+    format: flags.format,
+    pipeline: flags.pipeline,
+    lenient: flags.lenient,
+    skip: flags.skip ? SkipList.load(flags.skip) : undefined,
+    detectorOptions: {
+      goldilocks: {
+        xactShortCircuit: !disabled.has('xact'),
+        ownerShortCircuit: !disabled.has('owner'),
+        alockShortCircuit: !disabled.has('alock'),
+        directTransfer: !disabled.has('transfer'),
+        gc: !disabled.has('gc'),
+        eagerBound: disabled.has('eager') ? 0 : flags.eagerBound,
+        walkCacheMinCells: disabled.has('walkcache') ? 0 : undefined,
+        hbMemo: !disabled.has('hbmemo'),
+        stopAfterFirstRace: flags.firstRaceOnly,
+      },
+      blockSize: flags.blockSize,
+    },
+    onProgress: bar ? (read) => bar.update(Math.floor(read / (1 << 20))) : undefined,
+    onWarning: (e) => {
+      if (warningsShown++ < 10) process.stderr.write(`warning: ${e.message}\n`);
+    },
+  };
+  let result: Awaited<ReturnType<typeof checkFile>>;
+  try {
+    result = await checkFile(trace, options);
+    bar?.update(bar.getTotal()); // the last MiB, which a whole-MiB count of bytes read does not reach
+  } finally {
+    bar?.stop();
+  }
+  if (warningsShown > 10)
+    process.stderr.write(`warning: ${warningsShown - 10} more infeasible events accepted (--lenient)\n`);
+  const file = trace === '-' ? '<stdin>' : trace;
+  const reports = result.results.map((d) => jsonReport(result, d, file, flags.maxReports));
+  const json = reports.length === 1 ? reports[0] : reports;
+  if (flags.report) writeJsonReport(flags.report, json);
+  if (flags.json) process.stdout.write(jsonText(json));
+  else
+    for (const j of reports)
+      process.stdout.write(
+        textReport(j, { colors: flags.color && process.stdout.isTTY === true, stats: flags.stats === true }),
+      );
+  if (flags.json && flags.stats)
+    for (const j of reports)
+      process.stderr.write(textReport({ ...j, races: [], racesOmitted: 0 }, { colors: false, stats: true }));
+  const racy = reports.some((j) => j.summary.racyVariables > 0);
+  return racy && flags.failOnRace ? EXIT_RACES : EXIT_OK;
+}

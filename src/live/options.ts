@@ -1,0 +1,16 @@
+/**
+ * The values of `goldilocks run`'s options as the live runtime stores them in its shared settings
+ * (`./memory/state.ts` `SharedSettings`, by index in these lists). Constants only and no imports: the CLI offers
+ * them without loading the runtime, so that `goldilocks check`, `convert` and `--help` start fast (issue 21 §4).
+ */
+
+/** `--on-race` (`GOLDILOCKS_ON_RACE`) modes, in the order stored in the shared settings. */
+export const ON_RACE = ['throw', 'report', 'abort'] as const;
+/** Exit code of `--on-race=abort` (ThreadSanitizer's `exitcode` default). */
+export const EXIT_ABORT = 66;
+
+/** Detectors of `goldilocks run --detector`, in the order stored in the shared settings; all but eraser are precise. */
+export const LIVE_DETECTORS = ['goldilocks', 'fasttrack', 'eraser'] as const;
+export type LiveDetector = (typeof LIVE_DETECTORS)[number];
+/** Does detector `d` (index in {@link LIVE_DETECTORS}) report only real races: all but eraser. */
+export const isPrecise = (d: number): boolean => LIVE_DETECTORS[d] !== 'eraser';

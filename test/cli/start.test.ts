@@ -1,0 +1,102 @@
+/**
+ * What `goldilocks check`, `convert` and `--help` load (issue 21 §4): the offline checker and commander, none of the
+ * live runtime (src/live/ but its option values, src/instrument/, src/hooks/, src/node/, src/sync/, the run
+ * command) nor the packages only it uses (acorn, acorn-walk, amaro, eslint-scope, magic-string), nor cli-progress
+ * when no bar is drawn. The CLI runs with the preload test/fixtures/log-loads.mjs, which logs every module loaded,
+ * ES module or CommonJS. Not timed: `npm run bench:start` measures the start.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CLI, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
+
+const PRELOAD = pathToFileURL(join(ROOT, 'test', 'fixtures', 'log-loads.mjs')).href;
+const TRACE = tempFile('one.std', 'T0|w(x)|1\n');
+
+/** Runs the CLI with `args` under the preload. @returns the files it loaded, relative to ROOT, sorted. */
+function loaded(args: string[]): string[] {
+  const log = tempPath('loads.txt');
+  const r = spawnSync(process.execPath, ['--import', PRELOAD, CLI, ...args], {
+    env: { ...process.env, LOG_LOADS: log },
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const files = new Set<string>();
+  for (const line of readFileSync(log, 'utf8').split('\n')) {
+    if (line.startsWith('file:')) files.add(relative(ROOT, fileURLToPath(line)));
+    else if (line.startsWith('/')) files.add(relative(ROOT, line));
+  }
+  return [...files].sort();
+}
+
+/** The package a file of node_modules/ belongs to, or undefined. */
+function packageOf(file: string): string | undefined {
+  const parts = file.split('/');
+  const i = parts.lastIndexOf('node_modules');
+  if (i < 0) return undefined;
+  return parts[i + 1].startsWith('@') ? `${parts[i + 1]}/${parts[i + 2]}` : parts[i + 1];
+}
+
+const LIVE_DIRS = ['dist/live/', 'dist/instrument/', 'dist/hooks/', 'dist/node/', 'dist/sync/'];
+/** What the live half needs of src/live/: the values of `run`'s options, offered by the CLI. */
+const LIVE_ALLOWED = new Set(['dist/live/options.js']);
+const LIVE_PACKAGES = new Set([
+  'acorn',
+  'acorn-walk',
+  'amaro',
+  'eslint-scope',
+  'magic-string',
+  'cli-progress',
+]);
+
+/** The files of `files` that belong to the live half, or are packages that only it (or a progress bar) uses. */
+function liveModules(files: string[]): string[] {
+  return files.filter(
+    (f) =>
+      (LIVE_DIRS.some((d) => f.startsWith(d)) && !LIVE_ALLOWED.has(f)) ||
+      f === 'dist/cli/run.js' ||
+      f === 'dist/cli/record.js' ||
+      LIVE_PACKAGES.has(packageOf(f) ?? ''),
+  );
+}
+
+describe('start-up: check, convert and --help load none of the live runtime', () => {
+  it('goldilocks --help loads commander and the option values alone', () => {
+    const files = loaded(['--help']);
+    assert.deepEqual(liveModules(files), []);
+    assert.ok(files.includes('dist/cli/main.js'), files.join('\n'));
+    // commander's ES module wrapper, and the CommonJS modules it requires: the log sees both kinds
+    assert.ok(
+      files.some((f) => packageOf(f) === 'commander' && f.endsWith('esm.mjs')),
+      files.join('\n'),
+    );
+    assert.ok(
+      files.some((f) => packageOf(f) === 'commander' && f.endsWith('lib/command.js')),
+      files.join('\n'),
+    );
+    assert.deepEqual(
+      files.filter((f) => f.startsWith('dist/') && !f.startsWith('dist/cli/')),
+      ['dist/detectors/names.js', 'dist/live/options.js', 'dist/model/errors.js', 'dist/trace/options.js'],
+    );
+  });
+
+  it('goldilocks check of a one-line trace', () => {
+    const files = loaded(['check', TRACE]);
+    assert.deepEqual(liveModules(files), []);
+    assert.ok(files.includes('dist/check.js') && files.includes('dist/cli/check.js'), files.join('\n'));
+    assert.ok(
+      !files.includes('dist/trace/split.js') && !files.includes('dist/cli/convert.js'),
+      files.join('\n'),
+    );
+  });
+
+  it('goldilocks convert of a one-line trace', () => {
+    const files = loaded(['convert', TRACE]);
+    assert.deepEqual(liveModules(files), []);
+    assert.ok(files.includes('dist/cli/convert.js'), files.join('\n'));
+    assert.ok(!files.includes('dist/check.js') && !files.includes('dist/cli/check.js'), files.join('\n'));
+  });
+});

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { Interner } from '../../src/model/interner.js';
+import { Symbols } from '../../src/model/symbols.js';
+
+describe('Interner', () => {
+  /**
+   * Interns `names` in order: with internBytes, or (`viaFind`) as the parser's fast path does, find and, when it
+   * misses, addMissed. Checks that each id names its name.
+   */
+  function ids(names: string[], viaFind = false): number[] {
+    const it = new Interner();
+    const out = names.map((n) => {
+      const b = Buffer.from(n, 'utf8');
+      if (!viaFind) return it.internBytes(b, 0, b.length);
+      const id = it.find(b, 0, b.length);
+      return id >= 0 ? id : it.addMissed(b, 0, b.length);
+    });
+    for (const [i, id] of out.entries()) assert.equal(it.name(id), names[i]);
+    return out;
+  }
+
+  /**
+   * `names` made to share one hash (one probe chain for all): the same length, first 4 and last 8 bytes (all the
+   * hash reads), their differences in between (each name's hex, cut or padded to 24 characters).
+   */
+  const colliding = (names: string[]): string[] =>
+    names.map((n) => `head${Buffer.from(n).toString('hex').padEnd(24, '-').slice(0, 24)}abcdefgh`);
+
+  /** The expected ids: first-seen order. */
+  function firstSeen(names: string[]): number[] {
+    const m = new Map<string, number>();
+    return names.map((n) => {
+      if (!m.has(n)) m.set(n, m.size);
+      return m.get(n) as number;
+    });
+  }
+
+  it('gives equal names one id and different names different ids, hashes colliding or not, by internBytes or by find and addMissed', () => {
+    // Short and long names that share their last 8 bytes, or all but one byte, or are prefixes of each other.
+    const name = fc.oneof(
+      fc.constantFrom('', 'a', 'ab', '12345678', '02345678', '123456789', '023456789', 'x123456789'),
+      fc.string({ maxLength: 12 }).map((s) => `${s}abcdefgh`),
+      fc.string({ maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(name, { maxLength: 60 }),
+        fc.boolean(),
+        fc.boolean(),
+        (given, collide, viaFind) => {
+          const names = collide ? colliding(given) : given;
+          assert.deepEqual(ids(names, viaFind), firstSeen(names));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('find looks a name up without interning it', () => {
+    const it = new Interner();
+    for (const n of ['o12.f0', 'L436', 'V35f483ee.1527', 'W35f483ee.1527', 'é€', '']) {
+      const b = Buffer.from(`|${n}|`, 'utf8');
+      assert.equal(it.find(b, 1, b.length - 1), -1, n);
+      const id = it.internBytes(b, 1, b.length - 1);
+      assert.equal(it.find(b, 1, b.length - 1), id, n);
+      assert.equal(it.name(id), n);
+      assert.equal(it.lookup(n), id);
+    }
+    assert.equal(it.size, 6);
+  });
+
+  it('a name is found wherever it lies in a buffer (its words read byte by byte near the start, by one load beyond)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ maxLength: 12 }), { minLength: 1, maxLength: 20 }),
+        fc.nat(9),
+        (names, pad) => {
+          const it = new Interner();
+          const idsAtStart = names.map((n) => {
+            const b = Buffer.from(n, 'utf8');
+            return it.internBytes(b, 0, b.length);
+          });
+          for (const [i, n] of names.entries()) {
+            const b = Buffer.from(`${'|'.repeat(pad)}${n}|`, 'utf8');
+            assert.equal(it.find(b, pad, b.length - 1), idsAtStart[i], JSON.stringify(n));
+          }
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('find and addMissed keep ids and names through the table doubling', () => {
+    const names = Array.from({ length: 5000 }, (_, i) =>
+      i % 3 === 0 ? `o${i}.f${i % 7}` : `@${i}[${i % 11}]`,
+    );
+    assert.deepEqual(ids([...names, ...names], true), firstSeen([...names, ...names]));
+  });
+});
+
+describe('Symbols: the object and array index a variable name carries', () => {
+  it('follows the documented rules, on the bytes of the name', () => {
+    const cases: [string, string, number][] = [
+      ['a[3]', 'a', 3],
+      ['@7[2]', '@7', 2],
+      ['a[b]', 'a[b]', -1],
+      ['[3]', '[3]', -1],
+      ['a[12345678901234567890]', 'a', Number('12345678901234567890')],
+      ['@03.test/Test.x_I', '@03', -1],
+      ['@0g.f', '@0g', -1],
+      ['null.test/Test.cnt_I', 'test/Test', -1],
+      ['null.x', 'null', -1],
+      ['pkg.Class.f@12', '@12', -1],
+      ['C.f@', 'C', -1],
+      ['C.f@1x', 'C', -1],
+      ['o.f', 'o', -1],
+      ['x', 'x', -1],
+      ['é.f€', 'é', -1],
+    ];
+    const s = new Symbols();
+    for (const [name, object, index] of cases) {
+      const id = s.variableNamed(name);
+      assert.equal(s.variables.name(id), name);
+      assert.equal(s.objects.name(s.variableObject[id]), object, name);
+      assert.equal(s.variableArrayIndex[id], index, name);
+    }
+    // the variables of one object are listed together
+    const a = s.objects.lookup('a');
+    const listed: string[] = [];
+    for (let v = s.objectFirstVariable[a]; v >= 0; v = s.variableNextInObject[v])
+      listed.push(s.variables.name(v));
+    assert.deepEqual(listed.sort(), ['a[12345678901234567890]', 'a[3]']);
+  });
+});
