@@ -75,6 +75,7 @@ import {
   writeLiveReport,
 } from './races.js';
 import { Recorder } from './record.js';
+import { collectList } from './shadow/eager.js';
 import { EraserShadow } from './shadow/eraser.js';
 import { FastTrackShadow } from './shadow/fasttrack.js';
 import { ATOMIC, alignPage, type Conflict, PAGE_INTS, packA, Shadow, WRITE } from './shadow/goldilocks.js';
@@ -455,6 +456,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     } finally {
       shadow.pos = s.ctl[CTL.listEnd];
       unlock(s.ctl, CTL.listLock);
+      if (s.gcDue) collectList(s, shadow);
     }
   };
   /** The detector's own buffers: its code may iterate views of them with patched methods, never checked. */

@@ -12,7 +12,9 @@
  *
  * **Info** (8 Int32 in the shadow heap): `next`, `flags` (byte mask | WRITE | ATOMIC), `owner` (thread id), `pos`
  * (length of the synchronization event list when the access was checked), `site` (string id of its
- * `file:line:column`), `alock` (key of a sync-library lock held at the access, two words, 0 = none). A word keeps
+ * `file:line:column`), `alock` (key of a sync-library lock held at the access, two words, 0 = none), `ls` (0, or an
+ * explicit lockset of `../memory/locksets.ts` that the Info holds a reference on: {owner} at `pos` evaluated up to
+ * the lockset's start, §5.4 — its walks start there; `pos` stays the access's, for the memo). A word keeps
  * the last write of each byte and, since it, the last read of each byte by each thread (the paper's `WriteInfo`,
  * `ReadInfo`), where an atomic read keeps the thread's earlier reads of another kind (see {@link Shadow.record}).
  *
@@ -20,7 +22,10 @@
  * are not two atomic accesses of the same range (ECMA-262 data race): the short-circuits of §5.1 in order —
  * same owner (program order), alock held by t (u released it after its access, t acquired it since) — then the
  * happens-before memo (below), then Apply-Lockset-Rules: the lockset starts as `{u}` and the rules of each cell
- * from `pos` to the list's end are applied; t ∈ lockset ⇔ u's access happens-before t's (Theorem 1).
+ * from `pos` to the list's end are applied (or as the Info's explicit lockset, from its start); t ∈ lockset ⇔ u's
+ * access happens-before t's (Theorem 1). A walk over at least {@link WALK_CACHE_MIN_CELLS} cells leaves its result in
+ * the Info (the walk cache: its lockset where the walk stopped, stored explicitly), so the next check of that Info
+ * starts there. The list is collected as `../memory/sync-list.ts` describes (with `./eager.ts`).
  * Rules (the paper's Figure 5 plus ECMA-262 atomics, see docs/RUNTIME.md): acquire(t,l): l∈LS ⇒ add t;
  * release(t,l): t∈LS ⇒ add l; fork(t,c): t∈LS ⇒ add c; join(t,c): c∈LS ⇒ add t; atomic write(t,v): t∈LS ⇒ add v,
  * else remove v; atomic read(t,v): v∈LS ⇒ add t; read-modify-write = read then write; send(t,m) / publish(t,v)
@@ -30,11 +35,15 @@
  * of u proven to happen before this thread's current point. An access of u with a smaller `pos` precedes that one
  * in u's program order, and this thread only moves forward, so the fact stays true.
  */
+import { locksetOf, locksetStart, releaseLockset, retainLockset, storeLockset } from '../memory/locksets.js';
 import {
   A,
   allocHeap,
   CELL,
   Cell,
+  CHUNK_INTS,
+  CHUNK_MASK,
+  CHUNK_SHIFT,
   CTL,
   lock,
   STAT,
@@ -44,6 +53,7 @@ import {
   Tag,
   unlock,
 } from '../memory/state.js';
+import { raisePosition } from '../memory/sync-list.js';
 
 /**
  * A word table (two Int32 per 8-byte word: check lock, list head) is aligned to PAGE_INTS, and the words of one
@@ -55,7 +65,7 @@ export const PAGE_INTS = 16;
 /** The first multiple of PAGE_INTS at or after heap index `i`. */
 export const alignPage = (i: number): number => (i + PAGE_INTS - 1) & -PAGE_INTS;
 /** The head of a page's second word while the page is uniform (see {@link Shadow.uniform}). */
-const UNIFORM = -1;
+export const UNIFORM = -1;
 /** The check lock of the word at heap index `word` (its page's). */
 export const lockOf = (word: number): number => word & -PAGE_INTS;
 
@@ -71,6 +81,10 @@ export const POS = 3;
 export const SITE = 4;
 const ALOCK_A = 5;
 const ALOCK_B = 6;
+/** The Info's explicit lockset (`../memory/locksets.ts`), 0 = {owner} at `pos`. */
+export const LS = 7;
+/** The walk cache: a walk over at least this many cells stores its result in the Info (see the file header). */
+export const WALK_CACHE_MIN_CELLS = 256;
 
 /**
  * Must an access of the bytes `mask` with `flags` be checked against an Info with flags `f`? When they share a
@@ -134,8 +148,20 @@ export class Shadow {
    * between that cell and this thread's next cell gives the same walk result: cells of other threads before this
    * thread's next cell cannot grow the lockset {t} (every rule adds a thread or an object only from a member of
    * the lockset). An earlier position makes the happens-before memo hit more often than the list's end would.
+   * Kept in the shared `positions[t]`, which only grows: the list's collector moves it past the cells it collects
+   * (`../memory/sync-list.ts`); read under a word's check lock when an access is recorded.
    */
-  pos = 0;
+  get pos(): number {
+    const s = this.s;
+    if (this.t >= s.positions.length) s.refresh();
+    return s.positions[this.t];
+  }
+
+  set pos(p: number) {
+    const s = this.s;
+    if (this.t >= s.positions.length) s.refresh();
+    raisePosition(s.positions, this.t, p);
+  }
 
   /**
    * Checks an access of the bytes `mask` of word `word` (heap index of its [lock, head]) with `flags` (WRITE,
@@ -262,6 +288,7 @@ export class Shadow {
         const c = this.free.pop() ?? this.allocInfo();
         heap = this.s.heap; // allocInfo may have grown it
         for (let f = 1; f < INFO; f++) heap[c + f] = heap[e + f];
+        if (heap[c + LS] !== 0) retainLockset(this.s, heap[c + LS]);
         heap[c + NEXT] = 0;
         heap[tail + NEXT] = c;
         tail = c;
@@ -345,12 +372,20 @@ export class Shadow {
    * lockset walk.
    */
   protected decide(e: number, u: number): Conflict | undefined {
-    const heap = this.s.heap;
+    const s = this.s;
+    const heap = s.heap;
     if (this.proven(heap, e, u)) return undefined;
     const pos = heap[e + POS];
+    const id = heap[e + LS];
     this.counts[STAT.lockset]++;
-    const ls = this.walk(u, pos);
-    if (ls === undefined) {
+    const from = id === 0 ? pos : locksetStart(s, id);
+    const ls = id === 0 ? new Set<number>([threadKey(u)]) : locksetOf(s, id);
+    const end = A.load(s.ctl, CTL.listEnd);
+    this.counts[STAT.walks]++;
+    this.counts[STAT.walkCells] += end - from;
+    const hb = this.walk(ls, from, end, this.t);
+    if (this.walkEnd - from >= WALK_CACHE_MIN_CELLS) this.cache(e, ls);
+    if (hb) {
       if (u >= this.known.length) {
         const k = new Float64Array(Math.max(u + 1, this.known.length * 2)).fill(-1);
         k.set(this.known);
@@ -392,59 +427,94 @@ export class Shadow {
   }
 
   /**
-   * Apply-Lockset-Rules from `pos` with LS = {u}.
-   * @returns undefined when this thread enters the lockset (happens-before), else the final lockset.
+   * The walk cache: Info `e` (its word's lock held) starts from now on at {@link walkEnd} with the lockset `ls` the
+   * walk had there (exact: a walk stops before the cell that adds this thread, and has applied every earlier one).
    */
-  private walk(u: number, pos: number): Set<number> | undefined {
+  private cache(e: number, ls: Set<number>): void {
     const s = this.s;
-    const end = A.load(s.ctl, CTL.listEnd);
-    if (end * CELL > s.list.length) s.refresh();
+    const id = storeLockset(s, ls, this.walkEnd);
+    const heap = s.heap;
+    const old = heap[e + LS];
+    heap[e + LS] = id;
+    if (old !== 0) releaseLockset(s, old);
+    this.counts[STAT.walksCached]++;
+  }
+
+  /**
+   * Partially-eager evaluation (§5.4, `./eager.ts`): applies the rules of the cells at [from, to) to `ls`, in place.
+   * The cells must be live: `to` at most the list's end, `from` not collected.
+   */
+  evaluate(ls: Set<number>, from: number, to: number): void {
+    this.walk(ls, from, to, -1);
+  }
+
+  /** Where the last {@link walk} stopped: the list's end, or the position of the cell that added its thread. */
+  private walkEnd = 0;
+
+  /**
+   * Apply-Lockset-Rules to `ls` (in place) for the cells at [from, end), until thread `t` enters it (-1: none).
+   * @returns true when `t` enters the lockset (happens-before): `ls` is then the lockset before that cell, at
+   * {@link walkEnd}; false when `ls` is the final lockset.
+   */
+  private walk(ls: Set<number>, from: number, end: number, t: number): boolean {
+    const s = this.s;
+    if (
+      end > from &&
+      ((end - 1) >> CHUNK_SHIFT >= s.chunks.length || s.ctl[CTL.listSlots] * CHUNK_INTS > s.list.length)
+    )
+      s.refresh();
     const list = s.list;
-    const t = this.t;
-    const ls = new Set<number>([threadKey(u)]);
-    this.counts[STAT.walks]++;
-    this.counts[STAT.walkCells] += end - pos;
-    for (let c = pos * CELL, stop = end * CELL; c < stop; c += CELL) {
-      const th = list[c + 1];
-      const kind = list[c];
-      let add = -1;
-      switch (kind) {
-        case Cell.Acquire:
-        case Cell.AtomicRead:
-        case Cell.Receive:
-        case Cell.Subscribe:
-          if (ls.has(objectKey(list[c + 2], list[c + 3]))) add = th;
-          break;
-        case Cell.Release:
-        case Cell.Send:
-        case Cell.Publish:
-          if (ls.has(th)) ls.add(objectKey(list[c + 2], list[c + 3]));
-          break;
-        case Cell.AtomicWrite:
-          if (ls.has(th)) ls.add(objectKey(list[c + 2], list[c + 3]));
-          else ls.delete(objectKey(list[c + 2], list[c + 3]));
-          break;
-        case Cell.AtomicRmw: {
-          const v = objectKey(list[c + 2], list[c + 3]);
-          if (ls.has(v)) add = th;
-          if (add === t) break;
-          if (add >= 0 || ls.has(th)) ls.add(v);
-          else ls.delete(v);
-          break;
+    const chunks = s.chunks;
+    for (let p = from; p < end; ) {
+      const next = Math.min(end, (p | CHUNK_MASK) + 1);
+      const first = chunks[p >> CHUNK_SHIFT] + (p & CHUNK_MASK) * CELL;
+      for (let c = first, stop = first + (next - p) * CELL; c < stop; c += CELL) {
+        const th = list[c + 1];
+        const kind = list[c];
+        let add = -1;
+        switch (kind) {
+          case Cell.Acquire:
+          case Cell.AtomicRead:
+          case Cell.Receive:
+          case Cell.Subscribe:
+            if (ls.has(objectKey(list[c + 2], list[c + 3]))) add = th;
+            break;
+          case Cell.Release:
+          case Cell.Send:
+          case Cell.Publish:
+            if (ls.has(th)) ls.add(objectKey(list[c + 2], list[c + 3]));
+            break;
+          case Cell.AtomicWrite:
+            if (ls.has(th)) ls.add(objectKey(list[c + 2], list[c + 3]));
+            else ls.delete(objectKey(list[c + 2], list[c + 3]));
+            break;
+          case Cell.AtomicRmw: {
+            const v = objectKey(list[c + 2], list[c + 3]);
+            if (ls.has(v)) add = th;
+            if (add === t) break;
+            if (add >= 0 || ls.has(th)) ls.add(v);
+            else ls.delete(v);
+            break;
+          }
+          case Cell.Fork:
+            if (ls.has(th)) add = list[c + 3];
+            break;
+          case Cell.Join:
+            if (ls.has(list[c + 3])) add = th;
+            break;
         }
-        case Cell.Fork:
-          if (ls.has(th)) add = list[c + 3];
-          break;
-        case Cell.Join:
-          if (ls.has(list[c + 3])) add = th;
-          break;
+        if (add >= 0) {
+          if (add === t) {
+            this.walkEnd = p + (c - first) / CELL;
+            return true;
+          }
+          ls.add(add);
+        }
       }
-      if (add >= 0) {
-        if (add === t) return undefined;
-        ls.add(add);
-      }
+      p = next;
     }
-    return ls;
+    this.walkEnd = end;
+    return false;
   }
 
   /**
@@ -484,6 +554,11 @@ export class Shadow {
       e = next;
     }
     const n = reuse || (this.free.pop() ?? this.allocInfo());
+    if (reuse && heap[n + LS] !== 0) {
+      const old = heap[n + LS];
+      heap[n + LS] = 0;
+      releaseLockset(this.s, old);
+    }
     heap[n + POS] = this.now();
     heap[n + SITE] = site;
     const held = this.held;
@@ -532,10 +607,15 @@ export class Shadow {
    * would otherwise hoard them while the other allocates without end.
    */
   protected release(e: number): void {
+    const heap = this.s.heap;
+    const ls = heap[e + LS];
+    if (ls !== 0) {
+      heap[e + LS] = 0;
+      releaseLockset(this.s, ls);
+    }
     const free = this.free;
     free.push(e);
     if (free.length < 128) return;
-    const heap = this.s.heap;
     const first = free.pop() as number;
     let last = first;
     for (let k = 1; k < 64; k++) {
