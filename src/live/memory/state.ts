@@ -5,7 +5,8 @@
  *
  * The main thread allocates it (`createState`) before any user code runs and publishes it with
  * `worker_threads.setEnvironmentData`, whose values are structured-cloned into every worker spawned afterwards
- * (nested ones too): a cloned SharedArrayBuffer is the same memory. Workers `attachState`. The growable buffers
+ * (nested ones too): a cloned SharedArrayBuffer is the same memory. Workers `attachState`. The synchronization event
+ * list is stored in recycled chunks ({@link CHUNK}) and collected by `./sync-list.ts`. The growable buffers
  * (`maxByteLength` reserves address space, `grow` commits zeroed pages) are seen through length-tracking views, so a
  * growth by one thread is visible to all.
  *
