@@ -55,6 +55,7 @@ export function unlockCollector(s: StateViews): void {
 
 /** Step 1: every thread's position becomes at least `cut`. List lock held. */
 export function advancePositions(s: StateViews, cut: number): void {
+  s.refresh(); // every thread ensured so far (a later one starts at the list's end then, past `cut`)
   const p = s.positions;
   for (let t = 0; t < p.length; t++) raisePosition(p, t, cut);
 }
