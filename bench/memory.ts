@@ -33,7 +33,13 @@ interface Measure {
 }
 
 /** Runs `program` (a path under `tree`) with argument `n` under `tree`'s `goldilocks run`. */
-function measure(tree: string, program: string, n: number, detector: string, timeoutS: number): Promise<Measure> {
+function measure(
+  tree: string,
+  program: string,
+  n: number,
+  detector: string,
+  timeoutS: number,
+): Promise<Measure> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-memory-'));
   const rssFile = path.join(dir, 'rss.jsonl');
   const report = path.join(dir, 'report.json');
@@ -96,7 +102,8 @@ async function main(): Promise<void> {
   for (const [label, tree] of trees) {
     for (const name of values.programs.split(',')) {
       const program = PROGRAMS[name];
-      if (program === undefined) throw new Error(`unknown program ${name} (${Object.keys(PROGRAMS).join(', ')})`);
+      if (program === undefined)
+        throw new Error(`unknown program ${name} (${Object.keys(PROGRAMS).join(', ')})`);
       const peaks: number[] = [];
       for (const n of sizes) {
         const m = await measure(tree, program, n, values.detector, Number(values.timeout));
