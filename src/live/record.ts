@@ -3,7 +3,8 @@
  * leaves in its recording directory (`GOLDILOCKS_RECORD/<pid>/`), from which `../cli/record.ts` writes the trace.
  *
  * - The synchronization event list is already the run's synchronization, in an order consistent with
- *   happens-before; the main thread writes it at exit (`list.bin`: the cells as Int32, `./memory/state.ts` {@link CELL}),
+ *   happens-before; the main thread writes it at exit (`list.bin`: the cells as Int32 in list order, `./memory/state.ts` {@link CELL};
+ *   a recorded run collects none of them, `./memory/sync-list.ts`),
  *   with `meta.json`: the buffers' word tables in the shadow heap and the string heap (sites).
  * - Data accesses: {@link Recorder.log} runs under the word's check lock for every word `Shadow.access` checks and
  *   appends a record — [`pos` (the list's length then), `seq` (a process-wide sequence number, taken under the
@@ -21,6 +22,7 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { A, CELL, CTL, ensureBytes, getString, type StateViews } from './memory/state.js';
+import { listCells } from './memory/sync-list.js';
 import { printErr } from './races.js';
 
 /** Int32 words of one recorded access. */
@@ -120,8 +122,9 @@ export class Recorder {
       if (A.load(c, 1) > 0) appendBlock(tail, c);
     }
     const listEnd = A.load(s.ctl, CTL.listEnd);
-    s.refresh();
-    writeFileSync(path.join(this.dir, 'list.bin'), new Uint8Array(s.state.list, 0, listEnd * CELL * 4));
+    // a recorded run collects no cell (`CTL.gcAt`, ./memory/sync-list.ts): the list is whole, in its chunks
+    const cells = listCells(s, 0, listEnd);
+    writeFileSync(path.join(this.dir, 'list.bin'), new Uint8Array(cells.buffer, 0, listEnd * CELL * 4));
     const buffers: [number, number, number][] = [];
     for (let id = 1, n = A.load(s.ctl, CTL.nextBuffer); id <= n; id++) {
       if (A.load(s.buffers, 3 * id + 2) !== 0) buffers.push([id, s.buffers[3 * id], s.buffers[3 * id + 1]]);

@@ -52,6 +52,7 @@ import { Messages } from './messages.js';
 import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, ON_RACE } from './options.js';
 import { DataRaceException, liveReport, printErr, recordRace } from './races.js';
 import { Recorder } from './record.js';
+import { collectList } from './shadow/eager.js';
 import { EraserShadow } from './shadow/eraser.js';
 import { FastTrackShadow } from './shadow/fasttrack.js';
 import { ATOMIC, type Conflict, Shadow, WRITE } from './shadow/goldilocks.js';
@@ -273,6 +274,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     } finally {
       shadow.pos = s.ctl[CTL.listEnd];
       unlock(s.ctl, CTL.listLock);
+      if (s.gcDue) collectList(s, shadow);
     }
   };
   /** The detector's own buffers: its code may iterate views of them with patched methods, never checked. */

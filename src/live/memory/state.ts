@@ -5,7 +5,8 @@
  *
  * The main thread allocates it (`createState`) before any user code runs and publishes it with
  * `worker_threads.setEnvironmentData`, whose values are structured-cloned into every worker spawned afterwards
- * (nested ones too): a cloned SharedArrayBuffer is the same memory. Workers `attachState`. The growable buffers
+ * (nested ones too): a cloned SharedArrayBuffer is the same memory. Workers `attachState`. The synchronization event
+ * list is stored in recycled chunks ({@link CHUNK}) and collected by `./sync-list.ts`. The growable buffers
  * (`maxByteLength` reserves address space, `grow` commits zeroed pages) are seen through length-tracking views, so a
  * growth by one thread is visible to all.
  *
@@ -22,8 +23,10 @@
  * that a holder stopped between any two writes leaves them readable: new records are filled before they are
  * linked with one store.
  */
+
 import { getEnvironmentData, setEnvironmentData, threadId } from 'node:worker_threads';
 import { CHECK_DECISIONS } from '../../detectors/goldilocks/short-circuit.js';
+import { LIVE_DETECTORS } from '../options.js';
 
 /** The Atomics functions as they were before the runtime patched the global object. */
 export const A = {
@@ -78,8 +81,6 @@ export const CTL = {
   recordChunks: 14,
   /** Heap index of the online peer detector's shared tables (`../shadow/fasttrack.ts`, `../shadow/eraser.ts`); 0 until made. */
   peer: 15,
-  /** Counters summed over all threads (see `STATS`; at most 16). */
-  stats: 16,
   /** Lock of the online peer's shared tables where the list lock does not serialize them (Eraser's locksets). */
   peerLock: 32,
   /**
@@ -88,13 +89,29 @@ export const CTL = {
    */
   freeInfos: 33,
   /**
+   * The synchronization event list's storage (`./sync-list.ts`): the first live cell (cells before it are collected;
+   * a multiple of {@link CHUNK}), the physical chunk slots allocated in `list`, the stack of recycled slots (slot + 1
+   * of its top, linked through each slot's first word; 0 = empty), the list length at which the next collection is
+   * due, and the collector's lock (taken with a try, never waited for).
+   */
+  listBase: 34,
+  listSlots: 35,
+  freeSlots: 36,
+  gcAt: 37,
+  gcLock: 38,
+  /** Lock of the explicit lockset store (`./locksets.ts`); its free lists by size class follow (20 words). */
+  lsLock: 39,
+  lsFree: 40,
+  /** Counters summed over all threads (see `STATS`; at most {@link STATS_MAX}). */
+  stats: 64,
+  /**
    * Deduplication of reports: `dedupSize` hashes of location pairs (open addressing, 0 = empty), then per slot
    * its count, its record's string id, then the slots in order of first report (`../races.ts`).
    */
-  dedup: 64,
+  dedup: 96,
   dedupSize: 1024,
   /** Int32 words of the control block. */
-  size: 64 + 4 * 1024,
+  size: 96 + 4 * 1024,
 } as const;
 
 /**
@@ -112,8 +129,18 @@ export const STATS = [
   'walkCells',
   'atomics',
   'races',
+  'cellsCollected',
+  'eagerRuns',
+  'eagerInfos',
+  'walksCached',
+  /** The most cells the list held at once (live cells, checked at each new chunk): a maximum, not a sum. */
+  'listPeak',
 ] as const;
 export type StatName = (typeof STATS)[number];
+/** Words of `ctl` reserved for the counters (from `CTL.stats` to `CTL.dedup`). */
+const STATS_MAX = CTL.dedup - CTL.stats;
+if (STATS.length > STATS_MAX)
+  throw new Error(`goldilocks: ${STATS.length} counters, ${STATS_MAX} words for them`);
 /** Index of each counter in `STATS` (and in a thread's local counts). */
 export const STAT = Object.freeze(Object.fromEntries(STATS.map((name, i) => [name, i]))) as Readonly<
   Record<StatName, number>
@@ -124,6 +151,18 @@ export const STAT = Object.freeze(Object.fromEntries(STATS.map((name, i) => [nam
  * `SyncKind` of ../../model/sync.ts (its lockset rules: ../../detectors/goldilocks/rules.ts).
  */
 export const CELL = 4;
+/**
+ * The list is stored in chunks of 2^CHUNK_SHIFT cells (64 KiB): the cell at position p (positions count every cell
+ * ever appended, so they only grow) is at Int32 index `chunks[p >> CHUNK_SHIFT] + (p & CHUNK_MASK) * CELL` of `list`.
+ * Collected chunks' slots are reused for new chunks (`./sync-list.ts`).
+ */
+export const CHUNK_SHIFT = 12;
+export const CHUNK = 1 << CHUNK_SHIFT;
+export const CHUNK_MASK = CHUNK - 1;
+/** Int32 words of one chunk slot. */
+export const CHUNK_INTS = CHUNK * CELL;
+/** Positions are Int32: the list takes at most this many cells over a run (collected ones included). */
+const POSITIONS_MAX = 2 ** 31 - CHUNK;
 /**
  * Tags of the objects in a cell's `a` word (`a = tag << 18 | id`, ids < 2^18): with `b` they form the object's
  * key `a * 2^32 + (b >>> 0)`, exact in a double.
@@ -162,8 +201,15 @@ export interface SharedSettings {
 /** One process's shared detector state (same buffers in every thread). */
 export interface SharedState {
   ctl: SharedArrayBuffer;
-  /** Synchronization event list (growable). */
+  /** Synchronization event list: chunk slots of {@link CHUNK} cells (growable). */
   list: SharedArrayBuffer;
+  /** Per chunk of the list (position >> CHUNK_SHIFT): the Int32 index of its slot in `list` (growable). */
+  chunks: SharedArrayBuffer;
+  /**
+   * Per thread id: the list position where the thread's accesses start their lockset walks (`Shadow.pos`); only
+   * grows, and the collector moves it forward (`./sync-list.ts`).
+   */
+  positions: SharedArrayBuffer;
   /** Shadow heap: per-buffer word tables and access records (growable). */
   heap: SharedArrayBuffer;
   /** UTF-16 code units of interned strings (growable), and their (start, length) index. */
@@ -195,7 +241,9 @@ function growable(initial: number, max: number): SharedArrayBuffer {
 export function createState(settings: SharedSettings, record = false): SharedState {
   const state: SharedState = {
     ctl: new SharedArrayBuffer(CTL.size * 4),
-    list: growable(CELL * 4 * 4096, LIST_MAX),
+    list: growable(CHUNK_INTS * 4, LIST_MAX),
+    chunks: growable(1 << 12, (POSITIONS_MAX >> CHUNK_SHIFT) * 4 + 4),
+    positions: growable(1 << 12, THREADS_MAX),
     heap: growable(1 << 20, HEAP_MAX),
     str: growable(1 << 16, STR_MAX),
     strIndex: growable(1 << 14, STR_MAX),
@@ -205,7 +253,9 @@ export function createState(settings: SharedSettings, record = false): SharedSta
     record: record ? growable(1 << 16, RECORD_MAX) : undefined,
     settings,
   };
-  new Int32Array(state.ctl)[CTL.heapTop] = 16; // index 0 stays the null record
+  const ctl = new Int32Array(state.ctl);
+  ctl[CTL.heapTop] = 16; // index 0 stays the null record
+  ctl[CTL.gcAt] = record ? NEVER : firstCollection(settings.detector);
   setEnvironmentData(ENV_KEY, state);
   return state;
 }
@@ -223,6 +273,8 @@ export function attachState(): SharedState | undefined {
 export class StateViews {
   ctl!: Int32Array;
   list!: Int32Array;
+  chunks!: Int32Array;
+  positions!: Int32Array;
   heap!: Int32Array;
   str!: Uint16Array;
   strIndex!: Int32Array;
@@ -236,6 +288,8 @@ export class StateViews {
    * (`../shadow/fasttrack.ts`) updates its vector clocks in list order. Undefined for Goldilocks, which walks the list.
    */
   onCell: ((kind: number, thread: number, a: number, b: number) => void) | undefined = undefined;
+  /** Set by {@link appendCell} when the list reached `CTL.gcAt`: the thread collects it after its list lock. */
+  gcDue = false;
 
   constructor(readonly state: SharedState) {
     this.refresh();
@@ -246,6 +300,8 @@ export class StateViews {
     const s = this.state;
     this.ctl = new Int32Array(s.ctl);
     this.list = new Int32Array(s.list, 0, s.list.byteLength >> 2);
+    this.chunks = new Int32Array(s.chunks, 0, s.chunks.byteLength >> 2);
+    this.positions = new Int32Array(s.positions, 0, s.positions.byteLength >> 2);
     this.heap = new Int32Array(s.heap, 0, s.heap.byteLength >> 2);
     this.str = new Uint16Array(s.str, 0, s.str.byteLength >> 1);
     this.strIndex = new Int32Array(s.strIndex, 0, s.strIndex.byteLength >> 2);
@@ -276,12 +332,17 @@ export function ensureBytes(buffer: SharedArrayBuffer, bytes: number): void {
 export function ensureThread(s: StateViews, t: number): void {
   ensureBytes(s.state.threads, (t + 1) * 4);
   ensureBytes(s.state.parents, (t + 1) * 4);
-  if (t >= s.threads.length || t >= s.parents.length) s.refresh();
+  ensureBytes(s.state.positions, (t + 1) * 4);
+  if (t >= s.threads.length || t >= s.parents.length || t >= s.positions.length) s.refresh();
 }
 
 /** How long a terminating holder may keep a lock before a waiter takes it over (ms). */
 export const TAKEOVER_MS = 1000;
 const WAITERS = 1 << 30;
+
+/** Does the calling thread hold the lock at `words[i]`. */
+export const holds = (s: StateViews, words: Int32Array, i: number): boolean =>
+  (A.load(words, i) & ~WAITERS) === s.self;
 
 /**
  * Takes the lock at `words[i]` for the calling thread. Not reentrant.
@@ -327,11 +388,10 @@ export function unlock(words: Int32Array, i: number): void {
  */
 export function appendCell(s: StateViews, kind: number, thread: number, a: number, b: number): number {
   const pos = s.ctl[CTL.listEnd];
-  const at = pos * CELL;
-  if (at + CELL > s.list.length) {
-    ensureBytes(s.state.list, (at + CELL) * 4);
-    s.refresh();
-  }
+  if ((pos & CHUNK_MASK) === 0) newChunk(s, pos);
+  else if (pos >> CHUNK_SHIFT >= s.chunks.length) s.refresh(); // another thread grew the chunk table
+  const at = s.chunks[pos >> CHUNK_SHIFT] + (pos & CHUNK_MASK) * CELL;
+  if (at + CELL > s.list.length) s.refresh(); // another thread grew the list for this chunk
   const l = s.list;
   l[at] = kind;
   l[at + 1] = thread;
@@ -341,6 +401,45 @@ export function appendCell(s: StateViews, kind: number, thread: number, a: numbe
   s.onCell?.(kind, thread, a, b);
   return pos;
 }
+
+/** {@link appendCell} of position `pos`, the first of a chunk: gives the chunk a slot, a recycled one if any. */
+function newChunk(s: StateViews, pos: number): void {
+  if (pos >= POSITIONS_MAX)
+    throw new RangeError(`goldilocks: detector state exhausted (${pos} synchronization events)`);
+  const ctl = s.ctl;
+  const c = pos >> CHUNK_SHIFT;
+  let at: number;
+  const free = ctl[CTL.freeSlots];
+  if (free !== 0) {
+    at = (free - 1) * CHUNK_INTS;
+    ctl[CTL.freeSlots] = s.list[at];
+  } else {
+    const slot = ctl[CTL.listSlots];
+    at = slot * CHUNK_INTS;
+    ensureBytes(s.state.list, (at + CHUNK_INTS) * 4);
+    ctl[CTL.listSlots] = slot + 1;
+  }
+  ensureBytes(s.state.chunks, (c + 1) * 4);
+  if (c >= s.chunks.length || at + CHUNK_INTS > s.list.length) s.refresh();
+  s.chunks[c] = at;
+  const live = pos - ctl[CTL.listBase];
+  const peak = CTL.stats + STAT.listPeak;
+  if (live > ctl[peak]) A.store(ctl, peak, live);
+  if (pos >= ctl[CTL.gcAt]) s.gcDue = true;
+}
+
+/** `CTL.gcAt` when the list is never collected (a recorded run, `../record.ts`). */
+export const NEVER = 2 ** 31 - 1;
+/**
+ * Goldilocks keeps at least this many recent cells after a collection (the oldest stretch before them is evaluated
+ * partially-eagerly, `../shadow/eager.ts`); the online peers, which never walk the list, keep none.
+ */
+export const EAGER_MIN = 1 << 16;
+/** The peers collect every PEER_STRETCH cells. */
+export const PEER_STRETCH = 4 * CHUNK;
+/** The list length at which its first collection is due, for detector `d` (index in {@link LIVE_DETECTORS}). */
+const firstCollection = (d: number): number =>
+  LIVE_DETECTORS[d] === 'goldilocks' ? 2 * EAGER_MIN : PEER_STRETCH;
 
 /**
  * The heap index of the online peer detector's shared tables (`CTL.peer`), allocating `ints` zeroed words for

@@ -12,7 +12,9 @@
  *
  * **Info** (8 Int32 in the shadow heap): `next`, `flags` (byte mask | WRITE | ATOMIC), `owner` (thread id), `pos`
  * (length of the synchronization event list when the access was checked), `site` (string id of its
- * `file:line:column`), `alock` (key of a sync-library lock held at the access, two words, 0 = none). A word keeps
+ * `file:line:column`), `alock` (key of a sync-library lock held at the access, two words, 0 = none), `ls` (0, or an
+ * explicit lockset of `../memory/locksets.ts` that the Info holds a reference on: {owner} at `pos` evaluated up to
+ * the lockset's start, §5.4 — its walks start there; `pos` stays the access's, for the memo). A word keeps
  * the last write of each byte and, since it, the last read of each byte by each thread (the paper's `WriteInfo`,
  * `ReadInfo`), where an atomic read keeps the thread's earlier reads of another kind (see {@link Shadow.record}).
  *
@@ -20,7 +22,10 @@
  * are not two atomic accesses of the same range (ECMA-262 data race): the short-circuits of §5.1 in order —
  * same owner (program order), alock held by t (u released it after its access, t acquired it since) — then the
  * happens-before memo (below), then Apply-Lockset-Rules: the lockset starts as `{u}` and the rules of each cell
- * from `pos` to the list's end are applied; t ∈ lockset ⇔ u's access happens-before t's (Theorem 1).
+ * from `pos` to the list's end are applied (or as the Info's explicit lockset, from its start); t ∈ lockset ⇔ u's
+ * access happens-before t's (Theorem 1). A walk over at least {@link WALK_CACHE_MIN_CELLS} cells leaves its result in
+ * the Info (the walk cache: its lockset where the walk stopped, stored explicitly), so the next check of that Info
+ * starts there. The list is collected as `../memory/sync-list.ts` describes (with `./eager.ts`).
  * Rules (the paper's Figure 5 plus ECMA-262 atomics, see docs/RUNTIME.md): acquire(t,l): l∈LS ⇒ add t;
  * release(t,l): t∈LS ⇒ add l; fork(t,c): t∈LS ⇒ add c; join(t,c): c∈LS ⇒ add t; atomic write(t,v): t∈LS ⇒ add v,
  * else remove v; atomic read(t,v): v∈LS ⇒ add t; read-modify-write = read then write; send(t,m) / publish(t,v)
@@ -37,10 +42,14 @@ import {
   DIRECT_TRANSFER_MAX_DISTANCE,
 } from '../../detectors/goldilocks/rules.js';
 import { CHECK_DECISIONS, Decided, shortCircuit } from '../../detectors/goldilocks/short-circuit.js';
+import { locksetOf, locksetStart, releaseLockset, retainLockset, storeLockset } from '../memory/locksets.js';
 import {
   A,
   allocHeap,
   CELL,
+  CHUNK_INTS,
+  CHUNK_MASK,
+  CHUNK_SHIFT,
   CTL,
   lock,
   STAT,
@@ -50,6 +59,7 @@ import {
   Tag,
   unlock,
 } from '../memory/state.js';
+import { raisePosition } from '../memory/sync-list.js';
 import { LiveLockset } from './lockset.js';
 
 /**
@@ -62,7 +72,7 @@ export const PAGE_INTS = 16;
 /** The first multiple of PAGE_INTS at or after heap index `i`. */
 export const alignPage = (i: number): number => (i + PAGE_INTS - 1) & -PAGE_INTS;
 /** The head of a page's second word while the page is uniform (see {@link Shadow.uniform}). */
-const UNIFORM = -1;
+export const UNIFORM = -1;
 /** The check lock of the word at heap index `word` (its page's). */
 export const lockOf = (word: number): number => word & -PAGE_INTS;
 
@@ -78,6 +88,10 @@ export const POS = 3;
 export const SITE = 4;
 const ALOCK_A = 5;
 const ALOCK_B = 6;
+/** The Info's explicit lockset (`../memory/locksets.ts`), 0 = {owner} at `pos`. */
+export const LS = 7;
+/** The walk cache: a walk over at least this many cells stores its result in the Info (see the file header). */
+export const WALK_CACHE_MIN_CELLS = 256;
 
 /**
  * Must an access of the bytes `mask` with `flags` be checked against an Info with flags `f`? When they would form an
@@ -154,8 +168,20 @@ export class Shadow {
    * between that cell and this thread's next cell gives the same walk result: cells of other threads before this
    * thread's next cell cannot grow the lockset {t} (every rule adds a thread or an object only from a member of
    * the lockset). An earlier position makes the happens-before memo hit more often than the list's end would.
+   * Kept in the shared `positions[t]`, which only grows: the list's collector moves it past the cells it collects
+   * (`../memory/sync-list.ts`); read under a word's check lock when an access is recorded.
    */
-  pos = 0;
+  get pos(): number {
+    const s = this.s;
+    if (this.t >= s.positions.length) s.refresh();
+    return s.positions[this.t];
+  }
+
+  set pos(p: number) {
+    const s = this.s;
+    if (this.t >= s.positions.length) s.refresh();
+    raisePosition(s.positions, this.t, p);
+  }
 
   /**
    * Checks an access of the bytes `mask` of word `word` (heap index of its [lock, head]) with `flags` (WRITE,
@@ -282,6 +308,7 @@ export class Shadow {
         const c = this.free.pop() ?? this.allocInfo();
         heap = this.s.heap; // allocInfo may have grown it
         for (let f = 1; f < INFO; f++) heap[c + f] = heap[e + f];
+        if (heap[c + LS] !== 0) retainLockset(this.s, heap[c + LS]);
         heap[c + NEXT] = 0;
         heap[tail + NEXT] = c;
         tail = c;
@@ -387,16 +414,20 @@ export class Shadow {
    * then the full lockset walk (PLDI'07 §5.1, Figure 8 Check-Happens-Before).
    */
   protected decide(e: number, u: number): Conflict | undefined {
-    const heap = this.s.heap;
+    const s = this.s;
+    const heap = s.heap;
     if (this.proven(heap, e, u)) {
       this.countTally();
       return undefined;
     }
     const pos = heap[e + POS];
+    const id = heap[e + LS];
+    const from = id === 0 ? pos : locksetStart(s, id);
     const counts = this.counts;
-    const end = A.load(this.s.ctl, CTL.listEnd);
-    if (end - pos <= DIRECT_TRANSFER_MAX_DISTANCE) {
-      const reached = this.walk(u, pos, end, u);
+    const end = A.load(s.ctl, CTL.listEnd);
+    if (end - from <= DIRECT_TRANSFER_MAX_DISTANCE) {
+      this.start(u, id);
+      const reached = this.walk(from, end, u);
       counts[STAT.directTransferCells] += this.walked;
       if (reached) {
         counts[STAT.directTransfer]++;
@@ -406,8 +437,11 @@ export class Shadow {
     }
     counts[STAT.lockset]++;
     counts[STAT.walks]++;
-    counts[STAT.walkCells] += end - pos;
-    if (this.walk(u, pos, end, -1)) {
+    counts[STAT.walkCells] += end - from;
+    this.start(u, id);
+    const hb = this.walk(from, end, -1);
+    if (this.walkEnd - from >= WALK_CACHE_MIN_CELLS) this.cache(e);
+    if (hb) {
       this.remember(u, pos);
       return undefined;
     }
@@ -415,9 +449,18 @@ export class Shadow {
       owner: u,
       flags: heap[e + FLAGS],
       site: heap[e + SITE],
-      detail: `lockset walk over ${end - pos} synchronization events: T${this.t} ∉ LS`,
+      detail: `lockset walk over ${end - from} synchronization events: T${this.t} ∉ LS`,
       lockset: [...this.ls.keys],
     };
+  }
+
+  /**
+   * Makes {@link ls} the lockset Info's walk starts from: `{u}` at its access, or its explicit lockset `id` (§5.4,
+   * `../memory/locksets.ts`), for a walk deciding whether the access happens-before this thread's current point.
+   */
+  private start(u: number, id: number): void {
+    if (id === 0) this.ls.reset(threadKey(u), this.t);
+    else this.ls.load(locksetOf(this.s, id), this.t);
   }
 
   /** Happens-before memo: an access of `u` at `pos` happens before this thread's current point. */
@@ -460,32 +503,76 @@ export class Shadow {
     return -1;
   }
 
-  /** Cells applied by the last {@link walk}. */
-  private walked = 0;
+  /**
+   * The walk cache: Info `e` (its word's lock held) starts from now on at {@link walkEnd} with the lockset the last
+   * full walk had there ({@link ls}: every cell before walkEnd applied, none after).
+   */
+  private cache(e: number): void {
+    const s = this.s;
+    const id = storeLockset(s, this.ls.keys, this.walkEnd);
+    const heap = s.heap;
+    const old = heap[e + LS];
+    heap[e + LS] = id;
+    if (old !== 0) releaseLockset(s, old);
+    this.counts[STAT.walksCached]++;
+  }
 
   /**
-   * Apply-Lockset-Rules over the cells [pos, end) with LS = {u} (the rules of Figure 5,
-   * `../../detectors/goldilocks/rules.ts`, on {@link ls}); with `other` ≥ 0 (= u), direct ownership transfer: only
-   * the cells of u and this thread and the atomic writes. Sets {@link walked}.
-   * @returns true when this thread enters the lockset (happens-before; the walk stops there), else false with the
-   * final lockset in {@link ls}.
+   * Partially-eager evaluation (§5.4, `./eager.ts`): the lockset `ls` evaluated over the cells at [from, to). The
+   * cells must be live: `to` at most the list's end, `from` not collected.
+   * @returns the evaluated lockset (this checker's, valid until its next walk).
    */
-  private walk(u: number, pos: number, end: number, other: number): boolean {
+  evaluate(ls: Set<number>, from: number, to: number): Set<number> {
+    this.ls.load(ls, -1);
+    this.walk(from, to, -1);
+    return this.ls.keys;
+  }
+
+  /** Cells applied by the last {@link walk}. */
+  private walked = 0;
+  /** Where the last {@link walk} stopped: the list's end, or the position after the cell that added its thread. */
+  private walkEnd = 0;
+
+  /**
+   * Apply-Lockset-Rules to {@link ls} (its start set by {@link start}) for the cells at [from, end) — the rules of
+   * Figure 5, `../../detectors/goldilocks/rules.ts` — over the list's chunks (`../memory/state.ts`); with `other` ≥ 0
+   * (the Info's owner), direct ownership transfer: only the cells of the owner and this thread, and the atomic
+   * writes. Sets {@link walked} and {@link walkEnd}.
+   * @returns true when the lockset's target thread enters it (happens-before; the walk stops after that cell), else
+   * false with the final lockset in {@link ls}.
+   */
+  private walk(from: number, end: number, other: number): boolean {
     const s = this.s;
-    if (end * CELL > s.list.length) s.refresh();
+    if (
+      end > from &&
+      ((end - 1) >> CHUNK_SHIFT >= s.chunks.length || s.ctl[CTL.listSlots] * CHUNK_INTS > s.list.length)
+    )
+      s.refresh();
     const list = s.list;
+    const chunks = s.chunks;
     const t = this.t;
     const ls = this.ls;
-    ls.reset(threadKey(u), t);
     let walked = 0;
-    for (let c = pos * CELL, stop = end * CELL; c < stop && !ls.reached; c += CELL) {
-      const kind = list[c];
-      const th = list[c + 1];
-      if (other >= 0 && !appliesInDirectTransfer(kind, th, t, other)) continue;
-      walked++;
-      applyRule(ls, kind, th, objectKey(list[c + 2], list[c + 3]), null);
+    const stop = ls.reached ? from : end; // an explicit lockset that holds the target already
+    for (let p = from; p < stop; ) {
+      const next = Math.min(stop, (p | CHUNK_MASK) + 1);
+      const first = chunks[p >> CHUNK_SHIFT] + (p & CHUNK_MASK) * CELL;
+      for (let c = first, last = first + (next - p) * CELL; c < last; c += CELL) {
+        const kind = list[c];
+        const th = list[c + 1];
+        if (other >= 0 && !appliesInDirectTransfer(kind, th, t, other)) continue;
+        walked++;
+        applyRule(ls, kind, th, objectKey(list[c + 2], list[c + 3]), null);
+        if (ls.reached) {
+          this.walked = walked;
+          this.walkEnd = p + (c - first) / CELL + 1;
+          return true;
+        }
+      }
+      p = next;
     }
     this.walked = walked;
+    this.walkEnd = stop;
     return ls.reached;
   }
 
@@ -526,6 +613,11 @@ export class Shadow {
       e = next;
     }
     const n = reuse || (this.free.pop() ?? this.allocInfo());
+    if (reuse && heap[n + LS] !== 0) {
+      const old = heap[n + LS];
+      heap[n + LS] = 0;
+      releaseLockset(this.s, old);
+    }
     heap[n + POS] = this.now();
     heap[n + SITE] = site;
     const held = this.held;
@@ -574,10 +666,15 @@ export class Shadow {
    * would otherwise hoard them while the other allocates without end.
    */
   protected release(e: number): void {
+    const heap = this.s.heap;
+    const ls = heap[e + LS];
+    if (ls !== 0) {
+      heap[e + LS] = 0;
+      releaseLockset(this.s, ls);
+    }
     const free = this.free;
     free.push(e);
     if (free.length < 128) return;
-    const heap = this.s.heap;
     const first = free.pop() as number;
     let last = first;
     for (let k = 1; k < 64; k++) {

@@ -23,6 +23,14 @@ export class LiveLockset implements RuleLockset {
     this.reached = u === target;
   }
 
+  /** Makes the lockset `keys` (an explicit lockset, §5.4), for a walk waiting for `target` (-1: none). */
+  load(keys: Iterable<number>, target: number): void {
+    this.keys.clear();
+    for (const k of keys) this.keys.add(k);
+    this.target = target;
+    this.reached = this.keys.has(target);
+  }
+
   hasThread(t: number): boolean {
     return this.keys.has(t);
   }

@@ -1,0 +1,78 @@
+/**
+ * Collection of the live synchronization event list (PLDI'07 §5.4; docs/RUNTIME.md "Memory"): with few live Infos,
+ * the list's live cells stay bounded however many synchronization events a run makes, and the verdicts through
+ * partially-eager evaluated locksets and the walk cache are the uncollected list's.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { JsonReport } from '../../src/report/json.js';
+import { cliAsync, ROOT, tempPath } from '../helpers/helpers.js';
+
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'runtime', 'list-gc.mjs');
+const LIMIT = { timeout: 300_000 };
+/** `EAGER_MIN` of src/live/memory/state.ts: Goldilocks keeps at most 2 × EAGER_MIN + one chunk (4096) live cells. */
+const GOLDILOCKS_PEAK = 2 * (1 << 16) + 4096;
+
+async function run(detector: string, mode: string, n: number): Promise<JsonReport> {
+  const file = tempPath('report.json');
+  const r = await cliAsync([
+    'run',
+    '--on-race=report',
+    '--report',
+    file,
+    '--detector',
+    detector,
+    FIXTURE,
+    mode,
+    String(n),
+  ]);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /y = 42/);
+  return JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+}
+
+/** The race of `separate` (y at byte 32), whichever of A's write and B's read came first. */
+function assertRaceOnY(j: JsonReport): void {
+  assert.ok(j.races.length >= 1);
+  for (const r of j.races) assert.match(r.variable, /^sab#\d+\+32$/);
+}
+
+describe('the live synchronization event list is collected', () => {
+  test(
+    'goldilocks: bounded live cells, and the old Info still happens before through its explicit lockset',
+    LIMIT,
+    async () => {
+      const j = await run('goldilocks', 'shared', 200_000);
+      const s = j.stats;
+      assert.ok(s.syncCells >= 400_000, `${s.syncCells} cells`);
+      assert.ok(s.listPeak <= GOLDILOCKS_PEAK, `peak ${s.listPeak} live cells`);
+      assert.ok(s.cellsCollected >= s.syncCells - GOLDILOCKS_PEAK, `${s.cellsCollected} collected`);
+      assert.ok(
+        s.eagerRuns >= 2 && s.eagerInfos >= 2,
+        `${s.eagerRuns} eager runs, ${s.eagerInfos} Infos moved`,
+      );
+      assert.equal(j.summary.racePairs, 0);
+    },
+  );
+
+  test(
+    'goldilocks: the race on the old Info is found through its explicit lockset (and the walk is cached)',
+    LIMIT,
+    async () => {
+      const j = await run('goldilocks', 'separate', 200_000);
+      assert.ok(j.stats.eagerRuns >= 2, `${j.stats.eagerRuns} eager runs`);
+      assert.ok(j.stats.walksCached >= 1, `${j.stats.walksCached} walks cached`);
+      assert.equal(j.summary.racePairs, 1);
+      assert.match(j.races[0].variable, /sab#\d+\+32/);
+    },
+  );
+
+  test('fasttrack: the peers keep no old cells', LIMIT, async () => {
+    const j = await run('fasttrack', 'separate', 100_000);
+    assert.ok(j.stats.listPeak <= 2 * 4 * 4096 + 4096, `peak ${j.stats.listPeak} live cells`);
+    assert.ok(j.stats.cellsCollected >= j.stats.syncCells - 3 * 4 * 4096);
+    assertRaceOnY(j);
+  });
+});
