@@ -6,7 +6,7 @@
  * id of their first buffer across `grow()` ({@link Memories}).
  */
 import { warn } from '../node/transform.js';
-import { A, allocHeap, CTL, ensureBytes, MAX_BUFFERS, type StateViews } from './memory/state.js';
+import { allocHeap, CTL, ensureBytes, MAX_BUFFERS, rawAtomics, type StateViews } from './memory/state.js';
 import { alignPage, PAGE_INTS } from './shadow/goldilocks.js';
 
 /** Bytes of a WebAssembly page (WebAssembly JS API §Memory). */
@@ -42,7 +42,7 @@ export class Buffers {
     bytes = buffer.growable ? buffer.maxByteLength : buffer.byteLength,
   ): number {
     const s = this.s;
-    const id = A.add(s.ctl, CTL.nextBuffer, 1) + 1;
+    const id = rawAtomics.add(s.ctl, CTL.nextBuffer, 1) + 1;
     if (id >= MAX_BUFFERS) throw new RangeError(`goldilocks: more than ${MAX_BUFFERS - 1} shared buffers`);
     const words = Math.max(1, Math.ceil(bytes / 8));
     const base = alignPage(allocHeap(s, 2 * words + 2 * PAGE_INTS)); // whole pages
@@ -50,7 +50,7 @@ export class Buffers {
     if (3 * id + 2 >= s.buffers.length) s.refresh();
     s.buffers[3 * id] = base;
     s.buffers[3 * id + 1] = words;
-    A.store(s.buffers, 3 * id + 2, bytes + 1);
+    rawAtomics.store(s.buffers, 3 * id + 2, bytes + 1);
     this.ids.set(buffer, id);
     this.bases[id] = base;
     return id;
@@ -60,7 +60,7 @@ export class Buffers {
   capacityOf(id: number): number {
     const s = this.s;
     if (3 * id + 2 >= s.buffers.length) s.refresh();
-    return A.load(s.buffers, 3 * id + 2) - 1;
+    return rawAtomics.load(s.buffers, 3 * id + 2) - 1;
   }
 
   /** Heap index of buffer `id`'s word table (a property: passed on as a function). */

@@ -12,7 +12,7 @@ import { SyncKind } from '../model/sync.js';
 import type { Buffers, Memories } from './buffers.js';
 import { rawBuffer } from './buffers.js';
 import type { Callee, Context } from './context.js';
-import { A, appendCell, CTL, Tag } from './memory/state.js';
+import { appendCell, CTL, rawAtomics, Tag } from './memory/state.js';
 import { printErr } from './races.js';
 import { packA } from './shadow/goldilocks.js';
 
@@ -87,7 +87,7 @@ export class Messages {
     const memories: WebAssembly.Memory[] = [];
     this.collect(value, sabs, memories);
     const list = sabs.map(this.buffers.idOf);
-    const m = A.add(s.ctl, CTL.nextMessage, 1) + 1;
+    const m = rawAtomics.add(s.ctl, CTL.nextMessage, 1) + 1;
     const a = packA(tag, 0);
     this.ctx.listLocked(() => appendCell(s, SyncKind.Send, t, a, m));
     return { [MARK]: m, a, sabs, ids: list, memoryIds: this.memories.idsOf(memories), v: value };

@@ -10,7 +10,8 @@ import { writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { emptyReport, eventsPerSecond, type JsonRace, type JsonReport, liveInput } from '../report/json.js';
 import type { MemoryLocation, RaceAccess, RaceRecord } from '../report/race.js';
-import { A, CTL, getString, lock, putString, STATS, type StateViews, unlock } from './memory/state.js';
+import { CTL, lock, rawAtomics, STATS, type StateViews, unlock } from './memory/state.js';
+import { getString, putString } from './memory/strings.js';
 import { isPrecise, LIVE_DETECTORS } from './options.js';
 
 /**
@@ -76,7 +77,7 @@ export function recordRace(s: StateViews, race: RaceRecord): boolean {
         ctl[COUNTS + slot] = 1;
         ctl[RECORDS + slot] = putString(s, JSON.stringify(race));
         ctl[ORDER + ctl[CTL.raceCount]] = slot;
-        A.store(ctl, CTL.raceCount, ctl[CTL.raceCount] + 1);
+        rawAtomics.store(ctl, CTL.raceCount, ctl[CTL.raceCount] + 1);
         return true;
       }
     }
@@ -102,30 +103,30 @@ export function printErr(text: string): void {
  */
 export function liveReport(s: StateViews, program: string, timeMs: number): JsonReport {
   const ctl = s.ctl;
-  const n = A.load(ctl, CTL.raceCount);
+  const n = rawAtomics.load(ctl, CTL.raceCount);
   const races: JsonRace[] = [];
   const variables: string[] = [];
   const locations = new Set<string>();
   for (let i = 0; i < n; i++) {
     const slot = ctl[ORDER + i];
     const r = JSON.parse(getString(s, ctl[RECORDS + slot])) as RaceRecord;
-    races.push({ ...r, count: A.load(ctl, COUNTS + slot) });
+    races.push({ ...r, count: rawAtomics.load(ctl, COUNTS + slot) });
     if (!variables.includes(r.variable)) variables.push(r.variable);
     locations.add(r.current.location).add(r.previous.location);
   }
   const stats: Record<string, number> = {};
   STATS.forEach((name, i) => {
-    stats[name] = A.load(ctl, CTL.stats + i);
+    stats[name] = rawAtomics.load(ctl, CTL.stats + i);
   });
-  stats.syncCells = A.load(ctl, CTL.listEnd);
+  stats.syncCells = rawAtomics.load(ctl, CTL.listEnd);
   const events = stats.accesses + stats.sameEpoch;
   const detector = s.state.settings.detector;
   const j = emptyReport(LIVE_DETECTORS[detector], isPrecise(detector), liveInput(program));
   j.summary = {
     ...j.summary,
     events,
-    threads: A.load(ctl, CTL.threadCount),
-    variables: A.load(ctl, CTL.nextBuffer),
+    threads: rawAtomics.load(ctl, CTL.threadCount),
+    variables: rawAtomics.load(ctl, CTL.nextBuffer),
     racyEvents: stats.races,
     racyVariables: variables.length,
     racyLocations: locations.size,

@@ -21,7 +21,8 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { A, CELL, CTL, ensureBytes, getString, type StateViews } from './memory/state.js';
+import { CELL, CTL, ensureBytes, rawAtomics, type StateViews } from './memory/state.js';
+import { getString } from './memory/strings.js';
 import { listCells } from './memory/sync-list.js';
 import { printErr } from './races.js';
 
@@ -71,22 +72,22 @@ export class Recorder {
     const n = c[1];
     const at = 2 + n * RECORD;
     const ctl = this.s.ctl;
-    c[at] = A.load(ctl, CTL.listEnd);
-    c[at + 1] = A.add(ctl, CTL.recordSeq, 1);
+    c[at] = rawAtomics.load(ctl, CTL.listEnd);
+    c[at + 1] = rawAtomics.add(ctl, CTL.recordSeq, 1);
     c[at + 2] = word;
     c[at + 3] = bits;
     c[at + 4] = site;
-    A.store(c, 1, n + 1);
+    rawAtomics.store(c, 1, n + 1);
     if (n + 1 === CHUNK_RECORDS) this.flush();
   };
 
   private allocate(): Int32Array {
     const buffer = this.s.state.record!;
-    const k = A.add(this.s.ctl, CTL.recordChunks, 1);
+    const k = rawAtomics.add(this.s.ctl, CTL.recordChunks, 1);
     ensureBytes(buffer, (k + 1) * CHUNK * 4);
     const c = new Int32Array(buffer, k * CHUNK * 4, CHUNK);
     c[0] = this.t;
-    A.store(c, 1, 0);
+    rawAtomics.store(c, 1, 0);
     this.chunk = c;
     return c;
   }
@@ -104,7 +105,7 @@ export class Recorder {
       if (!this.failed) printErr(`goldilocks: --record: accesses lost, the recording is incomplete: ${e}\n`);
       this.failed = true;
     }
-    A.store(c, 1, 0);
+    rawAtomics.store(c, 1, 0);
   }
 
   /**
@@ -116,21 +117,22 @@ export class Recorder {
     const s = this.s;
     const buffer = s.state.record!;
     const tail = path.join(this.dir, 'tail.log');
-    const chunks = A.load(s.ctl, CTL.recordChunks);
+    const chunks = rawAtomics.load(s.ctl, CTL.recordChunks);
     for (let k = 0; k < chunks && (k + 1) * CHUNK * 4 <= buffer.byteLength; k++) {
       const c = new Int32Array(buffer, k * CHUNK * 4, CHUNK);
-      if (A.load(c, 1) > 0) appendBlock(tail, c);
+      if (rawAtomics.load(c, 1) > 0) appendBlock(tail, c);
     }
-    const listEnd = A.load(s.ctl, CTL.listEnd);
+    const listEnd = rawAtomics.load(s.ctl, CTL.listEnd);
     // a recorded run collects no cell (`CTL.gcAt`, ./memory/sync-list.ts): the list is whole, in its chunks
     const cells = listCells(s, 0, listEnd);
     writeFileSync(path.join(this.dir, 'list.bin'), new Uint8Array(cells.buffer, 0, listEnd * CELL * 4));
     const buffers: [number, number, number][] = [];
-    for (let id = 1, n = A.load(s.ctl, CTL.nextBuffer); id <= n; id++) {
-      if (A.load(s.buffers, 3 * id + 2) !== 0) buffers.push([id, s.buffers[3 * id], s.buffers[3 * id + 1]]);
+    for (let id = 1, n = rawAtomics.load(s.ctl, CTL.nextBuffer); id <= n; id++) {
+      if (rawAtomics.load(s.buffers, 3 * id + 2) !== 0)
+        buffers.push([id, s.buffers[3 * id], s.buffers[3 * id + 1]]);
     }
     const strings: string[] = [];
-    for (let i = 0, n = A.load(s.ctl, CTL.strCount); i < n; i++) strings.push(getString(s, i));
+    for (let i = 0, n = rawAtomics.load(s.ctl, CTL.strCount); i < n; i++) strings.push(getString(s, i));
     const meta: RecordMeta = { program, listEnd, buffers, strings };
     writeFileSync(path.join(this.dir, 'meta.json'), JSON.stringify(meta));
   }
@@ -138,7 +140,7 @@ export class Recorder {
 
 /** Appends a block of chunk `c`'s records to `file`: [thread, count] then the records. */
 function appendBlock(file: string, c: Int32Array): void {
-  const header = new Int32Array([c[0], A.load(c, 1)]);
+  const header = new Int32Array([c[0], rawAtomics.load(c, 1)]);
   appendFileSync(file, new Uint8Array(header.buffer));
   appendFileSync(file, new Uint8Array(c.buffer, c.byteOffset + 8, header[1] * RECORD * 4));
 }

@@ -34,20 +34,20 @@ import { writeJsonReport } from '../report/json.js';
 import type { RaceRecord } from '../report/race.js';
 import { textRace, textSummary } from '../report/text.js';
 import { Buffers, Memories } from './buffers.js';
-import type { Accessed, Callee, CheckRange, Context, Race } from './context.js';
+import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './context.js';
 import { installPatches } from './intercept/index.js';
 import {
-  A,
   attachState,
   CTL,
   createState,
   ensureThread,
-  getString,
   lock,
+  rawAtomics,
   STAT,
   StateViews,
   unlock,
 } from './memory/state.js';
+import { getString } from './memory/strings.js';
 import { Messages } from './messages.js';
 import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, ON_RACE } from './options.js';
 import { DataRaceException, liveReport, printErr, recordRace } from './races.js';
@@ -95,14 +95,17 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   const s = new StateViews(state);
   const t = threadId;
   ensureThread(s, t);
-  A.add(s.ctl, CTL.threadCount, 1);
+  rawAtomics.add(s.ctl, CTL.threadCount, 1);
   const shadow = new SHADOWS[LIVE_DETECTORS[state.settings.detector]](s, t);
   const precise = isPrecise(state.settings.detector);
   const recorder = recordDir && state.record ? new Recorder(s, t, recordDir) : undefined;
   if (recorder) shadow.onAccess = recorder.log;
   const stopOnRace = mode !== 1;
   const colors = pc.isColorSupported && process.stderr.isTTY === true;
-  Object.defineProperty(globalThis, RAW_ATOMICS, { value: Object.freeze({ ...A }), enumerable: false });
+  Object.defineProperty(globalThis, RAW_ATOMICS, {
+    value: Object.freeze({ ...rawAtomics }),
+    enumerable: false,
+  });
 
   // ---- buffers and sites ----------------------------------------------------------------------------------
   const buffers = new Buffers(s);
@@ -125,15 +128,15 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     shadow.flush();
     const summary =
       !settings.GOLDILOCKS_REPORT_DIR &&
-      A.load(s.ctl, CTL.raceCount) > 0 &&
-      (aborting || A.load(s.ctl, CTL.aborted) === 0);
+      rawAtomics.load(s.ctl, CTL.raceCount) > 0 &&
+      (aborting || rawAtomics.load(s.ctl, CTL.aborted) === 0);
     if (!reportFile && !summary) return;
     const j = liveReport(s, program, performance.now() - started);
     if (reportFile) writeJsonReport(reportFile, j);
     if (summary) printErr(textSummary(j, colors));
   };
   const abort = (): void => {
-    A.store(s.ctl, CTL.aborted, 1);
+    rawAtomics.store(s.ctl, CTL.aborted, 1);
     writeReport(true);
     if (settings.GOLDILOCKS_REPORT_DIR)
       writeFileSync(path.join(settings.GOLDILOCKS_REPORT_DIR, 'aborted'), `${process.pid}\n`);
@@ -202,17 +205,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
    * Checks the bytes `mask` of word `w` of buffer `id` (word table at heap index `base`) for an access of `size`
    * bytes and reports a conflict at its first racing byte (see {@link Race}).
    */
-  const checkWord = (
-    id: number,
-    base: number,
-    w: number,
-    mask: number,
-    flags: number,
-    site: number,
-    size: number,
-    what: Accessed,
-    fn: Callee,
-  ): void => {
+  const checkWord: CheckWord = (id, base, w, mask, flags, site, size, what, fn) => {
     counted(1);
     const c = shadow.access(base + 2 * w, mask, flags, site, stopOnRace);
     if (c !== undefined) raceAt(c, id, w, mask, size, flags, site, what, fn);

@@ -6,7 +6,8 @@
  */
 import type { ThreadHooks } from '../hooks/contract.js';
 import type { Callee } from './context.js';
-import { putString, type StateViews } from './memory/state.js';
+import type { StateViews } from './memory/state.js';
+import { putString } from './memory/strings.js';
 import { siteText } from './races.js';
 
 /** The URL of this package's `dist/` directory: frames of its files are never a user's call site. */

@@ -11,12 +11,12 @@ import { SyncKind } from '../model/sync.js';
 import type { Buffers, Memories } from './buffers.js';
 import type { Callee, Context } from './context.js';
 import {
-  A,
   appendCell,
   CTL,
   DEAD,
   ensureThread,
   FORKED,
+  rawAtomics,
   type StateViews,
   TERMINATING,
 } from './memory/state.js';
@@ -42,16 +42,16 @@ export function awaitFork(ctx: Context, buffers: Buffers, messages: Messages): v
   const { s, t, shadow } = ctx;
   const deadline = Date.now() + 10_000;
   for (;;) {
-    const f = A.load(s.threads, t);
+    const f = rawAtomics.load(s.threads, t);
     if (f & FORKED) break;
     if (Date.now() > deadline) {
       printErr(`goldilocks: thread T${t} started without its fork event; its parent may have died\n`);
       break;
     }
-    A.wait(s.threads, t, f, 100);
+    rawAtomics.wait(s.threads, t, f, 100);
   }
   // no cell of this thread yet: its accesses' walks may start at the list's current end (Shadow.pos)
-  shadow.pos = A.load(s.ctl, CTL.listEnd);
+  shadow.pos = rawAtomics.load(s.ctl, CTL.listEnd);
   const spawn = getEnvironmentData(SPAWN_KEY) as Spawn | undefined;
   if (spawn) buffers.adopt(spawn.sabs, spawn.ids);
   if (parentPort) messages.userPorts.add(parentPort);
@@ -63,8 +63,8 @@ function markTerminating(s: StateViews, child: number): void {
   const todo = [child];
   while (todo.length) {
     const c = todo.pop()!;
-    A.or(s.threads, c, TERMINATING);
-    for (let i = 0; i < s.parents.length; i++) if (A.load(s.parents, i) === c + 1) todo.push(i);
+    rawAtomics.or(s.threads, c, TERMINATING);
+    for (let i = 0; i < s.parents.length; i++) if (rawAtomics.load(s.parents, i) === c + 1) todo.push(i);
   }
 }
 
@@ -95,16 +95,16 @@ export function workerHooks(
       messages.spawning--;
       const child = worker.threadId;
       ensureThread(s, child);
-      A.store(s.parents, child, t + 1);
+      rawAtomics.store(s.parents, child, t + 1);
       ctx.listLocked(() => appendCell(s, SyncKind.Fork, t, 0, child));
-      A.or(s.threads, child, FORKED);
-      A.notify(s.threads, child);
+      rawAtomics.or(s.threads, child, FORKED);
+      rawAtomics.notify(s.threads, child);
       const w = worker as unknown as Record<string, Callee>;
       const emit = w.emit;
       w.emit = function (this: unknown, event: string, ...args: unknown[]) {
         if (event === 'exit') {
           ctx.listLocked(() => appendCell(s, SyncKind.Join, t, 0, child));
-          A.or(s.threads, child, DEAD);
+          rawAtomics.or(s.threads, child, DEAD);
         }
         return emit.call(this, event, ...args);
       };

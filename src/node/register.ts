@@ -9,7 +9,7 @@
  * In each thread, in this order:
  * 1. the runtime is loaded, made with this thread's hooks (`../hooks/`), and installed, which publishes the hooks
  *    at `globalThis.__goldilocks`, once: the module named by `GOLDILOCKS_RUNTIME` (path or file URL) or else
- *    `./detector.js`, whose default export is a `RuntimeFactory`. This is the single place where the runtime also
+ *    `../live/runtime.js`, whose default export is a `RuntimeFactory`. This is the single place where the runtime also
  *    patches globals (Atomics, DataView, bulk methods) before user code;
  * 2. the ESM loader hooks of `./loader.ts` are registered (node:module `register`);
  * 3. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts` files are type-stripped;
@@ -42,7 +42,7 @@ const require = createRequire(REGISTER_URL);
 const threads = require('node:worker_threads') as typeof import('node:worker_threads');
 
 /**
- * Step 1: the hooks, and the runtime `GOLDILOCKS_RUNTIME` names (a path or file URL; default `./detector.js`),
+ * Step 1: the hooks, and the runtime `GOLDILOCKS_RUNTIME` names (a path or file URL; default `../live/runtime.js`),
  * loaded and installed. @returns the runtime.
  */
 function loadRuntime(): Runtime {

@@ -12,11 +12,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 // The waiter imports the built module (npm test builds first): both sides use the same one.
 import {
-  A,
   CTL,
   createState,
   DEAD,
   ensureThread,
+  rawAtomics,
   type SharedState,
   StateViews,
   TAKEOVER_MS,
@@ -31,8 +31,8 @@ const STATE_URL = new URL('../../dist/live/memory/state.js', import.meta.url).hr
 function heldBy(holder: number, flags: number, bits = 0): StateViews {
   const s = new StateViews(createState(0));
   ensureThread(s, holder);
-  A.store(s.threads, holder, flags);
-  A.store(s.ctl, CTL.listLock, (holder + 1) | bits);
+  rawAtomics.store(s.threads, holder, flags);
+  rawAtomics.store(s.ctl, CTL.listLock, (holder + 1) | bits);
   return s;
 }
 
@@ -51,13 +51,13 @@ interface Locked {
 function waiter(state: SharedState, limitMs: number) {
   const code = `
     const { parentPort, threadId, workerData } = require('node:worker_threads');
-    import(workerData.url).then(({ A, CTL, lock, StateViews, unlock }) => {
+    import(workerData.url).then(({ rawAtomics, CTL, lock, StateViews, unlock }) => {
       const s = new StateViews(workerData.state);
       parentPort.postMessage('locking');
       const start = performance.now();
       lock(s, s.ctl, CTL.listLock);
       const ms = performance.now() - start;
-      parentPort.postMessage({ ms, word: A.load(s.ctl, CTL.listLock), self: threadId + 1 });
+      parentPort.postMessage({ ms, word: rawAtomics.load(s.ctl, CTL.listLock), self: threadId + 1 });
       unlock(s.ctl, CTL.listLock);
     });`;
   const w = new Worker(code, { eval: true, workerData: { url: STATE_URL, state } });
@@ -87,7 +87,7 @@ describe('lock takeover', () => {
       assert.ok(ms < TAKEOVER_MS / 2, `took ${ms} ms`);
       assert.equal(word, self | WAITERS);
       await w.exited;
-      assert.equal(A.load(s.ctl, CTL.listLock), 0, 'the new holder unlocked');
+      assert.equal(rawAtomics.load(s.ctl, CTL.listLock), 0, 'the new holder unlocked');
     });
   }
 
@@ -112,12 +112,12 @@ describe('lock takeover', () => {
     await w.locking;
     await sleep(TAKEOVER_MS + 500); // longer than a terminating holder would keep it
     assert.equal(done, false, 'the waiter took a live holder’s lock');
-    assert.equal(A.load(s.ctl, CTL.listLock), (holder + 1) | WAITERS, 'the waiter announced itself');
+    assert.equal(rawAtomics.load(s.ctl, CTL.listLock), (holder + 1) | WAITERS, 'the waiter announced itself');
     unlock(s.ctl, CTL.listLock); // as the holder would: it sees WAITERS and notifies
     const { word, self } = await w.locked;
     // the woken waiter takes the lock with WAITERS set: it cannot know whether it was the last one waiting
     assert.equal(word, self | WAITERS);
     await w.exited;
-    assert.equal(A.load(s.ctl, CTL.listLock), 0);
+    assert.equal(rawAtomics.load(s.ctl, CTL.listLock), 0);
   });
 });

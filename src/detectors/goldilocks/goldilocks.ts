@@ -68,6 +68,11 @@ const NO_INFO = -1;
  * for one Info.
  *
  * All state is in flat typed arrays: the list is a ring (sync-list.ts), Infos are a pool indexed by int.
+ *
+ * Over 500 lines on purpose: Figure 8's Handle-Action, Check-Happens-Before and the §5.4 maintenance share the Info
+ * pool's arrays, and the access path is tuned to V8's inlining budget (`npm run bench:instructions`), which a class
+ * split across modules would not keep; the rules, the short-circuit decision and the ECMA-262 predicate are the
+ * shared modules `./rules.ts`, `./short-circuit.ts`, `../ecma.ts`.
  */
 export class GoldilocksDetector implements Detector {
   readonly name = 'goldilocks';

@@ -13,7 +13,7 @@
 
 import { SyncKind } from '../../model/sync.js';
 import type { Callee, Context } from '../context.js';
-import { A, appendCell, lock, STAT, Tag, unlock } from '../memory/state.js';
+import { appendCell, lock, rawAtomics, STAT, Tag, unlock } from '../memory/state.js';
 import { ATOMIC, lockOf, packA, WRITE } from '../shadow/goldilocks.js';
 import { type AnyFn, type Fn, integer, originals } from './common.js';
 
@@ -78,8 +78,8 @@ export function patchAtomics(ctx: Context): void {
     return x >= 0 && x < (ta as Int32Array).length ? x : -1;
   };
   const atomics = Atomics as unknown as Record<string, Fn>;
-  const rmw = (name: keyof typeof A, decideFlags: number) => {
-    const orig = A[name] as unknown as (ta: unknown, i: number, ...v: unknown[]) => unknown;
+  const rmw = (name: keyof typeof rawAtomics, decideFlags: number) => {
+    const orig = rawAtomics[name] as unknown as (ta: unknown, i: number, ...v: unknown[]) => unknown;
     const fn = (ta: Int32Array, i: unknown, ...v: unknown[]): unknown => {
       const x = element(ta, i);
       if (x < 0) return orig(ta, i as number, ...v);
@@ -99,7 +99,7 @@ export function patchAtomics(ctx: Context): void {
   for (const name of ['add', 'sub', 'and', 'or', 'xor', 'exchange'] as const) rmw(name, RMW);
   const cas = (ta: Int32Array, i: unknown, expected: unknown, replacement: unknown): unknown => {
     const x = element(ta, i);
-    if (x < 0) return A.compareExchange(ta, i as number, expected as number, replacement as number);
+    if (x < 0) return rawAtomics.compareExchange(ta, i as number, expected as number, replacement as number);
     const tag = Object.prototype.toString.call(ta);
     let sc = scratch.get(tag);
     if (!sc) {
@@ -111,8 +111,8 @@ export function patchAtomics(ctx: Context): void {
     return atomic(
       ta,
       x,
-      () => (A.load(ta, x) === conv[0] ? RMW : READ),
-      () => A.compareExchange(ta, x, conv[0] as number, replacement as number),
+      () => (rawAtomics.load(ta, x) === conv[0] ? RMW : READ),
+      () => rawAtomics.compareExchange(ta, x, conv[0] as number, replacement as number),
       cas,
       'compareExchange',
     );
@@ -157,17 +157,17 @@ export function patchAtomics(ctx: Context): void {
   };
   const wait = (ta: Int32Array, i: unknown, value: unknown, timeout?: number): unknown => {
     const x = element(ta, i);
-    if (x < 0) return A.wait(ta, i as number, value as number, timeout);
+    if (x < 0) return rawAtomics.wait(ta, i as number, value as number, timeout);
     beforeWait(ta, x, wait, 'wait');
-    const r = A.wait(ta, x, value as number, timeout);
+    const r = rawAtomics.wait(ta, x, value as number, timeout);
     afterWait(ta, x, r);
     return r;
   };
   atomics.wait = wait as Fn;
-  if (A.waitAsync) {
+  if (rawAtomics.waitAsync) {
     const waitAsync = (ta: Int32Array, i: unknown, value: unknown, timeout?: number): unknown => {
       const x = element(ta, i);
-      const orig = A.waitAsync as unknown as (...a: unknown[]) => { async: boolean; value: unknown };
+      const orig = rawAtomics.waitAsync as unknown as (...a: unknown[]) => { async: boolean; value: unknown };
       if (x < 0) return orig(ta, i, value, timeout);
       beforeWait(ta, x, waitAsync, 'waitAsync');
       const r = orig(ta, x, value, timeout);
@@ -183,18 +183,18 @@ export function patchAtomics(ctx: Context): void {
   }
   const notify = (ta: Int32Array, i: unknown, count?: number): unknown => {
     const x = element(ta, i);
-    if (x < 0) return A.notify(ta, i as number, count);
+    if (x < 0) return rawAtomics.notify(ta, i as number, count);
     const [a, b] = waiters(ta, x);
     return ctx.listLocked(() => {
       appendCell(s, SyncKind.Acquire, t, a, b);
-      const n = A.notify(ta, x, count);
+      const n = rawAtomics.notify(ta, x, count);
       appendCell(s, SyncKind.Release, t, a, b);
       return n;
     });
   };
   atomics.notify = notify as Fn;
   // each replacement, on a first argument that is not a view over shared memory, calls its original (`element`)
-  for (const name of Object.keys(A) as (keyof typeof A)[])
-    if (atomics[name] !== A[name])
-      originals.set(atomics[name] as AnyFn, { original: A[name] as AnyFn, argument: 0 });
+  for (const name of Object.keys(rawAtomics) as (keyof typeof rawAtomics)[])
+    if (atomics[name] !== rawAtomics[name])
+      originals.set(atomics[name] as AnyFn, { original: rawAtomics[name] as AnyFn, argument: 0 });
 }

@@ -11,7 +11,7 @@
  * record is allocated from there or from the heap. Not hash-consed: one evaluation shares its record among the
  * Infos it serves (`../shadow/eager.ts`), and a record lives only while an Info starts from it.
  */
-import { A, allocHeap, CTL, lock, type StateViews, unlock } from './state.js';
+import { allocHeap, CTL, lock, rawAtomics, type StateViews, unlock } from './state.js';
 
 const REFS = 0;
 const START = 1;
@@ -58,20 +58,20 @@ export function storeLockset(s: StateViews, ls: Set<number>, start: number): num
     heap[i++] = Math.floor(key / TWO32);
     heap[i++] = (key % TWO32) | 0;
   }
-  A.store(heap, id + REFS, 1);
+  rawAtomics.store(heap, id + REFS, 1);
   return id;
 }
 
 /** One more Info points to record `id`. */
 export function retainLockset(s: StateViews, id: number): void {
   if (id + KEYS > s.heap.length) s.refresh();
-  A.add(s.heap, id + REFS, 1);
+  rawAtomics.add(s.heap, id + REFS, 1);
 }
 
 /** One Info less points to record `id`; the last frees it. */
 export function releaseLockset(s: StateViews, id: number): void {
   if (id + KEYS > s.heap.length) s.refresh();
-  if (A.sub(s.heap, id + REFS, 1) !== 1) return;
+  if (rawAtomics.sub(s.heap, id + REFS, 1) !== 1) return;
   const k = classOf(s.heap[id + N]);
   if (k >= CLASSES) return;
   lock(s, s.ctl, CTL.lsLock);

@@ -11,7 +11,7 @@
  * growth by one thread is visible to all.
  *
  * All accesses to these words go through the Atomics functions captured here at load time, before the runtime
- * replaces the global ones ({@link A}); plain reads are used only for words published by an atomic store that the
+ * replaces the global ones ({@link rawAtomics}); plain reads are used only for words published by an atomic store that the
  * reader has atomically loaded (ECMA-262 §29: the load synchronizes-with the store, so the plain reads do not race).
  *
  * Locks ({@link lock}) hold `holder thread id + 1` (and bit 30 when someone waits). A thread can be stopped at any
@@ -29,7 +29,7 @@ import { CHECK_DECISIONS } from '../../detectors/goldilocks/short-circuit.js';
 import { LIVE_DETECTORS } from '../options.js';
 
 /** The Atomics functions as they were before the runtime patched the global object. */
-export const A = {
+export const rawAtomics = {
   load: Atomics.load,
   store: Atomics.store,
   add: Atomics.add,
@@ -342,23 +342,23 @@ const WAITERS = 1 << 30;
 
 /** Does the calling thread hold the lock at `words[i]`. */
 export const holds = (s: StateViews, words: Int32Array, i: number): boolean =>
-  (A.load(words, i) & ~WAITERS) === s.self;
+  (rawAtomics.load(words, i) & ~WAITERS) === s.self;
 
 /**
  * Takes the lock at `words[i]` for the calling thread. Not reentrant.
  * @throws never; spins, then waits in slices (see the file header for takeover).
  */
 export function lock(s: StateViews, words: Int32Array, i: number): void {
-  if (A.compareExchange(words, i, 0, s.self) === 0) return;
+  if (rawAtomics.compareExchange(words, i, 0, s.self) === 0) return;
   for (let spin = 0; spin < 64; spin++) {
-    if (A.load(words, i) === 0 && A.compareExchange(words, i, 0, s.self) === 0) return;
+    if (rawAtomics.load(words, i) === 0 && rawAtomics.compareExchange(words, i, 0, s.self) === 0) return;
   }
   let holder = 0;
   let since = 0;
   for (;;) {
-    const cur = A.load(words, i);
+    const cur = rawAtomics.load(words, i);
     if (cur === 0) {
-      if (A.compareExchange(words, i, 0, s.self | WAITERS) === 0) return;
+      if (rawAtomics.compareExchange(words, i, 0, s.self | WAITERS) === 0) return;
       continue;
     }
     const h = cur & ~WAITERS;
@@ -367,19 +367,19 @@ export function lock(s: StateViews, words: Int32Array, i: number): void {
       since = Date.now();
     }
     if (h - 1 >= s.threads.length) s.refresh();
-    const flags = h - 1 < s.threads.length ? A.load(s.threads, h - 1) : 0;
+    const flags = h - 1 < s.threads.length ? rawAtomics.load(s.threads, h - 1) : 0;
     if (flags & DEAD || (flags & TERMINATING && Date.now() - since > TAKEOVER_MS)) {
-      if (A.compareExchange(words, i, cur, s.self | WAITERS) === cur) return;
+      if (rawAtomics.compareExchange(words, i, cur, s.self | WAITERS) === cur) return;
       continue;
     }
-    if (!(cur & WAITERS) && A.compareExchange(words, i, cur, cur | WAITERS) !== cur) continue;
-    A.wait(words, i, cur | WAITERS, 10);
+    if (!(cur & WAITERS) && rawAtomics.compareExchange(words, i, cur, cur | WAITERS) !== cur) continue;
+    rawAtomics.wait(words, i, cur | WAITERS, 10);
   }
 }
 
 /** Releases the lock at `words[i]` (held by the calling thread) and wakes a waiter if there is one. */
 export function unlock(words: Int32Array, i: number): void {
-  if (A.exchange(words, i, 0) & WAITERS) A.notify(words, i, 1);
+  if (rawAtomics.exchange(words, i, 0) & WAITERS) rawAtomics.notify(words, i, 1);
 }
 
 /**
@@ -397,7 +397,7 @@ export function appendCell(s: StateViews, kind: number, thread: number, a: numbe
   l[at + 1] = thread;
   l[at + 2] = a;
   l[at + 3] = b;
-  A.store(s.ctl, CTL.listEnd, pos + 1);
+  rawAtomics.store(s.ctl, CTL.listEnd, pos + 1);
   s.onCell?.(kind, thread, a, b);
   return pos;
 }
@@ -424,7 +424,7 @@ function newChunk(s: StateViews, pos: number): void {
   s.chunks[c] = at;
   const live = pos - ctl[CTL.listBase];
   const peak = CTL.stats + STAT.listPeak;
-  if (live > ctl[peak]) A.store(ctl, peak, live);
+  if (live > ctl[peak]) rawAtomics.store(ctl, peak, live);
   if (pos >= ctl[CTL.gcAt]) s.gcDue = true;
 }
 
@@ -446,10 +446,10 @@ const firstCollection = (d: number): number =>
  * them in the first thread that asks (the main thread, before any worker exists).
  */
 export function peerTables(s: StateViews, ints: number): number {
-  const tables = A.load(s.ctl, CTL.peer);
+  const tables = rawAtomics.load(s.ctl, CTL.peer);
   if (tables !== 0) return tables;
   const fresh = allocHeap(s, ints);
-  return A.compareExchange(s.ctl, CTL.peer, 0, fresh) || fresh;
+  return rawAtomics.compareExchange(s.ctl, CTL.peer, 0, fresh) || fresh;
 }
 
 /**
@@ -457,7 +457,7 @@ export function peerTables(s: StateViews, ints: number): number {
  * @returns the index of the first. @throws RangeError when the reserved heap is exhausted.
  */
 export function allocHeap(s: StateViews, ints: number): number {
-  const base = A.add(s.ctl, CTL.heapTop, ints);
+  const base = rawAtomics.add(s.ctl, CTL.heapTop, ints);
   const end = base + ints;
   if (end > s.heap.length) {
     lock(s, s.ctl, CTL.heapLock);
@@ -469,40 +469,4 @@ export function allocHeap(s: StateViews, ints: number): number {
     s.refresh();
   }
   return base;
-}
-
-/** Interns nothing: stores `text` as a new string and returns its id. */
-export function putString(s: StateViews, text: string): number {
-  lock(s, s.ctl, CTL.strLock);
-  try {
-    const start = s.ctl[CTL.strTop];
-    ensureBytes(s.state.str, (start + text.length) * 2);
-    for (let i = 0; i < text.length; i++) s.str[start + i] = text.charCodeAt(i);
-    const id = s.ctl[CTL.strCount];
-    ensureBytes(s.state.strIndex, (id + 1) * 8);
-    s.refresh();
-    s.strIndex[2 * id] = start;
-    s.strIndex[2 * id + 1] = text.length;
-    s.ctl[CTL.strTop] = start + text.length;
-    A.store(s.ctl, CTL.strCount, id + 1);
-    return id;
-  } finally {
-    unlock(s.ctl, CTL.strLock);
-  }
-}
-
-/** The string with id `id` (as stored by {@link putString}). */
-export function getString(s: StateViews, id: number): string {
-  A.load(s.ctl, CTL.strCount); // synchronizes with the store that published it
-  if (2 * id + 1 >= s.strIndex.length) s.refresh();
-  const start = s.strIndex[2 * id];
-  const len = s.strIndex[2 * id + 1];
-  if (start + len > s.str.length) s.refresh();
-  let out = '';
-  // apply reads an array-like by index; a spread would go through the iterator the runtime patches for user views
-  for (let i = 0; i < len; i += 8192) {
-    const units = s.str.subarray(start + i, start + Math.min(len, i + 8192));
-    out += String.fromCharCode.apply(null, units as unknown as number[]);
-  }
-  return out;
 }

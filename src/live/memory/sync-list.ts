@@ -33,7 +33,16 @@
  * stack's head. A thread that dies after it saw the collection due only delays it: every append past
  * `CTL.gcAt` at a chunk boundary makes its thread due.
  */
-import { A, CELL, CHUNK_INTS, CHUNK_MASK, CHUNK_SHIFT, CTL, DEAD, type StateViews } from './state.js';
+import {
+  CELL,
+  CHUNK_INTS,
+  CHUNK_MASK,
+  CHUNK_SHIFT,
+  CTL,
+  DEAD,
+  rawAtomics,
+  type StateViews,
+} from './state.js';
 
 /**
  * Takes the collector's lock if it is free or its holder died.
@@ -41,16 +50,16 @@ import { A, CELL, CHUNK_INTS, CHUNK_MASK, CHUNK_SHIFT, CTL, DEAD, type StateView
  */
 export function tryLockCollector(s: StateViews): boolean {
   const ctl = s.ctl;
-  const cur = A.compareExchange(ctl, CTL.gcLock, 0, s.self);
+  const cur = rawAtomics.compareExchange(ctl, CTL.gcLock, 0, s.self);
   if (cur === 0) return true;
   if (cur - 1 >= s.threads.length) s.refresh();
-  const dead = cur - 1 < s.threads.length && (A.load(s.threads, cur - 1) & DEAD) !== 0;
-  return dead && A.compareExchange(ctl, CTL.gcLock, cur, s.self) === cur;
+  const dead = cur - 1 < s.threads.length && (rawAtomics.load(s.threads, cur - 1) & DEAD) !== 0;
+  return dead && rawAtomics.compareExchange(ctl, CTL.gcLock, cur, s.self) === cur;
 }
 
 /** Releases the collector's lock. */
 export function unlockCollector(s: StateViews): void {
-  A.store(s.ctl, CTL.gcLock, 0);
+  rawAtomics.store(s.ctl, CTL.gcLock, 0);
 }
 
 /** Step 1: every thread's position becomes at least `cut`. List lock held. */
@@ -63,8 +72,8 @@ export function advancePositions(s: StateViews, cut: number): void {
 /** `positions[t] = max(positions[t], pos)`, atomically. */
 export function raisePosition(positions: Int32Array, t: number, pos: number): void {
   for (;;) {
-    const cur = A.load(positions, t);
-    if (cur >= pos || A.compareExchange(positions, t, cur, pos) === cur) return;
+    const cur = rawAtomics.load(positions, t);
+    if (cur >= pos || rawAtomics.compareExchange(positions, t, cur, pos) === cur) return;
   }
 }
 
@@ -77,13 +86,13 @@ export function reclaim(s: StateViews, cut: number): number {
   const ctl = s.ctl;
   const base = ctl[CTL.listBase];
   if (cut <= base) return 0;
-  A.store(ctl, CTL.listBase, cut);
+  rawAtomics.store(ctl, CTL.listBase, cut);
   const chunks = s.chunks;
   const list = s.list;
   for (let c = base >> CHUNK_SHIFT; c < cut >> CHUNK_SHIFT; c++) {
     const at = chunks[c];
     list[at] = ctl[CTL.freeSlots];
-    A.store(ctl, CTL.freeSlots, at / CHUNK_INTS + 1);
+    rawAtomics.store(ctl, CTL.freeSlots, at / CHUNK_INTS + 1);
   }
   return cut - base;
 }

@@ -13,13 +13,13 @@
  */
 import { locksetOf, locksetStart, releaseLockset, retainLockset, storeLockset } from '../memory/locksets.js';
 import {
-  A,
   CHUNK_MASK,
   CTL,
   EAGER_MIN,
   holds,
   lock,
   PEER_STRETCH,
+  rawAtomics,
   STAT,
   type StateViews,
   unlock,
@@ -70,11 +70,11 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number): number {
   /** Evaluations of this run by their start (`owner@pos`, or `#record`), each holding one reference until the end. */
   const done = new Map<string, number>();
   let pages = 0;
-  const buffers = A.load(s.ctl, CTL.nextBuffer);
+  const buffers = rawAtomics.load(s.ctl, CTL.nextBuffer);
   try {
     for (let id = 1; id <= buffers; id++) {
       if (3 * id + 2 >= s.buffers.length) s.refresh();
-      if (A.load(s.buffers, 3 * id + 2) === 0) continue; // not registered yet: no Info
+      if (rawAtomics.load(s.buffers, 3 * id + 2) === 0) continue; // not registered yet: no Info
       const base = s.buffers[3 * id];
       const end = base + 2 * s.buffers[3 * id + 1];
       for (let page = base; page < end; page += PAGE_INTS) {

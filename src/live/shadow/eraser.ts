@@ -34,7 +34,16 @@
 
 import * as states from '../../detectors/eraser/states.js';
 import { SyncKind } from '../../model/sync.js';
-import { A, allocHeap, CTL, lock, peerTables, STAT, type StateViews, unlock } from '../memory/state.js';
+import {
+  allocHeap,
+  CTL,
+  lock,
+  peerTables,
+  rawAtomics,
+  STAT,
+  type StateViews,
+  unlock,
+} from '../memory/state.js';
 import {
   ATOMIC,
   type Conflict,
@@ -306,12 +315,12 @@ export class EraserShadow extends Shadow {
     }
     const h = hashKeys(flat);
     const head = this.tables + ((h >>> 0) % BUCKETS);
-    const found = this.search(A.load(this.s.heap, head), h, flat);
+    const found = this.search(rawAtomics.load(this.s.heap, head), h, flat);
     if (found !== 0) return found;
     const s = this.s;
     lock(s, s.ctl, CTL.peerLock);
     try {
-      const again = this.search(A.load(s.heap, head), h, flat);
+      const again = this.search(rawAtomics.load(s.heap, head), h, flat);
       if (again !== 0) return again;
       const id = allocHeap(s, L_KEYS + flat.length);
       const heap = s.heap;
@@ -319,7 +328,7 @@ export class EraserShadow extends Shadow {
       heap[id + L_SIZE] = flat.length / 2;
       for (let i = 0; i < flat.length; i++) heap[id + L_KEYS + i] = flat[i];
       heap[id + L_NEXT] = heap[head];
-      A.store(heap, head, id);
+      rawAtomics.store(heap, head, id);
       this.members.set(id, flat);
       return id;
     } finally {
