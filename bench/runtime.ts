@@ -315,15 +315,20 @@ const ratio = (x: number) => `${x.toFixed(x >= 10 ? 0 : 1)}×`;
  */
 function shortCircuits(stats: Record<string, number> | undefined): string[] {
   const checks = stats?.checks;
-  if (stats === undefined || checks === undefined) return Array<string>(8).fill('n/a');
+  if (stats === undefined || checks === undefined) return Array<string>(9).fill('n/a');
   const accesses = (stats.sameEpoch ?? 0) + stats.accesses;
+  const decisions = [
+    stats.shortCircuitOwner,
+    stats.shortCircuitAlock,
+    stats.hbMemo ?? stats.memo, // `memo` before the counters took the offline names (issue 21)
+    stats.directTransfer ?? 0,
+    stats.lockset,
+  ];
   return [
     accesses.toLocaleString('en-US'),
     pct(stats.sameEpoch, accesses),
     checks.toLocaleString('en-US'),
-    ...[stats.shortCircuitOwner, stats.shortCircuitAlock, stats.memo, stats.lockset].map((n) =>
-      checks === 0 ? 'n/a' : pct(n, checks),
-    ),
+    ...decisions.map((n) => (checks === 0 ? 'n/a' : pct(n, checks))),
   ];
 }
 
@@ -447,11 +452,11 @@ function report(
       "How accesses were decided (goldilocks's report `stats`; the paper's Table 1): accesses (element, " +
         'DataView, bulk and atomic, per 8-byte word), the share decided by the same-epoch filter without a check; ' +
         'checks (the Infos of other accesses a word check looked at) and the share decided by Owner (same thread ' +
-        'as that access), Alock (a lock held at that access held now), the happens-before memo, and a lockset ' +
-        'walk (the full rules).',
+        'as that access), Alock (a lock held at that access held now), the happens-before memo, direct ownership ' +
+        "transfer (a walk over the two threads' cells), and a lockset walk (the full rules).",
       '',
-      '| kernel | workers | accesses | same epoch | checks | Owner | Alock | memo | lockset walk |',
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| kernel | workers | accesses | same epoch | checks | Owner | Alock | memo | direct transfer | lockset walk |',
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     for (const k of kernels)
       for (const w of workerCounts) {
