@@ -13,7 +13,12 @@ import {
   applyRule,
   type RuleLockset,
 } from '../../src/detectors/goldilocks/rules.js';
-import { CHECK_DECISIONS, Decided, shortCircuit } from '../../src/detectors/goldilocks/short-circuit.js';
+import {
+  CHECK_DECISIONS,
+  Decided,
+  firstShortCircuits,
+  laterShortCircuits,
+} from '../../src/detectors/goldilocks/short-circuit.js';
 import { objectKey } from '../../src/live/shadow/goldilocks.js';
 import { LiveLockset } from '../../src/live/shadow/lockset.js';
 import { Symbols } from '../../src/model/symbols.js';
@@ -196,13 +201,15 @@ describe('direct ownership transfer (§5.1) with the same kernel', () => {
 
 describe('the short-circuits of §5.1, one decision', () => {
   it('in order: both transactional, same owner, alock held, happens-before memo; else a walk', () => {
-    assert.equal(shortCircuit(true, 2, 2, 2, 0, 9), Decided.Xact);
-    assert.equal(shortCircuit(false, 2, 2, 2, 0, 9), Decided.Owner);
-    assert.equal(shortCircuit(false, 1, 2, 2, 0, 9), Decided.Alock);
-    assert.equal(shortCircuit(false, 1, 2, -1, 9, 9), Decided.HbMemo);
-    assert.equal(shortCircuit(false, 1, 2, 1, 10, 9), Decided.NONE);
-    assert.equal(shortCircuit(false, 1, 2, -1, 0, -1), Decided.NONE);
-    assert.equal(shortCircuit(false, -1, 2, -1, 0, -1), Decided.NONE); // owner short-circuit off
+    assert.equal(firstShortCircuits(true, 2, 2), Decided.Xact);
+    assert.equal(firstShortCircuits(true, 1, 2), Decided.Xact);
+    assert.equal(firstShortCircuits(false, 2, 2), Decided.Owner);
+    assert.equal(firstShortCircuits(false, 1, 2), Decided.NONE);
+    assert.equal(firstShortCircuits(false, -1, 2), Decided.NONE); // owner short-circuit off
+    assert.equal(laterShortCircuits(2, 2, 0, 9), Decided.Alock);
+    assert.equal(laterShortCircuits(-1, 2, 9, 9), Decided.HbMemo);
+    assert.equal(laterShortCircuits(1, 2, 10, 9), Decided.NONE);
+    assert.equal(laterShortCircuits(-1, 2, 0, -1), Decided.NONE);
   });
 
   it('its indices name the counters of both fronts', () => {

@@ -4,7 +4,7 @@ import type { Detector, DetectorContext } from '../detector.js';
 import { conflicting } from '../ecma.js';
 import { LocksetTable, WorkingLockset } from './lockset.js';
 import { appliesInDirectTransfer, applyRule, DIRECT_TRANSFER_MAX_DISTANCE } from './rules.js';
-import { CHECK_DECISIONS, Decided, shortCircuit } from './short-circuit.js';
+import { CHECK_DECISIONS, Decided, firstShortCircuits, laterShortCircuits } from './short-circuit.js';
 import { SyncEventList } from './sync-list.js';
 
 /** Options of the lazy Goldilocks detector; every optimization can be switched off (for testing). */
@@ -43,6 +43,8 @@ export interface GoldilocksOptions {
 }
 
 const NO_INFO = -1;
+/** The happens-before memo of a thread that has none yet (never written: its length is 0). */
+const NO_MEMO = new Float64Array(0);
 
 /**
  * Goldilocks, the lazy implementation of Figure 8 of Elmas, Qadeer, Tasiran, PLDI'07
@@ -117,10 +119,16 @@ export class GoldilocksDetector implements Detector {
   private readHead: Int32Array = new Int32Array(1024).fill(NO_INFO);
   private disabled: Uint8Array = new Uint8Array(1024);
 
-  /** How each check was decided: counts indexed by {@link Decided} (names in CHECK_DECISIONS); they sum to `checks`. */
+  /**
+   * How each check was decided: counts indexed by {@link Decided} (names in CHECK_DECISIONS); `checks` in
+   * {@link stats} is their sum (one counter less on the hot path).
+   */
   private readonly decided = new Float64Array(CHECK_DECISIONS.length);
+  // The shared predicates as fields that are never reassigned: V8 then calls the known function, without the
+  // module binding's load and checks at each call (`npm run bench:instructions`).
+  private readonly conflicting = conflicting;
+  private readonly firstShortCircuits = firstShortCircuits;
   private readonly n = {
-    checks: 0,
     directTransferCells: 0,
     walks: 0,
     walkCells: 0,
@@ -235,7 +243,7 @@ export class GoldilocksDetector implements Detector {
     // location (range ≥ 0, and then the other's range is ≥ 0 when equal) are no data race
     if (
       w !== NO_INFO &&
-      conflicting(true, true, range >= 0, this.iRange[w] === range) &&
+      this.conflicting(true, true, range >= 0, this.iRange[w] === range) &&
       !this.shortCircuit(w, t, xact)
     )
       racy = !this.checkHappensBefore(w, t, xact, range, x, loc, ev, write);
@@ -245,7 +253,7 @@ export class GoldilocksDetector implements Detector {
         const next = this.iNext[r];
         if (
           !racy &&
-          conflicting(true, true, range >= 0, this.iRange[r] === range) &&
+          this.conflicting(true, true, range >= 0, this.iRange[r] === range) &&
           !this.shortCircuit(r, t, xact)
         )
           racy = !this.checkHappensBefore(r, t, xact, range, x, loc, ev, write);
@@ -299,31 +307,47 @@ export class GoldilocksDetector implements Detector {
 
   /**
    * The short-circuits of Check-Happens-Before (§5.1, `./short-circuit.ts`), in order: both transactional; same
-   * owner; the Info's alock held by thread t; and our happens-before memo. Small, so that it is inlined where it is
-   * called; the lockset walk is {@link checkHappensBefore}. Boolean options and parameters are tested `=== true` here
-   * and in {@link access}: V8 then compares with the constant instead of converting a value of unknown type
-   * (ToBoolean: a dozen instructions), measured by `npm run bench:instructions`.
+   * owner; then ({@link laterShortCircuits}) the Info's alock held by thread t, and our happens-before memo. Small, so
+   * that it is inlined where it is called; the lockset walk is {@link checkHappensBefore}. Boolean options and
+   * parameters are tested `=== true` here and in {@link access}: V8 then compares with the constant instead of
+   * converting a value of unknown type (ToBoolean: a dozen instructions), measured by `npm run bench:instructions`.
    * @returns true if one of them proves that the access recorded by `info` happens-before the current access of
-   * thread t; false if the walk must decide.
+   * thread t (counted in {@link decided}); false if the walk must decide.
    */
   private shortCircuit(info: number, t: number, xact: boolean): boolean {
-    this.n.checks++;
     const opt = this.opt;
     const owner = this.iOwner[info];
-    const alock = this.iAlock[info];
-    const locks = this.ctx.locks;
-    const f = this.proven[t];
-    const d = shortCircuit(
-      opt.xactShortCircuit === true && xact === true && this.iXact[info] !== 0,
+    let d = this.firstShortCircuits(
+      xact === true && opt.xactShortCircuit === true && this.iXact[info] !== 0,
       opt.ownerShortCircuit === true ? owner : -1,
       t,
-      alock >= 0 && !locks.mutualExclusionBroken ? locks.holder[alock] : -1,
-      this.iOrigin[info],
-      f !== undefined && owner < f.length ? f[owner] : -1, // never filled with hbMemo off
     );
-    if (d === Decided.NONE) return false;
+    if (d < 0) {
+      d = this.laterShortCircuits(info, owner, t);
+      if (d < 0) return false;
+    }
     this.decided[d]++;
     return true;
+  }
+
+  /**
+   * {@link laterShortCircuits} (§5.1) for `info` of `owner` against thread t, after the first ones failed: the alock,
+   * then the happens-before memo. Boolean options and parameters are tested `=== true` here and in {@link access}:
+   * V8 then compares with the constant instead of converting a value of unknown type (ToBoolean: a dozen
+   * instructions), measured by `npm run bench:instructions`.
+   * @returns the `Decided` index of the short-circuit that proves happens-before, or `Decided.NONE`.
+   */
+  private laterShortCircuits(info: number, owner: number, t: number): number {
+    const alock = this.iAlock[info]; // -1 with the alock short-circuit off
+    const locks = this.ctx.locks;
+    const memo = this.proven;
+    const f = t < memo.length ? memo[t] : NO_MEMO;
+    return laterShortCircuits(
+      alock >= 0 && !locks.mutualExclusionBroken ? locks.holder[alock] : -1,
+      t,
+      this.iOrigin[info],
+      owner < f.length ? f[owner] : -1, // never filled with hbMemo off
+    );
   }
 
   /**
@@ -396,10 +420,12 @@ export class GoldilocksDetector implements Detector {
   /** hbMemo: the lockset {u} at `pos`, evaluated up to now, contains t. */
   private remember(u: number, pos: number, t: number): void {
     if (!this.opt.hbMemo) return;
-    let f = this.proven[t];
-    if (f === undefined || u >= f.length) {
-      f = growFilled(f ?? new Float64Array(0), Math.max(u + 1, 2 * (f?.length ?? 4)), -1);
-      this.proven[t] = f;
+    const memo = this.proven;
+    while (memo.length <= t) memo.push(NO_MEMO); // dense: a hole or an out-of-bounds read is V8's slow path
+    let f = memo[t];
+    if (u >= f.length) {
+      f = growFilled(f, Math.max(u + 1, 2 * (f.length || 4)), -1);
+      memo[t] = f;
     }
     if (pos > f[u]) f[u] = pos;
   }
@@ -609,7 +635,8 @@ export class GoldilocksDetector implements Detector {
   }
 
   stats(): Record<string, number> {
-    const { checks, ...rest } = this.n;
+    const rest = this.n;
+    const checks = this.decided.reduce((a, b) => a + b, 0);
     const decided: Record<string, number> = {};
     CHECK_DECISIONS.forEach((name, d) => {
       decided[name] = this.decided[d];

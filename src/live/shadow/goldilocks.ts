@@ -47,7 +47,12 @@ import {
   applyRule,
   DIRECT_TRANSFER_MAX_DISTANCE,
 } from '../../detectors/goldilocks/rules.js';
-import { CHECK_DECISIONS, Decided, shortCircuit } from '../../detectors/goldilocks/short-circuit.js';
+import {
+  CHECK_DECISIONS,
+  Decided,
+  firstShortCircuits,
+  laterShortCircuits,
+} from '../../detectors/goldilocks/short-circuit.js';
 import { locksetOf, locksetStart, releaseLockset, retainLockset, storeLockset } from '../memory/locksets.js';
 import {
   allocHeap,
@@ -354,7 +359,8 @@ export class Shadow {
       if (e + INFO > heap.length) return this.untally();
       if (!conflicts(heap[e + FLAGS], mask, flags)) continue;
       const u = heap[e + OWNER];
-      if (u === t) own++;
+      if (firstShortCircuits(false, u, t) >= 0)
+        own++; // no transactions live: the owner short-circuit
       else if (this.proven(heap, e, u)) other++;
       else return this.untally();
     }
@@ -407,7 +413,8 @@ export class Shadow {
   private check(e: number): Conflict | undefined {
     const u = this.s.heap[e + OWNER];
     this.counts[STAT.checks]++;
-    if (u === this.t) {
+    if (firstShortCircuits(false, u, this.t) >= 0) {
+      // no transactions live: the owner short-circuit
       this.counts[STAT.shortCircuitOwner]++;
       return undefined;
     }
@@ -480,20 +487,19 @@ export class Shadow {
   }
 
   /**
-   * The cheap short-circuits of §5.1 (`../../detectors/goldilocks/short-circuit.ts`) for Info `e` of another owner
-   * `u`: the alock held by this thread, then the happens-before memo; tallied (see {@link tally}). Lock held.
+   * The later short-circuits of §5.1 (`../../detectors/goldilocks/short-circuit.ts` {@link laterShortCircuits}) for
+   * Info `e` of another owner `u` (the first ones, {@link firstShortCircuits}, failed: no transactions live, another
+   * owner): the alock held by this thread, then the happens-before memo; tallied (see {@link tally}). Lock held.
    */
   protected proven(heap: Int32Array, e: number, u: number): boolean {
     const known = this.known;
-    const d = shortCircuit(
-      false,
-      u,
-      this.t,
+    const d = laterShortCircuits(
       this.alockHolder(heap, e),
+      this.t,
       heap[e + POS],
       u < known.length ? known[u] : -1,
     );
-    if (d === Decided.NONE) return false;
+    if (d < 0) return false;
     this.tally[d]++;
     this.tallied = true;
     return true;
