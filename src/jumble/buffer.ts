@@ -18,7 +18,8 @@
  * - `seq`: the caller's position of the write (offline: the event index; -1 for the initial entry); `site`: its
  *   source-location id (-1: none); `line`: the trace line of the write (offline; 0 when none).
  * - `lo`, `hi`: an optional 8-byte payload as two 4-byte halves (live: the bytes written; tearing composes halves
- *   of two entries, §5.2 "Non-Atomic Longs and Doubles"); 0 offline.
+ *   of two entries, §5.2 "Non-Atomic Longs and Doubles"); offline, `lo` holds the value id as the trace wrote it
+ *   (the key merges the initial-value texts) and `hi` is 0.
  *
  * Removal compacts the arrays (at most bound + 1 entries, 33 by default), so positions are stable only between
  * removals.
