@@ -80,11 +80,15 @@ export class WriteBuffer {
    * A buffer holding the initial entry `initialValue@⊥`.
    * @param initialValue the key of the initial value (the zero / null / false of §4.1).
    * @param width clock width (grows with {@link ensureWidth}).
+   * @param capacity entries allocated at first (doubled as needed).
+   * @param maxCapacity the most entries ever held at once: the growth stops there (the caller's bound + 1 for
+   *   [REMOVE OLDEST]; beyond it, appends still grow the arrays).
    */
   constructor(
     readonly initialValue = 0,
     width = 8,
     capacity = 4,
+    private readonly maxCapacity = DEFAULT_BOUND + 1,
   ) {
     this.width = width;
     this.capacity = capacity;
@@ -195,7 +199,8 @@ export class WriteBuffer {
 
   /** Doubles the capacity. */
   private grow(): void {
-    const cap = this.capacity * 2;
+    const twice = this.capacity * 2;
+    const cap = this.capacity < this.maxCapacity ? Math.min(twice, this.maxCapacity) : twice;
     this.value = grow(this.value, cap);
     this.seq = grow(this.seq, cap);
     this.line = grow(this.line, cap);

@@ -237,7 +237,7 @@ export class AdversarialAnalysis extends VectorClockDetector {
   private location(x: number): LocationStats {
     let s = this.locations[x];
     if (s === undefined) {
-      s = new LocationStats(new WriteBuffer(INITIAL_KEY, this.C.width, 2));
+      s = new LocationStats(new WriteBuffer(INITIAL_KEY, this.C.width, 2, this.bound + 1));
       this.locations[x] = s;
     }
     return s;
