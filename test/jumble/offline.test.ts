@@ -46,6 +46,7 @@ describe('goldilocks check --adversarial', () => {
       sc: 2,
       'sc-violation-possible': 1,
       'stale-observed': 1,
+      'future-read': 0,
       unexplained: 1,
       'no-value': 0,
     });
@@ -88,6 +89,7 @@ describe('goldilocks check --adversarial', () => {
         maxDistinct: 3,
         staleObserved: 1,
         scViolationPossible: 1,
+        futureRead: 0,
         unexplained: 1,
         noValue: 0,
         writes: 2,
@@ -95,6 +97,7 @@ describe('goldilocks check --adversarial', () => {
         maxBufferUncompressed: 2,
         removeOldest: 0,
         droppedVisible: 0,
+        tearPossible: 0,
       },
     ]);
     assert.equal(json.locationsOmitted, 0);
@@ -123,10 +126,16 @@ describe('goldilocks check --adversarial', () => {
       'noChoiceRaces',
       'summary',
     ]);
-    assert.deepEqual(json.examples, { 'sc-violation-possible': [], 'stale-observed': [], unexplained: [] });
+    assert.deepEqual(json.examples, {
+      'sc-violation-possible': [],
+      'stale-observed': [],
+      'future-read': [],
+      unexplained: [],
+    });
     assert.deepEqual(json.examplesOmitted, {
       'sc-violation-possible': 1,
       'stale-observed': 1,
+      'future-read': 0,
       unexplained: 1,
     });
     assert.equal(json.locationsOmitted, 1);
@@ -139,13 +148,44 @@ describe('goldilocks check --adversarial', () => {
     assert.equal(json.summary.classes.unexplained, 1, 'after alloc(o), the old 7 is gone');
   });
 
+  test('a read of a later write not ordered after it is a future read; one ordered after it stays unexplained', () => {
+    const text = `T0|fork(T1)|
+T1|r(y)=8|B.java:2
+T1|acq(m)|
+T1|rel(m)|
+T1|r(x)=7|B.java:1
+T0|acq(m)|
+T0|rel(m)|
+T0|w(x)=7|A.java:1
+T0|w(y)=8|A.java:2
+`;
+    const { json } = adversarial(text);
+    assert.equal(json.summary.classes['future-read'], 1);
+    assert.equal(json.summary.classes.unexplained, 1);
+    const [f] = json.examples['future-read'] ?? [];
+    assert.equal(f.variable, 'x');
+    assert.deepEqual(f.readFrom, { value: '7', thread: 'T0', index: 7, line: 8, location: 'A.java:1' });
+    assert.equal(
+      json.examples.unexplained?.[0].variable,
+      'y',
+      'w(y)=8 happens after the read (T1 rel → T0 acq)',
+    );
+  });
+
+  test('8-byte fields (RoadRunner _J, _D) with a choice may tear', () => {
+    const text = 'T0|fork(T1)|\nT0|w(@1.C.t_J)=5|\nT1|r(@1.C.t_J)=5|\nT0|w(@1.C.n_I)=5|\nT1|r(@1.C.n_I)=5|\n';
+    const { json } = adversarial(text);
+    const tear = Object.fromEntries(json.locations.map((l) => [l.variable, l.tearPossible]));
+    assert.deepEqual(tear, { '@1.C.t_J': 1, '@1.C.n_I': 0 });
+  });
+
   test('the text report', () => {
     const r = cli(['check', '--adversarial', tempFile('adv.trace', TRACE)]);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /ADVERSARIAL MEMORY/);
     assert.match(
       r.stdout,
-      /5 reads: 2 sc, 1 sc-violation-possible, 1 stale-observed, 1 unexplained, 0 no-value/,
+      /5 reads: 2 sc, 1 sc-violation-possible, 1 stale-observed, 0 future-read, 1 unexplained, 0 no-value/,
     );
     assert.match(
       r.stdout,

@@ -7,8 +7,10 @@
  * | `sc`                    | v = vn and |D| = 1: no freedom                                                      |
  * | `sc-violation-possible` | v = vn and |D| ≥ 2: SC here, but adversarial memory could have returned the others  |
  * | `stale-observed`        | v ≠ vn, v ∈ D: the run itself read an older visible write (legal under PJMM/JMM/ECMA) |
- * | `unexplained`           | v ∉ D: a write missing from the trace, an unknown initial value, a read of a future  |
- * |                         | write (HBMM, not PJMM: Figure 4) or out of thin air                                 |
+ * | `future-read`           | v ∉ D, but a later write of v to x does not happen after the read: legal under the   |
+ * |                         | HBMM and ECMA-262, not under the PJMM (Figure 4); resolved when that write comes     |
+ * | `unexplained`           | none of the above: a write missing from the trace, an unknown initial value, or a    |
+ * |                         | value out of thin air                                                               |
  * | `no-value`              | the read has no `=V`: only its visible entries are counted                          |
  *
  * The trace does not say which write a read read from: the newest visible entry with the value read is taken (the
@@ -20,8 +22,8 @@
  * Happens-before is the project's vector-clock engine (the rules of src/detectors/vectorclock/rules.ts, via
  * {@link VectorClockDetector}: locks, volatiles, ECMA-262 atomics, fork/join, commits); the write buffers are the
  * shared core (../buffer.ts, ../visible.ts, ../gc.ts) with [GC1] over the threads that may still act (./threads.ts).
- * Memory: one bounded buffer per variable accessed, and at most `maxReports` examples per class, whatever the trace's
- * length.
+ * Memory: one bounded buffer per variable accessed, at most `maxReports` examples per class and {@link MAX_PENDING}
+ * unexplained reads waiting for a future write, whatever the trace's length.
  */
 import type { DetectorContext } from '../../detectors/detector.js';
 import { VectorClockDetector } from '../../detectors/vectorclock/base.js';
@@ -37,6 +39,7 @@ export const READ_CLASSES = [
   'sc',
   'sc-violation-possible',
   'stale-observed',
+  'future-read',
   'unexplained',
   'no-value',
 ] as const;
@@ -44,8 +47,21 @@ export type ReadClass = (typeof READ_CLASSES)[number];
 const SC = 0;
 const SC_VIOLATION = 1;
 const STALE = 2;
-const UNEXPLAINED = 3;
-const NO_VALUE = 4;
+const FUTURE = 3;
+const UNEXPLAINED = 4;
+const NO_VALUE = 5;
+
+/** Unexplained reads kept waiting for a later write of their value (beyond, they stay unexplained). */
+export const MAX_PENDING = 4096;
+
+/** An unexplained read waiting for a later write of its value that does not happen after it. */
+interface Pending {
+  key: number;
+  thread: number;
+  /** The reader's epoch C_t(t) at the read: a write with K_w(t) < epoch is not happens-after the read. */
+  epoch: number;
+  example: ReadExample | undefined;
+}
 
 /** Value texts that mean the initial zero / null / false of §4.1 (and `0x00…`, any number of zeros). */
 export const DEFAULT_INITIAL_VALUES = ['0', '0.0', '-0', '0n', 'null', 'false', 'undefined'];
@@ -80,7 +96,7 @@ export interface ReadExample {
   loc: number;
   /** The value id read. */
   value: number;
-  /** The write it is taken to have read from (stale-observed and the SC classes), or undefined. */
+  /** The write it is taken to have read from (a later one for a future read), or undefined (unexplained). */
   readFrom?: WriteRef;
   newest: WriteRef;
   /** The distinct visible values, oldest first, each with its newest visible write. */
@@ -117,6 +133,11 @@ export class AdversarialAnalysis extends VectorClockDetector {
   readonly examples: ReadExample[][] = READ_CLASSES.map(() => []);
   readonly classCounts = new Float64Array(READ_CLASSES.length);
   private readonly live: LiveSet;
+  /** Per variable: its unexplained reads waiting for a future write ({@link pendingCount} in all). */
+  private readonly pending = new Map<number, Pending[]>();
+  private pendingCount = 0;
+  /** Unexplained reads not kept waiting for a future write because {@link MAX_PENDING} were. */
+  pendingDropped = 0;
   /** Per value id: 0 not classified yet, 1 an initial-value text, 2 another. */
   private initial: Uint8Array = new Uint8Array(64);
   private vis = new Int32Array(64);
@@ -151,7 +172,9 @@ export class AdversarialAnalysis extends VectorClockDetector {
     const b = s.buffer;
     const C = this.C;
     if (write) {
-      b.append(this.key(id), t, C.data, t * C.width, C.width, ev, loc, batch.line[i], id);
+      const key = this.key(id);
+      b.append(key, t, C.data, t * C.width, C.width, ev, loc, batch.line[i], id);
+      if (this.pendingCount > 0) this.resolve(s, x, key, t, ev, loc, batch.line[i], id);
       collect(b, this.live.at(ev, C), this.bound);
       return;
     }
@@ -174,8 +197,68 @@ export class AdversarialAnalysis extends VectorClockDetector {
     }
     s.classes[cls]++;
     this.classCounts[cls]++;
-    if (cls !== SC && cls !== NO_VALUE && this.examples[cls].length < this.maxReports)
-      this.examples[cls].push(this.example(b, t, x, loc, ev, id, from, d, batch.line[i]));
+    let example: ReadExample | undefined;
+    if (cls !== SC && cls !== NO_VALUE && this.examples[cls].length < this.maxReports) {
+      example = this.example(b, t, x, loc, ev, id, from, d, batch.line[i]);
+      this.examples[cls].push(example);
+    }
+    if (cls === UNEXPLAINED) this.wait(x, this.key(id), t, C.data[t * C.width + t], example);
+  }
+
+  /** Keeps an unexplained read waiting for a future write of its value (or counts it dropped). */
+  private wait(x: number, key: number, t: number, epoch: number, example: ReadExample | undefined): void {
+    if (this.pendingCount >= MAX_PENDING) {
+      this.pendingDropped++;
+      return;
+    }
+    let list = this.pending.get(x);
+    if (list === undefined) {
+      list = [];
+      this.pending.set(x, list);
+    }
+    list.push({ key, thread: t, epoch, example });
+    this.pendingCount++;
+  }
+
+  /**
+   * A write of `key` to x by thread u: the waiting reads of x of that value which the write does not happen after
+   * (K_w(t) < the reader's epoch, JUMBLE.md §4.6.2) become future reads.
+   */
+  private resolve(
+    s: LocationStats,
+    x: number,
+    key: number,
+    u: number,
+    ev: number,
+    loc: number,
+    line: number,
+    id: number,
+  ): void {
+    const list = this.pending.get(x);
+    if (list === undefined) return;
+    const row = u * this.C.width;
+    const data = this.C.data;
+    let kept = 0;
+    for (const p of list) {
+      if (p.key !== key || data[row + p.thread] >= p.epoch) {
+        list[kept++] = p;
+        continue;
+      }
+      s.classes[UNEXPLAINED]--;
+      s.classes[FUTURE]++;
+      this.classCounts[UNEXPLAINED]--;
+      this.classCounts[FUTURE]++;
+      this.pendingCount--;
+      const e = p.example;
+      if (e !== undefined) {
+        const unexplained = this.examples[UNEXPLAINED];
+        unexplained.splice(unexplained.indexOf(e), 1);
+        e.readFrom = { value: id, thread: u, index: ev, line, loc };
+        if (this.examples[FUTURE].length < this.maxReports) this.examples[FUTURE].push(e);
+      }
+    }
+    list.length = kept;
+    if (kept === 0) this.pending.delete(x);
   }
 
   /**
@@ -246,6 +329,11 @@ export class AdversarialAnalysis extends VectorClockDetector {
   /** alloc(o): o's variables start again from the initial value (JUMBLE.md §12). */
   protected resetVariable(x: number): void {
     this.locations[x]?.buffer.reset();
+    const list = this.pending.get(x);
+    if (list !== undefined) {
+      this.pendingCount -= list.length;
+      this.pending.delete(x);
+    }
   }
 
   stats(): Record<string, number> {

@@ -49,6 +49,7 @@ export interface JsonAdversarialLocation {
   maxDistinct: number;
   staleObserved: number;
   scViolationPossible: number;
+  futureRead: number;
   unexplained: number;
   noValue: number;
   writes: number;
@@ -58,6 +59,11 @@ export interface JsonAdversarialLocation {
   /** [REMOVE OLDEST] removals, and those of an entry some thread could still read. */
   removeOldest: number;
   droppedVisible: number;
+  /**
+   * Reads with a choice of a field RoadRunner marks as 8 bytes (`_J` long, `_D` double): under the JMM they may also
+   * tear (halves of two writes; the paper's §5.2).
+   */
+  tearPossible: number;
 }
 
 export interface JsonAdversarial {
@@ -77,6 +83,8 @@ export interface JsonAdversarial {
     gc2Removed: number;
     removeOldest: number;
     droppedVisible: number;
+    /** Unexplained reads not kept waiting for a future write (too many waited): they stay unexplained. */
+    pendingDropped: number;
   };
   /** Locations with a read that had a choice, or a stale-observed or unexplained read; most choices first. */
   locations: JsonAdversarialLocation[];
@@ -116,6 +124,7 @@ export function adversarialJson(
     gc2Removed: 0,
     removeOldest: 0,
     droppedVisible: 0,
+    pendingDropped: a.pendingDropped,
   };
   a.locations.forEach((l, x) => {
     if (l === undefined) return;
@@ -131,8 +140,8 @@ export function adversarialJson(
     summary.droppedVisible += b.droppedVisible;
     if (l.choiceReads > 0) candidates.push(variable);
     else if (l.reads > 0) readNoChoice.add(variable);
-    const [, scv, stale, unexplained, noValue] = l.classes;
-    if (l.choiceReads === 0 && stale === 0 && unexplained === 0) return;
+    const [, scv, stale, future, unexplained, noValue] = l.classes;
+    if (l.choiceReads === 0 && stale === 0 && future === 0 && unexplained === 0) return;
     all.push({
       variable,
       reads: l.reads,
@@ -140,6 +149,7 @@ export function adversarialJson(
       maxDistinct: l.maxDistinct,
       staleObserved: stale,
       scViolationPossible: scv,
+      futureRead: future,
       unexplained,
       noValue,
       writes: b.writes,
@@ -147,6 +157,7 @@ export function adversarialJson(
       maxBufferUncompressed: b.maxUncompressed,
       removeOldest: b.oldestRemoved,
       droppedVisible: b.droppedVisible,
+      tearPossible: /_[JD]$/.test(variable) ? l.choiceReads : 0,
     });
   });
   all.sort(
@@ -202,6 +213,7 @@ function jsonExample(e: ReadExample, s: Symbols): JsonReadExample {
 const HEADS: Record<string, string> = {
   'sc-violation-possible': 'read the newest value, but older ones were visible',
   'stale-observed': 'read an older visible value',
+  'future-read': 'read the value of a later write not ordered after it: HBMM and ECMA-262, not PJMM',
   unexplained: 'read a value no visible write wrote',
 };
 
@@ -216,13 +228,19 @@ export function adversarialText(j: JsonAdversarial): string {
     `  ${grouped(s.choiceReads)} reads had a choice (two or more distinct visible values); ${grouped(s.writes)} writes to ${grouped(s.locations)} locations`,
     `  write buffers: bound ${j.bound}; removed by [GC1] ${grouped(s.gc1Removed)}, [GC2] ${grouped(s.gc2Removed)}, [REMOVE OLDEST] ${grouped(s.removeOldest)} (${grouped(s.droppedVisible)} still visible)`,
   ];
+  if (s.pendingDropped > 0)
+    out.push(
+      `  ${grouped(s.pendingDropped)} unexplained reads were not checked for a future write (too many waited)`,
+    );
   if (j.locations.length > 0) {
     out.push('  locations:');
     for (const l of j.locations) {
       out.push(
         `    ${l.variable}: ${l.reads} reads, ${l.choiceReads} with a choice (max ${l.maxDistinct} values), ` +
-          `${l.staleObserved} stale-observed, ${l.unexplained} unexplained; ${l.writes} writes, ` +
-          `max buffer ${l.maxBuffer} entries (without GC: ${l.maxBufferUncompressed} writes), ${l.removeOldest} [REMOVE OLDEST]`,
+          `${l.staleObserved} stale-observed, ${l.futureRead} future-read, ${l.unexplained} unexplained; ` +
+          `${l.writes} writes, ` +
+          `max buffer ${l.maxBuffer} entries (without GC: ${l.maxBufferUncompressed} writes), ${l.removeOldest} [REMOVE OLDEST]` +
+          (l.tearPossible > 0 ? `; ${l.tearPossible} reads may tear (8-byte field)` : ''),
       );
     }
     if (j.locationsOmitted > 0) out.push(`    (${j.locationsOmitted} more locations; --max-reports)`);
@@ -240,8 +258,8 @@ export function adversarialText(j: JsonAdversarial): string {
     for (const e of list) {
       const at = e.location === '' ? '' : ` at ${e.location}`;
       out.push(`    event ${e.index} (line ${e.line}): ${e.thread} read ${e.variable} = ${e.value}${at}`);
-      if (e.readFrom !== undefined && k === 'stale-observed')
-        out.push(`      written by ${writeText(e.readFrom)}`);
+      if (e.readFrom !== undefined && (k === 'stale-observed' || k === 'future-read'))
+        out.push(`      ${k === 'future-read' ? 'later ' : ''}written by ${writeText(e.readFrom)}`);
       out.push(`      newest: ${writeText(e.newest)}`);
       out.push(`      visible: ${e.alternatives.map(writeText).join('; ')}`);
     }
