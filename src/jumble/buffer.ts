@@ -13,8 +13,8 @@
  *   write whose value is unknown: it equals no value, itself included.
  * - `tid`: the writer t_i ({@link NO_THREAD} for the initial entry); `epoch`: K_i(t_i), the writer's own clock
  *   component at the write (FastTrack's epoch, JUMBLE.md §4.6.2).
- * - the full clock K_i, a row of `width` Int32 in {@link WriteBuffer.clock} (needed as K_j for older entries:
- *   JUMBLE.md §4.6.3); the initial entry's row is ⊥ (zeros).
+ * - the full clock K_i, row i of a {@link ClockTable} (src/detectors/vectorclock/clocks.ts; needed as K_j for older
+ *   entries: JUMBLE.md §4.6.3); the initial entry's row is ⊥ (zeros).
  * - `seq`: the caller's position of the write (offline: the event index; -1 for the initial entry); `site`: its
  *   source-location id (-1: none); `line`: the trace line of the write (offline; 0 when none).
  * - `lo`, `hi`: an optional 8-byte payload as two 4-byte halves (live: the bytes written; tearing composes halves
@@ -24,6 +24,7 @@
  * Removal compacts the arrays (at most bound + 1 entries, 33 by default), so positions are stable only between
  * removals.
  */
+import { ClockTable } from '../detectors/vectorclock/clocks.js';
 import { grow } from '../model/interner.js';
 
 /** [REMOVE OLDEST]'s default bound on a buffer's length (§5.2: "typically 32"). */
@@ -39,8 +40,6 @@ export class WriteBuffer {
   length = 0;
   /** Entries the arrays can hold. */
   capacity: number;
-  /** Int32 per clock row (thread ids 0 … width-1). */
-  width: number;
   value: Float64Array;
   tid: Int32Array;
   epoch: Int32Array;
@@ -49,8 +48,8 @@ export class WriteBuffer {
   line: Float64Array;
   lo: Int32Array;
   hi: Int32Array;
-  /** Entry i's clock K_i at `clock[i * width …]`. */
-  clock: Int32Array;
+  /** Entry i's clock K_i: row i of this table (rows ≥ capacity). */
+  readonly clocks: ClockTable;
 
   // -- statistics (Figure 10 of the paper; JUMBLE.md §11.5)
   /** Writes appended since creation. */
@@ -90,7 +89,6 @@ export class WriteBuffer {
     capacity = 4,
     private readonly maxCapacity = DEFAULT_BOUND + 1,
   ) {
-    this.width = width;
     this.capacity = capacity;
     this.value = new Float64Array(capacity);
     this.tid = new Int32Array(capacity);
@@ -100,7 +98,7 @@ export class WriteBuffer {
     this.line = new Float64Array(capacity);
     this.lo = new Int32Array(capacity);
     this.hi = new Int32Array(capacity);
-    this.clock = new Int32Array(capacity * width);
+    this.clocks = new ClockTable(width, capacity);
     this.reset();
   }
 
@@ -118,22 +116,25 @@ export class WriteBuffer {
     this.line[0] = 0;
     this.lo[0] = 0;
     this.hi[0] = 0;
-    this.clock.fill(0, 0, this.width);
+    this.clocks.clear(0);
     this.writesSinceReset = 0;
     this.last = Number.NaN;
     this.stale.fill(0);
   }
 
+  /** Int32 per clock row (thread ids 0 … width-1). */
+  get width(): number {
+    return this.clocks.width;
+  }
+
+  /** The clock rows: entry i's clock K_i at `clock[i * width …]`. */
+  get clock(): Int32Array {
+    return this.clocks.data;
+  }
+
   /** Makes thread ids 0 … w-1 addressable in the clock rows (re-lays them out). */
   ensureWidth(w: number): void {
-    if (w <= this.width) return;
-    let nw = this.width * 2;
-    while (nw < w) nw *= 2;
-    const c = new Int32Array(this.capacity * nw);
-    for (let i = 0; i < this.length; i++)
-      c.set(this.clock.subarray(i * this.width, (i + 1) * this.width), i * nw);
-    this.clock = c;
-    this.width = nw;
+    this.clocks.ensureWidth(w);
   }
 
   /** Per-thread adversary state for threads 0 … t. */
@@ -209,7 +210,7 @@ export class WriteBuffer {
     this.site = grow(this.site, cap);
     this.lo = grow(this.lo, cap);
     this.hi = grow(this.hi, cap);
-    this.clock = grow(this.clock, cap * this.width);
+    this.clocks.ensureRows(cap);
     this.capacity = cap;
   }
 }
