@@ -67,6 +67,12 @@ export class WriteBuffer {
   /** [REMOVE OLDEST] removals of an entry some thread that may still act could still read (freedom lost). */
   droppedVisible = 0;
 
+  /**
+   * Whether the location holds 8-byte values a read may tear into halves of two writes (§5.2; Java long/double,
+   * JavaScript Float64, non-atomic BigInt64, DataView 8-byte reads — never Int8…Uint32 elements): set by the caller.
+   */
+  tearable = false;
+
   // -- adversary state (§5.1; JUMBLE.md §11.3), kept by ./heuristics.ts
   /** The key of the value most recently returned by a read of this location (any thread); NaN: none or torn. */
   last = Number.NaN;

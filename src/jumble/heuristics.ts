@@ -22,7 +22,7 @@
  * - **Randomness**: one PRNG (mulberry32) per thread, seeded from `seed` and the thread id, so a run's choices are
  *   reproducible given the same reads.
  * - **Tearing** (8-byte values where the language allows it: Java long/double, JavaScript Float64, non-atomic
- *   BigInt64, DataView 8-byte reads — never Int8…Uint32 elements): when `tearable`, |D| ≥ 2, the heuristic is not SC
+ *   BigInt64, DataView 8-byte reads — never Int8…Uint32 elements): when the buffer is `tearable`, |D| ≥ 2, the heuristic is not SC
  *   and fairness does not force the newest value, the read takes one 4-byte half of the chosen entry and the other
  *   half of a second, different visible value chosen by the same heuristic on D without the first; which half comes
  *   from the first alternates per (thread, location), starting from a seeded coin. `last` then records "torn" (NaN:
@@ -98,9 +98,8 @@ export class Adversary {
   /**
    * A read of the location of `b` by thread t with clock C_t (`cw` Int32 at `C[off …]`): chooses the entry it
    * returns (the fields above) and updates the adversary state of `b`. @returns `entry`.
-   * @param tearable whether the location holds 8-byte values that may tear (see the file header).
    */
-  read(b: WriteBuffer, t: number, C: Int32Array, off: number, cw: number, tearable = false): number {
+  read(b: WriteBuffer, t: number, C: Int32Array, off: number, cw: number): number {
     if (this.vis.length < b.length) {
       this.vis = new Int32Array(b.capacity * 2);
       this.dist = new Int32Array(b.capacity * 2);
@@ -120,7 +119,7 @@ export class Adversary {
       else {
         const j = this.pick(b, t, -1);
         r = j < 0 ? newest : this.dist[j];
-        if (tearable && this.heuristic !== SC) this.tear(b, t, j < 0 ? this.newestPosition(newest) : j);
+        if (b.tearable && this.heuristic !== SC) this.tear(b, t, j < 0 ? this.newestPosition(newest) : j);
       }
     }
     this.entry = r;

@@ -283,13 +283,14 @@ describe('tearing of 8-byte values (§5.2): halves of two distinct visible write
       m.wr(0, 1); // [GC2]
       m.rel(0, 0);
       m.wr(0, 2);
+      m.x.tearable = true;
       const adv = new Adversary({ heuristic: h, seed: 7 });
       const halves: boolean[] = [];
       const out = new Int32Array(8);
       const k = visible(m.x, m.C.data, 4, 4, out);
       const legal = new Set(out.subarray(0, k));
       for (let i = 0; i < 6; i++) {
-        adv.read(m.x, 1, m.C.data, 4, 4, true);
+        adv.read(m.x, 1, m.C.data, 4, 4);
         assert.ok(adv.torn, h);
         assert.ok(legal.has(adv.entry) && legal.has(adv.second), h);
         assert.notEqual(m.x.value[adv.entry], m.x.value[adv.second], h);
@@ -303,14 +304,17 @@ describe('tearing of 8-byte values (§5.2): halves of two distinct visible write
   test('no tearing under SC, without a choice, or on a location that may not tear', () => {
     const m = new Machine(2);
     m.wr(0, 1);
+    m.x.tearable = true;
     const sc = new Adversary({ heuristic: 'sc' });
-    sc.read(m.x, 1, m.C.data, 4, 4, true);
+    sc.read(m.x, 1, m.C.data, 4, 4);
     assert.equal(sc.torn, false);
     const old = new Adversary({ heuristic: 'oldest' });
-    old.read(m.x, 0, m.C.data, 0, 4, true); // the writer sees its write only
+    old.read(m.x, 0, m.C.data, 0, 4); // the writer sees its write only
     assert.equal(old.torn, false);
-    old.read(m.x, 1, m.C.data, 4, 4, false);
+    m.x.tearable = false;
+    old.read(m.x, 1, m.C.data, 4, 4);
     assert.equal(old.torn, false);
+    assert.equal(old.stale, true, 'a choice, not torn');
   });
 });
 
