@@ -32,6 +32,7 @@ export interface CheckFlags {
   progress: boolean;
   color: boolean;
   pipeline: PipelineMode;
+  adversarial?: boolean;
 }
 
 export async function check(trace: string, flags: CheckFlags): Promise<number> {
@@ -50,6 +51,8 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
         `--detector: unknown detector '${d}' (expected ${DETECTORS.join(', ')})`,
       );
   }
+  if (flags.adversarial && trace === '-')
+    throw new InvalidArgumentError('--adversarial reads the trace twice: give a file, not stdin');
   let bar: cliProgress.SingleBar | undefined;
   const size = trace === '-' ? 0 : statSync(trace).size;
   if (flags.progress && process.stderr.isTTY && size > 8 << 20) {
@@ -100,7 +103,11 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
   if (warningsShown > 10)
     process.stderr.write(`warning: ${warningsShown - 10} more infeasible events accepted (--lenient)\n`);
   const file = trace === '-' ? '<stdin>' : trace;
-  const reports = result.results.map((d) => jsonReport(result, d, file, flags.maxReports));
+  let reports = result.results.map((d) => jsonReport(result, d, file, flags.maxReports));
+  // issue 22 §2: the adversarial-memory analysis, a second pass over the file (../jumble/offline/check.ts)
+  const jumble = flags.adversarial ? await import('../jumble/offline/check.js') : undefined;
+  const adversarial = await jumble?.adversarialSection(trace, flags, reports[0].racyVariables);
+  if (adversarial) reports = reports.map((j) => ({ ...j, adversarial }));
   const json = reports.length === 1 ? reports[0] : reports;
   if (flags.report) writeJsonReport(flags.report, json);
   if (flags.json) process.stdout.write(jsonText(json));
@@ -109,6 +116,7 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
       process.stdout.write(
         textReport(j, { colors: flags.color && process.stdout.isTTY === true, stats: flags.stats === true }),
       );
+  if (adversarial && !flags.json) process.stdout.write(jumble?.adversarialText(adversarial) ?? '');
   if (flags.json && flags.stats)
     for (const j of reports)
       process.stderr.write(textReport({ ...j, races: [], racesOmitted: 0 }, { colors: false, stats: true }));

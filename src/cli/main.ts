@@ -79,6 +79,10 @@ export async function main(argv: string[]): Promise<number> {
         .choices(PIPELINE_MODES as string[])
         .default('auto'),
     )
+    .option(
+      '--adversarial',
+      'also report what each read could have returned under adversarial memory (Jumble, PLDI 2010; traces with values)',
+    )
     .option('--no-progress', 'no progress bar on stderr')
     .option('--no-color', 'no colors')
     .action(async (trace: string, flags: CheckFlags) => {
