@@ -8,5 +8,7 @@ export { TraceError } from './model/errors.js';
 export * from './model/events.js';
 export { Symbols } from './model/symbols.js';
 export { RaceCollector } from './report/collector.js';
+export type { JsonAccess, JsonRace, JsonReport, JsonSummary } from './report/json.js';
+export type { MemoryLocation, RaceAccess, RaceRecord } from './report/race.js';
 export { type Format, readTrace } from './trace/reader.js';
 export { formatEvent } from './trace/writer.js';

@@ -11,15 +11,13 @@
  * record is allocated from there or from the heap. Not hash-consed: one evaluation shares its record among the
  * Infos it serves (`../shadow/eager.ts`), and a record lives only while an Info starts from it.
  */
-import { allocHeap, CTL, lock, rawAtomics, type StateViews, unlock } from './state.js';
+import { allocHeap, CTL, LS_CLASSES, lock, rawAtomics, type StateViews, unlock } from './state.js';
 
 const REFS = 0;
 const START = 1;
 const N = 2;
 const NEXT = 3;
 const KEYS = 4;
-/** Size classes: 8 << k words, k < CLASSES (free-list heads at `CTL.lsFree + k`). */
-const CLASSES = 20;
 const TWO32 = 2 ** 32;
 
 /** The size class of a record of `n` keys (a record past the largest class is never freed). */
@@ -36,7 +34,7 @@ const classOf = (n: number): number => {
 export function storeLockset(s: StateViews, ls: Set<number>, start: number): number {
   const k = classOf(ls.size);
   let id = 0;
-  if (k < CLASSES) {
+  if (k < LS_CLASSES) {
     lock(s, s.ctl, CTL.lsLock);
     try {
       id = s.ctl[CTL.lsFree + k];
@@ -73,7 +71,7 @@ export function releaseLockset(s: StateViews, id: number): void {
   if (id + KEYS > s.heap.length) s.refresh();
   if (rawAtomics.sub(s.heap, id + REFS, 1) !== 1) return;
   const k = classOf(s.heap[id + N]);
-  if (k >= CLASSES) return;
+  if (k >= LS_CLASSES) return;
   lock(s, s.ctl, CTL.lsLock);
   try {
     s.heap[id + NEXT] = s.ctl[CTL.lsFree + k];

@@ -82,28 +82,31 @@ export const CTL = {
   /** Heap index of the online peer detector's shared tables (`../shadow/fasttrack.ts`, `../shadow/eraser.ts`); 0 until made. */
   peer: 15,
   /** Lock of the online peer's shared tables where the list lock does not serialize them (Eraser's locksets). */
-  peerLock: 32,
+  peerLock: 16,
   /**
    * The shared pool of free `Info` records (`../shadow/goldilocks.ts`): the first of a chain linked through their `next`
    * fields, 0 = empty. Pushed a batch at a time (compare-exchange), taken whole (exchange): no ABA.
    */
-  freeInfos: 33,
+  freeInfos: 17,
   /**
    * The synchronization event list's storage (`./sync-list.ts`): the first live cell (cells before it are collected;
    * a multiple of {@link CHUNK}), the physical chunk slots allocated in `list`, the stack of recycled slots (slot + 1
    * of its top, linked through each slot's first word; 0 = empty), the list length at which the next collection is
    * due, and the collector's lock (taken with a try, never waited for).
    */
-  listBase: 34,
-  listSlots: 35,
-  freeSlots: 36,
-  gcAt: 37,
-  gcLock: 38,
-  /** Lock of the explicit lockset store (`./locksets.ts`); its free lists by size class follow (20 words). */
-  lsLock: 39,
-  lsFree: 40,
+  listBase: 18,
+  listSlots: 19,
+  freeSlots: 20,
+  gcAt: 21,
+  gcLock: 22,
+  /**
+   * Lock of the explicit lockset store (`./locksets.ts`); its free lists by size class follow (`LS_CLASSES` words,
+   * before `stats`: checked below).
+   */
+  lsLock: 23,
+  lsFree: 24,
   /** Counters summed over all threads (see `STATS`; at most {@link STATS_MAX}). */
-  stats: 64,
+  stats: 48,
   /**
    * Deduplication of reports: `dedupSize` hashes of location pairs (open addressing, 0 = empty), then per slot
    * its count, its record's string id, then the slots in order of first report (`../races.ts`).
@@ -139,6 +142,10 @@ export const STATS = [
 export type StatName = (typeof STATS)[number];
 /** Words of `ctl` reserved for the counters (from `CTL.stats` to `CTL.dedup`). */
 const STATS_MAX = CTL.dedup - CTL.stats;
+/** Size classes of the explicit lockset store (`./locksets.ts`), records of 8 << k words: free lists at `CTL.lsFree + k`. */
+export const LS_CLASSES = 20;
+if (CTL.lsFree + LS_CLASSES > CTL.stats)
+  throw new Error(`goldilocks: ${LS_CLASSES} lockset free lists overlap the counters`);
 if (STATS.length > STATS_MAX)
   throw new Error(`goldilocks: ${STATS.length} counters, ${STATS_MAX} words for them`);
 /** Index of each counter in `STATS` (and in a thread's local counts). */

@@ -200,14 +200,10 @@ export class FastTrackShadow extends Shadow implements rules.ClockStore<number> 
           : bytes === (f & MASK) && ((flags & ATOMIC) === 0 || f === same)) &&
         heap[e + POS] <= this.clockOf(heap, u)
       ) {
-        const rest = f & MASK & ~bytes;
-        if (rest === 0) {
-          heap[prev + NEXT] = next;
-          this.release(e);
+        if (this.dropBytes(heap, prev, e, f, bytes)) {
           e = next;
           continue;
         }
-        heap[e + FLAGS] = (f & ~MASK) | rest;
       }
       prev = e;
       e = next;

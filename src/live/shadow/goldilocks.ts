@@ -436,10 +436,12 @@ export class Shadow {
     const pos = heap[e + POS];
     const id = heap[e + LS];
     const from = id === 0 ? pos : locksetStart(s, id);
+    // the explicit lockset read once from the heap (a walk copies it: `LiveLockset.load`)
+    const explicit = id === 0 ? undefined : locksetOf(s, id);
     const counts = this.counts;
     const end = rawAtomics.load(s.ctl, CTL.listEnd);
     if (end - from <= DIRECT_TRANSFER_MAX_DISTANCE) {
-      this.start(u, id);
+      this.start(u, explicit);
       const reached = this.walk(from, end, u);
       counts[STAT.directTransferCells] += this.walked;
       if (reached) {
@@ -451,7 +453,7 @@ export class Shadow {
     counts[STAT.lockset]++;
     counts[STAT.walks]++;
     counts[STAT.walkCells] += end - from;
-    this.start(u, id);
+    this.start(u, explicit);
     const hb = this.walk(from, end, -1);
     if (this.walkEnd - from >= WALK_CACHE_MIN_CELLS) this.cache(e);
     if (hb) {
@@ -468,12 +470,13 @@ export class Shadow {
   }
 
   /**
-   * Makes {@link ls} the lockset Info's walk starts from: `{u}` at its access, or its explicit lockset `id` (§5.4,
-   * `../memory/locksets.ts`), for a walk deciding whether the access happens-before this thread's current point.
+   * Makes {@link ls} the lockset Info's walk starts from: `{u}` at its access, or its explicit lockset (§5.4,
+   * `../memory/locksets.ts` {@link locksetOf}; copied), for a walk deciding whether the access happens-before this
+   * thread's current point.
    */
-  private start(u: number, id: number): void {
-    if (id === 0) this.ls.reset(threadKey(u), this.t);
-    else this.ls.load(locksetOf(this.s, id), this.t);
+  private start(u: number, explicit: Set<number> | undefined): void {
+    if (explicit === undefined) this.ls.reset(threadKey(u), this.t);
+    else this.ls.load(explicit, this.t);
   }
 
   /** Happens-before memo: an access of `u` at `pos` happens before this thread's current point. */
@@ -612,14 +615,10 @@ export class Shadow {
           e = next;
           continue;
         }
-        const rest = f & MASK & ~mask;
-        if (rest === 0) {
-          heap[prev + NEXT] = next;
-          this.release(e);
+        if (this.dropBytes(heap, prev, e, f, mask)) {
           e = next;
           continue;
         }
-        heap[e + FLAGS] = (f & ~MASK) | rest;
       }
       prev = e;
       e = next;
@@ -677,6 +676,22 @@ export class Shadow {
    * 128 kept, 64 go to the shared pool: a thread that only overwrites others' records (a writer after a reader)
    * would otherwise hoard them while the other allocates without end.
    */
+  /**
+   * Removes `bytes` from the byte mask of Info `e` (flags `f`), which follows `prev` in its word's list (`prev` may be
+   * the word's head slot, `word + 1 - NEXT`); when no byte is left, unlinks it and frees it ({@link release}).
+   * @returns true if `e` was unlinked (`prev` stays the predecessor of the next Info).
+   */
+  protected dropBytes(heap: Int32Array, prev: number, e: number, f: number, bytes: number): boolean {
+    const rest = f & MASK & ~bytes;
+    if (rest !== 0) {
+      heap[e + FLAGS] = (f & ~MASK) | rest;
+      return false;
+    }
+    heap[prev + NEXT] = heap[e + NEXT];
+    this.release(e);
+    return true;
+  }
+
   protected release(e: number): void {
     const heap = this.s.heap;
     const ls = heap[e + LS];
