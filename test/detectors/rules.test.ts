@@ -125,6 +125,10 @@ const RULES: [keyof typeof SyncKind, Element[], Element[]][] = [
 ];
 
 describe('lockset rules (Figure 5 with the ECMA-262 atomic write), one kernel for both front ends', () => {
+  it('the table names every kind (commit has its own test below)', () => {
+    const named = new Set([...RULES.map(([name]) => name), 'Commit']);
+    assert.deepEqual([...named].sort(), Object.keys(SyncKind).sort());
+  });
   for (const front of [offline, live]) {
     for (const [name, before, after] of RULES) {
       it(`${front.name}: ${name} on {${before}} gives {${after}}`, () => {
