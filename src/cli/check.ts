@@ -8,11 +8,10 @@ import type cliProgress from 'cli-progress';
 import { InvalidArgumentError } from 'commander';
 import { type CheckOptions, checkFile } from '../check.js';
 import { DETECTORS } from '../detectors/names.js';
-import { SkipList } from '../engine/skip.js';
 import { jsonText, writeJsonReport } from '../report/json.js';
 import { jsonReport, textReport } from '../report/report.js';
-import type { PipelineMode } from '../trace/pipeline.js';
 import type { Format } from '../trace/reader.js';
+import type { PipelineMode } from '../trace/reading.js';
 import { EXIT_OK, EXIT_RACES, OPTIMIZATIONS } from './options.js';
 
 export interface CheckFlags {
@@ -70,7 +69,7 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
     format: flags.format,
     pipeline: flags.pipeline,
     lenient: flags.lenient,
-    skip: flags.skip ? SkipList.load(flags.skip) : undefined,
+    skip: flags.skip ? (await import('../engine/skip.js')).SkipList.load(flags.skip) : undefined,
     detectorOptions: {
       goldilocks: {
         xactShortCircuit: !disabled.has('xact'),
