@@ -2,14 +2,14 @@
  * The check of a trace given as text (tests, examples), synchronously: all detectors linked (`./detectors/index.ts`).
  * A trace file: `./check.ts`, which loads only the detectors it runs.
  */
-import { type CheckOptions, type CheckResult, newCheck } from './check.js';
+import { type CheckOptions, type CheckResult, msSince, newCheck } from './check.js';
 import { createDetector } from './detectors/index.js';
 import { readTraceBuffer } from './trace/reader.js';
 
 /** As `checkFile` (`./check.ts`), for a trace given as text. */
 export function checkText(text: string, options: CheckOptions = {}, name = '<text>'): CheckResult {
   const { symbols, engine, results } = newCheck(options, name, createDetector);
-  const t0 = performance.now();
+  const t0 = process.hrtime.bigint();
   const buf = Buffer.from(text, 'utf8');
   // A batch no larger than the text's line count (+ room for a pending event): small texts stay cheap.
   let lines = 2;
@@ -18,5 +18,5 @@ export function checkText(text: string, options: CheckOptions = {}, name = '<tex
     format: options.format,
     batchSize: lines + 2,
   });
-  return { symbols, engine, results, input, timeMs: performance.now() - t0, reading: 'one thread' };
+  return { symbols, engine, results, input, timeMs: msSince(t0), reading: 'one thread' };
 }

@@ -63,6 +63,12 @@ export interface CheckResult {
   reading: Reading;
 }
 
+/**
+ * Milliseconds since `start`, a `process.hrtime.bigint()` (the global `performance` would load node:perf_hooks
+ * and eight more built-in modules at the first use: issue 21 §4).
+ */
+export const msSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
+
 /** Bytes of a file's start that {@link sniff} reads: enough for a first line of a text trace. */
 const SNIFF_BYTES = 1 << 16;
 
@@ -122,7 +128,7 @@ export function newCheck(
 export async function checkFile(path: string, options: CheckOptions = {}): Promise<CheckResult> {
   const create = await loadDetectors(options.detectors ?? ['goldilocks']);
   const { symbols, engine, results } = newCheck(options, path === '-' ? '<stdin>' : path, create);
-  const t0 = performance.now();
+  const t0 = process.hrtime.bigint();
   const { size, kind } = sniff(path, options.format);
   const mode = options.pipeline ?? 'auto';
   const coreFree = mode === 'auto' && autoMayUseThreads(path, size, kind) && (await coreIsFree());
@@ -137,7 +143,7 @@ export async function checkFile(path: string, options: CheckOptions = {}): Promi
     const { readTracePipelined } = await import('./trace/pipeline.js'); // loaded only to read in a parser thread
     input = await readTracePipelined(path, symbols, onBatch, readOptions);
   } else input = await readTrace(path, symbols, onBatch, readOptions);
-  return { symbols, engine, results, input, timeMs: performance.now() - t0, reading };
+  return { symbols, engine, results, input, timeMs: msSince(t0), reading };
 }
 
 /** The verdicts every precise detector must agree on: racy variables and the first racy event of each. */
