@@ -13,7 +13,7 @@ import { appendFileSync, existsSync, mkdirSync, renameSync, statSync, writeFileS
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { PIPELINE_MODES } from '../dist/trace/options.js';
-import type { PipelineMode } from '../dist/trace/pipeline.js';
+import type { PipelineMode } from '../dist/trace/reading.js';
 import { describeMachine, ROOT, runNode } from '../scripts/child.js';
 import { parseCount } from './generate.js';
 import type { RunResult } from './run-one.js';

@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { checkFile } from '../dist/check.js';
 import { PIPELINE_MODES } from '../dist/trace/options.js';
-import type { PipelineMode } from '../dist/trace/pipeline.js';
+import type { PipelineMode } from '../dist/trace/reading.js';
 import { describeMachine, ROOT } from '../scripts/child.js';
 import { buildRevision } from './revision.js';
 

@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { checkFile } from '../dist/check.js';
 import { PIPELINE_MODES } from '../dist/trace/options.js';
-import type { PipelineMode, Reading } from '../dist/trace/pipeline.js';
+import type { PipelineMode, Reading } from '../dist/trace/reading.js';
 
 export interface RunResult {
   detector: string;

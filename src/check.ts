@@ -1,12 +1,19 @@
+/**
+ * The check of a trace file (`goldilocks check`, the library's `checkFile`): reads it — in this thread, by a parser
+ * thread or split between parser threads (`./trace/reading.ts`) — and runs the detectors over it. Loads only what the
+ * input needs: the detectors named (`./detectors/load.ts`), the parser threads' machinery for a file of 8 MiB or
+ * more (issue 21 §4). A trace given as text: `./check-text.ts`.
+ */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import type { Detector } from './detectors/detector.js';
-import { createDetector, type DetectorOptions } from './detectors/index.js';
+import { type CreateDetector, type DetectorOptions, loadDetectors } from './detectors/load.js';
 import { Engine } from './engine/engine.js';
 import type { SkipList } from './engine/skip.js';
 import type { TraceError } from './model/errors.js';
 import type { EventBatch } from './model/events.js';
 import { Symbols } from './model/symbols.js';
 import { RaceCollector } from './report/collector.js';
+import { detectFormat, type Format, type ReadResult, readTrace } from './trace/reader.js';
 import {
   autoMayUseThreads,
   chooseReading,
@@ -15,9 +22,7 @@ import {
   isTextTrace,
   type PipelineMode,
   type Reading,
-  readTracePipelined,
-} from './trace/pipeline.js';
-import { detectFormat, type Format, type ReadResult, readTrace, readTraceBuffer } from './trace/reader.js';
+} from './trace/reading.js';
 import type { SplitOptions } from './trace/split.js';
 import { formatEvent } from './trace/writer.js';
 
@@ -58,6 +63,12 @@ export interface CheckResult {
   reading: Reading;
 }
 
+/**
+ * Milliseconds since `start`, a `process.hrtime.bigint()` (the global `performance` would load node:perf_hooks
+ * and eight more built-in modules at the first use: issue 21 §4).
+ */
+export const msSince = (start: bigint): number => Number(process.hrtime.bigint() - start) / 1e6;
+
 /** Bytes of a file's start that {@link sniff} reads: enough for a first line of a text trace. */
 const SNIFF_BYTES = 1 << 16;
 
@@ -85,9 +96,14 @@ export function sniff(path: string, format: Format | undefined): { size: number;
   }
 }
 
-function setup(
+/**
+ * The symbols, the engine and the detectors (made by `create`, in the order of `options.detectors`) of a check of
+ * `file`.
+ */
+export function newCheck(
   options: CheckOptions,
   file: string,
+  create: CreateDetector,
 ): { symbols: Symbols; engine: Engine; results: DetectorResult[] } {
   const symbols = new Symbols();
   const engine = new Engine(
@@ -98,11 +114,7 @@ function setup(
   );
   const results = (options.detectors ?? ['goldilocks']).map((name) => {
     const races = new RaceCollector();
-    const detector = createDetector(
-      name,
-      { symbols, locks: engine.locks, sink: races },
-      options.detectorOptions,
-    );
+    const detector = create(name, { symbols, locks: engine.locks, sink: races }, options.detectorOptions);
     engine.detectors.push(detector);
     return { detector, races };
   });
@@ -114,8 +126,9 @@ function setup(
  * @throws TraceError for a malformed line or an infeasible event (unless `lenient`); Error for unreadable files.
  */
 export async function checkFile(path: string, options: CheckOptions = {}): Promise<CheckResult> {
-  const { symbols, engine, results } = setup(options, path === '-' ? '<stdin>' : path);
-  const t0 = performance.now();
+  const create = await loadDetectors(options.detectors ?? ['goldilocks']);
+  const { symbols, engine, results } = newCheck(options, path === '-' ? '<stdin>' : path, create);
+  const t0 = process.hrtime.bigint();
   const { size, kind } = sniff(path, options.format);
   const mode = options.pipeline ?? 'auto';
   const coreFree = mode === 'auto' && autoMayUseThreads(path, size, kind) && (await coreIsFree());
@@ -126,26 +139,11 @@ export async function checkFile(path: string, options: CheckOptions = {}): Promi
   if (reading === 'split' && isTextTrace(kind)) {
     const { readTraceSplit } = await import('./trace/split.js'); // loaded only to split
     input = await readTraceSplit(path, kind, symbols, onBatch, readOptions, options.split);
-  } else {
-    const read = reading === 'parser thread' ? readTracePipelined : readTrace;
-    input = await read(path, symbols, onBatch, readOptions);
-  }
-  return { symbols, engine, results, input, timeMs: performance.now() - t0, reading };
-}
-
-/** As {@link checkFile}, for a trace given as text (tests, examples). */
-export function checkText(text: string, options: CheckOptions = {}, name = '<text>'): CheckResult {
-  const { symbols, engine, results } = setup(options, name);
-  const t0 = performance.now();
-  const buf = Buffer.from(text, 'utf8');
-  // A batch no larger than the text's line count (+ room for a pending event): small texts stay cheap.
-  let lines = 2;
-  for (let i = buf.indexOf(10); i >= 0 && lines < 1 << 15; i = buf.indexOf(10, i + 1)) lines++;
-  const input = readTraceBuffer(buf, name, symbols, (b) => engine.process(b), {
-    format: options.format,
-    batchSize: lines + 2,
-  });
-  return { symbols, engine, results, input, timeMs: performance.now() - t0, reading: 'one thread' };
+  } else if (reading === 'parser thread') {
+    const { readTracePipelined } = await import('./trace/pipeline.js'); // loaded only to read in a parser thread
+    input = await readTracePipelined(path, symbols, onBatch, readOptions);
+  } else input = await readTrace(path, symbols, onBatch, readOptions);
+  return { symbols, engine, results, input, timeMs: msSince(t0), reading };
 }
 
 /** The verdicts every precise detector must agree on: racy variables and the first racy event of each. */

@@ -1,5 +1,6 @@
 /** Public API of the goldilocks package: the offline checker, its detectors, trace readers and reports. */
-export { type CheckOptions, type CheckResult, checkFile, checkText, verdicts } from './check.js';
+export { type CheckOptions, type CheckResult, checkFile, verdicts } from './check.js';
+export { checkText } from './check-text.js';
 export type { AccessRef, Detector, DetectorContext, Race, RaceSink } from './detectors/detector.js';
 export { createDetector } from './detectors/index.js';
 export { DETECTORS, type DetectorName } from './detectors/names.js';

@@ -8,11 +8,10 @@ import type cliProgress from 'cli-progress';
 import { InvalidArgumentError } from 'commander';
 import { type CheckOptions, checkFile } from '../check.js';
 import { DETECTORS } from '../detectors/names.js';
-import { SkipList } from '../engine/skip.js';
 import { jsonText, writeJsonReport } from '../report/json.js';
-import { jsonReport, textReport } from '../report/report.js';
-import type { PipelineMode } from '../trace/pipeline.js';
+import { jsonReport } from '../report/report.js';
 import type { Format } from '../trace/reader.js';
+import type { PipelineMode } from '../trace/reading.js';
 import { EXIT_OK, EXIT_RACES, OPTIMIZATIONS } from './options.js';
 
 export interface CheckFlags {
@@ -73,7 +72,7 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
     format: flags.format,
     pipeline: flags.pipeline,
     lenient: flags.lenient,
-    skip: flags.skip ? SkipList.load(flags.skip) : undefined,
+    skip: flags.skip ? (await import('../engine/skip.js')).SkipList.load(flags.skip) : undefined,
     detectorOptions: {
       goldilocks: {
         xactShortCircuit: !disabled.has('xact'),
@@ -111,15 +110,22 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
   const json = reports.length === 1 ? reports[0] : reports;
   if (flags.report) writeJsonReport(flags.report, json);
   if (flags.json) process.stdout.write(jsonText(json));
-  else
+  if (!flags.json || flags.stats) {
+    const { textReport } = await import('../report/text.js'); // with picocolors, loaded only to print text
     for (const j of reports)
-      process.stdout.write(
-        textReport(j, { colors: flags.color && process.stdout.isTTY === true, stats: flags.stats === true }),
-      );
+      if (flags.json)
+        process.stderr.write(
+          textReport({ ...j, races: [], racesOmitted: 0 }, { colors: false, stats: true }),
+        );
+      else
+        process.stdout.write(
+          textReport(j, {
+            colors: flags.color && process.stdout.isTTY === true,
+            stats: flags.stats === true,
+          }),
+        );
+  }
   if (adversarial && !flags.json) process.stdout.write(jumble?.adversarialText(adversarial) ?? '');
-  if (flags.json && flags.stats)
-    for (const j of reports)
-      process.stderr.write(textReport({ ...j, races: [], racesOmitted: 0 }, { colors: false, stats: true }));
   const racy = reports.some((j) => j.summary.racyVariables > 0);
   return racy && flags.failOnRace ? EXIT_RACES : EXIT_OK;
 }

@@ -14,8 +14,7 @@ import pc from 'picocolors';
 import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/options.js';
 import { run } from '../node/run.js';
 import { emptyReport, type JsonReport, liveInput, writeJsonReport } from '../report/json.js';
-import { statisticsText } from '../report/report.js';
-import { textSummary } from '../report/text.js';
+import { statisticsText, textSummary } from '../report/text.js';
 import { writeRecordedTrace } from './record.js';
 
 export interface RunFlags {

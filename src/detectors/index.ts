@@ -1,31 +1,18 @@
+/**
+ * Creates an offline detector by name, synchronously: all five detectors are linked (`checkText`, the library).
+ * `goldilocks check` loads only the detectors it runs, through `./load.ts` (issue 21 §4).
+ */
 import type { Detector, DetectorContext } from './detector.js';
-import { EagerDetector } from './eager/eager.js';
-import { EraserDetector } from './eraser/eraser.js';
-import { GoldilocksDetector, type GoldilocksOptions } from './goldilocks/goldilocks.js';
-import { DETECTORS } from './names.js';
-import { DjitDetector } from './vectorclock/djit.js';
-import { FastTrackDetector } from './vectorclock/fasttrack.js';
+import * as eager from './eager/eager.js';
+import * as eraser from './eraser/eraser.js';
+import * as goldilocks from './goldilocks/goldilocks.js';
+import { constructDetector, type DetectorModules, type DetectorOptions } from './load.js';
+import * as djit from './vectorclock/djit.js';
+import * as fasttrack from './vectorclock/fasttrack.js';
 
-export interface DetectorOptions {
-  goldilocks?: GoldilocksOptions;
-  /** Eraser's array sub-block size. */
-  blockSize?: number;
-}
+const ALL: DetectorModules = { goldilocks, eager, djit, fasttrack, eraser };
 
 /** Creates a detector by name. @throws Error for an unknown name. */
 export function createDetector(name: string, ctx: DetectorContext, options: DetectorOptions = {}): Detector {
-  switch (name) {
-    case 'goldilocks':
-      return new GoldilocksDetector(ctx, options.goldilocks);
-    case 'eager':
-      return new EagerDetector(ctx);
-    case 'djit':
-      return new DjitDetector(ctx);
-    case 'fasttrack':
-      return new FastTrackDetector(ctx);
-    case 'eraser':
-      return new EraserDetector(ctx, { blockSize: options.blockSize });
-    default:
-      throw new Error(`unknown detector '${name}' (expected one of ${DETECTORS.join(', ')})`);
-  }
+  return constructDetector(name, ALL, ctx, options);
 }

@@ -1,10 +1,11 @@
 /**
  * The text a person reads, for `goldilocks check` and `goldilocks run` alike, in the manner of ThreadSanitizer's
  * reports: one block per race between two `==================` lines (`WARNING: <detector>: data race on <variable>`,
- * the current access, its stack when known, the `previous` access, the lockset, how it was decided), and one
- * `SUMMARY: <detector>: ...` line of counts.
+ * the current access, its stack when known, the `previous` access, the lockset, how it was decided), the `--stats`
+ * section, and one `SUMMARY: <detector>: ...` line of counts. `goldilocks check --json` does not load it.
  */
 import pc from 'picocolors';
+import { CHECK_DECISIONS } from '../detectors/goldilocks/short-circuit.js';
 import type { JsonReport } from './json.js';
 import type { RaceAccess, RaceRecord } from './race.js';
 
@@ -85,4 +86,33 @@ export function textSummary(j: JsonReport, colors: boolean): string {
     (s.warnings > 0 ? c.yellow(` — ${s.warnings} infeasible events accepted (--lenient)`) : '') +
     '\n'
   );
+}
+
+/**
+ * The `--stats` section of a report (`goldilocks check` and `goldilocks run`): one line per counter, with each check
+ * decision's share of the checks (CHECK_DECISIONS, the paper's Table 1) and the mean walk length.
+ */
+export function statisticsText(j: JsonReport): string[] {
+  const out = [`statistics (${j.detector}):`];
+  const { checks, walks, walkCells } = j.stats;
+  for (const [k, v] of Object.entries(j.stats)) {
+    let share = '';
+    if ((CHECK_DECISIONS as readonly string[]).includes(k) && checks > 0)
+      share = ` (${((100 * v) / checks).toFixed(1)}% of checks)`;
+    else if (k === 'walks' && v > 0) share = ` (mean ${(walkCells / walks).toFixed(1)} cells)`;
+    out.push(`  ${k.padEnd(24)} ${grouped(v)}${share}`);
+  }
+  return out;
+}
+
+/** Renders a JSON report as text for people: its races ({@link textRace}), the omitted ones, `--stats`, the summary. */
+export function textReport(j: JsonReport, options: { colors: boolean; stats: boolean }): string {
+  const c = options.colors ? pc : pc.createColors(false);
+  let out = '';
+  for (const r of j.races)
+    out += textRace(r, { detector: j.detector, colors: options.colors, count: r.count });
+  if (j.racesOmitted > 0)
+    out += `${c.dim(`${j.racesOmitted} more location pairs not shown (--max-reports)`)}\n`;
+  if (options.stats) out += `${statisticsText(j).join('\n')}\n`;
+  return out + textSummary(j, options.colors);
 }

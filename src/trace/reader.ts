@@ -1,6 +1,5 @@
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
 import { TraceError } from '../model/errors.js';
 import { EventBatch } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
@@ -83,6 +82,7 @@ export async function readTrace(
   }
   let source: AsyncIterable<Buffer> = rawChunks();
   if (gzip) {
+    const { createGunzip } = await import('node:zlib'); // loaded only for gzip'd input (issue 21 §4)
     const gunzip = createGunzip({ chunkSize: 1 << 20 });
     const feed = rawChunks();
     (async () => {

@@ -11,12 +11,16 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { CLI, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
 
 const PRELOAD = pathToFileURL(join(ROOT, 'test', 'fixtures', 'log-loads.mjs')).href;
 const TRACE = tempFile('one.std', 'T0|w(x)|1\n');
 
-/** Runs the CLI with `args` under the preload. @returns the files it loaded, relative to ROOT, sorted. */
+/**
+ * Runs the CLI with `args` under the preload. @returns the files it loaded, relative to ROOT, and the built-in
+ * modules it imported or required (`node:zlib`), sorted.
+ */
 function loaded(args: string[]): string[] {
   const log = tempPath('loads.txt');
   const r = spawnSync(process.execPath, ['--import', PRELOAD, CLI, ...args], {
@@ -28,6 +32,7 @@ function loaded(args: string[]): string[] {
   for (const line of readFileSync(log, 'utf8').split('\n')) {
     if (line.startsWith('file:')) files.add(relative(ROOT, fileURLToPath(line)));
     else if (line.startsWith('/')) files.add(relative(ROOT, line));
+    else if (line.startsWith('node:')) files.add(line);
   }
   return [...files].sort();
 }
@@ -98,5 +103,51 @@ describe('start-up: check, convert and --help load none of the live runtime', ()
     assert.deepEqual(liveModules(files), []);
     assert.ok(files.includes('dist/cli/convert.js'), files.join('\n'));
     assert.ok(!files.includes('dist/check.js') && !files.includes('dist/cli/check.js'), files.join('\n'));
+  });
+});
+
+/** The offline detectors' modules, each loaded only when a check names it. */
+const DETECTOR_FILES = {
+  goldilocks: 'dist/detectors/goldilocks/goldilocks.js',
+  eager: 'dist/detectors/eager/eager.js',
+  djit: 'dist/detectors/vectorclock/djit.js',
+  fasttrack: 'dist/detectors/vectorclock/fasttrack.js',
+  eraser: 'dist/detectors/eraser/eraser.js',
+};
+const detectorsLoaded = (files: string[]): string[] =>
+  Object.entries(DETECTOR_FILES)
+    .filter(([, file]) => files.includes(file))
+    .map(([name]) => name);
+/** What only a large or gzip'd input needs: parser threads, the processors' count, gunzip. */
+const READING_THREADS = ['dist/trace/pipeline.js', 'dist/trace/split.js', 'node:worker_threads', 'node:os'];
+
+describe('start-up: a check loads what its input and options need (issue 21 §4)', () => {
+  it('a one-line trace: the goldilocks detector alone; no parser threads, zlib or perf_hooks', () => {
+    const files = loaded(['check', TRACE]);
+    assert.deepEqual(detectorsLoaded(files), ['goldilocks']);
+    for (const f of [...READING_THREADS, 'node:zlib', 'node:perf_hooks', 'dist/engine/skip.js'])
+      assert.ok(!files.includes(f), `${f} loaded:\n${files.join('\n')}`);
+    assert.ok(files.includes('dist/report/text.js'), files.join('\n'));
+  });
+
+  it('--detector fasttrack,eraser: those two detectors only', () => {
+    assert.deepEqual(detectorsLoaded(loaded(['check', '-d', 'fasttrack,eraser', TRACE])), [
+      'fasttrack',
+      'eraser',
+    ]);
+  });
+
+  it('--json: neither the text report nor picocolors, unless --stats', () => {
+    const files = loaded(['check', '--json', TRACE]);
+    assert.ok(files.includes('dist/report/json.js'), files.join('\n'));
+    assert.ok(!files.includes('dist/report/text.js'), files.join('\n'));
+    assert.ok(!files.some((f) => packageOf(f) === 'picocolors'), files.join('\n'));
+    assert.ok(loaded(['check', '--json', '--stats', TRACE]).includes('dist/report/text.js'));
+  });
+
+  it("a gzip'd trace loads zlib, and still no parser threads", () => {
+    const files = loaded(['check', tempFile('one.std.gz', gzipSync('T0|w(x)|1\n'))]);
+    assert.ok(files.includes('node:zlib'), files.join('\n'));
+    for (const f of READING_THREADS) assert.ok(!files.includes(f), `${f} loaded:\n${files.join('\n')}`);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkText, verdicts } from '../../src/check.js';
+import { verdicts } from '../../src/check.js';
+import { checkText } from '../../src/check-text.js';
 
 const PRECISE = ['goldilocks', 'eager', 'djit', 'fasttrack'];
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { checkText } from '../../src/check.js';
+import { checkText } from '../../src/check-text.js';
 import {
   agreementProperty,
   assertAgreement,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkText, verdicts } from '../../src/check.js';
+import { verdicts } from '../../src/check.js';
+import { checkText } from '../../src/check-text.js';
 
 /** Runs eager and goldilocks; asserts they agree and returns eager's verdicts and statistics. */
 function eager(lines: string[]): { racy: Map<string, number>; stats: Record<string, number> } {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { checkText, verdicts } from '../../src/check.js';
+import { verdicts } from '../../src/check.js';
+import { checkText } from '../../src/check-text.js';
 import { EagerDetector } from '../../src/detectors/eager/eager.js';
 import { GoldilocksDetector } from '../../src/detectors/goldilocks/goldilocks.js';
 import { Engine } from '../../src/engine/engine.js';

@@ -13,7 +13,8 @@
  * Used by test/detectors/differential.test.ts and test/detectors/fuzz.ts.
  */
 import fc from 'fast-check';
-import { type CheckResult, checkText, verdicts } from '../../src/check.js';
+import { type CheckResult, verdicts } from '../../src/check.js';
+import { checkText } from '../../src/check-text.js';
 import type { Race, RaceSink } from '../../src/detectors/detector.js';
 import type { GoldilocksOptions } from '../../src/detectors/goldilocks/goldilocks.js';
 import { createDetector } from '../../src/detectors/index.js';

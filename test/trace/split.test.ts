@@ -15,6 +15,7 @@ import { checkFile } from '../../dist/check.js';
 import { TraceError } from '../../dist/model/errors.js';
 import type { EventBatch } from '../../dist/model/events.js';
 import { Symbols } from '../../dist/model/symbols.js';
+import { readTrace } from '../../dist/trace/reader.js';
 import {
   autoMayUseThreads,
   chooseReading,
@@ -22,8 +23,7 @@ import {
   idleCores,
   PIPELINE_MIN_BYTES,
   SPLIT_MIN_BYTES,
-} from '../../dist/trace/pipeline.js';
-import { readTrace } from '../../dist/trace/reader.js';
+} from '../../dist/trace/reading.js';
 import { readTraceSplit, type SplitOptions, segmentBounds } from '../../dist/trace/split.js';
 import { formatEvent } from '../../dist/trace/writer.js';
 import { feasibleTrace } from '../helpers/gen.js';
