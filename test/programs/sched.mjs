@@ -1,7 +1,9 @@
 /**
  * The invisible deterministic scheduler of the test programs, and their worker spawn/join helpers (one module,
  * imported by every program; not a program itself: it has no `// expect:` header). Most programs need only
- * {@link workers}: the main thread sets up shared data and spawns the workers, each worker runs the same file.
+ * {@link workers}: the main thread sets up shared data and spawns workers running the same file, then joins them;
+ * those that message their workers, terminate them, nest them or run eval workers use {@link schedule},
+ * {@link spawn} and {@link join} directly.
  *
  * A schedule is a step counter in its own SharedArrayBuffer. `step(n)` blocks until the counter equals n,
  * `next()` increments it and wakes the sleepers, so "worker A does X at step 0, worker B does Y at step 1" fixes
@@ -123,9 +125,4 @@ export function workers(file, parties, setup) {
   const names = typeof parties === 'number' ? Array.from({ length: parties }, (_, i) => i) : parties;
   const joined = Promise.all(names.map((who, i) => join(spawn(file, { sched: buffer, i, who, ...data }))));
   return { main: true, joined, at, step, next, sleep, ...data };
-}
-
-/** Spawns one worker per element of `datas` (all running `file`) and joins them all. */
-export function runWorkers(file, datas) {
-  return Promise.all(datas.map((d) => join(spawn(file, d))));
 }
