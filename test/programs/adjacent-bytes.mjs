@@ -1,20 +1,13 @@
 // expect: no race
 // idiom: unordered accesses to adjacent but disjoint bytes never race: plain bytes 0 and 1, atomic Int16 at 2-3 vs Int32 at 4-7.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const sab = new SharedArrayBuffer(8);
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, sab, i })),
-  );
+const { main, joined, i, at, sab } = workers(import.meta.url, 2, () => ({ sab: new SharedArrayBuffer(8) }));
+if (main) {
+  await joined;
   const b = new Uint8Array(sab);
   if (b[0] !== 1 || b[1] !== 2 || b[2] !== 3 || b[4] !== 4) throw new Error(`bytes ${b}`);
 } else {
-  const { at } = schedule(workerData.sched);
-  const { sab, i } = workerData;
   const bytes = new Uint8Array(sab);
   if (i === 0) {
     at(0, () => {

@@ -1,19 +1,15 @@
 // expect: no race
 // idiom: mixed atomic/non-atomic READS of one element (written before the workers started): reads never race.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
+const { main, joined, i, at, v } = workers(import.meta.url, 2, () => {
   const v = new Int32Array(new SharedArrayBuffer(4));
   v[0] = 99;
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, v, i })),
-  );
+  return { v };
+});
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { v, i } = workerData;
   const seen = at(i, () => (i === 0 ? Atomics.load(v, 0) : v[0]));
   if (seen !== 99) throw new Error(`saw ${seen}`);
 }

@@ -1,18 +1,13 @@
 // expect: no race
 // idiom: publication by one atomic store: b's Atomics.load reads a's Atomics.store, then b reads the element plainly.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const v = new Int32Array(new SharedArrayBuffer(4));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, v, i })),
-  );
+const { main, joined, i, at, v } = workers(import.meta.url, 2, () => ({
+  v: new Int32Array(new SharedArrayBuffer(4)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { v, i } = workerData;
   if (i === 0) {
     at(0, () => Atomics.store(v, 0, 7));
   } else {

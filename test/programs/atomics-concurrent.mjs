@@ -1,20 +1,15 @@
 // expect: no race
 // idiom: unordered atomics of equal ranges never race: add/sub/exchange/compareExchange/or on Int32 and BigInt64 elements.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const i32 = new Int32Array(new SharedArrayBuffer(8));
-  const big = new BigInt64Array(new SharedArrayBuffer(8));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, i32, big, i })),
-  );
+const { main, joined, i, at, i32, big } = workers(import.meta.url, 2, () => ({
+  i32: new Int32Array(new SharedArrayBuffer(8)),
+  big: new BigInt64Array(new SharedArrayBuffer(8)),
+}));
+if (main) {
+  await joined;
   if (i32[0] !== 8 || big[0] !== 6n) throw new Error(`${i32[0]} ${big[0]}`);
 } else {
-  const { at } = schedule(workerData.sched);
-  const { i32, big, i } = workerData;
   for (let round = 0; round < 3; round++) {
     at(2 * round + i, () => {
       Atomics.add(i32, 0, 3);

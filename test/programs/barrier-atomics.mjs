@@ -1,7 +1,6 @@
 // expect: no race
 // idiom: hand-made barrier: arrivals count with Atomics.add, the last bumps the generation, the rest wait on it.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
 const [COUNT, GEN, PARTIES] = [0, 1, 2];
 /** Arrives; the last arrival releases the generation. @returns the generation to wait out. */
@@ -18,17 +17,13 @@ const leave = (b, g) => {
   while (Atomics.load(b, GEN) === g) Atomics.wait(b, GEN, g);
 };
 
-if (isMainThread) {
-  const s = schedule();
-  const b = new Int32Array(new SharedArrayBuffer(8));
-  const slots = new Float64Array(new SharedArrayBuffer(16));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, b, slots, i })),
-  );
+const { main, joined, i, at, b, slots } = workers(import.meta.url, 2, () => ({
+  b: new Int32Array(new SharedArrayBuffer(8)),
+  slots: new Float64Array(new SharedArrayBuffer(16)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { b, slots, i } = workerData;
   const g = at(i, () => {
     slots[i] = 0.5 + i;
     return arrive(b);

@@ -1,22 +1,17 @@
 // expect: no race
 // idiom: one goldilocks/sync Barrier reused for three phases: write own slot, barrier, read other's, barrier, rewrite.
-import { isMainThread, workerData } from 'node:worker_threads';
 import { Barrier } from 'goldilocks/sync';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const barrier = new Barrier(2).handle;
-  const slots = new Int32Array(new SharedArrayBuffer(8));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, barrier, slots, i })),
-  );
+const { main, joined, i, at, handle, slots } = workers(import.meta.url, 2, () => ({
+  handle: new Barrier(2).handle,
+  slots: new Int32Array(new SharedArrayBuffer(8)),
+}));
+if (main) {
+  await joined;
   if (slots[0] !== 111 || slots[1] !== 110) throw new Error(`slots ${slots[0]} ${slots[1]}`);
 } else {
-  const { at } = schedule(workerData.sched);
-  const { slots, i } = workerData;
-  const barrier = Barrier.from(workerData.barrier);
+  const barrier = Barrier.from(handle);
   at(i, () => {
     slots[i] = 10 + i;
   });

@@ -1,19 +1,14 @@
 // expect: no race
 // idiom: Buffer methods reading a shared argument after it was published (Atomics.store, then Atomics.load): local.fill(shared), local.equals(shared), local.compare(shared), local.indexOf(shared) on non-shared receivers.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  const sab = new SharedArrayBuffer(4);
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, flag, sab, i })),
-  );
+const { main, joined, i, at, flag, sab } = workers(import.meta.url, 2, () => ({
+  flag: new Int32Array(new SharedArrayBuffer(4)),
+  sab: new SharedArrayBuffer(4),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { flag, sab, i } = workerData;
   const shared = Buffer.from(sab);
   if (i === 0) {
     at(0, () => {

@@ -1,18 +1,11 @@
 // expect: race
 // idiom: race through a Buffer method's argument: b's local.equals(shared) reads the byte a writes (the receiver is not shared).
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const shared = Buffer.from(new SharedArrayBuffer(8));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, sab: shared.buffer, i })),
-  );
+const { main, joined, i, at, sab } = workers(import.meta.url, 2, () => ({ sab: new SharedArrayBuffer(8) }));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { sab, i } = workerData;
   const shared = Buffer.from(sab);
   if (i === 0) {
     at(0, () => {

@@ -1,19 +1,14 @@
 // expect: no race
 // idiom: unordered bulk operations on disjoint halves of one buffer (fill, copyWithin, set, slice, Buffer, TextDecoder) never race.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const bytes = new Uint8Array(new SharedArrayBuffer(16));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, bytes, i })),
-  );
+const { main, joined, i, at, bytes } = workers(import.meta.url, 2, () => ({
+  bytes: new Uint8Array(new SharedArrayBuffer(16)),
+}));
+if (main) {
+  await joined;
   if (Buffer.from(bytes.buffer).toString('latin1') !== 'xxyyxxyyABCDABCD') throw new Error('wrong bytes');
 } else {
-  const { at } = schedule(workerData.sched);
-  const { bytes, i } = workerData;
   if (i === 0) {
     at(0, () => {
       bytes.fill(0x78, 0, 2); // 'xx'

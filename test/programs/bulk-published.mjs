@@ -1,20 +1,15 @@
 // expect: no race
 // idiom: bulk writes (set, fill, copyWithin) published by Atomics.store, then bulk reads (slice, Buffer.toString, TextDecoder, set) after Atomics.load.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  const bytes = new Uint8Array(new SharedArrayBuffer(12));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, flag, bytes, i })),
-  );
+const { main, joined, i, at, flag, bytes } = workers(import.meta.url, 2, () => ({
+  flag: new Int32Array(new SharedArrayBuffer(4)),
+  bytes: new Uint8Array(new SharedArrayBuffer(12)),
+}));
+if (main) {
+  await joined;
   if (bytes[11] !== 0) throw new Error('not cleared');
 } else {
-  const { at } = schedule(workerData.sched);
-  const { flag, bytes, i } = workerData;
   if (i === 0) {
     at(0, () => {
       bytes.set([0x61, 0x62, 0x63, 0x64]); // 'abcd'

@@ -1,19 +1,14 @@
 // expect: no race
 // idiom: TextEncoder.encodeInto() writes into shared memory, published by Atomics.store; the other worker reads the bytes after Atomics.load.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  const bytes = new Uint8Array(new SharedArrayBuffer(4));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, flag, bytes, i })),
-  );
+const { main, joined, i, at, flag, bytes } = workers(import.meta.url, 2, () => ({
+  flag: new Int32Array(new SharedArrayBuffer(4)),
+  bytes: new Uint8Array(new SharedArrayBuffer(4)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { flag, bytes, i } = workerData;
   if (i === 0) {
     at(0, () => {
       new TextEncoder().encodeInto('ok', bytes);

@@ -1,18 +1,13 @@
 // expect: no race
 // idiom: new Uint8Array(sab) and Buffer.from(sab) make views of the same memory without reading it; a hands the bytes to b through Atomics, and b reads them through both views.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const shared = new Int32Array(new SharedArrayBuffer(16));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, shared, i })),
-  );
+const { main, joined, i, at, shared } = workers(import.meta.url, 2, () => ({
+  shared: new Int32Array(new SharedArrayBuffer(16)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { shared, i } = workerData;
   const bytes = new Uint8Array(shared.buffer);
   const buf = Buffer.from(shared.buffer);
   if (i === 0) {

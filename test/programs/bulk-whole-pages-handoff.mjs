@@ -1,19 +1,14 @@
 // expect: no race
 // idiom: ownership of two 64-byte pages handed back and forth with Atomics: whole-page copies and fills (kept as one record per page), element accesses that split a page, a whole-page write that merges it again.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const bytes = new Uint8Array(new SharedArrayBuffer(128));
-  const turn = new Int32Array(new SharedArrayBuffer(4));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, bytes, turn, i })),
-  );
+const { main, joined, i, at, bytes, turn } = workers(import.meta.url, 2, () => ({
+  bytes: new Uint8Array(new SharedArrayBuffer(128)),
+  turn: new Int32Array(new SharedArrayBuffer(4)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { bytes, turn, i } = workerData;
   const buf = Buffer.from(bytes.buffer);
   const wait = (n) => {
     while (Atomics.load(turn, 0) !== n);

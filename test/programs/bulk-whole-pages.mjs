@@ -1,19 +1,14 @@
 // expect: race
 // idiom: race on one byte of memory otherwise accessed a whole 64-byte page at a time (the shadow keeps such a page as one until an element access splits it): a copies into two pages with Buffer#copy and hands them to b, which fills them; a's later element write is unordered with b's fill.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const bytes = new Uint8Array(new SharedArrayBuffer(192));
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, bytes, flag, i })),
-  );
+const { main, joined, i, at, bytes, flag } = workers(import.meta.url, 2, () => ({
+  bytes: new Uint8Array(new SharedArrayBuffer(192)),
+  flag: new Int32Array(new SharedArrayBuffer(4)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { bytes, flag, i } = workerData;
   const buf = Buffer.from(bytes.buffer);
   if (i === 0) {
     at(0, () => {

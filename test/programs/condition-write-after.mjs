@@ -1,23 +1,19 @@
 // expect: race
 // idiom: Condition + Mutex from goldilocks/sync where the producer writes the data after notify and unlock.
-import { isMainThread, workerData } from 'node:worker_threads';
 import { Condition, Mutex } from 'goldilocks/sync';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
 const [READY, DATA] = [0, 1];
 
-if (isMainThread) {
-  const s = schedule();
-  const sync = { mutex: new Mutex('m').handle, cond: new Condition('ready').handle };
-  const st = new Int32Array(new SharedArrayBuffer(8));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, ...sync, st, i })),
-  );
+const { main, joined, i, at, step, next, mutex, condition, st } = workers(import.meta.url, 2, () => ({
+  mutex: new Mutex('m').handle,
+  condition: new Condition('ready').handle,
+  st: new Int32Array(new SharedArrayBuffer(8)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at, step, next } = schedule(workerData.sched);
-  const { st, i } = workerData;
-  const [m, cond] = [Mutex.from(workerData.mutex), Condition.from(workerData.cond)];
+  const [m, cond] = [Mutex.from(mutex), Condition.from(condition)];
   if (i === 0) {
     at(1, () => {
       m.lock();

@@ -1,18 +1,11 @@
 // expect: race
 // idiom: DataView over shared memory after one over memory that is not shared (the runtime keeps the last plain one): every access of the shared one is still checked, its first one too.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const sab = new SharedArrayBuffer(16);
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, sab, i })),
-  );
+const { main, joined, i, at, sab } = workers(import.meta.url, 2, () => ({ sab: new SharedArrayBuffer(16) }));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { sab, i } = workerData;
   const local = new DataView(new ArrayBuffer(8));
   local.setInt32(0, 7);
   if (local.getInt32(0) !== 7) throw new Error('local');

@@ -1,19 +1,12 @@
 // expect: no race
 // idiom: DataView get/set: unordered accesses to disjoint bytes, and an overlapping one ordered by an Atomics flag.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const sab = new SharedArrayBuffer(24);
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, sab, i })),
-  );
+const { main, joined, i, at, sab } = workers(import.meta.url, 2, () => ({ sab: new SharedArrayBuffer(24) }));
+if (main) {
+  await joined;
   if (new DataView(sab).getInt16(4, true) !== -2) throw new Error('lost a write');
 } else {
-  const { at } = schedule(workerData.sched);
-  const { sab, i } = workerData;
   const dv = new DataView(sab);
   const flag = new Int32Array(sab, 16, 1);
   if (i === 0) {

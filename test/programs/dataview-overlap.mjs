@@ -1,18 +1,11 @@
 // expect: race
 // idiom: DataView over shared memory: setFloat64 of bytes 0-7 against getUint32 of bytes 4-7 (little-endian: the high half).
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const sab = new SharedArrayBuffer(8);
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, sab, i })),
-  );
+const { main, joined, i, at, sab } = workers(import.meta.url, 2, () => ({ sab: new SharedArrayBuffer(8) }));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { sab, i } = workerData;
   const dv = new DataView(sab);
   if (i === 0) {
     at(0, () => dv.setFloat64(0, 2, true)); // race

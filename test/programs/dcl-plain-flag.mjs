@@ -1,7 +1,6 @@
 // expect: race
 // idiom: double-checked initialization with a plain flag: the fast-path read of the flag races with its write under the lock.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
 const [STATE, LOCK, READY] = [0, 1, 1];
 function config(w, cfg) {
@@ -18,17 +17,13 @@ function config(w, cfg) {
   return cfg[0] + cfg[1];
 }
 
-if (isMainThread) {
-  const s = schedule();
-  const w = new Int32Array(new SharedArrayBuffer(8));
-  const cfg = new Float64Array(new SharedArrayBuffer(16));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, w, cfg, i })),
-  );
+const { main, joined, i, at, w, cfg } = workers(import.meta.url, 2, () => ({
+  w: new Int32Array(new SharedArrayBuffer(8)),
+  cfg: new Float64Array(new SharedArrayBuffer(16)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { w, cfg, i } = workerData;
   const v = at(i, () => config(w, cfg)); // worker 0 initializes, worker 1 takes the (unsynchronized) fast path
   if (v !== 3.75) throw new Error(`config ${v}`);
 }

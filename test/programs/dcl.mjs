@@ -1,7 +1,6 @@
 // expect: no race
 // idiom: double-checked initialization: the fast path reads the state with Atomics.load, the slow path initializes under a compareExchange lock and publishes with Atomics.store.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
 const [STATE, LOCK, READY] = [0, 1, 1];
 function config(w, cfg) {
@@ -17,17 +16,13 @@ function config(w, cfg) {
   return cfg[0] + cfg[1];
 }
 
-if (isMainThread) {
-  const s = schedule();
-  const w = new Int32Array(new SharedArrayBuffer(8));
-  const cfg = new Float64Array(new SharedArrayBuffer(16));
-  await runWorkers(
-    import.meta.url,
-    [0, 1, 2].map((i) => ({ sched: s.buffer, w, cfg, i })),
-  );
+const { main, joined, i, at, w, cfg } = workers(import.meta.url, 3, () => ({
+  w: new Int32Array(new SharedArrayBuffer(8)),
+  cfg: new Float64Array(new SharedArrayBuffer(16)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { w, cfg, i } = workerData;
   const v = at(i, () => config(w, cfg)); // worker 0 initializes, 1 and 2 take the fast path
   if (v !== 3.75) throw new Error(`config ${v}`);
 }

@@ -1,18 +1,11 @@
 // expect: race
 // idiom: Float64 tearing seen through an Int32 view: a plain Float64 write against an Atomics.load of its high half.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const sab = new SharedArrayBuffer(8);
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, sab, i })),
-  );
+const { main, joined, i, at, sab } = workers(import.meta.url, 2, () => ({ sab: new SharedArrayBuffer(8) }));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { sab, i } = workerData;
   if (i === 0) {
     const f = new Float64Array(sab);
     at(0, () => {

@@ -1,19 +1,14 @@
 // expect: no race
 // idiom: Float64 values published safely: plain Float64 writes, then Atomics.store of an Int32 flag; the reader Atomics.loads it first.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  const f = new Float64Array(new SharedArrayBuffer(16));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, flag, f, i })),
-  );
+const { main, joined, i, at, flag, f } = workers(import.meta.url, 2, () => ({
+  flag: new Int32Array(new SharedArrayBuffer(4)),
+  f: new Float64Array(new SharedArrayBuffer(16)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { flag, f, i } = workerData;
   if (i === 0) {
     at(0, () => {
       f[0] = Math.PI;

@@ -1,15 +1,15 @@
 // expect: no race
 // idiom: the generic built-ins read only the elements they touch: destructuring of element 0 and length, Object.assign of element 1, JSON.stringify with a property list, util.inspect up to maxArrayLength, Array.prototype.indexOf stopping early, Array.prototype.reverse (the middle element stays), Buffer#indexOf stopping at its match: none touches element 3, which a worker writes concurrently.
 import { inspect } from 'node:util';
-import { isMainThread, workerData } from 'node:worker_threads';
-import { join, schedule, spawn } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
+const { main, joined, at, data } = workers(import.meta.url, 1, () => {
   const data = new Uint8Array(new SharedArrayBuffer(7));
   data.set([1, 2, 9, 0, 5, 6, 7]);
-  const w = spawn(import.meta.url, { sched: s.buffer, data });
-  const seen = s.at(1, () => {
+  return { data };
+});
+if (main) {
+  const seen = at(1, () => {
     const { 0: first, length } = data;
     Object.assign(data, { 1: 4, 10: 1 });
     const bytes = Buffer.from(data.buffer);
@@ -27,12 +27,11 @@ if (isMainThread) {
       bytes.includes(7),
     ];
   });
-  await join(w);
+  await joined;
   const expected = '1,7,{"0":1,"1":4,"2":9},Uint8Array(7) [ 1, 4, 9, ... 4 more items ],2,true,7,1,1,5,true';
   if (seen.join() !== expected) throw new Error(`saw ${seen}`);
 } else {
-  const { at } = schedule(workerData.sched);
   at(0, () => {
-    workerData.data[3] = 3; // the element none of the built-ins above touches
+    data[3] = 3; // the element none of the built-ins above touches
   });
 }

@@ -2,19 +2,14 @@
 // idiom: race through util.inspect of a view (as console.log formats it): b's inspect reads the element a wrote.
 
 import { inspect } from 'node:util';
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const shared = new Int16Array(new SharedArrayBuffer(8));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, shared, i })),
-  );
+const { main, joined, i, at, shared } = workers(import.meta.url, 2, () => ({
+  shared: new Int16Array(new SharedArrayBuffer(8)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { shared, i } = workerData;
   if (i === 0) {
     at(0, () => {
       shared[1] = -3; // race

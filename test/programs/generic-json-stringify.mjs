@@ -1,18 +1,13 @@
 // expect: race
 // idiom: race through JSON.stringify of a view nested in an object: b's JSON.stringify reads the element a wrote.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const shared = new Uint8Array(new SharedArrayBuffer(8));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, shared, i })),
-  );
+const { main, joined, i, at, shared } = workers(import.meta.url, 2, () => ({
+  shared: new Uint8Array(new SharedArrayBuffer(8)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { shared, i } = workerData;
   if (i === 0) {
     at(0, () => {
       shared[5] = 200; // race

@@ -1,20 +1,16 @@
 // expect: race
 // idiom: race through StringDecoder#write of a Buffer over shared memory (thread-stream's worker reads its ring this way) while another worker writes a byte of it.
 import { StringDecoder } from 'node:string_decoder';
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
+const { main, joined, i, at, bytes } = workers(import.meta.url, 2, () => {
   const bytes = Buffer.from(new SharedArrayBuffer(4));
   bytes.write('ok');
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, bytes, i })),
-  );
+  return { bytes };
+});
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { bytes, i } = workerData;
   if (i === 0) {
     at(0, () => {
       bytes[1] = 0x66; // race

@@ -1,14 +1,14 @@
 // expect: no race
 // idiom: iteration that stops early (for…of with break, array destructuring) reads only the elements before the stop; a concurrent write to a later byte of the same word is no race.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { join, schedule, spawn } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
+const { main, joined, at, data } = workers(import.meta.url, 1, () => {
   const data = new Uint8Array(new SharedArrayBuffer(8));
   data[1] = 7;
-  const w = spawn(import.meta.url, { sched: s.buffer, data });
-  const seen = s.at(1, () => {
+  return { data };
+});
+if (main) {
+  const seen = at(1, () => {
     const [first] = data; // reads element 0 only
     let at = -1;
     for (const [k, x] of data.entries()) {
@@ -19,11 +19,10 @@ if (isMainThread) {
     }
     return [first, at];
   });
-  await join(w);
+  await joined;
   if (seen.join() !== '0,1') throw new Error(`saw ${seen}`);
 } else {
-  const { at } = schedule(workerData.sched);
   at(0, () => {
-    workerData.data[2] = 9; // never read by main before the join
+    data[2] = 9; // never read by main before the join
   });
 }

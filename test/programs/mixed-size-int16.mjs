@@ -1,18 +1,11 @@
 // expect: race
 // idiom: mixed-size atomics: an Int32 Atomics.store and an Int16 Atomics.load of its upper half overlap without being equal.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const sab = new SharedArrayBuffer(4);
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, sab, i })),
-  );
+const { main, joined, i, at, sab } = workers(import.meta.url, 2, () => ({ sab: new SharedArrayBuffer(4) }));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { sab, i } = workerData;
   if (i === 0) {
     at(0, () => Atomics.store(new Int32Array(sab), 0, 0x70001)); // race
   } else {

@@ -1,22 +1,17 @@
 // expect: race
 // idiom: Mutex from goldilocks/sync, but each worker guards the shared counter with a DIFFERENT mutex.
-import { isMainThread, workerData } from 'node:worker_threads';
 import { Mutex } from 'goldilocks/sync';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const mutexes = [new Mutex('m0').handle, new Mutex('m1').handle];
-  const counter = new Int32Array(new SharedArrayBuffer(4));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, mutex: mutexes[i], counter, i })),
-  );
+const { main, joined, i, at, mutexes, counter } = workers(import.meta.url, 2, () => ({
+  mutexes: [new Mutex('m0').handle, new Mutex('m1').handle],
+  counter: new Int32Array(new SharedArrayBuffer(4)),
+}));
+if (main) {
+  await joined;
   if (counter[0] !== 3) throw new Error(`counter ${counter[0]}`);
 } else {
-  const { at } = schedule(workerData.sched);
-  const { counter, i } = workerData;
-  const m = Mutex.from(workerData.mutex);
+  const m = Mutex.from(mutexes[i]);
   if (i === 0) {
     at(0, () => {
       m.lock();

@@ -1,22 +1,17 @@
 // expect: no race
 // idiom: Mutex from goldilocks/sync, contended: b fails tryLock while a holds it, then blocks in lock() until a unlocks.
-import { isMainThread, workerData } from 'node:worker_threads';
 import { Mutex } from 'goldilocks/sync';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const mutex = new Mutex('counter').handle;
-  const counter = new Int32Array(new SharedArrayBuffer(4));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, mutex, counter, i })),
-  );
+const { main, joined, i, at, step, next, mutex, counter } = workers(import.meta.url, 2, () => ({
+  mutex: new Mutex('counter').handle,
+  counter: new Int32Array(new SharedArrayBuffer(4)),
+}));
+if (main) {
+  await joined;
   if (counter[0] !== 2) throw new Error(`counter ${counter[0]}`);
 } else {
-  const { at, step, next } = schedule(workerData.sched);
-  const { counter, i } = workerData;
-  const m = Mutex.from(workerData.mutex);
+  const m = Mutex.from(mutex);
   if (i === 0) {
     at(0, () => m.lock());
     at(2, () => {

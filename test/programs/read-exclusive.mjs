@@ -1,19 +1,14 @@
 // expect: race
 // idiom: a read ordered after another thread's read (FastTrack's [READ EXCLUSIVE] replaces it), then a third thread's unsynchronized write.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const data = new Int32Array(new SharedArrayBuffer(4));
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  await runWorkers(
-    import.meta.url,
-    [0, 1, 2].map((i) => ({ sched: s.buffer, data, flag, i })),
-  );
+const { main, joined, i, at, data, flag } = workers(import.meta.url, 3, () => ({
+  data: new Int32Array(new SharedArrayBuffer(4)),
+  flag: new Int32Array(new SharedArrayBuffer(4)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { data, flag, i } = workerData;
   if (i === 0) {
     at(0, () => {
       if (data[0] !== 0) throw new Error('early write');

@@ -1,19 +1,14 @@
 // expect: race
 // idiom: two unordered reads (FastTrack's [READ SHARE] keeps both), then a write ordered after the second read only.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const data = new Int32Array(new SharedArrayBuffer(4));
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  await runWorkers(
-    import.meta.url,
-    [0, 1, 2].map((i) => ({ sched: s.buffer, data, flag, i })),
-  );
+const { main, joined, i, at, data, flag } = workers(import.meta.url, 3, () => ({
+  data: new Int32Array(new SharedArrayBuffer(4)),
+  flag: new Int32Array(new SharedArrayBuffer(4)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { data, flag, i } = workerData;
   if (i === 0) {
     const seen = at(0, () => data[0]); // race
     if (seen !== 0) throw new Error(`saw ${seen}`);

@@ -1,19 +1,14 @@
 // expect: no race
 // idiom: two unordered reads (read-shared), then a write ordered after both by two atomic flags.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const data = new Int32Array(new SharedArrayBuffer(4));
-  const flags = new Int32Array(new SharedArrayBuffer(8));
-  await runWorkers(
-    import.meta.url,
-    [0, 1, 2].map((i) => ({ sched: s.buffer, data, flags, i })),
-  );
+const { main, joined, i, at, data, flags } = workers(import.meta.url, 3, () => ({
+  data: new Int32Array(new SharedArrayBuffer(4)),
+  flags: new Int32Array(new SharedArrayBuffer(8)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { data, flags, i } = workerData;
   if (i < 2) {
     at(i, () => {
       if (data[0] !== 0) throw new Error('early write');

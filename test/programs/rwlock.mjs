@@ -1,22 +1,21 @@
 // expect: no race
 // idiom: ReadWriteLock from goldilocks/sync: a writer, two readers holding read locks at once, then the writer waits for the last reader.
-import { isMainThread, workerData } from 'node:worker_threads';
 import { ReadWriteLock } from 'goldilocks/sync';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const rw = new ReadWriteLock('table').handle;
-  const table = new Int32Array(new SharedArrayBuffer(8));
-  await runWorkers(
-    import.meta.url,
-    ['w', 'r1', 'r2'].map((who) => ({ sched: s.buffer, rw, table, who })),
-  );
+const { main, joined, who, at, step, next, handle, table } = workers(
+  import.meta.url,
+  ['w', 'r1', 'r2'],
+  () => ({
+    handle: new ReadWriteLock('table').handle,
+    table: new Int32Array(new SharedArrayBuffer(8)),
+  }),
+);
+if (main) {
+  await joined;
   if (table[0] !== 3) throw new Error(`table[0] ${table[0]}`);
 } else {
-  const { at, step, next } = schedule(workerData.sched);
-  const { table, who } = workerData;
-  const rw = ReadWriteLock.from(workerData.rw);
+  const rw = ReadWriteLock.from(handle);
   const sum = () => table[0] + table[1];
   if (who === 'w') {
     const write = (v) => {

@@ -1,6 +1,9 @@
 /**
  * The invisible deterministic scheduler of the test programs, and their worker spawn/join helpers (one module,
- * imported by every program; not a program itself: it has no `// expect:` header).
+ * imported by every program; not a program itself: it has no `// expect:` header). Most programs need only
+ * {@link workers}: the main thread sets up shared data and spawns workers running the same file, then joins them;
+ * those that message their workers, terminate them, nest them or run eval workers use {@link schedule},
+ * {@link spawn} and {@link join} directly.
  *
  * A schedule is a step counter in its own SharedArrayBuffer. `step(n)` blocks until the counter equals n,
  * `next()` increments it and wakes the sleepers, so "worker A does X at step 0, worker B does Y at step 1" fixes
@@ -11,7 +14,7 @@
  *
  * Words: [0] the step counter, [1] abort flag (set when a thread fails, so the others stop waiting).
  */
-import { isMainThread, Worker } from 'node:worker_threads';
+import { isMainThread, Worker, workerData } from 'node:worker_threads';
 
 const raw = globalThis[Symbol.for('goldilocks.rawAtomics')] ?? Atomics;
 const STEP = 0;
@@ -83,7 +86,43 @@ export function join(worker) {
   });
 }
 
-/** Spawns one worker per element of `datas` (all running `file`) and joins them all. */
-export function runWorkers(file, datas) {
-  return Promise.all(datas.map((d) => join(spawn(file, d))));
+/** The names {@link workers} gives its own values; the data of `setup` may not use them. */
+const RESERVED = ['main', 'joined', 'i', 'who', 'at', 'step', 'next', 'sleep', 'sched'];
+
+/**
+ * The preamble of a program whose workers all run its own file: called at the top level of the program in every
+ * thread, it returns what that thread needs.
+ *
+ * - In the main thread: calls `setup()` (which makes the shared data: an object of values that can be cloned,
+ *   such as typed arrays over SharedArrayBuffers), then spawns one worker per party with {@link spawn} — the fork
+ *   edge, after everything `setup` did — and joins them all with {@link join} (their 'exit' events: the join
+ *   edges). Returns `{ main: true, joined, at, step, next, sleep, ...data }`: `joined` a Promise resolving when
+ *   every worker has exited with code 0 (rejecting with a worker's error otherwise); `await joined` before
+ *   reading what the workers wrote. Nothing else orders the main thread with the workers: its code between
+ *   `workers()` and `await joined` runs concurrently with them (ordered only by the invisible schedule).
+ * - In a worker: returns `{ main: false, i, who, at, step, next, sleep, ...data }`: `i` its index (0 ..
+ *   parties − 1), `who` its name (`parties[i]`, or `i` when `parties` is a count), `data` the worker's clone of
+ *   `setup()`'s object (workerData), and the schedule's functions ({@link schedule}).
+ *
+ * Adds no synchronization of its own: the schedule uses the original Atomics, and the only happens-before edges
+ * are `new Worker()` (fork) and each worker's 'exit' (join), as when the program spawns and joins by hand.
+ *
+ * @param {string} file the program's `import.meta.url`.
+ * @param {number | string[]} parties how many workers (named 0, 1, ...), or their names.
+ * @param {() => object} setup run in the main thread only, before the first worker is spawned.
+ * @throws {Error} in the main thread, when `setup`'s object uses a name of {@link RESERVED}.
+ */
+export function workers(file, parties, setup) {
+  if (!isMainThread) {
+    const { sched, i, who, ...data } = workerData;
+    const { at, step, next, sleep } = schedule(sched);
+    return { main: false, i, who, at, step, next, sleep, ...data };
+  }
+  const { buffer, at, step, next, sleep } = schedule();
+  const data = setup();
+  const clash = RESERVED.filter((k) => Object.hasOwn(data, k));
+  if (clash.length > 0) throw new Error(`workers(): setup() returned reserved names ${clash.join(', ')}`);
+  const names = typeof parties === 'number' ? Array.from({ length: parties }, (_, i) => i) : parties;
+  const joined = Promise.all(names.map((who, i) => join(spawn(file, { sched: buffer, i, who, ...data }))));
+  return { main: true, joined, at, step, next, sleep, ...data };
 }

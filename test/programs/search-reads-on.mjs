@@ -1,19 +1,18 @@
 // expect: race
 // idiom: includes of a value that is not there reads every element: one written concurrently by a worker races.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { join, schedule, spawn } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
+const { main, joined, at, data } = workers(import.meta.url, 1, () => {
   const data = new Uint8Array(new SharedArrayBuffer(8));
   data[1] = 7;
-  const w = spawn(import.meta.url, { sched: s.buffer, data });
-  const found = s.at(1, () => data.includes(8)); // race
-  await join(w);
+  return { data };
+});
+if (main) {
+  const found = at(1, () => data.includes(8)); // race
+  await joined;
   if (found) throw new Error('found 8');
 } else {
-  const { at } = schedule(workerData.sched);
   at(0, () => {
-    workerData.data[3] = 9; // race
+    data[3] = 9; // race
   });
 }

@@ -1,15 +1,15 @@
 // expect: no race
 // idiom: indexOf, includes, find, findIndex, some and every stop at the element they look for; lastIndexOf and findLast scan from the end: none reads the byte a worker writes concurrently.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { join, schedule, spawn } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
+const { main, joined, at, data } = workers(import.meta.url, 1, () => {
   const data = new Uint8Array(new SharedArrayBuffer(8));
   data[1] = 7;
   data[6] = 5;
-  const w = spawn(import.meta.url, { sched: s.buffer, data });
-  const seen = s.at(1, () => [
+  return { data };
+});
+if (main) {
+  const seen = at(1, () => [
     data.indexOf(7),
     data.includes(7),
     data.find((x) => x === 7),
@@ -20,11 +20,10 @@ if (isMainThread) {
     data.findLast((x) => x === 5),
     data.findLastIndex((x) => x >= 5),
   ]);
-  await join(w);
+  await joined;
   if (seen.join() !== '1,true,7,1,true,false,6,5,6') throw new Error(`saw ${seen}`);
 } else {
-  const { at } = schedule(workerData.sched);
   at(0, () => {
-    workerData.data[3] = 9; // between the elements the searches stop at
+    data[3] = 9; // between the elements the searches stop at
   });
 }

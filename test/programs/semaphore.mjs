@@ -1,21 +1,16 @@
 // expect: no race
 // idiom: Semaphore from goldilocks/sync as a signal: b blocks in acquire() until a writes and releases.
-import { isMainThread, workerData } from 'node:worker_threads';
 import { Semaphore } from 'goldilocks/sync';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const sem = new Semaphore(0, 'ready').handle;
-  const data = new Int32Array(new SharedArrayBuffer(8));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, sem, data, i })),
-  );
+const { main, joined, i, at, step, next, handle, data } = workers(import.meta.url, 2, () => ({
+  handle: new Semaphore(0, 'ready').handle,
+  data: new Int32Array(new SharedArrayBuffer(8)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at, step, next } = schedule(workerData.sched);
-  const { data, i } = workerData;
-  const sem = Semaphore.from(workerData.sem);
+  const sem = Semaphore.from(handle);
   if (i === 0) {
     at(1, () => {
       data[0] = 4;

@@ -1,20 +1,15 @@
 // expect: no race
 // idiom: seqlock done right in JS: the data words are read AND written with Atomics (plain reads would race, see seqlock-plain-reads).
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
 const [SEQ, X, Y] = [0, 1, 2];
 
-if (isMainThread) {
-  const s = schedule();
-  const w = new Int32Array(new SharedArrayBuffer(12));
-  await runWorkers(import.meta.url, [
-    { sched: s.buffer, w, who: 'writer' },
-    { sched: s.buffer, w, who: 'reader' },
-  ]);
+const { main, joined, who, at, step, next, w } = workers(import.meta.url, ['writer', 'reader'], () => ({
+  w: new Int32Array(new SharedArrayBuffer(12)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at, step, next } = schedule(workerData.sched);
-  const { w, who } = workerData;
   if (who === 'writer') {
     at(1, () => {
       Atomics.add(w, SEQ, 1); // odd: write in progress

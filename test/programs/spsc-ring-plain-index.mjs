@@ -1,22 +1,16 @@
 // expect: race
 // idiom: SPSC ring whose producer publishes the head index with a plain store: the consumer's Atomics.load races with it.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
 const [HEAD, TAIL, CAP] = [0, 1, 4];
 
-if (isMainThread) {
-  const s = schedule();
-  const ctl = new Int32Array(new SharedArrayBuffer(8));
-  const slots = new Int32Array(new SharedArrayBuffer(4 * CAP));
-  const d = { sched: s.buffer, ctl, slots };
-  await runWorkers(import.meta.url, [
-    { ...d, who: 'producer' },
-    { ...d, who: 'consumer' },
-  ]);
+const { main, joined, who, at, ctl, slots } = workers(import.meta.url, ['producer', 'consumer'], () => ({
+  ctl: new Int32Array(new SharedArrayBuffer(8)),
+  slots: new Int32Array(new SharedArrayBuffer(4 * CAP)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { ctl, slots, who } = workerData;
   let mine = 0;
   if (who === 'producer') {
     at(0, () => {

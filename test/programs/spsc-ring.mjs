@@ -1,22 +1,16 @@
 // expect: no race
 // idiom: single-producer/single-consumer ring: plain slot accesses, head and tail published with Atomics.store.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
 const [HEAD, TAIL, CAP] = [0, 1, 2];
 
-if (isMainThread) {
-  const s = schedule();
-  const ctl = new Int32Array(new SharedArrayBuffer(8));
-  const slots = new Float64Array(new SharedArrayBuffer(8 * CAP));
-  const d = { sched: s.buffer, ctl, slots };
-  await runWorkers(import.meta.url, [
-    { ...d, who: 'producer' },
-    { ...d, who: 'consumer' },
-  ]);
+const { main, joined, who, at, ctl, slots } = workers(import.meta.url, ['producer', 'consumer'], () => ({
+  ctl: new Int32Array(new SharedArrayBuffer(8)),
+  slots: new Float64Array(new SharedArrayBuffer(8 * CAP)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { ctl, slots, who } = workerData;
   let mine = 0; // the producer's head or the consumer's tail (only its owner writes it)
   const push = (v) => {
     if (mine - Atomics.load(ctl, TAIL) === CAP) return false;

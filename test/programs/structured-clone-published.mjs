@@ -1,18 +1,13 @@
 // expect: no race
 // idiom: structuredClone of a shared view, then accesses through the clone ordered by Atomics: the clone is the same memory, and the same happens-before applies.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const shared = new Int32Array(new SharedArrayBuffer(16));
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, shared, i })),
-  );
+const { main, joined, i, at, shared } = workers(import.meta.url, 2, () => ({
+  shared: new Int32Array(new SharedArrayBuffer(16)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { shared, i } = workerData;
   if (i === 0) {
     at(0, () => {
       shared[1] = 7;

@@ -1,19 +1,14 @@
 // expect: no race
 // idiom: the usual flag + wait/notify: a stores the flag with Atomics.store and notifies; b loops on load + wait.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const flag = new Int32Array(new SharedArrayBuffer(4));
-  const data = new Uint16Array(new SharedArrayBuffer(8));
-  await runWorkers(import.meta.url, [
-    { sched: s.buffer, flag, data, who: 'a' },
-    { sched: s.buffer, flag, data, who: 'b' },
-  ]);
+const { main, joined, who, at, sleep, step, next, flag, data } = workers(import.meta.url, ['a', 'b'], () => ({
+  flag: new Int32Array(new SharedArrayBuffer(4)),
+  data: new Uint16Array(new SharedArrayBuffer(8)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at, sleep, step, next } = schedule(workerData.sched);
-  const { flag, data, who } = workerData;
   if (who === 'a') {
     at(1, () => {
       sleep(5); // b is most likely asleep by now; either way the flag orders the data

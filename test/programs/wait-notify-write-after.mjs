@@ -1,19 +1,14 @@
 // expect: race
 // idiom: Atomics.wait/notify hand-off where the notifier writes after notifying: the wake-up orders nothing after it.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const word = new Int32Array(new SharedArrayBuffer(4));
-  const data = new Int32Array(new SharedArrayBuffer(4));
-  await runWorkers(import.meta.url, [
-    { sched: s.buffer, word, data, who: 'a' },
-    { sched: s.buffer, word, data, who: 'b' },
-  ]);
+const { main, joined, who, at, sleep, step, next, word, data } = workers(import.meta.url, ['a', 'b'], () => ({
+  word: new Int32Array(new SharedArrayBuffer(4)),
+  data: new Int32Array(new SharedArrayBuffer(4)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at, sleep, step, next } = schedule(workerData.sched);
-  const { word, data, who } = workerData;
   if (who === 'a') {
     at(1, () => {
       while (Atomics.notify(word, 0, 1) !== 1) sleep(1);

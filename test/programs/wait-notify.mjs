@@ -1,19 +1,14 @@
 // expect: no race
 // idiom: Atomics.wait/notify hand-off: b sleeps in Atomics.wait, a writes then notifies until one waiter wakes.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const word = new Int32Array(new SharedArrayBuffer(4));
-  const data = new Float64Array(new SharedArrayBuffer(16));
-  await runWorkers(import.meta.url, [
-    { sched: s.buffer, word, data, who: 'a' },
-    { sched: s.buffer, word, data, who: 'b' },
-  ]);
+const { main, joined, who, at, sleep, step, next, word, data } = workers(import.meta.url, ['a', 'b'], () => ({
+  word: new Int32Array(new SharedArrayBuffer(4)),
+  data: new Float64Array(new SharedArrayBuffer(16)),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at, sleep, step, next } = schedule(workerData.sched);
-  const { word, data, who } = workerData;
   if (who === 'a') {
     at(1, () => {
       data[0] = 2.5;

@@ -1,19 +1,14 @@
 // expect: no race
 // idiom: a shared WebAssembly.Memory grown after a published write: a writes an element and Atomics.stores a flag;
 // b Atomics.loads the flag, grows the memory and writes the element through a view of the new buffer.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const memory = new WebAssembly.Memory({ initial: 1, maximum: 2, shared: true });
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, memory, i })),
-  );
+const { main, joined, i, at, memory } = workers(import.meta.url, 2, () => ({
+  memory: new WebAssembly.Memory({ initial: 1, maximum: 2, shared: true }),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { memory, i } = workerData;
   if (i === 0) {
     const words = new Int32Array(memory.buffer);
     at(0, () => {

@@ -1,19 +1,14 @@
 // expect: race
 // idiom: a shared WebAssembly.Memory grown between two unordered writes of one element: a writes through a view of
 // the buffer before the grow, b grows the memory and writes through a view of the new, longer buffer.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const memory = new WebAssembly.Memory({ initial: 1, maximum: 2, shared: true });
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, memory, i })),
-  );
+const { main, joined, i, at, memory } = workers(import.meta.url, 2, () => ({
+  memory: new WebAssembly.Memory({ initial: 1, maximum: 2, shared: true }),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { memory, i } = workerData;
   if (i === 0) {
     const words = new Int32Array(memory.buffer);
     at(0, () => {

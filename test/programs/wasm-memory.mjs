@@ -1,18 +1,13 @@
 // expect: race
 // idiom: views over a shared WebAssembly.Memory (its buffer is a SharedArrayBuffer): a and b write one element unordered.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
-if (isMainThread) {
-  const s = schedule();
-  const memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, memory, i })),
-  );
+const { main, joined, i, at, memory } = workers(import.meta.url, 2, () => ({
+  memory: new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  const { memory, i } = workerData;
   const words = new Int32Array(memory.buffer);
   if (i === 0) {
     at(0, () => {
