@@ -11,14 +11,34 @@
  * atomic read at its return: that may give an extra edge (never a false alarm).
  */
 
+import { toStringTag } from '../../hooks/views.js';
 import { SyncKind } from '../../model/sync.js';
 import type { Callee, Context } from '../context.js';
 import { appendCell, lock, rawAtomics, STAT, Tag, unlock } from '../memory/state.js';
 import { ATOMIC, lockOf, packA, WRITE } from '../shadow/goldilocks.js';
 import { type AnyFn, type Fn, integer, originals } from './common.js';
 
+/**
+ * The integer TypedArray constructors (ECMA-262 §25.4.3.1 ValidateIntegerTypedArray) by name, as they were before
+ * user code: a scratch element is made from the intrinsic constructor of the view's element type, never from
+ * `ta.constructor`, which may be a subclass taking other arguments (`super(buffer, offset, 4)`, as @zenfs/core's
+ * structs do) or running user code.
+ */
+const INTEGER_ARRAYS: Readonly<Record<string, new (length: number) => Int32Array | BigInt64Array>> = {
+  Int8Array,
+  Uint8Array,
+  Uint8ClampedArray,
+  Int16Array,
+  Uint16Array,
+  Int32Array,
+  Uint32Array,
+  BigInt64Array,
+  BigUint64Array,
+} as never;
+
 export function patchAtomics(ctx: Context): void {
   const { s, shadow, t } = ctx;
+  /** One element of each element type (by TypedArray name), to convert `expected` as the operation converts it. */
   const scratch = new Map<string, Int32Array | BigInt64Array>();
   /**
    * Runs atomic operation `op` on element `x` of shared `ta` (see the file header). `decide` (under both locks)
@@ -100,10 +120,14 @@ export function patchAtomics(ctx: Context): void {
   const cas = (ta: Int32Array, i: unknown, expected: unknown, replacement: unknown): unknown => {
     const x = element(ta, i);
     if (x < 0) return rawAtomics.compareExchange(ta, i as number, expected as number, replacement as number);
-    const tag = Object.prototype.toString.call(ta);
+    const tag = toStringTag.call(ta) as string;
     let sc = scratch.get(tag);
     if (!sc) {
-      sc = new (ta.constructor as Int32ArrayConstructor)(1);
+      const Intrinsic = INTEGER_ARRAYS[tag];
+      if (Intrinsic === undefined)
+        // not an integer TypedArray: the operation throws its TypeError
+        return rawAtomics.compareExchange(ta, x, expected as number, replacement as number);
+      sc = new Intrinsic(1);
       scratch.set(tag, sc);
     }
     const conv = sc as unknown as unknown[];
