@@ -5,7 +5,6 @@
  */
 import { statSync } from 'node:fs';
 import type cliProgress from 'cli-progress';
-import { InvalidArgumentError } from 'commander';
 import { type CheckOptions, checkFile } from '../check.js';
 import { DETECTORS } from '../detectors/names.js';
 import { jsonText, writeJsonReport } from '../report/json.js';
@@ -13,6 +12,7 @@ import { jsonReport } from '../report/report.js';
 import type { Format } from '../trace/reader.js';
 import type { PipelineMode } from '../trace/reading.js';
 import { EXIT_OK, EXIT_RACES, OPTIMIZATIONS } from './options.js';
+import { readableFile, UsageError, writableFile } from './usage.js';
 
 export interface CheckFlags {
   detector: string;
@@ -38,20 +38,21 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
   const disabled = new Set((flags.disable ?? '').split(',').filter((x) => x !== ''));
   for (const d of disabled) {
     if (!(OPTIMIZATIONS as readonly string[]).includes(d)) {
-      throw new InvalidArgumentError(
-        `--disable: unknown optimization '${d}' (expected ${OPTIMIZATIONS.join(', ')})`,
-      );
+      throw new UsageError(`--disable: unknown optimization '${d}' (expected ${OPTIMIZATIONS.join(', ')})`);
     }
   }
   const detectors = flags.detector.split(',');
   for (const d of detectors) {
     if (!(DETECTORS as readonly string[]).includes(d))
-      throw new InvalidArgumentError(
-        `--detector: unknown detector '${d}' (expected ${DETECTORS.join(', ')})`,
-      );
+      throw new UsageError(`--detector: unknown detector '${d}' (expected ${DETECTORS.join(', ')})`);
   }
   if (flags.adversarial && trace === '-')
-    throw new InvalidArgumentError('--adversarial reads the trace twice: give a file, not stdin');
+    throw new UsageError(
+      "--adversarial: trace '-' is standard input (expected a file: the analysis reads the trace twice)",
+    );
+  if (trace !== '-') readableFile(trace, 'trace', 'a trace file, or - for standard input');
+  if (flags.skip) readableFile(flags.skip, '--skip', 'a file of variables, fields, objects or locations');
+  if (flags.report) writableFile(flags.report, '--report');
   let bar: cliProgress.SingleBar | undefined;
   const size = trace === '-' ? 0 : statSync(trace).size;
   if (flags.progress && process.stderr.isTTY && size > 8 << 20) {

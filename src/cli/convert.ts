@@ -3,7 +3,6 @@
  * (docs/FORMATS.md), as it is read. Loaded by `./main.ts` when the command runs.
  */
 import { closeSync, openSync } from 'node:fs';
-import { InvalidArgumentError } from 'commander';
 import { TraceError } from '../model/errors.js';
 import { Symbols } from '../model/symbols.js';
 import { BinaryWriter } from '../trace/binary-writer.js';
@@ -11,6 +10,7 @@ import { type Format, readTrace } from '../trace/reader.js';
 import { writeAll } from '../trace/write-all.js';
 import { formatEvent } from '../trace/writer.js';
 import { EXIT_OK } from './options.js';
+import { readableFile, UsageError, writableFile } from './usage.js';
 
 export type ConvertTo = 'std' | 'ext' | 'bin';
 
@@ -21,7 +21,11 @@ export async function convert(
   // `-o -` is standard output, as `-` is standard input
   const toStdout = flags.output === undefined || flags.output === '-';
   if (flags.to === 'bin' && toStdout && process.stdout.isTTY === true)
-    throw new InvalidArgumentError('--to bin writes binary: give -o FILE or redirect standard output');
+    throw new UsageError(
+      '--to: binary output to a terminal (expected -o FILE or standard output redirected to a file or pipe)',
+    );
+  if (input !== '-') readableFile(input, 'trace', 'a trace file, or - for standard input');
+  if (!toStdout) writableFile(flags.output as string, '--output');
   const symbols = new Symbols();
   const fd = toStdout ? 1 : openSync(flags.output as string, 'w');
   const name = input === '-' ? '<stdin>' : input;

@@ -5,27 +5,20 @@
  * when it runs, so that a command, or `--help`, loads only what it uses (issue 21 §4; `npm run bench:start`).
  */
 import { readFileSync } from 'node:fs';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { DETECTORS } from '../detectors/names.js';
 import { LIVE_DETECTORS, ON_RACE } from '../live/options.js';
-import { TraceError } from '../model/errors.js';
 import { FORMATS, PIPELINE_MODES } from '../trace/options.js';
 import type { Format } from '../trace/reader.js';
 import type { CheckFlags } from './check.js';
 import type { ConvertTo } from './convert.js';
 import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_PIPE, OPTIMIZATIONS } from './options.js';
 import type { RunFlags } from './run.js';
+import { choice, integerAtLeast, misuseLine, UsageError } from './usage.js';
 
 const version = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
-
-function positiveInt(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0)
-    throw new InvalidArgumentError(`expected a non-negative integer, found '${v}'`);
-  return n;
-}
 
 export async function main(argv: string[]): Promise<number> {
   let code = EXIT_OK;
@@ -36,7 +29,8 @@ export async function main(argv: string[]): Promise<number> {
     )
     .exitOverride()
     .enablePositionalOptions()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    // commander's own complaints are written by the catch below, as one line each (./usage.ts)
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), outputError: () => {} });
   program
     .command('check')
     .description('check a trace for data races and report them')
@@ -48,11 +42,14 @@ export async function main(argv: string[]): Promise<number> {
       ).default('goldilocks'),
     )
     .addOption(
-      new Option('-f, --format <format>', 'input format').choices(FORMATS as string[]).default('auto'),
+      new Option('-f, --format <format>', 'input format')
+        .choices(FORMATS as string[])
+        .argParser(choice('--format', 'format', FORMATS))
+        .default('auto'),
     )
     .option('--json', 'print the report as JSON (schema docs/REPORT.md) instead of text')
     .option('--report <file>', 'also write the JSON report to a file')
-    .option('--max-reports <n>', 'report at most n location pairs', positiveInt, 20)
+    .option('--max-reports <n>', 'report at most n location pairs', integerAtLeast('--max-reports', 0), 20)
     .option('--fail-on-race', 'exit with code 1 when a race is found')
     .option('--lenient', 'accept infeasible events with a warning instead of stopping')
     .option('--stats', 'print detector statistics (short-circuit shares, list walks, GC)')
@@ -64,11 +61,16 @@ export async function main(argv: string[]): Promise<number> {
     .option(
       '--eager-bound <cells>',
       'goldilocks: partially-eager evaluation when the event list exceeds this length',
-      positiveInt,
+      integerAtLeast('--eager-bound', 0),
       200_000,
     )
     .option('--disable <opts>', `goldilocks: switch optimizations off (${OPTIMIZATIONS.join(',')})`)
-    .option('--block-size <n>', 'eraser: array sub-block size in elements', positiveInt, 8)
+    .option(
+      '--block-size <n>',
+      'eraser: array sub-block size in elements',
+      integerAtLeast('--block-size', 1),
+      8,
+    )
     .addOption(
       new Option(
         '--pipeline <mode>',
@@ -77,6 +79,7 @@ export async function main(argv: string[]): Promise<number> {
           'gzip files of 8 MiB or more, when a core is free: processors 1.5 cores idle over a 50 ms sample)',
       )
         .choices(PIPELINE_MODES as string[])
+        .argParser(choice('--pipeline', 'mode', PIPELINE_MODES))
         .default('auto'),
     )
     .option(
@@ -93,8 +96,18 @@ export async function main(argv: string[]): Promise<number> {
     .command('convert')
     .description('convert a trace between formats (to RAPID STD, the extended format or the binary format)')
     .argument('<trace>', 'input trace, or - for stdin')
-    .addOption(new Option('--from <format>', 'input format').choices(FORMATS as string[]).default('auto'))
-    .addOption(new Option('--to <format>', 'output format').choices(['std', 'ext', 'bin']).default('ext'))
+    .addOption(
+      new Option('--from <format>', 'input format')
+        .choices(FORMATS as string[])
+        .argParser(choice('--from', 'format', FORMATS))
+        .default('auto'),
+    )
+    .addOption(
+      new Option('--to <format>', 'output format')
+        .choices(['std', 'ext', 'bin'])
+        .argParser(choice('--to', 'format', ['std', 'ext', 'bin']))
+        .default('ext'),
+    )
     .option('-o, --output <file>', 'output file; - or none: standard output (bin: not a terminal)')
     .action(async (trace: string, flags: { from: Format; to: ConvertTo; output?: string }) => {
       const { convert } = await import('./convert.js');
@@ -111,7 +124,14 @@ export async function main(argv: string[]): Promise<number> {
     .addOption(
       new Option('--on-race <mode>', 'throw DataRaceException, report and go on, or abort with exit code 66')
         .choices(ON_RACE as unknown as string[])
+        .argParser(choice('--on-race', 'mode', ON_RACE))
         .default('throw'),
+    )
+    .addOption(
+      new Option(
+        '--fail-on-race',
+        'report every race and go on (as --on-race=report), then exit with code 66 if any was reported',
+      ).conflicts('onRace'),
     )
     .option('--report <file>', 'write the JSON report (schema docs/REPORT.md; all processes merged)')
     .option(
@@ -128,13 +148,14 @@ export async function main(argv: string[]): Promise<number> {
         'detector checking the accesses online: goldilocks, fasttrack (vector clocks; same verdicts) or eraser (locksets of sync-library locks only; warnings are potential races)',
       )
         .choices(LIVE_DETECTORS as unknown as string[])
+        .argParser(choice('--detector', 'detector', LIVE_DETECTORS))
         .default('goldilocks'),
     )
     .passThroughOptions()
     .action(async (args: string[], flags: RunFlags) => {
       if (!process.features.require_module)
-        throw new InvalidArgumentError(
-          `run needs a Node.js that can require ES modules (≥ 20.19 or ≥ 22.12); this is ${process.version}`,
+        throw new UsageError(
+          `run: Node.js ${process.version} cannot require ES modules (expected Node.js ≥ 20.19 or ≥ 22.12)`,
         );
       const { runProgram } = await import('./run.js');
       code = await runProgram(args, dashes >= 0 && dashes < argv.indexOf(args[0], dashes), flags);
@@ -149,19 +170,11 @@ export async function main(argv: string[]): Promise<number> {
       err.code === 'commander.help'
     )
       return EXIT_OK;
-    if (err.code?.startsWith('commander.')) return EXIT_INPUT;
     if (err.code === 'EPIPE') return EXIT_PIPE;
-    if (err instanceof TraceError || err instanceof InvalidArgumentError) {
-      process.stderr.write(`goldilocks: ${err.message}\n`);
-      return EXIT_INPUT;
-    }
-    if (
-      err.code === 'ENOENT' ||
-      err.code === 'EACCES' ||
-      err.code === 'EISDIR' ||
-      err.code === 'Z_DATA_ERROR'
-    ) {
-      process.stderr.write(`goldilocks: ${err.message}\n`);
+    const name = argv.find((a) => !a.startsWith('-'));
+    const line = misuseLine(err, program.commands.find((c) => c.name() === name) ?? program);
+    if (line !== undefined) {
+      process.stderr.write(`goldilocks: ${line}\n`);
       return EXIT_INPUT;
     }
     process.stderr.write(`goldilocks: internal error (please report): ${err.stack ?? err.message}\n`);

@@ -5,9 +5,11 @@
  * Each process writes its JSON report into a fresh directory (`GOLDILOCKS_REPORT_DIR`); once the command ends they
  * are merged into `--report FILE` and summarized on stderr; with `--record FILE`, what they recorded is written as
  * one trace (`./record.ts`). Exit code: the command's own, or 66 when a race made
- * `--on-race=abort` stop it (README "Exit codes").
+ * `--on-race=abort` stop it, or with `--fail-on-race` (every race reported, the command run to its end) when any
+ * race was reported (README "Exit codes").
  */
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import pc from 'picocolors';
@@ -16,9 +18,12 @@ import { run } from '../node/run.js';
 import { emptyReport, type JsonReport, liveInput, writeJsonReport } from '../report/json.js';
 import { statisticsText, textSummary } from '../report/text.js';
 import { writeRecordedTrace } from './record.js';
+import { readableFile, UsageError, writableFile } from './usage.js';
 
 export interface RunFlags {
   onRace: string;
+  /** Report every race and go on (`onRace` is then `report`); exit with 66 at the end if any was reported. */
+  failOnRace?: boolean;
   report?: string;
   /** A file for the run's trace in the extended format (`./record.ts`). */
   record?: string;
@@ -33,18 +38,21 @@ export interface RunFlags {
  * @throws the spawn error when the command cannot be started.
  */
 export async function runProgram(args: string[], command: boolean, flags: RunFlags): Promise<number> {
-  if (flags.record) closeSync(openSync(flags.record, 'w')); // an unwritable --record file fails before the run
+  // misuse fails before the run: a missing entry (as node would find it: `x` → `x.js`, `x/index.js`), an unwritable file
+  if (!command && args[0] !== '-') readableFile(entryFile(args[0]), 'entry', ENTRY);
+  if (flags.record) writableFile(flags.record, '--record');
+  if (flags.report) writableFile(flags.report, '--report');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-run-'));
   try {
     const recordDir = path.join(dir, 'record');
     const env = {
       ...process.env,
-      GOLDILOCKS_ON_RACE: flags.onRace,
+      GOLDILOCKS_ON_RACE: flags.failOnRace ? 'report' : flags.onRace,
       GOLDILOCKS_DETECTOR: flags.detector,
       GOLDILOCKS_REPORT_DIR: dir,
       ...(flags.record ? { GOLDILOCKS_RECORD: recordDir } : {}),
     };
-    const code = command ? await run(args.slice(1), { env, command: args[0] }) : await run(args, { env });
+    const code = command ? await runCommand(args, env) : await run(args, { env });
     if (flags.record) {
       const r = writeRecordedTrace(recordDir, flags.record, args.join(' '));
       if (r.missing.length > 0)
@@ -64,9 +72,40 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
     if (flags.stats) process.stderr.write(`${statisticsText(merged).join('\n')}\n`);
     if (merged.summary.racyVariables > 0)
       process.stderr.write(textSummary(merged, pc.isColorSupported && process.stderr.isTTY === true));
-    return existsSync(path.join(dir, 'aborted')) ? EXIT_ABORT : code;
+    if (existsSync(path.join(dir, 'aborted'))) return EXIT_ABORT;
+    return flags.failOnRace && merged.summary.racyVariables > 0 ? EXIT_ABORT : code;
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const ENTRY = 'a JavaScript or TypeScript file';
+
+/**
+ * Runs `[command, ...commandArgs]` under the runtime. @returns its exit code.
+ * @throws UsageError `run: no such command '<command>'` when it is not found (or may not be executed); the spawn
+ * error for any other failure.
+ */
+async function runCommand(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  try {
+    return await run(args.slice(1), { env, command: args[0] });
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'EACCES') throw e;
+    const what = code === 'ENOENT' ? 'no such command' : 'no permission to execute';
+    throw new UsageError(`run: ${what} '${args[0]}' (expected a program on the PATH, or a path to one)`);
+  }
+}
+
+/**
+ * The file `node <entry>` runs: CommonJS resolution of its absolute path (Node's `resolveMainPath`).
+ * @throws UsageError `entry: no such file '<entry>' (expected ...)` when there is none.
+ */
+function entryFile(entry: string): string {
+  try {
+    return createRequire(path.join(process.cwd(), 'goldilocks-run')).resolve(path.resolve(entry));
+  } catch {
+    throw new UsageError(`entry: no such file '${entry}' (expected ${ENTRY})`);
   }
 }
 

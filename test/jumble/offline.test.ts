@@ -206,8 +206,9 @@ T0|w(y)=8|A.java:2
   test('exit codes: as without --adversarial; stdin refused (2)', () => {
     const file = tempFile('adv.trace', TRACE);
     assert.equal(cli(['check', '--adversarial', '--fail-on-race', file]).status, 1);
-    // an InvalidArgumentError, as for an unknown detector (main.ts prints neither message: commander's code)
-    assert.equal(cli(['check', '--adversarial', '-'], TRACE).status, 2);
+    const stdin = cli(['check', '--adversarial', '-'], TRACE);
+    assert.equal(stdin.status, 2);
+    assert.match(stdin.stderr, /^goldilocks: --adversarial: trace '-' is standard input \(expected a file/);
     assert.equal(cli(['check', '-'], TRACE).status, 0);
   });
 

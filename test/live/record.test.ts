@@ -149,7 +149,10 @@ describe('goldilocks run --record', () => {
   test('an unwritable --record file is an input error before the program runs', () => {
     const r = cli(['run', '--record', join(ROOT, 'no-such-dir', 'x.trace'), 'examples/ownership.mjs']);
     assert.equal(r.status, 2, r.stderr);
-    assert.match(r.stderr, /goldilocks: ENOENT: no such file or directory, open .*x\.trace/);
+    assert.match(
+      r.stderr,
+      /^goldilocks: --record: cannot write '.*x\.trace': no directory '.*no-such-dir' \(expected a writable file\)\n$/,
+    );
     assert.equal(r.stdout, '');
   });
 
