@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pc from 'picocolors';
 import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/options.js';
-import { run } from '../node/run.js';
+import { run, UNCHECKED_LIST } from '../node/run.js';
 import { emptyReport, type JsonReport, liveInput, writeJsonReport } from '../report/json.js';
 import { statisticsText, textSummary } from '../report/text.js';
 import { writeRecordedTrace } from './record.js';
@@ -68,10 +68,16 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
       .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10))
       .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as JsonReport);
     const merged = mergeReports(reports, args.join(' '), flags.detector);
+    const unchecked = uncheckedModules(dir);
+    if (unchecked.length > 0) merged.unchecked = unchecked;
     if (flags.report) writeJsonReport(flags.report, merged);
     if (flags.stats) process.stderr.write(`${statisticsText(merged).join('\n')}\n`);
     if (merged.summary.racyVariables > 0)
       process.stderr.write(textSummary(merged, pc.isColorSupported && process.stderr.isTTY === true));
+    if (unchecked.length > 0)
+      process.stderr.write(
+        `goldilocks: unchecked (not instrumented, the rewriter cannot parse ${unchecked.length === 1 ? 'it' : 'them'}): ${unchecked.join(', ')}\n`,
+      );
     if (existsSync(path.join(dir, 'aborted'))) return EXIT_ABORT;
     return flags.failOnRace && merged.summary.racyVariables > 0 ? EXIT_ABORT : code;
   } finally {
@@ -80,6 +86,19 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
 }
 
 const ENTRY = 'a JavaScript or TypeScript file';
+
+/** The distinct modules of the report directory `dir`'s {@link UNCHECKED_LIST}, sorted; none without the file. */
+function uncheckedModules(dir: string): string[] {
+  const file = path.join(dir, UNCHECKED_LIST);
+  if (!existsSync(file)) return [];
+  return [
+    ...new Set(
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+    ),
+  ].sort();
+}
 
 /**
  * Runs `[command, ...commandArgs]` under the runtime. @returns its exit code.

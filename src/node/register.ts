@@ -69,11 +69,33 @@ function instrumentCommonJs(): void {
   };
   const compile = cjs.prototype._compile;
   cjs.prototype._compile = function (this: CjsModule, content: string, filename: string) {
-    return compile.call(this, transformSource(content, filename, false), filename);
+    const code = transformSource(content, filename, false);
+    try {
+      return compile.call(this, code, filename);
+    } catch (e) {
+      // the program's own syntax error (the source passed on as it was): reported as node reports it, without this frame
+      if (code === content && e instanceof SyntaxError) dropOwnFrames(e);
+      throw e;
+    }
   };
   for (const ext of ['.ts', '.cts']) {
     cjs._extensions[ext] = (module, filename) =>
       module._compile(stripTypes(readFileSync(filename, 'utf8'), filename), filename);
+  }
+}
+
+/** This package's `dist/` directory (the directory of `../`), as a file URL: the frames of goldilocks's own code. */
+const OWN_FRAMES = new URL('../', REGISTER_URL).href;
+
+/** Removes the stack lines of goldilocks's own functions from `e.stack` (where it can be written). */
+function dropOwnFrames(e: Error): void {
+  try {
+    e.stack = e.stack
+      ?.split('\n')
+      .filter((l) => !(l.startsWith('    at ') && l.includes(OWN_FRAMES)))
+      .join('\n');
+  } catch {
+    // a frozen error keeps its stack
   }
 }
 

@@ -3,18 +3,25 @@
  *
  * Instrumented: every JavaScript or TypeScript module and CommonJS file of every thread, the program's and
  * `node_modules` alike. Not instrumented: `node:` builtins (they never reach the loaders) and goldilocks's own files
- * (everything under this package's `dist/`). Files acorn cannot parse run as they are: the engine then reports its
- * own SyntaxError, with file and line, as without goldilocks (a warning says the file is uninstrumented, in case the
- * engine accepts it).
+ * (everything under this package's `dist/`). Files acorn cannot parse run as they are (issue 25 §3): when the engine
+ * rejects them too, it reports its own SyntaxError, with file, line and caret, as without goldilocks, and nothing
+ * more is said; when it accepts them (syntax acorn does not know), a warning names the file, and under
+ * `goldilocks run` the file is listed as unchecked in the run's summary and report ({@link UNCHECKED_LIST}).
  *
  * TypeScript (`.ts`, `.mts`, `.cts`) is type-stripped with amaro (Node's own stripper, swc compiled to wasm) in
  * strip-only mode: types become whitespace, so lines and columns of the remaining code are exactly those of the
  * source. Syntax that strip-only mode rejects (enums, namespaces, parameter properties) throws a SyntaxError naming
  * the file, as Node's `--experimental-strip-types` does.
  */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileFunction } from 'node:vm';
 import { instrument } from '../instrument/instrument.js';
+import { UNCHECKED_LIST } from './run.js';
+import { settings } from './settings.js';
 
 const require = createRequire(import.meta.url);
 const amaro = require('amaro') as {
@@ -55,8 +62,34 @@ export function warn(message: string): void {
 }
 
 /**
+ * Does the engine compile `source`? CommonJS (and eval-worker scripts): as Node's CommonJS loader compiles a file,
+ * a function of `exports, require, module, __filename, __dirname` (`vm.compileFunction`: nothing runs). ES modules:
+ * `node --input-type=module --check` on the source, in a process without goldilocks (`NODE_OPTIONS` dropped); a
+ * process start, paid only for a module acorn cannot parse.
+ */
+function engineAccepts(source: string, module: boolean): boolean {
+  if (!module) {
+    try {
+      compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname']);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  const env = { ...process.env };
+  delete env.NODE_OPTIONS;
+  const check = spawnSync(process.execPath, ['--input-type=module', '--check'], {
+    input: source,
+    env,
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  return check.status === 0;
+}
+
+/**
  * Instruments one file's JavaScript (`file` as it is named in site locations: a file URL for ESM, a path for
- * CommonJS). Returns `source` unchanged for goldilocks's own files and for code acorn cannot parse.
+ * CommonJS). Returns `source` unchanged for goldilocks's own files and for code acorn cannot parse (see the file
+ * header: a warning and a line in the run's {@link UNCHECKED_LIST} when the engine accepts it).
  */
 export function transformSource(source: string, file: string, module: boolean): string {
   if (isOwn(file)) return source;
@@ -66,7 +99,12 @@ export function transformSource(source: string, file: string, module: boolean): 
     return result.code;
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
-    warn(`${file} is not instrumented: ${e.message}`);
+    if (!engineAccepts(source, module)) return source; // a syntax error of the program's: the engine reports it
+    warn(
+      `${file} is not instrumented, its accesses are unchecked (the rewriter cannot parse it: ${e.message})`,
+    );
+    const dir = settings.GOLDILOCKS_REPORT_DIR;
+    if (dir) appendFileSync(join(dir, UNCHECKED_LIST), `${file}\n`); // one write(2) of one line: appends never mix
     return source;
   }
 }

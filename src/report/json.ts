@@ -51,6 +51,11 @@ export interface JsonReport {
   /** Races left out by --max-reports. */
   racesOmitted: number;
   stats: Record<string, number>;
+  /**
+   * `goldilocks run`: the modules the rewriter could not parse and that ran uninstrumented (file paths, or URLs for
+   * ES modules), sorted; absent when there is none.
+   */
+  unchecked?: string[];
 }
 
 /**

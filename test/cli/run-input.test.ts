@@ -1,0 +1,79 @@
+/**
+ * `goldilocks run` on programs that do not parse (issue 25 §3): a syntax error of the program is reported exactly as
+ * plain node reports it (file:line, the source line and its caret, no frame of goldilocks) with node's exit code 1;
+ * a module the rewriter cannot parse but the engine accepts runs uninstrumented, with a warning naming it, and is
+ * listed as unchecked in the run's summary and JSON report (`unchecked`).
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import type { JsonReport } from '../../src/report/json.js';
+import { cliAsync, ROOT, tempPath } from '../helpers/helpers.js';
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'cli');
+/** Files neither acorn nor biome can parse (biome.json leaves them out). */
+const UNPARSABLE = join(FIXTURES, 'unparsable');
+const LIMIT = { timeout: 60_000 };
+
+/** Plain `node file`: its exit code and stderr. */
+function node(file: string) {
+  const r = spawnSync(process.execPath, [file], { cwd: ROOT, encoding: 'utf8' });
+  return { code: r.status, stderr: r.stderr };
+}
+
+async function run(file: string) {
+  const report = tempPath('report.json');
+  const r = await cliAsync(['run', '--report', report, file]);
+  return { ...r, report: JSON.parse(readFileSync(report, 'utf8')) as JsonReport };
+}
+
+describe('run: a syntax error in the program', () => {
+  for (const name of ['syntax-error.cjs', 'syntax-error.mjs']) {
+    test(`${name}: node's report, word for word, and node's exit code 1`, LIMIT, async () => {
+      const file = join(UNPARSABLE, name);
+      const plain = node(file);
+      assert.equal(plain.code, 1);
+      const r = await run(file);
+      assert.equal(r.code, 1);
+      assert.equal(r.stderr, plain.stderr);
+      assert.match(r.stderr, new RegExp(`${name.replace('.', '\\.')}:3\\nlet x = \\(;\\n {9}\\^\\n`));
+      assert.equal(r.report.unchecked, undefined); // not a module left unchecked: it never ran
+    });
+  }
+});
+
+describe('run: a module the rewriter cannot parse', () => {
+  test(
+    'CommonJS with new.target at its top level: warned, run uninstrumented, listed unchecked',
+    LIMIT,
+    async () => {
+      const lib = join(FIXTURES, 'new-target.cjs');
+      const r = await run(join(FIXTURES, 'unparsable-module.cjs'));
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'view[0] = 1\n'); // as under node
+      assert.match(
+        r.stderr,
+        new RegExp(`^goldilocks: warning: ${lib} is not instrumented, its accesses are unchecked`, 'm'),
+      );
+      assert.match(r.stderr, new RegExp(`^goldilocks: unchecked \\(not instrumented, .*\\): ${lib}$`, 'm'));
+      assert.deepEqual(r.report.unchecked, [lib]); // the entry itself was instrumented
+    },
+  );
+
+  const esm = join(UNPARSABLE, 'import-assertion.mjs');
+  const accepted = spawnSync(process.execPath, ['--check', esm]).status === 0;
+  test('an ES module with an import assertion: warned, run uninstrumented, listed unchecked', {
+    ...LIMIT,
+    skip: accepted ? false : `this Node.js (${process.version}) rejects import assertions`,
+  }, async () => {
+    const r = await run(esm);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'a = 1\n');
+    const url = pathToFileURL(esm).href;
+    assert.match(r.stderr, new RegExp(`^goldilocks: warning: ${url} is not instrumented`, 'm'));
+    assert.deepEqual(r.report.unchecked, [url]);
+  });
+});
