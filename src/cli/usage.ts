@@ -135,7 +135,7 @@ export function commanderLine(code: string, message: string, command: Usage): st
 /**
  * The one line (after `goldilocks: `) for `e`, thrown while `command` ran, when it is a misuse (exit code 2): a
  * {@link UsageError}, a malformed trace (`TraceError`), a complaint of commander's, a file that could not be opened
- * or a gzip stream that is not one. Undefined for anything else (an internal error).
+ * or a gzip stream that is corrupt or truncated. Undefined for anything else (an internal error).
  */
 export function misuseLine(e: unknown, command: Usage): string | undefined {
   if (e instanceof UsageError || e instanceof TraceError) return e.message;
@@ -145,6 +145,9 @@ export function misuseLine(e: unknown, command: Usage): string | undefined {
     return (
       commanderLine(err.code, err.message, command) ?? err.message.replace(/^error: /, '').split('\n')[0]
     );
-  if (['ENOENT', 'EACCES', 'EISDIR', 'Z_DATA_ERROR'].includes(err.code)) return err.message;
+  if (['ENOENT', 'EACCES', 'EISDIR'].includes(err.code)) return err.message;
+  // zlib's Z_DATA_ERROR, Z_BUF_ERROR (a truncated file)...: the one input that can be gzip'd is the trace
+  if (err.code.startsWith('Z_'))
+    return `trace: corrupt gzip data: ${err.message} (expected a complete gzip file)`;
   return undefined;
 }

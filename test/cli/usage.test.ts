@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { cli, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
 
 const TRACE = tempFile('one.std', 'T0|w(x)|1\n');
@@ -85,6 +86,12 @@ describe('check: misuse is one line and exit 2', () => {
     const file = tempFile('secret.std', 'T0|w(x)|1\n');
     chmodSync(file, 0);
     misuse(['check', file], /^trace: no permission to read '.*secret\.std' \(expected a trace file/);
+  });
+  it('a corrupt or truncated gzip trace', () => {
+    const truncated = tempFile('cut.std.gz', gzipSync('T0|w(x)|1\n').subarray(0, 12));
+    misuse(['check', truncated], /^trace: corrupt gzip data: .* \(expected a complete gzip file\)$/);
+    const garbage = tempFile('bad.std.gz', Buffer.from([0x1f, 0x8b, 0x08, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    misuse(['check', garbage], /^trace: corrupt gzip data: /);
   });
   it('a --report file in no directory, before the check', () => {
     misuse(
