@@ -1,7 +1,6 @@
 // expect: no race
 // idiom: views that are instances of TypedArray subclasses whose constructors take other arguments (@zenfs/core's structs): every Atomics operation and the intercepted bulk methods on them run as under node, and the constructors run only when the program calls them.
-import { isMainThread, workerData } from 'node:worker_threads';
-import { runWorkers, schedule } from './sched.mjs';
+import { workers } from './sched.mjs';
 
 let shared;
 let made = 0;
@@ -20,23 +19,20 @@ class Big extends BigUint64Array {
   }
 }
 
-if (isMainThread) {
-  const s = schedule();
-  const buffer = new SharedArrayBuffer(64);
-  await runWorkers(
-    import.meta.url,
-    [0, 1].map((i) => ({ sched: s.buffer, buffer, i })),
-  );
+const { main, joined, i, at, buffer } = workers(import.meta.url, 2, () => ({
+  buffer: new SharedArrayBuffer(64),
+}));
+if (main) {
+  await joined;
 } else {
-  const { at } = schedule(workerData.sched);
-  shared = workerData.buffer;
+  shared = buffer;
   const flag = new Word(0);
   const data = new Word(16);
   const big = new Big(shared, 32);
   const check = (what, got, want) => {
     if (got !== want) throw new Error(`${what}: ${got} (expected ${want})`);
   };
-  if (workerData.i === 0) {
+  if (i === 0) {
     at(0, () => {
       data.fill(7, 0, 2);
       data.set([1, 2], 2);
@@ -66,5 +62,5 @@ if (isMainThread) {
       big.fill(0n, 1);
     });
   }
-  check('constructor calls', made, workerData.i === 0 ? 3 : 4);
+  check('constructor calls', made, i === 0 ? 3 : 4);
 }
