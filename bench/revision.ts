@@ -3,7 +3,7 @@
  * bench/instructions.ts) compare the working tree's `dist/` with.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, symlinkSync } from 'node:fs';
+import { existsSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../scripts/child.js';
@@ -20,13 +20,17 @@ export function buildRevision(rev: string): { sha: string; dist: string } {
     execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
   const sha = git('rev-parse', '--verify', `${rev}^{commit}`);
   const tree = path.join(tmpdir(), `goldilocks-compare-${sha.slice(0, 12)}`);
+  if (!existsSync(tree)) {
+    git('worktree', 'prune');
+    git('worktree', 'add', '--detach', tree, sha);
+  }
+  // the build's packages are this checkout's; a link left dangling by a checkout since removed is made anew
+  const modules = path.join(tree, 'node_modules');
+  if (!existsSync(modules)) {
+    rmSync(modules, { force: true });
+    symlinkSync(path.join(ROOT, 'node_modules'), modules);
+  }
   if (!existsSync(path.join(tree, 'dist', 'check.js'))) {
-    if (!existsSync(tree)) {
-      git('worktree', 'prune');
-      git('worktree', 'add', '--detach', tree, sha);
-    }
-    if (!existsSync(path.join(tree, 'node_modules')))
-      symlinkSync(path.join(ROOT, 'node_modules'), path.join(tree, 'node_modules'));
     console.error(`building ${rev} (${sha.slice(0, 12)}) in ${tree}`);
     execFileSync(
       process.execPath,
