@@ -9,7 +9,7 @@
  * SharedArrayBuffer, which `r`/`w` answer for such a view. Each is a `var` of the module's top level (hoisted, so
  * usable before any other code runs, as in an import cycle: it is then undefined). A variable, not an element of
  * `__gl$m`, because a context slot is one load: with the element, the guard cost an accessor method over a
- * Float64Array 2.4× the plain access, with the variable 1.5–1.7× (docs/BENCHMARKS.md, "Accessor methods"). For a
+ * Float64Array 2.4× the plain access, with the variable 1.5–1.7× (docs/BENCHMARKS.md, "Instrumentation cost"). For a
  * shared view `r`/`w` check the access and answer the cache unchanged, so the site performs the access itself (it
  * stays monomorphic), or, for a key that is not a number, answer true: then `get`/`set` convert the key once, check
  * and perform the access.
