@@ -27,7 +27,7 @@ export const PIPELINE_MIN_BYTES = 8 << 20;
 
 /**
  * Input size from which `auto` splits a text trace between parser threads rather than giving it to one. Measured on
- * this project's 2-core machine (docs/BENCHMARKS.md, "Split reading"): split was faster on the 0.8–1.5 GB traces
+ * this project's 2-core machine (docs/BENCHMARKS.md, "Offline throughput"): split was faster on the 0.8–1.5 GB traces
  * (lusearch-t2 1.5–1.7×, generated 50M 1.1–1.2× one parser thread) and no faster on the 98 MB generated 5M one
  * (0.72–1.03× one parser thread in seven runs), where the calling thread, which also maps the parser threads' ids,
  * shares the two cores with two parser threads.
