@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { DETECTORS } from '../detectors/names.js';
+import { HEURISTICS } from '../jumble/heuristics.js';
 import { LIVE_DETECTORS, ON_RACE } from '../live/options.js';
 import { FORMATS, PIPELINE_MODES } from '../trace/options.js';
 import type { Format } from '../trace/reader.js';
@@ -150,6 +151,27 @@ export async function main(argv: string[]): Promise<number> {
         .choices(LIVE_DETECTORS as unknown as string[])
         .argParser(choice('--detector', 'detector', LIVE_DETECTORS))
         .default('goldilocks'),
+    )
+    .addOption(
+      new Option(
+        '--jumble <heuristic>',
+        'adversarial memory (Jumble, PLDI 2010; docs/JUMBLE.md): racy element reads return older values the memory model allows, chosen by sc, oldest, obd (oldest-but-different), random or rbd (random-but-different); runs the fasttrack detector with --on-race=report',
+      )
+        .choices(HEURISTICS as unknown as string[])
+        .argParser(choice('--jumble', 'heuristic', HEURISTICS)),
+    )
+    .option(
+      '--jumble-seed <n>',
+      'seed of the random heuristics (default 0)',
+      integerAtLeast('--jumble-seed', 0),
+    )
+    .option(
+      '--jumble-locations <file>',
+      'jumble only these locations, one sab#B+O a line (default: every element location)',
+    )
+    .option(
+      '--jumble-fairness <k>',
+      'after k consecutive older values a read returns the newest (default 16), or off',
     )
     .passThroughOptions()
     .action(async (args: string[], flags: RunFlags) => {

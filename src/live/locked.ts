@@ -32,10 +32,19 @@ export interface WordMemory {
   selects(buffer: SharedArrayBuffer, off: number, size: number): boolean;
   /**
    * A write of the bytes `mask` of word `word` (heap index) at `site`: an element store of the bytes (lo, hi) of
-   * the word when `known`, else a write whose bytes it does not know (Atomics, DataView, bulk, text codecs). The
-   * word lock is held; an element store follows the call.
+   * the word, selected, when `known` (the memory holds (realLo, realHi) before it), else a write whose bytes it does
+   * not know (Atomics, DataView, bulk, text codecs). The word lock is held; an element store follows the call.
    */
-  write(word: number, mask: number, lo: number, hi: number, site: number, known: boolean): void;
+  write(
+    word: number,
+    mask: number,
+    lo: number,
+    hi: number,
+    site: number,
+    known: boolean,
+    realLo: number,
+    realHi: number,
+  ): void;
   /**
    * A read of the bytes `mask` of word `word` (heap index), selected, whose memory holds (lo, hi) now: @returns
    * true when it chose the bytes to return, left in {@link lo} / {@link hi}. `tearable`: an 8-byte element that
@@ -170,13 +179,18 @@ export class LockedElements {
       this.view = undefined;
       if (this.c.shadow.lastConflict === undefined || !this.c.stopOnRace) {
         const elements = o as unknown as Record<number, unknown>;
+        const view = typed[this.tag];
+        const bpe = (o as Int8Array).BYTES_PER_ELEMENT;
         if (this.write) {
-          if (memory !== undefined && this.jumbled)
-            memory.write(word, bits & 0xff, this.lo, this.hi, site, true);
+          if (memory !== undefined && this.jumbled) {
+            const { lo, hi } = this;
+            words[0] = 0;
+            words[1] = 0;
+            view[this.at / bpe] = elements[this.element];
+            memory.write(word, bits & 0xff, lo, hi, site, true, words[0], words[1]);
+          }
           elements[this.element] = this.value;
         } else {
-          const view = typed[this.tag];
-          const bpe = (o as Int8Array).BYTES_PER_ELEMENT;
           words[0] = 0;
           words[1] = 0;
           view[this.at / bpe] = elements[this.element];
@@ -199,7 +213,7 @@ export class LockedElements {
         this.done = true;
         valued = true;
       }
-    } else if (memory !== undefined && bits & WRITE) memory.write(word, bits & 0xff, 0, 0, site, false);
+    } else if (memory !== undefined && bits & WRITE) memory.write(word, bits & 0xff, 0, 0, site, false, 0, 0);
     if (recorder !== undefined) recorder.log(word, valued ? bits | VALUE : bits, site, this.lo, this.hi);
   };
 }

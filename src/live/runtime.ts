@@ -36,6 +36,7 @@ import { textRace, textSummary } from '../report/text.js';
 import { Buffers, Memories } from './buffers.js';
 import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './context.js';
 import { installPatches } from './intercept/index.js';
+import { jumbleMemory, writeJumbleStats } from './jumble/setup.js';
 import { LockedElements } from './locked.js';
 import {
   attachState,
@@ -289,18 +290,11 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     stopOnRace,
   };
   const { sitedMethods, originals } = installPatches(ctx);
-  // a recorded run records values, which element accesses under the word lock give (and no r/w fast path)
+  // a recorded run records values and a jumbled run chooses them: element accesses under the word lock (no r/w)
+  const memory = jumbleMemory(s, t, shadow, idOf);
   const locked =
-    recorder !== undefined
-      ? new LockedElements({
-          hooks,
-          sites,
-          shadow,
-          checkRange,
-          stopOnRace,
-          recorder,
-          memory: undefined,
-        })
+    recorder !== undefined || memory !== undefined
+      ? new LockedElements({ hooks, sites, shadow, checkRange, stopOnRace, recorder, memory })
       : undefined;
   if (locked !== undefined) shadow.onAccess = locked.onAccess;
 
@@ -315,6 +309,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   if (isMainThread) {
     process.on('exit', () => {
       writeReport();
+      if (memory !== undefined) writeJumbleStats(memory);
       recorder?.flush();
       recorder?.dump(process.argv.slice(1).join(' '));
     });
