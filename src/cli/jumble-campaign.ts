@@ -166,7 +166,7 @@ export async function jumbleCampaign(args: string[], command: boolean, flags: Ju
     const variables = (JSON.parse(readFileSync(report, 'utf8')) as { racyVariables: string[] }).racyVariables;
     // 2. the runs
     const plain = command ? args : [node, ...args];
-    const argvOf = (variable: string, c: Configuration, seed: number, file: string): string[] =>
+    const argvOf = (c: Configuration, seed: number, file: string): string[] =>
       c === 'none'
         ? plain
         : [
@@ -190,7 +190,7 @@ export async function jumbleCampaign(args: string[], command: boolean, flags: Ju
     variables.forEach((v, g) => {
       for (const c of CONFIGURATIONS)
         for (let i = 0; i < flags.runs; i++)
-          tasks.push(() => runOnce(argvOf(v, c, flags.seed + i, files[g]), timeout));
+          tasks.push(() => runOnce(argvOf(c, flags.seed + i, files[g]), timeout));
     });
     const bar = await progressBar(flags.progress, tasks.length);
     const results = await pool(tasks, flags.jobs ?? os.availableParallelism(), () => bar?.increment());
@@ -235,7 +235,7 @@ export async function jumbleCampaign(args: string[], command: boolean, flags: Ju
                 kind === 'hang'
                   ? `no exit after ${timeout} ms`
                   : (uncaught(r.stderr) ?? `exit code ${r.code}`),
-              command: ['goldilocks', ...argvOf(variable, c, seed, files[g]).slice(2)]
+              command: ['goldilocks', ...argvOf(c, seed, files[g]).slice(2)]
                 .map((a) => (a === files[g] ? `<(echo ${variable})` : quote(a)))
                 .join(' '),
             };
