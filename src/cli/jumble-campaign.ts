@@ -187,7 +187,7 @@ export async function jumbleCampaign(args: string[], command: boolean, flags: Ju
       writeFileSync(file, `${v.replace(/^\d+\//, '')}\n`);
       return file;
     });
-    variables.forEach((v, g) => {
+    variables.forEach((_, g) => {
       for (const c of CONFIGURATIONS)
         for (let i = 0; i < flags.runs; i++)
           tasks.push(() => runOnce(argvOf(c, flags.seed + i, files[g]), timeout));

@@ -164,7 +164,7 @@ export class LockedElements {
     this.at = off & 7;
     this.done = false;
     const memory = this.c.memory;
-    this.jumbled = memory !== undefined && memory.selects(o.buffer as SharedArrayBuffer, off, bpe);
+    this.jumbled = memory?.selects(o.buffer as SharedArrayBuffer, off, bpe) === true;
   }
 
   /**
