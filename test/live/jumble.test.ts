@@ -91,7 +91,7 @@ describe('goldilocks run --jumble', () => {
   );
 
   test('race-free programs: no read has a choice, nothing fails', LIMIT, async () => {
-    const names = ['float64-mutex.mjs', 'barrier-atomics.mjs', 'dcl.mjs'];
+    const names = ['float64-mutex.mjs', 'barrier-atomics.mjs', 'dcl.mjs', 'jumble-figure8-published.mjs'];
     const runs = await Promise.all(
       names.map((n) => cliAsync(['run', '--jumble', 'random', join(PROGRAMS, n)])),
     );
