@@ -49,8 +49,8 @@ describe('goldilocks run --record with values', () => {
       assert.equal(a.summary.classes['future-read'], 0);
       const reads = a.examples['sc-violation-possible'].filter((e) => e.location.startsWith(PROGRAM));
       const line = (e: Example) => Number(e.location.split(':').at(-2));
-      const int = reads.find((e) => line(e) === 19);
-      const nan = reads.find((e) => line(e) === 20);
+      const int = reads.find((e) => line(e) === 21);
+      const nan = reads.find((e) => line(e) === 22);
       assert.ok(int !== undefined && nan !== undefined, c.stdout);
       // the Int32 read returned 2, and the initial 0, the 1 and the 2 were all visible
       assert.equal(int.value, '0x02000000');

@@ -8,8 +8,10 @@ const { main, joined, i, at, f } = workers(import.meta.url, 2, () => ({
 if (main) {
   await joined;
 } else if (i === 0) {
+  const sync = new Int32Array(new SharedArrayBuffer(4));
   at(0, () => {
     f[0] = 1.1;
+    Atomics.store(sync, 0, 1); // a synchronization operation of its own: the next write is in a new epoch
     f[0] = 2.2; // race
   });
 } else {

@@ -9,8 +9,10 @@ const { main, joined, i, at, x, f } = workers(import.meta.url, 2, () => ({
 if (main) {
   await joined;
 } else if (i === 0) {
+  const sync = new Int32Array(new SharedArrayBuffer(4));
   at(0, () => {
     x[0] = 1;
+    Atomics.store(sync, 0, 1); // a synchronization operation of its own: the next write is in a new epoch
     x[0] = 2; // race
     f[0] = new Float64Array(new Uint32Array([1, 0x7ff00000]).buffer)[0]; // a NaN with payload 1
   });
