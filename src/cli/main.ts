@@ -1,17 +1,18 @@
 #!/usr/bin/env node
 /**
- * The `goldilocks` command line: commander wiring of the commands `check`, `convert` and `run` and their exit
+ * The `goldilocks` command line: commander wiring of the commands `check`, `convert`, `run` and `jumble` and their exit
  * codes (`./options.ts`). Each command's implementation (`./check.ts`, `./convert.ts`, `./run.ts`) is imported
  * when it runs, so that a command, or `--help`, loads only what it uses (issue 21 §4; `npm run bench:start`).
  */
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { DETECTORS } from '../detectors/names.js';
-import { LIVE_DETECTORS, ON_RACE } from '../live/options.js';
+import { JUMBLE_HEURISTICS, LIVE_DETECTORS, ON_RACE } from '../live/options.js';
 import { FORMATS, PIPELINE_MODES } from '../trace/options.js';
 import type { Format } from '../trace/reader.js';
 import type { CheckFlags } from './check.js';
 import type { ConvertTo } from './convert.js';
+import type { JumbleFlags } from './jumble-campaign.js';
 import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_PIPE, OPTIMIZATIONS } from './options.js';
 import type { RunFlags } from './run.js';
 import { choice, integerAtLeast, misuseLine, UsageError } from './usage.js';
@@ -151,6 +152,27 @@ export async function main(argv: string[]): Promise<number> {
         .argParser(choice('--detector', 'detector', LIVE_DETECTORS))
         .default('goldilocks'),
     )
+    .addOption(
+      new Option(
+        '--jumble <heuristic>',
+        'adversarial memory (Jumble, PLDI 2010; docs/JUMBLE.md): racy element reads return older values the memory model allows, chosen by sc, oldest, obd (oldest-but-different), random or rbd (random-but-different); runs the fasttrack detector with --on-race=report',
+      )
+        .choices(JUMBLE_HEURISTICS as unknown as string[])
+        .argParser(choice('--jumble', 'heuristic', JUMBLE_HEURISTICS)),
+    )
+    .option(
+      '--jumble-seed <n>',
+      'seed of the random heuristics (default 0)',
+      integerAtLeast('--jumble-seed', 0),
+    )
+    .option(
+      '--jumble-locations <file>',
+      'jumble only these locations, one sab#B+O a line (default: every element location)',
+    )
+    .option(
+      '--jumble-fairness <k>',
+      'after k consecutive older values a read returns the newest (default 16), or off',
+    )
     .passThroughOptions()
     .action(async (args: string[], flags: RunFlags) => {
       if (!process.features.require_module)
@@ -159,6 +181,32 @@ export async function main(argv: string[]): Promise<number> {
         );
       const { runProgram } = await import('./run.js');
       code = await runProgram(args, dashes >= 0 && dashes < argv.indexOf(args[0], dashes), flags);
+    });
+  program
+    .command('jumble')
+    .description(
+      'the campaign of adversarial memory (Jumble, PLDI 2010; docs/JUMBLE.md): each racy location jumbled under sc, oldest, obd, random and rbd against plain runs; destructive, benign or not-exercised',
+    )
+    .usage('[options] <entry.js|.mjs|.cjs|.ts> [args...]  |  jumble [options] -- <command...>')
+    .argument('<program...>', 'entry point and its arguments, or after -- a command and its arguments')
+    .option('--runs <n>', 'runs per configuration and location', integerAtLeast('--runs', 1), 100)
+    .option('--jobs <n>', 'runs at a time (default: the available cores)', integerAtLeast('--jobs', 1))
+    .option(
+      '--timeout <ms>',
+      "a run taking longer hangs (killed); default 10 × the detection run's time, at least 10 s",
+      integerAtLeast('--timeout', 1),
+    )
+    .option('--seed <n>', 'seed of the first run (run i: seed + i)', integerAtLeast('--seed', 0), 0)
+    .option(
+      '--races <report.json>',
+      'the racy locations from this report of goldilocks run (default: a detection run)',
+    )
+    .option('--json <file>', 'write the results (schema goldilocks-jumble/1, docs/JUMBLE.md)')
+    .option('--no-progress', 'no progress bar on stderr')
+    .passThroughOptions()
+    .action(async (args: string[], flags: JumbleFlags) => {
+      const { jumbleCampaign } = await import('./jumble-campaign.js');
+      code = await jumbleCampaign(args, dashes >= 0 && dashes < argv.indexOf(args[0], dashes), flags);
     });
   try {
     await program.parseAsync(argv, { from: 'user' });

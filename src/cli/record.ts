@@ -13,7 +13,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CELL, Tag } from '../live/memory/state.js';
-import { CHUNK_RECORDS, RECORD, type RecordMeta } from '../live/record.js';
+import { CHUNK_RECORDS, RECORD, type RecordMeta, VALUE } from '../live/record.js';
 import { ATOMIC, objectKey, packA, Shadow, WRITE } from '../live/shadow/goldilocks.js';
 import { SyncKind } from '../model/sync.js';
 import { writeAll } from '../trace/write-all.js';
@@ -98,6 +98,9 @@ interface Accesses {
   word: Int32Array;
   bits: Int32Array;
   site: Int32Array;
+  /** The word's bytes 0-3 and 4-7 (little-endian), of which the mask's are the value when `bits` has VALUE. */
+  lo: Int32Array;
+  hi: Int32Array;
 }
 
 /** Reads every `*.log` of a process directory (blocks of `../live/record.ts`; a truncated block is cut). */
@@ -129,6 +132,8 @@ function readAccesses(dir: string): Accesses {
     word: new Int32Array(n),
     bits: new Int32Array(n),
     site: new Int32Array(n),
+    lo: new Int32Array(n),
+    hi: new Int32Array(n),
   };
   let i = 0;
   for (const b of blocks) {
@@ -140,6 +145,8 @@ function readAccesses(dir: string): Accesses {
         a.word[i] = b[r + 2];
         a.bits[i] = b[r + 3];
         a.site[i] = b[r + 4];
+        a.lo[i] = b[r + 5];
+        a.hi[i] = b[r + 6];
       }
     });
   }
@@ -230,6 +237,7 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
   const buf = new Int32Array(acc.n);
   const lo = new Float64Array(acc.n);
   const hi = new Float64Array(acc.n);
+  const wordAt = new Float64Array(acc.n); // the byte offset of the access's word in its buffer
   const vars = new Map<number, Variables>();
   const varsOf = (id: number): Variables => {
     let v = vars.get(id);
@@ -254,6 +262,7 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
     const mask = acc.bits[i] & 0xff;
     const base = ((w - tables[k][1]) >> 1) * 8;
     buf[i] = tables[k][0];
+    wordAt[i] = base;
     lo[i] = base + 31 - Math.clz32(mask & -mask);
     hi[i] = base + 32 - Math.clz32(mask);
     varsOf(buf[i]).cut(lo[i], hi[i]);
@@ -276,10 +285,17 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
       const atomic = (bits & ATOMIC) !== 0;
       const op = atomic ? (bits & WRITE ? 'awd(' : 'ard(') : bits & WRITE ? 'w(' : 'r(';
       const t = thread(acc.thread[i]);
-      const where = `${atomic ? `,${atomicLocation(i)}` : ''})|${loc(acc.site[i])}`;
+      const close = atomic ? `,${atomicLocation(i)})` : ')';
+      const where = `|${loc(acc.site[i])}`;
       const v = vars.get(buf[i])!;
-      for (let k = v.first(lo[i]); k < v.offsets.length && v.offsets[k] < hi[i]; k++)
-        out.event(t, op + v.name(k) + where);
+      const valued = (bits & VALUE) !== 0;
+      for (let k = v.first(lo[i]); k < v.offsets.length && v.offsets[k] < hi[i]; k++) {
+        const end = k + 1 < v.offsets.length ? Math.min(v.offsets[k + 1], hi[i]) : hi[i];
+        const value = valued
+          ? `=${valueText(acc.lo[i], acc.hi[i], v.offsets[k] - wordAt[i], end - wordAt[i])}`
+          : '';
+        out.event(t, op + v.name(k) + close + value + where);
+      }
     }
   };
   const SYNC: Record<number, string> = {
@@ -307,4 +323,18 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
     out.event(t, `${op}(${object(c)})|`);
   }
   accessesBefore(Number.POSITIVE_INFINITY);
+}
+
+/**
+ * The trace text of a recorded value: the bytes [from, to) (0-7) of the word whose bytes 0-3 are `lo` and 4-7 `hi`
+ * (little-endian), as `0x` and two hex digits per byte in address order (docs/RUNTIME.md "Recording"): exact bytes,
+ * so that floats and NaNs compare exactly; all zeros is the initial value of `check --adversarial`.
+ */
+export function valueText(lo: number, hi: number, from: number, to: number): string {
+  let text = '0x';
+  for (let b = from; b < to; b++) {
+    const byte = (b < 4 ? lo >>> (8 * b) : hi >>> (8 * (b - 4))) & 0xff;
+    text += byte < 16 ? `0${byte.toString(16)}` : byte.toString(16);
+  }
+  return text;
 }

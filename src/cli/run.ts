@@ -17,6 +17,7 @@ import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, type LiveDetector } from '../liv
 import { run, UNCHECKED_LIST } from '../node/run.js';
 import { emptyReport, type JsonReport, liveInput, writeJsonReport } from '../report/json.js';
 import { statisticsText, textSummary } from '../report/text.js';
+import { jumbleSettings, jumbleSummary } from './jumble.js';
 import { writeRecordedTrace } from './record.js';
 import { readableFile, UsageError, writableFile } from './usage.js';
 
@@ -30,6 +31,11 @@ export interface RunFlags {
   detector: string;
   /** Print the detector's statistics on stderr (the share of checks each short-circuit decided, as `check --stats`). */
   stats?: boolean;
+  /** Adversarial memory's heuristic (`../jumble/heuristics.ts`): a jumbled run (docs/JUMBLE.md "Live"). */
+  jumble?: string;
+  jumbleSeed?: number;
+  jumbleLocations?: string;
+  jumbleFairness?: string;
 }
 
 /**
@@ -42,15 +48,18 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
   if (!command && args[0] !== '-') readableFile(entryFile(args[0]), 'entry', ENTRY);
   if (flags.record) writableFile(flags.record, '--record');
   if (flags.report) writableFile(flags.report, '--report');
+  const jumbled = jumbleSettings(flags);
+  const detector = jumbled ? 'fasttrack' : flags.detector; // adversarial memory needs its vector clocks
   const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-run-'));
   try {
     const recordDir = path.join(dir, 'record');
     const env = {
       ...process.env,
-      GOLDILOCKS_ON_RACE: flags.failOnRace ? 'report' : flags.onRace,
-      GOLDILOCKS_DETECTOR: flags.detector,
+      GOLDILOCKS_ON_RACE: flags.failOnRace || jumbled ? 'report' : flags.onRace,
+      GOLDILOCKS_DETECTOR: detector,
       GOLDILOCKS_REPORT_DIR: dir,
       ...(flags.record ? { GOLDILOCKS_RECORD: recordDir } : {}),
+      ...jumbled,
     };
     const code = command ? await runCommand(args, env) : await run(args, { env });
     if (flags.record) {
@@ -67,11 +76,12 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
       .filter((f) => f.endsWith('.json'))
       .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10))
       .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as JsonReport);
-    const merged = mergeReports(reports, args.join(' '), flags.detector);
+    const merged = mergeReports(reports, args.join(' '), detector);
     const unchecked = uncheckedModules(dir);
     if (unchecked.length > 0) merged.unchecked = unchecked;
     if (flags.report) writeJsonReport(flags.report, merged);
     if (flags.stats) process.stderr.write(`${statisticsText(merged).join('\n')}\n`);
+    if (jumbled) process.stderr.write(jumbleSummary(dir));
     if (merged.summary.racyVariables > 0)
       process.stderr.write(textSummary(merged, pc.isColorSupported && process.stderr.isTTY === true));
     if (unchecked.length > 0)

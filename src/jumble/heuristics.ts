@@ -29,12 +29,16 @@
  *   a composed value equals no entry's).
  * The entries returned are the newest visible entry of each chosen value. No allocation per read.
  */
+import { JUMBLE_HEURISTICS } from '../live/options.js';
 import { growAtLeast } from '../model/interner.js';
 import type { WriteBuffer } from './buffer.js';
 import { distinct, visible } from './visible.js';
 
-/** The heuristics of §5.1, by name: Sequentially-Consistent, Oldest, Oldest-But-Different, Random, Random-But-Different. */
-export const HEURISTICS = ['sc', 'oldest', 'obd', 'random', 'rbd'] as const;
+/**
+ * The heuristics of §5.1, by name: Sequentially-Consistent, Oldest, Oldest-But-Different, Random, Random-But-Different
+ * (defined with the command line's option values, which load nothing else).
+ */
+export const HEURISTICS = JUMBLE_HEURISTICS;
 export type HeuristicName = (typeof HEURISTICS)[number];
 const SC = 0;
 const OLDEST = 1;

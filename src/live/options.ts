@@ -14,3 +14,9 @@ export const LIVE_DETECTORS = ['goldilocks', 'fasttrack', 'eraser'] as const;
 export type LiveDetector = (typeof LIVE_DETECTORS)[number];
 /** Does detector `d` (index in {@link LIVE_DETECTORS}) report only real races: all but eraser. */
 export const isPrecise = (d: number): boolean => LIVE_DETECTORS[d] !== 'eraser';
+
+/**
+ * `--jumble` heuristics of adversarial memory (Flanagan & Freund, PLDI'10 §5.1): Sequentially-Consistent, Oldest,
+ * Oldest-But-Different, Random, Random-But-Different (`../jumble/heuristics.ts`, which takes them from here).
+ */
+export const JUMBLE_HEURISTICS = ['sc', 'oldest', 'obd', 'random', 'rbd'] as const;

@@ -8,8 +8,10 @@
  *   with `meta.json`: the buffers' word tables in the shadow heap and the string heap (sites).
  * - Data accesses: {@link Recorder.log} runs under the word's check lock for every word `Shadow.access` checks and
  *   appends a record — [`pos` (the list's length then), `seq` (a process-wide sequence number, taken under the
- *   word lock, so accesses to one word are numbered in check order), shadow word, `mask | flags`, site string id]
- *   — to its thread's chunk. A chunk lives in the shared `record` buffer, so that the main thread can write out
+ *   word lock, so accesses to one word are numbered in check order), shadow word, `mask | flags` (| {@link VALUE}),
+ *   site string id, and the word's 8 bytes as two Int32 (`lo` bytes 0-3, `hi` bytes 4-7, little-endian), of which
+ *   those of the mask are the bytes read or written when VALUE is set: element accesses, performed under the word
+ *   lock by `./locked.ts`] — to its thread's chunk. A chunk lives in the shared `record` buffer, so that the main thread can write out
  *   the records of a worker terminated mid-run; a thread appends a full chunk to its file `t<id>.log` itself. A
  *   file is a sequence of blocks [thread, count, count records].
  * - An atomic operation's data access is logged the same way (by `./intercept/atomics.ts`, under its word lock and the
@@ -27,7 +29,12 @@ import { listCells } from './memory/sync-list.js';
 import { printErr } from './races.js';
 
 /** Int32 words of one recorded access. */
-export const RECORD = 5;
+export const RECORD = 7;
+/**
+ * Flag of a record's `bits` (beside the byte mask, WRITE and ATOMIC): its last two words hold the bytes the access
+ * read or wrote (see {@link Recorder.log}).
+ */
+export const VALUE = 1 << 12;
 /** Records per chunk: a thread writes its chunk to its file when it is full. */
 export const CHUNK_RECORDS = 8192;
 /** Int32 words of a chunk: thread, count, then the records. */
@@ -66,8 +73,11 @@ export class Recorder {
     this.file = path.join(dir, `t${t}.log`);
   }
 
-  /** `Shadow.onAccess`: appends the record of a checked word access, plain or atomic (word lock held). */
-  readonly log = (word: number, bits: number, site: number): void => {
+  /**
+   * `Shadow.onAccess`: appends the record of a checked word access, plain or atomic (word lock held); with
+   * {@link VALUE} in `bits`, `lo` and `hi` hold the word's bytes (see the file header).
+   */
+  readonly log = (word: number, bits: number, site: number, lo = 0, hi = 0): void => {
     const c = this.chunk ?? this.allocate();
     const n = c[1];
     const at = 2 + n * RECORD;
@@ -77,6 +87,8 @@ export class Recorder {
     c[at + 2] = word;
     c[at + 3] = bits;
     c[at + 4] = site;
+    c[at + 5] = lo;
+    c[at + 6] = hi;
     rawAtomics.store(c, 1, n + 1);
     if (n + 1 === CHUNK_RECORDS) this.flush();
   };

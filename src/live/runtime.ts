@@ -36,6 +36,8 @@ import { textRace, textSummary } from '../report/text.js';
 import { Buffers, Memories } from './buffers.js';
 import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './context.js';
 import { installPatches } from './intercept/index.js';
+import { jumbleMemory, writeJumbleStats } from './jumble/setup.js';
+import { LockedElements } from './locked.js';
 import {
   attachState,
   CTL,
@@ -99,7 +101,6 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   const shadow = new SHADOWS[LIVE_DETECTORS[state.settings.detector]](s, t);
   const precise = isPrecise(state.settings.detector);
   const recorder = recordDir && state.record ? new Recorder(s, t, recordDir) : undefined;
-  if (recorder) shadow.onAccess = recorder.log;
   const stopOnRace = mode !== 1;
   const colors = pc.isColorSupported && process.stderr.isTTY === true;
   Object.defineProperty(globalThis, RAW_ATOMICS, {
@@ -289,6 +290,13 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     stopOnRace,
   };
   const { sitedMethods, originals } = installPatches(ctx);
+  // a recorded run records values and a jumbled run chooses them: element accesses under the word lock (no r/w)
+  const memory = jumbleMemory(s, t, shadow, idOf);
+  const locked =
+    recorder !== undefined || memory !== undefined
+      ? new LockedElements({ hooks, sites, shadow, checkRange, stopOnRace, recorder, memory })
+      : undefined;
+  if (locked !== undefined) shadow.onAccess = locked.onAccess;
 
   // ---- WebAssembly memories, messages, threads, the sync library --------------------------------------------
   memories.install();
@@ -301,6 +309,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   if (isMainThread) {
     process.on('exit', () => {
       writeReport();
+      if (memory !== undefined) writeJumbleStats(memory);
       recorder?.flush();
       recorder?.dump(process.argv.slice(1).join(' '));
     });
@@ -312,6 +321,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     });
   return {
     ...elements.runtime,
+    ...(locked !== undefined ? { ...locked.runtime, r: undefined, w: undefined } : {}),
     sitedMethods,
     originals,
     worker: workerHooks(ctx, buffers, memories, messages),

@@ -60,12 +60,13 @@ export interface ElementAccess {
 }
 
 /** The integer index `key` names in `o`, or -1 (not an element: ECMA-262 §10.4.5.14). */
-const index = (o: ArrayBufferView, key: unknown): number => {
+export const index = (o: ArrayBufferView, key: unknown): number => {
   const n = typeof key === 'number' ? key : typeof key === 'string' ? Number(key) : Number.NaN;
   if (typeof key === 'string' && String(n) !== key) return -1;
   return Number.isInteger(n) && n >= 0 && n < (o as Int8Array).length ? n : -1;
 };
-const toKey = (k: unknown): PropertyKey =>
+/** The property key `k` as the plain access would use it (ToPropertyKey of a primitive). */
+export const toKey = (k: unknown): PropertyKey =>
   typeof k === 'number' || typeof k === 'string' || typeof k === 'symbol' ? k : String(k);
 
 /** Makes the element hooks of a thread (see the file header). */

@@ -267,10 +267,38 @@ export class AdversarialAnalysis extends VectorClockDetector {
    */
   private explain(b: WriteBuffer, key: number, d: number): number {
     for (let j = d - 1; j >= 0; j--) if (b.value[this.dist[j]] === key) return this.dist[j];
+    const torn = this.torn(b, key, d);
+    if (torn >= 0) return torn;
     let best = -1;
     for (let j = 0; j < d; j++)
       if (Number.isNaN(b.value[this.dist[j]]) && this.dist[j] > best) best = this.dist[j];
     return best;
+  }
+
+  /**
+   * For a value `0x` + 16 hex digits (8 bytes, as `goldilocks run --record` writes them) that no visible entry has:
+   * the newest visible entry giving its low 4 bytes when another visible entry gives its high 4 bytes — a torn read
+   * (the paper's §5.2; ECMA-262 lets Float64, non-atomic BigInt64 and DataView reads tear), which adversarial
+   * memory returns (`../heuristics.ts`); else -1. The initial entry's bytes are zeros.
+   */
+  private torn(b: WriteBuffer, key: number, d: number): number {
+    if (key < 0) return -1;
+    const text = this.ctx.symbols.values.name(key);
+    if (!/^0x[0-9a-f]{16}$/i.test(text)) return -1;
+    const half = (i: number, high: boolean): string | undefined => {
+      if (b.tid[i] < 0) return '00000000';
+      if (Number.isNaN(b.value[i])) return undefined;
+      const t = this.ctx.symbols.values.name(b.lo[i]);
+      if (!/^0x[0-9a-f]{16}$/i.test(t)) return undefined;
+      return (high ? t.slice(10) : t.slice(2, 10)).toLowerCase();
+    };
+    const low = text.slice(2, 10).toLowerCase();
+    const high = text.slice(10).toLowerCase();
+    for (let j = d - 1; j >= 0; j--) {
+      if (half(this.dist[j], false) !== low) continue;
+      for (let k = 0; k < d; k++) if (half(this.dist[k], true) === high) return this.dist[j];
+    }
+    return -1;
   }
 
   private example(

@@ -120,6 +120,15 @@ export class FastTrackShadow extends Shadow implements rules.ClockStore<number> 
     s.onCell = (kind, thread, a, b) => this.cell(kind, thread, a, b);
   }
 
+  /**
+   * Heap index of this thread's clock record `[capacity, C_t[0] … C_t[capacity-1]]`, current between this thread's
+   * synchronization operations (only this thread writes it): what adversarial memory reads `C_t` from
+   * (`../jumble/memory.ts`).
+   */
+  get clockRecord(): number {
+    return this.clock;
+  }
+
   /** Epoch of an access recorded now: `C_t[t]`. */
   protected override now(): number {
     return this.s.heap[this.clock + 1 + this.t];

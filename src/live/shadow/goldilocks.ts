@@ -161,9 +161,9 @@ export class Shadow {
   /** Local counters, added to the shared ones by {@link flush}. */
   readonly counts = new Float64Array(STATS.length);
   /**
-   * Set when the run is recorded (`../record.ts`): called by {@link access} for every checked word, under the
-   * word's check lock, with the word, `mask | flags` and the site — also for a racing access that `stopOnRace`
-   * keeps from happening.
+   * Set when the run is recorded (`../record.ts`) or jumbled (`../locked.ts`): called by {@link access} for every
+   * checked word, under the word's check lock, with the word, `mask | flags` and the site — also for a racing access
+   * that `stopOnRace` keeps from happening ({@link lastConflict} is already set then).
    */
   onAccess: ((word: number, bits: number, site: number) => void) | undefined = undefined;
 
@@ -272,8 +272,8 @@ export class Shadow {
   ): boolean {
     const c = this.shortCircuited(heap, w, mask, flags) ? undefined : this.find(w, mask, flags);
     if (c === undefined || !stopOnRace) this.record(w, mask, flags, site);
+    this.lastConflict = c; // before onAccess, which performs the access only when no race stops it (../locked.ts)
     if (this.onAccess !== undefined) this.onAccess(w, mask | flags, site);
-    this.lastConflict = c;
     return c !== undefined;
   }
 
