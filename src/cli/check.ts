@@ -12,7 +12,7 @@ import { jsonReport } from '../report/report.js';
 import type { Format } from '../trace/reader.js';
 import type { PipelineMode } from '../trace/reading.js';
 import { EXIT_OK, EXIT_RACES, OPTIMIZATIONS } from './options.js';
-import { readableFile, UsageError, writableFile } from './usage.js';
+import { readableFile, suppressionsFile, UsageError, writableFile } from './usage.js';
 
 export interface CheckFlags {
   detector: string;
@@ -32,6 +32,8 @@ export interface CheckFlags {
   color: boolean;
   pipeline: PipelineMode;
   adversarial?: boolean;
+  /** A suppressions file (../report/suppressions.ts). */
+  suppressions?: string;
 }
 
 export async function check(trace: string, flags: CheckFlags): Promise<number> {
@@ -53,6 +55,7 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
   if (trace !== '-') readableFile(trace, 'trace', 'a trace file, or - for standard input');
   if (flags.skip) readableFile(flags.skip, '--skip', 'a file of variables, fields, objects or locations');
   if (flags.report) writableFile(flags.report, '--report');
+  const suppressions = flags.suppressions ? await suppressionsFile(flags.suppressions) : undefined;
   let bar: cliProgress.SingleBar | undefined;
   const size = trace === '-' ? 0 : statSync(trace).size;
   if (flags.progress && process.stderr.isTTY && size > 8 << 20) {
@@ -73,6 +76,7 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
     format: flags.format,
     pipeline: flags.pipeline,
     lenient: flags.lenient,
+    suppressions,
     skip: flags.skip ? (await import('../engine/skip.js')).SkipList.load(flags.skip) : undefined,
     detectorOptions: {
       goldilocks: {
@@ -103,7 +107,7 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
   if (warningsShown > 10)
     process.stderr.write(`warning: ${warningsShown - 10} more infeasible events accepted (--lenient)\n`);
   const file = trace === '-' ? '<stdin>' : trace;
-  let reports = result.results.map((d) => jsonReport(result, d, file, flags.maxReports));
+  let reports = result.results.map((d) => jsonReport(result, d, file, flags.maxReports, suppressions));
   // issue 22 §2: the adversarial-memory analysis, a second pass over the file (../jumble/offline/check.ts)
   const jumble = flags.adversarial ? await import('../jumble/offline/check.js') : undefined;
   const adversarial = await jumble?.adversarialSection(trace, flags, reports[0].racyVariables);

@@ -52,6 +52,10 @@ export async function main(argv: string[]): Promise<number> {
     .option('--report <file>', 'also write the JSON report to a file')
     .option('--max-reports <n>', 'report at most n location pairs', integerAtLeast('--max-reports', 0), 20)
     .option('--fail-on-race', 'exit with code 1 when a race is found')
+    .option(
+      '--suppressions <file>',
+      "races not to report (ThreadSanitizer's format: race:<pattern> lines); they are counted in the summary",
+    )
     .option('--lenient', 'accept infeasible events with a warning instead of stopping')
     .option('--stats', 'print detector statistics (short-circuit shares, list walks, GC)')
     .option(
@@ -135,6 +139,10 @@ export async function main(argv: string[]): Promise<number> {
       ).conflicts('onRace'),
     )
     .option('--report <file>', 'write the JSON report (schema docs/REPORT.md; all processes merged)')
+    .option(
+      '--suppressions <file>',
+      "races not to report nor throw for (ThreadSanitizer's format: race:<pattern> lines); counted in the summary",
+    )
     .option(
       '--stats',
       'print detector statistics on stderr (short-circuit shares, list walks), all processes summed',

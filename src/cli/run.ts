@@ -16,10 +16,11 @@ import pc from 'picocolors';
 import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/options.js';
 import { run, UNCHECKED_LIST } from '../node/run.js';
 import { emptyReport, type JsonReport, liveInput, writeJsonReport } from '../report/json.js';
+import { excusedStatistics, mergeExcused } from '../report/suppressions.js';
 import { statisticsText, textSummary } from '../report/text.js';
 import { jumbleSettings, jumbleSummary } from './jumble.js';
 import { writeRecordedTrace } from './record.js';
-import { readableFile, UsageError, writableFile } from './usage.js';
+import { readableFile, suppressionsFile, UsageError, writableFile } from './usage.js';
 
 export interface RunFlags {
   onRace: string;
@@ -36,6 +37,8 @@ export interface RunFlags {
   jumbleSeed?: number;
   jumbleLocations?: string;
   jumbleFairness?: string;
+  /** A suppressions file (../report/suppressions.ts), read by every process as `GOLDILOCKS_SUPPRESSIONS`. */
+  suppressions?: string;
 }
 
 /**
@@ -50,6 +53,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
   if (flags.report) writableFile(flags.report, '--report');
   const jumbled = jumbleSettings(flags);
   const detector = jumbled ? 'fasttrack' : flags.detector; // adversarial memory needs its vector clocks
+  if (flags.suppressions) await suppressionsFile(flags.suppressions);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-run-'));
   try {
     const recordDir = path.join(dir, 'record');
@@ -60,6 +64,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
       GOLDILOCKS_REPORT_DIR: dir,
       ...(flags.record ? { GOLDILOCKS_RECORD: recordDir } : {}),
       ...jumbled,
+      ...(flags.suppressions ? { GOLDILOCKS_SUPPRESSIONS: path.resolve(flags.suppressions) } : {}),
     };
     const code = command ? await runCommand(args, env) : await run(args, { env });
     if (flags.record) {
@@ -80,9 +85,10 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
     const unchecked = uncheckedModules(dir);
     if (unchecked.length > 0) merged.unchecked = unchecked;
     if (flags.report) writeJsonReport(flags.report, merged);
-    if (flags.stats) process.stderr.write(`${statisticsText(merged).join('\n')}\n`);
+    if (flags.stats)
+      process.stderr.write(`${[...statisticsText(merged), ...excusedStatistics(merged)].join('\n')}\n`);
     if (jumbled) process.stderr.write(jumbleSummary(dir));
-    if (merged.summary.racyVariables > 0)
+    if (merged.summary.racyVariables > 0 || merged.summary.suppressed || merged.summary.benign)
       process.stderr.write(textSummary(merged, pc.isColorSupported && process.stderr.isTTY === true));
     if (unchecked.length > 0)
       process.stderr.write(
@@ -163,6 +169,7 @@ export function mergeReports(reports: JsonReport[], program: string, detector: s
     for (const x of r.races) locations.add(x.current.location).add(x.previous.location);
     for (const [k, v] of Object.entries(r.stats)) out.stats[k] = (out.stats[k] ?? 0) + v;
   }
+  mergeExcused(out, reports);
   out.summary.racyLocations = locations.size;
   out.summary.timeMs = Math.max(0, ...reports.map((r) => r.summary.timeMs));
   return out;
