@@ -11,7 +11,9 @@
  * - `new Worker()` → fork cell, the worker's `'exit'` → join cell: `./threads.ts`;
  * - `postMessage` and its delivery → send and receive cells of one message id: `./messages.ts`;
  * - the sync library's lock and volatile reports (`../sync/observer.ts`) → acquire/release, publish/subscribe:
- *   `./sync-observer.ts`.
+ *   `./sync-observer.ts`;
+ * - goldilocks/annotations (`../annotations/observer.ts`) → publish/subscribe of a key, benign ranges:
+ *   `./annotation-observer.ts`.
  * Shared buffers and WebAssembly memories get their ids in `./buffers.ts`, sites theirs in `./sites.ts`; what the
  * parts share is the per-thread {@link Context} (`./context.ts`). Races are reported here (below "races").
  *
@@ -34,6 +36,7 @@ import { writeJsonReport } from '../report/json.js';
 import type { RaceRecord } from '../report/race.js';
 import { suppressionOf } from '../report/suppressions.js';
 import { textRace, textSummary } from '../report/text.js';
+import { observeAnnotations } from './annotation-observer.js';
 import { Buffers, Memories } from './buffers.js';
 import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './context.js';
 import { benignReason, liveSuppressions } from './excuses.js';
@@ -320,12 +323,13 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       : undefined;
   if (locked !== undefined) shadow.onAccess = locked.onAccess;
 
-  // ---- WebAssembly memories, messages, threads, the sync library --------------------------------------------
+  // ---- WebAssembly memories, messages, threads, the sync library, annotations ---------------------------------
   memories.install();
   const messages = new Messages(ctx, buffers, memories);
   messages.install();
   if (!isMainThread) awaitFork(ctx, buffers, messages);
   observeSync(ctx);
+  observeAnnotations(ctx);
 
   // ---- exit -----------------------------------------------------------------------------------------------
   if (isMainThread) {
