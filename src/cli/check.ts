@@ -11,7 +11,7 @@ import { jsonText, writeJsonReport } from '../report/json.js';
 import { jsonReport } from '../report/report.js';
 import type { Format } from '../trace/reader.js';
 import type { PipelineMode } from '../trace/reading.js';
-import { EXIT_OK, EXIT_RACES, OPTIMIZATIONS } from './options.js';
+import { EXIT_OK, EXIT_RACES, OPTIMIZATIONS, VERSION } from './options.js';
 import { readableFile, suppressionsFile, UsageError, writableFile } from './usage.js';
 
 export interface CheckFlags {
@@ -32,6 +32,8 @@ export interface CheckFlags {
   color: boolean;
   pipeline: PipelineMode;
   adversarial?: boolean;
+  /** A file for the SARIF log (../report/sarif.ts). */
+  sarif?: string;
   /** A suppressions file (../report/suppressions.ts). */
   suppressions?: string;
 }
@@ -55,6 +57,7 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
   if (trace !== '-') readableFile(trace, 'trace', 'a trace file, or - for standard input');
   if (flags.skip) readableFile(flags.skip, '--skip', 'a file of variables, fields, objects or locations');
   if (flags.report) writableFile(flags.report, '--report');
+  if (flags.sarif) writableFile(flags.sarif, '--sarif');
   const suppressions = flags.suppressions ? await suppressionsFile(flags.suppressions) : undefined;
   let bar: cliProgress.SingleBar | undefined;
   const size = trace === '-' ? 0 : statSync(trace).size;
@@ -114,6 +117,7 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
   if (adversarial) reports = reports.map((j) => ({ ...j, adversarial }));
   const json = reports.length === 1 ? reports[0] : reports;
   if (flags.report) writeJsonReport(flags.report, json);
+  if (flags.sarif) (await import('../report/sarif.js')).writeSarif(flags.sarif, reports, VERSION);
   if (flags.json) process.stdout.write(jsonText(json));
   if (!flags.json || flags.stats) {
     const { textReport } = await import('../report/text.js'); // with picocolors, loaded only to print text

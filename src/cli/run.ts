@@ -19,6 +19,7 @@ import { emptyReport, type JsonReport, liveInput, writeJsonReport } from '../rep
 import { excusedStatistics, mergeExcused } from '../report/suppressions.js';
 import { statisticsText, textSummary } from '../report/text.js';
 import { jumbleSettings, jumbleSummary } from './jumble.js';
+import { VERSION } from './options.js';
 import { writeRecordedTrace } from './record.js';
 import { readableFile, suppressionsFile, UsageError, writableFile } from './usage.js';
 
@@ -37,6 +38,8 @@ export interface RunFlags {
   jumbleSeed?: number;
   jumbleLocations?: string;
   jumbleFairness?: string;
+  /** A file for the SARIF log (../report/sarif.ts). */
+  sarif?: string;
   /** A suppressions file (../report/suppressions.ts), read by every process as `GOLDILOCKS_SUPPRESSIONS`. */
   suppressions?: string;
 }
@@ -53,6 +56,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
   if (flags.report) writableFile(flags.report, '--report');
   const jumbled = jumbleSettings(flags);
   const detector = jumbled ? 'fasttrack' : flags.detector; // adversarial memory needs its vector clocks
+  if (flags.sarif) writableFile(flags.sarif, '--sarif');
   if (flags.suppressions) await suppressionsFile(flags.suppressions);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-run-'));
   try {
@@ -85,6 +89,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
     const unchecked = uncheckedModules(dir);
     if (unchecked.length > 0) merged.unchecked = unchecked;
     if (flags.report) writeJsonReport(flags.report, merged);
+    if (flags.sarif) (await import('../report/sarif.js')).writeSarif(flags.sarif, [merged], VERSION);
     if (flags.stats)
       process.stderr.write(`${[...statisticsText(merged), ...excusedStatistics(merged)].join('\n')}\n`);
     if (jumbled) process.stderr.write(jumbleSummary(dir));

@@ -116,7 +116,7 @@ function frame(loc: string, fn: string | undefined): Frame {
     }
   out.push(file);
   // RoadRunner's File.java:method:line
-  const rr = /^([^:]+):([^:\d][^:]*):\d+$/.exec(loc);
+  const rr = loc.startsWith('file:') ? null : /^([^:]+):([^:\d][^:]*):\d+$/.exec(loc);
   if (rr) out.push(rr[1], rr[2]);
   const pkg = packageOf(file);
   if (pkg) out.push(pkg);
