@@ -48,6 +48,11 @@ export interface CheckOptions {
   split?: SplitOptions;
   /** Races to count but not report (`--suppressions`, ./report/suppressions.ts). */
   suppressions?: Suppression[];
+  /**
+   * Tools that see every event after the detectors and report nothing (`--html`'s synchronization history,
+   * ./report/html/history.ts).
+   */
+  observers?: Detector[];
 }
 
 /** One detector's verdicts on a trace. */
@@ -130,6 +135,7 @@ export function newCheck(
     engine.detectors.push(detector);
     return { detector, races };
   });
+  engine.detectors.push(...(options.observers ?? []));
   return { symbols, engine, results };
 }
 

@@ -4,6 +4,7 @@
  * or more. Loaded by `./main.ts` when the command runs.
  */
 import { statSync } from 'node:fs';
+import path from 'node:path';
 import type cliProgress from 'cli-progress';
 import { type CheckOptions, checkFile } from '../check.js';
 import { DETECTORS } from '../detectors/names.js';
@@ -32,6 +33,8 @@ export interface CheckFlags {
   color: boolean;
   pipeline: PipelineMode;
   adversarial?: boolean;
+  /** A file for the HTML page (../report/html/page.ts). */
+  html?: string;
   /** A file for the SARIF log (../report/sarif.ts). */
   sarif?: string;
   /** A suppressions file (../report/suppressions.ts). */
@@ -58,6 +61,8 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
   if (flags.skip) readableFile(flags.skip, '--skip', 'a file of variables, fields, objects or locations');
   if (flags.report) writableFile(flags.report, '--report');
   if (flags.sarif) writableFile(flags.sarif, '--sarif');
+  if (flags.html) writableFile(flags.html, '--html');
+  const history = flags.html ? new (await import('../report/html/history.js')).SyncHistory() : undefined;
   const suppressions = flags.suppressions ? await suppressionsFile(flags.suppressions) : undefined;
   let bar: cliProgress.SingleBar | undefined;
   const size = trace === '-' ? 0 : statSync(trace).size;
@@ -80,6 +85,7 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
     pipeline: flags.pipeline,
     lenient: flags.lenient,
     suppressions,
+    observers: history ? [history] : undefined,
     skip: flags.skip ? (await import('../engine/skip.js')).SkipList.load(flags.skip) : undefined,
     detectorOptions: {
       goldilocks: {
@@ -118,6 +124,18 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
   const json = reports.length === 1 ? reports[0] : reports;
   if (flags.report) writeJsonReport(flags.report, json);
   if (flags.sarif) (await import('../report/sarif.js')).writeSarif(flags.sarif, reports, VERSION);
+  if (flags.html && history) {
+    const [{ writeHtml }, { SourceReader }] = await Promise.all([
+      import('../report/html/page.js'),
+      import('../report/html/sources.js'),
+    ]);
+    writeHtml(flags.html, {
+      reports,
+      evidence: (race) => history.evidence(race, result.symbols),
+      missing: 'no synchronization history',
+      sources: new SourceReader(trace === '-' ? [process.cwd()] : [path.dirname(trace), process.cwd()]),
+    });
+  }
   if (flags.json) process.stdout.write(jsonText(json));
   if (!flags.json || flags.stats) {
     const { textReport } = await import('../report/text.js'); // with picocolors, loaded only to print text

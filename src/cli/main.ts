@@ -46,6 +46,10 @@ export async function main(argv: string[]): Promise<number> {
     .option('--json', 'print the report as JSON (schema docs/REPORT.md) instead of text')
     .option('--report <file>', 'also write the JSON report to a file')
     .option('--sarif <file>', 'also write the races as a SARIF 2.1.0 log (code scanning, editors)')
+    .option(
+      '--html <file>',
+      'also write a self-contained HTML page: per race both accesses with their source, the timelines, the lockset (Figure 6)',
+    )
     .option('--max-reports <n>', 'report at most n location pairs', integerAtLeast('--max-reports', 0), 20)
     .option('--fail-on-race', 'exit with code 1 when a race is found')
     .option(
@@ -136,6 +140,10 @@ export async function main(argv: string[]): Promise<number> {
     )
     .option('--report <file>', 'write the JSON report (schema docs/REPORT.md; all processes merged)')
     .option('--sarif <file>', 'write the races as a SARIF 2.1.0 log (code scanning, editors)')
+    .option(
+      '--html <file>',
+      'write a self-contained HTML page of the races (both accesses with their source)',
+    )
     .option(
       '--suppressions <file>',
       "races not to report nor throw for (ThreadSanitizer's format: race:<pattern> lines); counted in the summary",

@@ -38,6 +38,8 @@ export interface RunFlags {
   jumbleSeed?: number;
   jumbleLocations?: string;
   jumbleFairness?: string;
+  /** A file for the HTML page (../report/html/page.ts). */
+  html?: string;
   /** A file for the SARIF log (../report/sarif.ts). */
   sarif?: string;
   /** A suppressions file (../report/suppressions.ts), read by every process as `GOLDILOCKS_SUPPRESSIONS`. */
@@ -57,6 +59,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
   const jumbled = jumbleSettings(flags);
   const detector = jumbled ? 'fasttrack' : flags.detector; // adversarial memory needs its vector clocks
   if (flags.sarif) writableFile(flags.sarif, '--sarif');
+  if (flags.html) writableFile(flags.html, '--html');
   if (flags.suppressions) await suppressionsFile(flags.suppressions);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-run-'));
   try {
@@ -90,6 +93,17 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
     if (unchecked.length > 0) merged.unchecked = unchecked;
     if (flags.report) writeJsonReport(flags.report, merged);
     if (flags.sarif) (await import('../report/sarif.js')).writeSarif(flags.sarif, [merged], VERSION);
+    if (flags.html) {
+      const [{ writeHtml }, { SourceReader }] = await Promise.all([
+        import('../report/html/page.js'),
+        import('../report/html/sources.js'),
+      ]);
+      writeHtml(flags.html, {
+        reports: [merged],
+        missing: LIVE_MISSING,
+        sources: new SourceReader([process.cwd()]),
+      });
+    }
     if (flags.stats)
       process.stderr.write(`${[...statisticsText(merged), ...excusedStatistics(merged)].join('\n')}\n`);
     if (jumbled) process.stderr.write(jumbleSummary(dir));
@@ -107,6 +121,13 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
 }
 
 const ENTRY = 'a JavaScript or TypeScript file';
+
+/** What a live run's HTML page cannot show, and how to get it. */
+const LIVE_MISSING =
+  'Not available for a live run: the runtime keeps no history of the synchronization events between the two ' +
+  'accesses (its list is collected as the program runs), so neither the threads’ timelines nor the lockset’s ' +
+  'evolution can be drawn; the lockset below is the one computed at the racing access. To see them, record the ' +
+  'run and check the recording: goldilocks run --record run.trace …, then goldilocks check --html page.html run.trace.';
 
 /** The distinct modules of the report directory `dir`'s {@link UNCHECKED_LIST}, sorted; none without the file. */
 function uncheckedModules(dir: string): string[] {
