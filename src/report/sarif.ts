@@ -12,9 +12,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
 import type { JsonRace, JsonReport } from './json.js';
+import { parseLocation, parseStackLine } from './location.js';
 import type { RaceAccess } from './race.js';
 
 const SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -54,28 +55,15 @@ const RULES: Sarif.ReportingDescriptor[] = [
  */
 export function sarifLocation(text: string, cwd: string, message?: string): Sarif.Location {
   const out: Sarif.Location = message ? { message: { text: message } } : {};
-  const m = /^(.*?):(\d+)(?::(\d+))?$/.exec(text);
-  if (!m || m[1] === '')
+  const { file, line, column, method } = parseLocation(text);
+  if (line === undefined)
     return text === '' ? out : { ...out, message: { text: message ? `${message} (${text})` : text } };
-  let file = m[1];
-  let method: string | undefined;
-  if (file.startsWith('file:'))
-    try {
-      file = fileURLToPath(file);
-    } catch {
-      // kept as written
-    }
-  else {
-    const rr = /^([^:]+):([^:\d][^:]*)$/.exec(file);
-    if (rr) [file, method] = [rr[1], rr[2]];
-  }
   const artifactLocation: Sarif.ArtifactLocation = !path.isAbsolute(file)
     ? { uri: encodeURI(file.split(path.sep).join('/')), uriBaseId: SRCROOT }
     : path.relative(cwd, file).startsWith('..')
       ? { uri: pathToFileURL(file).href }
       : { uri: encodeURI(path.relative(cwd, file).split(path.sep).join('/')), uriBaseId: SRCROOT };
-  const region: Sarif.Region = { startLine: Number(m[2]) };
-  if (m[3] !== undefined && Number(m[3]) > 0) region.startColumn = Number(m[3]);
+  const region: Sarif.Region = { startLine: line, ...(column ? { startColumn: column } : {}) };
   return {
     ...out,
     physicalLocation: { artifactLocation, region },
@@ -91,10 +79,10 @@ const accessText = (a: RaceAccess): string =>
 function stackOf(stack: string, cwd: string): Sarif.Stack {
   const frames: Sarif.StackFrame[] = [];
   for (const line of stack.split('\n')) {
-    const m = /^\s*at (?:async )?(?:(.*?) \((.*)\)|(.*))$/.exec(line);
-    if (!m) continue;
-    const location = sarifLocation(m[2] ?? m[3], cwd);
-    if (m[1]) location.logicalLocations = [{ fullyQualifiedName: m[1], kind: 'function' }];
+    const f = parseStackLine(line);
+    if (!f) continue;
+    const location = sarifLocation(f.location, cwd);
+    if (f.fn) location.logicalLocations = [{ fullyQualifiedName: f.fn, kind: 'function' }];
     frames.push({ location });
   }
   return { message: { text: 'stack of the racing access' }, frames };

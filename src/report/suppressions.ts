@@ -18,8 +18,8 @@
  * (docs/REPORT.md "Suppressions").
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { JsonReport, SuppressionCount } from './json.js';
+import { parseLocation, parseStackLine } from './location.js';
 import type { RaceAccess } from './race.js';
 
 /** One line of a suppressions file. */
@@ -102,32 +102,22 @@ function packageOf(file: string): string | undefined {
   return m?.[1];
 }
 
-/** The texts of a frame at location `loc` (`file:line:column`, a file URL, or a trace's location) of `fn`. */
+/** The texts of a frame at location `loc` (see {@link parseLocation}) of function `fn`. */
 function frame(loc: string, fn: string | undefined): Frame {
   const out = [loc];
   if (fn) out.push(fn);
-  const m = /^(.*?):(\d+)(?::(\d+))?$/.exec(loc);
-  let file = m ? m[1] : loc;
-  if (file.startsWith('file:'))
-    try {
-      file = fileURLToPath(file);
-    } catch {
-      // not a file URL after all: matched as written
-    }
+  const { file, method } = parseLocation(loc);
   out.push(file);
-  // RoadRunner's File.java:method:line
-  const rr = loc.startsWith('file:') ? null : /^([^:]+):([^:\d][^:]*):\d+$/.exec(loc);
-  if (rr) out.push(rr[1], rr[2]);
+  if (method) out.push(method);
   const pkg = packageOf(file);
   if (pkg) out.push(pkg);
   return out;
 }
 
-/** A V8 stack line (`at f (file:1:2)`, `at file:1:2`, `at async f (...)`) as a frame; undefined for others. */
+/** A V8 stack line as a frame; undefined for other lines. */
 function stackFrame(line: string): Frame | undefined {
-  const m = /^\s*at (?:async )?(?:(.*?) \((.*)\)|(.*))$/.exec(line);
-  if (!m) return undefined;
-  return frame(m[2] ?? m[3], m[1]);
+  const f = parseStackLine(line);
+  return f && frame(f.location, f.fn);
 }
 
 /** The frames of an access, the first one (its location) first; `top`: that one only. */

@@ -106,6 +106,27 @@ describe('run --suppressions', () => {
     assert.match(r.report.races[0].current.location, /two-races\.mjs:17:/);
   });
 
+  for (const [mode, after] of [
+    ['atomic', '7,1,1,1'],
+    ['fill', '7,7,7,7'],
+  ] as const)
+    test(
+      `a race found by ${mode === 'atomic' ? 'an atomic operation' : 'a bulk method'}, suppressed under --on-race=throw: the operation happens whole`,
+      LIMIT,
+      async () => {
+        const program = join(ROOT, 'test', 'fixtures', 'cli', 'excused-race.mjs');
+        const plain = await cliAsync(['run', '--on-race=throw', program, mode]);
+        assert.notEqual(plain.code, 0, 'unsuppressed, the race throws in the worker');
+        assert.match(plain.stderr, /DataRaceException/);
+        const file = tempFile(`excused-${mode}.supp`, 'race:excused-race.mjs\n');
+        const r = await run(['--on-race=throw', '--suppressions', file, program, mode]);
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout.trim(), `${after} (worker exit 0)`);
+        assert.equal(r.report.summary.suppressed, 1);
+        assert.equal(r.report.summary.racyVariables, 0);
+      },
+    );
+
   test('a bad line: a usage error before the program runs', () => {
     const file = tempFile('live-bad.supp', 'race:x\nrace_top:\n');
     const r = cli(['run', '--suppressions', file, TWO_RACES]);

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { parseLocation } from '../location.js';
 
 /** The lines around an access, or why there are none. */
 export interface SourceExcerpt {
@@ -33,24 +33,11 @@ export class SourceReader {
 
   /** The excerpt of `location`. */
   excerpt(location: string): SourceExcerpt {
-    const m = /^(.*?):(\d+)(?::(\d+))?$/.exec(location);
     if (location === '')
       return { file: '', line: 0, lines: [], unreadable: 'the access has no source location' };
-    if (!m || m[1] === '')
-      return { file: location, line: 0, lines: [], unreadable: 'the location names no line' };
-    let file = m[1];
-    if (file.startsWith('file:'))
-      try {
-        file = fileURLToPath(file);
-      } catch {
-        // read as written
-      }
-    else {
-      const rr = /^([^:]+):[^:\d][^:]*$/.exec(file); // RoadRunner's File.java:method
-      if (rr) file = rr[1];
-    }
-    const line = Number(m[2]);
-    const out: SourceExcerpt = { file, line, lines: [], ...(m[3] ? { column: Number(m[3]) } : {}) };
+    const { file, line, column } = parseLocation(location);
+    if (line === undefined) return { file, line: 0, lines: [], unreadable: 'the location names no line' };
+    const out: SourceExcerpt = { file, line, lines: [], ...(column ? { column } : {}) };
     const text = this.read(file);
     if (typeof text === 'string') return { ...out, unreadable: text };
     if (line < 1 || line > text.length)
