@@ -22,7 +22,9 @@
  * `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66); `GOLDILOCKS_REPORT` = a file for
  * the JSON report, written at exit; `GOLDILOCKS_REPORT_DIR` = a directory where each process writes `<pid>.json`
  * (and `aborted` when it aborted), as `goldilocks run` uses it; `GOLDILOCKS_RECORD` = a directory where each
- * process records its run into `<pid>/` (`./record.ts`).
+ * process records its run into `<pid>/` (`./record.ts`); `GOLDILOCKS_SUPPRESSIONS` = a suppressions file
+ * (`--suppressions`; races it suppresses, and races on bytes annotated benign, are counted, not reported:
+ * `./excuses.ts`).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
