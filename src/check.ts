@@ -5,7 +5,7 @@
  * more (issue 21 §4). A trace given as text: `./check-text.ts`.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import type { Detector } from './detectors/detector.js';
+import type { Detector, Race } from './detectors/detector.js';
 import { type CreateDetector, type DetectorOptions, loadDetectors } from './detectors/load.js';
 import { Engine } from './engine/engine.js';
 import type { SkipList } from './engine/skip.js';
@@ -13,6 +13,8 @@ import type { TraceError } from './model/errors.js';
 import type { EventBatch } from './model/events.js';
 import { Symbols } from './model/symbols.js';
 import { RaceCollector } from './report/collector.js';
+import { raceOf } from './report/race.js';
+import { type Suppression, suppressionOf } from './report/suppressions.js';
 import { detectFormat, type Format, type ReadResult, readTrace } from './trace/reader.js';
 import {
   autoMayUseThreads,
@@ -44,6 +46,13 @@ export interface CheckOptions {
   pipeline?: PipelineMode;
   /** Parser threads and segment size of split reading (trace/split.ts; defaults there). */
   split?: SplitOptions;
+  /** Races to count but not report (`--suppressions`, ./report/suppressions.ts). */
+  suppressions?: Suppression[];
+  /**
+   * Tools that see every event after the detectors and report nothing (`--html`'s synchronization history,
+   * ./report/html/history.ts).
+   */
+  observers?: Detector[];
 }
 
 /** One detector's verdicts on a trace. */
@@ -112,12 +121,21 @@ export function newCheck(
     { file, lenient: options.lenient, onWarning: options.onWarning, skip: options.skip },
     (b: EventBatch, i: number) => formatEvent(symbols, b, i) ?? '',
   );
+  const suppressions = options.suppressions ?? [];
+  const suppressed =
+    suppressions.length === 0
+      ? undefined
+      : (r: Race) => {
+          const named = raceOf(symbols, r, true);
+          return suppressionOf(suppressions, named.current, named.previous);
+        };
   const results = (options.detectors ?? ['goldilocks']).map((name) => {
-    const races = new RaceCollector();
+    const races = new RaceCollector(suppressed);
     const detector = create(name, { symbols, locks: engine.locks, sink: races }, options.detectorOptions);
     engine.detectors.push(detector);
     return { detector, races };
   });
+  engine.detectors.push(...(options.observers ?? []));
   return { symbols, engine, results };
 }
 

@@ -4,6 +4,7 @@
  * or more. Loaded by `./main.ts` when the command runs.
  */
 import { statSync } from 'node:fs';
+import path from 'node:path';
 import type cliProgress from 'cli-progress';
 import { type CheckOptions, checkFile } from '../check.js';
 import { DETECTORS } from '../detectors/names.js';
@@ -11,8 +12,8 @@ import { jsonText, writeJsonReport } from '../report/json.js';
 import { jsonReport } from '../report/report.js';
 import type { Format } from '../trace/reader.js';
 import type { PipelineMode } from '../trace/reading.js';
-import { EXIT_OK, EXIT_RACES, OPTIMIZATIONS } from './options.js';
-import { readableFile, UsageError, writableFile } from './usage.js';
+import { EXIT_OK, EXIT_RACES, OPTIMIZATIONS, VERSION } from './options.js';
+import { readableFile, suppressionsFile, UsageError, writableFile } from './usage.js';
 
 export interface CheckFlags {
   detector: string;
@@ -32,6 +33,12 @@ export interface CheckFlags {
   color: boolean;
   pipeline: PipelineMode;
   adversarial?: boolean;
+  /** A file for the HTML page (../report/html/page.ts). */
+  html?: string;
+  /** A file for the SARIF log (../report/sarif.ts). */
+  sarif?: string;
+  /** A suppressions file (../report/suppressions.ts). */
+  suppressions?: string;
 }
 
 export async function check(trace: string, flags: CheckFlags): Promise<number> {
@@ -53,6 +60,10 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
   if (trace !== '-') readableFile(trace, 'trace', 'a trace file, or - for standard input');
   if (flags.skip) readableFile(flags.skip, '--skip', 'a file of variables, fields, objects or locations');
   if (flags.report) writableFile(flags.report, '--report');
+  if (flags.sarif) writableFile(flags.sarif, '--sarif');
+  if (flags.html) writableFile(flags.html, '--html');
+  const history = flags.html ? new (await import('../report/html/history.js')).SyncHistory() : undefined;
+  const suppressions = flags.suppressions ? await suppressionsFile(flags.suppressions) : undefined;
   let bar: cliProgress.SingleBar | undefined;
   const size = trace === '-' ? 0 : statSync(trace).size;
   if (flags.progress && process.stderr.isTTY && size > 8 << 20) {
@@ -73,6 +84,8 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
     format: flags.format,
     pipeline: flags.pipeline,
     lenient: flags.lenient,
+    suppressions,
+    observers: history ? [history] : undefined,
     skip: flags.skip ? (await import('../engine/skip.js')).SkipList.load(flags.skip) : undefined,
     detectorOptions: {
       goldilocks: {
@@ -103,13 +116,26 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
   if (warningsShown > 10)
     process.stderr.write(`warning: ${warningsShown - 10} more infeasible events accepted (--lenient)\n`);
   const file = trace === '-' ? '<stdin>' : trace;
-  let reports = result.results.map((d) => jsonReport(result, d, file, flags.maxReports));
+  let reports = result.results.map((d) => jsonReport(result, d, file, flags.maxReports, suppressions));
   // issue 22 §2: the adversarial-memory analysis, a second pass over the file (../jumble/offline/check.ts)
   const jumble = flags.adversarial ? await import('../jumble/offline/check.js') : undefined;
   const adversarial = await jumble?.adversarialSection(trace, flags, reports[0].racyVariables);
   if (adversarial) reports = reports.map((j) => ({ ...j, adversarial }));
   const json = reports.length === 1 ? reports[0] : reports;
   if (flags.report) writeJsonReport(flags.report, json);
+  if (flags.sarif) (await import('../report/sarif.js')).writeSarif(flags.sarif, reports, VERSION);
+  if (flags.html && history) {
+    const [{ writeHtml }, { SourceReader }] = await Promise.all([
+      import('../report/html/page.js'),
+      import('../report/html/sources.js'),
+    ]);
+    writeHtml(flags.html, {
+      reports,
+      evidence: (race) => history.evidence(race, result.symbols),
+      missing: 'no synchronization history',
+      sources: new SourceReader(trace === '-' ? [process.cwd()] : [path.dirname(trace), process.cwd()]),
+    });
+  }
   if (flags.json) process.stdout.write(jsonText(json));
   if (!flags.json || flags.stats) {
     const { textReport } = await import('../report/text.js'); // with picocolors, loaded only to print text

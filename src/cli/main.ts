@@ -4,7 +4,6 @@
  * codes (`./options.ts`). Each command's implementation (`./check.ts`, `./convert.ts`, `./run.ts`) is imported
  * when it runs, so that a command, or `--help`, loads only what it uses (issue 21 §4; `npm run bench:start`).
  */
-import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { DETECTORS } from '../detectors/names.js';
 import { JUMBLE_HEURISTICS, LIVE_DETECTORS, ON_RACE } from '../live/options.js';
@@ -13,18 +12,14 @@ import type { Format } from '../trace/reader.js';
 import type { CheckFlags } from './check.js';
 import type { ConvertTo } from './convert.js';
 import type { JumbleFlags } from './jumble-campaign.js';
-import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_PIPE, OPTIMIZATIONS } from './options.js';
+import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_PIPE, OPTIMIZATIONS, VERSION } from './options.js';
 import type { RunFlags } from './run.js';
 import { choice, integerAtLeast, misuseLine, UsageError } from './usage.js';
-
-const version = (
-  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-).version;
 
 export async function main(argv: string[]): Promise<number> {
   let code = EXIT_OK;
   const program = new Command('goldilocks')
-    .version(version)
+    .version(VERSION)
     .description(
       'Precise data-race detection on recorded execution traces (the Goldilocks algorithm, PLDI 2007).',
     )
@@ -50,8 +45,17 @@ export async function main(argv: string[]): Promise<number> {
     )
     .option('--json', 'print the report as JSON (schema docs/REPORT.md) instead of text')
     .option('--report <file>', 'also write the JSON report to a file')
+    .option('--sarif <file>', 'also write the races as a SARIF 2.1.0 log (code scanning, editors)')
+    .option(
+      '--html <file>',
+      'also write a self-contained HTML page: per race both accesses with their source, the timelines, the lockset (Figure 6)',
+    )
     .option('--max-reports <n>', 'report at most n location pairs', integerAtLeast('--max-reports', 0), 20)
     .option('--fail-on-race', 'exit with code 1 when a race is found')
+    .option(
+      '--suppressions <file>',
+      "races not to report (ThreadSanitizer's format: race:<pattern> lines); they are counted in the summary",
+    )
     .option('--lenient', 'accept infeasible events with a warning instead of stopping')
     .option('--stats', 'print detector statistics (short-circuit shares, list walks, GC)')
     .option(
@@ -135,6 +139,15 @@ export async function main(argv: string[]): Promise<number> {
       ).conflicts('onRace'),
     )
     .option('--report <file>', 'write the JSON report (schema docs/REPORT.md; all processes merged)')
+    .option('--sarif <file>', 'write the races as a SARIF 2.1.0 log (code scanning, editors)')
+    .option(
+      '--html <file>',
+      'write a self-contained HTML page of the races (both accesses with their source)',
+    )
+    .option(
+      '--suppressions <file>',
+      "races not to report nor throw for (ThreadSanitizer's format: race:<pattern> lines); counted in the summary",
+    )
     .option(
       '--stats',
       'print detector statistics on stderr (short-circuit shares, list walks), all processes summed',

@@ -1,8 +1,14 @@
 /**
  * What the commands' wiring (`./main.ts`) shares with their implementations (`./check.ts`, `./convert.ts`,
- * `./run.ts`, each loaded only when its command runs): the exit codes and the optimizations of
+ * `./run.ts`, each loaded only when its command runs): the version, the exit codes and the optimizations of
  * `check --disable`. Constants only, so that `goldilocks --help` loads none of the commands (issue 21 §4).
  */
+import { readFileSync } from 'node:fs';
+
+/** goldilocks' version (package.json), for `--version` and the tool of a SARIF log. */
+export const VERSION = (
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /** Exit codes (README "Exit codes"). */
 export const EXIT_OK = 0;

@@ -277,10 +277,14 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
   /** An atomic access's location (its element's bytes), named as its cells name it. */
   const atomicLocation = (i: number): string =>
     prefix + Shadow.keyName(objectKey(packA(Tag.Atomic, buf[i]), lo[i] * 4 + Math.log2(hi[i] - lo[i])));
+  const benign = meta.benign ?? [];
+  /** Does access i touch bytes annotated benign? Such accesses are left out (`RecordMeta.benign`). */
+  const isBenign = (i: number): boolean => benign.some(([b, l, h]) => b === buf[i] && lo[i] < h && l < hi[i]);
   let next = 0;
   const accessesBefore = (cell: number): void => {
     for (; next < order.length && acc.pos[order[next]] <= cell; next++) {
       const i = order[next];
+      if (benign.length > 0 && isBenign(i)) continue;
       const bits = acc.bits[i];
       const atomic = (bits & ATOMIC) !== 0;
       const op = atomic ? (bits & WRITE ? 'awd(' : 'ard(') : bits & WRITE ? 'w(' : 'r(';

@@ -16,10 +16,12 @@ import pc from 'picocolors';
 import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/options.js';
 import { run, UNCHECKED_LIST } from '../node/run.js';
 import { emptyReport, type JsonReport, liveInput, writeJsonReport } from '../report/json.js';
+import { excusedStatistics, mergeExcused } from '../report/suppressions.js';
 import { statisticsText, textSummary } from '../report/text.js';
 import { jumbleSettings, jumbleSummary } from './jumble.js';
+import { VERSION } from './options.js';
 import { writeRecordedTrace } from './record.js';
-import { readableFile, UsageError, writableFile } from './usage.js';
+import { readableFile, suppressionsFile, UsageError, writableFile } from './usage.js';
 
 export interface RunFlags {
   onRace: string;
@@ -36,6 +38,12 @@ export interface RunFlags {
   jumbleSeed?: number;
   jumbleLocations?: string;
   jumbleFairness?: string;
+  /** A file for the HTML page (../report/html/page.ts). */
+  html?: string;
+  /** A file for the SARIF log (../report/sarif.ts). */
+  sarif?: string;
+  /** A suppressions file (../report/suppressions.ts), read by every process as `GOLDILOCKS_SUPPRESSIONS`. */
+  suppressions?: string;
 }
 
 /**
@@ -50,6 +58,9 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
   if (flags.report) writableFile(flags.report, '--report');
   const jumbled = jumbleSettings(flags);
   const detector = jumbled ? 'fasttrack' : flags.detector; // adversarial memory needs its vector clocks
+  if (flags.sarif) writableFile(flags.sarif, '--sarif');
+  if (flags.html) writableFile(flags.html, '--html');
+  if (flags.suppressions) await suppressionsFile(flags.suppressions);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-run-'));
   try {
     const recordDir = path.join(dir, 'record');
@@ -60,6 +71,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
       GOLDILOCKS_REPORT_DIR: dir,
       ...(flags.record ? { GOLDILOCKS_RECORD: recordDir } : {}),
       ...jumbled,
+      ...(flags.suppressions ? { GOLDILOCKS_SUPPRESSIONS: path.resolve(flags.suppressions) } : {}),
     };
     const code = command ? await runCommand(args, env) : await run(args, { env });
     if (flags.record) {
@@ -80,9 +92,22 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
     const unchecked = uncheckedModules(dir);
     if (unchecked.length > 0) merged.unchecked = unchecked;
     if (flags.report) writeJsonReport(flags.report, merged);
-    if (flags.stats) process.stderr.write(`${statisticsText(merged).join('\n')}\n`);
+    if (flags.sarif) (await import('../report/sarif.js')).writeSarif(flags.sarif, [merged], VERSION);
+    if (flags.html) {
+      const [{ writeHtml }, { SourceReader }] = await Promise.all([
+        import('../report/html/page.js'),
+        import('../report/html/sources.js'),
+      ]);
+      writeHtml(flags.html, {
+        reports: [merged],
+        missing: LIVE_MISSING,
+        sources: new SourceReader([process.cwd()]),
+      });
+    }
+    if (flags.stats)
+      process.stderr.write(`${[...statisticsText(merged), ...excusedStatistics(merged)].join('\n')}\n`);
     if (jumbled) process.stderr.write(jumbleSummary(dir));
-    if (merged.summary.racyVariables > 0)
+    if (merged.summary.racyVariables > 0 || merged.summary.suppressed || merged.summary.benign)
       process.stderr.write(textSummary(merged, pc.isColorSupported && process.stderr.isTTY === true));
     if (unchecked.length > 0)
       process.stderr.write(
@@ -96,6 +121,13 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
 }
 
 const ENTRY = 'a JavaScript or TypeScript file';
+
+/** What a live run's HTML page cannot show, and how to get it. */
+const LIVE_MISSING =
+  'Not available for a live run: the runtime keeps no history of the synchronization events between the two ' +
+  'accesses (its list is collected as the program runs), so neither the threads’ timelines nor the lockset’s ' +
+  'evolution can be drawn; the lockset below is the one computed at the racing access. To see them, record the ' +
+  'run and check the recording: goldilocks run --record run.trace …, then goldilocks check --html page.html run.trace.';
 
 /** The distinct modules of the report directory `dir`'s {@link UNCHECKED_LIST}, sorted; none without the file. */
 function uncheckedModules(dir: string): string[] {
@@ -163,6 +195,7 @@ export function mergeReports(reports: JsonReport[], program: string, detector: s
     for (const x of r.races) locations.add(x.current.location).add(x.previous.location);
     for (const [k, v] of Object.entries(r.stats)) out.stats[k] = (out.stats[k] ?? 0) + v;
   }
+  mergeExcused(out, reports);
   out.summary.racyLocations = locations.size;
   out.summary.timeMs = Math.max(0, ...reports.map((r) => r.summary.timeMs));
   return out;

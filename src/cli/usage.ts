@@ -10,6 +10,7 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { TraceError } from '../model/errors.js';
+import type { Suppression } from '../report/suppressions.js';
 
 /** A misuse of the command line: its message is the line after `goldilocks: `. */
 export class UsageError extends Error {
@@ -89,6 +90,22 @@ export function writableFile(file: string, what: string): void {
     if (e instanceof UsageError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     throw fail(code === 'ENOENT' ? `no directory '${target}'` : `no permission to write '${target}'`);
+  }
+}
+
+/**
+ * The suppressions of `file` (option `--suppressions`, ../report/suppressions.ts), read before any work.
+ * @throws UsageError `--suppressions: <file>:<line>: <what is wrong> (expected ...)` for a bad line, or as
+ * {@link readableFile} for a file that cannot be read.
+ */
+export async function suppressionsFile(file: string): Promise<Suppression[]> {
+  readableFile(file, '--suppressions', 'a file of race:<pattern> lines');
+  const { loadSuppressions, SuppressionError } = await import('../report/suppressions.js');
+  try {
+    return loadSuppressions(file);
+  } catch (e) {
+    if (e instanceof SuppressionError) throw new UsageError(`--suppressions: ${e.message}`);
+    throw e;
   }
 }
 

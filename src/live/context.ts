@@ -49,7 +49,10 @@ export type CheckWord = (
 
 /**
  * Reports conflict `c` of an access of `size` bytes of buffer `id` whose first racing byte is `off`: prints and
- * records it, aborts or throws as `--on-race` says.
+ * records it, aborts or throws as `--on-race` says. A race on bytes annotated benign, or suppressed by
+ * `--suppressions`, is excused (`./excuses.ts`): only counted, and the access goes on.
+ * @returns true when excused (the caller lets an access that `stopOnRace` kept from happening happen after all),
+ * false when reported and not stopped.
  */
 export type Race = (
   c: Conflict,
@@ -60,7 +63,7 @@ export type Race = (
   site: number,
   what: Accessed,
   fn: Callee,
-) => void;
+) => boolean;
 
 /** Everything a patch needs from this thread's runtime (`./intercept/`). */
 export interface Context {

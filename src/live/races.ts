@@ -10,6 +10,8 @@ import { writeSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { emptyReport, eventsPerSecond, type JsonRace, type JsonReport, liveInput } from '../report/json.js';
 import type { MemoryLocation, RaceAccess, RaceRecord } from '../report/race.js';
+import { type Suppression, suppressionCounts } from '../report/suppressions.js';
+import type { Excuse } from './excuses.js';
 import { CTL, lock, rawAtomics, STATS, type StateViews, unlock } from './memory/state.js';
 import { getString, putString } from './memory/strings.js';
 import { isPrecise, LIVE_DETECTORS } from './options.js';
@@ -57,10 +59,13 @@ const RECORDS = COUNTS + CTL.dedupSize;
 const ORDER = RECORDS + CTL.dedupSize;
 
 /**
- * Records a race. @returns true when its pair of source locations is new (print it), false when it only counts.
+ * Records a race, or with `excuse` a race that is only counted (`./excuses.ts`). @returns true when its pair of
+ * source locations is new (print it), false when it only counts.
  */
-export function recordRace(s: StateViews, race: RaceRecord): boolean {
-  const pair = [race.current.location, race.previous.location].sort().join('\n');
+export function recordRace(s: StateViews, race: RaceRecord, excuse?: Excuse): boolean {
+  const pair =
+    [race.current.location, race.previous.location].sort().join('\n') +
+    (excuse ? `\n${JSON.stringify(excuse)}` : '');
   const h = hash(pair);
   const ctl = s.ctl;
   lock(s, ctl, CTL.raceLock);
@@ -75,7 +80,7 @@ export function recordRace(s: StateViews, race: RaceRecord): boolean {
       if (ctl[at] === 0) {
         ctl[at] = h;
         ctl[COUNTS + slot] = 1;
-        ctl[RECORDS + slot] = putString(s, JSON.stringify(race));
+        ctl[RECORDS + slot] = putString(s, JSON.stringify(excuse ? { ...race, excuse } : race));
         ctl[ORDER + ctl[CTL.raceCount]] = slot;
         rawAtomics.store(ctl, CTL.raceCount, ctl[CTL.raceCount] + 1);
         return true;
@@ -99,18 +104,32 @@ export function printErr(text: string): void {
 /**
  * The JSON report of every race recorded so far in this process (schema `goldilocks-report/1`) of `program`, run
  * for `timeMs` milliseconds. `racyLocations` counts the source locations of both accesses of the races listed
- * (a race repeating a listed pair of locations is only counted).
+ * (a race repeating a listed pair of locations is only counted). Excused races (`./excuses.ts`) are counted apart:
+ * per suppression of `suppressions` (all listed), and per benign reason.
  */
-export function liveReport(s: StateViews, program: string, timeMs: number): JsonReport {
+export function liveReport(
+  s: StateViews,
+  program: string,
+  timeMs: number,
+  suppressions?: readonly Suppression[],
+): JsonReport {
   const ctl = s.ctl;
   const n = rawAtomics.load(ctl, CTL.raceCount);
   const races: JsonRace[] = [];
   const variables: string[] = [];
   const locations = new Set<string>();
+  const suppressed: number[] = [];
+  const benign = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const slot = ctl[ORDER + i];
-    const r = JSON.parse(getString(s, ctl[RECORDS + slot])) as RaceRecord;
-    races.push({ ...r, count: rawAtomics.load(ctl, COUNTS + slot) });
+    const r = JSON.parse(getString(s, ctl[RECORDS + slot])) as RaceRecord & { excuse?: Excuse };
+    const count = rawAtomics.load(ctl, COUNTS + slot);
+    if (r.excuse) {
+      if ('benign' in r.excuse) benign.set(r.excuse.benign, (benign.get(r.excuse.benign) ?? 0) + count);
+      else suppressed[r.excuse.suppression] = (suppressed[r.excuse.suppression] ?? 0) + count;
+      continue;
+    }
+    races.push({ ...r, count });
     if (!variables.includes(r.variable)) variables.push(r.variable);
     locations.add(r.current.location).add(r.previous.location);
   }
@@ -139,5 +158,13 @@ export function liveReport(s: StateViews, program: string, timeMs: number): Json
   j.firstRaces = variables.map((variable) => ({ variable, index: -1 }));
   j.races = races;
   j.stats = stats;
+  if (suppressions && suppressions.length > 0) {
+    j.suppressions = suppressionCounts(suppressions, suppressed);
+    j.summary.suppressed = j.suppressions.reduce((k, x) => k + x.matched, 0);
+  }
+  if (benign.size > 0) {
+    j.benign = [...benign].map(([reason, count]) => ({ reason, count }));
+    j.summary.benign = j.benign.reduce((k, x) => k + x.count, 0);
+  }
   return j;
 }

@@ -23,6 +23,7 @@
  */
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { benignRanges } from './excuses.js';
 import { CELL, CTL, ensureBytes, rawAtomics, type StateViews } from './memory/state.js';
 import { getString } from './memory/strings.js';
 import { listCells } from './memory/sync-list.js';
@@ -50,6 +51,11 @@ export interface RecordMeta {
   buffers: [number, number, number][];
   /** The string heap by id (sites are `file:line:column`). */
   strings: string[];
+  /**
+   * The byte ranges annotated benign (`benignRace`, `./excuses.ts`) as [buffer id, first byte, end byte]: their
+   * accesses are left out of the trace, as their races are out of the run's report.
+   */
+  benign?: [number, number, number][];
 }
 
 /** One thread's recorder (see the file header). */
@@ -145,7 +151,7 @@ export class Recorder {
     }
     const strings: string[] = [];
     for (let i = 0, n = rawAtomics.load(s.ctl, CTL.strCount); i < n; i++) strings.push(getString(s, i));
-    const meta: RecordMeta = { program, listEnd, buffers, strings };
+    const meta: RecordMeta = { program, listEnd, buffers, strings, benign: benignRanges(s) };
     writeFileSync(path.join(this.dir, 'meta.json'), JSON.stringify(meta));
   }
 }

@@ -11,7 +11,9 @@
  * - `new Worker()` → fork cell, the worker's `'exit'` → join cell: `./threads.ts`;
  * - `postMessage` and its delivery → send and receive cells of one message id: `./messages.ts`;
  * - the sync library's lock and volatile reports (`../sync/observer.ts`) → acquire/release, publish/subscribe:
- *   `./sync-observer.ts`.
+ *   `./sync-observer.ts`;
+ * - goldilocks/annotations (`../annotations/observer.ts`) → publish/subscribe of a key, benign ranges:
+ *   `./annotation-observer.ts`.
  * Shared buffers and WebAssembly memories get their ids in `./buffers.ts`, sites theirs in `./sites.ts`; what the
  * parts share is the per-thread {@link Context} (`./context.ts`). Races are reported here (below "races").
  *
@@ -20,7 +22,9 @@
  * `GOLDILOCKS_ON_RACE` = `throw` (default) | `report` | `abort` (exit code 66); `GOLDILOCKS_REPORT` = a file for
  * the JSON report, written at exit; `GOLDILOCKS_REPORT_DIR` = a directory where each process writes `<pid>.json`
  * (and `aborted` when it aborted), as `goldilocks run` uses it; `GOLDILOCKS_RECORD` = a directory where each
- * process records its run into `<pid>/` (`./record.ts`).
+ * process records its run into `<pid>/` (`./record.ts`); `GOLDILOCKS_SUPPRESSIONS` = a suppressions file
+ * (`--suppressions`; races it suppresses, and races on bytes annotated benign, are counted, not reported:
+ * `./excuses.ts`).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -32,9 +36,12 @@ import { notSharedCache } from '../hooks/views.js';
 import { settings } from '../node/settings.js';
 import { writeJsonReport } from '../report/json.js';
 import type { RaceRecord } from '../report/race.js';
+import { suppressionOf } from '../report/suppressions.js';
 import { textRace, textSummary } from '../report/text.js';
+import { observeAnnotations } from './annotation-observer.js';
 import { Buffers, Memories } from './buffers.js';
 import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './context.js';
+import { benignReason, liveSuppressions } from './excuses.js';
 import { installPatches } from './intercept/index.js';
 import { jumbleMemory, writeJumbleStats } from './jumble/setup.js';
 import { LockedElements } from './locked.js';
@@ -119,6 +126,8 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     ? path.join(settings.GOLDILOCKS_REPORT_DIR, `${process.pid}.json`)
     : settings.GOLDILOCKS_REPORT;
   const program = process.argv[1] ?? '';
+  /** `--suppressions` (`GOLDILOCKS_SUPPRESSIONS`), read at the first race. */
+  const suppressions = () => liveSuppressions(settings.GOLDILOCKS_SUPPRESSIONS, printErr);
   const detector = LIVE_DETECTORS[state.settings.detector];
   /**
    * Writes this process's JSON report to the report file, if any, and, outside `goldilocks run` (which prints the
@@ -132,7 +141,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       rawAtomics.load(s.ctl, CTL.raceCount) > 0 &&
       (aborting || rawAtomics.load(s.ctl, CTL.aborted) === 0);
     if (!reportFile && !summary) return;
-    const j = liveReport(s, program, performance.now() - started);
+    const j = liveReport(s, program, performance.now() - started, suppressions());
     if (reportFile) writeJsonReport(reportFile, j);
     if (summary) printErr(textSummary(j, colors));
   };
@@ -149,7 +158,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     Symbol.toStringTag,
   )!.get!;
   const race: Race = (c, id, off, size, flags, site, what, fn) => {
-    shadow.counts[STAT.races]++;
+    const benign = benignReason(s, id, off);
     const at: { stack?: string } = {};
     Error.captureStackTrace(at, fn);
     if (!at.stack?.includes('\n')) Error.captureStackTrace(at, race); // fn was not on the stack (a reference's setter)
@@ -185,6 +194,13 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       detail: c.detail,
       precise,
     };
+    const suppression = benign === undefined ? suppressionOf(suppressions(), r.current, r.previous) : -1;
+    if (benign !== undefined || suppression >= 0) {
+      // counted, not reported: the access goes on as under --on-race=report (docs/REPORT.md "Suppressions")
+      recordRace(s, r, benign !== undefined ? { benign } : { suppression });
+      return true;
+    }
+    shadow.counts[STAT.races]++;
     if (recordRace(s, r)) printErr(textRace(r, { detector, colors }));
     if (mode === 2) abort();
     if (stopOnRace) {
@@ -192,6 +208,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       Error.captureStackTrace(e, fn);
       throw e;
     }
+    return false;
   };
   let flushIn = 1 << 16;
   /** Counts `n` word checks; every 2^16 of them this thread's counters are added to the shared ones. */
@@ -209,9 +226,14 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   const checkWord: CheckWord = (id, base, w, mask, flags, site, size, what, fn) => {
     counted(1);
     const c = shadow.access(base + 2 * w, mask, flags, site, stopOnRace);
-    if (c !== undefined) raceAt(c, id, w, mask, size, flags, site, what, fn);
+    // an excused race: the access happens after all, so it is checked again and recorded
+    if (c !== undefined && raceAt(c, id, w, mask, size, flags, site, what, fn) && stopOnRace)
+      shadow.access(base + 2 * w, mask, flags, site, false);
   };
-  /** Reports conflict `c` of an access of the bytes `mask` of word `w` at their first common byte. */
+  /**
+   * Reports conflict `c` of an access of the bytes `mask` of word `w` at their first common byte.
+   * @returns true when the race is excused (see {@link Race}).
+   */
   const raceAt = (
     c: Conflict,
     id: number,
@@ -222,9 +244,9 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     site: number,
     what: Accessed,
     fn: Callee,
-  ): void => {
+  ): boolean => {
     const common = mask & c.flags;
-    race(c, id, w * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
+    return race(c, id, w * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
   };
   const checkRange: CheckRange = (buffer, off, size, flags, site, what, fn) => {
     if (size <= 0) return;
@@ -244,7 +266,12 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       const c = shadow.lastConflict;
       if (c !== undefined && !raced) {
         raced = true;
-        raceAt(c, id, w - 1, maskOf(w - 1), size, flags, site, what, fn);
+        if (raceAt(c, id, w - 1, maskOf(w - 1), size, flags, site, what, fn) && stopOnRace) {
+          // an excused race: the rest of the access happens after all, as under --on-race=report
+          for (let v = w - 1; v < w1; )
+            v += shadow.accessRun(base + 2 * v, w1 - v, maskOf(v), maskOf(w1 - 1), flags, site, false);
+          return;
+        }
       }
     }
   };
@@ -298,12 +325,13 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       : undefined;
   if (locked !== undefined) shadow.onAccess = locked.onAccess;
 
-  // ---- WebAssembly memories, messages, threads, the sync library --------------------------------------------
+  // ---- WebAssembly memories, messages, threads, the sync library, annotations ---------------------------------
   memories.install();
   const messages = new Messages(ctx, buffers, memories);
   messages.install();
   if (!isMainThread) awaitFork(ctx, buffers, messages);
   observeSync(ctx);
+  observeAnnotations(ctx);
 
   // ---- exit -----------------------------------------------------------------------------------------------
   if (isMainThread) {

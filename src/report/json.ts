@@ -35,6 +35,26 @@ export interface JsonSummary {
   eventsPerSecond: number;
   /** Live only: the Node.js processes whose reports this one sums. */
   processes?: number;
+  /** Races suppressed (`--suppressions`; present with it): counted here, not in the racy counts. */
+  suppressed?: number;
+  /** Live only: races on bytes annotated `benignRace` (goldilocks/annotations; present when some). */
+  benign?: number;
+}
+
+/** A suppression and how many races it suppressed, as the JSON report lists it (`suppressions`). */
+export interface SuppressionCount {
+  /** `race:<pattern>` or `race_top:<pattern>`, as written. */
+  suppression: string;
+  /** Where: `file:line`. */
+  at: string;
+  /** Races it suppressed (every race, not only the first of a pair of locations). */
+  matched: number;
+}
+
+/** Races on bytes annotated benign by one reason (`benignRace(view, index, length, reason)`). */
+export interface BenignCount {
+  reason: string;
+  count: number;
 }
 
 export interface JsonReport {
@@ -56,6 +76,10 @@ export interface JsonReport {
    * ES modules), sorted; absent when there is none.
    */
   unchecked?: string[];
+  /** `--suppressions`: every suppression of the file and how many races it suppressed (./suppressions.ts). */
+  suppressions?: SuppressionCount[];
+  /** Live: the races on bytes annotated benign, by reason (present when some). */
+  benign?: BenignCount[];
 }
 
 /**

@@ -1,13 +1,21 @@
 /**
- * The report of `goldilocks check`: the JSON report of one detector's result (./json.ts, docs/REPORT.md). Its text,
+ * The report of `goldilocks check`: the JSON report of one detector's result (./json.ts, docs/REPORT.md), with the
+ * races `--suppressions` suppressed counted (./suppressions.ts). Its text,
  * with the detector's counters (`--stats`): `textReport` of ./text.ts, loaded only when the text is printed.
  */
 import type { CheckResult, DetectorResult } from '../check.js';
 import { emptyReport, eventsPerSecond, type JsonRace, type JsonReport } from './json.js';
 import { raceOf } from './race.js';
+import { type Suppression, suppressionCounts } from './suppressions.js';
 
 /** Builds the JSON report of one detector's result (schema: docs/REPORT.md). */
-export function jsonReport(r: CheckResult, d: DetectorResult, file: string, maxReports: number): JsonReport {
+export function jsonReport(
+  r: CheckResult,
+  d: DetectorResult,
+  file: string,
+  maxReports: number,
+  suppressions?: readonly Suppression[],
+): JsonReport {
   const s = r.symbols;
   const c = d.races;
   const precise = d.detector.name !== 'eraser';
@@ -41,5 +49,9 @@ export function jsonReport(r: CheckResult, d: DetectorResult, file: string, maxR
   j.races = races;
   j.racesOmitted = Math.max(0, groups.length - maxReports);
   j.stats = d.detector.stats();
+  if (suppressions) {
+    j.suppressions = suppressionCounts(suppressions, c.suppressed);
+    j.summary.suppressed = j.suppressions.reduce((n, x) => n + x.matched, 0);
+  }
   return j;
 }

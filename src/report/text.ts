@@ -8,6 +8,7 @@ import pc from 'picocolors';
 import { CHECK_DECISIONS } from '../detectors/goldilocks/short-circuit.js';
 import type { JsonReport } from './json.js';
 import type { RaceAccess, RaceRecord } from './race.js';
+import { excusedStatistics } from './suppressions.js';
 
 const RULE = '==================';
 
@@ -84,8 +85,17 @@ export function textSummary(j: JsonReport, colors: boolean): string {
     `SUMMARY: ${j.detector}: ${verdict} in ${grouped(s.events)} events ` +
     `(${input}; ${(s.timeMs / 1000).toFixed(2)} s, ${rate} events/s)` +
     (s.warnings > 0 ? c.yellow(` — ${s.warnings} infeasible events accepted (--lenient)`) : '') +
+    excusedText(s) +
     '\n'
   );
+}
+
+/** `; N races suppressed, M benign` of a summary, when `--suppressions` was given or benign races were seen. */
+function excusedText(s: JsonReport['summary']): string {
+  const parts: string[] = [];
+  if (s.suppressed !== undefined) parts.push(`${grouped(s.suppressed)} suppressed (--suppressions)`);
+  if (s.benign) parts.push(`${grouped(s.benign)} benign (annotated)`);
+  return parts.length === 0 ? '' : `; races not reported: ${parts.join(', ')}`;
 }
 
 /**
@@ -113,6 +123,6 @@ export function textReport(j: JsonReport, options: { colors: boolean; stats: boo
     out += textRace(r, { detector: j.detector, colors: options.colors, count: r.count });
   if (j.racesOmitted > 0)
     out += `${c.dim(`${j.racesOmitted} more location pairs not shown (--max-reports)`)}\n`;
-  if (options.stats) out += `${statisticsText(j).join('\n')}\n`;
+  if (options.stats) out += `${[...statisticsText(j), ...excusedStatistics(j)].join('\n')}\n`;
   return out + textSummary(j, options.colors);
 }

@@ -42,7 +42,8 @@ export function patchAtomics(ctx: Context): void {
   const scratch = new Map<string, Int32Array | BigInt64Array>();
   /**
    * Runs atomic operation `op` on element `x` of shared `ta` (see the file header). `decide` (under both locks)
-   * returns the access's flags and cell kind; `op` runs under both locks and may append more cells.
+   * returns the access's flags and cell kind; `op` runs under both locks and may append more cells. `excused`: a
+   * second run after an excused race (`ctx.race` returned true) that `stopOnRace` kept from happening.
    */
   const atomic = (
     ta: Int32Array,
@@ -51,6 +52,7 @@ export function patchAtomics(ctx: Context): void {
     op: () => unknown,
     fn: Callee,
     name: string,
+    excused = false,
   ): unknown => {
     const bpe = ta.BYTES_PER_ELEMENT;
     const off = ta.byteOffset + x * bpe;
@@ -73,7 +75,7 @@ export function patchAtomics(ctx: Context): void {
         const c = shadow.find(word, mask, flags);
         // --record: the data access, attempted (like Shadow.access), at the list's length before its cells
         if (shadow.onAccess !== undefined) shadow.onAccess(word, mask | flags, site);
-        if (!(c && ctx.stopOnRace)) {
+        if (!(c && ctx.stopOnRace) || excused) {
           result = op();
           // recorded before its cell: the access precedes its own release half (the cell), so a later read of
           // this write (ordered after the cell) is ordered after the access too
@@ -85,7 +87,13 @@ export function patchAtomics(ctx: Context): void {
     } finally {
       unlock(s.heap, lockOf(word));
     }
-    if (conflict) ctx.race(conflict, id, off, bpe, flags, site, `Atomics.${name}`, fn);
+    if (
+      conflict &&
+      !excused &&
+      ctx.race(conflict, id, off, bpe, flags, site, `Atomics.${name}`, fn) &&
+      ctx.stopOnRace
+    )
+      return atomic(ta, x, decide, op, fn, name, true); // excused: the operation happens after all
     return result;
   };
   const READ = (SyncKind.AtomicRead << 16) | 0;

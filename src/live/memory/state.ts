@@ -105,6 +105,11 @@ export const CTL = {
    */
   lsLock: 23,
   lsFree: 24,
+  /**
+   * The first record of the benign-race table (`../excuses.ts`: bytes annotated `benignRace`), a chain in the
+   * shadow heap pushed by compare-exchange; 0 = none.
+   */
+  benign: 44,
   /** Counters summed over all threads (see `STATS`; at most {@link STATS_MAX}). */
   stats: 48,
   /**
@@ -144,8 +149,8 @@ export type StatName = (typeof STATS)[number];
 const STATS_MAX = CTL.dedup - CTL.stats;
 /** Size classes of the explicit lockset store (`./locksets.ts`), records of 8 << k words: free lists at `CTL.lsFree + k`. */
 export const LS_CLASSES = 20;
-if (CTL.lsFree + LS_CLASSES > CTL.stats)
-  throw new Error(`goldilocks: ${LS_CLASSES} lockset free lists overlap the counters`);
+if (CTL.lsFree + LS_CLASSES > CTL.benign)
+  throw new Error(`goldilocks: ${LS_CLASSES} lockset free lists overlap the benign-race table`);
 if (STATS.length > STATS_MAX)
   throw new Error(`goldilocks: ${STATS.length} counters, ${STATS_MAX} words for them`);
 /** Index of each counter in `STATS` (and in a thread's local counts). */
@@ -187,6 +192,11 @@ export const Tag = {
   Volatile: 5,
   /** A BroadcastChannel message: (0, id); every other channel of its name receives it. */
   Broadcast: 6,
+  /**
+   * A key of goldilocks/annotations' `happensBefore`/`happensAfter` (`../annotation-observer.ts`): 50 bits of
+   * the key's hash, (high 18 bits, low 32 bits).
+   */
+  Annotation: 7,
 } as const;
 export const TAG_SHIFT = 18;
 export const MAX_BUFFERS = 1 << TAG_SHIFT;

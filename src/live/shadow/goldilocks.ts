@@ -725,7 +725,10 @@ export class Shadow {
     }
   }
 
-  /** The name of a lockset key, for reports: `T3`, `lock@sab#1+8`, `atomic@sab#1+8:4`, `message#5`... */
+  /**
+   * The name of a lockset key, for reports: `T3`, `lock@sab#1+8`, `atomic@sab#1+8:4`, `message#5`,
+   * `annotation#<hash>`...
+   */
   static keyName(key: number): string {
     if (key < TWO32) return `T${key}`;
     const a = Math.floor(key / TWO32);
@@ -743,6 +746,8 @@ export class Shadow {
         return `message#${id * TWO32 + b}`;
       case Tag.Broadcast:
         return `broadcast#${b}`;
+      case Tag.Annotation:
+        return `annotation#${(id * TWO32 + b).toString(16)}`;
       default:
         return `volatile@sab#${id}+${b}`;
     }
