@@ -7,14 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { DETECTORS } from '../detectors/names.js';
-import { LIVE_DETECTORS, ON_RACE } from '../live/options.js';
+import { LIVE_DETECTORS, ON_RACE, SHADOW_LIMIT_DEFAULT, SHADOW_LIMIT_MAX } from '../live/options.js';
 import { FORMATS, PIPELINE_MODES } from '../trace/options.js';
 import type { Format } from '../trace/reader.js';
 import type { CheckFlags } from './check.js';
 import type { ConvertTo } from './convert.js';
 import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_PIPE, OPTIMIZATIONS } from './options.js';
 import type { RunFlags } from './run.js';
-import { choice, integerAtLeast, misuseLine, UsageError } from './usage.js';
+import { choice, integerAtLeast, integerAtMost, misuseLine, UsageError } from './usage.js';
 
 const version = (
   JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -150,6 +150,12 @@ export async function main(argv: string[]): Promise<number> {
         .choices(LIVE_DETECTORS as unknown as string[])
         .argParser(choice('--detector', 'detector', LIVE_DETECTORS))
         .default('goldilocks'),
+    )
+    .addOption(
+      new Option(
+        '--shadow-limit <MiB>',
+        `most memory for the detector's state per process (its shadow of the shared memory), 1 to ${SHADOW_LIMIT_MAX}; only what is used is allocated (default ${SHADOW_LIMIT_DEFAULT})`,
+      ).argParser(integerAtMost('--shadow-limit', SHADOW_LIMIT_MAX)),
     )
     .passThroughOptions()
     .action(async (args: string[], flags: RunFlags) => {

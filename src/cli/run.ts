@@ -30,6 +30,8 @@ export interface RunFlags {
   detector: string;
   /** Print the detector's statistics on stderr (the share of checks each short-circuit decided, as `check --stats`). */
   stats?: boolean;
+  /** `--shadow-limit`: the shadow heap's size in MiB (`GOLDILOCKS_SHADOW_LIMIT`, `../live/options.ts`). */
+  shadowLimit?: number;
 }
 
 /**
@@ -51,6 +53,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
       GOLDILOCKS_DETECTOR: flags.detector,
       GOLDILOCKS_REPORT_DIR: dir,
       ...(flags.record ? { GOLDILOCKS_RECORD: recordDir } : {}),
+      ...(flags.shadowLimit ? { GOLDILOCKS_SHADOW_LIMIT: String(flags.shadowLimit) } : {}),
     };
     const code = command ? await runCommand(args, env) : await run(args, { env });
     if (flags.record) {

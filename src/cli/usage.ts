@@ -37,6 +37,16 @@ export function integerAtLeast(option: string, min: 0 | 1): (v: string) => numbe
   };
 }
 
+/** A parser of `option`'s value: an integer from 1 to `max`, else a UsageError. */
+export function integerAtMost(option: string, max: number): (v: string) => number {
+  const positive = integerAtLeast(option, 1);
+  return (v) => {
+    const n = positive(v);
+    if (n > max) throw new UsageError(`${option}: ${n} is more than ${max}`);
+    return n;
+  };
+}
+
 /** Why a file could not be used, from its Node error code. */
 function problem(e: unknown, file: string): string {
   switch ((e as NodeJS.ErrnoException).code) {

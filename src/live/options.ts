@@ -14,3 +14,12 @@ export const LIVE_DETECTORS = ['goldilocks', 'fasttrack', 'eraser'] as const;
 export type LiveDetector = (typeof LIVE_DETECTORS)[number];
 /** Does detector `d` (index in {@link LIVE_DETECTORS}) report only real races: all but eraser. */
 export const isPrecise = (d: number): boolean => LIVE_DETECTORS[d] !== 'eraser';
+
+/**
+ * The shadow heap's size (`../memory/state.ts`), `goldilocks run --shadow-limit` (`GOLDILOCKS_SHADOW_LIMIT`) in MiB:
+ * by default SHADOW_LIMIT_DEFAULT, at most SHADOW_LIMIT_MAX, where Int32 heap indices end (2^31 words of 4 bytes:
+ * the heap's records link each other by Int32 index, and the word tables' page arithmetic is 32-bit). Only the pages
+ * used take memory.
+ */
+export const SHADOW_LIMIT_DEFAULT = 4096;
+export const SHADOW_LIMIT_MAX = 8191;
