@@ -39,10 +39,10 @@ export function integerAtLeast(option: string, min: 0 | 1): (v: string) => numbe
 
 /** A parser of `option`'s value: an integer from 1 to `max`, else a UsageError. */
 export function integerAtMost(option: string, max: number): (v: string) => number {
-  const positive = integerAtLeast(option, 1);
   return (v) => {
-    const n = positive(v);
-    if (n > max) throw new UsageError(`${option}: ${n} is more than ${max}`);
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isInteger(n) || n < 1 || n > max)
+      throw new UsageError(`${option}: invalid number '${v}' (expected an integer from 1 to ${max})`);
     return n;
   };
 }

@@ -2,7 +2,8 @@
  * The shadow heap past 32-bit lengths (`src/live/memory/state.ts`, issue 24 §1 "Scale"): a heap of more than 2 GiB
  * (whose byte length `>> 2` is negative, the RangeError of crypt at size medium) is viewed whole, allocated past
  * 2^31 bytes, and its words there hold Infos that the Goldilocks check reads; past `--shadow-limit` the allocation
- * throws a ShadowLimitError naming the limit and the option, never a RangeError. The heap is lazily committed:
+ * throws a ShadowLimitError naming the limit and the option, never a RangeError (also end to end, under
+ * `goldilocks run`, with the build: `npm test` builds first). The heap is lazily committed:
  * the test touches a few pages of it and of a 1 GiB shared buffer.
  */
 import assert from 'node:assert/strict';
@@ -19,6 +20,7 @@ import {
 } from '../../src/live/memory/state.js';
 import { SHADOW_LIMIT_DEFAULT, SHADOW_LIMIT_MAX } from '../../src/live/options.js';
 import { OWNER, Shadow, WRITE } from '../../src/live/shadow/goldilocks.js';
+import { cli, tempFile } from '../helpers/helpers.js';
 
 const MiB = 1 << 20;
 const GiB = 1 << 30;
@@ -85,5 +87,24 @@ describe('shadow heap', () => {
       () => allocHeap(s, 2 ** 31 - 1),
       (e: unknown) => e instanceof ShadowLimitError && /most the runtime can shadow/.test(e.message),
     );
+  });
+
+  test('goldilocks run past --shadow-limit: the program stops with the message, no RangeError', () => {
+    // a 2 MiB buffer's word table alone takes 2 MiB of shadow heap
+    const program = tempFile(
+      'shadow-limit.mjs',
+      'const a = new Float64Array(new SharedArrayBuffer(2 << 20));\na[0] = 1;\nconsole.log("done");\n',
+    );
+    const r = cli(['run', '--shadow-limit', '1', program]);
+    assert.notEqual(r.status, 0);
+    assert.equal(r.stdout, '');
+    assert.match(
+      r.stderr,
+      /ShadowLimitError: goldilocks: the shadow memory limit is reached: .* the limit is 1 MiB \(--shadow-limit\); raise it with 'goldilocks run --shadow-limit <MiB>'/,
+    );
+    assert.doesNotMatch(r.stderr, /RangeError/);
+    const ok = cli(['run', '--shadow-limit', '8', program]);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(ok.stdout, 'done\n');
   });
 });
