@@ -2,8 +2,8 @@
  * Live-runtime benchmark: the Java Grande kernels of bench/kernels/ (JavaScript worker programs over
  * SharedArrayBuffers) run plain (`node kernel.mjs`) and under `goldilocks run --detector D`, side by side.
  *
- *   npm run bench:runtime -- [--kernels sor,lufact,...] [--workers 2,4] [--size tiny|small|medium]
- *                            [--modes plain,goldilocks,fasttrack,eraser] [--repeat N] [--timeout S]
+ *   npm run bench:runtime -- [--kernels sor,lufact,...] [--workers 2,4] [--size tiny|small|medium|large]
+ *                            [--modes plain,goldilocks,fasttrack,eraser] [--repeat N] [--timeout S] [--shadow-limit MiB]
  *                            [--no-verify] [--json FILE] [--out FILE] [--base REV]
  *
  * Every run is a fresh process. Within a repetition the modes of one kernel × workers run one after the other,
@@ -30,6 +30,8 @@ import { describeMachine, ROOT } from '../scripts/child.js';
 import { buildRevision } from './revision.js';
 
 const KERNELS = ['series', 'lufact', 'sor', 'crypt', 'moldyn', 'raytracer', 'montecarlo'];
+/** The kernels offering size `large` (≥ 512 MiB shared; bench/kernels/lib.mjs LARGE_SIZES): the default there. */
+const LARGE_KERNELS = ['sor', 'crypt'];
 const DETECTORS = ['goldilocks', 'fasttrack', 'djit', 'eraser'];
 const DEFAULT_MODES = 'plain,goldilocks,fasttrack,eraser';
 /** Detectors whose verdict is exact: a race they report on these race-free kernels is a bug. */
@@ -38,9 +40,10 @@ const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 const PRELOAD = path.join(ROOT, 'bench', 'maxrss-preload.mjs');
 
 const USAGE = `usage: npm run bench:runtime -- [options]
-  --kernels A,B      kernels of bench/kernels/ (default ${KERNELS.join(',')})
+  --kernels A,B      kernels of bench/kernels/ (default ${KERNELS.join(',')}; at size large ${LARGE_KERNELS.join(',')})
   --workers N,N      worker counts (default 2,4)
-  --size S           tiny | small | medium (default small)
+  --size S           tiny | small | medium | large (default small; large: at least 512 MiB shared)
+  --shadow-limit M   goldilocks run --shadow-limit M (MiB) for the detector modes (not the --base ones)
   --modes A,B        plain and detectors of 'goldilocks run' (default ${DEFAULT_MODES}; also djit)
   --repeat N         minimum over N repetitions (default 1); the modes are interleaved within a repetition
   --timeout S        kill a run after S seconds (default 600)
@@ -114,8 +117,12 @@ function command(mode: string, kernelArgs: string[], report: string): string[] {
   const detector = detectorOf(mode);
   const onRace = PRECISE.has(detector) ? [] : ['--on-race=report'];
   const cli = mode.endsWith(BASE) ? baseCli : CLI;
-  return [cli, 'run', '--detector', detector, ...onRace, '--report', report, ...kernelArgs];
+  const limit = shadowLimit === undefined || mode.endsWith(BASE) ? [] : ['--shadow-limit', shadowLimit];
+  return [cli, 'run', '--detector', detector, ...onRace, ...limit, '--report', report, ...kernelArgs];
 }
+
+/** `--shadow-limit` of the detector modes (MiB), when given. */
+let shadowLimit: string | undefined;
 
 /** Suffix of a mode run with the `--base` revision's build. */
 const BASE = '@base';
@@ -480,7 +487,7 @@ function report(
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      kernels: { type: 'string', default: KERNELS.join(',') },
+      kernels: { type: 'string' },
       workers: { type: 'string', default: '2,4' },
       size: { type: 'string', default: 'small' },
       modes: { type: 'string', default: DEFAULT_MODES },
@@ -490,6 +497,7 @@ async function main(): Promise<void> {
       json: { type: 'string' },
       out: { type: 'string' },
       base: { type: 'string' },
+      'shadow-limit': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -497,12 +505,15 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const kernels = list(values.kernels);
+  const kernels = list(values.kernels ?? (values.size === 'large' ? LARGE_KERNELS : KERNELS).join(','));
   for (const k of kernels)
     if (!existsSync(path.join(ROOT, 'bench', 'kernels', `${k}.mjs`)))
       throw new Error(`unknown kernel '${k}' (one of ${KERNELS.join(', ')})`);
   const workerCounts = list(values.workers).map((w) => positive(w, '--workers'));
-  if (!['tiny', 'small', 'medium'].includes(values.size)) throw new Error(`--size: tiny, small or medium`);
+  if (!['tiny', 'small', 'medium', 'large'].includes(values.size))
+    throw new Error(`--size: tiny, small, medium or large`);
+  if (values['shadow-limit'] !== undefined)
+    shadowLimit = String(positive(values['shadow-limit'], '--shadow-limit'));
   let modes = list(values.modes);
   for (const m of modes)
     if (m !== 'plain' && !DETECTORS.includes(m))

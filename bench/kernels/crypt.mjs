@@ -17,6 +17,7 @@ import {
   block,
   compareArrays,
   kernelMain,
+  LARGE_SIZES,
   parseKernelArgs,
   printResult,
   random,
@@ -25,7 +26,8 @@ import {
   workerBarrier,
 } from './lib.mjs';
 
-const SIZES = { tiny: 1 << 14, small: 3 << 18, medium: 12 << 20 };
+/** n, the bytes of each of the three texts; large: 540 MiB of them. */
+const SIZES = { tiny: 1 << 14, small: 3 << 18, medium: 12 << 20, large: 180 << 20 };
 
 /** IDEA multiplication modulo 65537, 0 standing for 65536. */
 function mul(a, b) {
@@ -142,7 +144,7 @@ function worker(data) {
 }
 
 async function main() {
-  const args = parseKernelArgs('crypt');
+  const args = parseKernelArgs('crypt', LARGE_SIZES);
   const n = SIZES[args.size];
   const plain1 = shared(Uint8Array, n);
   const crypt1 = shared(Uint8Array, n);

@@ -14,6 +14,7 @@ import {
   block,
   compareArrays,
   kernelMain,
+  LARGE_SIZES,
   parseKernelArgs,
   printResult,
   random,
@@ -22,7 +23,8 @@ import {
   workerBarrier,
 } from './lib.mjs';
 
-const SIZES = { tiny: [64, 10], small: [450, 100], medium: [1500, 100] };
+/** [n, iterations]; large: a 512 MiB grid. */
+const SIZES = { tiny: [64, 10], small: [450, 100], medium: [1500, 100], large: [8192, 2] };
 const OMEGA = 1.25;
 
 /** Updates row i of the n×n grid g in place. */
@@ -60,7 +62,7 @@ function sequential(n, iterations) {
 }
 
 async function main() {
-  const args = parseKernelArgs('sor');
+  const args = parseKernelArgs('sor', LARGE_SIZES);
   const [n, iterations] = SIZES[args.size];
   const g = shared(Float64Array, n * n);
   fill(g);

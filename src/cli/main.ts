@@ -6,7 +6,13 @@
  */
 import { Command, Option } from 'commander';
 import { DETECTORS } from '../detectors/names.js';
-import { JUMBLE_HEURISTICS, LIVE_DETECTORS, ON_RACE } from '../live/options.js';
+import {
+  JUMBLE_HEURISTICS,
+  LIVE_DETECTORS,
+  ON_RACE,
+  SHADOW_LIMIT_DEFAULT,
+  SHADOW_LIMIT_MAX,
+} from '../live/options.js';
 import { FORMATS, PIPELINE_MODES } from '../trace/options.js';
 import type { Format } from '../trace/reader.js';
 import type { CheckFlags } from './check.js';
@@ -14,7 +20,7 @@ import type { ConvertTo } from './convert.js';
 import type { JumbleFlags } from './jumble-campaign.js';
 import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_PIPE, OPTIMIZATIONS, VERSION } from './options.js';
 import type { RunFlags } from './run.js';
-import { choice, integerAtLeast, misuseLine, UsageError } from './usage.js';
+import { choice, integerAtLeast, integerAtMost, misuseLine, UsageError } from './usage.js';
 
 export async function main(argv: string[]): Promise<number> {
   let code = EXIT_OK;
@@ -185,6 +191,12 @@ export async function main(argv: string[]): Promise<number> {
     .option(
       '--jumble-fairness <k>',
       'after k consecutive older values a read returns the newest (default 16), or off',
+    )
+    .addOption(
+      new Option(
+        '--shadow-limit <MiB>',
+        `most memory for the detector's state per process (its shadow of the shared memory), 1 to ${SHADOW_LIMIT_MAX}; only what is used is allocated (default ${SHADOW_LIMIT_DEFAULT})`,
+      ).argParser(integerAtMost('--shadow-limit', SHADOW_LIMIT_MAX)),
     )
     .passThroughOptions()
     .action(async (args: string[], flags: RunFlags) => {

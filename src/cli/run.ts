@@ -44,6 +44,8 @@ export interface RunFlags {
   sarif?: string;
   /** A suppressions file (../report/suppressions.ts), read by every process as `GOLDILOCKS_SUPPRESSIONS`. */
   suppressions?: string;
+  /** `--shadow-limit`: the shadow heap's size in MiB (`GOLDILOCKS_SHADOW_LIMIT`, `../live/options.ts`). */
+  shadowLimit?: number;
 }
 
 /**
@@ -72,6 +74,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
       ...(flags.record ? { GOLDILOCKS_RECORD: recordDir } : {}),
       ...jumbled,
       ...(flags.suppressions ? { GOLDILOCKS_SUPPRESSIONS: path.resolve(flags.suppressions) } : {}),
+      ...(flags.shadowLimit ? { GOLDILOCKS_SHADOW_LIMIT: String(flags.shadowLimit) } : {}),
     };
     const code = command ? await runCommand(args, env) : await run(args, { env });
     if (flags.record) {

@@ -38,6 +38,16 @@ export function integerAtLeast(option: string, min: 0 | 1): (v: string) => numbe
   };
 }
 
+/** A parser of `option`'s value: an integer from 1 to `max`, else a UsageError. */
+export function integerAtMost(option: string, max: number): (v: string) => number {
+  return (v) => {
+    const n = Number(v);
+    if (v.trim() === '' || !Number.isInteger(n) || n < 1 || n > max)
+      throw new UsageError(`${option}: invalid number '${v}' (expected an integer from 1 to ${max})`);
+    return n;
+  };
+}
+
 /** Why a file could not be used, from its Node error code. */
 function problem(e: unknown, file: string): string {
   switch ((e as NodeJS.ErrnoException).code) {

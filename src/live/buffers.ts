@@ -14,7 +14,8 @@ const WASM_PAGE = 65536;
 /**
  * The largest `maximum` (bytes) of a shared WebAssembly.Memory whose word table is sized for it when it is
  * constructed, so that its buffer keeps its id across grows. The table takes as many bytes as the memory, in the
- * detector's heap of at most 2 GiB (state.ts), for all buffers of the run: its pages are committed as they are used.
+ * detector's heap of `--shadow-limit` MiB (state.ts), for all buffers of the run: its pages are committed as they
+ * are used.
  */
 const MEMORY_TABLE_MAX = 256 << 20;
 

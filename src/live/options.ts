@@ -20,3 +20,12 @@ export const isPrecise = (d: number): boolean => LIVE_DETECTORS[d] !== 'eraser';
  * Oldest-But-Different, Random, Random-But-Different (`../jumble/heuristics.ts`, which takes them from here).
  */
 export const JUMBLE_HEURISTICS = ['sc', 'oldest', 'obd', 'random', 'rbd'] as const;
+
+/**
+ * The shadow heap's size (`../memory/state.ts`), `goldilocks run --shadow-limit` (`GOLDILOCKS_SHADOW_LIMIT`) in MiB:
+ * by default SHADOW_LIMIT_DEFAULT, at most SHADOW_LIMIT_MAX, where Int32 heap indices end (2^31 words of 4 bytes:
+ * the heap's records link each other by Int32 index, and the word tables' page arithmetic is 32-bit). Only the pages
+ * used take memory.
+ */
+export const SHADOW_LIMIT_DEFAULT = 4096;
+export const SHADOW_LIMIT_MAX = 8191;

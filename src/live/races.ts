@@ -138,6 +138,7 @@ export function liveReport(
     stats[name] = rawAtomics.load(ctl, CTL.stats + i);
   });
   stats.syncCells = rawAtomics.load(ctl, CTL.listEnd);
+  stats.shadowKiB = Math.ceil(rawAtomics.load(ctl, CTL.heapTop) / 256);
   const events = stats.accesses + stats.sameEpoch;
   const detector = s.state.settings.detector;
   const j = emptyReport(LIVE_DETECTORS[detector], isPrecise(detector), liveInput(program));

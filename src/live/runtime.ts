@@ -24,7 +24,9 @@
  * (and `aborted` when it aborted), as `goldilocks run` uses it; `GOLDILOCKS_RECORD` = a directory where each
  * process records its run into `<pid>/` (`./record.ts`); `GOLDILOCKS_SUPPRESSIONS` = a suppressions file
  * (`--suppressions`; races it suppresses, and races on bytes annotated benign, are counted, not reported:
- * `./excuses.ts`).
+ * `./excuses.ts`);
+ * `GOLDILOCKS_SHADOW_LIMIT` = the shadow heap's size in MiB
+ * (`./options.ts`; past it, a `ShadowLimitError` names the limit and the option).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -58,7 +60,14 @@ import {
 } from './memory/state.js';
 import { getString } from './memory/strings.js';
 import { Messages } from './messages.js';
-import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, ON_RACE } from './options.js';
+import {
+  EXIT_ABORT,
+  isPrecise,
+  LIVE_DETECTORS,
+  ON_RACE,
+  SHADOW_LIMIT_DEFAULT,
+  SHADOW_LIMIT_MAX,
+} from './options.js';
 import { DataRaceException, liveReport, printErr, recordRace } from './races.js';
 import { Recorder } from './record.js';
 import { collectList } from './shadow/eager.js';
@@ -85,6 +94,18 @@ function setting(name: string, choices: readonly string[]): number {
   return 0;
 }
 
+/** `GOLDILOCKS_SHADOW_LIMIT` (MiB, 1 to SHADOW_LIMIT_MAX); the default, with a warning on stderr, when it is another value. */
+function shadowLimit(): number {
+  const value = settings.GOLDILOCKS_SHADOW_LIMIT;
+  if (value === undefined) return SHADOW_LIMIT_DEFAULT;
+  const n = Number(value);
+  if (Number.isInteger(n) && n >= 1 && n <= SHADOW_LIMIT_MAX) return n;
+  printErr(
+    `goldilocks: GOLDILOCKS_SHADOW_LIMIT='${value}' is not a number of MiB from 1 to ${SHADOW_LIMIT_MAX}; using ${SHADOW_LIMIT_DEFAULT}\n`,
+  );
+  return SHADOW_LIMIT_DEFAULT;
+}
+
 const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   const started = performance.now();
   const recordDir = settings.GOLDILOCKS_RECORD
@@ -97,6 +118,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       {
         onRace: setting('GOLDILOCKS_ON_RACE', ON_RACE),
         detector: setting('GOLDILOCKS_DETECTOR', LIVE_DETECTORS),
+        shadowLimit: shadowLimit(),
       },
       recordDir !== undefined,
     );

@@ -12,6 +12,10 @@
  * strip-only mode: types become whitespace, so lines and columns of the remaining code are exactly those of the
  * source. Syntax that strip-only mode rejects (enums, namespaces, parameter properties) throws a SyntaxError naming
  * the file, as Node's `--experimental-strip-types` does.
+ *
+ * Rewrites are kept in the transform cache of `./cache.ts` (`GOLDILOCKS_CACHE`). The rewriter (acorn and the rest) and
+ * amaro are loaded on first use, not with this module: a thread whose modules all come from the cache, or that
+ * strips no TypeScript, never loads them (they were most of a worker's start-up under the runtime).
  */
 import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
@@ -19,14 +23,43 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileFunction } from 'node:vm';
-import { instrument } from '../instrument/instrument.js';
+import type { InstrumentOptions, InstrumentResult } from '../instrument/instrument.js';
+import { cacheDir, cacheKey, readCached, writeCached } from './cache.js';
 import { UNCHECKED_LIST } from './run.js';
 import { settings } from './settings.js';
 
 const require = createRequire(import.meta.url);
-const amaro = require('amaro') as {
+interface Amaro {
   transformSync(code: string, options: { mode: 'strip-only' }): { code: string };
+}
+let amaro: Amaro | undefined;
+let instrumenter: ((source: string, options: InstrumentOptions) => InstrumentResult) | undefined;
+/**
+ * Set while the rewriter or amaro is being loaded: the files their loading compiles (their own dependencies, acorn,
+ * eslint-scope, ...) pass through {@link transformSource} unchanged, as they did when they were loaded before the
+ * CommonJS loader was patched (and the rewriter is not asked to rewrite its own modules while it loads).
+ */
+let loadingTools = false;
+
+/** `require(id)` with {@link loadingTools} set. */
+function requireTool<T>(id: string): T {
+  loadingTools = true;
+  try {
+    return require(id) as T;
+  } finally {
+    loadingTools = false;
+  }
+}
+
+/** The rewriter, loaded on first use. */
+const instrument = (source: string, options: InstrumentOptions): InstrumentResult => {
+  instrumenter ??= requireTool<typeof import('../instrument/instrument.js')>(
+    '../instrument/instrument.js',
+  ).instrument;
+  return instrumenter(source, options);
 };
+/** The transform cache's directory, or null when it is off (undefined until the first transform). */
+let cache: string | null | undefined;
 
 /** This package's `dist/` directory, as a path ending in the separator. */
 const OWN_DIR = fileURLToPath(new URL('../', import.meta.url));
@@ -48,6 +81,7 @@ export function isOwn(file: string): boolean {
  */
 export function stripTypes(source: string, file: string): string {
   try {
+    amaro ??= requireTool<Amaro>('amaro');
     return amaro.transformSync(source, { mode: 'strip-only' }).code;
   } catch (e) {
     throw new SyntaxError(
@@ -88,14 +122,24 @@ function engineAccepts(source: string, module: boolean): boolean {
 
 /**
  * Instruments one file's JavaScript (`file` as it is named in site locations: a file URL for ESM, a path for
- * CommonJS). Returns `source` unchanged for goldilocks's own files and for code acorn cannot parse (see the file
+ * CommonJS). Returns `source` unchanged for goldilocks's own files and the rewriter's dependencies (while
+ * they load), and for code acorn cannot parse (see the file
  * header: a warning and a line in the run's {@link UNCHECKED_LIST} when the engine accepts it).
  */
 export function transformSource(source: string, file: string, module: boolean): string {
-  if (isOwn(file)) return source;
+  if (isOwn(file) || loadingTools) return source;
+  if (cache === undefined) cache = cacheDir(settings.GOLDILOCKS_CACHE) ?? null;
+  const options: InstrumentOptions = { file, module };
+  const key = cache === null ? '' : cacheKey(source, options);
+  const hit = cache === null ? undefined : readCached(cache, key);
+  if (hit !== undefined) {
+    for (const w of hit.warnings) warn(w);
+    return hit.code;
+  }
   try {
-    const result = instrument(source, { file, module });
+    const result = instrument(source, options);
     for (const w of result.warnings) warn(w);
+    if (cache !== null) writeCached(cache, key, { code: result.code, warnings: result.warnings });
     return result.code;
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;

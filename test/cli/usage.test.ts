@@ -171,6 +171,15 @@ describe('run: misuse is one line and exit 2, before the program runs', () => {
     misuse(['run', '--report', NOWHERE, PROGRAM], /^--report: cannot write '.*out\.json': no directory/);
     misuse(['run', '--record', NOWHERE, PROGRAM], /^--record: cannot write '.*out\.json': no directory/);
   });
+  it('a --shadow-limit that is not a number of MiB from 1 to 8191', () => {
+    for (const limit of ['0', '8192', '1.5', 'lots'])
+      misuse(
+        ['run', '--shadow-limit', limit, PROGRAM],
+        new RegExp(
+          `^--shadow-limit: invalid number '${esc(limit)}' \\(expected an integer from 1 to 8191\\)$`,
+        ),
+      );
+  });
   it('a missing program', () => {
     misuse(['run'], /^run: missing argument <program> \(expected goldilocks run \[options\] </);
   });

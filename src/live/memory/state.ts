@@ -7,8 +7,9 @@
  * `worker_threads.setEnvironmentData`, whose values are structured-cloned into every worker spawned afterwards
  * (nested ones too): a cloned SharedArrayBuffer is the same memory. Workers `attachState`. The synchronization event
  * list is stored in recycled chunks ({@link CHUNK}) and collected by `./sync-list.ts`. The growable buffers
- * (`maxByteLength` reserves address space, `grow` commits zeroed pages) are seen through length-tracking views, so a
- * growth by one thread is visible to all.
+ * (`maxByteLength` reserves address space, `grow` commits zeroed pages) are grown by any thread, and the others
+ * re-create their views ({@link StateViews.refresh}); the shadow heap, the largest, is one fixed-length buffer of
+ * `--shadow-limit` MiB whose pages the operating system commits when they are first written.
  *
  * All accesses to these words go through the Atomics functions captured here at load time, before the runtime
  * replaces the global ones ({@link rawAtomics}); plain reads are used only for words published by an atomic store that the
@@ -26,7 +27,7 @@
 
 import { getEnvironmentData, setEnvironmentData, threadId } from 'node:worker_threads';
 import { CHECK_DECISIONS } from '../../detectors/goldilocks/short-circuit.js';
-import { LIVE_DETECTORS } from '../options.js';
+import { LIVE_DETECTORS, SHADOW_LIMIT_DEFAULT, SHADOW_LIMIT_MAX } from '../options.js';
 
 /** The Atomics functions as they were before the runtime patched the global object. */
 export const rawAtomics = {
@@ -55,8 +56,6 @@ export const CTL = {
   listLock: 1,
   /** Next free Int32 index of the shadow heap. */
   heapTop: 2,
-  /** Lock serializing growth of the shadow heap. */
-  heapLock: 3,
   /** Next buffer id. */
   nextBuffer: 4,
   /** Next message id. */
@@ -202,7 +201,6 @@ export const TAG_SHIFT = 18;
 export const MAX_BUFFERS = 1 << TAG_SHIFT;
 
 const LIST_MAX = 1 << 30;
-const HEAP_MAX = 2 ** 31;
 const STR_MAX = 1 << 30;
 const THREADS_MAX = 1 << 22;
 const RECORD_MAX = 2 ** 32;
@@ -213,6 +211,8 @@ export interface SharedSettings {
   onRace: number;
   /** `--detector`: index in `LIVE_DETECTORS` (`../options.ts`). */
   detector: number;
+  /** `--shadow-limit`: the shadow heap's size in MiB (see {@link SHADOW_LIMIT_DEFAULT}); default when absent. */
+  shadowLimit?: number;
 }
 
 /** One process's shared detector state (same buffers in every thread). */
@@ -227,7 +227,11 @@ export interface SharedState {
    * grows, and the collector moves it forward (`./sync-list.ts`).
    */
   positions: SharedArrayBuffer;
-  /** Shadow heap: per-buffer word tables and access records (growable). */
+  /**
+   * Shadow heap: per-buffer word tables and access records. Fixed-length, of `settings.shadowLimit` MiB: the
+   * allocation is lazily committed by the operating system (zero pages), so only the words used take memory, and
+   * its view never needs a refresh. (A growable SharedArrayBuffer would be limited to 4 GiB in Node.js 20.)
+   */
   heap: SharedArrayBuffer;
   /** UTF-16 code units of interned strings (growable), and their (start, length) index. */
   str: SharedArrayBuffer;
@@ -247,6 +251,8 @@ export const DEAD = 1;
 export const TERMINATING = 2;
 export const FORKED = 4;
 
+const MiB = 1 << 20;
+
 function growable(initial: number, max: number): SharedArrayBuffer {
   return new SharedArrayBuffer(initial, { maxByteLength: max });
 }
@@ -261,7 +267,7 @@ export function createState(settings: SharedSettings, record = false): SharedSta
     list: growable(CHUNK_INTS * 4, LIST_MAX),
     chunks: growable(1 << 12, (POSITIONS_MAX >> CHUNK_SHIFT) * 4 + 4),
     positions: growable(1 << 12, THREADS_MAX),
-    heap: growable(1 << 20, HEAP_MAX),
+    heap: reserveHeap(settings.shadowLimit ?? SHADOW_LIMIT_DEFAULT),
     str: growable(1 << 16, STR_MAX),
     strIndex: growable(1 << 14, STR_MAX),
     buffers: growable(1 << 12, MAX_BUFFERS * 12),
@@ -275,6 +281,17 @@ export function createState(settings: SharedSettings, record = false): SharedSta
   ctl[CTL.gcAt] = record ? NEVER : firstCollection(settings.detector);
   setEnvironmentData(ENV_KEY, state);
   return state;
+}
+
+/** The shadow heap of `limit` MiB. @throws ShadowLimitError when the system refuses the reservation. */
+function reserveHeap(limit: number): SharedArrayBuffer {
+  try {
+    return new SharedArrayBuffer(limit * MiB);
+  } catch {
+    throw new ShadowLimitError(
+      `goldilocks: could not reserve ${limit} MiB for the detector's state (--shadow-limit); lower the limit`,
+    );
+  }
 }
 
 /** The state published by the main thread, or undefined in a process where none was created. */
@@ -319,7 +336,7 @@ export class StateViews {
     this.list = new Int32Array(s.list, 0, s.list.byteLength >> 2);
     this.chunks = new Int32Array(s.chunks, 0, s.chunks.byteLength >> 2);
     this.positions = new Int32Array(s.positions, 0, s.positions.byteLength >> 2);
-    this.heap = new Int32Array(s.heap, 0, s.heap.byteLength >> 2);
+    this.heap = new Int32Array(s.heap); // up to 2^31 words: a length past Int32 (`>> 2` would overflow)
     this.str = new Uint16Array(s.str, 0, s.str.byteLength >> 1);
     this.strIndex = new Int32Array(s.strIndex, 0, s.strIndex.byteLength >> 2);
     this.buffers = new Int32Array(s.buffers, 0, s.buffers.byteLength >> 2);
@@ -470,20 +487,37 @@ export function peerTables(s: StateViews, ints: number): number {
 }
 
 /**
- * Allocates `ints` zeroed Int32 words of the shadow heap.
- * @returns the index of the first. @throws RangeError when the reserved heap is exhausted.
+ * The error of a run whose shadow state outgrew the heap (`--shadow-limit`): its message names the limit, what was
+ * asked, and the option that raises it.
+ */
+export class ShadowLimitError extends Error {
+  override name = 'ShadowLimitError';
+}
+
+/** The message of a {@link ShadowLimitError}: `limit` MiB reserved, `used` + `ints` words asked. */
+export function shadowLimitMessage(limit: number, used: number, ints: number): string {
+  const asked = Math.ceil(((used + ints) * 4) / MiB);
+  const raise =
+    limit < SHADOW_LIMIT_MAX
+      ? `raise it with 'goldilocks run --shadow-limit <MiB>' (GOLDILOCKS_SHADOW_LIMIT; at most ${SHADOW_LIMIT_MAX})`
+      : `${SHADOW_LIMIT_MAX} MiB is the most the runtime can shadow: share less memory per process`;
+  return (
+    `goldilocks: the shadow memory limit is reached: the detector's state for this process's shared memory ` +
+    `needs ${asked} MiB, the limit is ${limit} MiB (--shadow-limit); ${raise}`
+  );
+}
+
+/**
+ * Allocates `ints` zeroed Int32 words of the shadow heap (a compare-exchange on `CTL.heapTop`, so that the top never
+ * passes the heap's end nor wraps past Int32).
+ * @returns the index of the first. @throws ShadowLimitError when the heap is exhausted ({@link shadowLimitMessage}).
  */
 export function allocHeap(s: StateViews, ints: number): number {
-  const base = rawAtomics.add(s.ctl, CTL.heapTop, ints);
-  const end = base + ints;
-  if (end > s.heap.length) {
-    lock(s, s.ctl, CTL.heapLock);
-    try {
-      ensureBytes(s.state.heap, end * 4);
-    } finally {
-      unlock(s.ctl, CTL.heapLock);
-    }
-    s.refresh();
+  const heap = s.heap;
+  for (;;) {
+    const base = rawAtomics.load(s.ctl, CTL.heapTop);
+    if (ints > heap.length - base)
+      throw new ShadowLimitError(shadowLimitMessage(Math.round((heap.length * 4) / MiB), base, ints));
+    if (rawAtomics.compareExchange(s.ctl, CTL.heapTop, base, base + ints) === base) return base;
   }
-  return base;
 }

@@ -595,7 +595,10 @@ export class Shadow {
    * Updates the word's Infos after an access at list position `pos` (write: replaces every Info on its bytes;
    * plain read: this thread's reads on its bytes; atomic read: this thread's atomic reads of the same range only,
    * since a later write of that range does not race with it but may with the thread's other reads — ECMA-262: a
-   * load orders nothing before a later store). Lock held.
+   * load orders nothing before a later store). A plain access whose only difference from one of this thread's Infos
+   * is the bytes (same kind, `pos`, site and alock; other bytes) widens that Info's mask instead of adding one: every
+   * check and report reads the same from one Info as from two that differ in bytes only, and a word written or read
+   * a byte at a time (a `Uint8Array` loop) keeps one Info per thread and kind, not eight. Lock held.
    */
   record(word: number, mask: number, flags: number, site: number): void {
     const heap = this.s.heap;
@@ -603,7 +606,12 @@ export class Shadow {
     const write = (flags & WRITE) !== 0;
     const same = mask | flags;
     const kindOnly = (flags & ATOMIC) !== 0 && !write; // an atomic read replaces its own kind only
+    const now = this.now();
+    const held = this.held;
+    const alockA = held.length ? held[held.length - 2] : 0;
+    const alockB = held.length ? held[held.length - 1] : 0;
     let reuse = 0; // this thread's Info of exactly this access kind and bytes: updated in place
+    let widen = 0; // this thread's Info of this plain access on other bytes: its mask widened
     let prev = word + 1 - NEXT; // heap[prev + NEXT] is the head
     for (let e = heap[word + 1]; e !== 0; ) {
       const next = heap[e + NEXT];
@@ -619,9 +627,24 @@ export class Shadow {
           e = next;
           continue;
         }
-      }
+      } else if (
+        widen === 0 &&
+        (f & ~MASK) === flags &&
+        (flags & ATOMIC) === 0 &&
+        (f & mask) === 0 &&
+        heap[e + OWNER] === t &&
+        heap[e + POS] === now &&
+        heap[e + SITE] === site &&
+        heap[e + ALOCK_A] === alockA &&
+        heap[e + ALOCK_B] === alockB
+      )
+        widen = e;
       prev = e;
       e = next;
+    }
+    if (reuse === 0 && widen !== 0) {
+      heap[widen + FLAGS] |= mask;
+      return;
     }
     const n = reuse || (this.free.pop() ?? this.allocInfo());
     if (reuse && heap[n + LS] !== 0) {
@@ -629,11 +652,10 @@ export class Shadow {
       heap[n + LS] = 0;
       releaseLockset(this.s, old);
     }
-    heap[n + POS] = this.now();
+    heap[n + POS] = now;
     heap[n + SITE] = site;
-    const held = this.held;
-    heap[n + ALOCK_A] = held.length ? held[held.length - 2] : 0;
-    heap[n + ALOCK_B] = held.length ? held[held.length - 1] : 0;
+    heap[n + ALOCK_A] = alockA;
+    heap[n + ALOCK_B] = alockB;
     if (reuse) return;
     heap[n + FLAGS] = same;
     heap[n + OWNER] = t;
