@@ -1,4 +1,5 @@
 import { CLOCK } from './layout.js';
+import { A } from './observer.js';
 
 /**
  * The global version clock of TL2 (Dice, Shalev, Shavit, *Transactional Locking II*, DISC 2006, §2.1, the "GV1"
@@ -12,7 +13,7 @@ export const MAX_VERSION = 2 ** 30 - 1;
 
 /** The read version `rv`: the clock now (TL2 §2.1 step 1). */
 export function sampleClock(words: Int32Array): number {
-  return Atomics.load(words, CLOCK);
+  return A.load(words, CLOCK);
 }
 
 /**
@@ -20,9 +21,9 @@ export function sampleClock(words: Int32Array): number {
  * @throws RangeError when the clock is exhausted (`MAX_VERSION` writing commits).
  */
 export function advanceClock(words: Int32Array): number {
-  const wv = Atomics.add(words, CLOCK, 1) + 1;
+  const wv = A.add(words, CLOCK, 1) + 1;
   if (wv > MAX_VERSION) {
-    Atomics.sub(words, CLOCK, 1);
+    A.sub(words, CLOCK, 1);
     throw new RangeError(`stm: the version clock is exhausted (${MAX_VERSION} writing commits)`);
   }
   return wv;

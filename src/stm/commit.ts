@@ -1,5 +1,6 @@
 import { advanceClock } from './clock.js';
 import { storeMasked } from './location.js';
+import { A, observer } from './observer.js';
 import { isLocked, lockRecord, releaseRecord, unlockedAt, versionOf } from './orecs.js';
 import type { Transaction } from './transaction.js';
 
@@ -15,37 +16,50 @@ import type { Transaction } from './transaction.js';
  *
  * A read-only attempt commits with no step at all (§2.2: its reads were each validated against `rv`).
  *
+ * Under an observer (`observer.ts`, the live runtime) the read set's records are locked in step 3 too, read-only
+ * attempts included, and the observer is told of the commit between steps 5 and 6: no commit to a location this
+ * one read can come between its validation and its report, so the order of the reports is the serialization order
+ * (without the locks a read-only transaction serialized before a writer could be reported after it).
+ *
  * @returns true when committed; false when the validation failed (the records are released at their old
  *   versions, nothing was written; `tx.conflict` names the record).
- * @throws RangeError when the version clock is exhausted (nothing was written).
+ * @throws RangeError when the version clock is exhausted; what the observer throws (nothing was written).
  */
 export function commit(tx: Transaction): boolean {
   const entries = tx.writes.entries;
-  if (entries.length === 0) return true;
+  const o = observer;
+  if (entries.length === 0 && (o === undefined || tx.reads.length === 0)) return true;
   const words = tx.words;
-  const locked = tx.writes.records();
+  const written = tx.writes.records();
+  const locked = o === undefined ? written : tx.writes.records(tx.reads);
   const before = locked.map((r) => lockRecord(words, r));
-  let wv: number;
+  let wv = 0;
   try {
-    wv = advanceClock(words);
+    if (entries.length > 0) wv = advanceClock(words);
+    if (tx.rv + 1 !== wv) {
+      for (const r of tx.reads) {
+        let w = A.load(words, r);
+        if (isLocked(w)) {
+          const mine = indexOf(locked, r);
+          if (mine < 0) return fail(tx, locked, before, r, w);
+          w = before[mine];
+        }
+        if (versionOf(w) > tx.rv) return fail(tx, locked, before, r, w);
+      }
+    }
+    o?.commit(tx.readLog, tx.writes.log());
   } catch (e) {
     unlockAll(words, locked, before);
     throw e;
   }
-  if (tx.rv + 1 !== wv) {
-    for (const r of tx.reads) {
-      let w = Atomics.load(words, r);
-      if (isLocked(w)) {
-        const mine = indexOf(locked, r);
-        if (mine < 0) return fail(tx, locked, before, r, w);
-        w = before[mine];
-      }
-      if (versionOf(w) > tx.rv) return fail(tx, locked, before, r, w);
-    }
-  }
   for (const e of entries) storeMasked(e.buffer, e.stripe, e);
   const released = unlockedAt(wv);
-  for (const r of locked) releaseRecord(words, r, released);
+  for (let i = 0; i < locked.length; i++)
+    releaseRecord(
+      words,
+      locked[i],
+      locked === written || indexOf(written, locked[i]) >= 0 ? released : before[i],
+    );
   return true;
 }
 

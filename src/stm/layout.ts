@@ -13,6 +13,9 @@
  * | `ORECS_LOG2` | log2 of the number of ownership records |
  * | `ORECS …` | the ownership records (`orecs.ts`), from word 16 (the header has a 64-byte line of its own) |
  */
+
+import { A } from './observer.js';
+
 export const MAGIC = 0;
 export const ID_HI = 1;
 export const ID_LO = 2;
@@ -39,7 +42,7 @@ export function createWords(log2: number): Int32Array {
   words[ID_HI] = hi & 0x1fffff;
   words[ID_LO] = lo | 0;
   words[ORECS_LOG2] = log2;
-  Atomics.store(words, MAGIC, STM_MAGIC);
+  A.store(words, MAGIC, STM_MAGIC);
   return words;
 }
 
@@ -55,8 +58,7 @@ export function idOf(words: Int32Array): number {
 export function attachWords(buffer: SharedArrayBuffer): Int32Array | undefined {
   if (buffer.byteLength < ORECS * 4 || buffer.byteLength % 4 !== 0) return undefined;
   const words = new Int32Array(buffer);
-  const log2 = Atomics.load(words, ORECS_LOG2);
-  if (Atomics.load(words, MAGIC) !== STM_MAGIC || log2 < MIN_ORECS_LOG2 || log2 > MAX_ORECS_LOG2)
-    return undefined;
+  const log2 = A.load(words, ORECS_LOG2);
+  if (A.load(words, MAGIC) !== STM_MAGIC || log2 < MIN_ORECS_LOG2 || log2 > MAX_ORECS_LOG2) return undefined;
   return words.length === ORECS + 2 ** log2 ? words : undefined;
 }

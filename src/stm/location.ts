@@ -13,6 +13,8 @@
  * Int32 loads, made consistent by the same validation.
  */
 
+import { A } from './observer.js';
+
 /** The view kinds the STM accepts, by their `Symbol.toStringTag`. */
 type Tag =
   | 'Int8Array'
@@ -145,12 +147,12 @@ export function sizeKey(buffer: SharedArrayBuffer): number {
 /** Loads the `width` bytes at `byteIndex` into the scratch bytes `0 … width − 1`, with Atomics. */
 export function loadRaw(buffer: SharedArrayBuffer, byteIndex: number, width: number): void {
   const a = aliasesOf(buffer);
-  if (width === 4) scratch32[0] = Atomics.load(a.i32, byteIndex / 4);
+  if (width === 4) scratch32[0] = A.load(a.i32, byteIndex / 4);
   else if (width === 8) {
-    scratch32[0] = Atomics.load(a.i32, byteIndex / 4);
-    scratch32[1] = Atomics.load(a.i32, byteIndex / 4 + 1);
-  } else if (width === 2) scratch16[0] = Atomics.load(a.u16, byteIndex / 2);
-  else scratchBytes[0] = Atomics.load(a.u8, byteIndex);
+    scratch32[0] = A.load(a.i32, byteIndex / 4);
+    scratch32[1] = A.load(a.i32, byteIndex / 4 + 1);
+  } else if (width === 2) scratch16[0] = A.load(a.u16, byteIndex / 2);
+  else scratchBytes[0] = A.load(a.u8, byteIndex);
 }
 
 /** The scratch bytes read as an element of kind `tag`. */
@@ -193,13 +195,13 @@ export function storeMasked(buffer: SharedArrayBuffer, byteIndex: number, s: Sta
   let i = 0;
   while (i < 8) {
     if (i % 4 === 0 && ((mask >>> i) & 0xf) === 0xf) {
-      Atomics.store(a.i32, (byteIndex + i) / 4, s.words[i / 4]);
+      A.store(a.i32, (byteIndex + i) / 4, s.words[i / 4]);
       i += 4;
     } else if (i % 2 === 0 && ((mask >>> i) & 3) === 3) {
-      Atomics.store(a.u16, (byteIndex + i) / 2, s.halves[i / 2]);
+      A.store(a.u16, (byteIndex + i) / 2, s.halves[i / 2]);
       i += 2;
     } else {
-      if ((mask >>> i) & 1) Atomics.store(a.u8, byteIndex + i, s.bytes[i]);
+      if ((mask >>> i) & 1) A.store(a.u8, byteIndex + i, s.bytes[i]);
       i += 1;
     }
   }

@@ -1,4 +1,5 @@
 import { type Staged, staged } from './location.js';
+import type { AccessLog } from './observer.js';
 
 /**
  * A transaction's read set and write set (TL2, Dice, Shalev, Shavit, DISC 2006, §2.1: "a local read-set and
@@ -45,15 +46,24 @@ export class WriteSet {
   }
 
   /**
-   * The distinct records of the entries in increasing order: TL2 §2.1 step 3 locks them in this fixed order, so
-   * two commits never wait for each other in a cycle.
+   * The distinct records of the entries (and of `reads`, when given) in increasing order: TL2 §2.1 step 3 locks
+   * them in this fixed order, so two commits never wait for each other in a cycle.
    */
-  records(): number[] {
-    const rs = this.entries.map((e) => e.record).sort((a, b) => a - b);
+  records(reads?: ReadSet): number[] {
+    const rs = this.entries.map((e) => e.record);
+    if (reads !== undefined) for (const r of reads) rs.push(r);
+    rs.sort((a, b) => a - b);
     let n = 0;
     for (let i = 0; i < rs.length; i++) if (i === 0 || rs[i] !== rs[n - 1]) rs[n++] = rs[i];
     rs.length = n;
     return rs;
+  }
+
+  /** The entries as an observer's access log (`observer.ts`): buffer, stripe, byte mask of each. */
+  log(): AccessLog {
+    const log: AccessLog = [];
+    for (const e of this.entries) log.push(e.buffer, e.stripe, e.mask);
+    return log;
   }
 }
 

@@ -1,4 +1,5 @@
 import { ORECS, ORECS_LOG2 } from './layout.js';
+import { A } from './observer.js';
 import { MAX_WAIT_MS, waitWhile, wake } from './wait.js';
 
 /**
@@ -48,15 +49,15 @@ export function recordOf(mask: number, key: number, byteIndex: number): number {
  */
 export function lockRecord(words: Int32Array, i: number): number {
   for (;;) {
-    const w = Atomics.load(words, i);
+    const w = A.load(words, i);
     if (!isLocked(w)) {
-      if (Atomics.compareExchange(words, i, w, w | 1) === w) return w;
+      if (A.compareExchange(words, i, w, w | 1) === w) return w;
     } else waitWhile(words, i, w, MAX_WAIT_MS);
   }
 }
 
 /** Stores `word` (unlocked) into record `i` and wakes its waiters (TL2 §2.1 step 6, and abort). */
 export function releaseRecord(words: Int32Array, i: number, word: number): void {
-  Atomics.store(words, i, word);
+  A.store(words, i, word);
   wake(words, i);
 }

@@ -12,6 +12,7 @@ import {
 } from './location.js';
 import type { ReadSet } from './log.js';
 import { WriteSet } from './log.js';
+import { A, type AccessLog, observer } from './observer.js';
 import { isLocked, recordMask, recordOf, versionOf } from './orecs.js';
 
 /** What a doomed transaction's operations throw, caught by `STM.atomic` to retry (never seen by callers). */
@@ -37,6 +38,8 @@ export class Transaction {
   /** @internal the read version `rv`. */ readonly rv: number;
   /** @internal */ readonly reads: ReadSet = [];
   /** @internal */ readonly writes = new WriteSet();
+  /** @internal the locations read from memory, kept only for an observer (`observer.ts`). */
+  readonly readLog: AccessLog = [];
   /** @internal the record whose validation failed, and the word seen there (for `atomic`'s wait). */
   conflict = -1;
   /** @internal */ conflictWord = 0;
@@ -72,12 +75,13 @@ export class Transaction {
     }
     const words = this.words;
     const r = recordOf(this.mask, sizeKey(buffer), byteIndex);
-    const before = Atomics.load(words, r);
+    const before = A.load(words, r);
     if (isLocked(before) || versionOf(before) > this.rv) this.abort(r, before);
     loadRaw(buffer, byteIndex, width);
-    const after = Atomics.load(words, r);
+    const after = A.load(words, r);
     if (after !== before) this.abort(r, after);
     this.reads.push(r);
+    if (observer !== undefined) this.readLog.push(buffer, stripe, bits);
     if (entry !== undefined)
       for (let i = 0; i < width; i++)
         if ((entry.mask >>> (offset + i)) & 1) scratchBytes[i] = entry.bytes[offset + i];

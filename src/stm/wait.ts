@@ -1,4 +1,5 @@
 import { IDLE, WAITERS } from './layout.js';
+import { A } from './observer.js';
 
 /**
  * Blocking waits of the STM: `Atomics.wait` with a timeout (ECMA-262 §25.4.12), never an unbounded busy loop.
@@ -20,11 +21,11 @@ let canSuspend = true;
  * notify only when someone may be waiting.
  */
 export function waitWhile(words: Int32Array, index: number, value: number, ms: number): void {
-  Atomics.add(words, WAITERS, 1);
+  A.add(words, WAITERS, 1);
   try {
     if (canSuspend) {
       try {
-        Atomics.wait(words, index, value, ms);
+        A.wait(words, index, value, ms);
         return;
       } catch (e) {
         if (!(e instanceof TypeError)) throw e;
@@ -32,15 +33,15 @@ export function waitWhile(words: Int32Array, index: number, value: number, ms: n
       }
     }
     const deadline = performance.now() + ms;
-    while (Atomics.load(words, index) === value && performance.now() < deadline);
+    while (A.load(words, index) === value && performance.now() < deadline);
   } finally {
-    Atomics.sub(words, WAITERS, 1);
+    A.sub(words, WAITERS, 1);
   }
 }
 
 /** Wakes the threads waiting on `words[index]`, if any thread waits at all. */
 export function wake(words: Int32Array, index: number): void {
-  if (Atomics.load(words, WAITERS) !== 0) Atomics.notify(words, index);
+  if (A.load(words, WAITERS) !== 0) A.notify(words, index);
 }
 
 /**

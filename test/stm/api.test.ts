@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { STM, type Transaction } from '../../src/stm/index.js';
+import { type AccessLog, STM, setStmObserver, type Transaction } from '../../src/stm/index.js';
 import { Mutex } from '../../src/sync/index.js';
 
 const shared = (bytes: number) => new SharedArrayBuffer(bytes);
@@ -200,5 +200,118 @@ describe('STM: one thread', () => {
     for (const orecs of [0, 3, 8, 2 ** 25, Number.NaN]) assert.throws(() => new STM({ orecs }), RangeError);
     assert.equal(STM.from(stm.handle).id, stm.id);
     assert.notEqual(another.id, stm.id);
+  });
+});
+
+describe('STM: the observer (the runtime’s view of commits)', () => {
+  /** Runs `body` with an observer that records each commit's logs; @returns the records. */
+  function observed(body: () => void, onCommit?: () => void): [AccessLog, AccessLog][] {
+    const commits: [AccessLog, AccessLog][] = [];
+    setStmObserver({
+      atomics: Atomics,
+      commit(reads, writes) {
+        commits.push([[...reads], [...writes]]);
+        onCommit?.();
+      },
+    });
+    try {
+      body();
+    } finally {
+      setStmObserver(undefined);
+    }
+    return commits;
+  }
+
+  test('one report per committed transaction, at its commit, with the bytes read and written', () => {
+    const stm = new STM();
+    const data = new Int32Array(shared(32));
+    const bytes = new Uint8Array(data.buffer);
+    data[1] = 5;
+    const commits = observed(() => {
+      stm.atomic((tx) => {
+        tx.write(data, 2, tx.read(data, 1) + 1);
+        tx.read(data, 2); // served by the write set: not a read of memory
+        tx.write(bytes, 13, 1);
+      });
+      assert.throws(() =>
+        stm.atomic((tx) => {
+          tx.write(data, 0, tx.read(data, 0) + 1);
+          throw new Error('abort');
+        }),
+      );
+      stm.atomic((tx) => tx.read(data, 7)); // read-only: commit(R, ∅)
+      stm.atomic(() => 0); // no access: nothing to report
+    });
+    assert.deepEqual(commits, [
+      [
+        [data.buffer, 0, 0xf0],
+        [data.buffer, 8, 0x2f],
+      ],
+      [[data.buffer, 24, 0xf0], []],
+    ]);
+    assert.equal(data[2], 6);
+  });
+
+  test('a throwing observer aborts the commit: nothing is written, the exception propagates', () => {
+    const stm = new STM();
+    const data = new Int32Array(shared(8));
+    const race = new Error('DataRaceException');
+    observed(
+      () =>
+        assert.throws(
+          () => stm.atomic((tx) => tx.write(data, 0, 1)),
+          (e) => e === race,
+        ),
+      () => {
+        throw race;
+      },
+    );
+    assert.equal(data[0], 0);
+    assert.equal(
+      stm.atomic((tx) => {
+        tx.write(data, 0, 2);
+        return tx.read(data, 0);
+      }),
+      2,
+      'the records were released',
+    );
+  });
+
+  test('an attempt aborted by a conflict is not reported; the STM uses the observer’s Atomics', () => {
+    const stm = new STM();
+    const data = new Int32Array(shared(8));
+    const calls: string[] = [];
+    const counting = new Proxy(Atomics, {
+      get: (target, name: keyof typeof Atomics) => {
+        calls.push(String(name));
+        return target[name];
+      },
+    });
+    let attempts = 0;
+    const commits: [AccessLog, AccessLog][] = [];
+    setStmObserver({ atomics: counting, commit: (r, w) => commits.push([[...r], [...w]]) });
+    calls.length = 0;
+    try {
+      stm.atomic((tx) => {
+        const v = tx.read(data, 0);
+        if (++attempts === 1) {
+          // what a commit by another thread does: the clock and every record advance to version 1 > rv = 0
+          const words = new Int32Array(stm.handle.buffer);
+          Atomics.add(words, 3, 1);
+          for (let i = 16; i < words.length; i++) words[i] = 2;
+        }
+        tx.write(data, 0, v + 1);
+      });
+    } finally {
+      setStmObserver(undefined);
+    }
+    assert.equal(attempts, 2);
+    assert.deepEqual(commits, [
+      [
+        [data.buffer, 0, 0x0f],
+        [data.buffer, 0, 0x0f],
+      ],
+    ]);
+    assert.ok(calls.includes('compareExchange') && calls.includes('load'), calls.join());
   });
 });
