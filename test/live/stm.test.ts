@@ -1,6 +1,6 @@
 /**
  * Transactions under the live runtime (issue 23 §2; PLDI'07 §5.3): what the verdicts of test/programs/stm/ (run by
- * ./programs.test.ts) do not show — where the DataRaceException of Example 4 is thrown, how the report names a
+ * ./programs.test.ts) do not show — where the DataRaceException of Example 4 is thrown (also in examples/), how the report names a
  * transactional access, that a race found at a commit throws out of `atomic`, and the xact short-circuit's counter.
  */
 import assert from 'node:assert/strict';
@@ -57,6 +57,26 @@ describe('goldilocks run with goldilocks/stm', () => {
     assert.match(stderr, /at STM\.atomic /, 'thrown from the commit inside atomic');
     assert.equal(json.races[0].current.transactional, true);
     assert.equal(json.races[0].previous.transactional, false);
+  });
+
+  test(
+    'examples/stm-account.mjs (Example 4): the withdrawing worker is stopped by DataRaceException',
+    LIMIT,
+    async () => {
+      const r = await cliAsync(['run', 'examples/stm-account.mjs'], 100_000);
+      assert.match(
+        r.stdout,
+        /\[withdraw\] stopped by DataRaceException: data race on sab#\d+\+8 \(Float64Array\)/,
+      );
+      assert.doesNotMatch(r.stdout, /\[transfer\]/);
+    },
+  );
+
+  test('examples/stm-foo-list.mjs (Example 3): ownership through transactions, no race', LIMIT, async () => {
+    const r = await cliAsync(['run', 'examples/stm-foo-list.mjs'], 100_000);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /foo\.data = 20/);
+    assert.doesNotMatch(r.stderr, /WARNING/);
   });
 
   test('two transactional accesses are decided by the xact short-circuit', LIMIT, async () => {
