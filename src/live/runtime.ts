@@ -14,6 +14,8 @@
  *   `./sync-observer.ts`;
  * - goldilocks/annotations (`../annotations/observer.ts`) → publish/subscribe of a key, benign ranges:
  *   `./annotation-observer.ts`.
+ * - the STM's commits (`../stm/observer.ts`) → commit(R, W) cells, their accesses checked as transactional:
+ *   `./stm-observer.ts`.
  * Shared buffers and WebAssembly memories get their ids in `./buffers.ts`, sites theirs in `./sites.ts`; what the
  * parts share is the per-thread {@link Context} (`./context.ts`). Races are reported here (below "races").
  *
@@ -73,8 +75,9 @@ import { Recorder } from './record.js';
 import { collectList } from './shadow/eager.js';
 import { EraserShadow } from './shadow/eraser.js';
 import { FastTrackShadow } from './shadow/fasttrack.js';
-import { ATOMIC, type Conflict, Shadow, WRITE } from './shadow/goldilocks.js';
+import { ATOMIC, type Conflict, Shadow, WRITE, XACT } from './shadow/goldilocks.js';
 import { Sites } from './sites.js';
+import { observeStm } from './stm-observer.js';
 import { observeSync } from './sync-observer.js';
 import { awaitFork, workerHooks } from './threads.js';
 import { elementAccess } from './views.js';
@@ -196,7 +199,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
         index: -1,
         thread: `T${t}`,
         access: flags & WRITE ? 'write' : 'read',
-        transactional: false,
+        transactional: (flags & XACT) !== 0,
         atomic: (flags & ATOMIC) !== 0,
         location: getString(s, site),
         stack: (at.stack ?? '').split('\n').slice(1).join('\n'),
@@ -205,7 +208,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
         index: -1,
         thread: `T${c.owner}`,
         access: c.flags & WRITE ? 'write' : 'read',
-        transactional: false,
+        transactional: (c.flags & XACT) !== 0,
         atomic: (c.flags & ATOMIC) !== 0,
         location: getString(s, c.site),
       },
@@ -354,6 +357,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   if (!isMainThread) awaitFork(ctx, buffers, messages);
   observeSync(ctx);
   observeAnnotations(ctx);
+  observeStm(ctx);
 
   // ---- exit -----------------------------------------------------------------------------------------------
   if (isMainThread) {

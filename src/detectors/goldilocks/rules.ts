@@ -101,21 +101,30 @@ export function applyRule<L extends RuleLockset>(
       if (ls.hasThread(y)) ls.addThread(u);
       return;
     case COMMIT:
-      applyCommit(ls, u, set as Int32Array);
+      applyCommit(ls, u, set as Int32Array, 0, (set as Int32Array).length);
   }
 }
 
-/** Rule 9, commit(u, R, W): add u if LS ∩ (R ∪ W) ≠ ∅; then add R ∪ W if u ∈ LS. */
-function applyCommit<L extends RuleLockset>(ls: L, u: number, set: Int32Array): void {
+/**
+ * Rule 9, commit(u, R, W): add u if LS ∩ (R ∪ W) ≠ ∅; then add R ∪ W if u ∈ LS. R ∪ W is `set[from … to − 1]`
+ * (the live list keeps it in the shadow heap, `../../live/shadow/goldilocks.ts`).
+ */
+export function applyCommit<L extends RuleLockset>(
+  ls: L,
+  u: number,
+  set: Int32Array,
+  from: number,
+  to: number,
+): void {
   if (!ls.hasThread(u)) {
-    for (let j = 0; j < set.length; j++) {
+    for (let j = from; j < to; j++) {
       if (ls.hasData(set[j])) {
         ls.addThread(u);
         break;
       }
     }
   }
-  if (ls.hasThread(u)) for (let j = 0; j < set.length; j++) ls.addData(set[j]);
+  if (ls.hasThread(u)) for (let j = from; j < to; j++) ls.addData(set[j]);
 }
 
 /**

@@ -123,8 +123,8 @@ export const CTL = {
 
 /**
  * Names of the shared counters at `CTL.stats + i`: how each check was decided under the names of the offline
- * detector's statistics (CHECK_DECISIONS, the paper's Table 1 shares; `shortCircuitXact` stays 0: no transactions
- * live), so that `goldilocks run --stats` prints them as `goldilocks check --stats` does.
+ * detector's statistics (CHECK_DECISIONS, the paper's Table 1 shares; `shortCircuitXact` counts two accesses of
+ * transactions of `goldilocks/stm`), so that `goldilocks run --stats` prints them as `goldilocks check --stats` does.
  */
 export const STATS = [
   'sameEpoch',

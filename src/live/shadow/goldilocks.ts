@@ -44,6 +44,7 @@
 import { conflicting } from '../../detectors/ecma.js';
 import {
   appliesInDirectTransfer,
+  applyCommit,
   applyRule,
   DIRECT_TRANSFER_MAX_DISTANCE,
 } from '../../detectors/goldilocks/rules.js';
@@ -53,6 +54,7 @@ import {
   firstShortCircuits,
   laterShortCircuits,
 } from '../../detectors/goldilocks/short-circuit.js';
+import { SyncKind } from '../../model/sync.js';
 import { locksetOf, locksetStart, releaseLockset, retainLockset, storeLockset } from '../memory/locksets.js';
 import {
   allocHeap,
@@ -71,7 +73,9 @@ import {
   unlock,
 } from '../memory/state.js';
 import { raisePosition } from '../memory/sync-list.js';
-import { LiveLockset } from './lockset.js';
+import { DATA, LiveLockset } from './lockset.js';
+
+const COMMIT = SyncKind.Commit;
 
 /**
  * A word table (two Int32 per 8-byte word: check lock, list head) is aligned to PAGE_INTS, and the words of one
@@ -89,6 +93,8 @@ export const lockOf = (word: number): number => word & -PAGE_INTS;
 
 export const WRITE = 1 << 8;
 export const ATOMIC = 1 << 9;
+/** An access inside a transaction, checked at its commit (§5.3; `../stm-observer.ts`). */
+export const XACT = 1 << 10;
 /** Byte mask bits of an Info's `flags`; Int32 words per Info; its fields (the online peers share the layout). */
 export const MASK = 0xff;
 export const INFO = 8;
@@ -354,20 +360,24 @@ export class Shadow {
   protected shortCircuited(heap: Int32Array, word: number, mask: number, flags: number): boolean {
     const t = this.t;
     let own = 0;
+    let xact = 0;
     let other = 0;
     for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
       if (e + INFO > heap.length) return this.untally();
-      if (!conflicts(heap[e + FLAGS], mask, flags)) continue;
+      const f = heap[e + FLAGS];
+      if (!conflicts(f, mask, flags)) continue;
       const u = heap[e + OWNER];
-      if (firstShortCircuits(false, u, t) >= 0)
-        own++; // no transactions live: the owner short-circuit
+      const d = firstShortCircuits((f & flags & XACT) !== 0, u, t);
+      if (d === Decided.Xact) xact++;
+      else if (d >= 0) own++;
       else if (this.proven(heap, e, u)) other++;
       else return this.untally();
     }
     const counts = this.counts;
     counts[STAT.accesses]++;
-    counts[STAT.checks] += own + other;
+    counts[STAT.checks] += own + xact + other;
     counts[STAT.shortCircuitOwner] += own;
+    counts[STAT.shortCircuitXact] += xact;
     this.countTally();
     return true;
   }
@@ -403,19 +413,23 @@ export class Shadow {
         heap = this.s.heap;
       }
       if (!conflicts(heap[e + FLAGS], mask, flags)) continue;
-      const c = this.check(e);
+      const c = this.check(e, flags);
       if (c) return c;
     }
     return undefined;
   }
 
-  /** Decides whether Info `e` happens before this thread's current point; a conflict when not. */
-  private check(e: number): Conflict | undefined {
-    const u = this.s.heap[e + OWNER];
+  /**
+   * Decides whether Info `e` happens before this thread's current point, for an access with `flags`; a conflict
+   * when not. Two transactional accesses never race (§5.3, the xact short-circuit).
+   */
+  private check(e: number, flags: number): Conflict | undefined {
+    const heap = this.s.heap;
+    const u = heap[e + OWNER];
     this.counts[STAT.checks]++;
-    if (firstShortCircuits(false, u, this.t) >= 0) {
-      // no transactions live: the owner short-circuit
-      this.counts[STAT.shortCircuitOwner]++;
+    const d = firstShortCircuits((heap[e + FLAGS] & flags & XACT) !== 0, u, this.t);
+    if (d >= 0) {
+      this.counts[DECIDED + d]++;
       return undefined;
     }
     return this.decide(e, u);
@@ -491,8 +505,8 @@ export class Shadow {
 
   /**
    * The later short-circuits of §5.1 (`../../detectors/goldilocks/short-circuit.ts` {@link laterShortCircuits}) for
-   * Info `e` of another owner `u` (the first ones, {@link firstShortCircuits}, failed: no transactions live, another
-   * owner): the alock held by this thread, then the happens-before memo; tallied (see {@link tally}). Lock held.
+   * Info `e` of another owner `u` (the first ones, {@link firstShortCircuits}, failed: not both transactional,
+   * another owner): the alock held by this thread, then the happens-before memo; tallied (see {@link tally}). Lock held.
    */
   protected proven(heap: Int32Array, e: number, u: number): boolean {
     const known = this.known;
@@ -577,7 +591,8 @@ export class Shadow {
         const th = list[c + 1];
         if (other >= 0 && !appliesInDirectTransfer(kind, th, t, other)) continue;
         walked++;
-        applyRule(ls, kind, th, objectKey(list[c + 2], list[c + 3]), null);
+        if (kind === COMMIT) this.applyCommitCell(th, list[c + 2], list[c + 3]);
+        else applyRule(ls, kind, th, objectKey(list[c + 2], list[c + 3]), null);
         if (ls.reached) {
           this.walked = walked;
           this.walkEnd = p + (c - first) / CELL + 1;
@@ -589,6 +604,15 @@ export class Shadow {
     this.walked = walked;
     this.walkEnd = stop;
     return ls.reached;
+  }
+
+  /**
+   * Rule 9 for a commit cell of thread `u` (`../stm-observer.ts`): R ∪ W are the `n` word heap indices from heap
+   * index `at` (each word a data variable, `./lockset.ts` {@link DATA}).
+   */
+  private applyCommitCell(u: number, at: number, n: number): void {
+    if (at + n > this.s.heap.length) this.s.refresh();
+    applyCommit(this.ls, u, this.s.heap, at, at + n);
   }
 
   /**
@@ -663,9 +687,15 @@ export class Shadow {
     heap[word + 1] = n;
   }
 
-  /** The `pos` of an access recorded now: {@link pos}. */
+  /**
+   * The list position of the commit cell whose accesses are being checked (`../stm-observer.ts`), else -1: their
+   * Infos start at the commit cell itself, so that walks from them apply its rule 9 (add R ∪ W).
+   */
+  commitPos = -1;
+
+  /** The `pos` of an access recorded now: {@link pos}, or the commit cell's for a transaction's access. */
   protected now(): number {
-    return this.pos;
+    return this.commitPos >= 0 ? this.commitPos : this.pos;
   }
 
   /**
@@ -753,6 +783,7 @@ export class Shadow {
    */
   static keyName(key: number): string {
     if (key < TWO32) return `T${key}`;
+    if (key < DATA * 2 ** 10) return `xact-word#${key - DATA}`;
     const a = Math.floor(key / TWO32);
     const b = key % TWO32;
     const tag = a >>> TAG_SHIFT;

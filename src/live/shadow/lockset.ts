@@ -3,9 +3,13 @@
  * `../../detectors/goldilocks/rules.ts`. Elements are keys (numbers exact in a double): a thread `t` is `t`, an object
  * of a cell (lock, waiter list, atomic location, message, sync-library volatile) is `a * 2^32 + (b >>> 0)` of its
  * cell's `a`, `b` words (`objectKey` of `./goldilocks.ts`, ≥ 2^50 since `a` has a tag), so one set holds both and the
- * rules' lock and volatile namespaces are the same keys. There are no transactions live: no data elements.
+ * rules' lock and volatile namespaces are the same keys. A data variable of rule 9 (a word a transaction
+ * accessed, named by its word's heap index `x`, see `./goldilocks.ts`) is `DATA + x`, between the two.
  */
 import type { RuleLockset } from '../../detectors/goldilocks/rules.js';
+
+/** Offset of the data-variable keys: above every thread id (< 2^22), below every object key (≥ 2^50). */
+export const DATA = 2 ** 40;
 
 export class LiveLockset implements RuleLockset {
   /** The elements (thread ids and object keys). */
@@ -53,8 +57,10 @@ export class LiveLockset implements RuleLockset {
   removeVolatile(v: number): void {
     this.keys.delete(v);
   }
-  hasData(_x: number): boolean {
-    return false;
+  hasData(x: number): boolean {
+    return this.keys.has(DATA + x);
   }
-  addData(_x: number): void {}
+  addData(x: number): void {
+    this.keys.add(DATA + x);
+  }
 }

@@ -1,0 +1,87 @@
+/**
+ * Transactions of `goldilocks/stm` (`../stm/`) as the paper's commit events (Goldilocks, PLDI'07 §5.3; issue 23
+ * §2). At each commit point the STM reports the locations the transaction read and will write
+ * (`../stm/observer.ts`); this thread then
+ * 1. appends one `commit(R, W)` cell (kind `SyncKind.Commit`, Figure 5 rule 9) whose `a`, `b` words are where
+ *    R ∪ W lies in the shadow heap and how many words it has — a data variable is an 8-byte word of a buffer,
+ *    the shadow's granularity, named by its word's heap index (`./shadow/lockset.ts` `DATA`);
+ * 2. checks R as reads and W as writes with the `XACT` flag (Figure 8 Handle-Action lines 24–28), their Infos
+ *    starting at the commit cell so that walks from them apply its rule 9 (`Shadow.commitPos`). Two transactional
+ *    accesses never race (the xact short-circuit); a transactional and a plain one can (Example 4).
+ *
+ * The STM performs its own atomic operations with the runtime's unpatched `Atomics` (`rawAtomics`): its version
+ * clock, ownership records and write-back are not program synchronization, or every transaction would order
+ * every later one and hide Example 4's race. Aborted attempts report nothing. Words rather than bytes are the
+ * variables, so two transactions touching different bytes of one word are ordered (an extra edge: it may hide a
+ * race, never report a false one). The R ∪ W records stay in the shadow heap for the run.
+ */
+import { SyncKind } from '../model/sync.js';
+import { type AccessLog, setStmObserver } from '../stm/observer.js';
+import type { Context } from './context.js';
+import { allocHeap, appendCell, rawAtomics } from './memory/state.js';
+import { WRITE, XACT } from './shadow/goldilocks.js';
+
+/** A commit's words: word heap index → [buffer id, word index in the buffer, byte mask]. */
+type Words = Map<number, [number, number, number]>;
+
+/** The words of an access log (`buffer, byteIndex (a multiple of 8), mask` triples), masks merged per word. */
+function wordsOf(ctx: Context, log: AccessLog): Words {
+  const words: Words = new Map();
+  for (let i = 0; i < log.length; i += 3) {
+    const id = ctx.idOf(log[i] as SharedArrayBuffer);
+    const w = (log[i + 1] as number) / 8;
+    const word = ctx.baseOf(id) + 2 * w;
+    const seen = words.get(word);
+    if (seen === undefined) words.set(word, [id, w, log[i + 2] as number]);
+    else seen[2] |= log[i + 2] as number;
+  }
+  return words;
+}
+
+/** Bytes set in an 8-bit mask. */
+const bytesIn = (mask: number): number => {
+  let n = 0;
+  for (let m = mask; m !== 0; m &= m - 1) n++;
+  return n;
+};
+
+/** Installs the STM's observer for the thread of `ctx`. */
+export function observeStm(ctx: Context): void {
+  const { s, shadow, t } = ctx;
+  /** Checks one word of a commit; reports a conflict at its first racing byte. */
+  const checkWord = (word: number, [id, w, mask]: [number, number, number], flags: number, site: number) => {
+    const c = shadow.access(word, mask, flags, site, ctx.stopOnRace);
+    if (c === undefined) return;
+    const common = mask & c.flags;
+    ctx.race(
+      c,
+      id,
+      w * 8 + (31 - Math.clz32(common & -common)),
+      bytesIn(mask),
+      flags,
+      site,
+      'stm.atomic',
+      commit,
+    );
+  };
+  const commit = (reads: AccessLog, writes: AccessLog): void => {
+    const r = wordsOf(ctx, reads);
+    const w = wordsOf(ctx, writes);
+    const set = new Set([...r.keys(), ...w.keys()]);
+    const n = set.size;
+    const at = allocHeap(s, n);
+    if (at + n > s.heap.length) s.refresh();
+    let j = at;
+    for (const x of set) s.heap[j++] = x;
+    const site = ctx.callerSite(commit, true);
+    const pos = ctx.listLocked(() => appendCell(s, SyncKind.Commit, t, at, n));
+    shadow.commitPos = pos;
+    try {
+      for (const [word, v] of r) checkWord(word, v, XACT, site);
+      for (const [word, v] of w) checkWord(word, v, WRITE | XACT, site);
+    } finally {
+      shadow.commitPos = -1;
+    }
+  };
+  setStmObserver({ atomics: rawAtomics, commit });
+}

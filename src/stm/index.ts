@@ -1,0 +1,9 @@
+/**
+ * `goldilocks/stm`: a software transactional memory over shared typed arrays (issue 23 §1), TL2 (Dice, Shalev,
+ * Shavit, *Transactional Locking II*, DISC 2006). It works in any Node program; see `STM`. Under the Goldilocks
+ * runtime it also reports its commits through `setStmObserver` (see `observer.ts`).
+ */
+export type { Element, TypedView } from './location.js';
+export { type AccessLog, type AtomicsLike, type StmObserver, setStmObserver } from './observer.js';
+export { STM, type STMHandle, type STMOptions } from './stm.js';
+export type { Transaction } from './transaction.js';

@@ -1,0 +1,44 @@
+/**
+ * How the live runtime sees transactions (issue 23 §2; Goldilocks, PLDI'07 §5.3). The runtime calls
+ * `setStmObserver` in every thread (this module is instantiated once per thread); the STM then reports each
+ * commit, at its commit point, and performs its own atomic operations with the functions the observer gives
+ * (the runtime's originals, not its patched `Atomics`): the STM's clock, ownership records and write-back are its
+ * implementation, not program synchronization — the paper's modular check trusts the transaction specification
+ * and ignores the implementation. With no observer set, a report costs one `if`.
+ */
+
+/** The `Atomics` functions the STM uses. */
+export type AtomicsLike = Pick<
+  typeof Atomics,
+  'load' | 'store' | 'add' | 'sub' | 'compareExchange' | 'wait' | 'notify'
+>;
+
+/**
+ * A commit's accesses, flat: for each location `buffer, byteIndex, bytes` (`bytes` a mask of the bytes accessed
+ * in the aligned 8-byte word at `byteIndex`, which is a multiple of 8; bit i = byte `byteIndex + i`).
+ */
+export type AccessLog = (SharedArrayBuffer | number)[];
+
+export interface StmObserver {
+  /** The atomic operations of the STM's implementation (the runtime's unpatched ones). */
+  readonly atomics: AtomicsLike;
+  /**
+   * The commit point of a transaction (TL2 §2.1 after step 5: its ownership records locked, its reads
+   * validated, nothing written back yet): `reads` are the locations it read from memory, `writes` those it will
+   * write. A throw aborts the commit (nothing is written, the records keep their versions) and propagates
+   * out of `atomic`.
+   */
+  commit(reads: AccessLog, writes: AccessLog): void;
+}
+
+/** The observer of this thread (an ES live binding; assign through `setStmObserver`). */
+export let observer: StmObserver | undefined;
+
+/** The Atomics the STM uses in this thread: the observer's, or the global ones. */
+export let A: AtomicsLike = Atomics;
+
+/** Sets (or with `undefined`, removes) the observer of the calling thread. */
+export function setStmObserver(o: StmObserver | undefined): void {
+  observer = o;
+  A = o?.atomics ?? Atomics;
+}
