@@ -16,6 +16,7 @@
  *   per-access guard, on the scope analysis of `./scope.ts`;
  * - `./chain.ts`: element reads in optional chains;
  * - `./copies.ts`: the copies of a view the engine makes without a call (`new C(x)`, object spread and patterns);
+ * - `./allocations.ts`: `new SharedArrayBuffer(...)` and `new WebAssembly.Memory(...)`, whose site a race report names;
  * - `./methods.ts` and `./atomics.ts`: method calls and `Atomics` calls that carry their site;
  * - `./sites.ts`: the site table and the site function `__gl$m`; `./temporaries.ts`: temporaries and where they are
  *   declared; `./text.ts`: edits that keep line breaks; `./syntax.ts`: questions about nodes.

@@ -31,7 +31,7 @@ import type { Runtime, RuntimeFactory, ThreadHooks } from '../hooks/contract.js'
 import { notSharedCache } from '../hooks/views.js';
 import { settings } from '../node/settings.js';
 import { writeJsonReport } from '../report/json.js';
-import type { RaceRecord } from '../report/race.js';
+import type { MemoryLocation, RaceRecord } from '../report/race.js';
 import { textRace, textSummary } from '../report/text.js';
 import { Buffers, Memories } from './buffers.js';
 import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './context.js';
@@ -148,6 +148,18 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     Object.getPrototypeOf(Int8Array.prototype),
     Symbol.toStringTag,
   )!.get!;
+  /**
+   * The racing bytes: the first, `off`, of an access of `size` bytes of buffer `id` through `what`; an element
+   * access (`what` a view, `size` its element size) also names the element's index and first byte.
+   */
+  const memoryOf = (id: number, off: number, size: number, what: Accessed): MemoryLocation => {
+    if (typeof what === 'string') return { buffer: id, byteOffset: off, size, elementType: what };
+    const elementType = toStringTag.call(what) ?? 'DataView';
+    const bpe = (what as Int8Array).BYTES_PER_ELEMENT;
+    if (bpe !== size) return { buffer: id, byteOffset: off, size, elementType };
+    const index = Math.floor((off - what.byteOffset) / bpe);
+    return { buffer: id, byteOffset: off, size, elementType, index, start: what.byteOffset + index * bpe };
+  };
   const race: Race = (c, id, off, size, flags, site, what, fn) => {
     shadow.counts[STAT.races]++;
     const at: { stack?: string } = {};
@@ -155,12 +167,8 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     if (!at.stack?.includes('\n')) Error.captureStackTrace(at, race); // fn was not on the stack (a reference's setter)
     const r: RaceRecord = {
       variable: `sab#${id}+${off}`,
-      memory: {
-        buffer: id,
-        byteOffset: off,
-        size,
-        elementType: typeof what === 'string' ? what : toStringTag.call(what),
-      },
+      memory: memoryOf(id, off, size, what),
+      allocation: buffers.allocationOf(id),
       current: {
         index: -1,
         thread: `T${t}`,
@@ -322,6 +330,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   return {
     ...elements.runtime,
     ...(locked !== undefined ? { ...locked.runtime, r: undefined, w: undefined } : {}),
+    allocated: (x, site) => buffers.allocated(x, sites.siteOf(site)),
     sitedMethods,
     originals,
     worker: workerHooks(ctx, buffers, memories, messages),

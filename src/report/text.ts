@@ -7,7 +7,7 @@
 import pc from 'picocolors';
 import { CHECK_DECISIONS } from '../detectors/goldilocks/short-circuit.js';
 import type { JsonReport } from './json.js';
-import type { RaceAccess, RaceRecord } from './race.js';
+import type { Allocation, MemoryLocation, RaceAccess, RaceRecord } from './race.js';
 
 const RULE = '==================';
 
@@ -25,6 +25,27 @@ function describe(a: RaceAccess, c: ReturnType<typeof pc.createColors>): string 
   const what = `${a.transactional ? 'transactional ' : ''}${a.atomic ? 'atomic ' : ''}${a.access}`;
   const where = a.location === '' ? '<no location>' : a.location;
   return `${c.bold(what)} by thread ${a.thread} at ${where}${a.index >= 0 ? ` (event ${a.index})` : ''}`;
+}
+
+const plural = (n: number, what: string): string => `${grouped(n)} ${what}${n === 1 ? '' : 's'}`;
+const bytes = (first: number, size: number): string =>
+  size === 1 ? `byte ${first}` : `bytes ${first}–${first + size - 1}`;
+
+/**
+ * The racing memory in the program's words (live): `Int32Array element [3] (bytes 12–15) of a SharedArrayBuffer
+ * of 16 bytes created by thread T0 at file:17:31`; an access that is not an element's (a bulk method, an `Atomics`
+ * call, a DataView) is named by its first racing byte.
+ */
+export function memoryText(m: MemoryLocation, a: Allocation | undefined): string {
+  const what =
+    m.index !== undefined && m.start !== undefined
+      ? `${m.elementType} element [${m.index}] (${bytes(m.start, m.size)})`
+      : `${m.elementType} of ${plural(m.size, 'byte')} at byte ${m.byteOffset}`;
+  if (a === undefined) return `${what} of sab#${m.buffer}`;
+  const made = a.location
+    ? `created by thread ${a.thread} at ${a.location}`
+    : `first met by thread ${a.thread} (created where goldilocks does not see)`;
+  return `${what} of a ${a.kind} of ${plural(a.bytes, 'byte')} ${made}`;
 }
 
 /**
@@ -52,6 +73,7 @@ export function textRace(race: RaceRecord, options: RaceTextOptions): string {
   ];
   if (race.current.stack) for (const line of race.current.stack.split('\n')) out.push(`    ${line.trim()}`);
   out.push(`  ${race.precise ? 'previous' : 'last other'} ${describe(race.previous, c)}`);
+  if (m) out.push(`  memory: ${memoryText(m, race.allocation)}`);
   if (race.lockset) out.push(`  ${race.precise ? 'lockset' : 'locks held'}: {${race.lockset.join(', ')}}`);
   out.push(`  decided by: ${race.detail}`);
   if (options.count !== undefined && options.count > 1)
