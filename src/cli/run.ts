@@ -12,11 +12,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import pc from 'picocolors';
 import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/options.js';
 import { run, UNCHECKED_LIST } from '../node/run.js';
 import { emptyReport, type JsonReport, liveInput, writeJsonReport } from '../report/json.js';
-import { statisticsText, textSummary } from '../report/text.js';
+import { colorsFor, statisticsText, textSummary } from '../report/text.js';
 import { jumbleSettings, jumbleSummary } from './jumble.js';
 import { writeRecordedTrace } from './record.js';
 import { readableFile, UsageError, writableFile } from './usage.js';
@@ -36,6 +35,8 @@ export interface RunFlags {
   jumbleSeed?: number;
   jumbleLocations?: string;
   jumbleFairness?: string;
+  /** Keep every checked access's stack: a race then prints its previous access's stack too. */
+  history?: boolean;
 }
 
 /**
@@ -60,6 +61,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
       GOLDILOCKS_REPORT_DIR: dir,
       ...(flags.record ? { GOLDILOCKS_RECORD: recordDir } : {}),
       ...jumbled,
+      ...(flags.history ? { GOLDILOCKS_HISTORY: '1' } : {}),
     };
     const code = command ? await runCommand(args, env) : await run(args, { env });
     if (flags.record) {
@@ -83,7 +85,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
     if (flags.stats) process.stderr.write(`${statisticsText(merged).join('\n')}\n`);
     if (jumbled) process.stderr.write(jumbleSummary(dir));
     if (merged.summary.racyVariables > 0)
-      process.stderr.write(textSummary(merged, pc.isColorSupported && process.stderr.isTTY === true));
+      process.stderr.write(textSummary(merged, colorsFor(process.stderr)));
     if (unchecked.length > 0)
       process.stderr.write(
         `goldilocks: unchecked (not instrumented, the rewriter cannot parse ${unchecked.length === 1 ? 'it' : 'them'}): ${unchecked.join(', ')}\n`,

@@ -12,8 +12,17 @@ import { threadId } from 'node:worker_threads';
 import { SAB } from '../hooks/views.js';
 import { warn } from '../node/transform.js';
 import type { Allocation } from '../report/race.js';
-import { allocHeap, CTL, ensureBytes, MAX_BUFFERS, rawAtomics, type StateViews } from './memory/state.js';
-import { getString } from './memory/strings.js';
+import {
+  allocHeap,
+  CTL,
+  ensureBytes,
+  lock,
+  MAX_BUFFERS,
+  rawAtomics,
+  type StateViews,
+  unlock,
+} from './memory/state.js';
+import { getString, putString } from './memory/strings.js';
 import { alignPage, PAGE_INTS } from './shadow/goldilocks.js';
 
 /** Bytes of a WebAssembly page (WebAssembly JS API §Memory). */
@@ -69,8 +78,8 @@ export class Buffers {
     if (3 * id + 2 >= s.buffers.length) s.refresh();
     s.buffers[3 * id] = base;
     s.buffers[3 * id + 1] = words;
-    ensureBytes(s.state.allocations, (id + 1) * 12);
-    const made = new Int32Array(s.state.allocations, 12 * id, 3);
+    ensureBytes(s.state.allocations, (id + 1) * 16);
+    const made = new Int32Array(s.state.allocations, 16 * id, 3);
     made[0] = (this.made.get(memory ?? buffer) ?? -1) + 1;
     made[1] = threadId + 1;
     made[2] = memory === undefined ? 0 : 1;
@@ -93,13 +102,36 @@ export class Buffers {
    */
   allocationOf(id: number): Allocation {
     const bytes = this.capacityOf(id); // orders the reads of the entry, written before the table's
-    const [site, thread, kind] = new Int32Array(this.s.state.allocations, 12 * id, 3);
+    const [site, thread, kind] = new Int32Array(this.s.state.allocations, 16 * id, 3);
     return {
       location: site === 0 ? '' : getString(this.s, site - 1),
       thread: `T${thread - 1}`,
       kind: kind === 1 ? 'WebAssembly.Memory' : 'SharedArrayBuffer',
       bytes,
     };
+  }
+
+  /**
+   * The names of the goldilocks/sync primitives in buffer `id` (registered), by byte offset: `Mutex 'connection'`.
+   */
+  namesIn(id: number): Record<string, string> {
+    this.capacityOf(id);
+    const slot = rawAtomics.load(new Int32Array(this.s.state.allocations, 16 * id + 12, 1), 0);
+    return slot === 0 ? {} : (JSON.parse(getString(this.s, slot - 1)) as Record<string, string>);
+  }
+
+  /** Names the primitive at `byteOffset` of buffer `id` (registered) `name` (see {@link namesIn}). */
+  nameAt(id: number, byteOffset: number, name: string): void {
+    const s = this.s;
+    lock(s, s.ctl, CTL.raceLock); // names are rare: the race lock orders the read-modify-write of the slot
+    try {
+      const names = this.namesIn(id);
+      names[byteOffset] = name;
+      const slot = new Int32Array(s.state.allocations, 16 * id + 12, 1);
+      rawAtomics.store(slot, 0, putString(s, JSON.stringify(names)) + 1);
+    } finally {
+      unlock(s.ctl, CTL.raceLock);
+    }
   }
 
   /** Heap index of buffer `id`'s word table (a property: passed on as a function). */

@@ -1,7 +1,8 @@
 /**
  * The text a person reads, for `goldilocks check` and `goldilocks run` alike, in the manner of ThreadSanitizer's
  * reports: one block per race between two `==================` lines (`WARNING: <detector>: data race on <variable>`,
- * the current access, its stack when known, the `previous` access, the lockset, how it was decided), the `--stats`
+ * the current access, its stack when known, the `previous` access and its stack (`--history`), live the racing
+ * memory, the lockset, how it was decided), the `--stats`
  * section, and one `SUMMARY: <detector>: ...` line of counts. `goldilocks check --json` does not load it.
  */
 import pc from 'picocolors';
@@ -10,6 +11,22 @@ import type { JsonReport } from './json.js';
 import type { Allocation, MemoryLocation, RaceAccess, RaceRecord } from './race.js';
 
 const RULE = '==================';
+
+type Palette = ReturnType<typeof pc.createColors>;
+const COLORED = pc.createColors(true);
+const PLAIN = pc.createColors(false);
+/** ANSI colours when `colors` (whatever picocolors guessed of stdout), else none. */
+const palette = (colors: boolean): Palette => (colors ? COLORED : PLAIN);
+
+/**
+ * Whether text for `stream` is coloured: never with `NO_COLOR` set and not empty (no-color.org), always with
+ * `FORCE_COLOR` set to anything but `0` or `false`, else on a terminal (`isTTY`) whose `TERM` is not `dumb`.
+ */
+export function colorsFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return stream.isTTY === true && env.TERM !== 'dumb';
+}
 
 /** What a race report shows beside the race: who decided it, how often its pair of locations raced, colours. */
 export interface RaceTextOptions {
@@ -21,7 +38,7 @@ export interface RaceTextOptions {
   count?: number;
 }
 
-function describe(a: RaceAccess, c: ReturnType<typeof pc.createColors>): string {
+function describe(a: RaceAccess, c: Palette): string {
   const what = `${a.transactional ? 'transactional ' : ''}${a.atomic ? 'atomic ' : ''}${a.access}`;
   const where = a.location === '' ? '<no location>' : a.location;
   return `${c.bold(what)} by thread ${a.thread} at ${where}${a.index >= 0 ? ` (event ${a.index})` : ''}`;
@@ -58,11 +75,25 @@ export function grouped(n: number): string {
 }
 
 /**
+ * How a race was decided, in one plain sentence for a live precise race (the detector's own terms in parentheses);
+ * the detector's terms alone otherwise (`goldilocks check`'s text is unchanged).
+ */
+export function decision(race: RaceRecord): string {
+  if (race.memory === undefined || !race.precise) return race.detail;
+  const p = race.previous;
+  const c = race.current;
+  return (
+    `nothing orders ${p.thread}'s ${p.access} before ${c.thread}'s ${c.access}: no lock, Atomics operation, ` +
+    `message, or thread start or join hands the memory from ${p.thread} to ${c.thread} in between (${race.detail})`
+  );
+}
+
+/**
  * The text block of one race, ending in a newline. A race that is not precise (Eraser's) is a `potential data race`
  * against the `last other` access, with the `locks held`.
  */
 export function textRace(race: RaceRecord, options: RaceTextOptions): string {
-  const c = options.colors ? pc : pc.createColors(false);
+  const c = palette(options.colors);
   const kind = race.precise ? 'data race' : 'potential data race (Eraser lockset violation)';
   const m = race.memory;
   const out = [
@@ -71,11 +102,16 @@ export function textRace(race: RaceRecord, options: RaceTextOptions): string {
       (m ? ` (${m.elementType}, ${m.size} bytes)` : ''),
     `  ${describe(race.current, c)}`,
   ];
-  if (race.current.stack) for (const line of race.current.stack.split('\n')) out.push(`    ${line.trim()}`);
+  if (race.current.test) out.push(`  in test '${race.current.test.name}' of ${race.current.test.file}`);
+  if (race.current.stack)
+    for (const line of race.current.stack.split('\n')) out.push(c.dim(`    ${line.trim()}`));
   out.push(`  ${race.precise ? 'previous' : 'last other'} ${describe(race.previous, c)}`);
+  if (race.previous.stack)
+    for (const line of race.previous.stack.split('\n')) out.push(c.dim(`    ${line.trim()}`));
   if (m) out.push(`  memory: ${memoryText(m, race.allocation)}`);
-  if (race.lockset) out.push(`  ${race.precise ? 'lockset' : 'locks held'}: {${race.lockset.join(', ')}}`);
-  out.push(`  decided by: ${race.detail}`);
+  const lockset = race.locksetNames ?? race.lockset;
+  if (lockset) out.push(`  ${race.precise ? 'lockset' : 'locks held'}: {${lockset.join(', ')}}`);
+  out.push(`  decided by: ${decision(race)}`);
   if (options.count !== undefined && options.count > 1)
     out.push(c.dim(`  (this pair of locations raced ${options.count} times)`));
   out.push(RULE);
@@ -88,7 +124,7 @@ export function textRace(race: RaceRecord, options: RaceTextOptions): string {
  * buffers, processes), the time and the rate, and the infeasible events accepted with `--lenient`.
  */
 export function textSummary(j: JsonReport, colors: boolean): string {
-  const c = colors ? pc : pc.createColors(false);
+  const c = palette(colors);
   const s = j.summary;
   const rate =
     s.eventsPerSecond >= 1e6 ? `${(s.eventsPerSecond / 1e6).toFixed(2)}M` : grouped(s.eventsPerSecond);
@@ -129,7 +165,7 @@ export function statisticsText(j: JsonReport): string[] {
 
 /** Renders a JSON report as text for people: its races ({@link textRace}), the omitted ones, `--stats`, the summary. */
 export function textReport(j: JsonReport, options: { colors: boolean; stats: boolean }): string {
-  const c = options.colors ? pc : pc.createColors(false);
+  const c = palette(options.colors);
   let out = '';
   for (const r of j.races)
     out += textRace(r, { detector: j.detector, colors: options.colors, count: r.count });

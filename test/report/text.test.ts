@@ -1,11 +1,11 @@
 /**
- * The text renderer (src/report/text.ts) on race records: the live `memory:` line in the program's words (issue 25
- * §1), and a record without live information (`goldilocks check`'s) printed as before.
+ * The text renderer (src/report/text.ts) on race records: the live `memory:` line, lockset and decision in the
+ * program's words (issue 25 §1), and a record without live information (`goldilocks check`'s) printed as before.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { RaceRecord } from '../../src/report/race.js';
-import { memoryText, textRace } from '../../src/report/text.js';
+import { colorsFor, decision, memoryText, textRace } from '../../src/report/text.js';
 
 const offline: RaceRecord = {
   variable: 'conn.m_writer',
@@ -74,5 +74,40 @@ describe('text of a race', () => {
       memoryText({ buffer: 2, byteOffset: 8, size: 16, elementType: 'TypedArray#set' }, undefined),
       'TypedArray#set of 16 bytes at byte 8 of sab#2',
     );
+  });
+
+  test('live: the lockset in the program’s words, and the decision as one plain sentence', () => {
+    const race: RaceRecord = {
+      ...offline,
+      variable: 'sab#3+0',
+      memory: { buffer: 3, byteOffset: 0, size: 4, elementType: 'Int32Array', index: 0, start: 0 },
+      lockset: ['T0', 'lock@sab#2+0'],
+      locksetNames: ['T0', "Mutex 'connection'"],
+      detail: 'lockset walk over 4 synchronization events: T2 ∉ LS',
+    };
+    const text = textRace(race, { detector: 'goldilocks', colors: false });
+    assert.match(text, /\n {2}lockset: \{T0, Mutex 'connection'\}\n/);
+    assert.equal(
+      decision(race),
+      "nothing orders T1's read before T2's write: no lock, Atomics operation, message, or thread start or join " +
+        'hands the memory from T1 to T2 in between (lockset walk over 4 synchronization events: T2 ∉ LS)',
+    );
+    assert.equal(decision(offline), offline.detail); // check's words stay the detector's
+  });
+
+  test('colour: on a terminal, never with NO_COLOR, always with FORCE_COLOR; ANSI codes only when on', () => {
+    const tty = { isTTY: true };
+    const pipe = { isTTY: false };
+    assert.equal(colorsFor(tty, {}), true);
+    assert.equal(colorsFor(pipe, {}), false);
+    assert.equal(colorsFor(tty, { TERM: 'dumb' }), false);
+    assert.equal(colorsFor(tty, { NO_COLOR: '1' }), false);
+    assert.equal(colorsFor(tty, { NO_COLOR: '1', FORCE_COLOR: '1' }), false);
+    assert.equal(colorsFor(tty, { NO_COLOR: '' }), true); // empty: not set (no-color.org)
+    assert.equal(colorsFor(pipe, { FORCE_COLOR: '1' }), true);
+    assert.equal(colorsFor(tty, { FORCE_COLOR: '0' }), false);
+    const ESC = '\u001b[';
+    assert.ok(textRace(offline, { detector: 'goldilocks', colors: true }).includes(`${ESC}31mWARNING`));
+    assert.ok(!textRace(offline, { detector: 'goldilocks', colors: false }).includes(ESC));
   });
 });

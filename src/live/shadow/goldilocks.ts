@@ -133,6 +133,12 @@ export const threadKey = (t: number): number => t;
 /** The lockset key of the object in a cell's `a`, `b` words. */
 export const objectKey = (a: number, b: number): number => a * TWO32 + (b >>> 0);
 
+/** The tag, id (`a` word) and `b` word of an object's lockset key (not a thread's: `key` ≥ 2^32). */
+export function keyParts(key: number): { tag: number; id: number; b: number } {
+  const a = Math.floor(key / TWO32);
+  return { tag: a >>> TAG_SHIFT, id: a & ((1 << TAG_SHIFT) - 1), b: key % TWO32 };
+}
+
 /** `tag`/`id` packed into a cell's `a` word. */
 export const packA = (tag: number, id: number): number => (tag << TAG_SHIFT) | id;
 
@@ -728,10 +734,7 @@ export class Shadow {
   /** The name of a lockset key, for reports: `T3`, `lock@sab#1+8`, `atomic@sab#1+8:4`, `message#5`... */
   static keyName(key: number): string {
     if (key < TWO32) return `T${key}`;
-    const a = Math.floor(key / TWO32);
-    const b = key % TWO32;
-    const tag = a >>> TAG_SHIFT;
-    const id = a & ((1 << TAG_SHIFT) - 1);
+    const { tag, id, b } = keyParts(key);
     switch (tag) {
       case Tag.WaiterList:
         return `waiters@sab#${id}+${b}`;
