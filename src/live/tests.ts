@@ -1,6 +1,7 @@
 /**
  * node:test's tests in race reports (issue 25 §1): under `goldilocks run -- node --test …`, each test file runs in
- * a process of its own (Node sets `NODE_TEST_CONTEXT` there), and a race names that file and the test running in
+ * a process of its own (Node sets `NODE_TEST_CONTEXT` there; the runner marks its own children, since a process a test
+ * starts inherits that variable), and a race names that file and the test running in
  * the racing thread. Node 20 publishes no test events, so the runtime registers root-level `beforeEach` and
  * `afterEach` hooks of node:test in such a process (they run around every test of the file, nested ones too) that
  * note the running test's full name (`t.fullName`: its suites' names and its own, joined by ` > `). Wrapping `test`
@@ -13,6 +14,8 @@ import { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worke
 import type { TestName } from '../report/race.js';
 
 const KEY = 'goldilocks.test';
+/** Set by the `node --test` process (the runner) to its pid, for the test files' processes it starts. */
+const RUNNER = 'GOLDILOCKS_TEST_RUNNER';
 
 interface Hooks {
   beforeEach(fn: (t: { name: string; fullName?: string }) => void): void;
@@ -24,7 +27,9 @@ interface Hooks {
  * `beforeSpawn()` hands it to the worker about to be spawned. Null in a process that node:test did not start.
  */
 export function testNames(): { current(): TestName | undefined; beforeSpawn(): void } | null {
-  if (process.env.NODE_TEST_CONTEXT === undefined) return null;
+  if (isMainThread && process.execArgv.includes('--test')) process.env[RUNNER] = String(process.pid);
+  // a test file's process: started by node --test itself (not a process a test started: it inherits the variables)
+  if (process.env.NODE_TEST_CONTEXT === undefined || process.env[RUNNER] !== String(process.ppid)) return null;
   if (!isMainThread) {
     const test = getEnvironmentData(KEY) as TestName | undefined;
     return { current: () => test, beforeSpawn() {} };
