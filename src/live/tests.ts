@@ -29,7 +29,8 @@ interface Hooks {
 export function testNames(): { current(): TestName | undefined; beforeSpawn(): void } | null {
   if (isMainThread && process.execArgv.includes('--test')) process.env[RUNNER] = String(process.pid);
   // a test file's process: started by node --test itself (not a process a test started: it inherits the variables)
-  if (process.env.NODE_TEST_CONTEXT === undefined || process.env[RUNNER] !== String(process.ppid)) return null;
+  if (process.env.NODE_TEST_CONTEXT === undefined || process.env[RUNNER] !== String(process.ppid))
+    return null;
   if (!isMainThread) {
     const test = getEnvironmentData(KEY) as TestName | undefined;
     return { current: () => test, beforeSpawn() {} };
