@@ -138,7 +138,7 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
   }
   if (flags.json) process.stdout.write(jsonText(json));
   if (!flags.json || flags.stats) {
-    const { textReport } = await import('../report/text.js'); // with picocolors, loaded only to print text
+    const { colorsFor, textReport } = await import('../report/text.js'); // with picocolors, loaded only to print text
     for (const j of reports)
       if (flags.json)
         process.stderr.write(
@@ -147,7 +147,7 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
       else
         process.stdout.write(
           textReport(j, {
-            colors: flags.color && process.stdout.isTTY === true,
+            colors: flags.color && colorsFor(process.stdout),
             stats: flags.stats === true,
           }),
         );

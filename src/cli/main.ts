@@ -159,6 +159,10 @@ export async function main(argv: string[]): Promise<number> {
       'print detector statistics on stderr (short-circuit shares, list walks), all processes summed',
     )
     .option(
+      '--history',
+      "keep every checked access's stack, so that a race also shows its previous access's stack (costs a stack capture per checked access; not with --record)",
+    )
+    .option(
       '--record <file>',
       'also write the execution as a trace in the extended format, for goldilocks check (docs/RUNTIME.md "Recording")',
     )

@@ -12,12 +12,11 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import pc from 'picocolors';
 import { EXIT_ABORT, isPrecise, LIVE_DETECTORS, type LiveDetector } from '../live/options.js';
 import { run, UNCHECKED_LIST } from '../node/run.js';
 import { emptyReport, type JsonReport, liveInput, writeJsonReport } from '../report/json.js';
 import { excusedStatistics, mergeExcused } from '../report/suppressions.js';
-import { statisticsText, textSummary } from '../report/text.js';
+import { colorsFor, statisticsText, textSummary } from '../report/text.js';
 import { jumbleSettings, jumbleSummary } from './jumble.js';
 import { VERSION } from './options.js';
 import { writeRecordedTrace } from './record.js';
@@ -46,6 +45,8 @@ export interface RunFlags {
   suppressions?: string;
   /** `--shadow-limit`: the shadow heap's size in MiB (`GOLDILOCKS_SHADOW_LIMIT`, `../live/options.ts`). */
   shadowLimit?: number;
+  /** Keep every checked access's stack: a race then prints its previous access's stack too. */
+  history?: boolean;
 }
 
 /**
@@ -75,6 +76,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
       ...jumbled,
       ...(flags.suppressions ? { GOLDILOCKS_SUPPRESSIONS: path.resolve(flags.suppressions) } : {}),
       ...(flags.shadowLimit ? { GOLDILOCKS_SHADOW_LIMIT: String(flags.shadowLimit) } : {}),
+      ...(flags.history ? { GOLDILOCKS_HISTORY: '1' } : {}),
     };
     const code = command ? await runCommand(args, env) : await run(args, { env });
     if (flags.record) {
@@ -111,7 +113,7 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
       process.stderr.write(`${[...statisticsText(merged), ...excusedStatistics(merged)].join('\n')}\n`);
     if (jumbled) process.stderr.write(jumbleSummary(dir));
     if (merged.summary.racyVariables > 0 || merged.summary.suppressed || merged.summary.benign)
-      process.stderr.write(textSummary(merged, pc.isColorSupported && process.stderr.isTTY === true));
+      process.stderr.write(textSummary(merged, colorsFor(process.stderr)));
     if (unchecked.length > 0)
       process.stderr.write(
         `goldilocks: unchecked (not instrumented, the rewriter cannot parse ${unchecked.length === 1 ? 'it' : 'them'}): ${unchecked.join(', ')}\n`,

@@ -62,6 +62,11 @@ export interface Runtime {
    */
   readElements?(o: ArrayBufferView, site: number, keys?: readonly number[]): void;
   /**
+   * `x`, the value of `new SharedArrayBuffer(...)` or `new WebAssembly.Memory(...)` at `site` (`Hooks.allocated`):
+   * where the memory was made, named in race reports. Optional: without it reports name no allocation site.
+   */
+  allocated?(x: unknown, site: number): void;
+  /**
    * The methods the runtime observes on receivers that are not views (its `TextDecoder#decode`,
    * `TextEncoder#encodeInto`, `StringDecoder#write`), at most `MAX_SITED_METHODS` (`./callee.ts`): rewritten calls of them
    * carry their site ({@link Hooks.callee}). Optional: without it only calls of a view's built-in methods on views
@@ -239,6 +244,11 @@ export interface Hooks {
    * {@link Runtime.readAll} checks the copy the constructor is about to make. Returns `x`.
    */
   readonly copied: (m: SiteFunction, i: number, x: unknown, ctor?: unknown) => unknown;
+  /**
+   * The value `x` of `new SharedArrayBuffer(...)` or `new WebAssembly.Memory(...)` at site `i` of module `m`
+   * (`../instrument/allocations.ts`), given to the runtime's {@link Runtime.allocated}. Returns `x`.
+   */
+  readonly allocated: (m: SiteFunction, i: number, x: unknown) => unknown;
   /**
    * The value `x` that an object pattern with integer literal keys `keys` destructures, or that is spread into an
    * object literal or destructured by a pattern with a rest element (`keys` omitted: every element), at site `i` of

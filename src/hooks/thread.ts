@@ -135,6 +135,10 @@ function createHooks(): ThreadHooks {
         runtime.readAll?.(x as ArrayBufferView, siteId(m, i));
       return x;
     },
+    allocated(m, i, x) {
+      runtime.allocated?.(x, siteId(m, i));
+      return x;
+    },
     elements(m, i, x, keys) {
       if (shared(x)) runtime.readElements?.(x as ArrayBufferView, siteId(m, i), keys);
       return x;

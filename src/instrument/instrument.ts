@@ -16,13 +16,16 @@
  *   per-access guard, on the scope analysis of `./scope.ts`;
  * - `./chain.ts`: element reads in optional chains;
  * - `./copies.ts`: the copies of a view the engine makes without a call (`new C(x)`, object spread and patterns);
+ * - `./allocations.ts`: `new SharedArrayBuffer(...)` and `new WebAssembly.Memory(...)`, whose site a race report names;
  * - `./methods.ts` and `./atomics.ts`: method calls and `Atomics` calls that carry their site;
+ * - `./source-map.ts`: the rewritten code's inline source map, back to the program's lines and columns;
  * - `./sites.ts`: the site table and the site function `__gl$m`; `./temporaries.ts`: temporaries and where they are
  *   declared; `./text.ts`: edits that keep line breaks; `./syntax.ts`: questions about nodes.
  */
 
 import { type InstrumentOptions, Rewriter, type Scope } from './rewriter.js';
 import { appendSiteFunction } from './sites.js';
+import { sourceMapComment } from './source-map.js';
 import { hasUseStrict, walk } from './syntax.js';
 import { visitors } from './visitors.js';
 
@@ -48,5 +51,6 @@ export function instrument(source: string, options: InstrumentOptions): Instrume
   walk(program, { rw, scope: top, strict, loop: null, fn: program }, visitors);
   if (rw.locs.length === 0) return { code: source, sites: 0, warnings: rw.warnings };
   appendSiteFunction(rw, top);
-  return { code: rw.ms.toString(), sites: rw.locs.length / 2, warnings: rw.warnings };
+  const map = options.sourceMap ? sourceMapComment(rw, options.file) : '';
+  return { code: rw.ms.toString() + map, sites: rw.locs.length / 2, warnings: rw.warnings };
 }

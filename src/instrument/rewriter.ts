@@ -20,10 +20,14 @@ export const SITE_FN = `${RESERVED_PREFIX}m`;
 /** Prefix of the per-site cache variables, `__gl$c<site>` (see `./guarded.ts`). */
 export const SITE_CACHE = `${RESERVED_PREFIX}c`;
 
-/** What to rewrite: `file` is the URL or path recorded with each site; `module` selects ESM (strict) parsing. */
+/**
+ * What to rewrite: `file` is the URL or path recorded with each site; `module` selects ESM (strict) parsing;
+ * `sourceMap` appends the rewritten code's inline source map (`./source-map.ts`).
+ */
 export interface InstrumentOptions {
   file: string;
   module: boolean;
+  sourceMap?: boolean;
 }
 
 /** Where temporaries of one activation are declared. */
@@ -81,6 +85,8 @@ export class Rewriter {
   readonly ms: MagicString;
   /** Per site, in creation order: its 1-based line and column (UTF-16 code units, as V8 counts them). */
   readonly locs: number[] = [];
+  /** Per site, in creation order: its node's start and end offsets, where the source map anchors inserted text. */
+  readonly ranges: number[] = [];
   /** One per access left uninstrumented. */
   readonly warnings: string[] = [];
   /** The names bound anywhere in the program (`localNames`). */

@@ -14,6 +14,7 @@ import { tempNames } from './temporaries.js';
 /** A new site at `n`; `element` is the access when it is an element read or write, with state `st`. */
 export function newSite(rw: Rewriter, n: N, element?: { member: E.MemberExpression; st: State }): number {
   rw.locs.push(n.loc.start.line, n.loc.start.column + 1);
+  rw.ranges.push(n.start, n.end);
   const object = element === undefined ? null : unparen(element.member.object);
   rw.notes.push({
     pos: n.start,

@@ -8,6 +8,7 @@
  */
 
 import type * as E from 'estree';
+import { allocation } from './allocations.js';
 import { atomicsCall } from './atomics.js';
 import { rewriteChain } from './chain.js';
 import { patternSource, typedArrayNew, wrapElements } from './copies.js';
@@ -66,7 +67,10 @@ function callLike(node: E.Node, st: State, c: Walk<State>): void {
   for (const a of n.arguments) c(a, st);
   if (n.type === 'CallExpression') {
     if (!atomicsCall(st.rw, n as E.SimpleCallExpression & N)) methodCall(n as E.SimpleCallExpression & N, st);
-  } else typedArrayNew(n as E.NewExpression & N, st);
+  } else {
+    allocation(st.rw, n as E.NewExpression & N);
+    typedArrayNew(n as E.NewExpression & N, st);
+  }
 }
 
 /** `for (o[k] of ...)` and `for ([o[k]] in ...)`: the head is an assignment target (ECMA-262 §14.7.5.7). */

@@ -2,11 +2,27 @@
  * The program's shared buffers as this thread's runtime knows them: each SharedArrayBuffer object the thread meets
  * gets the id of the memory it is a view of (one id per memory, whatever object of it a thread holds), and each id
  * a word table in the shared heap (two ints per 8-byte word, `./shadow/goldilocks.ts`), entered in the shared
- * buffer table (`./memory/state.ts`: base, words, bytes + 1 per id). Shared WebAssembly.Memory objects keep the
- * id of their first buffer across `grow()` ({@link Memories}).
+ * buffer table (`./memory/state.ts`: base, words, bytes + 1 per id), and where it was made in the allocation table
+ * (the site of the `new SharedArrayBuffer(...)` or `new WebAssembly.Memory(...)` this thread ran, from the rewritten
+ * code's `allocated` hook: {@link Buffers.allocated}; shared by id, so a buffer received in a message keeps its
+ * maker's site). Shared WebAssembly.Memory objects keep the id of their first buffer across `grow()`
+ * ({@link Memories}).
  */
+import { threadId } from 'node:worker_threads';
+import { SAB } from '../hooks/views.js';
 import { warn } from '../node/transform.js';
-import { allocHeap, CTL, ensureBytes, MAX_BUFFERS, rawAtomics, type StateViews } from './memory/state.js';
+import type { Allocation } from '../report/race.js';
+import {
+  allocHeap,
+  CTL,
+  ensureBytes,
+  lock,
+  MAX_BUFFERS,
+  rawAtomics,
+  type StateViews,
+  unlock,
+} from './memory/state.js';
+import { getString, putString } from './memory/strings.js';
 import { alignPage, PAGE_INTS } from './shadow/goldilocks.js';
 
 /** Bytes of a WebAssembly page (WebAssembly JS API §Memory). */
@@ -25,6 +41,8 @@ export class Buffers {
   private readonly ids = new WeakMap<SharedArrayBuffer, number>();
   /** Heap index of each id's word table, as far as this thread has read it. */
   private readonly bases: number[] = [];
+  /** The site (string id) of each SharedArrayBuffer and WebAssembly.Memory this thread made. */
+  private readonly made = new WeakMap<object, number>();
 
   constructor(private readonly s: StateViews) {}
 
@@ -35,12 +53,22 @@ export class Buffers {
   };
 
   /**
-   * Gives `buffer` a new id and a word table for `bytes` bytes (its length, or the most it can grow to).
+   * Notes `x`, the value of a `new SharedArrayBuffer(...)` or `new WebAssembly.Memory(...)`, as made at `site` (a
+   * string id); registration enters it in the allocation table. Anything else is ignored.
+   */
+  allocated(x: unknown, site: number): void {
+    if (x instanceof SAB || x instanceof WebAssembly.Memory) this.made.set(x, site);
+  }
+
+  /**
+   * Gives `buffer` a new id and a word table for `bytes` bytes (its length, or the most it can grow to), and
+   * enters where it was made (`memory`: the shared WebAssembly.Memory whose buffer it is) in the allocation table.
    * @throws RangeError beyond MAX_BUFFERS buffers.
    */
   register(
     buffer: SharedArrayBuffer,
     bytes = buffer.growable ? buffer.maxByteLength : buffer.byteLength,
+    memory?: WebAssembly.Memory,
   ): number {
     const s = this.s;
     const id = rawAtomics.add(s.ctl, CTL.nextBuffer, 1) + 1;
@@ -51,6 +79,11 @@ export class Buffers {
     if (3 * id + 2 >= s.buffers.length) s.refresh();
     s.buffers[3 * id] = base;
     s.buffers[3 * id + 1] = words;
+    ensureBytes(s.state.allocations, (id + 1) * 16);
+    const made = new Int32Array(s.state.allocations, 16 * id, 3);
+    made[0] = (this.made.get(memory ?? buffer) ?? -1) + 1;
+    made[1] = threadId + 1;
+    made[2] = memory === undefined ? 0 : 1;
     rawAtomics.store(s.buffers, 3 * id + 2, bytes + 1);
     this.ids.set(buffer, id);
     this.bases[id] = base;
@@ -62,6 +95,44 @@ export class Buffers {
     const s = this.s;
     if (3 * id + 2 >= s.buffers.length) s.refresh();
     return rawAtomics.load(s.buffers, 3 * id + 2) - 1;
+  }
+
+  /**
+   * Where buffer `id` (registered by any thread) was made (see {@link Allocation}); its `bytes` are those its word
+   * table covers.
+   */
+  allocationOf(id: number): Allocation {
+    const bytes = this.capacityOf(id); // orders the reads of the entry, written before the table's
+    const [site, thread, kind] = new Int32Array(this.s.state.allocations, 16 * id, 3);
+    return {
+      location: site === 0 ? '' : getString(this.s, site - 1),
+      thread: `T${thread - 1}`,
+      kind: kind === 1 ? 'WebAssembly.Memory' : 'SharedArrayBuffer',
+      bytes,
+    };
+  }
+
+  /**
+   * The names of the goldilocks/sync primitives in buffer `id` (registered), by byte offset: `Mutex 'connection'`.
+   */
+  namesIn(id: number): Record<string, string> {
+    this.capacityOf(id);
+    const slot = rawAtomics.load(new Int32Array(this.s.state.allocations, 16 * id + 12, 1), 0);
+    return slot === 0 ? {} : (JSON.parse(getString(this.s, slot - 1)) as Record<string, string>);
+  }
+
+  /** Names the primitive at `byteOffset` of buffer `id` (registered) `name` (see {@link namesIn}). */
+  nameAt(id: number, byteOffset: number, name: string): void {
+    const s = this.s;
+    lock(s, s.ctl, CTL.raceLock); // names are rare: the race lock orders the read-modify-write of the slot
+    try {
+      const names = this.namesIn(id);
+      names[byteOffset] = name;
+      const slot = new Int32Array(s.state.allocations, 16 * id + 12, 1);
+      rawAtomics.store(slot, 0, putString(s, JSON.stringify(names)) + 1);
+    } finally {
+      unlock(s.ctl, CTL.raceLock);
+    }
   }
 
   /** Heap index of buffer `id`'s word table (a property: passed on as a function). */
@@ -140,7 +211,9 @@ export class Memories {
     const max = this.max.get(memory);
     this.ids.set(
       memory,
-      max !== undefined && max <= MEMORY_TABLE_MAX ? buffers.register(buffer, max) : buffers.register(buffer),
+      max !== undefined && max <= MEMORY_TABLE_MAX
+        ? buffers.register(buffer, max, memory)
+        : buffers.register(buffer, undefined, memory),
     );
   }
 

@@ -28,26 +28,28 @@
  * (`--suppressions`; races it suppresses, and races on bytes annotated benign, are counted, not reported:
  * `./excuses.ts`);
  * `GOLDILOCKS_SHADOW_LIMIT` = the shadow heap's size in MiB
- * (`./options.ts`; past it, a `ShadowLimitError` names the limit and the option).
+ * (`./options.ts`; past it, a `ShadowLimitError` names the limit and the option);
+ * `GOLDILOCKS_HISTORY=1` (`--history`): every checked access
+ * keeps its stack, which a race then prints for its previous access (not with `GOLDILOCKS_RECORD`).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isMainThread, threadId } from 'node:worker_threads';
-import pc from 'picocolors';
-import type { Runtime, RuntimeFactory, ThreadHooks } from '../hooks/contract.js';
+import type { Runtime, RuntimeFactory, ThreadHooks, WorkerHooks } from '../hooks/contract.js';
 import { notSharedCache } from '../hooks/views.js';
 import { settings } from '../node/settings.js';
 import { writeJsonReport } from '../report/json.js';
-import type { RaceRecord } from '../report/race.js';
+import type { MemoryLocation, RaceRecord } from '../report/race.js';
 import { suppressionOf } from '../report/suppressions.js';
-import { textRace, textSummary } from '../report/text.js';
+import { colorsFor, textRace, textSummary } from '../report/text.js';
 import { observeAnnotations } from './annotation-observer.js';
 import { Buffers, Memories } from './buffers.js';
 import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './context.js';
 import { benignReason, liveSuppressions } from './excuses.js';
 import { installPatches } from './intercept/index.js';
 import { jumbleMemory, writeJumbleStats } from './jumble/setup.js';
+import { LockNames } from './lock-names.js';
 import { LockedElements } from './locked.js';
 import {
   attachState,
@@ -60,7 +62,7 @@ import {
   StateViews,
   unlock,
 } from './memory/state.js';
-import { getString } from './memory/strings.js';
+import { getString, putString } from './memory/strings.js';
 import { Messages } from './messages.js';
 import {
   EXIT_ABORT,
@@ -79,6 +81,7 @@ import { ATOMIC, type Conflict, Shadow, WRITE, XACT } from './shadow/goldilocks.
 import { Sites } from './sites.js';
 import { observeStm } from './stm-observer.js';
 import { observeSync } from './sync-observer.js';
+import { testNames } from './tests.js';
 import { awaitFork, workerHooks } from './threads.js';
 import { elementAccess } from './views.js';
 
@@ -134,7 +137,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   const precise = isPrecise(state.settings.detector);
   const recorder = recordDir && state.record ? new Recorder(s, t, recordDir) : undefined;
   const stopOnRace = mode !== 1;
-  const colors = pc.isColorSupported && process.stderr.isTTY === true;
+  const colors = colorsFor(process.stderr);
   Object.defineProperty(globalThis, RAW_ATOMICS, {
     value: Object.freeze({ ...rawAtomics }),
     enumerable: false,
@@ -145,6 +148,8 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   const { idOf, baseOf } = buffers;
   const memories = new Memories(buffers);
   const sites = new Sites(s, hooks);
+  const lockNames = new LockNames(buffers);
+  const tests = testNames();
 
   // ---- races ----------------------------------------------------------------------------------------------
   const reportFile = settings.GOLDILOCKS_REPORT_DIR
@@ -182,6 +187,44 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     Object.getPrototypeOf(Int8Array.prototype),
     Symbol.toStringTag,
   )!.get!;
+  /**
+   * The racing bytes: the first, `off`, of an access of `size` bytes of buffer `id` through `what`; an element
+   * access (`what` a view, `size` its element size) also names the element's index and first byte.
+   */
+  const memoryOf = (id: number, off: number, size: number, what: Accessed): MemoryLocation => {
+    if (typeof what === 'string') return { buffer: id, byteOffset: off, size, elementType: what };
+    const elementType = toStringTag.call(what) ?? 'DataView';
+    const bpe = (what as Int8Array).BYTES_PER_ELEMENT;
+    if (bpe !== size) return { buffer: id, byteOffset: off, size, elementType };
+    const index = Math.floor((off - what.byteOffset) / bpe);
+    return { buffer: id, byteOffset: off, size, elementType, index, start: what.byteOffset + index * bpe };
+  };
+  // ---- --history: the stack of every checked access, kept with its Info as its site -------------------------
+  const history = settings.GOLDILOCKS_HISTORY === '1' && recorder === undefined;
+  /** The string id of each `location\nstack` text met (the stacks of a program's accesses are few). */
+  const stacks = new Map<string, number>();
+  const holder: { stack?: string } = {};
+  /**
+   * With `--history`, an access's site as its Info keeps it: the string `location\nstack` (the access's stack
+   * below `fn`, in source coordinates), interned; a race's previous access is then named with its stack. About a
+   * stack capture per checked access (not per same-epoch access): opt-in, as ThreadSanitizer's `history_size`.
+   */
+  const withStack = (site: number, fn: Callee): number => {
+    Error.captureStackTrace(holder, fn);
+    const text = `${getString(s, site)}\n${(holder.stack ?? '').split('\n').slice(1).join('\n')}`;
+    let g = stacks.get(text);
+    if (g === undefined) {
+      g = putString(s, text);
+      stacks.set(text, g);
+    }
+    return g;
+  };
+  /** The previous access's location, and its stack when its site is {@link withStack}'s. */
+  const previousAt = (site: number): { location: string; stack?: string } => {
+    const text = getString(s, site);
+    const nl = text.indexOf('\n');
+    return nl < 0 ? { location: text } : { location: text.slice(0, nl), stack: text.slice(nl + 1) };
+  };
   const race: Race = (c, id, off, size, flags, site, what, fn) => {
     const benign = benignReason(s, id, off);
     const at: { stack?: string } = {};
@@ -189,12 +232,8 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     if (!at.stack?.includes('\n')) Error.captureStackTrace(at, race); // fn was not on the stack (a reference's setter)
     const r: RaceRecord = {
       variable: `sab#${id}+${off}`,
-      memory: {
-        buffer: id,
-        byteOffset: off,
-        size,
-        elementType: typeof what === 'string' ? what : toStringTag.call(what),
-      },
+      memory: memoryOf(id, off, size, what),
+      allocation: buffers.allocationOf(id),
       current: {
         index: -1,
         thread: `T${t}`,
@@ -203,6 +242,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
         atomic: (flags & ATOMIC) !== 0,
         location: getString(s, site),
         stack: (at.stack ?? '').split('\n').slice(1).join('\n'),
+        ...(tests?.current() ? { test: tests.current() } : {}),
       },
       previous: {
         index: -1,
@@ -210,11 +250,11 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
         access: c.flags & WRITE ? 'write' : 'read',
         transactional: (c.flags & XACT) !== 0,
         atomic: (c.flags & ATOMIC) !== 0,
-        location: getString(s, c.site),
+        ...previousAt(c.site),
       },
       // the vector-clock peer decides by epochs (its detail), without a lockset
       ...(detector === 'goldilocks' || detector === 'eraser'
-        ? { lockset: c.lockset.map(Shadow.keyName) }
+        ? { lockset: c.lockset.map(Shadow.keyName), locksetNames: c.lockset.map(lockNames.nameOf) }
         : {}),
       detail: c.detail,
       precise,
@@ -246,14 +286,16 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   };
   /**
    * Checks the bytes `mask` of word `w` of buffer `id` (word table at heap index `base`) for an access of `size`
-   * bytes and reports a conflict at its first racing byte (see {@link Race}).
+   * bytes and reports a conflict at its first racing byte (see {@link Race}). With `--history` the access's Info
+   * keeps its stack (see {@link withStack}).
    */
   const checkWord: CheckWord = (id, base, w, mask, flags, site, size, what, fn) => {
     counted(1);
-    const c = shadow.access(base + 2 * w, mask, flags, site, stopOnRace);
+    const kept = history ? withStack(site, fn) : site;
+    const c = shadow.access(base + 2 * w, mask, flags, kept, stopOnRace);
     // an excused race: the access happens after all, so it is checked again and recorded
     if (c !== undefined && raceAt(c, id, w, mask, size, flags, site, what, fn) && stopOnRace)
-      shadow.access(base + 2 * w, mask, flags, site, false);
+      shadow.access(base + 2 * w, mask, flags, kept, false);
   };
   /**
    * Reports conflict `c` of an access of the bytes `mask` of word `w` at their first common byte.
@@ -284,8 +326,9 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     const maskOf = (w: number): number =>
       ((1 << Math.min(end - w * 8, 8)) - 1) & ~((1 << Math.max(off - w * 8, 0)) - 1);
     let raced = false; // only the first racing word of one access is reported
+    const kept = history ? withStack(site, fn) : site;
     for (let w = w0; w < w1; ) {
-      const done = shadow.accessRun(base + 2 * w, w1 - w, maskOf(w), maskOf(w1 - 1), flags, site, stopOnRace);
+      const done = shadow.accessRun(base + 2 * w, w1 - w, maskOf(w), maskOf(w1 - 1), flags, kept, stopOnRace);
       counted(done);
       w += done;
       const c = shadow.lastConflict;
@@ -294,7 +337,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
         if (raceAt(c, id, w - 1, maskOf(w - 1), size, flags, site, what, fn) && stopOnRace) {
           // an excused race: the rest of the access happens after all, as under --on-race=report
           for (let v = w - 1; v < w1; )
-            v += shadow.accessRun(base + 2 * v, w1 - v, maskOf(v), maskOf(w1 - 1), flags, site, false);
+            v += shadow.accessRun(base + 2 * v, w1 - v, maskOf(v), maskOf(w1 - 1), flags, kept, false);
           return;
         }
       }
@@ -355,7 +398,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   const messages = new Messages(ctx, buffers, memories);
   messages.install();
   if (!isMainThread) awaitFork(ctx, buffers, messages);
-  observeSync(ctx);
+  observeSync(ctx, lockNames);
   observeAnnotations(ctx);
   observeStm(ctx);
 
@@ -376,11 +419,25 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   return {
     ...elements.runtime,
     ...(locked !== undefined ? { ...locked.runtime, r: undefined, w: undefined } : {}),
+    allocated: (x, site) => buffers.allocated(x, sites.siteOf(site)),
     sitedMethods,
     originals,
-    worker: workerHooks(ctx, buffers, memories, messages),
+    worker: withTests(workerHooks(ctx, buffers, memories, messages), tests),
   };
 };
+
+/** `hooks`, handing the test running now to each worker spawned (`./tests.ts`). */
+function withTests(hooks: WorkerHooks, tests: ReturnType<typeof testNames>): WorkerHooks {
+  if (tests === null) return hooks;
+  return {
+    beforeSpawn(options) {
+      tests.beforeSpawn();
+      hooks.beforeSpawn(options);
+    },
+    afterSpawn: (worker) => hooks.afterSpawn(worker),
+    spawnFailed: () => hooks.spawnFailed(),
+  };
+}
 
 /** The checker class of each `--detector`. */
 const SHADOWS = { goldilocks: Shadow, fasttrack: FastTrackShadow, eraser: EraserShadow } as const;

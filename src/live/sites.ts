@@ -4,6 +4,7 @@
  * number the hooks map to a location, `../hooks/hooks.ts`); a patched built-in finds its caller's frame in a
  * captured stack ({@link Sites.callerSite}).
  */
+import { findSourceMap } from 'node:module';
 import type { ThreadHooks } from '../hooks/contract.js';
 import type { Callee } from './context.js';
 import type { StateViews } from './memory/state.js';
@@ -21,6 +22,23 @@ const internalFrame = (f: NodeJS.CallSite): boolean => {
   const file = f.getFileName() ?? f.getScriptNameOrSourceURL();
   return !file || file.startsWith('node:') || file.startsWith(RUNTIME_DIR);
 };
+
+/**
+ * The site text of position `line`:`column` (1-based) of `file` in the program's own coordinates: through the
+ * file's source map (a rewritten file's, `../instrument/source-map.ts`; structured call sites are not mapped).
+ */
+function originalSite(file: string, line: number, column: number): string {
+  let entry: { originalLine?: number; originalColumn?: number } | undefined;
+  if (file.startsWith('file:') || file.startsWith('/'))
+    try {
+      entry = findSourceMap(file)?.findEntry(line - 1, column - 1);
+    } catch {
+      entry = undefined; // a map Node could not read: the generated position
+    }
+  return entry?.originalLine === undefined || entry.originalColumn === undefined
+    ? siteText(file, line, column)
+    : siteText(file, entry.originalLine + 1, entry.originalColumn + 1);
+}
 
 /** This thread's site string ids: of the rewritten sites and of the caller frames met. */
 export class Sites {
@@ -58,20 +76,24 @@ export class Sites {
     const holder = this.holder;
     const limit = Error.stackTraceLimit;
     const prepare = Error.prepareStackTrace;
+    let frame: NodeJS.CallSite | undefined;
     Error.stackTraceLimit = outside ? 64 : 1;
     Error.prepareStackTrace = structured;
-    Error.captureStackTrace(holder, fn);
-    // read while `structured` is installed: V8 prepares the stack on first read
-    const frame = outside ? holder.stack?.find((f) => !internalFrame(f)) : holder.stack?.[0];
-    Error.prepareStackTrace = prepare;
-    Error.stackTraceLimit = limit;
+    try {
+      Error.captureStackTrace(holder, fn);
+      // read while `structured` is installed: V8 prepares the stack on first read
+      frame = outside ? holder.stack?.find((f) => !internalFrame(f)) : holder.stack?.[0];
+    } finally {
+      Error.prepareStackTrace = prepare;
+      Error.stackTraceLimit = limit;
+    }
     const file = frame?.getFileName() ?? frame?.getScriptNameOrSourceURL();
     const line = frame?.getLineNumber() ?? 0;
     const column = frame?.getColumnNumber() ?? 0;
     const key = file ? `${file}:${line}:${column}` : '<unknown>';
     let g = this.frames.get(key);
     if (g === undefined) {
-      g = putString(this.s, file ? siteText(file, line, column) : key);
+      g = putString(this.s, file ? originalSite(file, line, column) : key);
       this.frames.set(key, g);
     }
     return g;

@@ -1,31 +1,38 @@
 /**
  * The goldilocks/sync library's reports (`../sync/observer.ts`) as synchronization cells: a lock's acquire and
  * release (`Tag.Named`: the lock is named by its buffer and byte offset; the locks this thread holds are kept in
- * `Shadow.held`, innermost last), a volatile's publish (a write) and subscribe (a read), `Tag.Volatile`.
+ * `Shadow.held`, innermost last), a volatile's publish (a write) and subscribe (a read), `Tag.Volatile`. Each
+ * primitive is named once per thread for race reports (`./lock-names.ts`).
  */
 
 import { SyncKind } from '../model/sync.js';
 import { type SyncRef, setSyncObserver } from '../sync/observer.js';
 import type { Context } from './context.js';
+import type { LockNames } from './lock-names.js';
 import { appendCell, Tag } from './memory/state.js';
 import { packA } from './shadow/goldilocks.js';
 
-/** Appends the cell `kind` of `ref` (tagged `tag`) for the thread of `ctx`; returns its `a` word. */
-function syncCell(ctx: Context, kind: number, tag: number, ref: SyncRef): number {
-  const a = packA(tag, ctx.idOf(ref.buffer));
+/**
+ * Appends the cell `kind` of `ref` (tagged `tag`) for the thread of `ctx`, the primitive named in `names` for
+ * reports; returns its `a` word.
+ */
+function syncCell(ctx: Context, names: LockNames, kind: number, tag: number, ref: SyncRef): number {
+  const id = ctx.idOf(ref.buffer);
+  names.note(ref, id);
+  const a = packA(tag, id);
   ctx.listLocked(() => appendCell(ctx.s, kind, ctx.t, a, ref.byteOffset));
   return a;
 }
 
-/** Installs the sync library's observer for the thread of `ctx`. */
-export function observeSync(ctx: Context): void {
+/** Installs the sync library's observer for the thread of `ctx`; its primitives are named in `names`. */
+export function observeSync(ctx: Context, names: LockNames): void {
   const held = ctx.shadow.held;
   setSyncObserver({
     acquire(ref) {
-      held.push(syncCell(ctx, SyncKind.Acquire, Tag.Named, ref), ref.byteOffset);
+      held.push(syncCell(ctx, names, SyncKind.Acquire, Tag.Named, ref), ref.byteOffset);
     },
     release(ref) {
-      const a = syncCell(ctx, SyncKind.Release, Tag.Named, ref);
+      const a = syncCell(ctx, names, SyncKind.Release, Tag.Named, ref);
       for (let i = held.length - 2; i >= 0; i -= 2) {
         if (held[i] === a && held[i + 1] === ref.byteOffset) {
           held.splice(i, 2);
@@ -34,10 +41,10 @@ export function observeSync(ctx: Context): void {
       }
     },
     publish(ref) {
-      syncCell(ctx, SyncKind.Publish, Tag.Volatile, ref);
+      syncCell(ctx, names, SyncKind.Publish, Tag.Volatile, ref);
     },
     subscribe(ref) {
-      syncCell(ctx, SyncKind.Subscribe, Tag.Volatile, ref);
+      syncCell(ctx, names, SyncKind.Subscribe, Tag.Volatile, ref);
     },
   });
 }

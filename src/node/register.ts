@@ -20,6 +20,9 @@
  *    from the parent's execArgv, and child processes from `NODE_OPTIONS` (as set by `./run.ts`);
  * 5. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
  *    WebAssembly (`WebAssembly.compile`, `compileStreaming`, `instantiate`, `instantiateStreaming`, `new Module`).
+ * Before them, Node's source maps are enabled (`process.setSourceMapsEnabled`, as `--enable-source-maps`): every
+ * rewritten file carries its inline map (`./transform.ts`), so stacks name the program's lines and columns, not the
+ * rewritten code's. (A file that is not rewritten keeps its own `sourceMappingURL`, which Node then follows too.)
  *
  * Node's loader-hooks thread (a worker without a parent port) also runs `--require` preloads: there this module does
  * nothing, as `./loader.ts` installs the passthrough hooks it needs.
@@ -188,6 +191,7 @@ function warnUninstrumented(): void {
 
 // Steps 1–5 of the file header, in a thread that runs user code (last: the constants above are then initialized).
 if (threads.isMainThread || threads.parentPort !== null) {
+  process.setSourceMapsEnabled(true); // the rewritten files' inline maps: stacks in the program's columns
   const runtime = loadRuntime();
   register('./loader.js', REGISTER_URL);
   instrumentCommonJs();

@@ -8,9 +8,12 @@
  * more is said; when it accepts them (syntax acorn does not know), a warning names the file, and under
  * `goldilocks run` the file is listed as unchecked in the run's summary and report ({@link UNCHECKED_LIST}).
  *
+ * Each rewritten file ends with its inline source map (`../instrument/source-map.ts`; `./register.ts` enables
+ * Node's source maps), so that stacks name the program's own lines and columns.
+ *
  * TypeScript (`.ts`, `.mts`, `.cts`) is type-stripped with amaro (Node's own stripper, swc compiled to wasm) in
  * strip-only mode: types become whitespace, so lines and columns of the remaining code are exactly those of the
- * source. Syntax that strip-only mode rejects (enums, namespaces, parameter properties) throws a SyntaxError naming
+ * source (the rewritten code's map is the map to the TypeScript source: there is no map to compose). Syntax that strip-only mode rejects (enums, namespaces, parameter properties) throws a SyntaxError naming
  * the file, as Node's `--experimental-strip-types` does.
  *
  * Rewrites are kept in the transform cache of `./cache.ts` (`GOLDILOCKS_CACHE`). The rewriter (acorn and the rest) and
@@ -20,7 +23,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileFunction } from 'node:vm';
 import type { InstrumentOptions, InstrumentResult } from '../instrument/instrument.js';
@@ -129,7 +132,9 @@ function engineAccepts(source: string, module: boolean): boolean {
 export function transformSource(source: string, file: string, module: boolean): string {
   if (isOwn(file) || loadingTools) return source;
   if (cache === undefined) cache = cacheDir(settings.GOLDILOCKS_CACHE) ?? null;
-  const options: InstrumentOptions = { file, module };
+  // a source map where Node can name the file (not `[worker eval]`): frames then name the program's columns
+  const sourceMap = file.startsWith('file:') || isAbsolute(file);
+  const options: InstrumentOptions = { file, module, sourceMap };
   const key = cache === null ? '' : cacheKey(source, options);
   const hit = cache === null ? undefined : readCached(cache, key);
   if (hit !== undefined) {

@@ -19,8 +19,40 @@ export interface RaceAccess {
   atomic: boolean;
   /** Source location as written in the trace, or the live `file:line:column` ('' when none). */
   location: string;
-  /** Live only, the current access only: the racing access's stack, one frame a line (`at f (file:1:2)`). */
+  /**
+   * Live only: the access's stack, one frame a line (`at f (file:1:2)`), in the program's source coordinates: the
+   * current access's always, the previous access's with `--history`.
+   */
   stack?: string;
+  /**
+   * Live only, under `node --test`: the test file and the name of the test (`describe > it`) that was running in the
+   * access's thread.
+   */
+  test?: TestName;
+}
+
+/** A test of node:test, as a race names it. */
+export interface TestName {
+  /** The test file (a path). */
+  file: string;
+  /** The test's name, its suites' names first, joined by ` > `. */
+  name: string;
+}
+
+/** Live only: where the memory of a race came from. */
+export interface Allocation {
+  /**
+   * The `file:line:column` of the `new SharedArrayBuffer(...)` or `new WebAssembly.Memory(...)` that made it; ''
+   * when the runtime did not see it made (uninstrumented code, a WebAssembly module's own memory): then `thread`
+   * is the thread that met it first.
+   */
+  location: string;
+  /** The thread that made it (`T0`). */
+  thread: string;
+  /** `SharedArrayBuffer` or `WebAssembly.Memory`. */
+  kind: string;
+  /** Its length in bytes when it was made (a growable buffer's, a memory's: the most it can grow to). */
+  bytes: number;
 }
 
 /** Live only: where the racing bytes are. */
@@ -33,6 +65,10 @@ export interface MemoryLocation {
   size: number;
   /** Constructor name of the view (`Int32Array`, `DataView`, ...) or the bulk method (`TypedArray#set`). */
   elementType: string;
+  /** An element access's index in its view (`Int32Array element [3]`); absent for other accesses. */
+  index?: number;
+  /** An element access's first byte in the buffer (`bytes 12–15`); absent for other accesses. */
+  start?: number;
 }
 
 /** A race declared at `current` (the later access) against `previous` on `variable`. */
@@ -41,6 +77,8 @@ export interface RaceRecord {
   variable: string;
   /** Live only: the racing bytes. */
   memory?: MemoryLocation;
+  /** Live only: where the racing bytes' buffer was made, and by which thread. */
+  allocation?: Allocation;
   current: RaceAccess;
   previous: RaceAccess;
   /**
@@ -48,6 +86,11 @@ export interface RaceRecord {
    * eraser: the locks held at the current access; absent for the vector-clock detectors (djit, fasttrack).
    */
   lockset?: string[];
+  /**
+   * Live only: the {@link lockset} in the program's words, item for item (`Mutex 'connection'`, `Atomics on
+   * Int32Array[1] of <allocation>`, `postMessage from T0 at file:line`, `thread T0`).
+   */
+  locksetNames?: string[];
   /** How the detector decided, in its own terms (which lockset walk, which epochs). */
   detail: string;
   /** False for eraser's warnings: potential races (a lockset violation), not proven ones. */

@@ -1,16 +1,33 @@
 /**
  * The text a person reads, for `goldilocks check` and `goldilocks run` alike, in the manner of ThreadSanitizer's
  * reports: one block per race between two `==================` lines (`WARNING: <detector>: data race on <variable>`,
- * the current access, its stack when known, the `previous` access, the lockset, how it was decided), the `--stats`
+ * the current access, its stack when known, the `previous` access and its stack (`--history`), live the racing
+ * memory, the lockset, how it was decided), the `--stats`
  * section, and one `SUMMARY: <detector>: ...` line of counts. `goldilocks check --json` does not load it.
  */
 import pc from 'picocolors';
 import { CHECK_DECISIONS } from '../detectors/goldilocks/short-circuit.js';
 import type { JsonReport } from './json.js';
-import type { RaceAccess, RaceRecord } from './race.js';
+import type { Allocation, MemoryLocation, RaceAccess, RaceRecord } from './race.js';
 import { excusedStatistics } from './suppressions.js';
 
 const RULE = '==================';
+
+type Palette = ReturnType<typeof pc.createColors>;
+const COLORED = pc.createColors(true);
+const PLAIN = pc.createColors(false);
+/** ANSI colours when `colors` (whatever picocolors guessed of stdout), else none. */
+const palette = (colors: boolean): Palette => (colors ? COLORED : PLAIN);
+
+/**
+ * Whether text for `stream` is coloured: never with `NO_COLOR` set and not empty (no-color.org), always with
+ * `FORCE_COLOR` set to anything but `0` or `false`, else on a terminal (`isTTY`) whose `TERM` is not `dumb`.
+ */
+export function colorsFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return stream.isTTY === true && env.TERM !== 'dumb';
+}
 
 /** What a race report shows beside the race: who decided it, how often its pair of locations raced, colours. */
 export interface RaceTextOptions {
@@ -22,10 +39,31 @@ export interface RaceTextOptions {
   count?: number;
 }
 
-function describe(a: RaceAccess, c: ReturnType<typeof pc.createColors>): string {
+function describe(a: RaceAccess, c: Palette): string {
   const what = `${a.transactional ? 'transactional ' : ''}${a.atomic ? 'atomic ' : ''}${a.access}`;
   const where = a.location === '' ? '<no location>' : a.location;
   return `${c.bold(what)} by thread ${a.thread} at ${where}${a.index >= 0 ? ` (event ${a.index})` : ''}`;
+}
+
+const plural = (n: number, what: string): string => `${grouped(n)} ${what}${n === 1 ? '' : 's'}`;
+const bytes = (first: number, size: number): string =>
+  size === 1 ? `byte ${first}` : `bytes ${first}–${first + size - 1}`;
+
+/**
+ * The racing memory in the program's words (live): `Int32Array element [3] (bytes 12–15) of a SharedArrayBuffer
+ * of 16 bytes created by thread T0 at file:17:31`; an access that is not an element's (a bulk method, an `Atomics`
+ * call, a DataView) is named by its first racing byte.
+ */
+export function memoryText(m: MemoryLocation, a: Allocation | undefined): string {
+  const what =
+    m.index !== undefined && m.start !== undefined
+      ? `${m.elementType} element [${m.index}] (${bytes(m.start, m.size)})`
+      : `${m.elementType} of ${plural(m.size, 'byte')} at byte ${m.byteOffset}`;
+  if (a === undefined) return `${what} of sab#${m.buffer}`;
+  const made = a.location
+    ? `created by thread ${a.thread} at ${a.location}`
+    : `first met by thread ${a.thread} (created where goldilocks does not see)`;
+  return `${what} of a ${a.kind} of ${plural(a.bytes, 'byte')} ${made}`;
 }
 
 /**
@@ -38,11 +76,25 @@ export function grouped(n: number): string {
 }
 
 /**
+ * How a race was decided, in one plain sentence for a live precise race (the detector's own terms in parentheses);
+ * the detector's terms alone otherwise (`goldilocks check`'s text is unchanged).
+ */
+export function decision(race: RaceRecord): string {
+  if (race.memory === undefined || !race.precise) return race.detail;
+  const p = race.previous;
+  const c = race.current;
+  return (
+    `nothing orders ${p.thread}'s ${p.access} before ${c.thread}'s ${c.access}: no lock, Atomics operation, ` +
+    `message, or thread start or join hands the memory from ${p.thread} to ${c.thread} in between (${race.detail})`
+  );
+}
+
+/**
  * The text block of one race, ending in a newline. A race that is not precise (Eraser's) is a `potential data race`
  * against the `last other` access, with the `locks held`.
  */
 export function textRace(race: RaceRecord, options: RaceTextOptions): string {
-  const c = options.colors ? pc : pc.createColors(false);
+  const c = palette(options.colors);
   const kind = race.precise ? 'data race' : 'potential data race (Eraser lockset violation)';
   const m = race.memory;
   const out = [
@@ -51,10 +103,16 @@ export function textRace(race: RaceRecord, options: RaceTextOptions): string {
       (m ? ` (${m.elementType}, ${m.size} bytes)` : ''),
     `  ${describe(race.current, c)}`,
   ];
-  if (race.current.stack) for (const line of race.current.stack.split('\n')) out.push(`    ${line.trim()}`);
+  if (race.current.test) out.push(`  in test '${race.current.test.name}' of ${race.current.test.file}`);
+  if (race.current.stack)
+    for (const line of race.current.stack.split('\n')) out.push(c.dim(`    ${line.trim()}`));
   out.push(`  ${race.precise ? 'previous' : 'last other'} ${describe(race.previous, c)}`);
-  if (race.lockset) out.push(`  ${race.precise ? 'lockset' : 'locks held'}: {${race.lockset.join(', ')}}`);
-  out.push(`  decided by: ${race.detail}`);
+  if (race.previous.stack)
+    for (const line of race.previous.stack.split('\n')) out.push(c.dim(`    ${line.trim()}`));
+  if (m) out.push(`  memory: ${memoryText(m, race.allocation)}`);
+  const lockset = race.locksetNames ?? race.lockset;
+  if (lockset) out.push(`  ${race.precise ? 'lockset' : 'locks held'}: {${lockset.join(', ')}}`);
+  out.push(`  decided by: ${decision(race)}`);
   if (options.count !== undefined && options.count > 1)
     out.push(c.dim(`  (this pair of locations raced ${options.count} times)`));
   out.push(RULE);
@@ -67,7 +125,7 @@ export function textRace(race: RaceRecord, options: RaceTextOptions): string {
  * buffers, processes), the time and the rate, and the infeasible events accepted with `--lenient`.
  */
 export function textSummary(j: JsonReport, colors: boolean): string {
-  const c = colors ? pc : pc.createColors(false);
+  const c = palette(colors);
   const s = j.summary;
   const rate =
     s.eventsPerSecond >= 1e6 ? `${(s.eventsPerSecond / 1e6).toFixed(2)}M` : grouped(s.eventsPerSecond);
@@ -117,7 +175,7 @@ export function statisticsText(j: JsonReport): string[] {
 
 /** Renders a JSON report as text for people: its races ({@link textRace}), the omitted ones, `--stats`, the summary. */
 export function textReport(j: JsonReport, options: { colors: boolean; stats: boolean }): string {
-  const c = options.colors ? pc : pc.createColors(false);
+  const c = palette(options.colors);
   let out = '';
   for (const r of j.races)
     out += textRace(r, { detector: j.detector, colors: options.colors, count: r.count });

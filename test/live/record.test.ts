@@ -42,14 +42,14 @@ const line = (location: string) => Number(location.split(':').at(-2));
 
 /**
  * The race blocks and the SUMMARY line of a text report (src/report/text.ts), without what only one front end
- * knows: the event index (offline), the element type and size and the stack (live), the lockset's members and the
+ * knows: the event index (offline), the element type and size, the stack and the memory line (live), the lockset's members and the
  * detector's reasoning (named differently in a trace), how often a pair raced, and the SUMMARY's numbers and
  * its account of the input (a trace's locks and variables, a run's buffers and processes).
  */
 function lineShapes(text: string): string[] {
   return text
     .split('\n')
-    .filter((l) => /^(=+$|WARNING: |SUMMARY: | {2}[a-z])/.test(l))
+    .filter((l) => /^(=+$|WARNING: |SUMMARY: | {2}[a-z])/.test(l) && !l.startsWith('  memory: '))
     .map((l) =>
       l
         .replace(/ \(event \d+\)$/, '')

@@ -238,6 +238,13 @@ export interface SharedState {
   strIndex: SharedArrayBuffer;
   /** Per buffer id: [word table index in the heap, words, byte length]. */
   buffers: SharedArrayBuffer;
+  /**
+   * Per buffer id: where it was made and what it holds, for race reports (`../buffers.ts`): [string id of the site
+   * + 1 (0: not seen made), thread id + 1, kind (0 SharedArrayBuffer, 1 WebAssembly.Memory), string id + 1 of the
+   * JSON object naming the goldilocks/sync primitives in it by byte offset (0: none; `../lock-names.ts`)]
+   * (growable).
+   */
+  allocations: SharedArrayBuffer;
   /** Per thread id: bit 0 dead, bit 1 terminating, bit 2 forked (the fork cell is in the list). */
   threads: SharedArrayBuffer;
   /** Per thread id: the parent's thread id + 1. */
@@ -271,6 +278,7 @@ export function createState(settings: SharedSettings, record = false): SharedSta
     str: growable(1 << 16, STR_MAX),
     strIndex: growable(1 << 14, STR_MAX),
     buffers: growable(1 << 12, MAX_BUFFERS * 12),
+    allocations: growable(1 << 12, MAX_BUFFERS * 16),
     threads: growable(1 << 12, THREADS_MAX),
     parents: growable(1 << 12, THREADS_MAX),
     record: record ? growable(1 << 16, RECORD_MAX) : undefined,

@@ -139,6 +139,12 @@ export const threadKey = (t: number): number => t;
 /** The lockset key of the object in a cell's `a`, `b` words. */
 export const objectKey = (a: number, b: number): number => a * TWO32 + (b >>> 0);
 
+/** The tag, id (`a` word) and `b` word of an object's lockset key (not a thread's: `key` ≥ 2^32). */
+export function keyParts(key: number): { tag: number; id: number; b: number } {
+  const a = Math.floor(key / TWO32);
+  return { tag: a >>> TAG_SHIFT, id: a & ((1 << TAG_SHIFT) - 1), b: key % TWO32 };
+}
+
 /** `tag`/`id` packed into a cell's `a` word. */
 export const packA = (tag: number, id: number): number => (tag << TAG_SHIFT) | id;
 
@@ -784,10 +790,7 @@ export class Shadow {
   static keyName(key: number): string {
     if (key < TWO32) return `T${key}`;
     if (key < DATA * 2 ** 10) return `xact-word#${key - DATA}`;
-    const a = Math.floor(key / TWO32);
-    const b = key % TWO32;
-    const tag = a >>> TAG_SHIFT;
-    const id = a & ((1 << TAG_SHIFT) - 1);
+    const { tag, id, b } = keyParts(key);
     switch (tag) {
       case Tag.WaiterList:
         return `waiters@sab#${id}+${b}`;
