@@ -27,3 +27,6 @@ export function countInstructions(args: string[], cwd?: string): number {
     throw new Error(`the run under valgrind failed (exit ${r.status ?? r.error}):\n${r.stderr}`);
   return Number(m[1].replace(/,/g, ''));
 }
+
+/** Whether valgrind runs here (Debian package `valgrind`). */
+export const hasValgrind = (): boolean => spawnSync('valgrind', ['--version']).status === 0;

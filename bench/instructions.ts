@@ -18,7 +18,7 @@
  * the work the code asks of the processor, and `npm run bench:compare` the time. Needs valgrind (Debian package
  * `valgrind`). Exit code 2 for bad arguments, a missing valgrind, or an unsuitable FILE.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,7 +26,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { sniff } from '../dist/check.js';
 import { describeMachine, ROOT } from '../scripts/child.js';
-import { countInstructions } from './cachegrind.js';
+import { countInstructions, hasValgrind } from './cachegrind.js';
 import { buildRevision } from './revision.js';
 
 const USAGE =
@@ -50,8 +50,7 @@ const fail = (message: string): never => {
   console.error(`bench:instructions: ${message}`);
   process.exit(2);
 };
-if (spawnSync('valgrind', ['--version']).status !== 0)
-  fail('needs valgrind on the PATH (Debian: apt-get install valgrind)');
+if (!hasValgrind()) fail('needs valgrind on the PATH (Debian: apt-get install valgrind)');
 
 // FILE's first bytes: a text trace, not gzip'd, not binary
 const { kind } = sniff(file, undefined);

@@ -14,7 +14,7 @@ import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node
 import path from 'node:path';
 import { CELL, Tag } from '../live/memory/state.js';
 import { CHUNK_RECORDS, RECORD, type RecordMeta, VALUE } from '../live/record.js';
-import { ATOMIC, objectKey, packA, Shadow, WRITE } from '../live/shadow/goldilocks.js';
+import { Access, objectKey, packA, Shadow } from '../live/shadow/goldilocks.js';
 import { SyncKind } from '../model/sync.js';
 import { writeAll } from '../trace/write-all.js';
 
@@ -286,8 +286,8 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
       const i = order[next];
       if (benign.length > 0 && isBenign(i)) continue;
       const bits = acc.bits[i];
-      const atomic = (bits & ATOMIC) !== 0;
-      const op = atomic ? (bits & WRITE ? 'awd(' : 'ard(') : bits & WRITE ? 'w(' : 'r(';
+      const atomic = (bits & Access.ATOMIC) !== 0;
+      const op = atomic ? (bits & Access.WRITE ? 'awd(' : 'ard(') : bits & Access.WRITE ? 'w(' : 'r(';
       const t = thread(acc.thread[i]);
       const close = atomic ? `,${atomicLocation(i)})` : ')';
       const where = `|${loc(acc.site[i])}`;

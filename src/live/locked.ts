@@ -22,7 +22,7 @@ import type { Runtime, ThreadHooks } from '../hooks/contract.js';
 import { toStringTag } from '../hooks/views.js';
 import type { CheckRange } from './context.js';
 import { type Recorder, VALUE } from './record.js';
-import { ATOMIC, type Shadow, WRITE } from './shadow/goldilocks.js';
+import { Access, type Shadow } from './shadow/goldilocks.js';
 import type { Sites } from './sites.js';
 import { index, toKey } from './views.js';
 
@@ -145,7 +145,7 @@ export class LockedElements {
         this.lo = words[0];
         this.hi = words[1];
         try {
-          checkRange(o.buffer as SharedArrayBuffer, off, bpe, WRITE, siteOf(site), o, hooks.set);
+          checkRange(o.buffer as SharedArrayBuffer, off, bpe, Access.WRITE, siteOf(site), o, hooks.set);
         } finally {
           this.view = undefined;
         }
@@ -175,7 +175,7 @@ export class LockedElements {
     const { memory, recorder } = this.c;
     const o = this.view;
     let valued = false;
-    if (o !== undefined && (bits & ATOMIC) === 0) {
+    if (o !== undefined && (bits & Access.ATOMIC) === 0) {
       this.view = undefined;
       if (this.c.shadow.lastConflict === undefined || !this.c.stopOnRace) {
         const elements = o as unknown as Record<number, unknown>;
@@ -213,7 +213,8 @@ export class LockedElements {
         this.done = true;
         valued = true;
       }
-    } else if (memory !== undefined && bits & WRITE) memory.write(word, bits & 0xff, 0, 0, site, false, 0, 0);
+    } else if (memory !== undefined && bits & Access.WRITE)
+      memory.write(word, bits & 0xff, 0, 0, site, false, 0, 0);
     if (recorder !== undefined) recorder.log(word, valued ? bits | VALUE : bits, site, this.lo, this.hi);
   };
 }

@@ -77,7 +77,7 @@ import { Recorder } from './record.js';
 import { collectList } from './shadow/eager.js';
 import { EraserShadow } from './shadow/eraser.js';
 import { FastTrackShadow } from './shadow/fasttrack.js';
-import { ATOMIC, type Conflict, Shadow, WRITE, XACT } from './shadow/goldilocks.js';
+import { Access, type Conflict, Shadow } from './shadow/goldilocks.js';
 import { Sites } from './sites.js';
 import { observeStm } from './stm-observer.js';
 import { observeSync } from './sync-observer.js';
@@ -237,9 +237,9 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       current: {
         index: -1,
         thread: `T${t}`,
-        access: flags & WRITE ? 'write' : 'read',
-        transactional: (flags & XACT) !== 0,
-        atomic: (flags & ATOMIC) !== 0,
+        access: flags & Access.WRITE ? 'write' : 'read',
+        transactional: (flags & Access.XACT) !== 0,
+        atomic: (flags & Access.ATOMIC) !== 0,
         location: getString(s, site),
         stack: (at.stack ?? '').split('\n').slice(1).join('\n'),
         ...(tests?.current() ? { test: tests.current() } : {}),
@@ -247,9 +247,9 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       previous: {
         index: -1,
         thread: `T${c.owner}`,
-        access: c.flags & WRITE ? 'write' : 'read',
-        transactional: (c.flags & XACT) !== 0,
-        atomic: (c.flags & ATOMIC) !== 0,
+        access: c.flags & Access.WRITE ? 'write' : 'read',
+        transactional: (c.flags & Access.XACT) !== 0,
+        atomic: (c.flags & Access.ATOMIC) !== 0,
         ...previousAt(c.site),
       },
       // the vector-clock peer decides by epochs (its detail), without a lockset

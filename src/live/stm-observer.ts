@@ -19,7 +19,7 @@ import { SyncKind } from '../model/sync.js';
 import { type AccessLog, setStmObserver } from '../stm/observer.js';
 import type { Context } from './context.js';
 import { allocHeap, appendCell, rawAtomics } from './memory/state.js';
-import { WRITE, XACT } from './shadow/goldilocks.js';
+import { Access } from './shadow/goldilocks.js';
 
 /** A commit's words: word heap index → [buffer id, word index in the buffer, byte mask]. */
 type Words = Map<number, [number, number, number]>;
@@ -77,8 +77,8 @@ export function observeStm(ctx: Context): void {
     const pos = ctx.listLocked(() => appendCell(s, SyncKind.Commit, t, at, n));
     shadow.commitPos = pos;
     try {
-      for (const [word, v] of r) checkWord(word, v, XACT, site);
-      for (const [word, v] of w) checkWord(word, v, WRITE | XACT, site);
+      for (const [word, v] of r) checkWord(word, v, Access.XACT, site);
+      for (const [word, v] of w) checkWord(word, v, Access.WRITE | Access.XACT, site);
     } finally {
       shadow.commitPos = -1;
     }

@@ -15,7 +15,7 @@ import type { Buffers } from './buffers.js';
 import type { CheckRange, CheckWord } from './context.js';
 import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
-import { WRITE } from './shadow/goldilocks.js';
+import { Access } from './shadow/goldilocks.js';
 import type { Sites } from './sites.js';
 
 const SAME_EPOCH = STAT.sameEpoch;
@@ -172,7 +172,7 @@ export function elementAccess({
       return c;
     };
   const read = fastPath(0);
-  const write = fastPath(WRITE);
+  const write = fastPath(Access.WRITE);
   const runtime: ElementAccess['runtime'] = {
     get(o, k, site) {
       const key = toKey(k);
@@ -192,7 +192,7 @@ export function elementAccess({
           o.buffer as SharedArrayBuffer,
           o.byteOffset + i * bpe,
           bpe,
-          WRITE,
+          Access.WRITE,
           siteOf(site),
           o,
           hooks.set,

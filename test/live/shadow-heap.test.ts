@@ -19,7 +19,7 @@ import {
   StateViews,
 } from '../../src/live/memory/state.js';
 import { SHADOW_LIMIT_DEFAULT, SHADOW_LIMIT_MAX } from '../../src/live/options.js';
-import { OWNER, Shadow, WRITE } from '../../src/live/shadow/goldilocks.js';
+import { Access, Info, Shadow } from '../../src/live/shadow/goldilocks.js';
 import { cli, tempFile } from '../helpers/helpers.js';
 
 const MiB = 1 << 20;
@@ -55,10 +55,10 @@ describe('shadow heap', () => {
     const base = buffers.baseOf(buffers.register(buffer));
     const shadow = new Shadow(s, t);
     const last = base + 2 * (GiB / 8 - 1); // the word of the buffer's last 8 bytes
-    assert.equal(shadow.access(last, 0xff, WRITE, 1, true), undefined);
+    assert.equal(shadow.access(last, 0xff, Access.WRITE, 1, true), undefined);
     const info = s.heap[last + 1];
     assert.ok(info * 4 > 2 ** 31, `Info at byte ${info * 4}`);
-    assert.equal(s.heap[info + OWNER], t);
+    assert.equal(s.heap[info + Info.OWNER], t);
     // another thread's unordered read of it races
     ensureThread(s, 2);
     const conflict = new Shadow(s, 2).access(last, 0x01, 0, 2, true);

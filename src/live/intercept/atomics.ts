@@ -15,7 +15,7 @@ import { toStringTag } from '../../hooks/views.js';
 import { SyncKind } from '../../model/sync.js';
 import type { Callee, Context } from '../context.js';
 import { appendCell, lock, rawAtomics, STAT, Tag, unlock } from '../memory/state.js';
-import { ATOMIC, lockOf, packA, WRITE } from '../shadow/goldilocks.js';
+import { Access, lockOf, packA } from '../shadow/goldilocks.js';
 import { type AnyFn, type Fn, integer, originals } from './common.js';
 
 /**
@@ -71,7 +71,7 @@ export function patchAtomics(ctx: Context): void {
       shadow.splitPage(lockOf(word));
       conflict = ctx.listLocked(() => {
         const kindFlags = decide();
-        flags = (kindFlags & 0xffff) | ATOMIC;
+        flags = (kindFlags & 0xffff) | Access.ATOMIC;
         const c = shadow.find(word, mask, flags);
         // --record: the data access, attempted (like Shadow.access), at the list's length before its cells
         if (shadow.onAccess !== undefined) shadow.onAccess(word, mask | flags, site);
@@ -97,8 +97,8 @@ export function patchAtomics(ctx: Context): void {
     return result;
   };
   const READ = (SyncKind.AtomicRead << 16) | 0;
-  const RMW = (SyncKind.AtomicRmw << 16) | WRITE;
-  const STORE = (SyncKind.AtomicWrite << 16) | WRITE;
+  const RMW = (SyncKind.AtomicRmw << 16) | Access.WRITE;
+  const STORE = (SyncKind.AtomicWrite << 16) | Access.WRITE;
   /** The element index `i` of shared `ta` as ValidateAtomicAccess computes it, or -1 to leave it to the original. */
   const element = (ta: unknown, i: unknown): number => {
     if (!ctx.shared(ta)) return -1;

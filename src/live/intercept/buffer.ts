@@ -5,7 +5,7 @@
  * search, see {@link patchBufferSearch}). Buffer's toJSON and `[util.inspect.custom]`: `./format.ts`.
  */
 import type { Context } from '../context.js';
-import { WRITE } from '../shadow/goldilocks.js';
+import { Access } from '../shadow/goldilocks.js';
 import {
   type AnyFn,
   checkAll,
@@ -48,7 +48,7 @@ export function patchBuffer(ctx: Context): void {
     }
     if (off < 0 || off > len(self)) return;
     const bytes = Math.min(Buffer.byteLength(String(string), enc as BufferEncoding), len(self) - off, max);
-    checkElements(ctx, self, off, off + bytes, WRITE, what, fn);
+    checkElements(ctx, self, off, off + bytes, Access.WRITE, what, fn);
   });
   wrapMethod(
     ctx,
@@ -63,7 +63,7 @@ export function patchBuffer(ctx: Context): void {
       const n = Math.min(se - ss, (t?.length ?? 0) - ts);
       if (n <= 0 || ts < 0 || ss < 0) return;
       if (ctx.shared(self)) checkElements(ctx, self, ss, ss + n, 0, what, fn);
-      if (ctx.shared(t)) checkElements(ctx, t, ts, ts + n, WRITE, what, fn);
+      if (ctx.shared(t)) checkElements(ctx, t, ts, ts + n, Access.WRITE, what, fn);
     },
     true,
   );
@@ -83,7 +83,7 @@ export function patchBuffer(ctx: Context): void {
         if (n > 0)
           ctx.checkRange(v.buffer as SharedArrayBuffer, v.byteOffset, n, 0, ctx.callerSite(fn), what, fn);
       }
-      if (ctx.shared(self)) checkElements(ctx, self, from, to, WRITE, what, fn);
+      if (ctx.shared(self)) checkElements(ctx, self, from, to, Access.WRITE, what, fn);
     },
     true,
   );
@@ -117,7 +117,7 @@ export function patchBuffer(ctx: Context): void {
       const off = args[write ? 1 : 0] === undefined ? 0 : integer(args[write ? 1 : 0]);
       const size = fixed || integer(args[write ? 2 : 1]);
       if (off >= 0 && size > 0 && off + size <= len(self))
-        checkElements(ctx, self, off, off + size, write ? WRITE : 0, what, fn);
+        checkElements(ctx, self, off, off + size, write ? Access.WRITE : 0, what, fn);
     });
   }
 }

@@ -1,7 +1,7 @@
 /** The `DataView` interceptors: see {@link patchDataView}. */
 import { notSharedCache } from '../../hooks/views.js';
 import type { Context } from '../context.js';
-import { WRITE } from '../shadow/goldilocks.js';
+import { Access } from '../shadow/goldilocks.js';
 import { type AnyFn, integer, replaceFunction } from './common.js';
 
 /**
@@ -87,7 +87,7 @@ export function patchDataView(ctx: Context): void {
       if (plainDataView(this)) return setter.call(this, byteOffset, value, littleEndian);
       return setter.call(
         this,
-        check(this, byteOffset, size, WRITE, setName, setFn as AnyFn),
+        check(this, byteOffset, size, Access.WRITE, setName, setFn as AnyFn),
         value,
         littleEndian,
       );

@@ -8,7 +8,7 @@
  */
 import { isTypedArrayConstructor } from '../../hooks/views.js';
 import type { Callee, Context } from '../context.js';
-import { WRITE } from '../shadow/goldilocks.js';
+import { Access } from '../shadow/goldilocks.js';
 import {
   type AnyFn,
   allElements,
@@ -92,7 +92,7 @@ export function patchObject(ctx: Context): void {
         check(from, key, 0); // [[GetOwnProperty]] of an element reads it, as [[Get]] does
         if (!Reflect.getOwnPropertyDescriptor(from, key)?.enumerable) continue;
         const value = from[key];
-        check(to, key, WRITE);
+        check(to, key, Access.WRITE);
         to[key] = value; // strict code: a failed [[Set]] throws TypeError, as Set(to, key, value, true) does
       }
     }

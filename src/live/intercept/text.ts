@@ -5,7 +5,7 @@
  */
 import { StringDecoder } from 'node:string_decoder';
 import type { Context } from '../context.js';
-import { WRITE } from '../shadow/goldilocks.js';
+import { Access } from '../shadow/goldilocks.js';
 import { type AnyFn, checkAll, checkElements, originals, replaceFunction } from './common.js';
 
 /** Patches `TextDecoder#decode`, `TextEncoder#encodeInto` and `StringDecoder#write`; returns the patched three. */
@@ -34,7 +34,7 @@ export function patchText(ctx: Context): readonly AnyFn[] {
   const encodeIntoFn = function (this: TextEncoder, src: unknown, dest: Uint8Array): unknown {
     if (ctx.shared(dest)) {
       const probe = encodeInto.call(this, src, new Uint8Array(dest.length)) as { written: number };
-      checkElements(ctx, dest, 0, probe.written, WRITE, 'TextEncoder#encodeInto', encodeIntoFn);
+      checkElements(ctx, dest, 0, probe.written, Access.WRITE, 'TextEncoder#encodeInto', encodeIntoFn);
     }
     return encodeInto.call(this, src, dest);
   };

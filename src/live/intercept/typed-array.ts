@@ -10,7 +10,7 @@
  * some.
  */
 import type { Callee, Context } from '../context.js';
-import { WRITE } from '../shadow/goldilocks.js';
+import { Access } from '../shadow/goldilocks.js';
 import {
   type AnyFn,
   allElements,
@@ -34,7 +34,7 @@ export function rangeMethods(ctx: Context): Record<string, Before> {
   const methods: Record<string, Before> = {
     fill(self, [, start, end], fn, what) {
       const len = lengthOf(self);
-      checkElements(ctx, self, relative(start, len, 0), relative(end, len, len), WRITE, what, fn);
+      checkElements(ctx, self, relative(start, len, 0), relative(end, len, len), Access.WRITE, what, fn);
     },
     copyWithin(self, [target, start, end], fn, what) {
       const len = lengthOf(self);
@@ -43,7 +43,7 @@ export function rangeMethods(ctx: Context): Record<string, Before> {
       const count = Math.min(relative(end, len, len) - from, len - to);
       if (count <= 0) return;
       checkElements(ctx, self, from, from + count, 0, what, fn);
-      checkElements(ctx, self, to, to + count, WRITE, what, fn);
+      checkElements(ctx, self, to, to + count, Access.WRITE, what, fn);
     },
     slice(self, [start, end], fn, what) {
       const len = lengthOf(self);
@@ -66,10 +66,10 @@ export function rangeMethods(ctx: Context): Record<string, Before> {
     reverse(self, _args, fn, what) {
       const len = lengthOf(self);
       const half = Math.floor(len / 2);
-      checkElements(ctx, self, 0, half, WRITE, what, fn);
-      checkElements(ctx, self, len - half, len, WRITE, what, fn);
+      checkElements(ctx, self, 0, half, Access.WRITE, what, fn);
+      checkElements(ctx, self, len - half, len, Access.WRITE, what, fn);
     },
-    sort: allElements(ctx, WRITE),
+    sort: allElements(ctx, Access.WRITE),
   };
   for (const name of ['join', 'map', 'forEach', 'reduce', 'reduceRight', 'filter', 'toLocaleString'])
     methods[name] = read;
@@ -91,7 +91,7 @@ export function patchTypedArray(ctx: Context): void {
       const n = (Object(source) as ArrayLike<unknown>).length >>> 0;
       if (off < 0 || off + n > self.length) return; // the original throws RangeError
       if (src) checkElements(ctx, src, 0, n, 0, what, fn);
-      if (ctx.shared(self)) checkElements(ctx, self, off, off + n, WRITE, what, fn);
+      if (ctx.shared(self)) checkElements(ctx, self, off, off + n, Access.WRITE, what, fn);
     },
     true,
   );

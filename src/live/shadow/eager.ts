@@ -26,7 +26,7 @@ import {
 } from '../memory/state.js';
 import { advancePositions, reclaim, tryLockCollector, unlockCollector } from '../memory/sync-list.js';
 import { LIVE_DETECTORS } from '../options.js';
-import { INFO, LS, NEXT, OWNER, PAGE_INTS, POS, type Shadow, threadKey, UNIFORM } from './goldilocks.js';
+import { Info, PAGE_INTS, type Shadow, threadKey, UNIFORM } from './goldilocks.js';
 
 /**
  * Collects the list if it is due and no other thread is collecting it. Call with no lock held but possibly the
@@ -108,24 +108,24 @@ function evaluatePage(
     let e = s.heap[page + k];
     if (e === UNIFORM) continue;
     while (e !== 0) {
-      if (e + INFO > s.heap.length) s.refresh();
+      if (e + Info.SIZE > s.heap.length) s.refresh();
       const heap = s.heap;
-      const id = heap[e + LS];
-      const start = id === 0 ? heap[e + POS] : locksetStart(s, id);
+      const id = heap[e + Info.LS];
+      const start = id === 0 ? heap[e + Info.POS] : locksetStart(s, id);
       if (start < cut) {
-        const key = id === 0 ? `${heap[e + OWNER]}@${start}` : `#${id}`;
+        const key = id === 0 ? `${heap[e + Info.OWNER]}@${start}` : `#${id}`;
         let record = done.get(key);
         if (record === undefined) {
-          const ls = id === 0 ? new Set<number>([threadKey(heap[e + OWNER])]) : locksetOf(s, id);
+          const ls = id === 0 ? new Set<number>([threadKey(heap[e + Info.OWNER])]) : locksetOf(s, id);
           record = storeLockset(s, shadow.evaluate(ls, start, cut), cut);
           done.set(key, record);
         }
         retainLockset(s, record);
-        s.heap[e + LS] = record;
+        s.heap[e + Info.LS] = record;
         if (id !== 0) releaseLockset(s, id);
         moved++;
       }
-      e = s.heap[e + NEXT];
+      e = s.heap[e + Info.NEXT];
     }
   }
   return moved;

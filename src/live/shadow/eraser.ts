@@ -44,27 +44,14 @@ import {
   type StateViews,
   unlock,
 } from '../memory/state.js';
-import {
-  ATOMIC,
-  type Conflict,
-  FLAGS,
-  INFO,
-  MASK,
-  NEXT,
-  OWNER,
-  objectKey,
-  POS,
-  Shadow,
-  SITE,
-  WRITE,
-} from './goldilocks.js';
+import { Access, type Conflict, Info, objectKey, Shadow } from './goldilocks.js';
 
-const LOCKSET = POS;
+const LOCKSET = Info.POS;
 const OTHER = 5;
 const OTHER_SITE = 6;
 /** The last other-thread access's WRITE | ATOMIC bits, shifted. */
 const OTHER_SHIFT = 2;
-const ACCESS_BITS = WRITE | ATOMIC;
+const ACCESS_BITS = Access.WRITE | Access.ATOMIC;
 /** A record's state (`src/detectors/eraser/states.ts`), in bits 12-14 of its flags. */
 const STATE_SHIFT = 12;
 const EXCLUSIVE = states.EXCLUSIVE << STATE_SHIFT;
@@ -124,18 +111,18 @@ export class EraserShadow extends Shadow {
   override find(word: number, mask: number, flags: number): Conflict | undefined {
     let heap = this.s.heap;
     this.counts[STAT.accesses]++;
-    const write = (flags & WRITE) !== 0;
+    const write = (flags & Access.WRITE) !== 0;
     let held = -1;
-    for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
-      if (e + INFO > heap.length) {
+    for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+      if (e + Info.SIZE > heap.length) {
         this.s.refresh();
         heap = this.s.heap;
       }
-      const f = heap[e + FLAGS];
+      const f = heap[e + Info.FLAGS];
       if ((f & mask) === 0) continue;
       this.counts[STAT.checks]++;
       const state = f & STATE;
-      if (state === CONFLICT || (state === EXCLUSIVE && heap[e + OWNER] === this.t)) {
+      if (state === CONFLICT || (state === EXCLUSIVE && heap[e + Info.OWNER] === this.t)) {
         this.counts[STAT.shortCircuitOwner]++;
         continue;
       }
@@ -149,53 +136,53 @@ export class EraserShadow extends Shadow {
   /** Moves the states of the accessed bytes (splitting records) and records the access. Lock held. */
   override record(word: number, mask: number, flags: number, site: number): void {
     const t = this.t;
-    const write = (flags & WRITE) !== 0;
+    const write = (flags & Access.WRITE) !== 0;
     let rest = mask;
     let held = -1;
     for (let e = this.s.heap[word + 1]; e !== 0; ) {
       let heap = this.s.heap;
-      if (e + INFO > heap.length) {
+      if (e + Info.SIZE > heap.length) {
         this.s.refresh();
         heap = this.s.heap;
       }
-      const next = heap[e + NEXT];
-      const f = heap[e + FLAGS];
+      const next = heap[e + Info.NEXT];
+      const f = heap[e + Info.FLAGS];
       const m = f & mask;
       if (m !== 0) {
         rest &= ~m;
         let state = f & STATE;
         let ls = heap[e + LOCKSET];
-        if (state !== CONFLICT && (state !== EXCLUSIVE || heap[e + OWNER] !== t)) {
+        if (state !== CONFLICT && (state !== EXCLUSIVE || heap[e + Info.OWNER] !== t)) {
           if (held < 0) held = this.locksHeld(word, mask, flags);
           state = this.step(state, ls, held, write);
           ls = this.stepLockset;
         }
-        const r = (f & MASK) === m ? e : this.split(e, m);
+        const r = (f & Access.MASK) === m ? e : this.split(e, m);
         heap = this.s.heap;
-        const u = heap[r + OWNER];
+        const u = heap[r + Info.OWNER];
         let other = f & (ACCESS_BITS << OTHER_SHIFT);
         if (u !== t) {
           heap[r + OTHER] = u + 1;
-          heap[r + OTHER_SITE] = heap[r + SITE];
+          heap[r + OTHER_SITE] = heap[r + Info.SITE];
           other = (f & ACCESS_BITS) << OTHER_SHIFT;
         }
-        heap[r + OWNER] = t;
-        heap[r + SITE] = site;
+        heap[r + Info.OWNER] = t;
+        heap[r + Info.SITE] = site;
         heap[r + LOCKSET] = ls;
-        heap[r + FLAGS] = m | (flags & ACCESS_BITS) | other | state;
+        heap[r + Info.FLAGS] = m | (flags & ACCESS_BITS) | other | state;
       }
       e = next;
     }
     if (rest === 0) return;
     const n = this.free.pop() ?? this.allocInfo();
     const heap = this.s.heap;
-    heap[n + FLAGS] = rest | (flags & ACCESS_BITS) | EXCLUSIVE;
-    heap[n + OWNER] = t;
+    heap[n + Info.FLAGS] = rest | (flags & ACCESS_BITS) | EXCLUSIVE;
+    heap[n + Info.OWNER] = t;
     heap[n + LOCKSET] = EMPTY;
-    heap[n + SITE] = site;
+    heap[n + Info.SITE] = site;
     heap[n + OTHER] = 0;
     heap[n + OTHER_SITE] = 0;
-    heap[n + NEXT] = heap[word + 1];
+    heap[n + Info.NEXT] = heap[word + 1];
     heap[word + 1] = n;
   }
 
@@ -219,20 +206,20 @@ export class EraserShadow extends Shadow {
   private split(e: number, m: number): number {
     const n = this.free.pop() ?? this.allocInfo();
     const heap = this.s.heap;
-    for (let i = 0; i < INFO; i++) heap[n + i] = heap[e + i];
-    heap[n + FLAGS] = (heap[e + FLAGS] & ~MASK) | m;
-    heap[e + NEXT] = n;
-    heap[e + FLAGS] &= ~m;
+    for (let i = 0; i < Info.SIZE; i++) heap[n + i] = heap[e + i];
+    heap[n + Info.FLAGS] = (heap[e + Info.FLAGS] & ~Access.MASK) | m;
+    heap[e + Info.NEXT] = n;
+    heap[e + Info.FLAGS] &= ~m;
     return n;
   }
 
   /** The warning for record `e` (state `state`) at an access of this thread. */
   private conflict(e: number, state: number, write: boolean): Conflict {
     const heap = this.s.heap;
-    const f = heap[e + FLAGS];
-    let owner = heap[e + OWNER];
+    const f = heap[e + Info.FLAGS];
+    let owner = heap[e + Info.OWNER];
     let bits = f & ACCESS_BITS;
-    let site = heap[e + SITE];
+    let site = heap[e + Info.SITE];
     if (owner === this.t && heap[e + OTHER] !== 0) {
       owner = heap[e + OTHER] - 1;
       bits = (f >> OTHER_SHIFT) & ACCESS_BITS;
@@ -242,7 +229,7 @@ export class EraserShadow extends Shadow {
     for (let i = 0; i < this.held.length; i += 2) locks.push(objectKey(this.held[i], this.held[i + 1]));
     return {
       owner,
-      flags: (f & MASK) | bits,
+      flags: (f & Access.MASK) | bits,
       site,
       detail: `Eraser: a ${write ? 'write' : 'read'} of ${states.STATE_NAMES[state >> STATE_SHIFT]} bytes leaves their candidate lockset empty (a potential race: Eraser knows only sync-library locks)`,
       lockset: locks,
@@ -257,7 +244,7 @@ export class EraserShadow extends Shadow {
       this.heldId = this.intern(pairs);
       this.withAtomic.clear();
     }
-    if ((flags & ATOMIC) === 0) return this.heldId;
+    if ((flags & Access.ATOMIC) === 0) return this.heldId;
     const key = word * 256 + mask;
     let id = this.withAtomic.get(key);
     if (id === undefined) {

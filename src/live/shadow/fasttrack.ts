@@ -61,19 +61,7 @@ import {
   Tag,
   unlock,
 } from '../memory/state.js';
-import {
-  ATOMIC,
-  type Conflict,
-  FLAGS,
-  INFO,
-  MASK,
-  NEXT,
-  OWNER,
-  POS,
-  Shadow,
-  SITE,
-  WRITE,
-} from './goldilocks.js';
+import { Access, type Conflict, Info, Shadow } from './goldilocks.js';
 
 /** Chain heads of the clock table (fixed: chains grow with the number of synchronization objects). */
 const BUCKETS = 1 << 16;
@@ -141,12 +129,12 @@ export class FastTrackShadow extends Shadow implements rules.ClockStore<number> 
   protected override decide(e: number, u: number): Conflict | undefined {
     const heap = this.s.heap;
     if (this.proven(heap, e, u)) return undefined;
-    const c = heap[e + POS];
+    const c = heap[e + Info.POS];
     const known = this.clockOf(heap, u);
     return {
       owner: u,
-      flags: heap[e + FLAGS],
-      site: heap[e + SITE],
+      flags: heap[e + Info.FLAGS],
+      site: heap[e + Info.SITE],
       detail: `FastTrack: previous access at epoch ${c}@T${u}, but C_T${this.t}[T${u}] = ${known}`,
       lockset: [],
     };
@@ -154,14 +142,14 @@ export class FastTrackShadow extends Shadow implements rules.ClockStore<number> 
 
   /** The epoch comparison of {@link decide}: Info `e`'s epoch c@u happens before iff c ≤ C_t[u]. */
   protected override proven(heap: Int32Array, e: number, u: number): boolean {
-    return heap[e + POS] <= this.clockOf(heap, u);
+    return heap[e + Info.POS] <= this.clockOf(heap, u);
   }
 
   /**
    * Records the access (`Shadow.record`), a read after {@link readExclusive}. Lock held.
    */
   override record(word: number, mask: number, flags: number, site: number): void {
-    if ((flags & WRITE) === 0) this.readExclusive(word, mask, flags);
+    if ((flags & Access.WRITE) === 0) this.readExclusive(word, mask, flags);
     super.record(word, mask, flags, site);
   }
 
@@ -180,34 +168,34 @@ export class FastTrackShadow extends Shadow implements rules.ClockStore<number> 
     let seen = 0;
     let shared = 0;
     let others = 0; // the bytes read by other threads
-    for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
-      if (e + INFO > heap.length) {
+    for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+      if (e + Info.SIZE > heap.length) {
         this.s.refresh();
         heap = this.s.heap;
       }
-      const f = heap[e + FLAGS];
-      if (f & WRITE) continue;
-      shared |= seen & f & MASK;
-      seen |= f & MASK;
-      if (heap[e + OWNER] !== t) others |= f & MASK;
+      const f = heap[e + Info.FLAGS];
+      if (f & Access.WRITE) continue;
+      shared |= seen & f & Access.MASK;
+      seen |= f & Access.MASK;
+      if (heap[e + Info.OWNER] !== t) others |= f & Access.MASK;
     }
     const exclusive = mask & ~shared;
     if ((others & exclusive) === 0) return;
     const same = mask | flags;
-    let prev = word + 1 - NEXT; // heap[prev + NEXT] is the head
+    let prev = word + 1 - Info.NEXT; // heap[prev + NEXT] is the head
     for (let e = heap[word + 1]; e !== 0; ) {
-      const next = heap[e + NEXT];
-      const f = heap[e + FLAGS];
-      const u = heap[e + OWNER];
+      const next = heap[e + Info.NEXT];
+      const f = heap[e + Info.FLAGS];
+      const u = heap[e + Info.OWNER];
       const bytes = f & exclusive;
       if (
         bytes !== 0 &&
-        (f & WRITE) === 0 &&
+        (f & Access.WRITE) === 0 &&
         u !== t &&
-        ((f & ATOMIC) === 0
-          ? (flags & ATOMIC) === 0
-          : bytes === (f & MASK) && ((flags & ATOMIC) === 0 || f === same)) &&
-        heap[e + POS] <= this.clockOf(heap, u)
+        ((f & Access.ATOMIC) === 0
+          ? (flags & Access.ATOMIC) === 0
+          : bytes === (f & Access.MASK) && ((flags & Access.ATOMIC) === 0 || f === same)) &&
+        heap[e + Info.POS] <= this.clockOf(heap, u)
       ) {
         if (this.dropBytes(heap, prev, e, f, bytes)) {
           e = next;

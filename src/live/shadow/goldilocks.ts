@@ -91,22 +91,36 @@ export const UNIFORM = -1;
 /** The check lock of the word at heap index `word` (its page's). */
 export const lockOf = (word: number): number => word & -PAGE_INTS;
 
-export const WRITE = 1 << 8;
-export const ATOMIC = 1 << 9;
-/** An access inside a transaction, checked at its commit (§5.3; `../stm-observer.ts`). */
-export const XACT = 1 << 10;
-/** Byte mask bits of an Info's `flags`; Int32 words per Info; its fields (the online peers share the layout). */
-export const MASK = 0xff;
-export const INFO = 8;
-export const NEXT = 0;
-export const FLAGS = 1;
-export const OWNER = 2;
-export const POS = 3;
-export const SITE = 4;
-const ALOCK_A = 5;
-const ALOCK_B = 6;
-/** The Info's explicit lockset (`../memory/locksets.ts`), 0 = {owner} at `pos`. */
-export const LS = 7;
+/**
+ * The flag bits of an access and of an Info's `flags` word: the byte mask (bits 0–7, one per byte of the 8-byte
+ * word), WRITE, ATOMIC, and XACT (an access inside a transaction, checked at its commit: §5.3,
+ * `../stm-observer.ts`). A `const enum`, so that the compiled code holds the numbers themselves: V8 reads an
+ * exported module constant through a cell, with a hole check and a tag check, at each use in the hot path.
+ */
+// biome-ignore lint/suspicious/noConstEnum: inlined by tsc into dist/ (the point, see above); tsx keeps an object
+export const enum Access {
+  MASK = 0xff,
+  WRITE = 1 << 8,
+  ATOMIC = 1 << 9,
+  XACT = 1 << 10,
+}
+/**
+ * An Info record's words (the online peers share the layout): `NEXT` (the word's next Info), `FLAGS` (an
+ * {@link Access} mask and kind), `OWNER` (thread), `POS` (list position), `SITE`, `ALOCK_A`/`ALOCK_B` (the alock's
+ * object key), `LS` (its explicit lockset, `../memory/locksets.ts`, 0 = {owner} at `pos`); `SIZE` Int32 in all.
+ */
+// biome-ignore lint/suspicious/noConstEnum: as Access
+export const enum Info {
+  NEXT = 0,
+  FLAGS = 1,
+  OWNER = 2,
+  POS = 3,
+  SITE = 4,
+  ALOCK_A = 5,
+  ALOCK_B = 6,
+  LS = 7,
+  SIZE = 8,
+}
 /** The walk cache: a walk over at least this many cells stores its result in the Info (see the file header). */
 export const WALK_CACHE_MIN_CELLS = 256;
 
@@ -116,7 +130,12 @@ export const WALK_CACHE_MIN_CELLS = 256;
  * accesses of the same range (an atomic access is one aligned element of a word: equal masks, equal ranges).
  */
 const conflicts = (f: number, mask: number, flags: number): boolean =>
-  conflicting((f & mask) !== 0, ((flags | f) & WRITE) !== 0, (flags & f & ATOMIC) !== 0, (f & MASK) === mask);
+  conflicting(
+    (f & mask) !== 0,
+    ((flags | f) & Access.WRITE) !== 0,
+    (flags & f & Access.ATOMIC) !== 0,
+    (f & Access.MASK) === mask,
+  );
 
 /** Index of the first check-decision counter (CHECK_DECISIONS, in order) in STATS. */
 const DECIDED = STAT[CHECK_DECISIONS[0]];
@@ -249,20 +268,21 @@ export class Shadow {
         const whole =
           w === page &&
           stop === page + PAGE_INTS &&
-          (w !== word || first === MASK) &&
-          (stop !== end || last === MASK);
+          (w !== word || first === Access.MASK) &&
+          (stop !== end || last === Access.MASK);
         if (whole && this.uniform(heap, page)) {
           // the page's first word stands for all 8
-          if (this.checkRecord(heap, page, MASK, flags, site, stopOnRace)) return (page - word) / 2 + 1;
+          if (this.checkRecord(heap, page, Access.MASK, flags, site, stopOnRace))
+            return (page - word) / 2 + 1;
           w = stop;
           continue;
         }
         this.splitPage(page);
         for (; w < stop; w += 2) {
-          const mask = w === word ? first : w + 2 === end ? last : MASK;
+          const mask = w === word ? first : w + 2 === end ? last : Access.MASK;
           if (this.checkRecord(heap, w, mask, flags, site, stopOnRace)) return (w - word) / 2 + 1;
         }
-        if (whole && flags & WRITE) this.merge(heap, page);
+        if (whole && flags & Access.WRITE) this.merge(heap, page);
       } finally {
         unlock(heap, page);
       }
@@ -318,22 +338,22 @@ export class Shadow {
     if (heap[page + 3] !== UNIFORM) return;
     heap[page + 3] = 0;
     const infos: number[] = [];
-    for (let e = heap[page + 1]; e !== 0; e = heap[e + NEXT]) {
-      if (e + INFO > heap.length) {
+    for (let e = heap[page + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+      if (e + Info.SIZE > heap.length) {
         this.s.refresh();
         heap = this.s.heap;
       }
       infos.push(e);
     }
     for (let k = 3; k < PAGE_INTS; k += 2) {
-      let tail = page + k - NEXT; // heap[tail + NEXT] is the word's head
+      let tail = page + k - Info.NEXT; // heap[tail + NEXT] is the word's head
       for (const e of infos) {
         const c = this.free.pop() ?? this.allocInfo();
         heap = this.s.heap; // allocInfo may have grown it
-        for (let f = 1; f < INFO; f++) heap[c + f] = heap[e + f];
-        if (heap[c + LS] !== 0) retainLockset(this.s, heap[c + LS]);
-        heap[c + NEXT] = 0;
-        heap[tail + NEXT] = c;
+        for (let f = 1; f < Info.SIZE; f++) heap[c + f] = heap[e + f];
+        if (heap[c + Info.LS] !== 0) retainLockset(this.s, heap[c + Info.LS]);
+        heap[c + Info.NEXT] = 0;
+        heap[tail + Info.NEXT] = c;
         tail = c;
       }
     }
@@ -346,11 +366,11 @@ export class Shadow {
   private merge(heap: Int32Array, page: number): void {
     if (!this.pagesKeptWhole()) return;
     const e0 = heap[page + 1];
-    if (e0 === 0 || heap[e0 + NEXT] !== 0) return;
+    if (e0 === 0 || heap[e0 + Info.NEXT] !== 0) return;
     for (let k = 3; k < PAGE_INTS; k += 2) {
       const e = heap[page + k];
-      if (e === 0 || heap[e + NEXT] !== 0) return;
-      for (let f = 1; f < INFO; f++) if (heap[e + f] !== heap[e0 + f]) return;
+      if (e === 0 || heap[e + Info.NEXT] !== 0) return;
+      for (let f = 1; f < Info.SIZE; f++) if (heap[e + f] !== heap[e0 + f]) return;
     }
     for (let k = 3; k < PAGE_INTS; k += 2) {
       this.release(heap[page + k]);
@@ -368,12 +388,12 @@ export class Shadow {
     let own = 0;
     let xact = 0;
     let other = 0;
-    for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
-      if (e + INFO > heap.length) return this.untally();
-      const f = heap[e + FLAGS];
+    for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+      if (e + Info.SIZE > heap.length) return this.untally();
+      const f = heap[e + Info.FLAGS];
       if (!conflicts(f, mask, flags)) continue;
-      const u = heap[e + OWNER];
-      const d = firstShortCircuits((f & flags & XACT) !== 0, u, t);
+      const u = heap[e + Info.OWNER];
+      const d = firstShortCircuits((f & flags & Access.XACT) !== 0, u, t);
       if (d === Decided.Xact) xact++;
       else if (d >= 0) own++;
       else if (this.proven(heap, e, u)) other++;
@@ -412,13 +432,13 @@ export class Shadow {
   find(word: number, mask: number, flags: number): Conflict | undefined {
     let heap = this.s.heap;
     this.counts[STAT.accesses]++;
-    for (let e = heap[word + 1]; e !== 0; e = heap[e + NEXT]) {
-      if (e + INFO > heap.length) {
+    for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+      if (e + Info.SIZE > heap.length) {
         // allocated by another thread after the heap grew past this view
         this.s.refresh();
         heap = this.s.heap;
       }
-      if (!conflicts(heap[e + FLAGS], mask, flags)) continue;
+      if (!conflicts(heap[e + Info.FLAGS], mask, flags)) continue;
       const c = this.check(e, flags);
       if (c) return c;
     }
@@ -431,9 +451,9 @@ export class Shadow {
    */
   private check(e: number, flags: number): Conflict | undefined {
     const heap = this.s.heap;
-    const u = heap[e + OWNER];
+    const u = heap[e + Info.OWNER];
     this.counts[STAT.checks]++;
-    const d = firstShortCircuits((heap[e + FLAGS] & flags & XACT) !== 0, u, this.t);
+    const d = firstShortCircuits((heap[e + Info.FLAGS] & flags & Access.XACT) !== 0, u, this.t);
     if (d >= 0) {
       this.counts[DECIDED + d]++;
       return undefined;
@@ -453,8 +473,8 @@ export class Shadow {
       this.countTally();
       return undefined;
     }
-    const pos = heap[e + POS];
-    const id = heap[e + LS];
+    const pos = heap[e + Info.POS];
+    const id = heap[e + Info.LS];
     const from = id === 0 ? pos : locksetStart(s, id);
     // the explicit lockset read once from the heap (a walk copies it: `LiveLockset.load`)
     const explicit = id === 0 ? undefined : locksetOf(s, id);
@@ -482,8 +502,8 @@ export class Shadow {
     }
     return {
       owner: u,
-      flags: heap[e + FLAGS],
-      site: heap[e + SITE],
+      flags: heap[e + Info.FLAGS],
+      site: heap[e + Info.SITE],
       detail: `lockset walk over ${end - from} synchronization events: T${this.t} ∉ LS`,
       lockset: [...this.ls.keys],
     };
@@ -519,7 +539,7 @@ export class Shadow {
     const d = laterShortCircuits(
       this.alockHolder(heap, e),
       this.t,
-      heap[e + POS],
+      heap[e + Info.POS],
       u < known.length ? known[u] : -1,
     );
     if (d < 0) return false;
@@ -530,9 +550,9 @@ export class Shadow {
 
   /** This thread if it holds the sync-library lock held at the access of Info `e` (its alock), else -1. */
   private alockHolder(heap: Int32Array, e: number): number {
-    const la = heap[e + ALOCK_A];
+    const la = heap[e + Info.ALOCK_A];
     if (la === 0) return -1;
-    const lb = heap[e + ALOCK_B];
+    const lb = heap[e + Info.ALOCK_B];
     const held = this.held;
     for (let i = 0; i < held.length; i += 2) if (held[i] === la && held[i + 1] === lb) return this.t;
     return -1;
@@ -546,8 +566,8 @@ export class Shadow {
     const s = this.s;
     const id = storeLockset(s, this.ls.keys, this.walkEnd);
     const heap = s.heap;
-    const old = heap[e + LS];
-    heap[e + LS] = id;
+    const old = heap[e + Info.LS];
+    heap[e + Info.LS] = id;
     if (old !== 0) releaseLockset(s, old);
     this.counts[STAT.walksCached]++;
   }
@@ -633,21 +653,24 @@ export class Shadow {
   record(word: number, mask: number, flags: number, site: number): void {
     const heap = this.s.heap;
     const t = this.t;
-    const write = (flags & WRITE) !== 0;
+    const write = (flags & Access.WRITE) !== 0;
     const same = mask | flags;
-    const kindOnly = (flags & ATOMIC) !== 0 && !write; // an atomic read replaces its own kind only
+    const kindOnly = (flags & Access.ATOMIC) !== 0 && !write; // an atomic read replaces its own kind only
     const now = this.now();
     const held = this.held;
     const alockA = held.length ? held[held.length - 2] : 0;
     const alockB = held.length ? held[held.length - 1] : 0;
     let reuse = 0; // this thread's Info of exactly this access kind and bytes: updated in place
     let widen = 0; // this thread's Info of this plain access on other bytes: its mask widened
-    let prev = word + 1 - NEXT; // heap[prev + NEXT] is the head
+    let prev = word + 1 - Info.NEXT; // heap[prev + NEXT] is the head
     for (let e = heap[word + 1]; e !== 0; ) {
-      const next = heap[e + NEXT];
-      const f = heap[e + FLAGS];
-      if (f & mask && (write || (heap[e + OWNER] === t && (f & WRITE) === 0 && (!kindOnly || f === same)))) {
-        if (reuse === 0 && f === same && heap[e + OWNER] === t) {
+      const next = heap[e + Info.NEXT];
+      const f = heap[e + Info.FLAGS];
+      if (
+        f & mask &&
+        (write || (heap[e + Info.OWNER] === t && (f & Access.WRITE) === 0 && (!kindOnly || f === same)))
+      ) {
+        if (reuse === 0 && f === same && heap[e + Info.OWNER] === t) {
           reuse = e;
           prev = e;
           e = next;
@@ -659,37 +682,37 @@ export class Shadow {
         }
       } else if (
         widen === 0 &&
-        (f & ~MASK) === flags &&
-        (flags & ATOMIC) === 0 &&
+        (f & ~Access.MASK) === flags &&
+        (flags & Access.ATOMIC) === 0 &&
         (f & mask) === 0 &&
-        heap[e + OWNER] === t &&
-        heap[e + POS] === now &&
-        heap[e + SITE] === site &&
-        heap[e + ALOCK_A] === alockA &&
-        heap[e + ALOCK_B] === alockB
+        heap[e + Info.OWNER] === t &&
+        heap[e + Info.POS] === now &&
+        heap[e + Info.SITE] === site &&
+        heap[e + Info.ALOCK_A] === alockA &&
+        heap[e + Info.ALOCK_B] === alockB
       )
         widen = e;
       prev = e;
       e = next;
     }
     if (reuse === 0 && widen !== 0) {
-      heap[widen + FLAGS] |= mask;
+      heap[widen + Info.FLAGS] |= mask;
       return;
     }
     const n = reuse || (this.free.pop() ?? this.allocInfo());
-    if (reuse && heap[n + LS] !== 0) {
-      const old = heap[n + LS];
-      heap[n + LS] = 0;
+    if (reuse && heap[n + Info.LS] !== 0) {
+      const old = heap[n + Info.LS];
+      heap[n + Info.LS] = 0;
       releaseLockset(this.s, old);
     }
-    heap[n + POS] = now;
-    heap[n + SITE] = site;
-    heap[n + ALOCK_A] = alockA;
-    heap[n + ALOCK_B] = alockB;
+    heap[n + Info.POS] = now;
+    heap[n + Info.SITE] = site;
+    heap[n + Info.ALOCK_A] = alockA;
+    heap[n + Info.ALOCK_B] = alockB;
     if (reuse) return;
-    heap[n + FLAGS] = same;
-    heap[n + OWNER] = t;
-    heap[n + NEXT] = heap[word + 1];
+    heap[n + Info.FLAGS] = same;
+    heap[n + Info.OWNER] = t;
+    heap[n + Info.NEXT] = heap[word + 1];
     heap[word + 1] = n;
   }
 
@@ -714,18 +737,18 @@ export class Shadow {
     if (first !== 0) {
       let heap = s.heap;
       for (let e = first; ; ) {
-        if (e + INFO > heap.length) {
+        if (e + Info.SIZE > heap.length) {
           s.refresh();
           heap = s.heap;
         }
-        e = heap[e + NEXT];
+        e = heap[e + Info.NEXT];
         if (e === 0) break;
         this.free.push(e);
       }
       return first;
     }
-    const base = allocHeap(s, INFO * 64);
-    for (let i = 63; i > 0; i--) this.free.push(base + i * INFO);
+    const base = allocHeap(s, Info.SIZE * 64);
+    for (let i = 63; i > 0; i--) this.free.push(base + i * Info.SIZE);
     return base;
   }
 
@@ -740,21 +763,21 @@ export class Shadow {
    * @returns true if `e` was unlinked (`prev` stays the predecessor of the next Info).
    */
   protected dropBytes(heap: Int32Array, prev: number, e: number, f: number, bytes: number): boolean {
-    const rest = f & MASK & ~bytes;
+    const rest = f & Access.MASK & ~bytes;
     if (rest !== 0) {
-      heap[e + FLAGS] = (f & ~MASK) | rest;
+      heap[e + Info.FLAGS] = (f & ~Access.MASK) | rest;
       return false;
     }
-    heap[prev + NEXT] = heap[e + NEXT];
+    heap[prev + Info.NEXT] = heap[e + Info.NEXT];
     this.release(e);
     return true;
   }
 
   protected release(e: number): void {
     const heap = this.s.heap;
-    const ls = heap[e + LS];
+    const ls = heap[e + Info.LS];
     if (ls !== 0) {
-      heap[e + LS] = 0;
+      heap[e + Info.LS] = 0;
       releaseLockset(this.s, ls);
     }
     const free = this.free;
@@ -764,13 +787,13 @@ export class Shadow {
     let last = first;
     for (let k = 1; k < 64; k++) {
       const n = free.pop() as number;
-      heap[last + NEXT] = n;
+      heap[last + Info.NEXT] = n;
       last = n;
     }
     const ctl = this.s.ctl;
     for (;;) {
       const head = rawAtomics.load(ctl, CTL.freeInfos);
-      heap[last + NEXT] = head;
+      heap[last + Info.NEXT] = head;
       if (rawAtomics.compareExchange(ctl, CTL.freeInfos, head, first) === head) return;
     }
   }

@@ -1,0 +1,36 @@
+// The program bench/live-instructions.ts counts under valgrind, run under `node --import DIST/node/register.js`
+// (the live runtime, one thread): `node bench/live-count.mjs PATTERN ROUNDS`. Each round does 2 × 2^16 element
+// accesses of a shared Float64Array, by PATTERN:
+//   checked  — a read loop and a write loop, each after an `Atomics.add` (a new epoch: every access is a word check);
+//   filtered — the same loops with no synchronization after the first round's (all covered by the same-epoch
+//              filter from the second round on);
+//   atomic   — `Atomics.add` on an Int32Array element (a checked atomic access and a synchronization cell each).
+// Prints a checksum so that the loops are not dead code.
+const [pattern, roundsArg] = process.argv.slice(2);
+const rounds = Number(roundsArg);
+const N = 1 << 16;
+const g = new Float64Array(new SharedArrayBuffer(8 * N));
+const flag = new Int32Array(new SharedArrayBuffer(4 * N));
+let s = 0;
+const read = () => {
+  for (let j = 0; j < N; j++) s += g[j];
+};
+const write = () => {
+  for (let j = 0; j < N; j++) g[j] = s + j;
+};
+for (let r = 0; r < rounds; r++) {
+  if (pattern === 'checked') {
+    Atomics.add(flag, 0, 1);
+    read();
+    Atomics.add(flag, 0, 1);
+    write();
+  } else if (pattern === 'filtered') {
+    if (r === 0) Atomics.add(flag, 0, 1);
+    read();
+    write();
+  } else if (pattern === 'atomic') {
+    for (let j = 0; j < N; j++) Atomics.add(flag, j, 1);
+    for (let j = 0; j < N; j++) s += Atomics.load(flag, j);
+  } else throw new Error(`unknown pattern ${pattern}`);
+}
+console.log(s);
