@@ -19,9 +19,10 @@ const { transformSource } = await import('../../src/node/transform.js');
 const { instrument } = await import('../../src/instrument/instrument.js');
 const { cacheKey, readCached, writeCached } = await import('../../src/node/cache.js');
 
+/** A file URL: transformSource rewrites it with an inline source map (`sourceMap: true`), part of the cache key. */
 const FILE = 'file:///app/kernel.mjs';
 const SOURCE = `const a = new Int32Array(new SharedArrayBuffer(64));\nfor (let i = 0; i < 16; i++) a[i] = a[i] + 1;\n`;
-const fresh = (source: string): string => instrument(source, { file: FILE, module: true }).code;
+const fresh = (source: string): string => instrument(source, { file: FILE, module: true, sourceMap: true }).code;
 const entries = (): string[] => readdirSync(dir).filter((f) => !f.endsWith('.tmp'));
 
 describe('transform cache', () => {
@@ -29,14 +30,14 @@ describe('transform cache', () => {
     const first = transformSource(SOURCE, FILE, true);
     assert.notEqual(first, SOURCE, 'the source has accesses to rewrite');
     assert.equal(first, fresh(SOURCE));
-    const key = cacheKey(SOURCE, { file: FILE, module: true });
+    const key = cacheKey(SOURCE, { file: FILE, module: true, sourceMap: true });
     assert.deepEqual(readCached(dir, key), { code: first, warnings: [] });
     assert.equal(transformSource(SOURCE, FILE, true), first);
   });
 
   test('the entry is what a hit returns (the rewriter does not run)', () => {
     const source = `${SOURCE}// marked\n`;
-    const key = cacheKey(source, { file: FILE, module: true });
+    const key = cacheKey(source, { file: FILE, module: true, sourceMap: true });
     writeCached(dir, key, { code: 'globalThis.marked = 1;\n', warnings: [] });
     assert.equal(transformSource(source, FILE, true), 'globalThis.marked = 1;\n');
   });
@@ -47,17 +48,17 @@ describe('transform cache', () => {
     assert.equal(transformSource(changed, FILE, true), fresh(changed));
     assert.equal(entries().length, before + 1);
     const keys = new Set([
-      cacheKey(SOURCE, { file: FILE, module: true }),
-      cacheKey(changed, { file: FILE, module: true }),
-      cacheKey(SOURCE, { file: 'file:///app/other.mjs', module: true }),
-      cacheKey(SOURCE, { file: FILE, module: false }),
+      cacheKey(SOURCE, { file: FILE, module: true, sourceMap: true }),
+      cacheKey(changed, { file: FILE, module: true, sourceMap: true }),
+      cacheKey(SOURCE, { file: 'file:///app/other.mjs', module: true, sourceMap: true }),
+      cacheKey(SOURCE, { file: FILE, module: false, sourceMap: true }),
     ]);
     assert.equal(keys.size, 4);
   });
 
   test('a corrupt entry is ignored, and written again whole', () => {
     const source = `${SOURCE}// corrupt\n`;
-    const key = cacheKey(source, { file: FILE, module: true });
+    const key = cacheKey(source, { file: FILE, module: true, sourceMap: true });
     const good = transformSource(source, FILE, true);
     const file = path.join(dir, key);
     const text = readFileSync(file, 'utf8');
