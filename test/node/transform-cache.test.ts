@@ -22,7 +22,8 @@ const { cacheKey, readCached, writeCached } = await import('../../src/node/cache
 /** A file URL: transformSource rewrites it with an inline source map (`sourceMap: true`), part of the cache key. */
 const FILE = 'file:///app/kernel.mjs';
 const SOURCE = `const a = new Int32Array(new SharedArrayBuffer(64));\nfor (let i = 0; i < 16; i++) a[i] = a[i] + 1;\n`;
-const fresh = (source: string): string => instrument(source, { file: FILE, module: true, sourceMap: true }).code;
+const fresh = (source: string): string =>
+  instrument(source, { file: FILE, module: true, sourceMap: true }).code;
 const entries = (): string[] => readdirSync(dir).filter((f) => !f.endsWith('.tmp'));
 
 describe('transform cache', () => {
