@@ -21,27 +21,21 @@ export const CHECK_DECISIONS = [
 ] as const;
 export type CheckDecision = (typeof CHECK_DECISIONS)[number];
 
-// The indices as module constants: the decision functions return them without loading a property of `Decided`
-// (a map check and a load per use where they are inlined), and callers test for none with `d < 0`.
-const XACT = 0;
-const OWNER = 1;
-const ALOCK = 2;
-const HB_MEMO = 3;
-const NONE = -1;
-
 /**
  * Index of each decision in {@link CHECK_DECISIONS}; NONE (negative): no short-circuit applies, a walk must decide.
- * Hot paths test `d < 0` rather than load `Decided.NONE`.
+ * A `const enum`: the compiled code holds the numbers, where a property of an object (or a module constant) costs a
+ * load and checks at each use on the check's hot path. Hot paths test `d < 0` for NONE.
  */
-export const Decided = {
-  Xact: XACT,
-  Owner: OWNER,
-  Alock: ALOCK,
-  HbMemo: HB_MEMO,
-  DirectTransfer: 4,
-  Lockset: 5,
-  NONE,
-} as const;
+// biome-ignore lint/suspicious/noConstEnum: inlined by tsc into dist/ (the point, see above); tsx keeps an object
+export const enum Decided {
+  Xact = 0,
+  Owner = 1,
+  Alock = 2,
+  HbMemo = 3,
+  DirectTransfer = 4,
+  Lockset = 5,
+  NONE = -1,
+}
 
 /**
  * The first short-circuits of §5.1, which need only the previous access's own record: both accesses transactional,
@@ -53,9 +47,9 @@ export const Decided = {
  * @returns `Decided.Xact`, `Decided.Owner`, or `Decided.NONE`.
  */
 export function firstShortCircuits(bothXact: boolean, owner: number, t: number): number {
-  if (bothXact) return XACT;
-  if (owner === t) return OWNER;
-  return NONE;
+  if (bothXact) return Decided.Xact;
+  if (owner === t) return Decided.Owner;
+  return Decided.NONE;
 }
 
 /**
@@ -69,7 +63,7 @@ export function firstShortCircuits(bothXact: boolean, owner: number, t: number):
  * @returns `Decided.Alock`, `Decided.HbMemo`, or `Decided.NONE` (a walk must decide).
  */
 export function laterShortCircuits(alockHolder: number, t: number, origin: number, proven: number): number {
-  if (alockHolder === t) return ALOCK;
-  if (origin <= proven) return HB_MEMO;
-  return NONE;
+  if (alockHolder === t) return Decided.Alock;
+  if (origin <= proven) return Decided.HbMemo;
+  return Decided.NONE;
 }
