@@ -128,6 +128,7 @@ export class GoldilocksDetector implements Detector {
   // module binding's load and checks at each call (`npm run bench:instructions`).
   private readonly conflicting = conflicting;
   private readonly firstShortCircuits = firstShortCircuits;
+  private readonly laterShortCircuitsRule = laterShortCircuits;
   private readonly n = {
     directTransferCells: 0,
     walks: 0,
@@ -240,10 +241,11 @@ export class GoldilocksDetector implements Detector {
     let racy = false;
     const w = this.writeInfo[x];
     // ECMA-262 (../ecma.ts): the same variable, one access a write; two accesses of atomic operations on the same
-    // location (range ≥ 0, and then the other's range is ≥ 0 when equal) are no data race
+    // location (range ≥ 0, and then the other's range is ≥ 0 when equal) are no data race. The ranges are compared
+    // only when both are atomic (the predicate reads them only then): a plain access loads no range.
     if (
       w !== NO_INFO &&
-      this.conflicting(true, true, range >= 0, this.iRange[w] === range) &&
+      this.conflicting(true, true, range >= 0, range >= 0 && this.iRange[w] === range) &&
       !this.shortCircuit(w, t, xact)
     )
       racy = !this.checkHappensBefore(w, t, xact, range, x, loc, ev, write);
@@ -253,7 +255,7 @@ export class GoldilocksDetector implements Detector {
         const next = this.iNext[r];
         if (
           !racy &&
-          this.conflicting(true, true, range >= 0, this.iRange[r] === range) &&
+          this.conflicting(true, true, range >= 0, range >= 0 && this.iRange[r] === range) &&
           !this.shortCircuit(r, t, xact)
         )
           racy = !this.checkHappensBefore(r, t, xact, range, x, loc, ev, write);
@@ -342,7 +344,7 @@ export class GoldilocksDetector implements Detector {
     const locks = this.ctx.locks;
     const memo = this.proven;
     const f = t < memo.length ? memo[t] : NO_MEMO;
-    return laterShortCircuits(
+    return this.laterShortCircuitsRule(
       alock >= 0 && !locks.mutualExclusionBroken ? locks.holder[alock] : -1,
       t,
       this.iOrigin[info],
