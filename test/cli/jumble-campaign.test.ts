@@ -296,6 +296,33 @@ describe('goldilocks jumble: campaigns', () => {
     assert.equal(g.witness?.message, 'rbd judged wrong at seed 5');
   });
 
+  test(
+    'QoS: a race whose only effect is time (Oldest: 16 rounds of work) is qos, not destructive',
+    LIMIT,
+    async () => {
+      const json = tempPath('qos.json');
+      const r = await cliAsync([
+        'jumble',
+        '--runs',
+        '1',
+        '--jobs',
+        '2',
+        '--json',
+        json,
+        join(PROGRAMS, 'jumble', 'qos.mjs'),
+      ]);
+      assert.equal(r.code, 0, r.stderr); // only destructive groups fail the campaign
+      const [g] = (JSON.parse(readFileSync(json, 'utf8')) as { groups: GroupResult[] }).groups;
+      assert.equal(g.verdict, 'qos', JSON.stringify(g));
+      assert.deepEqual(g.rates, { none: 0, sc: 0, oldest: 1, obd: 0, random: 0, rbd: 0 });
+      assert.deepEqual(g.failures, { qos: 1 });
+      assert.equal(g.witness?.configuration, 'oldest');
+      assert.equal(g.witness?.kind, 'qos');
+      assert.match(g.witness?.message ?? '', /^CPU time \d+ ms, [\d.]+× the sc runs' median \d+ ms$/);
+      assert.equal(g.witness?.reads.filter((x) => x.stale).length, 16);
+    },
+  );
+
   test('a race-free program: nothing to jumble', LIMIT, async () => {
     const r = await cliAsync(['jumble', '--runs', '1', join(PROGRAMS, 'float64-mutex.mjs')]);
     assert.equal(r.code, 0, r.stderr);
