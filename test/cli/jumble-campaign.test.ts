@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { runEnv } from '../../src/cli/jumble-campaign.js';
 import { groupName, groupsOf } from '../../src/cli/jumble-groups.js';
 import { figure9, figure10, type GroupResult } from '../../src/cli/jumble-table.js';
 import {
@@ -19,6 +20,7 @@ import {
   referenceOf,
   verdictOf,
 } from '../../src/cli/jumble-verdict.js';
+import { parseLocations, selectionOf } from '../../src/live/jumble/locations.js';
 import { cliAsync, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
 
 const PROGRAMS = join(ROOT, 'test', 'programs');
@@ -63,6 +65,35 @@ describe('goldilocks jumble: groups, failures, verdicts, tables', () => {
     ]);
     assert.equal(groupName(groups[0], '/p'), 'a.mjs:6:21+0/4');
     assert.equal(groupName(groups[0], '/q'), '/p/a.mjs:6:21+0/4');
+  });
+
+  test('locations lines: by buffer id, by allocation site (every instance), with or without the access size', () => {
+    const l = parseLocations(
+      '# comment\n\nsab#3+8\n1/sab#3+16\n/p/a b.mjs:6:21+0/4\nfile:///p/c.mjs:2:3+12\n',
+    );
+    assert.deepEqual([...l.byId], [[3, [8, 16]]]);
+    assert.deepEqual(
+      [...l.bySite],
+      [
+        ['/p/a b.mjs:6:21', [0, 4]],
+        ['file:///p/c.mjs:2:3', [12, 0]],
+      ],
+    );
+    assert.deepEqual(selectionOf(l, 3, '/p/a b.mjs:6:21'), [8, 0, 16, 0, 0, 4]);
+    assert.deepEqual(selectionOf(l, 7, '/p/a b.mjs:6:21'), [0, 4]);
+    assert.deepEqual(selectionOf(l, 7, ''), []);
+    assert.throws(() => parseLocations('/p/a.mjs:6+0'), /line 1: '\/p\/a\.mjs:6\+0' is not a location/);
+    assert.throws(() => parseLocations('/p/a.mjs:6:1+0/0'), /is not a location/);
+  });
+
+  test("the runs' environment: the campaign's, without GOLDILOCKS_JUMBLE* settings; the transform cache passes", () => {
+    assert.deepEqual(
+      runEnv({ PATH: '/bin', GOLDILOCKS_JUMBLE: 'obd', GOLDILOCKS_JUMBLE_LOG: '/x', GOLDILOCKS_CACHE: '/c' }),
+      {
+        PATH: '/bin',
+        GOLDILOCKS_CACHE: '/c',
+      },
+    );
   });
 
   test('failure kinds in order: hang, exception/exit, oracle, output, QoS (CPU time against the sc median)', () => {
