@@ -42,7 +42,7 @@
  */
 import { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { DEFAULT_BOUND, NO_THREAD, UNKNOWN_VALUE, WriteBuffer } from '../../jumble/buffer.js';
-import { collect, type LiveThreads } from '../../jumble/gc.js';
+import { collect, GC1_FROM, type LiveThreads } from '../../jumble/gc.js';
 import type { Adversary } from '../../jumble/heuristics.js';
 import { elementOf, type WordMemory } from '../locked.js';
 import { allocHeap, lock, rawAtomics, type StateViews, unlock } from '../memory/state.js';
@@ -281,7 +281,7 @@ export class JumbleMemory implements WordMemory {
     for (let u = 0; u <= cap; u++) heap[copy + u] = heap[own + u];
     const { gc1Removed, gc2Removed, oldestRemoved, droppedVisible } = b;
     b.append(known ? keyOf(lo, hi) : UNKNOWN_VALUE, this.t, heap, own + 1, cap, copy, site, 0, lo, hi);
-    collect(b, this.liveThreads(element && b.length > 2), BOUND);
+    collect(b, this.liveThreads(element && b.length > GC1_FROM), BOUND);
     this.count(known ? STAT.writes : STAT.unknownWrites);
     if (b.gc1Removed > gc1Removed) this.count(STAT.gc1Removed, b.gc1Removed - gc1Removed);
     if (b.gc2Removed > gc2Removed) this.count(STAT.gc2Removed, b.gc2Removed - gc2Removed);
