@@ -49,13 +49,20 @@ function table(head: string[], rows: string[][]): string[] {
   return [line(head), ...rows.map(line)];
 }
 
-/** A logged read as a witness line: `T3 at f.mjs:21:11 read 0 (newest 7), written by the initial value; 2 values visible`. */
+/**
+ * A logged read as a witness line: `T3 at f.mjs:21:11 read 0 (newest 7): the initial value; 2 values visible`,
+ * `… read 7: written by T2 at f.mjs:16:5; …`, `… read 1023 (newest 2043): torn, halves written by T2 at … and T3 at …`.
+ */
 export function readText(r: LoggedRead): string {
   const w = (x: LoggedRead['writer']) => (x === null ? 'the initial value' : `${x.thread} at ${x.site}`);
-  return (
-    `${r.thread} at ${r.site} read ${r.value}${r.stale ? ` (newest ${r.newest})` : ''}, written by ${w(r.writer)}` +
-    `${r.second !== undefined ? ` (torn: the other half by ${w(r.second)})` : ''}; ${r.choices} values visible`
-  );
+  const from =
+    r.second !== undefined
+      ? `torn, halves written by ${w(r.writer)} and ${w(r.second)}`
+      : r.writer === null
+        ? 'the initial value'
+        : `written by ${w(r.writer)}`;
+  const newest = r.value !== r.newest ? ` (newest ${r.newest})` : '';
+  return `${r.thread} at ${r.site} read ${r.value}${newest}: ${from}; ${r.choices} values visible`;
 }
 
 /** Witness reads shown in the text (all are in the JSON). */
@@ -81,7 +88,7 @@ export function figure9(program: string, groups: GroupResult[], runs: number): s
     const shown = (stale.length > 0 ? stale : w.reads).slice(0, READS_SHOWN);
     if (shown.length > 0)
       out.push(
-        `  jumbled reads (${stale.length} of ${w.reads.length} logged returned an older value${shown.length < stale.length ? `; the first ${shown.length}` : ''}):`,
+        `  jumbled reads (${stale.length} of ${w.reads.length} logged returned an older or torn value${shown.length < stale.length ? `; the first ${shown.length}` : ''}):`,
         ...shown.map((r) => `    ${readText(r)}`),
       );
     out.push(`  rerun: ${w.command}`);

@@ -221,11 +221,8 @@ describe('goldilocks jumble: groups, failures, verdicts, tables', () => {
       'destructive',
     ]);
     assert.equal(lines[3], 'witness for f.mjs:6:21+0/4: obd seed 3, exception: TypeError: x');
-    assert.equal(lines[4], '  jumbled reads (1 of 2 logged returned an older value):');
-    assert.equal(
-      lines[5],
-      '    T3 at /p/f.mjs:21:11 read 0 (newest 7), written by the initial value; 2 values visible',
-    );
+    assert.equal(lines[4], '  jumbled reads (1 of 2 logged returned an older or torn value):');
+    assert.equal(lines[5], '    T3 at /p/f.mjs:21:11 read 0 (newest 7): the initial value; 2 values visible');
     assert.equal(lines[6], '  rerun: goldilocks run …');
     const f10 = figure10([g]).split('\n');
     assert.match(f10[0], /^Figure 10/);
@@ -283,7 +280,7 @@ describe('goldilocks jumble: campaigns', () => {
       ],
     );
     assert.match(r.stdout, /jumble-figure8\.mjs:6:21\+0\/4 +0 +0 +0 +100 +100 +100 +\d+ +destructive/);
-    assert.match(r.stdout, /read 0 \(newest 7\), written by the initial value/);
+    assert.match(r.stdout, /read 0 \(newest 7\): the initial value/);
     assert.match(r.stdout, /^Figure 10/m);
     // the runs share the transform cache: the program and its helper were rewritten into it
     assert.ok(readdirSync(cache).length >= 2);

@@ -31,7 +31,7 @@ export interface LoggedRead {
   second?: { thread: string; site: string } | null;
   /** Distinct visible values (|D| ≥ 2). */
   choices: number;
-  /** Whether the value returned is not the newest. */
+  /** Whether the value returned is not the newest (a torn read counts as such). */
   stale: boolean;
 }
 
