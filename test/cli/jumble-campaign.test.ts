@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { runEnv } from '../../src/cli/jumble-campaign.js';
 import { groupName, groupsOf } from '../../src/cli/jumble-groups.js';
@@ -21,10 +21,20 @@ import {
   verdictOf,
 } from '../../src/cli/jumble-verdict.js';
 import { parseLocations, selectionOf } from '../../src/live/jumble/locations.js';
-import { cliAsync, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
+import { type CliRun, cliAsync, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
 
 const PROGRAMS = join(ROOT, 'test', 'programs');
 const LIMIT = { timeout: 300_000 };
+
+/** A campaign of one run per configuration on `program` (`options` first): its exit, output and JSON. */
+async function campaign(
+  program: string,
+  ...options: string[]
+): Promise<{ r: CliRun; out: { schema: string; groups: GroupResult[] } }> {
+  const json = tempPath(`${basename(program)}.json`);
+  const r = await cliAsync(['jumble', '--runs', '1', '--jobs', '2', ...options, '--json', json, program]);
+  return { r, out: JSON.parse(readFileSync(json, 'utf8')) };
+}
 
 const run = (o: Partial<RunResult>): RunResult => ({
   configuration: 'sc',
@@ -232,25 +242,14 @@ describe('goldilocks jumble: groups, failures, verdicts, tables', () => {
 
 describe('goldilocks jumble: campaigns', () => {
   test('Figure 8: destructive, the controls at 0, a witness with its jumbled reads', LIMIT, async () => {
-    const json = tempPath('campaign.json');
     const cache = tempPath('cache');
     const before = process.env.GOLDILOCKS_CACHE;
     process.env.GOLDILOCKS_CACHE = cache; // the campaign's environment (spawned now)
-    const running = cliAsync([
-      'jumble',
-      '--runs',
-      '1',
-      '--jobs',
-      '2',
-      '--json',
-      json,
-      join(PROGRAMS, 'jumble-figure8.mjs'),
-    ]);
+    const running = campaign(join(PROGRAMS, 'jumble-figure8.mjs'));
     if (before === undefined) delete process.env.GOLDILOCKS_CACHE;
     else process.env.GOLDILOCKS_CACHE = before;
-    const r = await running;
+    const { r, out } = await running;
     assert.equal(r.code, 1, r.stderr);
-    const out = JSON.parse(readFileSync(json, 'utf8')) as { schema: string; groups: GroupResult[] };
     assert.equal(out.schema, 'goldilocks-jumble/1');
     assert.equal(out.groups.length, 1);
     const [g] = out.groups;
@@ -306,14 +305,9 @@ describe('goldilocks jumble: campaigns', () => {
     const oracle =
       'grep -q "^sum 6$" && test "$(cat "$GOLDILOCKS_ORACLE_STDOUT")" = "sum 6" && test "$GOLDILOCKS_ORACLE_EXIT" = 0 && ' +
       'case "$GOLDILOCKS_ORACLE_CONFIGURATION" in rbd) echo "rbd judged wrong at seed $GOLDILOCKS_ORACLE_SEED"; exit 1;; esac';
-    const json = tempPath('oracle.json');
-    const r = await cliAsync([
-      'jumble',
-      ...['--runs', '1', '--jobs', '2', '--seed', '5', '--races', races, '--oracle', oracle, '--json', json],
-      program,
-    ]);
+    const { r, out } = await campaign(program, '--seed', '5', '--races', races, '--oracle', oracle);
     assert.equal(r.code, 1, r.stderr);
-    const [g] = (JSON.parse(readFileSync(json, 'utf8')) as { groups: GroupResult[] }).groups;
+    const [g] = out.groups;
     assert.equal(g.location, `${program}:6:31+0/4`);
     assert.deepEqual(g.rates, { none: 0, sc: 0, oldest: 0, obd: 0, random: 0, rbd: 1 });
     assert.deepEqual(g.failures, { oracle: 1 });
@@ -328,19 +322,9 @@ describe('goldilocks jumble: campaigns', () => {
     'QoS: a race whose only effect is time (Oldest: 16 rounds of work) is qos, not destructive',
     LIMIT,
     async () => {
-      const json = tempPath('qos.json');
-      const r = await cliAsync([
-        'jumble',
-        '--runs',
-        '1',
-        '--jobs',
-        '2',
-        '--json',
-        json,
-        join(PROGRAMS, 'jumble', 'qos.mjs'),
-      ]);
+      const { r, out } = await campaign(join(PROGRAMS, 'jumble', 'qos.mjs'));
       assert.equal(r.code, 0, r.stderr); // only destructive groups fail the campaign
-      const [g] = (JSON.parse(readFileSync(json, 'utf8')) as { groups: GroupResult[] }).groups;
+      const [g] = out.groups;
       assert.equal(g.verdict, 'qos', JSON.stringify(g));
       assert.deepEqual(g.rates, { none: 0, sc: 0, oldest: 1, obd: 0, random: 0, rbd: 0 });
       assert.deepEqual(g.failures, { qos: 1 });
