@@ -2,40 +2,53 @@
  * `goldilocks jumble [options] <entry> [args]` and `goldilocks jumble [options] -- <command...>`: the campaign of
  * adversarial memory (Flanagan & Freund, PLDI'10 §6; issue 22 §3; ../shared/JUMBLE.md §13.6), automated.
  *
- * 1. Detection: a `goldilocks run --on-race=report` of the program (or `--races REPORT.json`) lists its racy
- *    variables; each is a group (TODO, issue 22 §3: group by the SharedArrayBuffer's allocation site + offset +
- *    size once race records carry it).
+ * 1. Detection: a `goldilocks run --on-race=report` of the program (or `--races REPORT.json`) lists its races; their
+ *    locations are grouped by allocation site + offset + size (`./jumble-groups.ts`).
  * 2. For each group, the configurations `none` (plain node, not instrumented), `sc`, `oldest`, `obd`, `random`,
  *    `rbd` (`goldilocks run --jumble <h> --jumble-locations <the group> --jumble-seed <seed + i>`), `--runs` each,
- *    in parallel up to `--jobs`, each killed after `--timeout` ms (default 10 × the detection run's time, at least
- *    10 s); a progress bar on stderr.
- * 3. A run fails when it hangs (timed out), when its exit code differs from the plain runs' (most common) one — an
- *    `exception` when stderr shows an uncaught exception, else `exit` — or when its stdout differs from the
- *    reference runs' (`none` and `sc`) while these all agree (`output`).
- * 4. Verdict per group: `inconclusive` when a control (`none`, `sc`) failed; `destructive` when an adversarial
- *    configuration failed (with a witness: its first failing run and the command that reruns it); `benign` when the
- *    jumbled runs' reads had a choice and nothing failed; `not-exercised` when no read ever had one.
+ *    in parallel up to `--jobs` (default: the free cores), each killed after `--timeout` ms (default 10 × the
+ *    detection run's time, at least 10 s), a progress bar on stderr. The controls (`none`, `sc`) run first: they
+ *    are the reference the adversarial runs are judged against as they end. Every run is instrumented from the
+ *    transform cache (`../node/cache.ts`, `GOLDILOCKS_CACHE`; its default directory unless set), so a module is
+ *    rewritten once per campaign (by the detection run), not per run.
+ * 3. A jumbled run logs its reads with a choice and its counters (`GOLDILOCKS_JUMBLE_LOG`, `../live/jumble/log.ts`);
+ *    `--oracle SCRIPT` judges each run that ended ({@link runOracle}); failures and verdicts: `./jumble-verdict.ts`.
+ *    Only the log of each group's witness candidate is kept (its first failing adversarial run by configuration,
+ *    then seed), so the temporary directory stays small.
  *
- * Output: the Figure 9 table (failure rate per configuration and group, %) on stdout, and with `--json FILE` the
- * schema `goldilocks-jumble/1` (docs/JUMBLE.md "Campaign"). Not done yet: QoS (a slowdown without failure),
- * `--oracle`, the jumbled reads of a witness run, and the Figure 10 table.
+ * Output: the Figure 9 table, the witnesses and the Figure 10 table on stdout (`./jumble-table.ts`), and with
+ * `--json FILE` the schema `goldilocks-jumble/1` (docs/REPORT.md). Exit code 1 when some group is destructive.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type cliProgress from 'cli-progress';
+import type { LoggedRead } from '../live/jumble/log.js';
 import { JUMBLE_HEURISTICS } from '../live/options.js';
 import { writeAll } from '../trace/write-all.js';
+import { type Group, groupName, groupsOf, type RacesReport } from './jumble-groups.js';
+import { figure9, figure10, type GroupResult, type Witness } from './jumble-table.js';
+import {
+  CONFIGURATIONS,
+  type Configuration,
+  DEFAULT_QOS,
+  type Failure,
+  failureOf,
+  figure10Of,
+  type Qos,
+  type Reference,
+  type RunResult,
+  referenceOf,
+  uncaughtIn,
+  verdictOf,
+} from './jumble-verdict.js';
 import { readableFile, UsageError, writableFile } from './usage.js';
-
-/** The configurations of a campaign, in the order of the paper's Figure 9. */
-export const CONFIGURATIONS = ['none', ...JUMBLE_HEURISTICS] as const;
-export type Configuration = (typeof CONFIGURATIONS)[number];
 
 export interface JumbleFlags {
   runs: number;
+  /** Runs at a time; default {@link freeCores}. */
   jobs?: number;
   /** Milliseconds; default: 10 × the detection run's time, at least 10 s (60 s with `--races`). */
   timeout?: number;
@@ -43,46 +56,41 @@ export interface JumbleFlags {
   races?: string;
   json?: string;
   progress: boolean;
-}
-
-/** What one run did. */
-interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut: boolean;
-}
-
-/** A failing run of a group. */
-export interface Witness {
-  configuration: Configuration;
-  seed: number;
-  kind: 'exception' | 'exit' | 'hang' | 'output';
-  message: string;
-  command: string;
-}
-
-/** One group of the JSON output (`goldilocks-jumble/1`). */
-export interface GroupResult {
-  /** The allocation site of the buffer (file:line:column); null until race records carry it. */
-  site: string | null;
-  /** The racy variable (`sab#B+O`) the group jumbles. */
-  variable: string;
-  offset: number;
-  verdict: 'destructive' | 'benign' | 'not-exercised' | 'inconclusive';
-  /** Per configuration, the fraction of failing runs (0..1). */
-  rates: Record<Configuration, number>;
-  /** Reads of the jumbled runs that had a choice (two or more distinct visible values). */
-  exercised: number;
-  witness?: Witness;
+  /** A shell command judging each run (see {@link runOracle}). */
+  oracle?: string;
+  /** QoS threshold: factor over the `sc` runs' median cost, and margin in ms. */
+  qos?: number;
+  qosMargin?: number;
 }
 
 const CLI = fileURLToPath(new URL('./main.js', import.meta.url));
 
-/** Runs `argv[0]` with `argv.slice(1)`, killed (with its process group) after `timeout` ms. */
-function runOnce(argv: string[], timeout: number): Promise<RunResult> {
+/** The cores not busy: the available parallelism less the 1-minute load average, at least 1. */
+export const freeCores = (): number => Math.max(1, os.availableParallelism() - Math.floor(os.loadavg()[0]));
+
+interface Spawned {
+  code: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  wallMs: number;
+}
+
+/**
+ * Runs `argv[0]` with `argv.slice(1)` (through the shell when `shell`), `stdin` as its input, killed (with its
+ * process group) after `timeout` ms.
+ */
+function runOnce(
+  argv: string[],
+  timeout: number,
+  env: NodeJS.ProcessEnv,
+  shell = false,
+  stdin = '',
+): Promise<Spawned> {
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0], argv.slice(1), { detached: true, env: process.env });
+    const started = performance.now();
+    const child = spawn(argv[0], argv.slice(1), { detached: true, env, shell });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -100,10 +108,12 @@ function runOnce(argv: string[], timeout: number): Promise<RunResult> {
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
       stderr += d;
     });
+    child.stdin.on('error', () => {}); // a command that does not read its input
+    child.stdin.end(stdin);
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr, timedOut });
+      resolve({ code, signal, stdout, stderr, timedOut, wallMs: performance.now() - started });
     });
   });
 }
@@ -125,46 +135,128 @@ async function pool<T>(tasks: (() => Promise<T>)[], jobs: number, done: () => vo
 
 const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
 
-/** The first line of an uncaught exception in `stderr`, or undefined. */
-const uncaught = (stderr: string): string | undefined =>
-  /^(\w*(Error|Exception)\b[^\n]*)$/m.exec(stderr)?.[1] ?? (/Uncaught [^\n]*/.exec(stderr)?.[0] || undefined);
+/**
+ * The counters of a jumbled run's log directory (`<pid>.stats` of each process, `../live/jumble/log.ts`): summed,
+ * the `max…` ones the largest; undefined when no process wrote any.
+ */
+export function statsIn(dir: string): Record<string, number> | undefined {
+  let sum: Record<string, number> | undefined;
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.stats'))) {
+    sum ??= {};
+    const stats = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Record<string, unknown>;
+    for (const [k, v] of Object.entries(stats)) {
+      if (typeof v !== 'number' || k === 'seed') continue;
+      sum[k] = k.startsWith('max') ? Math.max(sum[k] ?? 0, v) : (sum[k] ?? 0) + v;
+    }
+  }
+  return sum;
+}
 
-/** Reads with a choice, from a jumbled run's summary line. */
-const choices = (stderr: string): number =>
-  Number(
-    /goldilocks: jumble: [\d,]+ reads of jumbled locations, ([\d,]+) with a choice/
-      .exec(stderr)?.[1]
-      ?.replace(/,/g, '') ?? 0,
-  );
+/** The jumbled reads logged in a run's log directory: per thread file (by name), in its order. */
+function readsIn(dir: string): LoggedRead[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.reads'))
+    .sort()
+    .flatMap((f) =>
+      readFileSync(path.join(dir, f), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as LoggedRead),
+    );
+}
+
+/**
+ * The `--oracle` script's judgement of a run that ended: `script` runs through the shell (`/bin/sh -c`), with the
+ * run's stdout as its input and in its environment `GOLDILOCKS_ORACLE_STDOUT`, `GOLDILOCKS_ORACLE_STDERR` (files
+ * holding the run's output), `GOLDILOCKS_ORACLE_EXIT` (its exit code, or the signal's name), `GOLDILOCKS_ORACLE_
+ * CONFIGURATION` (`none`, `sc`, …), `GOLDILOCKS_ORACLE_SEED` and `GOLDILOCKS_ORACLE_LOCATION` (the group's
+ * locations-file line). Exit 0: the run is correct; any other: it failed (kind `oracle`), the first line the script
+ * printed (stdout, else stderr) being the message. It is killed after the runs' time-out.
+ */
+async function runOracle(
+  script: string,
+  run: Spawned,
+  dir: string,
+  c: Configuration,
+  seed: number,
+  group: Group,
+  timeout: number,
+): Promise<{ code: number | null; message: string }> {
+  const stdout = path.join(dir, 'stdout');
+  const stderr = path.join(dir, 'stderr');
+  writeFileSync(stdout, run.stdout);
+  writeFileSync(stderr, run.stderr);
+  const env = {
+    ...process.env,
+    GOLDILOCKS_ORACLE_STDOUT: stdout,
+    GOLDILOCKS_ORACLE_STDERR: stderr,
+    GOLDILOCKS_ORACLE_EXIT: run.code === null ? String(run.signal) : String(run.code),
+    GOLDILOCKS_ORACLE_CONFIGURATION: c,
+    GOLDILOCKS_ORACLE_SEED: String(seed),
+    GOLDILOCKS_ORACLE_LOCATION: group.location,
+  };
+  const o = await runOnce([script], timeout, env, true, run.stdout);
+  const line = (t: string) =>
+    t
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim();
+  return {
+    code: o.timedOut ? null : o.code,
+    message: o.timedOut
+      ? `the oracle did not exit within ${timeout} ms`
+      : (line(o.stdout) ?? line(o.stderr) ?? ''),
+  };
+}
+
+/**
+ * The environment of the campaign's runs: the campaign's own without `GOLDILOCKS_JUMBLE*` settings (each jumbled run
+ * gets its own); `GOLDILOCKS_CACHE` passes through, so every run shares one transform cache.
+ */
+export function runEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const k of Object.keys(out)) if (k.startsWith('GOLDILOCKS_JUMBLE')) delete out[k];
+  return out;
+}
 
 /**
  * Runs the campaign on `args` (`[entry, ...args]`, or a command when `command`). @returns the exit code: 0, or 1
  * when some group is destructive.
- * @throws UsageError for a missing entry or unusable files, or when the detection run finds nothing to jumble.
+ * @throws UsageError for a missing entry or unusable files, or when the detection run fails.
  */
 export async function jumbleCampaign(args: string[], command: boolean, flags: JumbleFlags): Promise<number> {
   if (flags.races) readableFile(flags.races, '--races', 'a JSON report of goldilocks run');
   if (flags.json) writableFile(flags.json, '--json');
+  const qos: Qos = {
+    factor: flags.qos ?? DEFAULT_QOS.factor,
+    marginMs: flags.qosMargin ?? DEFAULT_QOS.marginMs,
+  };
   const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-jumble-'));
   const node = process.execPath;
   const program = command ? ['--', ...args] : args;
+  const env = runEnv();
   try {
     // 1. detection
     let report = flags.races;
     let timeout = flags.timeout ?? 60_000;
     if (report === undefined) {
       report = path.join(dir, 'races.json');
-      const started = Date.now();
       const r = await runOnce(
         [node, CLI, 'run', '--on-race', 'report', '--report', report, ...program],
         flags.timeout === undefined ? 600_000 : 10 * flags.timeout,
+        env,
       );
-      timeout = flags.timeout ?? Math.max(10_000, 10 * (Date.now() - started));
+      timeout = flags.timeout ?? Math.max(10_000, Math.round(10 * r.wallMs));
       if (r.code === 2)
         throw new UsageError(`jumble: the detection run failed: ${r.stderr.trim().split('\n').at(-1)}`);
     }
-    const variables = (JSON.parse(readFileSync(report, 'utf8')) as { racyVariables: string[] }).racyVariables;
-    // 2. the runs
+    const groups = groupsOf(JSON.parse(readFileSync(report, 'utf8')) as RacesReport);
+    const files = groups.map((g, k) => {
+      const file = path.join(dir, `group${k}.locations`);
+      writeFileSync(file, `${g.location}\n`);
+      return file;
+    });
+    // 2. the runs: the controls first, then the adversarial configurations judged against them as they end
     const plain = command ? args : [node, ...args];
     const argvOf = (c: Configuration, seed: number, file: string): string[] =>
       c === 'none'
@@ -181,96 +273,144 @@ export async function jumbleCampaign(args: string[], command: boolean, flags: Ju
             file,
             ...program,
           ];
-    const tasks: (() => Promise<RunResult>)[] = [];
-    const files = variables.map((v, g) => {
-      const file = path.join(dir, `group${g}.locations`);
-      writeFileSync(file, `${v.replace(/^\d+\//, '')}\n`);
-      return file;
-    });
-    variables.forEach((_, g) => {
-      for (const c of CONFIGURATIONS)
-        for (let i = 0; i < flags.runs; i++)
-          tasks.push(() => runOnce(argvOf(c, flags.seed + i, files[g]), timeout));
-    });
-    const bar = await progressBar(flags.progress, tasks.length);
-    const results = await pool(tasks, flags.jobs ?? os.availableParallelism(), () => bar?.increment());
+    const task =
+      (g: number, c: Configuration, i: number) => async (): Promise<RunResult & { log: string }> => {
+        const seed = flags.seed + i;
+        const log = path.join(dir, 'runs', `${g}-${c}-${i}`);
+        mkdirSync(log, { recursive: true });
+        const envOf =
+          c === 'none'
+            ? env
+            : {
+                ...env,
+                GOLDILOCKS_JUMBLE_LOG: log,
+                ...(c === 'sc' ? { GOLDILOCKS_JUMBLE_LOG_READS: '0' } : {}),
+              };
+        const r = await runOnce(argvOf(c, seed, files[g]), timeout, envOf);
+        const oracle =
+          flags.oracle !== undefined && !r.timedOut
+            ? await runOracle(flags.oracle, r, log, c, seed, groups[g], timeout)
+            : undefined;
+        return {
+          configuration: c,
+          seed,
+          code: r.code,
+          signal: r.signal,
+          stdout: r.stdout,
+          uncaught: uncaughtIn(r.stderr),
+          timedOut: r.timedOut,
+          wallMs: r.wallMs,
+          stats: c === 'none' ? undefined : statsIn(log),
+          oracle,
+          log,
+        };
+      };
+    const each = <T>(
+      configurations: readonly Configuration[],
+      f: (g: number, c: Configuration, i: number) => T,
+    ) =>
+      groups.flatMap((_, g) =>
+        configurations.flatMap((c) => Array.from({ length: flags.runs }, (_, i) => f(g, c, i))),
+      );
+    const controls = ['none', 'sc'] as const;
+    const adversarial = JUMBLE_HEURISTICS.filter((h) => h !== 'sc');
+    const total = groups.length * CONFIGURATIONS.length * flags.runs;
+    const bar = await progressBar(flags.progress, total);
+    const jobs = flags.jobs ?? freeCores();
+    const first = await pool(each(controls, task), jobs, () => bar?.increment());
+    /** The runs of group g and configuration c among `results` (group-major, as {@link each} made them). */
+    const runsOf = (results: RunResult[], g: number, c: Configuration) => {
+      const per = results.length / groups.length;
+      return results.slice(g * per, (g + 1) * per).filter((r) => r.configuration === c);
+    };
+    const refs: Reference[] = groups.map((_, g) =>
+      referenceOf(runsOf(first, g, 'none'), runsOf(first, g, 'sc'), qos, timeout),
+    );
+    for (const r of first) if (r.configuration === 'sc') rmSync(r.log, { recursive: true, force: true });
+    /** Per group, the witness candidate: its rank (QoS last, then configuration, then seed), run and failure. */
+    const best: ({ rank: number; run: RunResult & { log: string }; failure: Failure } | undefined)[] = [];
+    const rankOf = (r: RunResult, f: Failure) =>
+      (f.kind === 'qos' ? 1e9 : 0) + CONFIGURATIONS.indexOf(r.configuration) * 1e6 + (r.seed - flags.seed);
+    const judged = (g: number, c: Configuration, i: number) => async () => {
+      const r = await task(g, c, i)();
+      const failure = failureOf(r, refs[g]);
+      const rank = failure === undefined ? Infinity : rankOf(r, failure);
+      const old = best[g];
+      if (failure !== undefined && (old === undefined || rank < old.rank)) {
+        best[g] = { rank, run: r, failure };
+        if (old !== undefined) rmSync(old.run.log, { recursive: true, force: true });
+      } else rmSync(r.log, { recursive: true, force: true });
+      return r;
+    };
+    const second = await pool(each(adversarial, judged), jobs, () => bar?.increment());
     bar?.stop();
-    // 3-4. failures and verdicts
-    const per = CONFIGURATIONS.length * flags.runs;
-    const groups: GroupResult[] = variables.map((variable, g) => {
-      const of = (c: Configuration): RunResult[] => {
-        const k = g * per + CONFIGURATIONS.indexOf(c) * flags.runs;
-        return results.slice(k, k + flags.runs);
-      };
-      const codes = new Map<number | null, number>();
-      for (const r of of('none')) if (!r.timedOut) codes.set(r.code, (codes.get(r.code) ?? 0) + 1);
-      const expected = [...codes].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 0;
-      const references = [...of('none'), ...of('sc')].filter((r) => !r.timedOut);
-      const output = references.every((r) => r.stdout === references[0]?.stdout)
-        ? references[0]?.stdout
-        : undefined;
-      const failure = (r: RunResult): Witness['kind'] | undefined => {
-        if (r.timedOut) return 'hang';
-        if (r.code !== expected) return uncaught(r.stderr) !== undefined ? 'exception' : 'exit';
-        if (output !== undefined && r.stdout !== output) return 'output';
-        return undefined;
-      };
-      const rates = {} as Record<Configuration, number>;
-      let witness: Witness | undefined;
+    // 3. verdicts
+    const results: GroupResult[] = groups.map((group, g) => {
+      const runs = [...runsOf(first, g, 'none'), ...runsOf(first, g, 'sc')];
+      for (const c of adversarial) runs.push(...runsOf(second, g, c));
+      const failures: Record<string, number> = {};
+      const counts = Object.fromEntries(CONFIGURATIONS.map((c) => [c, { all: 0, qos: 0 }])) as Record<
+        Configuration,
+        { all: number; qos: number }
+      >;
       let exercised = 0;
-      for (const c of CONFIGURATIONS) {
-        let failed = 0;
-        of(c).forEach((r, i) => {
-          if (c !== 'none') exercised += choices(r.stderr);
-          const kind = failure(r);
-          if (kind === undefined) return;
-          failed++;
-          if (witness === undefined && c !== 'none' && c !== 'sc') {
-            const seed = flags.seed + i;
-            witness = {
-              configuration: c,
-              seed,
-              kind,
-              message:
-                kind === 'hang'
-                  ? `no exit after ${timeout} ms`
-                  : (uncaught(r.stderr) ?? `exit code ${r.code}`),
-              command: ['goldilocks', ...argvOf(c, seed, files[g]).slice(2)]
-                .map((a) => (a === files[g] ? `<(echo ${variable})` : quote(a)))
-                .join(' '),
-            };
-          }
-        });
-        rates[c] = failed / flags.runs;
+      for (const r of runs) {
+        exercised += r.stats?.choiceReads ?? 0;
+        const f = failureOf(r, refs[g]);
+        if (f === undefined) continue;
+        failures[f.kind] = (failures[f.kind] ?? 0) + 1;
+        counts[r.configuration].all++;
+        if (f.kind === 'qos') counts[r.configuration].qos++;
       }
-      const controls = rates.none > 0 || rates.sc > 0;
-      const adversarial = JUMBLE_HEURISTICS.some((h) => h !== 'sc' && rates[h] > 0);
-      const verdict: GroupResult['verdict'] = controls
-        ? 'inconclusive'
-        : adversarial
-          ? 'destructive'
-          : exercised > 0
-            ? 'benign'
-            : 'not-exercised';
-      const offset = Number(/\+(\d+)$/.exec(variable)?.[1] ?? 0);
+      const verdict = verdictOf(counts, exercised);
+      const rates = Object.fromEntries(CONFIGURATIONS.map((c) => [c, counts[c].all / flags.runs])) as Record<
+        Configuration,
+        number
+      >;
+      const b = best[g];
+      const witness: Witness | undefined =
+        b !== undefined && (verdict === 'destructive' || verdict === 'qos')
+          ? {
+              configuration: b.run.configuration,
+              seed: b.run.seed,
+              ...b.failure,
+              command: ['goldilocks', ...argvOf(b.run.configuration, b.run.seed, files[g]).slice(2)]
+                .map((a) => (a === files[g] ? `<(echo ${quote(group.location)})` : quote(a)))
+                .join(' '),
+              reads: readsIn(b.run.log),
+            }
+          : undefined;
       return {
-        site: null,
-        variable,
-        offset,
+        ...group,
+        variable: group.variables[0],
+        name: groupName(group),
         verdict,
         rates,
+        failures,
         exercised,
-        ...(verdict === 'destructive' ? { witness } : {}),
+        figure10: figure10Of(runsOf(first, g, 'none'), runsOf(first, g, 'sc')),
+        ...(witness ? { witness } : {}),
       };
     });
     // output
-    writeAll(1, Buffer.from(figure9(args.join(' '), groups, flags.runs)));
+    writeAll(1, Buffer.from(figure9(args.join(' '), results, flags.runs) + figure10(results)));
     if (flags.json)
       writeFileSync(
         flags.json,
-        `${JSON.stringify({ schema: 'goldilocks-jumble/1', program: args.join(' '), runs: flags.runs, groups }, null, 2)}\n`,
+        `${JSON.stringify(
+          {
+            schema: 'goldilocks-jumble/1',
+            program: args.join(' '),
+            runs: flags.runs,
+            timeoutMs: timeout,
+            qos,
+            groups: results,
+          },
+          null,
+          2,
+        )}\n`,
       );
-    return groups.some((g) => g.verdict === 'destructive') ? 1 : 0;
+    return results.some((g) => g.verdict === 'destructive') ? 1 : 0;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -286,31 +426,4 @@ async function progressBar(enabled: boolean, total: number): Promise<cliProgress
   );
   bar.start(total, 0);
   return bar;
-}
-
-/** The Figure 9 table: per group, the failure rate (%) of each configuration, the reads with a choice, the verdict. */
-export function figure9(program: string, groups: GroupResult[], runs: number): string {
-  const head = ['location', ...CONFIGURATIONS, 'exercised', 'verdict'];
-  const rows = groups.map((g) => [
-    g.variable,
-    ...CONFIGURATIONS.map((c) => String(Math.round(g.rates[c] * 100))),
-    String(g.exercised),
-    g.verdict,
-  ]);
-  const widths = head.map((h, k) => Math.max(h.length, ...rows.map((r) => r[k].length)));
-  const line = (r: string[]) =>
-    r.map((x, k) => (k === 0 ? x.padEnd(widths[k]) : x.padStart(widths[k]))).join('  ');
-  const out = [
-    `JUMBLE (adversarial memory, PLDI 2010 §6): ${program}, ${runs} run${runs === 1 ? '' : 's'} per configuration; failure rate (%)`,
-    line(head),
-    ...rows.map(line),
-  ];
-  for (const g of groups)
-    if (g.witness !== undefined)
-      out.push(
-        `witness for ${g.variable}: ${g.witness.configuration} seed ${g.witness.seed}, ${g.witness.kind}: ${g.witness.message}`,
-        `  rerun: ${g.witness.command}`,
-      );
-  if (groups.length === 0) out.push('no racy location: nothing to jumble');
-  return `${out.join('\n')}\n`;
 }

@@ -38,26 +38,32 @@ export function jumbleSettings(flags: RunFlags): Record<string, string> | undefi
     env.GOLDILOCKS_JUMBLE_FAIRNESS = flags.jumbleFairness;
   }
   if (flags.jumbleLocations !== undefined) {
+    // read once here: the file may be a pipe (`<(echo …)`, as a witness's rerun command gives it)
     const file = path.resolve(flags.jumbleLocations);
-    readableFile(file, '--jumble-locations', 'a file of locations sab#B+O, one a line');
+    readableFile(
+      file,
+      '--jumble-locations',
+      'a file of locations sab#B+O or FILE:LINE:COLUMN+O[/S], one a line',
+    );
+    const text = readFileSync(file, 'utf8');
     try {
-      parseLocations(readFileSync(file, 'utf8'));
+      parseLocations(text);
     } catch (e) {
       throw new UsageError(`--jumble-locations: ${flags.jumbleLocations}: ${(e as Error).message}`);
     }
-    env.GOLDILOCKS_JUMBLE_LOCATIONS = file;
+    env.GOLDILOCKS_JUMBLE_LOCATIONS = text;
   }
   return env;
 }
 
-/** The counters of the processes of a jumbled run (report directory `dir`), summed (maxLength: the largest). */
+/** The counters of the processes of a jumbled run (report directory `dir`), summed (the max… ones: the largest). */
 export function jumbleCounters(dir: string): Record<string, number> {
   const sum: Record<string, number> = {};
   for (const f of readdirSync(dir).filter((f) => f.endsWith('.jumble'))) {
     const stats = JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as Record<string, unknown>;
     for (const [k, v] of Object.entries(stats)) {
       if (typeof v !== 'number' || k === 'seed') continue;
-      sum[k] = k === 'maxLength' ? Math.max(sum[k] ?? 0, v) : (sum[k] ?? 0) + v;
+      sum[k] = k.startsWith('max') ? Math.max(sum[k] ?? 0, v) : (sum[k] ?? 0) + v;
     }
   }
   return sum;

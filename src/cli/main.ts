@@ -190,7 +190,7 @@ export async function main(argv: string[]): Promise<number> {
     )
     .option(
       '--jumble-locations <file>',
-      'jumble only these locations, one sab#B+O a line (default: every element location)',
+      'jumble only these locations, one a line: sab#B+O (one buffer) or FILE:LINE:COLUMN+O[/S] (every buffer made there); default: every element location',
     )
     .option(
       '--jumble-fairness <k>',
@@ -214,12 +214,16 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command('jumble')
     .description(
-      'the campaign of adversarial memory (Jumble, PLDI 2010; docs/JUMBLE.md): each racy location jumbled under sc, oldest, obd, random and rbd against plain runs; destructive, benign or not-exercised',
+      'the campaign of adversarial memory (Jumble, PLDI 2010; docs/JUMBLE.md): each racy location group (allocation site + offset + size) jumbled under sc, oldest, obd, random and rbd against plain runs; destructive, qos, benign, not-exercised or inconclusive',
     )
     .usage('[options] <entry.js|.mjs|.cjs|.ts> [args...]  |  jumble [options] -- <command...>')
     .argument('<program...>', 'entry point and its arguments, or after -- a command and its arguments')
     .option('--runs <n>', 'runs per configuration and location', integerAtLeast('--runs', 1), 100)
-    .option('--jobs <n>', 'runs at a time (default: the available cores)', integerAtLeast('--jobs', 1))
+    .option(
+      '--jobs <n>',
+      'runs at a time (default: the free cores, the available ones less the load average)',
+      integerAtLeast('--jobs', 1),
+    )
     .option(
       '--timeout <ms>',
       "a run taking longer hangs (killed); default 10 × the detection run's time, at least 10 s",
@@ -230,7 +234,25 @@ export async function main(argv: string[]): Promise<number> {
       '--races <report.json>',
       'the racy locations from this report of goldilocks run (default: a detection run)',
     )
-    .option('--json <file>', 'write the results (schema goldilocks-jumble/1, docs/JUMBLE.md)')
+    .option(
+      '--oracle <script>',
+      'a shell command judging each run: its stdout on stdin, GOLDILOCKS_ORACLE_* variables (docs/JUMBLE.md); non-zero exit = failure',
+    )
+    .option(
+      '--qos <factor>',
+      "a jumbled run costing more than factor × the sc runs' median (CPU time) fails by QoS (default 3)",
+      (v: string) => {
+        const n = Number(v);
+        if (!(n > 1)) throw new UsageError(`--qos: invalid factor '${v}' (expected a number > 1)`);
+        return n;
+      },
+    )
+    .option(
+      '--qos-margin <ms>',
+      '…and more than this many ms beyond it (default 1000)',
+      integerAtLeast('--qos-margin', 0),
+    )
+    .option('--json <file>', 'write the results (schema goldilocks-jumble/1, docs/REPORT.md)')
     .option('--no-progress', 'no progress bar on stderr')
     .passThroughOptions()
     .action(async (args: string[], flags: JumbleFlags) => {

@@ -48,9 +48,17 @@ export interface WordMemory {
   /**
    * A read of the bytes `mask` of word `word` (heap index), selected, whose memory holds (lo, hi) now: @returns
    * true when it chose the bytes to return, left in {@link lo} / {@link hi}. `tearable`: an 8-byte element that
-   * may tear (Float64, BigInt64, BigUint64: ECMA-262 IsNoTearConfiguration is false). Word lock held.
+   * may tear (Float64, BigInt64, BigUint64: ECMA-262 IsNoTearConfiguration is false); `place`: the read's site
+   * (string id), element type and byte in its word, for its log. Word lock held.
    */
-  read(word: number, mask: number, tearable: boolean, lo: number, hi: number): boolean;
+  read(
+    word: number,
+    mask: number,
+    tearable: boolean,
+    lo: number,
+    hi: number,
+    place: { site: number; tag: string; at: number },
+  ): boolean;
   lo: number;
   hi: number;
 }
@@ -73,6 +81,13 @@ const typed: Record<string, Record<number, unknown>> = {
 };
 const F16 = (globalThis as { Float16Array?: new (b: ArrayBuffer) => Record<number, unknown> }).Float16Array;
 if (F16 !== undefined) typed.Float16Array = new F16(scratch);
+
+/** The element of type `tag` (a typed array's name) at byte `at` of the 8-byte word (lo, hi): a Number or BigInt. */
+export function elementOf(tag: string, at: number, lo: number, hi: number): unknown {
+  words[0] = lo;
+  words[1] = hi;
+  return typed[tag][at / (typed[tag] as unknown as Int8Array).BYTES_PER_ELEMENT];
+}
 
 /** Element types whose 8-byte accesses may tear (ECMA-262 IsNoTearConfiguration is false for them). */
 const TEARABLE = new Set(['Float64Array', 'BigInt64Array', 'BigUint64Array']);
@@ -104,6 +119,8 @@ export class LockedElements {
   /** The bytes of the pending access's word: those written (a write's, set by `set`) or read. */
   private lo = 0;
   private hi = 0;
+  /** The pending read's place, for adversarial memory's log. */
+  private readonly place = { site: 0, tag: '', at: 0 };
   readonly runtime: Pick<Runtime, 'get' | 'set'>;
 
   constructor(private readonly c: LockedChecks) {
@@ -196,15 +213,17 @@ export class LockedElements {
           view[this.at / bpe] = elements[this.element];
           let lo = words[0];
           let hi = words[1];
-          if (
-            memory !== undefined &&
-            this.jumbled &&
-            memory.read(word, bits & 0xff, bpe === 8 && TEARABLE.has(this.tag), lo, hi)
-          ) {
-            lo = memory.lo;
-            hi = memory.hi;
-            words[0] = lo;
-            words[1] = hi;
+          if (memory !== undefined && this.jumbled) {
+            const place = this.place;
+            place.site = site;
+            place.tag = this.tag;
+            place.at = this.at;
+            if (memory.read(word, bits & 0xff, bpe === 8 && TEARABLE.has(this.tag), lo, hi, place)) {
+              lo = memory.lo;
+              hi = memory.hi;
+              words[0] = lo;
+              words[1] = hi;
+            }
           }
           this.value = view[this.at / bpe];
           this.lo = lo;

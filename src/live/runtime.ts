@@ -386,7 +386,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   };
   const { sitedMethods, originals } = installPatches(ctx);
   // a recorded run records values and a jumbled run chooses them: element accesses under the word lock (no r/w)
-  const memory = jumbleMemory(s, t, shadow, idOf);
+  const memory = jumbleMemory(s, t, shadow, idOf, (id) => buffers.allocationOf(id).location);
   const locked =
     recorder !== undefined || memory !== undefined
       ? new LockedElements({ hooks, sites, shadow, checkRange, stopOnRace, recorder, memory })

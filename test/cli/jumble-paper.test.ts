@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { GroupResult } from '../../src/cli/jumble-campaign.js';
+import type { GroupResult } from '../../src/cli/jumble-table.js';
 import { cliAsync, ROOT, tempPath } from '../helpers/helpers.js';
 
 const EXAMPLES = join(ROOT, 'examples', 'jumble');

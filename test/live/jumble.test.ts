@@ -7,11 +7,12 @@
  * choice; `--jumble-locations` limits the jumbled locations; misuse is an input error before the run.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { JsonReport } from '../../src/report/json.js';
-import { cli, cliAsync, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
+import { CLI, cli, cliAsync, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
 
 const PROGRAMS = join(ROOT, 'test', 'programs');
 const FIGURE8 = join(PROGRAMS, 'jumble-figure8.mjs');
@@ -121,11 +122,78 @@ describe('goldilocks run --jumble', () => {
     assert.match(on.stderr, NULL);
   });
 
+  test(
+    '--jumble-locations FILE:LINE:COLUMN+O/S: every buffer made at that site, read from a pipe',
+    LIMIT,
+    async () => {
+      const program = join(PROGRAMS, 'jumble', 'instances.mjs'); // three buffers made at line 6, column 31
+      const site = tempFile('site.locations', `${program}:6:31+0/4\n`);
+      const size = tempFile('size.locations', `${program}:6:31+0/2\n`); // no access of 2 bytes there
+      const one = tempFile('one.locations', 'sab#2+0\n');
+      const [all, none, first] = await Promise.all([
+        cliAsync(['run', '--jumble', 'sc', '--jumble-locations', site, program]),
+        cliAsync(['run', '--jumble', 'sc', '--jumble-locations', size, program]),
+        cliAsync(['run', '--jumble', 'sc', '--jumble-locations', one, program]),
+      ]);
+      // a witness's rerun command gives the file as a pipe, which only one reader may read
+      const p = spawnSync(
+        'bash',
+        [
+          '-c',
+          `"${process.execPath}" "${CLI}" run --jumble sc --jumble-locations <(cat "${site}") "${program}"`,
+        ],
+        { encoding: 'utf8' },
+      );
+      const piped = { code: p.status, stderr: p.stderr };
+      const locations = (stderr: string) => Number(/to (\d+) locations/.exec(stderr)?.[1]);
+      for (const r of [all, none, first, piped]) assert.equal(r.code, 0, r.stderr);
+      assert.equal(locations(all.stderr), 3);
+      assert.equal(locations(none.stderr), 0);
+      assert.equal(locations(first.stderr), 1);
+      assert.equal(locations(piped.stderr), 3);
+    },
+  );
+
+  test(
+    '[GC1] live: keeps every entry a thread that may still act can read, removes what none can',
+    LIMIT,
+    async () => {
+      const program = join(PROGRAMS, 'jumble', 'gc1.mjs');
+      const log = tempPath('gc1-log');
+      mkdirSync(log);
+      const trace = tempPath('gc1.trace');
+      const before = process.env.GOLDILOCKS_JUMBLE_LOG;
+      process.env.GOLDILOCKS_JUMBLE_LOG = log;
+      const running = cliAsync(['run', '--jumble', 'oldest', '--record', trace, program]);
+      if (before === undefined) delete process.env.GOLDILOCKS_JUMBLE_LOG;
+      else process.env.GOLDILOCKS_JUMBLE_LOG = before;
+      const r = await running;
+      assert.equal(r.code, 0, r.stderr);
+      // the worker still sees the initial 0 after the main thread's 20 writes: none was collected while it lived
+      assert.match(r.stdout, /^x 0$/m);
+      assert.match(r.stdout, /^y 40$/m);
+      const [stats] = readdirSync(log).filter((f) => f.endsWith('.stats'));
+      const s = JSON.parse(readFileSync(join(log, stats), 'utf8')) as Record<string, number>;
+      assert.equal(s.maxLength, 21); // x: the initial entry and 20 writes, all visible to the worker
+      assert.ok(s.gc1Removed >= 30, JSON.stringify(s)); // y: the main thread alone, after the join
+      assert.equal(s.droppedVisible, 0);
+      assert.equal(s.maxWrites, 40);
+      assert.ok(s.cpuMs > 0);
+      // the worker's read is certified legal
+      const a = certify(trace);
+      assert.equal(a.summary.classes.unexplained, 0);
+      assert.ok(a.summary.classes['stale-observed'] >= 1, JSON.stringify(a.summary));
+    },
+  );
+
   test('misuse is an input error before the run', () => {
     const bad = tempFile('bad.locations', 'sab#1+0\nx[3]\n');
     let r = cli(['run', '--jumble', 'obd', '--jumble-locations', bad, FIGURE8]);
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /--jumble-locations: .*line 2: 'x\[3\]' is not a location \(expected sab#B\+O\)/);
+    assert.match(
+      r.stderr,
+      /--jumble-locations: .*line 2: 'x\[3\]' is not a location \(expected sab#B\+O or FILE:LINE:COLUMN\+O\[\/S\]\)/,
+    );
     r = cli(['run', '--jumble-seed', '3', FIGURE8]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /--jumble-seed: only with --jumble/);

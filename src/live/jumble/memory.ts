@@ -8,12 +8,20 @@
  *
  * **Where it acts** (`../locked.ts`, under the word's check lock, so a buffer and its memory change together):
  * - an element write of a selected location appends `bytes@C_t` (C_t the writer's FastTrack clock, `../shadow/
- *   fasttrack.ts`), then [GC2] and [REMOVE OLDEST] (bound 32; every removal counted as still visible, since [GC1]
- *   over the live threads is not done live);
+ *   fasttrack.ts`), then [GC2], [GC1] over the threads that may still act, and [REMOVE OLDEST] (bound 32) — the
+ *   shared core's `collect` (`../../jumble/gc.ts`). [GC1] quantifies over a snapshot of the thread clocks of the
+ *   clock table (`FastTrackShadow.threadClocks`: every thread forked or started and not joined), taken under the
+ *   list lock and renewed every {@link LIVE_REFRESH} collections: sound although stale, since clocks only grow (an
+ *   older clock sees more entries, so fewer are removed) and a thread forked after the snapshot inherits the clock
+ *   of a forker in it, or forked from one, which dominates that forker's clock in the snapshot (JUMBLE.md §4.6.5);
+ *   a worker reads nothing before its fork cell (`../threads.ts` awaitFork). A write of unknown value (below) may
+ *   come under the list lock (Atomics), so it never takes a snapshot: it collects over the last one, or without
+ *   [GC1] before the first;
  * - every other write to a word with buffers (Atomics, DataView, bulk methods, text codecs, an element write of
  *   other bytes of the word) appends an entry of unknown value with the writer's clock: it hides what it hides;
  * - an element read of a selected location chooses among the distinct visible values ([READ]); when the chosen
- *   entry's value is unknown it reads memory. Atomics reads are never jumbled, nor reads of other paths.
+ *   entry's value is unknown it reads memory. Atomics reads are never jumbled, nor reads of other paths. A read
+ *   with a choice is logged when the run has a read log (`./log.ts`, `GOLDILOCKS_JUMBLE_LOG`).
  * A buffer is made at the first element access of its location with one entry, the bytes in memory then at ⊥ (the
  * initial entry `0@⊥` of a fresh buffer; sound for a location written before, since ⊥ is hidden by any later entry
  * that happens before the read). **Desynchronization guard** (JUMBLE.md §13.3): when the memory of a read differs
@@ -26,7 +34,7 @@
  * **Layout** (Int32 words of the shadow heap). The tables (published to workers as environment data
  * `goldilocks.jumble`): a lock, the counters {@link JUMBLE_STATS}, free clock lists per capacity class, then
  * {@link BUCKETS} chain heads of buffer records hashed by shadow word. A record, one per (word, byte mask):
- * [next, word, mask, length, last value (a Float64 key in two words), stale[16], half[16], entries …], an entry
+ * [next, word, mask, length, last value (a Float64 key in two words), writes, stale[16], half[16], entries …], an entry
  * [writer, epoch, lo, hi, site, known, clock] (the writer -1 and clock 0 for the initial ⊥; `clock` the heap index
  * of a copy `[capacity, K_0 …]` of the writer's clock). The adversary's per-thread state (fairness counts, torn
  * halves) is kept per thread id modulo 16. Records are linked under the tables' lock (one store), read and written
@@ -34,10 +42,12 @@
  */
 import { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
 import { DEFAULT_BOUND, NO_THREAD, UNKNOWN_VALUE, WriteBuffer } from '../../jumble/buffer.js';
-import { collect } from '../../jumble/gc.js';
+import { collect, GC1_FROM, type LiveThreads } from '../../jumble/gc.js';
 import type { Adversary } from '../../jumble/heuristics.js';
-import type { WordMemory } from '../locked.js';
+import { elementOf, type WordMemory } from '../locked.js';
 import { allocHeap, lock, rawAtomics, type StateViews, unlock } from '../memory/state.js';
+import { getString } from '../memory/strings.js';
+import { type ReadLog, valueText } from './log.js';
 
 /** The counters of a jumbled run, summed over its threads (`goldilocks run --jumble` prints them). */
 export const JUMBLE_STATS = [
@@ -55,11 +65,16 @@ export const JUMBLE_STATS = [
   'unknownWrites',
   /** Write buffers made (Figure 10's "instances"). */
   'buffers',
+  'gc1Removed',
   'gc2Removed',
   'removeOldest',
+  /** [REMOVE OLDEST] removals of an entry still visible to some thread (adversarial freedom lost). */
+  'droppedVisible',
   'desync',
-  /** The longest buffer after garbage collection (a maximum). */
+  /** The longest buffer after garbage collection (a maximum: Figure 10's "max buffer, with comp."). */
   'maxLength',
+  /** The most writes to one location (a maximum: its length without collection, Figure 10's "no comp."). */
+  'maxWrites',
 ] as const;
 const STAT = Object.fromEntries(JUMBLE_STATS.map((n, i) => [n, 1 + i])) as Record<
   (typeof JUMBLE_STATS)[number],
@@ -80,7 +95,8 @@ const R_WORD = 1;
 const R_MASK = 2;
 const R_LENGTH = 3;
 const R_LAST = 4;
-const R_STALE = 6;
+const R_WRITES = 6;
+const R_STALE = 7;
 const R_HALF = R_STALE + SLOTS;
 const R_ENTRIES = R_HALF + SLOTS;
 const E_TID = 0;
@@ -107,6 +123,16 @@ const keyOf = (lo: number, hi: number): number => ((hi ^ (hi >>> 21)) & 0x1fffff
 const f64 = new Float64Array(1);
 const f64Words = new Int32Array(f64.buffer);
 
+/** Collections ([GC1] tried) between two snapshots of the thread clocks. */
+export const LIVE_REFRESH = 16;
+
+/** Where the element being read is: its site (string id), element type and byte in its word. */
+export interface ReadPlace {
+  site: number;
+  tag: string;
+  at: number;
+}
+
 /** The adversarial memory of one thread (see the file header). */
 export class JumbleMemory implements WordMemory {
   lo = 0;
@@ -117,10 +143,20 @@ export class JumbleMemory implements WordMemory {
   /** The clock copies of the loaded entries (to free those the collection removed), and their count. */
   private readonly loaded = new Int32Array(BOUND + 2);
   private loadedCount = 0;
+  /** The snapshot of the thread clocks [GC1] quantifies over (count 0: none taken yet), and its age. */
+  private readonly live: LiveThreads = {
+    data: new Int32Array(0),
+    width: 0,
+    offsets: new Int32Array(0),
+    count: 0,
+  };
+  private liveAge = LIVE_REFRESH;
 
   /**
    * @param clock the heap index of this thread's FastTrack clock record (read at each access).
    * @param selects which elements are jumbled ({@link WordMemory.selects}).
+   * @param threadClocks fills a snapshot of the clocks of the threads that may still act (takes the list lock).
+   * @param log the read log, if the run has one.
    */
   constructor(
     private readonly s: StateViews,
@@ -128,6 +164,8 @@ export class JumbleMemory implements WordMemory {
     private readonly adversary: Adversary,
     private readonly clock: () => number,
     readonly selects: (buffer: SharedArrayBuffer, off: number, size: number) => boolean,
+    private readonly threadClocks: (out: LiveThreads) => void,
+    private readonly log: ReadLog | undefined,
   ) {
     let tables = getEnvironmentData(ENV_KEY) as number | undefined;
     if (tables === undefined) {
@@ -177,6 +215,7 @@ export class JumbleMemory implements WordMemory {
     f64[0] = Number.NaN;
     heap[r + R_LAST] = f64Words[0];
     heap[r + R_LAST + 1] = f64Words[1];
+    heap[r + R_WRITES] = 0;
     this.initial(heap, r, lo, hi);
     const t = this.tables;
     lock(this.s, heap, t + T_LOCK);
@@ -223,13 +262,16 @@ export class JumbleMemory implements WordMemory {
       heap = this.cover(r + RECORD);
       if (heap[r + R_WORD] !== word || (heap[r + R_MASK] & mask) === 0) continue;
       const same = known && heap[r + R_MASK] === mask;
-      this.append(r, same ? lo : 0, same ? hi : 0, site, same);
+      this.append(r, same ? lo : 0, same ? hi : 0, site, same, known);
       heap = this.s.heap;
     }
   }
 
-  /** [WRITE] on record r, then [GC2] and [REMOVE OLDEST]; stored back. Word lock held. */
-  private append(r: number, lo: number, hi: number, site: number, known: boolean): void {
+  /**
+   * [WRITE] on record r, then [GC2], [GC1] and [REMOVE OLDEST]; stored back. Word lock held; the list lock too
+   * unless `element` (an element store), which may renew the snapshot of the thread clocks.
+   */
+  private append(r: number, lo: number, hi: number, site: number, known: boolean, element: boolean): void {
     const b = this.load(r);
     const own = this.clock();
     let heap = this.cover(own + 1);
@@ -237,17 +279,35 @@ export class JumbleMemory implements WordMemory {
     const copy = this.allocClock(cap);
     heap = this.cover(Math.max(own, copy) + 1 + cap);
     for (let u = 0; u <= cap; u++) heap[copy + u] = heap[own + u];
-    const gc2 = b.gc2Removed;
-    const oldest = b.oldestRemoved;
+    const { gc1Removed, gc2Removed, oldestRemoved, droppedVisible } = b;
     b.append(known ? keyOf(lo, hi) : UNKNOWN_VALUE, this.t, heap, own + 1, cap, copy, site, 0, lo, hi);
-    collect(b, undefined, BOUND);
+    collect(b, this.liveThreads(element && b.length > GC1_FROM), BOUND);
     this.count(known ? STAT.writes : STAT.unknownWrites);
-    if (b.gc2Removed > gc2) this.count(STAT.gc2Removed, b.gc2Removed - gc2);
-    if (b.oldestRemoved > oldest) this.count(STAT.removeOldest, b.oldestRemoved - oldest);
+    if (b.gc1Removed > gc1Removed) this.count(STAT.gc1Removed, b.gc1Removed - gc1Removed);
+    if (b.gc2Removed > gc2Removed) this.count(STAT.gc2Removed, b.gc2Removed - gc2Removed);
+    if (b.oldestRemoved > oldestRemoved) this.count(STAT.removeOldest, b.oldestRemoved - oldestRemoved);
+    if (b.droppedVisible > droppedVisible) this.count(STAT.droppedVisible, b.droppedVisible - droppedVisible);
+    heap = this.cover(r + RECORD);
+    const writes = ++heap[r + R_WRITES];
+    const peak = this.tables + STAT.maxWrites;
+    if (writes > rawAtomics.load(heap, peak)) rawAtomics.store(heap, peak, writes);
     this.storeEntries(r, b);
   }
 
-  read(word: number, mask: number, tearable: boolean, lo: number, hi: number): boolean {
+  /**
+   * The snapshot of the thread clocks for [GC1], renewed when `renew` (the list lock is not held) and it is
+   * {@link LIVE_REFRESH} collections old; undefined before the first (then [GC1] is not applied).
+   */
+  private liveThreads(renew: boolean): LiveThreads | undefined {
+    const live = this.live;
+    if (renew && ++this.liveAge >= LIVE_REFRESH) {
+      this.liveAge = 0;
+      this.threadClocks(live);
+    }
+    return live.count === 0 ? undefined : live;
+  }
+
+  read(word: number, mask: number, tearable: boolean, lo: number, hi: number, place?: ReadPlace): boolean {
     const r = this.find(word, mask);
     if (r === 0) {
       this.make(word, mask, lo, hi);
@@ -290,6 +350,7 @@ export class JumbleMemory implements WordMemory {
       this.hi = b.hi[i];
     }
     if (adversary.stale) this.count(STAT.staleReads);
+    if (this.log?.open && adversary.distinct > 1 && place !== undefined) this.logRead(b, place, lo, hi);
     // the adversary's state of this location
     heap = this.cover(r + RECORD);
     f64[0] = b.last;
@@ -298,6 +359,25 @@ export class JumbleMemory implements WordMemory {
     heap[r + R_STALE + (this.t & (SLOTS - 1))] = b.stale[this.t];
     heap[r + R_HALF + (this.t & (SLOTS - 1))] = b.half[this.t];
     return true;
+  }
+
+  /** Logs the read just chosen (`./log.ts`): memory held (lo, hi), the value returned is {@link lo}, {@link hi}. */
+  private logRead(b: WriteBuffer, place: ReadPlace, lo: number, hi: number): void {
+    const adversary = this.adversary;
+    const writer = (i: number): { thread: string; site: string } | null =>
+      b.tid[i] === NO_THREAD
+        ? null
+        : { thread: `T${b.tid[i]}`, site: b.site[i] < 0 ? '' : getString(this.s, b.site[i]) };
+    this.log?.add({
+      thread: `T${this.t}`,
+      site: getString(this.s, place.site),
+      value: valueText(elementOf(place.tag, place.at, this.lo, this.hi)),
+      newest: valueText(elementOf(place.tag, place.at, lo, hi)),
+      writer: writer(adversary.entry),
+      ...(adversary.torn ? { second: writer(adversary.second) } : {}),
+      choices: adversary.distinct,
+      stale: adversary.stale,
+    });
   }
 
   /** Record r as the thread-local buffer {@link b} (entries, clocks, the adversary's state of this thread). */

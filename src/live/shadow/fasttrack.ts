@@ -50,6 +50,8 @@
  */
 
 import * as rules from '../../detectors/vectorclock/rules.js';
+import type { LiveThreads } from '../../jumble/gc.js';
+import { growAtLeast } from '../../model/interner.js';
 import { SyncKind } from '../../model/sync.js';
 import {
   allocHeap,
@@ -115,6 +117,43 @@ export class FastTrackShadow extends Shadow implements rules.ClockStore<number> 
    */
   get clockRecord(): number {
     return this.clock;
+  }
+
+  /**
+   * A snapshot of the clocks of the threads that may still act — those with a clock in the table: forked or started,
+   * not joined (a joined thread's clock is freed) — into `out` (rows of `out.width` Int32, grown as needed), for
+   * adversarial memory's [GC1] (`../jumble/memory.ts`). Takes the list lock (every clock changes under it), so
+   * it must not be held.
+   */
+  threadClocks(out: LiveThreads): void {
+    const s = this.s;
+    lock(s, s.ctl, CTL.listLock);
+    try {
+      const ids = s.state.threads.byteLength >> 2;
+      let n = 0;
+      let width = MIN_CAP;
+      for (let u = 0; u < ids; u++) {
+        const e = this.lookup(THREAD, u);
+        if (e === 0) continue;
+        if (out.offsets.length <= n) out.offsets = growAtLeast(out.offsets, n + 1);
+        out.offsets[n++] = e;
+        const c = this.cover(e + ENTRY)[e + E_CLOCK];
+        width = Math.max(width, this.cover(c + 1)[c]);
+      }
+      if (out.data.length < n * width) out.data = new Int32Array(n * width * 2);
+      for (let k = 0; k < n; k++) {
+        let heap = this.cover(out.offsets[k] + ENTRY);
+        const c = heap[out.offsets[k] + E_CLOCK];
+        heap = this.cover(c + 1 + heap[c]);
+        const cap = heap[c];
+        for (let u = 0; u < width; u++) out.data[k * width + u] = u < cap ? heap[c + 1 + u] : 0;
+        out.offsets[k] = k * width;
+      }
+      out.width = width;
+      out.count = n;
+    } finally {
+      unlock(s.ctl, CTL.listLock);
+    }
   }
 
   /** Epoch of an access recorded now: `C_t[t]`. */
