@@ -80,7 +80,7 @@ export function observeStm(ctx: Context): void {
       for (const [word, v] of r) checkWord(word, v, Access.XACT, site);
       for (const [word, v] of w) checkWord(word, v, Access.WRITE | Access.XACT, site);
     } finally {
-      shadow.commitPos = -1;
+      shadow.endCommit();
     }
   };
   setStmObserver({ atomics: rawAtomics, commit });
