@@ -16,10 +16,15 @@
  * race, never report a false one). The R ∪ W records stay in the shadow heap for the run.
  */
 import { SyncKind } from '../model/sync.js';
+import { settings } from '../node/settings.js';
 import { type AccessLog, setStmObserver } from '../stm/observer.js';
+import { STM } from '../stm/stm.js';
 import type { Context } from './context.js';
 import { allocHeap, appendCell, rawAtomics } from './memory/state.js';
 import { Access } from './shadow/goldilocks.js';
+
+/** `STM.prototype.atomic`: a commit's site is its caller's frame. */
+const ATOMIC = STM.prototype.atomic;
 
 /** A commit's words: word heap index → [buffer id, word index in the buffer, byte mask]. */
 type Words = Map<number, [number, number, number]>;
@@ -45,8 +50,14 @@ const bytesIn = (mask: number): number => {
   return n;
 };
 
-/** Installs the STM's observer for the thread of `ctx`. */
+/**
+ * Installs the STM's observer for the thread of `ctx`; with `GOLDILOCKS_STM=internals` (a benchmark setting,
+ * bench/stm.ts) none: the STM then uses the patched `Atomics` and reports no commit, so its version clock, ownership
+ * records and write-back are checked as the program's own synchronization and atomic accesses (what PLDI'07 §6.1
+ * compares with, "without taking transactions into account"; it hides Example 4's race).
+ */
 export function observeStm(ctx: Context): void {
+  if (settings.GOLDILOCKS_STM === 'internals') return;
   const { s, shadow, t } = ctx;
   /** Checks one word of a commit; reports a conflict at its first racing byte. */
   const checkWord = (word: number, [id, w, mask]: [number, number, number], flags: number, site: number) => {
@@ -73,7 +84,9 @@ export function observeStm(ctx: Context): void {
     if (at + n > s.heap.length) s.refresh();
     let j = at;
     for (const x of set) s.heap[j++] = x;
-    const site = ctx.callerSite(commit, true);
+    // the frame below the committing `atomic` call (nested calls have returned: the outermost commits); one frame
+    // captured, where `commit` with `outside` would capture 64 and search them (a third of a commit's cost)
+    const site = ctx.callerSite(ATOMIC);
     const pos = ctx.listLocked(() => appendCell(s, SyncKind.Commit, t, at, n));
     shadow.commitPos = pos;
     try {
