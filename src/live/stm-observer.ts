@@ -6,8 +6,11 @@
  *    R ∪ W lies in the shadow heap and how many words it has — a data variable is an 8-byte word of a buffer,
  *    the shadow's granularity, named by its word's heap index (`./shadow/lockset.ts` `DATA`);
  * 2. checks R as reads and W as writes with the `XACT` flag (Figure 8 Handle-Action lines 24–28), their Infos
- *    starting at the commit cell so that walks from them apply its rule 9 (`Shadow.commitPos`). Two transactional
- *    accesses never race (the xact short-circuit); a transactional and a plain one can (Example 4).
+ *    starting at the commit cell so that walks from them apply its rule 9 (`Shadow.commitPos`), then ends the
+ *    commit (`Shadow.endCommit`). Two transactional accesses never race (the xact short-circuit); a transactional
+ *    and a plain one can (Example 4). The online peers take the same cell and checks: FastTrack joins the words'
+ *    clocks at the cell and ticks its epoch at `endCommit` (`./shadow/fasttrack.ts`), Eraser gives the accesses
+ *    the pseudo-lock TL (`./shadow/eraser.ts`).
  *
  * The STM performs its own atomic operations with the runtime's unpatched `Atomics` (`rawAtomics`): its version
  * clock, ownership records and write-back are not program synchronization, or every transaction would order
