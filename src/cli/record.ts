@@ -9,6 +9,11 @@
  * atomic operation) starts or ends, so every access covers whole variables and the bytes of one variable always see
  * the same accesses — per-byte verdicts with one event per variable touched, not per byte. With several processes
  * (`run -- command`), every name gets the process's prefix `<n>/`, as in the merged JSON report.
+ *
+ * A transaction's commit cell (`../live/stm-observer.ts`) becomes one `commit(R;W)` event at its place in the list:
+ * R and W are the variables of the transactional (XACT) accesses its thread checked after it (a thread appends no
+ * cell between its commit cell and those checks, so they are its records whose `pos` follows that cell before its
+ * next one), written at the commit and not as `r`/`w` events.
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -231,6 +236,7 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
   const cells = list.length / CELL;
   const acc = readAccesses(dir);
   const order = traceOrder(acc);
+  const commits = commitAccesses(list, acc, order);
 
   // each access's buffer and absolute byte range [lo, hi) (checkRange's word masks are contiguous)
   const tables = [...meta.buffers].sort((x, y) => x[1] - y[1]);
@@ -265,7 +271,10 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
     wordAt[i] = base;
     lo[i] = base + 31 - Math.clz32(mask & -mask);
     hi[i] = base + 32 - Math.clz32(mask);
-    varsOf(buf[i]).cut(lo[i], hi[i]);
+    // a commit's mask merges its accesses of the word and may have gaps: each run of bytes is cut
+    if (acc.bits[i] & Access.XACT)
+      for (const [from, to] of runsOf(mask)) varsOf(buf[i]).cut(base + from, base + to);
+    else varsOf(buf[i]).cut(lo[i], hi[i]);
   }
   for (const v of vars.values()) v.seal();
 
@@ -280,12 +289,33 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
   const benign = meta.benign ?? [];
   /** Does access i touch bytes annotated benign? Such accesses are left out (`RecordMeta.benign`). */
   const isBenign = (i: number): boolean => benign.some(([b, l, h]) => b === buf[i] && lo[i] < h && l < hi[i]);
+  /** Calls `each(name)` for the variables of the bytes of access i (every run of its mask). */
+  const variablesOf = (i: number, each: (name: string) => void): void => {
+    const v = vars.get(buf[i])!;
+    for (const [from, to] of runsOf(acc.bits[i] & 0xff))
+      for (let k = v.first(wordAt[i] + from); k < v.offsets.length && v.offsets[k] < wordAt[i] + to; k++)
+        each(v.name(k));
+  };
+  /** The `commit(R;W)` event of the commit cell at `c` (list index) from its accesses. */
+  const commitEvent = (c: number, accesses: number[]): void => {
+    const reads = new Set<string>();
+    const writes = new Set<string>();
+    for (const i of accesses)
+      if (!(benign.length > 0 && isBenign(i)))
+        variablesOf(i, (n) => (acc.bits[i] & Access.WRITE ? writes : reads).add(n));
+    if (reads.size + writes.size === 0) return;
+    out.event(
+      thread(list[c + 1]),
+      `commit(${[...reads].join(',')};${[...writes].join(',')})|${loc(acc.site[accesses[0]])}`,
+    );
+  };
   let next = 0;
   const accessesBefore = (cell: number): void => {
     for (; next < order.length && acc.pos[order[next]] <= cell; next++) {
       const i = order[next];
       if (benign.length > 0 && isBenign(i)) continue;
       const bits = acc.bits[i];
+      if (bits & Access.XACT) continue; // written with its commit
       const atomic = (bits & Access.ATOMIC) !== 0;
       const op = atomic ? (bits & Access.WRITE ? 'awd(' : 'ard(') : bits & Access.WRITE ? 'w(' : 'r(';
       const t = thread(acc.thread[i]);
@@ -322,11 +352,71 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
       out.event(t, `${kind === SyncKind.Fork ? 'fork' : 'join'}(${thread(list[c + 3])})|`);
       continue;
     }
+    if (kind === SyncKind.Commit) {
+      const accesses = commits.get(p);
+      if (accesses !== undefined) commitEvent(c, accesses);
+      continue;
+    }
     const op = SYNC[kind];
     if (op === undefined) throw new Error(`${dir}: cell ${p} has an unknown kind ${kind}`);
     out.event(t, `${op}(${object(c)})|`);
   }
   accessesBefore(Number.POSITIVE_INFINITY);
+}
+
+/**
+ * The transactional accesses of each commit cell (by list position), in trace order: an XACT record of thread t
+ * with `pos` q belongs to t's last commit cell before q.
+ */
+function commitAccesses(list: Int32Array, acc: Accesses, order: Int32Array): Map<number, number[]> {
+  const byThread = new Map<number, number[]>(); // each thread's commit cells, in list order
+  for (let p = 0, n = list.length / CELL; p < n; p++) {
+    if (list[p * CELL] !== SyncKind.Commit) continue;
+    const t = list[p * CELL + 1];
+    let cells = byThread.get(t);
+    if (cells === undefined) {
+      cells = [];
+      byThread.set(t, cells);
+    }
+    cells.push(p);
+  }
+  const commits = new Map<number, number[]>();
+  for (const i of order) {
+    if ((acc.bits[i] & Access.XACT) === 0) continue;
+    const cells = byThread.get(acc.thread[i]);
+    if (cells === undefined) continue;
+    let k = -1; // the last cell before pos
+    for (let l = 0, h = cells.length - 1; l <= h; ) {
+      const mid = (l + h) >> 1;
+      if (cells[mid] < acc.pos[i]) {
+        k = mid;
+        l = mid + 1;
+      } else h = mid - 1;
+    }
+    if (k < 0) continue;
+    let accesses = commits.get(cells[k]);
+    if (accesses === undefined) {
+      accesses = [];
+      commits.set(cells[k], accesses);
+    }
+    accesses.push(i);
+  }
+  return commits;
+}
+
+/** The runs of set bits of an 8-bit byte mask, as [from, to) byte pairs. */
+function runsOf(mask: number): [number, number][] {
+  const runs: [number, number][] = [];
+  for (let b = 0; b < 8; ) {
+    if (((mask >>> b) & 1) === 0) {
+      b++;
+      continue;
+    }
+    const from = b;
+    while (b < 8 && (mask >>> b) & 1) b++;
+    runs.push([from, b]);
+  }
+  return runs;
 }
 
 /**

@@ -241,6 +241,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
         transactional: (flags & Access.XACT) !== 0,
         atomic: (flags & Access.ATOMIC) !== 0,
         location: getString(s, site),
+        ...(flags & Access.XACT ? { committedAt: getString(s, site) } : {}),
         stack: (at.stack ?? '').split('\n').slice(1).join('\n'),
         ...(tests?.current() ? { test: tests.current() } : {}),
       },
@@ -251,6 +252,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
         transactional: (c.flags & Access.XACT) !== 0,
         atomic: (c.flags & Access.ATOMIC) !== 0,
         ...previousAt(c.site),
+        ...(c.flags & Access.XACT ? { committedAt: previousAt(c.site).location } : {}),
       },
       // the vector-clock peer decides by epochs (its detail), without a lockset
       ...(detector === 'goldilocks' || detector === 'eraser'

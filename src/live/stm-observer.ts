@@ -6,8 +6,11 @@
  *    R ∪ W lies in the shadow heap and how many words it has — a data variable is an 8-byte word of a buffer,
  *    the shadow's granularity, named by its word's heap index (`./shadow/lockset.ts` `DATA`);
  * 2. checks R as reads and W as writes with the `XACT` flag (Figure 8 Handle-Action lines 24–28), their Infos
- *    starting at the commit cell so that walks from them apply its rule 9 (`Shadow.commitPos`). Two transactional
- *    accesses never race (the xact short-circuit); a transactional and a plain one can (Example 4).
+ *    starting at the commit cell so that walks from them apply its rule 9 (`Shadow.commitPos`), then ends the
+ *    commit (`Shadow.endCommit`). Two transactional accesses never race (the xact short-circuit); a transactional
+ *    and a plain one can (Example 4). The online peers take the same cell and checks: FastTrack joins the words'
+ *    clocks at the cell and ticks its epoch at `endCommit` (`./shadow/fasttrack.ts`), Eraser gives the accesses
+ *    the pseudo-lock TL (`./shadow/eraser.ts`).
  *
  * The STM performs its own atomic operations with the runtime's unpatched `Atomics` (`rawAtomics`): its version
  * clock, ownership records and write-back are not program synchronization, or every transaction would order
@@ -16,10 +19,15 @@
  * race, never report a false one). The R ∪ W records stay in the shadow heap for the run.
  */
 import { SyncKind } from '../model/sync.js';
+import { settings } from '../node/settings.js';
 import { type AccessLog, setStmObserver } from '../stm/observer.js';
+import { STM } from '../stm/stm.js';
 import type { Context } from './context.js';
 import { allocHeap, appendCell, rawAtomics } from './memory/state.js';
 import { Access } from './shadow/goldilocks.js';
+
+/** `STM.prototype.atomic`: a commit's site is its caller's frame. */
+const ATOMIC = STM.prototype.atomic;
 
 /** A commit's words: word heap index → [buffer id, word index in the buffer, byte mask]. */
 type Words = Map<number, [number, number, number]>;
@@ -45,8 +53,14 @@ const bytesIn = (mask: number): number => {
   return n;
 };
 
-/** Installs the STM's observer for the thread of `ctx`. */
+/**
+ * Installs the STM's observer for the thread of `ctx`; with `GOLDILOCKS_STM=internals` (a benchmark setting,
+ * bench/stm.ts) none: the STM then uses the patched `Atomics` and reports no commit, so its version clock, ownership
+ * records and write-back are checked as the program's own synchronization and atomic accesses (what PLDI'07 §6.1
+ * compares with, "without taking transactions into account"; it hides Example 4's race).
+ */
 export function observeStm(ctx: Context): void {
+  if (settings.GOLDILOCKS_STM === 'internals') return;
   const { s, shadow, t } = ctx;
   /** Checks one word of a commit; reports a conflict at its first racing byte. */
   const checkWord = (word: number, [id, w, mask]: [number, number, number], flags: number, site: number) => {
@@ -73,14 +87,16 @@ export function observeStm(ctx: Context): void {
     if (at + n > s.heap.length) s.refresh();
     let j = at;
     for (const x of set) s.heap[j++] = x;
-    const site = ctx.callerSite(commit, true);
+    // the frame below the committing `atomic` call (nested calls have returned: the outermost commits); one frame
+    // captured, where `commit` with `outside` would capture 64 and search them (a third of a commit's cost)
+    const site = ctx.callerSite(ATOMIC);
     const pos = ctx.listLocked(() => appendCell(s, SyncKind.Commit, t, at, n));
     shadow.commitPos = pos;
     try {
       for (const [word, v] of r) checkWord(word, v, Access.XACT, site);
       for (const [word, v] of w) checkWord(word, v, Access.WRITE | Access.XACT, site);
     } finally {
-      shadow.commitPos = -1;
+      shadow.endCommit();
     }
   };
   setStmObserver({ atomics: rawAtomics, commit });

@@ -20,6 +20,12 @@ export interface RaceAccess {
   /** Source location as written in the trace, or the live `file:line:column` ('' when none). */
   location: string;
   /**
+   * Set on a transactional access only: where its transaction committed, which is also its `location` (the
+   * `commit` event's; live, the `stm.atomic` call whose commit checked it: a transaction's accesses are checked
+   * at its commit, §5.3, and are not located one by one).
+   */
+  committedAt?: string;
+  /**
    * Live only: the access's stack, one frame a line (`at f (file:1:2)`), in the program's source coordinates: the
    * current access's always, the previous access's with `--history`.
    */
@@ -98,13 +104,15 @@ export interface RaceRecord {
 }
 
 function accessOf(s: Symbols, a: AccessRef): RaceAccess {
+  const location = s.locations.name(a.loc);
   return {
     index: a.index,
     thread: s.threads.name(a.thread),
     access: a.write ? 'write' : 'read',
     transactional: a.xact,
     atomic: a.atomic,
-    location: s.locations.name(a.loc),
+    location,
+    ...(a.xact ? { committedAt: location } : {}),
   };
 }
 

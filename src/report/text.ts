@@ -39,10 +39,13 @@ export interface RaceTextOptions {
   count?: number;
 }
 
+/** `write by thread T2 at <location>`; a transactional access: `write inside a transaction committed at <location> by thread T2`. */
 function describe(a: RaceAccess, c: Palette): string {
-  const what = `${a.transactional ? 'transactional ' : ''}${a.atomic ? 'atomic ' : ''}${a.access}`;
   const where = a.location === '' ? '<no location>' : a.location;
-  return `${c.bold(what)} by thread ${a.thread} at ${where}${a.index >= 0 ? ` (event ${a.index})` : ''}`;
+  const event = a.index >= 0 ? ` (event ${a.index})` : '';
+  if (a.transactional)
+    return `${c.bold(a.access)} inside a transaction committed at ${where} by thread ${a.thread}${event}`;
+  return `${c.bold(`${a.atomic ? 'atomic ' : ''}${a.access}`)} by thread ${a.thread} at ${where}${event}`;
 }
 
 const plural = (n: number, what: string): string => `${grouped(n)} ${what}${n === 1 ? '' : 's'}`;

@@ -16,6 +16,8 @@ interface Access {
   thread: string;
   access: string;
   transactional: boolean;
+  location: string;
+  committedAt?: string;
 }
 
 /** `goldilocks run --report <json> ...args <program>`: the run and its JSON report. */
@@ -37,7 +39,10 @@ describe('goldilocks run with goldilocks/stm', () => {
       const { code, stderr, json } = await run('tx-mutex-withdrawal.mjs');
       assert.notEqual(code, 0, stderr);
       assert.match(stderr, /DataRaceException: data race on sab#\d+\+0 \(Int32Array\): read by thread T3 /);
-      assert.match(stderr, /previous transactional write by thread T2 at .*tx-mutex-withdrawal\.mjs:20:/);
+      assert.match(
+        stderr,
+        /previous write inside a transaction committed at .*tx-mutex-withdrawal\.mjs:20:\d+ by thread T2\n/,
+      );
       const [race] = json.races;
       assert.deepEqual(
         [race.current, race.previous].map((a) => [a.thread, a.access, a.transactional]),
@@ -46,17 +51,24 @@ describe('goldilocks run with goldilocks/stm', () => {
           ['T2', 'write', true],
         ],
       );
+      assert.match(race.previous.committedAt ?? '', /tx-mutex-withdrawal\.mjs:20:\d+$/);
+      assert.equal(race.previous.committedAt, race.previous.location);
+      assert.equal(race.current.committedAt, undefined);
     },
   );
 
   test('a race found at a commit is reported as transactional and throws out of atomic', LIMIT, async () => {
     const { code, stderr, json } = await run('tx-plain-then-transaction.mjs');
     assert.notEqual(code, 0, stderr);
-    assert.match(stderr, /transactional read by thread T3 at .*tx-plain-then-transaction\.mjs:16:/);
+    assert.match(
+      stderr,
+      /read inside a transaction committed at .*tx-plain-then-transaction\.mjs:16:\d+ by thread T3/,
+    );
     assert.match(stderr, /DataRaceException: data race on sab#\d+\+0 \(stm\.atomic\): read by thread T3 /);
     assert.match(stderr, /at STM\.atomic /, 'thrown from the commit inside atomic');
     assert.equal(json.races[0].current.transactional, true);
     assert.equal(json.races[0].previous.transactional, false);
+    assert.match(json.races[0].current.committedAt ?? '', /tx-plain-then-transaction\.mjs:16:\d+$/);
   });
 
   test(

@@ -8,7 +8,10 @@
  * **Locks held** by a thread are the sync-library locks it holds (`Shadow.held`, reported by `goldilocks/sync`), plus,
  * during an `Atomics` operation, a pseudo-lock of the operation's exact byte range (as the offline Eraser adds the
  * transaction lock "TL" in a commit): two atomic accesses of one range never warn, an atomic and a plain access, or
- * two atomic accesses of overlapping unequal ranges (mixed-size), do. Nothing else synchronizes for Eraser: not
+ * two atomic accesses of overlapping unequal ranges (mixed-size), do. A transaction's accesses, checked at its
+ * commit with `XACT` (`../stm-observer.ts`), hold the pseudo-lock "TL" (the transaction lock of Goldilocks PLDI'07
+ * §4, as the offline Eraser's `commit`): two transactional accesses never warn, a transactional and a plain one
+ * do unless they hold a common lock. Commits order nothing else for Eraser. Nothing else synchronizes for Eraser: not
  * `Atomics` hand-offs, messages, fork, join, wait/notify or sync-library volatiles (barriers, conditions' signals).
  * So it warns on correct programs that synchronize that way (false alarms), and misses what its states hide: a
  * location written by one thread and only read by others after it (Exclusive → Shared never warns).
@@ -22,7 +25,7 @@
  *
  * **Layout.** The word's check lock and list head are Goldilocks' (`./goldilocks.ts`); the list holds Eraser records in
  * the `Info` layout (8 Int32), one per set of the word's bytes in one state: `next`, `flags` (byte mask | WRITE |
- * ATOMIC of the last access | the same two bits of the last other-thread access, << 2 | state << 12), `owner` (the
+ * ATOMIC | XACT of the last access | the same three bits of the last other-thread access, << 3 | state << 14), `owner` (the
  * last accessor: the owner in Exclusive), `pos` = the candidate lockset's id, `site` of the last access, the last
  * access by another thread (thread + 1, 0 = none) and its site (the report's previous access). An access to part of
  * a record's bytes splits it. Candidate locksets are hash-consed in the shadow heap (sorted (a, b) key pairs → the
@@ -49,11 +52,11 @@ import { Access, type Conflict, Info, objectKey, Shadow } from './goldilocks.js'
 const LOCKSET = Info.POS;
 const OTHER = 5;
 const OTHER_SITE = 6;
-/** The last other-thread access's WRITE | ATOMIC bits, shifted. */
-const OTHER_SHIFT = 2;
-const ACCESS_BITS = Access.WRITE | Access.ATOMIC;
-/** A record's state (`src/detectors/eraser/states.ts`), in bits 12-14 of its flags. */
-const STATE_SHIFT = 12;
+/** The last other-thread access's WRITE | ATOMIC | XACT bits, shifted. */
+const OTHER_SHIFT = 3;
+const ACCESS_BITS = Access.WRITE | Access.ATOMIC | Access.XACT;
+/** A record's state (`src/detectors/eraser/states.ts`), in bits 14-16 of its flags. */
+const STATE_SHIFT = 14;
 const EXCLUSIVE = states.EXCLUSIVE << STATE_SHIFT;
 const CONFLICT = states.CONFLICT << STATE_SHIFT;
 const STATE = 7 << STATE_SHIFT;
@@ -69,6 +72,9 @@ const L_SIZE = 2;
 const L_KEYS = 3;
 /** The `a` word of an atomic range's pseudo-lock (with the byte mask; `b` = the word): above every cell tag. */
 const ATOMIC_LOCK = 1 << 30;
+/** The (a, b) words of the transaction pseudo-lock "TL" (no atomic range has a mask bit 8). */
+const TL_A = ATOMIC_LOCK | 0x100;
+const TL_B = 0;
 
 function hashKeys(keys: number[]): number {
   let h = 0x811c9dc5;
@@ -84,6 +90,8 @@ export class EraserShadow extends Shadow {
   private heldId = -1;
   /** Per (word * 256 + mask): the id of {@link held} ∪ that atomic range's pseudo-lock (cleared with heldId). */
   private readonly withAtomic = new Map<number, number>();
+  /** The id of {@link held} ∪ {TL}, -1 when not made since heldId was. */
+  private withTL = -1;
   /** Lockset id → its sorted (a, b) pairs. */
   private readonly members = new Map<number, number[]>([[EMPTY, []]]);
   /** Lockset id → (lockset id → id of the intersection). */
@@ -236,13 +244,21 @@ export class EraserShadow extends Shadow {
     };
   }
 
-  /** The id of the locks this thread holds at an access (with the atomic range's pseudo-lock when ATOMIC). */
+  /**
+   * The id of the locks this thread holds at an access (with the atomic range's pseudo-lock when ATOMIC, with "TL"
+   * when XACT).
+   */
   private locksHeld(word: number, mask: number, flags: number): number {
     if (this.heldId < 0) {
       const pairs: number[][] = [];
       for (let i = 0; i < this.held.length; i += 2) pairs.push([this.held[i], this.held[i + 1]]);
       this.heldId = this.intern(pairs);
       this.withAtomic.clear();
+      this.withTL = -1;
+    }
+    if ((flags & Access.XACT) !== 0) {
+      if (this.withTL < 0) this.withTL = this.intern(this.pairsOf(this.heldId).concat([[TL_A, TL_B]]));
+      return this.withTL;
     }
     if ((flags & Access.ATOMIC) === 0) return this.heldId;
     const key = word * 256 + mask;

@@ -33,6 +33,15 @@
  * a Java volatile's write and read; fork; join (then the child's clock is freed). Thread clocks start at
  * `C_t[t] = 1` (epoch 0 = never).
  *
+ * **Transaction commits** (Goldilocks PLDI'07 §5.3; `../stm-observer.ts`): a data variable y that transactions touch
+ * (an 8-byte word, named by its word heap index) has a clock TX_y, key (TXVAR, y). The commit cell of thread t with
+ * R ∪ W does `C_t ⊔= TX_y` for each y ({@link rules.commitEnter}) and then `TX_y ⊔= C_t` for each y
+ * ({@link rules.commitLeave}: the same as after the accesses' checks, which do not change C_t); the commit's
+ * accesses are then checked with `XACT` at the epoch C_t[t], and only after them is C_t[t] incremented
+ * ({@link endCommit}, {@link rules.commitEnd}), so that TX_y holds the epoch of the accesses it orders. Two commits
+ * touching a common word never overlap (the STM holds that word's ownership record locked from before the cell
+ * to after the checks), so no commit reads TX_y between the cell and the checks of another.
+ *
  * **Layout** (Int32 words of the shadow heap). The tables at `ctl[CTL.peer]`: {@link BUCKETS} chain heads, the
  * free-entry list head, then per capacity class (8 << k) the head of a list of free clocks. An entry is
  * [next, a, b, clock]; a clock is [capacity, c_0 … c_{capacity-1}] with a power-of-two capacity ≥ the highest
@@ -80,6 +89,8 @@ const E_CLOCK = 3;
 const ENTRY = 4;
 /** The `a` word of a thread's key (object tags in cells stay below 2^21). */
 const THREAD = 1 << 30;
+/** The `a` word of a transactional variable's key (its `b`: the word's heap index). */
+const TXVAR = 1 << 29;
 const MIN_CAP = 8;
 
 const bucketOf = (a: number, b: number): number =>
@@ -309,8 +320,31 @@ export class FastTrackShadow extends Shadow implements rules.ClockStore<number> 
         this.remove(c);
         break;
       }
+      case SyncKind.Commit:
+        this.commit(a, b);
+        break;
     }
     this.clock = this.ownClock();
+  }
+
+  /**
+   * The commit cell of this thread with R ∪ W the `n` word heap indices from heap index `at`: C_t ⊔= TX_y for each
+   * y, then TX_y ⊔= C_t (see the file header; the tick waits for {@link endCommit}). List lock held.
+   */
+  private commit(at: number, n: number): void {
+    const me = this.mine;
+    for (let j = at; j < at + n; j++) rules.commitEnter(this, me, this.lookup(TXVAR, this.cover(j + 1)[j]));
+    for (let j = at; j < at + n; j++)
+      rules.commitLeave(this, me, this.lookupOrInsert(TXVAR, this.cover(j + 1)[j]));
+  }
+
+  /**
+   * The commit's accesses are checked: C_t[t]++ ({@link rules.commitEnd}). Without the list lock: only this thread
+   * writes its clock, and its capacity already holds t.
+   */
+  override endCommit(): void {
+    super.endCommit();
+    rules.commitEnd(this, this.mine, this.t);
   }
 
   /** This thread's clock record, the heap view covering all of it (read by {@link check} without refreshing). */

@@ -722,6 +722,11 @@ export class Shadow {
    */
   commitPos = -1;
 
+  /** The accesses of the commit at {@link commitPos} are checked (`../stm-observer.ts`): it is over. */
+  endCommit(): void {
+    this.commitPos = -1;
+  }
+
   /** The `pos` of an access recorded now: {@link pos}, or the commit cell's for a transaction's access. */
   protected now(): number {
     return this.commitPos >= 0 ? this.commitPos : this.pos;

@@ -1,5 +1,6 @@
 // expect: no race
 // idiom: goldilocks/stm: transactions on one array and a Mutex on another, in both workers (disjoint data)
+// eraser: silent (the transactional accesses hold its transaction pseudo-lock TL, the others a Mutex)
 import { STM } from 'goldilocks/stm';
 import { Mutex } from 'goldilocks/sync';
 import { workers } from '../sched.mjs';

@@ -1,5 +1,6 @@
 // expect: no race
 // idiom: goldilocks/stm: two workers update the same counters only in transactions (two transactional accesses never race)
+// eraser: silent (the transactional accesses hold its transaction pseudo-lock TL)
 import { STM } from 'goldilocks/stm';
 import { workers } from '../sched.mjs';
 
