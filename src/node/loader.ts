@@ -32,7 +32,7 @@ export async function load(url: string, context: LoadContext, nextLoad: NextLoad
     const path = fileURLToPath(url);
     if (typeScriptFormat(path) === 'commonjs')
       return { format: 'commonjs', source: null, shortCircuit: true };
-    const source = stripTypes(await readFile(path, 'utf8'), url);
+    const source = stripTypes(await readFile(path, 'utf8'), url, true);
     return { format: 'module', source: transformSource(source, url, true), shortCircuit: true };
   }
   const result = await nextLoad(url, context);
