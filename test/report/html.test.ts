@@ -158,9 +158,48 @@ describe('the HTML page in a headless browser', { skip: NO_BROWSER }, () => {
     assert.equal(shown.sections.length, 2);
     for (const s of shown.sections) {
       assert.match(s.text, /workerData\[[02]\] = 7;/);
-      assert.match(s.text, /Not available for a live run/);
+      assert.match(s.text, /Not available for a live run without --record/);
       assert.ok(!s.svg);
     }
+  });
+
+  test('run --record: the same picture as check --html — source lines, timelines, the lockset’s evolution', {
+    timeout: 120_000,
+  }, async () => {
+    const html = tempPath('live-recorded.html');
+    const json = tempPath('live-recorded.json');
+    const program = join(ROOT, 'examples', 'ftp-connection.mjs');
+    const r = await cliAsync([
+      'run',
+      '--on-race=report',
+      '--html',
+      html,
+      '--report',
+      json,
+      '--record',
+      tempPath('live-recorded.trace'),
+      program,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+    const shown = await show(html);
+    assert.deepEqual(shown.errors, []);
+    assert.deepEqual(shown.requests, [pathToFileURL(html).href]);
+    assert.equal(shown.count, report.races.length);
+    assert.deepEqual(
+      shown.sections.map((s) => s.variable),
+      report.races.map((x) => x.variable),
+    );
+    for (const [i, s] of shown.sections.entries()) {
+      const race = report.races[i];
+      assert.ok(s.svg, `${s.variable}: a timeline`);
+      assert.ok(s.rows >= 2 && s.changed >= 1, `${s.variable}: the lockset table`);
+      assert.ok(s.text.includes(race.current.location) && s.text.includes(race.previous.location));
+      assert.doesNotMatch(s.text, /source not readable|Not available|Not in the recording/);
+      assert.match(s.text, new RegExp(`${race.current.thread} ∉ \\{[^}]*\\}: no happens-before, a race`));
+      assert.match(s.text, /decided by: nothing orders T\d+'s (read|write) before T\d+'s (read|write)/);
+    }
+    assert.ok(shown.highlighted >= 1, 'hovering an access highlights its row');
   });
 
   test('no race: a page that says so', { timeout: 60_000 }, async () => {
