@@ -36,7 +36,7 @@ import type { Runtime, RuntimeFactory } from '../hooks/contract.js';
 import { installRuntime } from '../hooks/install.js';
 import { threadHooks } from '../hooks/thread.js';
 import { settings } from './settings.js';
-import { rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
+import { loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
 
 const REGISTER_URL = import.meta.url;
 const REGISTER_PATH = fileURLToPath(REGISTER_URL);
@@ -172,6 +172,7 @@ function warnUninstrumented(): void {
 
   let reportedWasm = false;
   const wasmWarning = (): void => {
+    if (loadingTool()) return; // amaro's own WebAssembly (TypeScript stripping), not the program's
     if (!reportedWasm) warn('WebAssembly module compiled: its memory accesses are not instrumented');
     reportedWasm = true;
   };

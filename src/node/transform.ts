@@ -45,6 +45,9 @@ let instrumenter: ((source: string, options: InstrumentOptions) => InstrumentRes
  */
 let loadingTools = false;
 
+/** Is the rewriter or amaro being loaded (amaro compiles its WebAssembly then: not the program's)? */
+export const loadingTool = (): boolean => loadingTools;
+
 /** `require(id)` with {@link loadingTools} set. */
 function requireTool<T>(id: string): T {
   loadingTools = true;

@@ -108,6 +108,17 @@ describe('run: a TypeScript syntax error, as node reports a syntax error', () =>
   });
 });
 
+describe('run: TypeScript in a package of no type', () => {
+  test('with export: an ES module, as Node detects it; without: CommonJS', LIMIT, async () => {
+    const esm = await run(join(FIXTURES, 'no-type', 'esm-syntax.ts'));
+    assert.equal(esm.code, 0, esm.stderr);
+    assert.equal(esm.stdout, 'a = 1\n'); // it runs (the CommonJS loader handed it back to the ES module loader)
+    const cjs = await run(join(FIXTURES, 'no-type', 'commonjs.ts'));
+    assert.equal(cjs.code, 0, cjs.stderr);
+    assert.equal(cjs.stdout, 'b = 2, function\n');
+  });
+});
+
 describe('run: a module the rewriter cannot parse', () => {
   test(
     'CommonJS with new.target at its top level: warned, run uninstrumented, listed unchecked',
