@@ -248,7 +248,13 @@ export async function jumbleCampaign(args: string[], command: boolean, flags: Ju
       );
       timeout = flags.timeout ?? Math.max(10_000, Math.round(10 * r.wallMs));
       if (r.code === 2)
-        throw new UsageError(`jumble: the detection run failed: ${r.stderr.trim().split('\n').at(-1)}`);
+        throw new UsageError(
+          `jumble: the detection run failed: ${r.stderr
+            .trim()
+            .split('\n')
+            .at(-1)
+            ?.replace(/^goldilocks: /, '')}`,
+        );
     }
     const groups = groupsOf(JSON.parse(readFileSync(report, 'utf8')) as RacesReport);
     const files = groups.map((g, k) => {

@@ -103,9 +103,17 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
         import('../report/html/page.js'),
         import('../report/html/sources.js'),
       ]);
+      // with --record, the recording gives the timelines and the lockset's evolution (../report/html/recorded.ts)
+      const recorded =
+        flags.record && existsSync(flags.record)
+          ? await (await import('../report/html/recorded.js')).recordedEvidence(flags.record)
+          : undefined;
+      const shown = recorded ? merged.races.map((r) => recorded(r) ?? { race: r, evidence: undefined }) : [];
+      const evidence = new Map(shown.map((x) => [x.race, x.evidence]));
       writeHtml(flags.html, {
-        reports: [merged],
-        missing: LIVE_MISSING,
+        reports: [recorded ? { ...merged, races: shown.map((x) => x.race) } : merged],
+        evidence: (race) => evidence.get(race),
+        missing: recorded ? LIVE_NOT_RECORDED : LIVE_MISSING,
         sources: new SourceReader([process.cwd()]),
       });
     }
@@ -127,12 +135,17 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
 
 const ENTRY = 'a JavaScript or TypeScript file';
 
-/** What a live run's HTML page cannot show, and how to get it. */
+/** What a live run's HTML page cannot show without `--record`, and how to get it. */
 const LIVE_MISSING =
-  'Not available for a live run: the runtime keeps no history of the synchronization events between the two ' +
-  'accesses (its list is collected as the program runs), so neither the threads’ timelines nor the lockset’s ' +
-  'evolution can be drawn; the lockset below is the one computed at the racing access. To see them, record the ' +
-  'run and check the recording: goldilocks run --record run.trace …, then goldilocks check --html page.html run.trace.';
+  'Not available for a live run without --record: the runtime keeps no history of the synchronization events ' +
+  'between the two accesses (its list is collected as the program runs), so neither the threads’ timelines nor ' +
+  'the lockset’s evolution can be drawn; the lockset below is the one computed at the racing access. To see them, ' +
+  'record the run as well: goldilocks run --html page.html --record run.trace …';
+
+/** Why a live race recorded with `--record` has no timelines: the recording's order did not race there. */
+const LIVE_NOT_RECORDED =
+  'Not in the recording: checked offline, the recorded trace shows no race of this pair of locations (the live ' +
+  'run and its recording order some events differently); the lockset below is the one computed at the racing access.';
 
 /** The distinct modules of the report directory `dir`'s {@link UNCHECKED_LIST}, sorted; none without the file. */
 function uncheckedModules(dir: string): string[] {

@@ -12,6 +12,7 @@ import { SyncKind } from '../model/sync.js';
 import type { Buffers, Memories } from './buffers.js';
 import { rawBuffer } from './buffers.js';
 import type { Callee, Context } from './context.js';
+import { noteSend } from './edges.js';
 import { appendCell, CTL, rawAtomics, Tag } from './memory/state.js';
 import { printErr } from './races.js';
 import { packA } from './shadow/goldilocks.js';
@@ -80,14 +81,18 @@ export class Messages {
     }
   }
 
-  /** Appends the send cell of a message of `value` and wraps it with its id and its buffers' ids. */
-  wrap(value: unknown, tag: number = Tag.Message): Wrapped {
+  /**
+   * Appends the send cell of a message of `value` and wraps it with its id and its buffers' ids; notes its sender
+   * and the site of the call of `fn` (the patched `postMessage`) for race reports (`./edges.ts`).
+   */
+  wrap(value: unknown, fn: Callee, tag: number = Tag.Message): Wrapped {
     const { s, t } = this.ctx;
     const sabs: SharedArrayBuffer[] = [];
     const memories: WebAssembly.Memory[] = [];
     this.collect(value, sabs, memories);
     const list = sabs.map(this.buffers.idOf);
     const m = rawAtomics.add(s.ctl, CTL.nextMessage, 1) + 1;
+    noteSend(s, m, t, this.ctx.callerSite(fn));
     const a = packA(tag, 0);
     this.ctx.listLocked(() => appendCell(s, SyncKind.Send, t, a, m));
     return { [MARK]: m, a, sabs, ids: list, memoryIds: this.memories.idsOf(memories), v: value };
@@ -111,14 +116,15 @@ export class Messages {
   install(): void {
     const messages = this;
     const portProto = threads.MessagePort.prototype as unknown as Record<PropertyKey, Callee>;
-    const postMessage = portProto.postMessage;
-    portProto.postMessage = function (this: object, value: unknown, ...rest: unknown[]) {
-      return postMessage.call(
+    const postOriginal = portProto.postMessage;
+    const post = function postMessage(this: object, value: unknown, ...rest: unknown[]): unknown {
+      return postOriginal.call(
         this,
-        messages.spawning === 0 && messages.userPorts.has(this) ? messages.wrap(value) : value,
+        messages.spawning === 0 && messages.userPorts.has(this) ? messages.wrap(value, post) : value,
         ...rest,
       );
     };
+    portProto.postMessage = post;
     const DISPATCH = Symbol.for('nodejs.internal.kHybridDispatch');
     const dispatch = portProto[DISPATCH];
     if (typeof dispatch === 'function') {
@@ -151,11 +157,12 @@ export class Messages {
     // vector-clock peer must keep its clock for every receiver).
     const broadcastProto = threads.BroadcastChannel.prototype as unknown as Record<string, Callee>;
     const broadcast = broadcastProto.postMessage;
-    broadcastProto.postMessage = function (this: unknown, ...args: unknown[]) {
+    const postBroadcast = function postMessage(this: unknown, ...args: unknown[]): unknown {
       return args.length === 0
         ? broadcast.call(this)
-        : broadcast.call(this, messages.wrap(args[0], Tag.Broadcast));
+        : broadcast.call(this, messages.wrap(args[0], postBroadcast, Tag.Broadcast));
     };
+    broadcastProto.postMessage = postBroadcast;
 
     // structuredClone of a shared buffer (or of a value holding one) returns a new SharedArrayBuffer object over the
     // same memory (HTML StructuredSerialize): cloned as `{ sabs, v }`, the clones in `sabs` are the very objects in

@@ -48,6 +48,7 @@ import { Buffers, Memories } from './buffers.js';
 import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './context.js';
 import { benignReason, liveSuppressions } from './excuses.js';
 import { installPatches } from './intercept/index.js';
+import { patchSharedSlice } from './intercept/shared-buffer.js';
 import { jumbleMemory, writeJumbleStats } from './jumble/setup.js';
 import { LockNames } from './lock-names.js';
 import { LockedElements } from './locked.js';
@@ -148,7 +149,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   const { idOf, baseOf } = buffers;
   const memories = new Memories(buffers);
   const sites = new Sites(s, hooks);
-  const lockNames = new LockNames(buffers);
+  const lockNames = new LockNames(buffers, s);
   const tests = testNames();
 
   // ---- races ----------------------------------------------------------------------------------------------
@@ -397,6 +398,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
 
   // ---- WebAssembly memories, messages, threads, the sync library, annotations ---------------------------------
   memories.install();
+  patchSharedSlice(ctx, buffers);
   const messages = new Messages(ctx, buffers, memories);
   messages.install();
   if (!isMainThread) awaitFork(ctx, buffers, messages);

@@ -2,7 +2,8 @@
  * Threads as synchronization: `new Worker()` appends a fork cell, written before the worker runs user code (the
  * worker waits for it, {@link awaitFork}); the worker's `'exit'` emitted in its parent a join cell (also what
  * `terminate()`'s promise waits for). The shared buffers and WebAssembly memories of `workerData` reach the worker
- * with their ids through the environment data; its `parentPort` is a user port (`./messages.ts`). Thread flags
+ * with their ids through the environment data; its `parentPort` is a user port (`./messages.ts`). The site of each
+ * `new Worker(...)` is noted for race reports (`./edges.ts`). Thread flags
  * (FORKED, TERMINATING, DEAD) and parents live in the shared state (`./memory/state.ts`).
  */
 import { getEnvironmentData, parentPort, setEnvironmentData, workerData } from 'node:worker_threads';
@@ -10,6 +11,7 @@ import type { WorkerHooks } from '../hooks/contract.js';
 import { SyncKind } from '../model/sync.js';
 import type { Buffers, Memories } from './buffers.js';
 import type { Callee, Context } from './context.js';
+import { noteSpawn } from './edges.js';
 import {
   appendCell,
   CTL,
@@ -76,8 +78,11 @@ export function workerHooks(
   messages: Messages,
 ): WorkerHooks {
   const { s, t } = ctx;
+  /** The string id of the user's `new Worker(...)` running now (its caller frame, see `Context.callerSite`). */
+  let site = -1;
   return {
     beforeSpawn(options) {
+      site = ctx.callerSite(this.beforeSpawn, true);
       const sabs: SharedArrayBuffer[] = [];
       const found: WebAssembly.Memory[] = [];
       messages.collect(options?.workerData, sabs, found);
@@ -96,6 +101,7 @@ export function workerHooks(
       const child = worker.threadId;
       ensureThread(s, child);
       rawAtomics.store(s.parents, child, t + 1);
+      noteSpawn(s, child, site);
       ctx.listLocked(() => appendCell(s, SyncKind.Fork, t, 0, child));
       rawAtomics.or(s.threads, child, FORKED);
       rawAtomics.notify(s.threads, child);
@@ -114,9 +120,10 @@ export function workerHooks(
         return terminate.apply(this, args);
       };
       const post = w.postMessage;
-      w.postMessage = function (this: unknown, value: unknown, ...rest: unknown[]) {
-        return post.call(this, messages.wrap(value), ...rest);
+      const wrapped = function postMessage(this: unknown, value: unknown, ...rest: unknown[]): unknown {
+        return post.call(this, messages.wrap(value, wrapped), ...rest);
       };
+      w.postMessage = wrapped;
     },
   };
 }

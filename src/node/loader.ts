@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compileFunction } from 'node:vm';
 import { installHooks } from '../hooks/install.js';
 import { isTypeScript, stripTypes, transformSource } from './transform.js';
 
@@ -30,9 +31,14 @@ type NextLoad = (url: string, context?: LoadContext) => Promise<LoadResult>;
 export async function load(url: string, context: LoadContext, nextLoad: NextLoad): Promise<LoadResult> {
   if (url.startsWith('file:') && isTypeScript(url)) {
     const path = fileURLToPath(url);
-    if (typeScriptFormat(path) === 'commonjs')
-      return { format: 'commonjs', source: null, shortCircuit: true };
-    const source = stripTypes(await readFile(path, 'utf8'), url);
+    const text = await readFile(path, 'utf8');
+    let source: string;
+    if (typeScriptFormat(path) === 'commonjs') {
+      // a `.ts` of no `type` with import/export is an ES module, as Node detects it (else the CommonJS loader,
+      // finding module syntax, would hand the file back here, and nothing would run); stripped alike either way
+      source = stripTypes(text, path);
+      if (!hasModuleSyntax(source)) return { format: 'commonjs', source: null, shortCircuit: true };
+    } else source = stripTypes(text, url, true);
     return { format: 'module', source: transformSource(source, url, true), shortCircuit: true };
   }
   const result = await nextLoad(url, context);
@@ -40,6 +46,23 @@ export async function load(url: string, context: LoadContext, nextLoad: NextLoad
   const text =
     typeof result.source === 'string' ? result.source : Buffer.from(result.source as Uint8Array).toString();
   return { ...result, source: transformSource(text, url, true) };
+}
+
+/** The errors of CommonJS compilation that mean ES module syntax (Node's `containsModuleSyntax`, 20.19). */
+const MODULE_SYNTAX = [
+  'Cannot use import statement outside a module',
+  "Unexpected token 'export'",
+  "Cannot use 'import.meta' outside a module",
+];
+
+/** Does JavaScript `code` fail to compile as CommonJS for ES module syntax (import, export, import.meta)? */
+function hasModuleSyntax(code: string): boolean {
+  try {
+    compileFunction(code, ['exports', 'require', 'module', '__filename', '__dirname']);
+    return false;
+  } catch (e) {
+    return e instanceof SyntaxError && MODULE_SYNTAX.some((m) => e.message.includes(m));
+  }
 }
 
 /** `.mts` is ESM, `.cts` CommonJS, `.ts` follows the nearest package.json's `type` (CommonJS when none). */

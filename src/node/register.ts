@@ -36,7 +36,7 @@ import type { Runtime, RuntimeFactory } from '../hooks/contract.js';
 import { installRuntime } from '../hooks/install.js';
 import { threadHooks } from '../hooks/thread.js';
 import { settings } from './settings.js';
-import { stripTypes, transformSource, warn } from './transform.js';
+import { loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
 
 const REGISTER_URL = import.meta.url;
 const REGISTER_PATH = fileURLToPath(REGISTER_URL);
@@ -73,11 +73,13 @@ function instrumentCommonJs(): void {
   const compile = cjs.prototype._compile;
   cjs.prototype._compile = function (this: CjsModule, content: string, filename: string) {
     const code = transformSource(content, filename, false);
+    // the program runs outside any catch: an error rethrown here would be printed with this frame's source line
+    if (!rejectedByEngine(code)) return compile.call(this, code, filename);
     try {
       return compile.call(this, code, filename);
     } catch (e) {
       // the program's own syntax error (the source passed on as it was): reported as node reports it, without this frame
-      if (code === content && e instanceof SyntaxError) dropOwnFrames(e);
+      if (e instanceof SyntaxError) dropOwnFrames(e);
       throw e;
     }
   };
@@ -170,6 +172,7 @@ function warnUninstrumented(): void {
 
   let reportedWasm = false;
   const wasmWarning = (): void => {
+    if (loadingTool()) return; // amaro's own WebAssembly (TypeScript stripping), not the program's
     if (!reportedWasm) warn('WebAssembly module compiled: its memory accesses are not instrumented');
     reportedWasm = true;
   };

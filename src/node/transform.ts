@@ -30,6 +30,7 @@ import type { InstrumentOptions, InstrumentResult } from '../instrument/instrume
 import { cacheDir, cacheKey, readCached, writeCached } from './cache.js';
 import { UNCHECKED_LIST } from './run.js';
 import { settings } from './settings.js';
+import { throwingModule } from './syntax-error.js';
 
 const require = createRequire(import.meta.url);
 interface Amaro {
@@ -43,6 +44,9 @@ let instrumenter: ((source: string, options: InstrumentOptions) => InstrumentRes
  * CommonJS loader was patched (and the rewriter is not asked to rewrite its own modules while it loads).
  */
 let loadingTools = false;
+
+/** Is the rewriter or amaro being loaded (amaro compiles its WebAssembly then: not the program's)? */
+export const loadingTool = (): boolean => loadingTools;
 
 /** `require(id)` with {@link loadingTools} set. */
 function requireTool<T>(id: string): T {
@@ -79,18 +83,18 @@ export function isOwn(file: string): boolean {
 }
 
 /**
- * Strips TypeScript types, keeping every line and column.
- * @throws SyntaxError `<file>: <amaro's message with a code frame>` for invalid or non-strippable TypeScript.
+ * Strips TypeScript types, keeping every line and column. Invalid or non-strippable TypeScript becomes a module
+ * (an ES module when `module`) that throws the SyntaxError Node would report (`./syntax-error.ts`).
  */
-export function stripTypes(source: string, file: string): string {
+export function stripTypes(source: string, file: string, module = false): string {
+  let report: string;
   try {
     amaro ??= requireTool<Amaro>('amaro');
     return amaro.transformSync(source, { mode: 'strip-only' }).code;
   } catch (e) {
-    throw new SyntaxError(
-      `${file}: TypeScript type stripping failed:\n${String(e instanceof Error ? e.message : e)}`,
-    );
+    report = String(e instanceof Error ? e.message : e);
   }
+  return throwingModule(report, source, file, module);
 }
 
 /** Writes a goldilocks warning line to stderr. */
@@ -123,6 +127,14 @@ function engineAccepts(source: string, module: boolean): boolean {
   return check.status === 0;
 }
 
+/** The source {@link transformSource} last returned as the engine's own syntax error to report. */
+let rejected: string | undefined;
+
+/** Is `source` what {@link transformSource} just passed on because the engine rejects it too (a syntax error)? */
+export function rejectedByEngine(source: string): boolean {
+  return source === rejected;
+}
+
 /**
  * Instruments one file's JavaScript (`file` as it is named in site locations: a file URL for ESM, a path for
  * CommonJS). Returns `source` unchanged for goldilocks's own files and the rewriter's dependencies (while
@@ -148,7 +160,10 @@ export function transformSource(source: string, file: string, module: boolean): 
     return result.code;
   } catch (e) {
     if (!(e instanceof SyntaxError)) throw e;
-    if (!engineAccepts(source, module)) return source; // a syntax error of the program's: the engine reports it
+    if (!engineAccepts(source, module)) {
+      rejected = source;
+      return source; // a syntax error of the program's: the engine reports it
+    }
     warn(
       `${file} is not instrumented, its accesses are unchecked (the rewriter cannot parse it: ${e.message})`,
     );

@@ -65,7 +65,7 @@ export function memoryText(m: MemoryLocation, a: Allocation | undefined): string
   if (a === undefined) return `${what} of sab#${m.buffer}`;
   const made = a.location
     ? `created by thread ${a.thread} at ${a.location}`
-    : `first met by thread ${a.thread} (created where goldilocks does not see)`;
+    : `created outside instrumented code (first met by thread ${a.thread})`;
   return `${what} of a ${a.kind} of ${plural(a.bytes, 'byte')} ${made}`;
 }
 
@@ -86,11 +86,18 @@ export function decision(race: RaceRecord): string {
   if (race.memory === undefined || !race.precise) return race.detail;
   const p = race.previous;
   const c = race.current;
+  // the previous access's own thread is in the lockset by rule 1, not handed the memory
+  const handed = (race.locksetNames ?? []).filter((n) => HANDED.test(n) && !n.startsWith(`${p.thread} (`));
   return (
     `nothing orders ${p.thread}'s ${p.access} before ${c.thread}'s ${c.access}: no lock, Atomics operation, ` +
-    `message, or thread start or join hands the memory from ${p.thread} to ${c.thread} in between (${race.detail})`
+    `message, or thread start or join hands the memory from ${p.thread} to ${c.thread} in between` +
+    (handed.length > 0 ? `; it was handed on by ${handed.join(' and by ')}, not to ${c.thread}` : '') +
+    ` (${race.detail})`
   );
 }
+
+/** The lockset names of messages and worker starts (src/live/lock-names.ts): the edges that handed memory on. */
+const HANDED = /^(?:(?:BroadcastChannel )?postMessage from |message #|T\d+ \(Worker started by )/;
 
 /**
  * The text block of one race, ending in a newline. A race that is not precise (Eraser's) is a `potential data race`

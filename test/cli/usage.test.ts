@@ -160,6 +160,14 @@ describe('run: misuse is one line and exit 2, before the program runs', () => {
     const r = cli(['run', PROGRAM.replace(/\.mjs$/, '')]); // no extension: node's resolution finds no file either
     assert.equal(r.status, 2);
   });
+  it('an unreadable entry file', { skip: process.getuid?.() === 0 ? 'root reads every file' : false }, () => {
+    const file = tempFile('secret.mjs', 'console.log(1);\n');
+    chmodSync(file, 0);
+    misuse(
+      ['run', file],
+      /^entry: no permission to read '.*secret\.mjs' \(expected a JavaScript or TypeScript file/,
+    );
+  });
   it('a missing command after --', () => {
     misuse(
       ['run', '--', 'goldilocks-no-such-command'],
@@ -182,6 +190,36 @@ describe('run: misuse is one line and exit 2, before the program runs', () => {
   });
   it('a missing program', () => {
     misuse(['run'], /^run: missing argument <program> \(expected goldilocks run \[options\] </);
+  });
+});
+
+describe('jumble: misuse is one line and exit 2', () => {
+  it('unknown option values', () => {
+    misuse(
+      ['jumble', '--runs', '0', PROGRAM],
+      /^--runs: invalid number '0' \(expected a positive integer\)$/,
+    );
+    misuse(
+      ['jumble', '--jobs', 'x', PROGRAM],
+      /^--jobs: invalid number 'x' \(expected a positive integer\)$/,
+    );
+    misuse(
+      ['jumble', '--seed', '-1', PROGRAM],
+      /^--seed: invalid number '-1' \(expected a non-negative integer\)$/,
+    );
+    misuse(['jumble', '--bogus', PROGRAM], /^jumble: unknown option '--bogus' \(expected an option of /);
+  });
+  it('a missing entry file or --races report, an unwritable --json file', () => {
+    misuse(
+      ['jumble', tempPath('missing.mjs')],
+      /^jumble: the detection run failed: entry: no such file '.*missing\.mjs' \(expected a JavaScript or TypeScript file\)$/,
+    );
+    misuse(
+      ['jumble', '--races', tempPath('none.json'), PROGRAM],
+      /^--races: no such file '.*none\.json' \(expected a JSON report of goldilocks run\)$/,
+    );
+    misuse(['jumble', '--json', NOWHERE, PROGRAM], /^--json: cannot write '.*out\.json': no directory/);
+    misuse(['jumble'], /^jumble: missing argument <program> \(expected goldilocks jumble \[options\] </);
   });
 });
 

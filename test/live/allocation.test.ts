@@ -68,4 +68,34 @@ describe('allocation sites', () => {
       /memory: Uint8Array element \[5\] \(byte 5\) of a WebAssembly.Memory of 65,536 bytes created by thread T0 at /,
     );
   });
+
+  test('a slice is a new buffer made at the slice call; a growable buffer by its most bytes; a Buffer over a SharedArrayBuffer is a view (the buffer’s site); a buffer made by uninstrumented code, said so', {
+    timeout: 60_000,
+  }, async () => {
+    const program = join(ROOT, 'test', 'fixtures', 'report', 'allocation-kinds.mjs');
+    const report = tempPath('allocation-kinds.json');
+    const r = await cliAsync(['run', '--on-race=report', '--report', report, program]);
+    assert.equal(r.code, 0, r.stderr);
+    const j = JSON.parse(readFileSync(report, 'utf8')) as JsonReport;
+    const byLine = new Map(j.races.map((race) => [race.current.location.split(':').at(-2), race]));
+    const at = (line: string) => byLine.get(line)?.allocation;
+    const made = (site: string, bytes: number) => ({
+      location: `${program}:${site}`,
+      thread: 'T0',
+      kind: 'SharedArrayBuffer',
+      bytes,
+    });
+    assert.deepEqual(at('24'), made('10:33', 16), r.stderr); // base.slice(8, 24)
+    assert.deepEqual(at('25'), made('11:20', 64)); // new SharedArrayBuffer(8, { maxByteLength: 64 })
+    assert.deepEqual(at('26'), made('14:30', 8)); // Buffer.from(new SharedArrayBuffer(8)): the buffer's site
+    assert.deepEqual(at('27'), { location: '', thread: 'T0', kind: 'SharedArrayBuffer', bytes: 8 });
+    assert.match(
+      r.stderr,
+      /memory: Int32Array element \[1\] \(bytes 4–7\) of a SharedArrayBuffer of 8 bytes created outside instrumented code \(first met by thread T0\)\n/,
+    );
+    assert.match(
+      r.stderr,
+      /of a SharedArrayBuffer of 16 bytes created by thread T0 at .*allocation-kinds\.mjs:10:33\n/,
+    );
+  });
 });

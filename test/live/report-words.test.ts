@@ -4,7 +4,7 @@
  * gives the previous access's stack; under `node --test` each race names its test file and test.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { JsonReport } from '../../src/report/json.js';
@@ -55,6 +55,33 @@ describe('reports in the program’s words', () => {
       const first = race.previous.stack?.split('\n')[0].trim() ?? '';
       assert.equal(first.replace(/^at (?:.* \()?(.*?)\)?$/, '$1'), race.previous.location);
       assert.match(r.stderr, /\n {2}previous write by thread T0 at .*\n {4}at /);
+    },
+  );
+
+  test(
+    'memory handed on by workerData and postMessage: each edge by its sender and call site, in text, JSON and HTML',
+    LIMIT,
+    async () => {
+      const program = join(ROOT, 'test', 'fixtures', 'report', 'message-handoff.mjs');
+      const marker = tempPath('handoff.marker');
+      rmSync(marker, { force: true });
+      const html = tempPath('handoff.html');
+      const r = await run(['--html', html, program, marker]);
+      assert.equal(r.code, 0, r.stderr);
+      const [race] = r.report.races;
+      assert.equal(race.previous.location, `${program}:11:3`, r.stderr); // the main thread's write
+      assert.equal(race.current.location, `${program}:20:3`);
+      const message = `postMessage from T0 at ${program}:13:10`;
+      const helper = r.report.races[0].locksetNames?.find((n) => n.includes('(Worker started by T0 at'));
+      assert.match(helper ?? '', new RegExp(`^T\\d+ \\(Worker started by T0 at ${program}:12:18\\)$`));
+      assert.ok(race.locksetNames?.includes(message), String(race.locksetNames));
+      assert.equal(race.locksetNames?.length, race.lockset?.length);
+      const sentence = `; it was handed on by ${helper} and by ${message}, not to ${race.current.thread} (`;
+      assert.ok(r.stderr.includes(`  lockset: {T0, ${helper}, ${message}`), r.stderr);
+      assert.ok(r.stderr.includes(sentence), r.stderr);
+      const page = readFileSync(html, 'utf8');
+      assert.ok(page.includes(sentence), 'the HTML page says how it was decided');
+      assert.ok(page.includes(message));
     },
   );
 

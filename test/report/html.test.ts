@@ -64,6 +64,30 @@ async function show(file: string): Promise<Shown> {
   return { errors, requests, sections, count, highlighted };
 }
 
+/**
+ * Opens page `html` of the races of JSON report `json` and checks what every page of races shows: no error, no
+ * request, each race in order with a timeline and both accesses' locations, a mark that highlights its row.
+ * @returns each race's section, with the race.
+ */
+async function everyRace(html: string, json: string) {
+  const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
+  const shown = await show(html);
+  assert.deepEqual(shown.errors, []);
+  assert.deepEqual(shown.requests, [pathToFileURL(html).href]);
+  assert.equal(shown.count, report.races.length);
+  assert.deepEqual(
+    shown.sections.map((s) => s.variable),
+    report.races.map((x) => x.variable),
+  );
+  assert.ok(shown.highlighted >= 1, 'hovering an access highlights its row');
+  return shown.sections.map((s, i) => {
+    const race = report.races[i];
+    assert.ok(s.svg, `${s.variable}: a timeline`);
+    assert.ok(s.text.includes(race.current.location) && s.text.includes(race.previous.location));
+    return { s, race };
+  });
+}
+
 describe('the HTML page in a headless browser', { skip: NO_BROWSER }, () => {
   before(async () => {
     const { default: puppeteer } = await import('puppeteer-core');
@@ -91,23 +115,10 @@ describe('the HTML page in a headless browser', { skip: NO_BROWSER }, () => {
       join(ROOT, 'examples', 'figure1-ftpserver.trace'),
     ]);
     assert.equal(r.status, 0, r.stderr);
-    const report = JSON.parse(readFileSync(json, 'utf8')) as JsonReport;
-    const shown = await show(html);
-    assert.deepEqual(shown.errors, []);
-    assert.deepEqual(shown.requests, [pathToFileURL(html).href]);
-    assert.equal(shown.count, report.races.length);
-    assert.deepEqual(
-      shown.sections.map((s) => s.variable),
-      report.races.map((x) => x.variable),
-    );
-    for (const [i, s] of shown.sections.entries()) {
-      const race = report.races[i];
-      assert.ok(s.svg, `${s.variable}: a timeline`);
-      assert.ok(s.text.includes(race.current.location) && s.text.includes(race.previous.location));
+    for (const { s, race } of await everyRace(html, json)) {
       assert.match(s.text, /source not readable: Connection\.java/); // the Java sources are not in the repository
       assert.match(s.text, new RegExp(`${race.current.thread} ∉ \\{T1\\}: no happens-before, a race`));
     }
-    assert.ok(shown.highlighted >= 1, 'hovering an access highlights its row');
   });
 
   test('check: the lockset grows along a release, the source lines of a readable file', {
@@ -158,8 +169,34 @@ describe('the HTML page in a headless browser', { skip: NO_BROWSER }, () => {
     assert.equal(shown.sections.length, 2);
     for (const s of shown.sections) {
       assert.match(s.text, /workerData\[[02]\] = 7;/);
-      assert.match(s.text, /Not available for a live run/);
+      assert.match(s.text, /Not available for a live run without --record/);
       assert.ok(!s.svg);
+    }
+  });
+
+  test('run --record: the same picture as check --html — source lines, timelines, the lockset’s evolution', {
+    timeout: 120_000,
+  }, async () => {
+    const html = tempPath('live-recorded.html');
+    const json = tempPath('live-recorded.json');
+    const program = join(ROOT, 'examples', 'ftp-connection.mjs');
+    const r = await cliAsync([
+      'run',
+      '--on-race=report',
+      '--html',
+      html,
+      '--report',
+      json,
+      '--record',
+      tempPath('live-recorded.trace'),
+      program,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    for (const { s, race } of await everyRace(html, json)) {
+      assert.ok(s.rows >= 2 && s.changed >= 1, `${s.variable}: the lockset table`);
+      assert.doesNotMatch(s.text, /source not readable|Not available|Not in the recording/);
+      assert.match(s.text, new RegExp(`${race.current.thread} ∉ \\{[^}]*\\}: no happens-before, a race`));
+      assert.match(s.text, /decided by: nothing orders T\d+'s (read|write) before T\d+'s (read|write)/);
     }
   });
 

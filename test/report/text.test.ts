@@ -68,7 +68,7 @@ describe('text of a race', () => {
         { buffer: 2, byteOffset: 1, size: 1, elementType: 'Uint8Array', index: 1, start: 1 },
         { location: '', thread: 'T2', kind: 'WebAssembly.Memory', bytes: 65536 },
       ),
-      'Uint8Array element [1] (byte 1) of a WebAssembly.Memory of 65,536 bytes first met by thread T2 (created where goldilocks does not see)',
+      'Uint8Array element [1] (byte 1) of a WebAssembly.Memory of 65,536 bytes created outside instrumented code (first met by thread T2)',
     );
     assert.equal(
       memoryText({ buffer: 2, byteOffset: 8, size: 16, elementType: 'TypedArray#set' }, undefined),
@@ -93,6 +93,27 @@ describe('text of a race', () => {
         'hands the memory from T1 to T2 in between (lockset walk over 4 synchronization events: T2 ∉ LS)',
     );
     assert.equal(decision(offline), offline.detail); // check's words stay the detector's
+  });
+
+  test('live: the messages and worker starts that handed the memory on, named in the decision', () => {
+    const race: RaceRecord = {
+      ...offline,
+      variable: 'sab#3+0',
+      memory: { buffer: 3, byteOffset: 0, size: 4, elementType: 'Int32Array', index: 0, start: 0 },
+      lockset: ['1', '3', '17179869189'],
+      locksetNames: [
+        'T1 (Worker started by T0 at a.mjs:2:3)', // the previous access's thread (rule 1): not handed anything
+        'T3 (Worker started by T0 at a.mjs:5:3)',
+        'postMessage from T1 at b.mjs:7:10',
+      ],
+      detail: 'lockset walk over 9 synchronization events: T2 ∉ LS',
+    };
+    assert.equal(
+      decision(race),
+      "nothing orders T1's read before T2's write: no lock, Atomics operation, message, or thread start or join " +
+        'hands the memory from T1 to T2 in between; it was handed on by T3 (Worker started by T0 at a.mjs:5:3) and ' +
+        'by postMessage from T1 at b.mjs:7:10, not to T2 (lockset walk over 9 synchronization events: T2 ∉ LS)',
+    );
   });
 
   test('colour: on a terminal, never with NO_COLOR, always with FORCE_COLOR; ANSI codes only when on', () => {

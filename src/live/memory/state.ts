@@ -204,6 +204,8 @@ const LIST_MAX = 1 << 30;
 const STR_MAX = 1 << 30;
 const THREADS_MAX = 1 << 22;
 const RECORD_MAX = 2 ** 32;
+/** Messages whose sender and site are kept for race reports (`../edges.ts`): the first 2^20, 8 bytes each. */
+export const SENDS_NAMED = 1 << 20;
 
 /** The settings every thread of a process shares (fixed by the main thread's environment). */
 export interface SharedSettings {
@@ -249,6 +251,13 @@ export interface SharedState {
   threads: SharedArrayBuffer;
   /** Per thread id: the parent's thread id + 1. */
   parents: SharedArrayBuffer;
+  /**
+   * Per message id below {@link SENDS_NAMED}: [string id + 1 of its `postMessage` call site, sender thread id + 1]
+   * (0: not noted), for race reports (`../edges.ts`) (growable).
+   */
+  sends: SharedArrayBuffer;
+  /** Per thread id: string id + 1 of the `new Worker(...)` that started it (0: none), for race reports (growable). */
+  spawns: SharedArrayBuffer;
   /** Per-thread chunks of recorded accesses (growable), when the run is recorded (`../record.ts`). */
   record?: SharedArrayBuffer;
   settings: SharedSettings;
@@ -281,6 +290,8 @@ export function createState(settings: SharedSettings, record = false): SharedSta
     allocations: growable(1 << 12, MAX_BUFFERS * 16),
     threads: growable(1 << 12, THREADS_MAX),
     parents: growable(1 << 12, THREADS_MAX),
+    sends: growable(1 << 12, SENDS_NAMED * 8),
+    spawns: growable(1 << 12, THREADS_MAX),
     record: record ? growable(1 << 16, RECORD_MAX) : undefined,
     settings,
   };

@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import type { JsonRace, JsonReport } from '../json.js';
 import type { RaceAccess } from '../race.js';
-import { textSummary } from '../text.js';
+import { decision, textSummary } from '../text.js';
 import { escapeHtml as h } from './escape.js';
 import type { Evidence } from './history.js';
 import type { SourceReader } from './sources.js';
@@ -159,7 +159,9 @@ function raceSection(race: JsonRace, report: JsonReport, id: string, input: Html
     ...(allocation
       ? [
           card(
-            `memory allocated by thread ${allocation.thread}`,
+            allocation.location
+              ? `memory allocated by thread ${allocation.thread}`
+              : `memory created outside instrumented code, first met by thread ${allocation.thread}`,
             'allocation',
             allocation.location,
             -1,
@@ -174,11 +176,11 @@ function raceSection(race: JsonRace, report: JsonReport, id: string, input: Html
       locksetTable(race, ev)
     : `<h3>Timelines and lockset</h3><p class="missing">${h(input.missing)}</p>` +
       (race.lockset
-        ? `<p>lockset at the racing access: <code>{${h(race.lockset.join(', '))}}</code></p>`
+        ? `<p>lockset at the racing access: <code>{${h((race.locksetNames ?? race.lockset).join(', '))}}</code></p>`
         : '');
   return `<section class="race${race.precise ? '' : ' imprecise'}" id="${id}" data-variable="${h(race.variable)}">
 <h2><span class="badge">${h(report.detector)}</span>${race.precise ? 'Data race' : 'Potential data race'} on <code>${h(race.variable)}</code>${m}</h2>
-<p class="decided">decided by: ${h(race.detail)}${race.count > 1 ? ` — this pair of locations raced ${race.count} times` : ''}</p>
+<p class="decided">decided by: ${h(decision(race))}${race.count > 1 ? ` — this pair of locations raced ${race.count} times` : ''}</p>
 <div class="accesses">${cards.join('')}</div>
 ${evidence}
 </section>`;
