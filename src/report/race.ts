@@ -37,6 +37,16 @@ export interface RaceAccess {
   test?: TestName;
 }
 
+/**
+ * An access in words, without its location: `atomic write by thread T2`; a transactional one `write inside a
+ * transaction by thread T2` (its location is where the transaction committed). For renderers that show the location
+ * apart (HTML, SARIF); the text report adds it (`./text.ts`).
+ */
+export const accessWords = (a: RaceAccess): string =>
+  a.transactional
+    ? `${a.access} inside a transaction by thread ${a.thread}`
+    : `${a.atomic ? 'atomic ' : ''}${a.access} by thread ${a.thread}`;
+
 /** A test of node:test, as a race names it. */
 export interface TestName {
   /** The test file (a path). */

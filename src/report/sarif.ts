@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import type * as Sarif from 'sarif';
 import type { JsonRace, JsonReport } from './json.js';
 import { parseLocation, parseStackLine } from './location.js';
-import type { RaceAccess } from './race.js';
+import { accessWords } from './race.js';
 
 const SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 const SRCROOT = '%SRCROOT%';
@@ -71,10 +71,6 @@ export function sarifLocation(text: string, cwd: string, message?: string): Sari
   };
 }
 
-/** `write by thread T2` (with `atomic`, `transactional`). */
-const accessText = (a: RaceAccess): string =>
-  `${a.transactional ? 'transactional ' : ''}${a.atomic ? 'atomic ' : ''}${a.access} by thread ${a.thread}`;
-
 /** A V8 stack (`at f (file:1:2)` a line) as a SARIF stack. */
 function stackOf(stack: string, cwd: string): Sarif.Stack {
   const frames: Sarif.StackFrame[] = [];
@@ -91,9 +87,9 @@ function stackOf(stack: string, cwd: string): Sarif.Stack {
 /** The result of one listed race of `report`. */
 function resultOf(race: JsonRace, report: JsonReport, cwd: string): Sarif.Result {
   const memory = race.memory ? ` (${race.memory.elementType}, ${race.memory.size} bytes)` : '';
-  const previous = `${race.precise ? 'previous' : 'last other'} ${accessText(race.previous)}`;
+  const previous = `${race.precise ? 'previous' : 'last other'} ${accessWords(race.previous)}`;
   const text =
-    `${race.precise ? 'Data race' : 'Potential data race'} on ${race.variable}${memory}: ${accessText(race.current)} ` +
+    `${race.precise ? 'Data race' : 'Potential data race'} on ${race.variable}${memory}: ${accessWords(race.current)} ` +
     `races with ${previous} at ${race.previous.location || '<no location>'}` +
     (race.count > 1 ? ` (this pair of locations raced ${race.count} times)` : '') +
     `. Decided by: ${race.detail}.`;
@@ -110,7 +106,7 @@ function resultOf(race: JsonRace, report: JsonReport, cwd: string): Sarif.Result
     ruleIndex: race.precise ? 0 : 1,
     level: race.precise ? 'error' : 'warning',
     message: { text },
-    locations: [sarifLocation(race.current.location, cwd, accessText(race.current))],
+    locations: [sarifLocation(race.current.location, cwd, accessWords(race.current))],
     relatedLocations: related,
     ...(race.current.stack ? { stacks: [stackOf(race.current.stack, cwd)] } : {}),
     // stable across runs (no thread ids, no buffer ids): code scanning matches a race seen again by it

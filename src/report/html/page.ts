@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { JsonRace, JsonReport } from '../json.js';
-import type { RaceAccess } from '../race.js';
+import { accessWords, type RaceAccess } from '../race.js';
 import { decision, textSummary } from '../text.js';
 import { escapeHtml as h } from './escape.js';
 import type { Evidence } from './history.js';
@@ -84,10 +84,6 @@ for (const box of document.querySelectorAll('input.only-changes'))
   box.addEventListener('change', () => box.closest('section').classList.toggle('changes-only', box.checked));
 `;
 
-/** `write by thread T2` with `atomic`/`transactional`. */
-const accessText = (a: RaceAccess): string =>
-  `${a.transactional ? 'transactional ' : ''}${a.atomic ? 'atomic ' : ''}${a.access} by thread ${a.thread}`;
-
 /** The card of one access (or of the allocation): where, the source lines, the stack. */
 function card(
   title: string,
@@ -141,7 +137,7 @@ function raceSection(race: JsonRace, report: JsonReport, id: string, input: Html
   const ev = input.evidence?.(race, report);
   const cards = [
     card(
-      `racing ${accessText(race.current)}`,
+      `racing ${accessWords(race.current)}`,
       'current',
       race.current.location,
       race.current.index,
@@ -149,7 +145,7 @@ function raceSection(race: JsonRace, report: JsonReport, id: string, input: Html
       race.current.stack,
     ),
     card(
-      `${race.precise ? 'previous' : 'last other'} ${accessText(race.previous)}`,
+      `${race.precise ? 'previous' : 'last other'} ${accessWords(race.previous)}`,
       'previous',
       race.previous.location,
       race.previous.index,
