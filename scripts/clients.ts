@@ -1,12 +1,15 @@
 /**
- * Real clients: the unmodified test suites of published npm packages that share memory between workers, run plainly
- * and under goldilocks, with the results printed as Markdown:
+ * Real clients: the unmodified test suites of published npm packages that share memory between workers, or for
+ * packages whose tarballs ship none, node:test drivers of ours (`test/clients/<driver>/`, see {@link Client.driver}),
+ * run plainly and under goldilocks, with the results printed as Markdown:
  *
  *   npm run clients -- [--clients thread-stream,piscina] [--modes plain,preload,goldilocks] [--cache DIR]
  *                      [--timeout SECONDS] [--out FILE]
  *
  * Nothing of a client is kept in this repository: each pinned version is fetched at run time from the npm registry
- * (`npm pack <name>@<version>`) into `<cache>/<name>@<version>/` and extracted there as `package/`, untouched. The
+ * (`npm pack <name>@<version>`) into `<cache>/<name>@<version>/` (a scope's `/` as `+`) and extracted there as
+ * `package/`, untouched; a driven package is installed from the registry instead, beside a fresh copy of its driver
+ * in `driver/`, where its command then runs. The
  * packages its tests need (the devDependencies they load and its own dependencies, pinned exactly in {@link CLIENTS})
  * are installed beside it in `<cache>/<name>@<version>/node_modules`, which Node's resolution reaches from `package/`
  * by walking up; the package's own manifest is not edited. Setup steps (e.g. thread-stream's transpilation of a test
