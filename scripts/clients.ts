@@ -1,12 +1,15 @@
 /**
- * Real clients: the unmodified test suites of published npm packages that share memory between workers, run plainly
- * and under goldilocks, with the results printed as Markdown:
+ * Real clients: the unmodified test suites of published npm packages that share memory between workers, or for
+ * packages whose tarballs ship none, node:test drivers of ours (`test/clients/<driver>/`, see {@link Client.driver}),
+ * run plainly and under goldilocks, with the results printed as Markdown:
  *
  *   npm run clients -- [--clients thread-stream,piscina] [--modes plain,preload,goldilocks] [--cache DIR]
  *                      [--timeout SECONDS] [--out FILE]
  *
  * Nothing of a client is kept in this repository: each pinned version is fetched at run time from the npm registry
- * (`npm pack <name>@<version>`) into `<cache>/<name>@<version>/` and extracted there as `package/`, untouched. The
+ * (`npm pack <name>@<version>`) into `<cache>/<name>@<version>/` (a scope's `/` as `+`) and extracted there as
+ * `package/`, untouched; a driven package is installed from the registry instead, beside a fresh copy of its driver
+ * in `driver/`, where its command then runs. The
  * packages its tests need (the devDependencies they load and its own dependencies, pinned exactly in {@link CLIENTS})
  * are installed beside it in `<cache>/<name>@<version>/node_modules`, which Node's resolution reaches from `package/`
  * by walking up; the package's own manifest is not edited. Setup steps (e.g. thread-stream's transpilation of a test
@@ -27,27 +30,36 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { requireOption } from '../src/node/run.js';
 import { describeMachine, ROOT } from './child.js';
 
-/** One client: a published package whose tests run under goldilocks. */
+/** One client: a published package whose tests, or a driver of ours, run under goldilocks. */
 interface Client {
   name: string;
   version: string;
   /** Exact versions installed beside the package: its dependencies and the devDependencies its tests load. */
   deps: Record<string, string>;
+  /**
+   * A driver of ours instead of the package's own tests: the directory `test/clients/<driver>/` (node:test files
+   * that use the package as a user would), copied afresh to `<cache>/<name>@<version>/driver/` before each run and
+   * run there; the package itself is then one of {@link deps}, installed from the registry, and no tarball is
+   * packed. For packages whose tarballs ship no tests.
+   */
+  driver?: string;
   /** Commands run once in `package/` after the install (argv; `node` is this Node, `.bin/x` the installed bin). */
   setup?: string[][];
   /** What {@link setup} does, for the Markdown. */
   setupNote?: string;
-  /** Test command run in `package/`, before expanding {@link files} (argv, `node` as above). */
+  /** Test command run in `package/` (or `driver/`), before expanding {@link files} (argv, `node` as above). */
   command: string[];
-  /** Test files, relative to `package/`: a directory and a file-name pattern, expanded in sorted order. */
+  /** Test files, relative to `package/` (or `driver/`): a directory and a file-name pattern, sorted. */
   files: { dir: string; pattern: RegExp }[];
+  /** Variables added to the test command's environment in every mode. */
+  env?: Record<string, string>;
   /** Why the command is what it is, for the Markdown. */
   note: string;
 }
@@ -63,8 +75,24 @@ const NODE_TEST = [
 ];
 
 /**
- * The clients. synckit and tinypool are not among them: no published version's tarball ships its tests (their
- * package.json `files` keep only `lib/` and `dist/`), and nothing may be fetched from elsewhere.
+ * A driver client: `name@version` installed from the registry and exercised by our node:test files in
+ * `test/clients/<driver>/` (see {@link Client.driver}).
+ */
+function driven(name: string, version: string, driver: string, what: string): Client {
+  return {
+    name,
+    version,
+    deps: { [name]: version },
+    driver,
+    command: ['node', ...NODE_TEST],
+    files: [{ dir: '.', pattern: /\.test\.mjs$/ }],
+    note: `The tarball ships no tests (nothing may be fetched from elsewhere): our driver ${what}.`,
+  };
+}
+
+/**
+ * The clients: the published test suites of thread-stream, piscina, @zenfs/core, sharedmap and pino, then drivers of
+ * ours for packages whose tarballs ship no tests (their package.json `files` keep only the built code).
  */
 export const CLIENTS: Client[] = [
   {
@@ -111,6 +139,143 @@ export const CLIENTS: Client[] = [
       '`npm test` is scripts/run-tests.js: `node --enable-source-maps --import=tsx --test ' +
       '--test-concurrency=<cores - 1>` over `test/**/*test.ts` (test/jest/ holds only a .spec.ts), as this command does.',
   },
+  {
+    name: '@zenfs/core',
+    version: '2.7.6',
+    deps: {
+      '@types/node': '26.6.6',
+      '@zenfs/streams': '1.0.1',
+      buffer: '6.0.3',
+      eventemitter3: '5.0.4',
+      kerium: '1.5.0',
+      memium: '1.0.4',
+      utilium: '3.9.0',
+      tsx: '4.23.15',
+    },
+    // Node 20 has WebSocket only behind this flag; dist/internal/rpc.js tests `port instanceof WebSocket`.
+    command: ['node', '--experimental-websocket', '--import=tsx', ...NODE_TEST],
+    files: [
+      { dir: 'tests/backend', pattern: /\.test\.ts$/ },
+      { dir: 'tests/common', pattern: /\.test\.ts$/ },
+    ],
+    note:
+      '`npm test` is scripts/test.js (`zenfs-test -abcpn`): its `--common` run is `node --test ' +
+      "--experimental-test-coverage tests/*.test.ts 'tests/**/!(fs)/*.test.ts'` (the backend and common tests, " +
+      'as this command runs them, without coverage), then the fs suites once per setup file. `-n` runs the .ts ' +
+      'files with plain node (type stripping, Node ≥ 22.6); on Node 20 tsx loads them, as zenfs-test does ' +
+      'without `-n`, and `--experimental-websocket` gives Node 20 the global WebSocket the Port backend tests ' +
+      "use. The SingleBuffer tests' workers must answer within 1 s (`setTimeout(reject, 1000)`): under load, " +
+      'or slowed by instrumentation, *cross-thread SharedArrayBuffer* can miss that deadline.',
+  },
+  {
+    name: 'sharedmap',
+    version: '1.2.0',
+    deps: {},
+    command: ['node'],
+    files: [{ dir: '.', pattern: /^test\.js$/ }],
+    note:
+      '`npm test` is `node --experimental-worker test` (the flag is a no-op since Node 11.7): test.js is not a ' +
+      'node:test file but a program (exit 0 when its checks pass) that fills a map of the 370,101 words of ' +
+      'words_dictionary.json from one worker per core, 4 passes of writes, reads, deletes, unlocked and ' +
+      '`lockWrite` iterations, then checks the map in the main thread.',
+  },
+  {
+    name: 'pino',
+    version: '10.4.0',
+    deps: {
+      '@pinojs/redact': '0.4.0',
+      'atomic-sleep': '1.0.0',
+      'on-exit-leak-free': '2.1.2',
+      'pino-abstract-transport': '3.0.0',
+      'pino-std-serializers': '7.1.0',
+      'process-warning': '5.1.1',
+      'quick-format-unescaped': '4.0.4',
+      'real-require': '1.0.0',
+      'safe-stable-stringify': '2.5.0',
+      'sonic-boom': '4.2.1',
+      'thread-stream': '4.2.1',
+      execa: '5.1.1',
+      proxyquire: '2.1.3',
+      'flush-write-stream': '2.0.0',
+      split2: '4.2.0',
+      rimraf: '6.1.4',
+      '@matteo.collina/tspl': '0.2.0',
+      'strip-ansi': '6.0.1',
+      'pino-pretty': '13.2.0',
+      'get-caller-file': '2.0.5',
+      typescript: '6.0.3',
+      '@types/node': '26.6.6',
+    },
+    setup: [
+      ['sh', '-c', 'PATH="$GL_BIN:$PATH" node test/fixtures/ts/transpile.cjs'],
+      ['sh', '-c', 'mkdir -p node_modules && ln -sfn ../../node_modules/get-caller-file node_modules/'],
+    ],
+    setupNote:
+      '`npm run transpile` (test/fixtures/ts/transpile.cjs: tsc of a transport fixture to es6/es2017/esnext .cjs), ' +
+      'with the installed tsc; and `package/node_modules/get-caller-file`, a link to the installed one, where ' +
+      '*from a wrapped dependency* links it from (and where its *with package* tests link their fixture)',
+    env: { CI: '1' },
+    command: ['node', ...NODE_TEST],
+    files: [{ dir: 'test/transport', pattern: /\.test\.(js|mjs)$/ }],
+    note:
+      "pino's transports run in a worker through thread-stream (4.2.1 here, as pino 10 depends on ^4): " +
+      '`npm test` runs lint, the transpilation, then `borp --timeout 60000 --coverage …` over test/**/*.test.{js,mjs,ts}; ' +
+      'this command runs the transport tests (test/transport/*.test.{js,mjs}) with node:test, as borp does, ' +
+      'without coverage and without test/transport/core.transpiled.test.ts (TypeScript, which borp loads with ' +
+      "ts-node). `CI=1`, as pino's CI sets it, skips *eight million lines* (big.test.js), which writes 8 M lines " +
+      'through a transport and outlasts the 120 s test limit here even plainly.',
+  },
+  driven(
+    'ringbuf.js',
+    '0.4.0',
+    'ringbuf',
+    'pushes 100,000 numbered Int32 elements through a RingBuffer of 257 ' +
+      'elements from a producer worker to the main thread, in chunks of varying sizes (wrapping around), and checks ' +
+      'the order and the values; also a Float32 ring filled with `writeCallback`',
+  ),
+  driven(
+    'synckit',
+    '0.12.3',
+    'synckit',
+    'calls a `createSyncFn` worker (`runAsWorker`) 200 times with different ' +
+      'arguments, including a rejecting call and a large result',
+  ),
+  driven(
+    'sync-message-port',
+    '1.2.0',
+    'sync-message-port',
+    'sends 500 messages each way between the main thread ' +
+      'and a worker over `SyncMessagePort.createChannel()`, receiving them with `receiveMessage()`, then closes',
+  ),
+  driven(
+    'make-synchronized',
+    '0.8.0',
+    'make-synchronized',
+    'makes an asynchronous module synchronous with ' +
+      '`makeSynchronized(url)` and calls its functions 200 times (values, a thrown error, a large string)',
+  ),
+  driven(
+    'esbuild',
+    '0.28.2',
+    'esbuild',
+    'calls `transformSync` 100 times (TypeScript and JSX sources), which ' +
+      "esbuild's Node API serves from a worker thread it waits for with `Atomics.wait`",
+  ),
+  driven(
+    'tinypool',
+    '2.2.0',
+    'tinypool',
+    'runs 400 tasks on a pool of 2 workers (`maxThreads: 2`), tasks that ' +
+      'update a SharedArrayBuffer under a lock of `Atomics`, and checks the results',
+  ),
+  driven(
+    'sync-threads',
+    '1.0.1',
+    'sync-threads',
+    'calls 20 functions made by `createSyncFn`, each once (one ' +
+      "call per function: the package's buffer is never reset, so a second call of the same function would " +
+      "return the first call's result, the real race documented in docs/RESULTS.md)",
+  ),
 ];
 
 const MODES = ['plain', 'preload', 'goldilocks'] as const;
@@ -204,19 +369,55 @@ function resolveArgv(argv: string[]): string[] {
   return argv[0] === 'node' ? [process.execPath, ...argv.slice(1)] : argv;
 }
 
+/** `name@version` as one file name (a scope's `/` becomes `+`). */
+function slug(client: Client): string {
+  return `${client.name.replace('/', '+')}@${client.version}`;
+}
+
+/** Where a client's test command runs: the extracted tarball, or the copy of our driver. */
+function workDir(client: Client, dir: string): string {
+  return path.join(dir, client.driver ? 'driver' : 'package');
+}
+
 /**
- * Fetches, extracts and installs one client under `cache` unless its `.ready` stamp matches the spec.
- * @returns the client's directory (`package/` is the extracted tarball).
+ * Fetches, extracts and installs one client under `cache` unless its `.ready` stamp matches the spec; copies a
+ * driver client's driver afresh in any case.
+ * @returns the client's directory (`package/` is the extracted tarball, `driver/` the driver's copy).
  */
 async function prepare(client: Client, cache: string): Promise<string> {
-  const dir = path.join(cache, `${client.name}@${client.version}`);
+  const dir = path.join(cache, slug(client));
   const stamp = createHash('sha256')
-    .update(JSON.stringify([client.deps, client.setup ?? []]))
+    .update(JSON.stringify([client.deps, client.setup ?? [], client.driver ?? '']))
     .digest('hex');
   const ready = path.join(dir, '.ready');
-  if (existsSync(ready) && readFileSync(ready, 'utf8') === stamp) return dir;
+  if (!existsSync(ready) || readFileSync(ready, 'utf8') !== stamp) await install(client, dir, stamp);
+  if (client.driver) {
+    rmSync(path.join(dir, 'driver'), { recursive: true, force: true });
+    cpSync(path.join(ROOT, 'test/clients', client.driver), path.join(dir, 'driver'), { recursive: true });
+  }
+  return dir;
+}
+
+/** {@link prepare}'s fetch, extraction, install and setup, ending with the `.ready` stamp. */
+async function install(client: Client, dir: string, stamp: string): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ name: `goldilocks-client-${slug(client).replace('@', '-')}`, private: true, dependencies: client.deps }, null, 2)}\n`,
+  );
+  if (!client.driver) await unpack(client, dir);
+  log(`${client.name}: npm install ${Object.keys(client.deps).join(' ')}`);
+  await mustExec(['npm', 'install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], dir);
+  for (const step of client.setup ?? []) {
+    log(`${client.name}: ${step.join(' ')}`);
+    await mustExec(resolveArgv(step), path.join(dir, 'package'), baseEnv(dir));
+  }
+  writeFileSync(path.join(dir, '.ready'), stamp);
+}
+
+/** `npm pack`s a client's tarball into `dir` and extracts it as `package/`; checks its dependencies are pinned. */
+async function unpack(client: Client, dir: string): Promise<void> {
   log(`${client.name}: npm pack ${client.name}@${client.version}`);
   await mustExec(
     ['npm', 'pack', `${client.name}@${client.version}`, '--pack-destination', dir, '--silent'],
@@ -231,18 +432,6 @@ async function prepare(client: Client, cache: string): Promise<string> {
   const missing = Object.keys(manifest.dependencies ?? {}).filter((d) => !(d in client.deps));
   if (missing.length)
     throw new Error(`${client.name}: dependencies not pinned in CLIENTS: ${missing.join(', ')}`);
-  writeFileSync(
-    path.join(dir, 'package.json'),
-    `${JSON.stringify({ name: `goldilocks-client-${client.name}`, private: true, dependencies: client.deps }, null, 2)}\n`,
-  );
-  log(`${client.name}: npm install ${Object.keys(client.deps).join(' ')}`);
-  await mustExec(['npm', 'install', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], dir);
-  for (const step of client.setup ?? []) {
-    log(`${client.name}: ${step.join(' ')}`);
-    await mustExec(resolveArgv(step), path.join(dir, 'package'), baseEnv(dir));
-  }
-  writeFileSync(ready, stamp);
-  return dir;
 }
 
 /** The test files of `client` under `pkg`, relative to it, in sorted order. */
@@ -334,9 +523,9 @@ async function runMode(
   withRun: boolean,
   timeoutMs: number,
 ): Promise<RunResult> {
-  const pkg = path.join(dir, 'package');
+  const pkg = workDir(client, dir);
   const command = [...resolveArgv(client.command), ...testFiles(client, pkg)];
-  const env = baseEnv(dir);
+  const env = { ...baseEnv(dir), ...client.env };
   let argv = command;
   let label: string = mode;
   let report: string | undefined;
@@ -348,9 +537,9 @@ async function runMode(
   } else if (mode === 'goldilocks' && withRun) {
     const reports = path.join(cache, 'reports');
     mkdirSync(reports, { recursive: true });
-    report = path.join(reports, `${client.name}.json`);
+    report = path.join(reports, `${slug(client)}.json`);
     for (const f of readdirSync(reports))
-      if (f.startsWith(`${client.name}.json`)) rmSync(path.join(reports, f));
+      if (f.startsWith(`${slug(client)}.json`)) rmSync(path.join(reports, f));
     argv = [process.execPath, CLI, 'run', '--on-race=report', '--report', report, '--', ...command];
     label = 'goldilocks run';
   } else if (mode === 'goldilocks') {
@@ -362,7 +551,7 @@ async function runMode(
   const r = await exec(argv, pkg, env, timeoutMs);
   const logs = path.join(cache, 'logs');
   mkdirSync(logs, { recursive: true });
-  const logFile = path.join(logs, `${client.name}.${mode}.log`);
+  const logFile = path.join(logs, `${slug(client)}.${mode}.log`);
   writeFileSync(logFile, r.output);
   const result: RunResult = {
     client,
@@ -408,15 +597,23 @@ function markdown(results: RunResult[], cache: string): string {
   lines.push(`Machine: ${describeMachine()}. Date: ${new Date().toISOString().slice(0, 10)}.`, '');
   const clients = [...new Set(results.map((r) => r.client))];
   for (const c of clients) {
-    const pkg = path.join(cache, `${c.name}@${c.version}`, 'package');
+    const pkg = workDir(c, path.join(cache, slug(c)));
+    const deps = Object.entries(c.deps)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(', ');
     lines.push(
-      `- **${c.name}@${c.version}** (\`npm pack ${c.name}@${c.version}\`, unmodified), beside it ` +
-        `\`npm install --ignore-scripts\` of ${Object.entries(c.deps)
-          .map(([n, v]) => `${n}@${v}`)
-          .join(', ')}.`,
+      c.driver
+        ? `- **${c.name}@${c.version}** (\`npm install --ignore-scripts ${c.name}@${c.version}\`), driven by ` +
+            `test/clients/${c.driver}/.`
+        : `- **${c.name}@${c.version}** (\`npm pack ${c.name}@${c.version}\`, unmodified), beside it ` +
+            `\`npm install --ignore-scripts\` of ${deps || 'nothing'}.`,
     );
     if (c.setupNote) lines.push(`  Setup, once: ${c.setupNote}.`);
-    lines.push(`  Test command, in the package: \`${showCommand(c, pkg)}\`.`, `  ${c.note}`);
+    const env = Object.entries(c.env ?? {}).map(([k, v]) => `${k}=${v} `);
+    lines.push(
+      `  Test command, in the ${c.driver ? 'driver' : 'package'}: \`${env.join('')}${showCommand(c, pkg)}\`.`,
+      `  ${c.note}`,
+    );
   }
   lines.push(
     '',

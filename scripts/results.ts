@@ -1,6 +1,7 @@
 /**
- * Every detector on every real trace of ../shared/traces/ (real/, rapid-tests/, roadrunner/), written up as
- * docs/RESULTS.md:
+ * Every detector on every real trace of ../shared/traces/ (real/, rapid-tests/, roadrunner/), written up in
+ * docs/RESULTS.md between the lines `<!-- results:begin -->` and `<!-- results:end -->` (scripts/sections.ts): the
+ * rest of the file (the hand-written sections on real clients, online peers, adversarial memory) is kept as is:
  *
  *   npm run results -- [--dirs real,rapid-tests,roadrunner] [--detectors goldilocks,eager,djit,fasttrack,eraser]
  *                       [--max-events-eager N] [--timeout SECONDS] [--out FILE]
@@ -10,15 +11,17 @@
  * the verdicts (`firstRaces`: racy variable -> index of its first racy event); it checks that the precise
  * detectors agree on the verdicts and counts Eraser's false alarms and misses against them. A trace the
  * checker rejects as infeasible gets a row with the error, and is run again with --lenient.
- * Progress goes to stderr; the Markdown is rewritten to --out after each directory. `--help` lists the options.
+ * Progress goes to stderr; the section is rewritten in --out after each directory (a new file holds the section
+ * alone; an existing one without the markers is an error, and is left untouched). `--help` lists the options.
  */
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseCount } from '../bench/generate.js';
 import { DETECTORS } from '../src/detectors/names.js';
 import type { JsonReport } from '../src/report/json.js';
 import { ChildError, describeMachine, ROOT, runNode } from './child.js';
+import { replaceSection, writeSection } from './sections.js';
 
 const TRACES = path.resolve(ROOT, '../shared/traces');
 const CLI = path.join(ROOT, 'src/cli/main.ts');
@@ -33,7 +36,7 @@ const USAGE = `usage: npm run results -- [options]
   --max-events-eager N     eager runs only on traces of at most N events (5M, 200k also accepted;
                            default: on every trace)
   --timeout SECONDS        limit per run (default ${DEFAULT_TIMEOUT_S}); a run killed at the limit is shown as a timeout
-  --out FILE               the Markdown written (default docs/RESULTS.md)
+  --out FILE               the Markdown file whose results section is rewritten (default docs/RESULTS.md)
   -h, --help               this text
 `;
 
@@ -349,6 +352,8 @@ async function main(): Promise<void> {
   const timeoutS = parseCount(values.timeout, '--timeout');
   if (timeoutS < 1) throw new Error('--timeout must be at least 1 second');
   const out = path.resolve(ROOT, values.out);
+  // Refuse a file without the markers now, not after the first directory's runs.
+  if (existsSync(out)) replaceSection(readFileSync(out, 'utf8'), 'results', '');
   if (!existsSync(TRACES)) {
     process.stderr.write(`results: ${TRACES} is absent; skipping (nothing run, ${values.out} not written)\n`);
     return;
@@ -388,7 +393,7 @@ async function main(): Promise<void> {
       timeoutS,
       startedAt,
     });
-    writeFileSync(out, md);
+    writeSection(out, 'results', md);
     process.stderr.write(`${dir}/ done; wrote ${path.relative(ROOT, out)}\n`);
   }
   const all = results.flatMap((r) => r.disagreements);
