@@ -3,7 +3,7 @@
  * SharedArrayBuffers) run plain (`node kernel.mjs`) and under `goldilocks run --detector D`, side by side.
  *
  *   npm run bench:runtime -- [--kernels sor,lufact,...] [--workers 2,4] [--size tiny|small|medium|large]
- *                            [--modes plain,goldilocks,fasttrack,eraser] [--repeat N] [--timeout S] [--shadow-limit MiB]
+ *                            [--modes plain,goldilocks,fasttrack,eraser,goldilocks+history] [--repeat N] [--timeout S] [--shadow-limit MiB]
  *                            [--no-verify] [--json FILE] [--out FILE] [--base REV]
  *
  * Every run is a fresh process. Within a repetition the modes of one kernel × workers run one after the other,
@@ -44,7 +44,8 @@ const USAGE = `usage: npm run bench:runtime -- [options]
   --workers N,N      worker counts (default 2,4)
   --size S           tiny | small | medium | large (default small; large: at least 512 MiB shared)
   --shadow-limit M   goldilocks run --shadow-limit M (MiB) for the detector modes (not the --base ones)
-  --modes A,B        plain and detectors of 'goldilocks run' (default ${DEFAULT_MODES}; also djit)
+  --modes A,B        plain and detectors of 'goldilocks run' (default ${DEFAULT_MODES}; also djit; D+history:
+                     D with --history, compared with D)
   --repeat N         minimum over N repetitions (default 1); the modes are interleaved within a repetition
   --timeout S        kill a run after S seconds (default 600)
   --no-verify        skip the kernels' check against a sequential computation (done by default on tiny, small)
@@ -118,7 +119,19 @@ function command(mode: string, kernelArgs: string[], report: string): string[] {
   const onRace = PRECISE.has(detector) ? [] : ['--on-race=report'];
   const cli = mode.endsWith(BASE) ? baseCli : CLI;
   const limit = shadowLimit === undefined || mode.endsWith(BASE) ? [] : ['--shadow-limit', shadowLimit];
-  return [cli, 'run', '--detector', detector, ...onRace, ...limit, '--report', report, ...kernelArgs];
+  const history = mode.endsWith(HISTORY) ? ['--history'] : [];
+  return [
+    cli,
+    'run',
+    '--detector',
+    detector,
+    ...onRace,
+    ...limit,
+    ...history,
+    '--report',
+    report,
+    ...kernelArgs,
+  ];
 }
 
 /** `--shadow-limit` of the detector modes (MiB), when given. */
@@ -128,8 +141,10 @@ let shadowLimit: string | undefined;
 const BASE = '@base';
 /** The `--base` revision's CLI (set in main when given). */
 let baseCli = CLI;
-/** The detector of a mode (`fasttrack@base` → `fasttrack`). */
-const detectorOf = (mode: string): string => (mode.endsWith(BASE) ? mode.slice(0, -BASE.length) : mode);
+/** Suffix of a mode run with `--history` (each access keeps its stack: the cost of the option, issue 25 §1). */
+const HISTORY = '+history';
+/** The detector of a mode (`fasttrack@base` → `fasttrack`, `goldilocks+history` → `goldilocks`). */
+const detectorOf = (mode: string): string => mode.replace(/(@base|\+history)$/, '');
 
 interface Spawned {
   code: number | null;
@@ -437,18 +452,20 @@ function report(
             `(whole-process wall time: ${ratio(wall!)})`,
     );
   }
-  for (const d of detectors.filter((m) => m.endsWith(BASE))) {
-    const current = detectorOf(d);
+  // each mode against the mode it varies: D against D@base (this build / base), D+history against D
+  for (const d of detectors.filter((m) => m.endsWith(BASE) || m.endsWith(HISTORY))) {
+    const history = d.endsWith(HISTORY);
+    const [current, before] = history ? [d, detectorOf(d)] : [detectorOf(d), d];
     const ratios: number[] = [];
     for (const k of kernels)
       for (const w of workerCounts) {
         const now = figures(get(k, w, current));
-        const before = figures(get(k, w, d));
-        if (now.ok && before.ok) ratios.push(now.ms! / before.ms!);
+        const then = figures(get(k, w, before));
+        if (now.ok && then.ok) ratios.push(now.ms! / then.ms!);
       }
     if (ratios.length > 0)
       lines.push(
-        `- ${current} against ${d}: kernel time ratio (this build / base) median ` +
+        `- ${current} against ${before}: kernel time ratio (${history ? 'with --history / without' : 'this build / base'}) median ` +
           `**${median(ratios)!.toFixed(2)}**, from ${Math.min(...ratios).toFixed(2)} to ` +
           `${Math.max(...ratios).toFixed(2)} over ${ratios.length} kernel × workers`,
       );
@@ -516,12 +533,14 @@ async function main(): Promise<void> {
     shadowLimit = String(positive(values['shadow-limit'], '--shadow-limit'));
   let modes = list(values.modes);
   for (const m of modes)
-    if (m !== 'plain' && !DETECTORS.includes(m))
-      throw new Error(`unknown mode '${m}' (plain or one of ${DETECTORS.join(', ')})`);
+    if (m !== 'plain' && !DETECTORS.includes(detectorOf(m)))
+      throw new Error(
+        `unknown mode '${m}' (plain or one of ${DETECTORS.join(', ')}, each also with ${HISTORY})`,
+      );
   if (values.base !== undefined) {
     const base = buildRevision(values.base);
     baseCli = path.join(base.dist, 'cli', 'main.js');
-    modes = modes.flatMap((m) => (m === 'plain' ? [m] : [m, `${m}${BASE}`]));
+    modes = modes.flatMap((m) => (m === 'plain' || m.endsWith(HISTORY) ? [m] : [m, `${m}${BASE}`]));
   }
   const repeat = positive(values.repeat, '--repeat');
   const timeoutMs = positive(values.timeout, '--timeout') * 1000;
