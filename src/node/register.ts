@@ -12,7 +12,9 @@
  *    `../live/runtime.js`, whose default export is a `RuntimeFactory`. This is the single place where the runtime also
  *    patches globals (Atomics, DataView, bulk methods) before user code;
  * 2. the ESM loader hooks of `./loader.ts` are registered (node:module `register`);
- * 3. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts` files are type-stripped;
+ * 3. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts`/`.mts` files are type-stripped
+ *    (an `.mts` entry point, which Node 20 gives to the CommonJS loader, then goes to the ES module loader by Node's
+ *    module-syntax detection, as an ES `.ts` does; an `.mts` without import or export runs as CommonJS);
  * 4. `worker_threads.Worker` is replaced by a subclass so that `new Worker(code, { eval: true })` imports this file
  *    and then runs the instrumented code (Node 20 runs no preload module in eval workers), a worker given explicit
  *    `execArgv` or `env` still gets `--require <this file>` (hidden from its `process.execArgv`); the settings
@@ -61,7 +63,7 @@ function loadRuntime(): Runtime {
   return runtime;
 }
 
-/** Step 3: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts` files are type-stripped first. */
+/** Step 3: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts`/`.mts` files are type-stripped first. */
 function instrumentCommonJs(): void {
   interface CjsModule {
     _compile(content: string, filename: string): unknown;
@@ -83,7 +85,7 @@ function instrumentCommonJs(): void {
       throw e;
     }
   };
-  for (const ext of ['.ts', '.cts']) {
+  for (const ext of ['.ts', '.cts', '.mts']) {
     cjs._extensions[ext] = (module, filename) =>
       module._compile(stripTypes(readFileSync(filename, 'utf8'), filename), filename);
   }

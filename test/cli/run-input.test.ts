@@ -117,6 +117,12 @@ describe('run: TypeScript in a package of no type', () => {
     assert.equal(cjs.code, 0, cjs.stderr);
     assert.equal(cjs.stdout, 'b = 2, function\n');
   });
+
+  test('an .mts entry importing an .mts: an ES module, with top-level await', LIMIT, async () => {
+    const r = await run(join(FIXTURES, 'mts', 'entry.mts'));
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'doubled = 42, undefined\n');
+  });
 });
 
 describe('run: a module the rewriter cannot parse', () => {
