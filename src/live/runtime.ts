@@ -79,7 +79,7 @@ import { collectList } from './shadow/eager.js';
 import { EraserShadow } from './shadow/eraser.js';
 import { FastTrackShadow } from './shadow/fasttrack.js';
 import { Access, type Conflict, Shadow } from './shadow/goldilocks.js';
-import { Sites } from './sites.js';
+import { Sites, structured } from './sites.js';
 import { observeStm } from './stm-observer.js';
 import { observeSync } from './sync-observer.js';
 import { testNames } from './tests.js';
@@ -205,8 +205,6 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   /** The string id of each `location\nstack` text met, by the stack's raw key (the stacks of a program's accesses are few). */
   const stacks = new Map<string, number>();
   const holder: { stack?: unknown } = {};
-  /** The frames of a capture as V8's call sites, not as text: no formatting, no source-map lookup per access. */
-  const callSites = (_: Error, sites: NodeJS.CallSite[]): NodeJS.CallSite[] => sites;
   /**
    * With `--history`, an access's site as its Info keeps it: the string `location\nstack` (the access's stack
    * below `fn`, in source coordinates), interned; a race's previous access is then named with its stack. A stack
@@ -216,7 +214,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
    */
   const withStack = (site: number, fn: Callee): number => {
     const prepare = Error.prepareStackTrace;
-    Error.prepareStackTrace = callSites;
+    Error.prepareStackTrace = structured; // call sites, not text: no formatting, no source-map lookup per access
     Error.captureStackTrace(holder, fn);
     const frames = holder.stack as NodeJS.CallSite[];
     Error.prepareStackTrace = prepare;

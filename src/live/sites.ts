@@ -15,7 +15,7 @@ import { siteText } from './races.js';
 const RUNTIME_DIR = new URL('../', import.meta.url).href;
 
 /** Error.prepareStackTrace that keeps V8's structured call sites: no stack text is formatted. */
-const structured = (_: Error, sites: NodeJS.CallSite[]) => sites;
+export const structured = (_: Error, sites: NodeJS.CallSite[]) => sites;
 
 /** A frame of Node's own code, of the runtime's, or of no file (a builtin's). */
 const internalFrame = (f: NodeJS.CallSite): boolean => {
