@@ -10,8 +10,8 @@ import { ROOT } from '../scripts/child.js';
 
 /**
  * Checks revision `rev` out with `git worktree` into the system's temporary directory, as goldilocks-compare-<sha>/
- * (reused; `git worktree prune` forgets it once deleted), and compiles it with this project's TypeScript (its
- * node_modules linked in).
+ * (reused; `git worktree prune` forgets it once deleted), and builds it with this checkout's packages (its
+ * node_modules linked in): its own `npm run build` where it bundles its runtime, else this project's TypeScript.
  * @returns the revision's full commit id and its compiled `dist/` folder.
  * @throws Error (from git) when `rev` names no commit.
  */
@@ -32,12 +32,12 @@ export function buildRevision(rev: string): { sha: string; dist: string } {
   }
   if (!existsSync(path.join(tree, 'dist', 'check.js'))) {
     console.error(`building ${rev} (${sha.slice(0, 12)}) in ${tree}`);
+    // the revision's own build (since 2026-11-26 also bundling its runtime: scripts/bundle.ts), else tsc alone
+    const bundles = existsSync(path.join(tree, 'scripts', 'bundle.ts'));
     execFileSync(
-      process.execPath,
-      [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', tree],
-      {
-        stdio: 'inherit',
-      },
+      bundles ? 'npm' : process.execPath,
+      bundles ? ['run', 'build'] : [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', tree],
+      { cwd: tree, stdio: 'inherit' },
     );
   }
   return { sha, dist: path.join(tree, 'dist') };
