@@ -4,16 +4,23 @@
  * invariant are in `../memory/sync-list.ts`.
  *
  * For Goldilocks, the cut keeps the last {@link EAGER_MIN} cells (and more when the scan is long) and every Info
- * starting before it — in every page of every word table — gets its lockset evaluated up to the cut
- * ({@link Shadow.evaluate}), stored explicitly (`../memory/locksets.ts`). Infos of one start (an owner at a
- * position, or an explicit lockset) share one evaluation and its record. The next collection is due when the
- * list has grown by max(EAGER_MIN, 2 × pages scanned) cells, so the scan costs at most half a page per cell.
+ * starting before it — in every page of every word table — gets its lockset evaluated up to the cut, stored
+ * explicitly (`../memory/locksets.ts`). Infos of one start (an owner at a position, or an explicit lockset) share
+ * one evaluation and its record; all starts are evaluated together, bit-parallel, in one pass over the cells
+ * (`./batch.ts`), and consecutive starts that end with equal locksets share one record. The next collection is due
+ * when the list has grown by max(EAGER_MIN, 2 × pages scanned) cells, so the scan costs at most half a page per
+ * cell.
  * The online peers, which never walk the list, collect up to the chunk of the list's end every
  * {@link PEER_STRETCH} cells.
  */
+
+import { SyncKind } from '../../model/sync.js';
 import { locksetOf, locksetStart, releaseLockset, retainLockset, storeLockset } from '../memory/locksets.js';
 import {
+  CELL,
+  CHUNK_INTS,
   CHUNK_MASK,
+  CHUNK_SHIFT,
   CTL,
   EAGER_MIN,
   holds,
@@ -26,7 +33,8 @@ import {
 } from '../memory/state.js';
 import { advancePositions, reclaim, tryLockCollector, unlockCollector } from '../memory/sync-list.js';
 import { LIVE_DETECTORS } from '../options.js';
-import { Info, PAGE_INTS, type Shadow, threadKey, UNIFORM } from './goldilocks.js';
+import { LaneBatch } from './batch.js';
+import { Info, objectKey, PAGE_INTS, type Shadow, threadKey, UNIFORM } from './goldilocks.js';
 
 /**
  * Collects the list if it is due and no other thread is collecting it. Call with no lock held but possibly the
@@ -61,49 +69,79 @@ export function collectList(s: StateViews, shadow: Shadow): void {
   }
 }
 
+/** A distinct start of the Infos before the cut: an owner at a position, or an explicit lockset record. */
+interface Start {
+  /** List position the lockset is evaluated from. */
+  pos: number;
+  /** The owner (implicit {owner}), or -1. */
+  owner: number;
+  /** The explicit lockset record (retained for the run), or 0. */
+  id: number;
+  /** The record of the evaluated lockset (one reference held for the run), 0 until evaluated. */
+  record: number;
+}
+
+/** Lanes of one bit-parallel pass (`./batch.ts`): a row of an element is LANES_MAX / 32 Int32 words. */
+const LANES_MAX = 1 << 14;
+
 /**
- * Step 2: every Info starting before `cut` starts at `cut`, with its lockset evaluated up to there.
- * @returns the number of word table pages scanned.
+ * Step 2: every Info starting before `cut` starts at `cut`, with its lockset evaluated up to there. Three scans:
+ * the distinct starts are collected from every page, evaluated together by bit-parallel passes over the list
+ * (`./batch.ts`), then each Info is moved to its start's record. An Info whose start appeared between the scans (a
+ * walk cached its lockset meanwhile) is evaluated alone ({@link Shadow.evaluate}). The explicit records seen are
+ * retained until the end, so none is freed and reused for another lockset while the scans run.
+ * @returns the number of word table pages in the shadow heap (scanned per scan).
  */
 function partiallyEager(s: StateViews, shadow: Shadow, cut: number): number {
   shadow.counts[STAT.eagerRuns]++;
-  /** Evaluations of this run by their start (`owner@pos`, or `#record`), each holding one reference until the end. */
-  const done = new Map<string, number>();
+  /** Starts by key (`owner@pos`, or `#record`). */
+  const starts = new Map<string, Start>();
+  try {
+    const pages = forEachPage(s, (page) => collectStarts(s, page, cut, starts));
+    evaluateStarts(s, [...starts.values()], cut);
+    forEachPage(s, (page) => {
+      shadow.counts[STAT.eagerInfos] += movePage(s, shadow, page, cut, starts);
+    });
+    return pages;
+  } finally {
+    for (const st of starts.values()) {
+      if (st.record !== 0) releaseLockset(s, st.record);
+      if (st.id !== 0) releaseLockset(s, st.id);
+    }
+  }
+}
+
+/** Calls `fn` for every word table page of the shadow heap, its check lock held. @returns how many pages. */
+function forEachPage(s: StateViews, fn: (page: number) => void): number {
   let pages = 0;
   const buffers = rawAtomics.load(s.ctl, CTL.nextBuffer);
-  try {
-    for (let id = 1; id <= buffers; id++) {
-      if (3 * id + 2 >= s.buffers.length) s.refresh();
-      if (rawAtomics.load(s.buffers, 3 * id + 2) === 0) continue; // not registered yet: no Info
-      const base = s.buffers[3 * id];
-      const end = base + 2 * s.buffers[3 * id + 1];
-      for (let page = base; page < end; page += PAGE_INTS) {
-        pages++;
-        if (page + PAGE_INTS > s.heap.length) s.refresh();
-        const mine = holds(s, s.heap, page);
-        if (!mine) lock(s, s.heap, page);
-        try {
-          shadow.counts[STAT.eagerInfos] += evaluatePage(s, shadow, page, cut, done);
-        } finally {
-          if (!mine) unlock(s.heap, page);
-        }
+  for (let id = 1; id <= buffers; id++) {
+    if (3 * id + 2 >= s.buffers.length) s.refresh();
+    if (rawAtomics.load(s.buffers, 3 * id + 2) === 0) continue; // not registered yet: no Info
+    const base = s.buffers[3 * id];
+    const end = base + 2 * s.buffers[3 * id + 1];
+    for (let page = base; page < end; page += PAGE_INTS) {
+      pages++;
+      if (page + PAGE_INTS > s.heap.length) s.refresh();
+      const mine = holds(s, s.heap, page);
+      if (!mine) lock(s, s.heap, page);
+      try {
+        fn(page);
+      } finally {
+        if (!mine) unlock(s.heap, page);
       }
     }
-  } finally {
-    for (const record of done.values()) releaseLockset(s, record);
   }
   return pages;
 }
 
-/** Moves the Infos of page `page` (lock held) that start before `cut` to it. @returns how many. */
-function evaluatePage(
+/** Calls `fn(e, key)` for each Info of page `page` (lock held) that starts before `cut`, `key` naming its start. */
+function forEachInfoBefore(
   s: StateViews,
-  shadow: Shadow,
   page: number,
   cut: number,
-  done: Map<string, number>,
-): number {
-  let moved = 0;
+  fn: (e: number, key: string, pos: number, id: number) => void,
+): void {
   for (let k = 1; k < PAGE_INTS; k += 2) {
     let e = s.heap[page + k];
     if (e === UNIFORM) continue;
@@ -111,22 +149,97 @@ function evaluatePage(
       if (e + Info.SIZE > s.heap.length) s.refresh();
       const heap = s.heap;
       const id = heap[e + Info.LS];
-      const start = id === 0 ? heap[e + Info.POS] : locksetStart(s, id);
-      if (start < cut) {
-        const key = id === 0 ? `${heap[e + Info.OWNER]}@${start}` : `#${id}`;
-        let record = done.get(key);
-        if (record === undefined) {
-          const ls = id === 0 ? new Set<number>([threadKey(heap[e + Info.OWNER])]) : locksetOf(s, id);
-          record = storeLockset(s, shadow.evaluate(ls, start, cut), cut);
-          done.set(key, record);
-        }
-        retainLockset(s, record);
-        s.heap[e + Info.LS] = record;
-        if (id !== 0) releaseLockset(s, id);
-        moved++;
-      }
+      const pos = id === 0 ? heap[e + Info.POS] : locksetStart(s, id);
+      if (pos < cut) fn(e, id === 0 ? `${heap[e + Info.OWNER]}@${pos}` : `#${id}`, pos, id);
       e = s.heap[e + Info.NEXT];
     }
   }
+}
+
+/** Adds the starts of page `page`'s Infos before `cut` to `starts`, retaining each explicit record once. */
+function collectStarts(s: StateViews, page: number, cut: number, starts: Map<string, Start>): void {
+  forEachInfoBefore(s, page, cut, (e, key, pos, id) => {
+    if (starts.has(key)) return;
+    if (id !== 0) retainLockset(s, id);
+    starts.set(key, { pos, owner: id === 0 ? s.heap[e + Info.OWNER] : -1, id, record: 0 });
+  });
+}
+
+/** The lockset a start begins with: {owner}, or its explicit record's. */
+const initialLockset = (s: StateViews, st: Start): Set<number> =>
+  st.id === 0 ? new Set([threadKey(st.owner)]) : locksetOf(s, st.id);
+
+/**
+ * Evaluates `all` up to `cut` (each its record, with one reference), in passes of at most {@link LANES_MAX} starts
+ * in order of position, each applying the cells from its first start to `cut` once for all its lanes.
+ */
+function evaluateStarts(s: StateViews, all: Start[], cut: number): void {
+  all.sort((a, b) => a.pos - b.pos);
+  for (let from = 0; from < all.length; from += LANES_MAX) {
+    const lanes = all.slice(from, from + LANES_MAX);
+    const batch = new LaneBatch(lanes.length);
+    let next = 0;
+    forEachCell(s, lanes[0].pos, cut, (p, kind, u, a, b) => {
+      for (; next < lanes.length && lanes[next].pos === p; next++)
+        batch.enter(next, initialLockset(s, lanes[next]));
+      if (kind === SyncKind.Commit) {
+        if (a + b > s.heap.length) s.refresh();
+        batch.applyCommit(threadKey(u), s.heap, a, a + b);
+      } else batch.apply(kind, threadKey(u), objectKey(a, b));
+    });
+    for (; next < lanes.length; next++) batch.enter(next, initialLockset(s, lanes[next]));
+    let last: Set<number> | undefined;
+    let record = 0;
+    batch.results().forEach((ls, lane) => {
+      if (ls === last)
+        retainLockset(s, record); // equal to the lane before: its record shared
+      else record = storeLockset(s, ls, cut);
+      last = ls;
+      lanes[lane].record = record;
+    });
+  }
+}
+
+/** Calls `fn` with the position, kind, thread and `a`, `b` words of each cell at list positions [from, to). */
+function forEachCell(
+  s: StateViews,
+  from: number,
+  to: number,
+  fn: (p: number, kind: number, u: number, a: number, b: number) => void,
+): void {
+  if (
+    to > from &&
+    ((to - 1) >> CHUNK_SHIFT >= s.chunks.length || s.ctl[CTL.listSlots] * CHUNK_INTS > s.list.length)
+  )
+    s.refresh();
+  const list = s.list;
+  for (let p = from; p < to; p++) {
+    const c = s.chunks[p >> CHUNK_SHIFT] + (p & CHUNK_MASK) * CELL;
+    fn(p, list[c], list[c + 1], list[c + 2], list[c + 3]);
+  }
+}
+
+/** Moves the Infos of page `page` (lock held) that start before `cut` to it. @returns how many. */
+function movePage(
+  s: StateViews,
+  shadow: Shadow,
+  page: number,
+  cut: number,
+  starts: Map<string, Start>,
+): number {
+  let moved = 0;
+  forEachInfoBefore(s, page, cut, (e, key, pos, id) => {
+    let st = starts.get(key);
+    if (st === undefined) {
+      // started between the scans: evaluated alone (its record is live: this Info holds it)
+      const ls = id === 0 ? new Set([threadKey(s.heap[e + Info.OWNER])]) : locksetOf(s, id);
+      st = { pos, owner: -1, id: 0, record: storeLockset(s, shadow.evaluate(ls, pos, cut), cut) };
+      starts.set(key, st);
+    }
+    retainLockset(s, st.record);
+    s.heap[e + Info.LS] = st.record;
+    if (id !== 0) releaseLockset(s, id);
+    moved++;
+  });
   return moved;
 }

@@ -1,0 +1,81 @@
+/**
+ * Partially-eager evaluation (PLDI'07 §5.4) with thousands of distinct starts, this build against a base:
+ *
+ *   npm run bench:eager -- [--buckets 2000,4000,8000] [--base REV] [--timeout S]
+ *
+ * Runs `goldilocks run --stats bench/eager/buckets.mjs N` (one thread over N buckets of a fine-grained-locking
+ * map, as sharedmap's `map()`: see that file) for each N, with this checkout's `dist/` and, given `--base`, git
+ * revision REV's build (bench/revision.ts), the two alternating. Prints a markdown table: the program's own time
+ * (ms) per build, the ratio, and the collections (`eagerRuns`) and Infos moved (`eagerInfos`) of `--stats`. A run
+ * past `--timeout` seconds (default 600) is shown as such. A timing benchmark: run it on a quiet machine
+ * (`npm run build` first).
+ */
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from '../scripts/child.js';
+import { buildRevision } from './revision.js';
+
+const PROGRAM = path.join(ROOT, 'bench', 'eager', 'buckets.mjs');
+
+interface Run {
+  ms: number | null;
+  eagerRuns: string;
+  eagerInfos: string;
+}
+
+/** One run of the program under `goldilocks run --stats` of the CLI `cli`. */
+function once(cli: string, buckets: number, timeoutS: number): Run {
+  const r = spawnSync(process.execPath, [cli, 'run', '--stats', PROGRAM, String(buckets)], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: timeoutS * 1000,
+  });
+  const out = `${r.stdout}\n${r.stderr}`;
+  const stat = (name: string) => out.match(new RegExp(`^\\s*${name}\\s+([\\d,]+)`, 'm'))?.[1] ?? '–';
+  const line = r.stdout.split('\n').find((l) => l.startsWith('{"buckets"'));
+  if (line === undefined && r.error === undefined)
+    throw new Error(`no result line (exit ${r.status}):\n${out.slice(-2000)}`);
+  return {
+    ms: line === undefined ? null : (JSON.parse(line) as { ms: number }).ms,
+    eagerRuns: stat('eagerRuns'),
+    eagerInfos: stat('eagerInfos'),
+  };
+}
+
+/** base / this, or a lower bound when the base timed out. */
+function ratioOf(base: Run, mine: Run, timeoutS: number): string {
+  if (mine.ms === null) return '–';
+  if (base.ms === null) return `> ${((timeoutS * 1000) / mine.ms).toFixed(1)}`;
+  return (base.ms / mine.ms).toFixed(1);
+}
+
+function main(): void {
+  const { values } = parseArgs({
+    options: {
+      buckets: { type: 'string', default: '2000,4000,8000' },
+      base: { type: 'string' },
+      timeout: { type: 'string', default: '600' },
+    },
+  });
+  const sizes = values.buckets.split(',').map(Number);
+  const timeoutS = Number(values.timeout);
+  const builds: [string, string][] = [['this build', path.join(ROOT, 'dist', 'cli', 'main.js')]];
+  if (values.base !== undefined)
+    builds.push([`base ${values.base}`, path.join(buildRevision(values.base).dist, 'cli', 'main.js')]);
+  const fmt = (r: Run) => (r.ms === null ? `> ${timeoutS * 1000}` : String(r.ms));
+  console.log(`bench/eager/buckets.mjs under goldilocks run --stats (${os.cpus().length} cpus)\n`);
+  console.log(
+    `| buckets | ${builds.map(([b]) => `${b} ms`).join(' | ')} |${builds.length > 1 ? ' base / this |' : ''} eagerRuns | eagerInfos |`,
+  );
+  console.log(`|---:|${builds.map(() => '---:|').join('')}${builds.length > 1 ? '---:|' : ''}---:|---:|`);
+  for (const n of sizes) {
+    const runs = builds.map(([, cli]) => once(cli, n, timeoutS));
+    const [mine, base] = runs;
+    const ratio = base === undefined ? '' : ` ${ratioOf(base, mine, timeoutS)} |`;
+    console.log(`| ${n} | ${runs.map(fmt).join(' | ')} |${ratio} ${mine.eagerRuns} | ${mine.eagerInfos} |`);
+  }
+}
+
+main();

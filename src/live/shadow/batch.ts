@@ -1,0 +1,168 @@
+/**
+ * Bit-parallel partially-eager evaluation (PLDI'07 §5.4): many locksets evaluated over one stretch of the live
+ * synchronization event list in a single pass (`./eager.ts`). One walk per distinct start (an owner at a position, or
+ * an explicit lockset) from that start to the cut made a collection quadratic when thousands of Infos start at
+ * thousands of positions, as in one thread's pass over 20,000 hash buckets guarded by their own atomic locks
+ * (sharedmap's `map()`: 193 s under the runtime, 40 ms plainly; docs/RESULTS.md).
+ *
+ * Each start is a *lane*; each lockset element (a thread, object or data key, `./lockset.ts`) has a row of bits, bit
+ * i set while lane i's lockset holds the element. Every rule of Figure 5 (`applyRule`, `applyCommit` of
+ * `../../detectors/goldilocks/rules.ts`) is distributive — f(A ∪ B) = f(A) ∪ f(B) and f(∅) = ∅ — and changes only
+ * the elements its cell names (its thread u and target y; u and R ∪ W for a commit). A cell's effect on all lanes is
+ * therefore its effect on those singletons: row′(e′) = ⋃ { row(e) : e named, e′ ∈ f({e}) }. The images of the
+ * singletons come from running the shared rules themselves on one-element locksets (no second copy of the rules):
+ * once per kind (cached), and per cell for a commit. {@link LaneBatch} checks the shape it relies on (an element
+ * the cell does not name is kept, the empty set stays empty, images stay within the named elements) and throws if a
+ * rule ever breaks it.
+ */
+import { applyCommit, applyRule } from '../../detectors/goldilocks/rules.js';
+import { DATA, LiveLockset } from './lockset.js';
+
+/** Symbolic thread and target of a kind's probe, and an element the cell does not name. */
+const U = 1;
+const Y = 2;
+const X = 3;
+/** Bits of a kind's transfer pattern: which of u, y is in the image of {u}, of {y}. */
+const U_TO_U = 1;
+const U_TO_Y = 2;
+const Y_TO_U = 4;
+const Y_TO_Y = 8;
+const IDENTITY = U_TO_U | Y_TO_Y;
+
+/** Lanes evaluated together: one row of an element is `lanes / 32` Int32 words. */
+export class LaneBatch {
+  private readonly words: number;
+  /** Element key → its bits, one per lane. */
+  private readonly rows = new Map<number, Int32Array>();
+  private readonly probe = new LiveLockset();
+  /** Per cell kind, its transfer pattern (U_TO_U…); see {@link pattern}. */
+  private readonly patterns = new Map<number, number>();
+
+  /** @param lanes the number of locksets evaluated together (lanes 0 … lanes − 1). */
+  constructor(readonly lanes: number) {
+    this.words = (lanes + 31) >>> 5;
+  }
+
+  private row(e: number): Int32Array {
+    let r = this.rows.get(e);
+    if (r === undefined) {
+      r = new Int32Array(this.words);
+      this.rows.set(e, r);
+    }
+    return r;
+  }
+
+  /** Lane `lane` starts here with the lockset `keys` (call before applying the cell at its start position). */
+  enter(lane: number, keys: Iterable<number>): void {
+    const w = lane >>> 5;
+    const bit = 1 << (lane & 31);
+    for (const k of keys) this.row(k)[w] |= bit;
+  }
+
+  /** The image of {e} (or of ∅ when e is undefined) under the rule of a cell of `kind`, thread u, target y. */
+  private image(kind: number, u: number, y: number, e: number | undefined): Set<number> {
+    this.probe.load(e === undefined ? [] : [e], -1);
+    applyRule(this.probe, kind, u, y, null);
+    return new Set(this.probe.keys);
+  }
+
+  /**
+   * The transfer pattern of `kind`: which of u, y the images of {u} and {y} hold.
+   * @throws Error when the rule is not of the shape the batch relies on (see the file header).
+   */
+  private pattern(kind: number): number {
+    let p = this.patterns.get(kind);
+    if (p !== undefined) return p;
+    const ofU = this.image(kind, U, Y, U);
+    const ofY = this.image(kind, U, Y, Y);
+    const ofX = this.image(kind, U, Y, X);
+    const ofNone = this.image(kind, U, Y, undefined);
+    const within = (s: Set<number>) => [...s].every((k) => k === U || k === Y);
+    if (!within(ofU) || !within(ofY) || ofX.size !== 1 || !ofX.has(X) || ofNone.size !== 0)
+      throw new Error(`the rule of sync kind ${kind} is not distributive over the elements its cell names`);
+    p =
+      (ofU.has(U) ? U_TO_U : 0) |
+      (ofU.has(Y) ? U_TO_Y : 0) |
+      (ofY.has(U) ? Y_TO_U : 0) |
+      (ofY.has(Y) ? Y_TO_Y : 0);
+    this.patterns.set(kind, p);
+    return p;
+  }
+
+  /** Applies the rule of a cell (not a commit: {@link applyCommit}) of `kind`, thread u, target key y to every lane. */
+  apply(kind: number, u: number, y: number): void {
+    if (u === y) {
+      this.applyNamed([u], (e) => this.image(kind, u, y, e));
+      return;
+    }
+    const p = this.pattern(kind);
+    if (p === IDENTITY) return;
+    const ru = this.rows.get(u);
+    const ry = this.rows.get(y);
+    if (ru === undefined && ry === undefined) return; // no lane holds either: f(∅) = ∅
+    const a = ru ?? this.row(u);
+    const b = ry ?? this.row(y);
+    for (let w = 0; w < this.words; w++) {
+      const au = a[w];
+      const by = b[w];
+      a[w] = (p & U_TO_U ? au : 0) | (p & Y_TO_U ? by : 0);
+      b[w] = (p & U_TO_Y ? au : 0) | (p & Y_TO_Y ? by : 0);
+    }
+  }
+
+  /** Applies rule 9, commit(u, R ∪ W) with R ∪ W = `set[from … to − 1]` (data variables), to every lane. */
+  applyCommit(u: number, set: Int32Array, from: number, to: number): void {
+    const named = [u];
+    for (let j = from; j < to; j++) named.push(DATA + set[j]);
+    this.applyNamed(named, (e) => {
+      this.probe.load([e], -1);
+      applyCommit(this.probe, u, set, from, to);
+      return new Set(this.probe.keys);
+    });
+  }
+
+  /** A cell's effect through the images of the singletons of the elements it names (`named`). */
+  private applyNamed(named: number[], imageOf: (e: number) => Set<number>): void {
+    const old = new Map<number, Int32Array>();
+    for (const e of named) {
+      const r = this.rows.get(e);
+      if (r !== undefined) old.set(e, r.slice());
+    }
+    if (old.size === 0) return;
+    for (const e of named) this.row(e).fill(0);
+    for (const [e, bits] of old) {
+      for (const e2 of imageOf(e)) {
+        if (!named.includes(e2)) throw new Error('a rule added an element its cell does not name');
+        const r = this.row(e2);
+        for (let w = 0; w < this.words; w++) r[w] |= bits[w];
+      }
+    }
+  }
+
+  /**
+   * @returns each lane's lockset, indexed by lane; a lane holding the same elements as the lane before it gets the
+   * same Set (one object): lanes in order of their start are often equal, and materializing each would cost the sum
+   * of their sizes.
+   */
+  results(): Set<number>[] {
+    // bit i of `differs` is set when lane i's column differs from lane i − 1's in some row (lane 0: always)
+    const differs = new Int32Array(this.words);
+    differs[0] = 1;
+    for (const r of this.rows.values()) {
+      let carry = 0; // the previous word's top bit: lane 32w − 1
+      for (let w = 0; w < this.words; w++) {
+        const x = r[w];
+        differs[w] |= x ^ ((x << 1) | carry);
+        carry = x >>> 31;
+      }
+    }
+    const out: Set<number>[] = new Array(this.lanes);
+    for (let lane = 0; lane < this.lanes; lane++)
+      out[lane] = differs[lane >>> 5] & (1 << (lane & 31)) ? new Set<number>() : out[lane - 1];
+    for (const [e, r] of this.rows)
+      for (let w = 0; w < this.words; w++)
+        for (let bits = r[w] & differs[w]; bits !== 0; bits &= bits - 1)
+          out[(w << 5) + 31 - Math.clz32(bits & -bits)].add(e);
+    return out;
+  }
+}
