@@ -7,11 +7,13 @@
  * The traces are made by bench/generate.ts with `--preset realistic` (issue 24's mix, RAPID's STD subset: 8
  * worker threads, 10,000 variables, 100 locks, no volatiles, ~80% of the accesses thread-local, shared data
  * lock-protected or read-only, rare races; integer locations), once, into bench/out/ (gitignored), and reused.
- * Per size and repetition the commands alternate — `goldilocks check FILE` (dist/cli/main.js, the user's
- * command, default text report), the same of the `--base` revision's build if given (bench/revision.ts), then
- * `java -cp … HBEpoch -f std -p FILE` (its default verbosity: the location of each racy event) — so that a change in the machine's load falls on all of them alike;
- * the medians are printed as a Markdown table: wall seconds, peak RSS (GNU time's %M; "n/a" without
- * /usr/bin/time), the races each found, and RAPID's time over Goldilocks' (the target: ≥ 10).
+ * Per size and repetition the commands alternate — `goldilocks check FILE` (dist/cli/main.js, the user's command,
+ * default text report), the same of the `--base` revision's build if given (bench/revision.ts), then `java -cp …
+ * HBEpoch -f std -p FILE` (its default verbosity: the location of each racy event) — so that a change in the
+ * machine's load falls on all of them alike; the medians are printed as a Markdown table: wall seconds, processor
+ * seconds (user + system, all threads: what a loaded host changes less than the wall time) and peak RSS (both from
+ * GNU time, "n/a" without /usr/bin/time), the races each found, and RAPID's times over Goldilocks' (the target: ≥
+ * 10, wall).
  *
  * Races. Goldilocks counts racy variables, racy events (accesses that race with an earlier one) and racy locations;
  * RAPID counts "racy events" (accesses at which HBEpoch detects a race: at most one per access) and "racy lines"
@@ -96,6 +98,8 @@ function rapidClassPath(p: string | undefined): { cp?: string; why?: string } {
 
 interface Run {
   seconds: number;
+  /** User plus system processor seconds (NaN without /usr/bin/time). */
+  cpuSeconds: number;
   /** Peak resident set, MiB (NaN without /usr/bin/time). */
   rssMiB: number;
   stdout: string;
@@ -106,19 +110,24 @@ function timed(cmd: string, args: string[]): Run {
   const tmp = path.join(os.tmpdir(), `goldilocks-rapid-time-${process.pid}`);
   const t0 = performance.now();
   const r = hasTime
-    ? spawnSync(TIME, ['-f', '%e %M', '-o', tmp, cmd, ...args], { maxBuffer: 1 << 28, encoding: 'utf8' })
+    ? spawnSync(TIME, ['-f', '%e %M %U %S', '-o', tmp, cmd, ...args], {
+        maxBuffer: 1 << 28,
+        encoding: 'utf8',
+      })
     : spawnSync(cmd, args, { maxBuffer: 1 << 28, encoding: 'utf8' });
   const seconds = (performance.now() - t0) / 1000;
   if (r.status !== 0 && !(r.status === 1 && cmd === process.execPath)) {
     throw new Error(`${cmd} ${args.join(' ')}: exit ${r.status ?? r.signal}: ${r.stderr.slice(-500)}`);
   }
   let rssMiB = Number.NaN;
+  let cpuSeconds = Number.NaN;
   if (hasTime) {
-    const [, kb] = readFileSync(tmp, 'utf8').trim().split('\n').at(-1)!.split(' ');
+    const [, kb, user, sys] = readFileSync(tmp, 'utf8').trim().split('\n').at(-1)!.split(' ');
     rssMiB = Number(kb) / 1024;
+    cpuSeconds = Number(user) + Number(sys);
     rmSync(tmp, { force: true });
   }
-  return { seconds, rssMiB, stdout: r.stdout };
+  return { seconds, cpuSeconds, rssMiB, stdout: r.stdout };
 }
 
 interface Races {
@@ -187,8 +196,8 @@ if (cp)
   });
 
 const header = [
-  '| events | command | wall s (median) | min–max s | peak RSS MiB | races found | RAPID ÷ this |',
-  '|---:|---|---:|---:|---:|---|---:|',
+  '| events | command | wall s (median) | min–max s | CPU s (median) | peak RSS MiB | races found | RAPID ÷ this (wall) | RAPID ÷ this (CPU) |',
+  '|---:|---|---:|---:|---:|---:|---|---:|---:|',
 ];
 const rows: string[] = [];
 const notes: string[] = [];
@@ -227,14 +236,17 @@ for (const n of sizes) {
   }
   const med = runs.map((rs) => median(rs.map((x) => x.seconds)));
   const rapid = cp ? med[tools.length - 1] : Number.NaN;
+  const cpu = runs.map((rs) => median(rs.map((x) => x.cpuSeconds)));
+  const rapidCpu = cp ? cpu[tools.length - 1] : Number.NaN;
   tools.forEach((t, i) => {
     const rs = runs[i];
     const secs = rs.map((x) => x.seconds);
     const races = t.races(rs[0].stdout);
     rows.push(
       `| ${n.toLocaleString('en-US')} | ${t.name} | ${med[i].toFixed(2)} | ${Math.min(...secs).toFixed(2)}–${Math.max(...secs).toFixed(2)} | ` +
+        `${Number.isNaN(cpu[i]) ? 'n/a' : cpu[i].toFixed(2)} | ` +
         `${Number.isNaN(rs[0].rssMiB) ? 'n/a' : median(rs.map((x) => x.rssMiB)).toFixed(0)} | ${races.text} | ` +
-        `${cp ? (rapid / med[i]).toFixed(1) : 'skipped'} |`,
+        `${cp ? (rapid / med[i]).toFixed(1) : 'skipped'} | ${cp && !Number.isNaN(cpu[i]) ? (rapidCpu / cpu[i]).toFixed(1) : 'skipped'} |`,
     );
   });
   if (cp && n <= variablesMax) {
