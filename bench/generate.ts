@@ -45,6 +45,11 @@ export interface GenerateOptions {
   /** Probability that a worker's access outside critical sections is to racy data (default 0.004; 0 = a
    * race-free trace). */
   racy?: number;
+  /** Probability that a worker's access outside critical sections is to read-only shared data (default 0.27);
+   * the rest, after racy and published data, is thread-local. */
+  readonly?: number;
+  /** Program locations as RAPID's STD format has them, integers (`T1|r(o3.f1)|42`), instead of `L42`. */
+  numericLocations?: boolean;
   /** Output file; `.gz` = gzip. Written as `<out>.partial` then renamed. */
   out: string;
 }
@@ -57,6 +62,8 @@ export interface GenerateStats {
   ops: Record<string, number>;
   /** Variables by class. */
   classes: Record<string, number>;
+  /** Worker accesses (reads and writes by T1..Tn) by class of the variable accessed. */
+  accesses: Record<string, number>;
   timeMs: number;
 }
 
@@ -143,6 +150,7 @@ class TraceGenerator {
   private readonly readonlyVars: Int32Array;
   private readonly racyVars: Int32Array;
   readonly classCounts = new Float64Array(CLASS_NAMES.length);
+  readonly accessCounts = new Float64Array(CLASS_NAMES.length);
 
   // state
   private readonly holder: Int32Array; // lock -> thread, -1 free
@@ -151,6 +159,7 @@ class TraceGenerator {
   private readonly heldRem: Int32Array; // worker * MAX_NEST + level -> accesses left
   private totalHeld = 0;
   private readonly pRacy: number;
+  private readonly pReadonly: number;
   private readonly volOwner: Int32Array; // volatile -> owning thread, -1 = published (free)
   private readonly owned: number[][]; // worker -> volatiles it owns
   private readonly lastVar: Int32Array; // worker * 5 + class -> last variable
@@ -162,6 +171,7 @@ class TraceGenerator {
   ) {
     this.prng = o.seed >>> 0;
     this.pRacy = o.racy ?? P_RACY;
+    this.pReadonly = o.readonly ?? P_READONLY;
     const nt = o.threads + 1;
     const enc = (s: string) => Buffer.from(s, 'latin1');
     for (let t = 0; t < nt; t++) {
@@ -171,7 +181,7 @@ class TraceGenerator {
     for (let l = 0; l < o.locks; l++) this.lockName.push(enc(`l${l}`));
     for (let v = 0; v < o.volatiles; v++) this.volName.push(enc(`v${v}`));
     const nloc = TYPES * MAX_FIELDS * 2 * SITES + 2 * LOCK_SITES + 2 * o.volatiles + 2;
-    for (let l = 0; l < nloc; l++) this.locSuffix.push(enc(`)|L${l + 1}\n`));
+    for (let l = 0; l < nloc; l++) this.locSuffix.push(enc(`)|${o.numericLocations ? '' : 'L'}${l + 1}\n`));
 
     // objects of 1..6 fields
     const starts: number[] = [];
@@ -304,7 +314,9 @@ class TraceGenerator {
     return (((k % TYPES) * MAX_FIELDS + field) * 2 + write) * SITES + this.int(SITES);
   }
 
-  private access(t: number, v: number, pRead: number): void {
+  /** A read or write (probability of a read: pRead) of v, of class c, by thread t. */
+  private access(t: number, v: number, c: number, pRead: number): void {
+    if (t > 0) this.accessCounts[c]++;
     const write = this.rand() < pRead ? 0 : 1;
     this.emit(t, write === 0 ? R : W, this.varName[v], this.accessLoc(v, write));
   }
@@ -394,8 +406,8 @@ class TraceGenerator {
       const level = d > 1 && this.rand() < 0.25 ? w * MAX_NEST + this.int(d) : top;
       const l = this.heldLock[level];
       const list = this.lockVars[l];
-      if (list.length > 0) this.access(t, this.pick(w, LOCKED, list, l), P_READ_LOCKED);
-      else this.access(t, this.pick(w, LOCAL, this.localVars[w]), P_READ_LOCAL);
+      if (list.length > 0) this.access(t, this.pick(w, LOCKED, list, l), LOCKED, P_READ_LOCKED);
+      else this.access(t, this.pick(w, LOCAL, this.localVars[w]), LOCAL, P_READ_LOCAL);
       return;
     }
     const u = this.rand();
@@ -410,13 +422,13 @@ class TraceGenerator {
     const c = this.rand();
     const mine = this.owned[w];
     const pRacy = this.pRacy;
-    if (c < pRacy) this.access(t, this.pick(w, RACY, this.racyVars), P_READ_RACY);
+    if (c < pRacy) this.access(t, this.pick(w, RACY, this.racyVars), RACY, P_READ_RACY);
     else if (c < pRacy + P_PUBLISHED && mine.length > 0) {
       const k = mine[this.int(mine.length)]; // object k is published through volatile k
-      this.access(t, this.objStart[k] + this.int(this.objFields[k]), P_READ_PUBLISHED);
-    } else if (c < pRacy + P_PUBLISHED + P_READONLY)
-      this.access(t, this.pick(w, READONLY, this.readonlyVars), 1);
-    else this.access(t, this.pick(w, LOCAL, this.localVars[w]), P_READ_LOCAL);
+      this.access(t, this.objStart[k] + this.int(this.objFields[k]), PUBLISHED, P_READ_PUBLISHED);
+    } else if (c < pRacy + P_PUBLISHED + this.pReadonly)
+      this.access(t, this.pick(w, READONLY, this.readonlyVars), READONLY, 1);
+    else this.access(t, this.pick(w, LOCAL, this.localVars[w]), LOCAL, P_READ_LOCAL);
   }
 
   run(): void {
@@ -473,8 +485,31 @@ export function generate(o: GenerateOptions): GenerateStats {
   CLASS_NAMES.forEach((name, i) => {
     classes[name] = g.classCounts[i];
   });
-  return { events: g.count, bytes: g.bytes, ops, classes, timeMs: performance.now() - t0 };
+  const accesses: Record<string, number> = {};
+  CLASS_NAMES.forEach((name, i) => {
+    accesses[name] = g.accessCounts[i];
+  });
+  return { events: g.count, bytes: g.bytes, ops, classes, accesses, timeMs: performance.now() - t0 };
 }
+
+/**
+ * `--preset realistic`: issue 24's realistic trace, in RAPID's STD subset (no volatiles, integer locations):
+ * 8 worker threads, 10,000 variables, 100 locks, about 80% of the workers' accesses to thread-local data,
+ * shared variables accessed under their lock or read-only, rare races (racy data: 0.4% of the accesses outside
+ * critical sections).
+ */
+export const REALISTIC = {
+  threads: '8',
+  vars: '10000',
+  locks: '100',
+  volatiles: '0',
+  racy: String(P_RACY),
+  readonly: '0.08',
+  'numeric-locations': true,
+};
+const PRESET_HELP =
+  "issue 24's realistic STD trace: --threads 8 --vars 10000 --locks 100 --volatiles 0 --racy 0.004 " +
+  '--readonly 0.08 --numeric-locations (RAPID reads it; ~80% of the accesses thread-local)';
 
 /** Parses a count: 5000000, 5e6, 5_000_000, 200k, 5M, 1G. */
 export function parseCount(s: string, what = 'count'): number {
@@ -495,6 +530,9 @@ function main(): void {
       volatiles: { type: 'string', default: '10' },
       seed: { type: 'string', default: '1' },
       racy: { type: 'string', default: String(P_RACY) },
+      readonly: { type: 'string', default: String(P_READONLY) },
+      'numeric-locations': { type: 'boolean', default: false },
+      preset: { type: 'string' },
       out: { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -503,9 +541,19 @@ function main(): void {
   if (values.help || values.out === undefined) {
     process.stderr.write(
       'usage: node --import tsx bench/generate.ts --events N [--threads 8] [--vars 10000] [--locks 100]\n' +
-        '         [--volatiles 10] [--seed 1] [--racy 0.004] [--quiet] --out FILE[.gz]\n',
+        '         [--volatiles 10] [--seed 1] [--racy 0.004] [--readonly 0.27] [--numeric-locations]\n' +
+        '         [--preset realistic] [--quiet] --out FILE[.gz]\n' +
+        `  --preset realistic: ${PRESET_HELP}\n`,
     );
     process.exit(values.help ? 0 : 2);
+  }
+  if (values.preset !== undefined) {
+    if (values.preset !== 'realistic')
+      throw new Error(`unknown --preset '${values.preset}' (expected realistic)`);
+    // the preset's values, except where an option is given
+    for (const [k, v] of Object.entries(REALISTIC))
+      if (!process.argv.some((a) => a === `--${k}` || a.startsWith(`--${k}=`)))
+        Object.assign(values, { [k]: v });
   }
   const o: GenerateOptions = {
     events: parseCount(values.events, '--events'),
@@ -515,9 +563,15 @@ function main(): void {
     volatiles: parseCount(values.volatiles, '--volatiles'),
     seed: parseCount(values.seed, '--seed'),
     racy: Number(values.racy),
+    readonly: Number(values.readonly),
+    numericLocations: values['numeric-locations'],
     out: values.out,
   };
   if (!(o.racy! >= 0 && o.racy! <= 1)) throw new Error(`invalid --racy '${values.racy}' (a probability)`);
+  if (!(o.readonly! >= 0 && o.racy! + P_PUBLISHED + o.readonly! <= 1))
+    throw new Error(
+      `invalid --readonly '${values.readonly}' (a probability, at most ${1 - P_PUBLISHED} - --racy)`,
+    );
   if (o.threads < 1) throw new Error('--threads must be at least 1');
   const s = generate(o);
   if (!values.quiet) {
@@ -533,6 +587,9 @@ function main(): void {
           .join(', ')})\n` +
         `  variables: ${Object.entries(s.classes)
           .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}\n` +
+        `  workers' accesses: ${Object.entries(s.accesses)
+          .map(([k, v]) => `${k} ${((100 * v) / (s.ops.r + s.ops.w)).toFixed(1)}%`)
           .join(', ')}\n`,
     );
   }

@@ -24,6 +24,7 @@ import {
   WAIT,
   WRITE,
 } from '../model/events.js';
+import { grow } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
 import type { TraceParser } from './parser.js';
 
@@ -38,6 +39,11 @@ const COMMA = 0x2c;
 const R = 0x72;
 const W = 0x77;
 const SEMI = 0x3b;
+const A = 0x61;
+const C = 0x63;
+const E = 0x65;
+const L = 0x6c;
+const Q = 0x71;
 
 /** Namespaces an operation's argument lives in. */
 const NS_VAR = 0;
@@ -129,6 +135,12 @@ export class StdParser implements TraceParser {
   private lastThread = -1;
   private readonly lastThreadName = new Uint8Array(64);
   private lastThreadLength = 0;
+  /**
+   * Location ids of the locations that are decimal numbers (RAPID's STD files have only those), by number: id + 1, 0
+   * = not yet seen. The fast path takes the id from here instead of a probe of the interner; the ids are the
+   * interner's (a number is interned once, when first seen), so events are the same either way.
+   */
+  private locationByNumber = new Int32Array(1024);
 
   constructor(
     private readonly symbols: Symbols,
@@ -171,16 +183,19 @@ export class StdParser implements TraceParser {
   finish(): void {}
 
   /**
-   * The fast path for the common lines `THREAD|OP(ARG)|LOC` (no value, not a commit; LF or CRLF) in
-   * `buf[pos, whole)`, which ends with a newline. The middle of a line is not read byte by byte: the line's end is
-   * found by `indexOf` (memchr), LOC by a scan back from it to the line's last `|`, and ARG is what lies between
-   * `OP(` and the `)` before that `|`; the interner hashes a name from its length and first and last bytes. ARG
-   * then holds no `|` (the general parser's check of exactly three fields) because a name the table already holds
-   * holds none (only names checked here or by the general parser are interned) and a new one is searched for one
-   * before it is interned. A thread name equal to the previous line's is recognised without interning. Stops at the
-   * first other line — including every malformed line, and ard/awd and commit, whose argument holds several names —
-   * and leaves it to the general parser (`parseLine`), which gives the errors; the events are the same as
-   * parseLine's.
+   * The fast path for the common lines `THREAD|OP(ARG)|LOC` (no value; LF or CRLF) in `buf[pos, whole)`, which ends
+   * with a newline, whose names are all interned already: OP is r, w, acq, rel or one of the other keywords of two
+   * letters (vr, vw, ar, aw). One pass forward over the line: THREAD (recognised without a lookup when equal to the
+   * previous line's), OP, ARG up to the line's first `|` after it (a name interned holds no `|`: only names checked
+   * by the general parser are interned), whose previous byte must be `)`, and LOC to the newline. ARG and LOC are
+   * looked up ({@link Interner.find}: the interner hashes a name from its length and first and last bytes), a LOC
+   * that is a decimal number by {@link locationByNumber}. Stops at the first other line — a name not yet interned,
+   * another keyword, a fourth field, and every malformed line — and leaves it to the general parser
+   * (`parseLine`), which interns its names and gives the errors; the events are the same as parseLine's. Interning
+   * and the rare keywords are left out of this loop so that it stays small: V8 compiles it in a fraction of the
+   * time, and a path first taken after the compilation (the first new variable past a growth of the tables, the
+   * first acquire) no longer sends it back to unoptimized code for a new compilation (issue 24 §3: four
+   * compilations of 60–90 ms each on a 1M-event trace before).
    * @returns the position of the first line not parsed (`whole` if all were, or the batch is full before).
    */
   private parseSimpleLines(buf: Buffer, pos: number, whole: number, batch: EventBatch): number {
@@ -191,69 +206,103 @@ export class StdParser implements TraceParser {
     const { kind, thread: threadOf, target, loc: locOf, value, line } = batch;
     const capacity = batch.capacity;
     const strict = this.strict;
+    let byNumber = this.locationByNumber;
     let n = batch.length;
     let lineNo = this.lineNo;
     let thread = this.lastThread;
     const name = this.lastThreadName;
     let nameLength = this.lastThreadLength;
     while (pos < whole && n < capacity) {
-      const nl = buf.indexOf(NL, pos);
-      const le = nl > pos && buf[nl - 1] === CR ? nl - 1 : nl;
       let i = pos;
-      // THREAD: the previous line's, or scanned, hashed and interned.
+      // THREAD: the previous line's, or scanned and looked up.
       let j = 0;
-      if (nameLength > 0 && pos + nameLength < le && buf[pos + nameLength] === PIPE)
-        while (j < nameLength && buf[pos + j] === name[j]) j++;
-      if (j === nameLength && nameLength > 0) i = pos + nameLength;
+      if (nameLength > 0) while (j < nameLength && buf[pos + j] === name[j]) j++;
+      if (j === nameLength && nameLength > 0 && buf[pos + nameLength] === PIPE) i = pos + nameLength;
       else {
         let b = buf[i];
         while (STOP[b] === 0) b = buf[++i];
         if (b !== PIPE || i === pos) break;
-        thread = threads.internBytes(buf, pos, i);
+        const th = threads.find(buf, pos, i);
+        if (th < 0) break;
+        thread = th;
         nameLength = i - pos <= name.length ? i - pos : 0;
         for (let q = 0; q < nameLength; q++) name[q] = buf[pos + q];
       }
-      // OP: a keyword and '('; r and w (most lines) without a table lookup.
+      // OP: a keyword and '('; r and w (most lines) first.
       let opKind: number;
       let ns: number;
       const c = buf[++i];
-      if ((c === R || c === W) && buf[i + 1] === LPAREN) {
+      const c1 = buf[i + 1];
+      if ((c === R || c === W) && c1 === LPAREN) {
         opKind = c === R ? READ : WRITE;
         ns = NS_VAR;
         i++;
+      } else if (c === A && c1 === C && buf[i + 2] === Q && buf[i + 3] === LPAREN) {
+        opKind = ACQUIRE;
+        ns = NS_LOCK;
+        i += 3;
+      } else if (c === R && c1 === E && buf[i + 2] === L && buf[i + 3] === LPAREN) {
+        opKind = RELEASE;
+        ns = NS_LOCK;
+        i += 3;
       } else {
-        // Other keywords of one or two letters; longer ones (acq, rel, fork...) go to the general parser
-        // (a Map lookup here made V8 compile the whole loop worse: about 10% more instructions per line).
-        const b = buf[i + 1];
-        const k = b === LPAREN ? c : c * 128 + b;
-        const spec = k < SHORT_KEYWORDS.length ? SHORT_KEYWORDS[k] : undefined;
-        if (spec === undefined || (strict && !spec.std)) break;
-        i += b === LPAREN ? 1 : 2;
-        if (buf[i] !== LPAREN) break;
+        const k = c * 128 + c1;
+        const spec = c1 !== LPAREN && c1 < 128 && k < SHORT_KEYWORDS.length ? SHORT_KEYWORDS[k] : undefined;
+        if (spec === undefined || (strict && !spec.std) || buf[i + 2] !== LPAREN) break;
         opKind = spec.kind;
         ns = spec.ns;
+        i += 2;
       }
-      // LOC after the line's last '|', then ARG up to the ')' before it.
+      // ARG: to the first '|' after '(', which must follow a ')'.
       const as = i + 1;
-      let p2 = le - 1;
-      while (p2 > as && buf[p2] !== PIPE) p2--;
-      if (p2 <= as + 1 || buf[p2] !== PIPE || buf[p2 - 1] !== RPAREN) break;
-      const ae = p2 - 1;
-      let x: number;
-      if (ns === NS_VAR) {
-        x = variables.find(buf, as, ae);
-        if (x < 0) {
-          if (buf.indexOf(PIPE, as) < ae) break;
-          x = s.newVariable(buf, as, ae);
+      let p2 = as;
+      let b = buf[p2];
+      while (b !== PIPE && b !== NL) b = buf[++p2];
+      if (b !== PIPE || p2 <= as + 1 || buf[p2 - 1] !== RPAREN) break;
+      // LOC: a decimal number, or any other text without '|', to the newline (and a CR before it)
+      const ls = p2 + 1;
+      let q = ls;
+      let num = 0;
+      b = buf[q];
+      while (b >= 0x30 && b <= 0x39) {
+        num = num * 10 + (b - 0x30);
+        b = buf[++q];
+      }
+      let le = q;
+      let nl = q;
+      let lid: number;
+      if (b === NL || (b === CR && buf[q + 1] === NL)) {
+        if (b === CR) nl++;
+        const digits = le - ls;
+        lid =
+          digits === 0
+            ? 0
+            : digits <= 6 && (buf[ls] !== 0x30 || digits === 1) && num < byNumber.length
+              ? byNumber[num] - 1
+              : -1;
+        if (lid < 0) {
+          lid = this.locationByNumberMissed(buf, ls, le, num);
+          byNumber = this.locationByNumber;
         }
       } else {
-        if (buf.indexOf(PIPE, as) < ae) break;
-        x = this.argument(ns, buf, as, ae);
+        while (b !== NL && b !== PIPE) b = buf[++q];
+        if (b === PIPE) break;
+        nl = q;
+        le = buf[nl - 1] === CR ? nl - 1 : nl;
+        lid = locations.find(buf, ls, le);
       }
+      if (lid < 0) break;
+      const x =
+        ns === NS_VAR
+          ? variables.find(buf, as, p2 - 1)
+          : ns === NS_LOCK
+            ? s.locks.find(buf, as, p2 - 1)
+            : s.volatiles.find(buf, as, p2 - 1);
+      if (x < 0) break;
       kind[n] = opKind;
       threadOf[n] = thread;
       target[n] = x;
-      locOf[n] = p2 + 1 === le ? 0 : locations.internBytes(buf, p2 + 1, le);
+      locOf[n] = lid;
       value[n] = -1;
       line[n] = ++lineNo;
       n++;
@@ -264,6 +313,24 @@ export class StdParser implements TraceParser {
     this.lastThread = thread;
     this.lastThreadLength = nameLength;
     return pos;
+  }
+
+  /**
+   * The id of location `buf[s, e)` (a decimal number `num` of at most 6 digits, no leading zero), which
+   * {@link locationByNumber} does not hold: looked up in the interner and entered in the table (grown to hold it).
+   * @returns its id, or -1 if it is not interned yet (then the general parser interns it).
+   */
+  private locationByNumberMissed(buf: Buffer, s: number, e: number, num: number): number {
+    if (e - s > 6 || (buf[s] === 0x30 && e - s > 1)) return this.symbols.locations.find(buf, s, e);
+    const id = this.symbols.locations.find(buf, s, e);
+    if (id < 0) return -1;
+    if (num >= this.locationByNumber.length) {
+      let cap = this.locationByNumber.length * 2;
+      while (cap <= num) cap *= 2;
+      this.locationByNumber = grow(this.locationByNumber, cap);
+    }
+    this.locationByNumber[num] = id + 1;
+    return id;
   }
 
   private skip(reason: string): void {

@@ -342,7 +342,7 @@ describe('STD/extended parser fast path', () => {
   /** Longer than the fast path's copy of the last thread name (64 bytes). */
   const LONG_THREAD = 'T'.repeat(70);
 
-  it('reuses the thread of the line before only for the same name; CRLF lines; long names', () => {
+  it('reuses the thread of the line before only for the same name; CRLF lines; long names; numbered locations', () => {
     const text = [
       'T0|r(x)|L1',
       'T|r(x)|L1',
@@ -354,6 +354,15 @@ describe('STD/extended parser fast path', () => {
       'T1|w(a[3])|é',
       'T1|r(x)=5|L5',
       'T1|w(x)|L6',
+      // numbered locations: a number seen twice is in the fast path's table, where 007 and 00 must not find it
+      'T1|w(x)|7',
+      'T1|w(x)|7',
+      'T1|w(x)|007',
+      'T1|w(x)|0',
+      'T1|w(x)|0',
+      'T1|w(x)|00',
+      'T1|w(x)|1234567',
+      'T1|w(x)|1234567',
     ].join('\n');
     const expected = [
       '1:T0|r(x)|L1',
@@ -366,6 +375,14 @@ describe('STD/extended parser fast path', () => {
       '8:T1|w(a[3])|é',
       '9:T1|r(x)=5|L5',
       '10:T1|w(x)|L6',
+      '11:T1|w(x)|7',
+      '12:T1|w(x)|7',
+      '13:T1|w(x)|007',
+      '14:T1|w(x)|0',
+      '15:T1|w(x)|0',
+      '16:T1|w(x)|00',
+      '17:T1|w(x)|1234567',
+      '18:T1|w(x)|1234567',
     ].join('\n');
     // The events, without the longest rest carried between chunks (which depends on the chunk size).
     const events = (out: string) => out.replace(/\nrest:\d+$/, '');
@@ -417,7 +434,22 @@ describe('STD/extended parser fast path', () => {
           fc.constantFrom('T0', 'T1', 'T', 'T00', '', LONG_THREAD, `${LONG_THREAD}x`),
           fc.constantFrom(...KIND_NAMES, 'bogus', 'r '),
           fc.constantFrom('x', 'o.f', 'C.f@12', '@7[3]', '', 'a)b', 'T1'),
-          fc.constantFrom('', 'F.java:3', 'a|b', 'é', '\r'),
+          // numbered locations (RAPID's): a table of numbers in the fast path, so also leading zeros, long ones, CRs
+          fc.constantFrom(
+            '',
+            'F.java:3',
+            'a|b',
+            'é',
+            '\r',
+            '42',
+            '0',
+            '7',
+            '007',
+            '1234567',
+            '12\r',
+            '3a',
+            '4\r5',
+          ),
         )
         .map(([t, op, arg, loc]) => `${t}|${op}(${arg})|${loc}`),
     );
