@@ -49,6 +49,7 @@ import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './c
 import { benignReason, liveSuppressions } from './excuses.js';
 import { installPatches } from './intercept/index.js';
 import { patchSharedSlice } from './intercept/shared-buffer.js';
+import { lockedFastPaths } from './jumble/fast.js';
 import { jumbleMemory, writeJumbleStats } from './jumble/setup.js';
 import { LockNames } from './lock-names.js';
 import { LockedElements } from './locked.js';
@@ -435,7 +436,9 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     });
   return {
     ...elements.runtime,
-    ...(locked !== undefined ? { ...locked.runtime, r: undefined, w: undefined } : {}),
+    ...(locked !== undefined
+      ? { ...locked.runtime, ...lockedFastPaths(elements.runtime, recorder, memory, hooks) }
+      : {}),
     allocated: (x, site) => buffers.allocated(x, sites.siteOf(site)),
     sitedMethods,
     originals,

@@ -119,6 +119,8 @@ describe('goldilocks run --jumble', () => {
     ]);
     assert.equal(off.code, 0, off.stderr);
     assert.equal(jumbleLine(off.stderr).reads, 0);
+    // the locations not jumbled take the plain fast path (src/live/jumble/fast.ts): still checked
+    assert.match(off.stderr, /SUMMARY: fasttrack: 1 racy variables/);
     assert.match(on.stderr, NULL);
   });
 

@@ -155,6 +155,8 @@ export class JumbleMemory implements WordMemory {
   /**
    * @param clock the heap index of this thread's FastTrack clock record (read at each access).
    * @param selects which elements are jumbled ({@link WordMemory.selects}).
+   * @param pairsOf the selection of a buffer (`./locations.ts` selectionOf), when the run names its locations;
+   *   undefined when every element location is jumbled.
    * @param threadClocks fills a snapshot of the clocks of the threads that may still act (takes the list lock).
    * @param log the read log, if the run has one.
    */
@@ -164,6 +166,7 @@ export class JumbleMemory implements WordMemory {
     private readonly adversary: Adversary,
     private readonly clock: () => number,
     readonly selects: (buffer: SharedArrayBuffer, off: number, size: number) => boolean,
+    readonly pairsOf: ((buffer: SharedArrayBuffer) => readonly number[]) | undefined,
     private readonly threadClocks: (out: LiveThreads) => void,
     private readonly log: ReadLog | undefined,
   ) {
