@@ -10,6 +10,7 @@
  * - `sc-group`: `goldilocks run --jumble sc --jumble-locations <one group>`, a run of a campaign (`goldilocks jumble`
  *   jumbles one group per run: an allocation site + offset + size, the paper's one field at a time);
  * - `sc-all`: `goldilocks run --jumble sc`, every element location jumbled.
+ * With `--base REV`, also `sc-group@base` and `sc-all@base`: the same with git revision REV's build (bench/revision.ts).
  * One untimed warm-up run of each (it fills the transform cache), then `--reps` rounds, each running every
  * configuration once in a rotated order (interleaved, so the machine's load falls on all alike); the figure of a
  * configuration is its median. Printed as a Markdown table with the ratios to `run` (issue 22 §5: the SC configuration
@@ -22,7 +23,7 @@
  * was written during the campaign (an entry is written only on a miss: `src/node/cache.ts`).
  *
  *   npm run bench:jumble -- [--reps N] [--programs figure2-dcl,sor,...] [--runs N] [--jobs J]
- *                           [--campaign PROGRAM] [--no-campaign] [--no-timing] [--out FILE]
+ *                           [--campaign PROGRAM] [--no-campaign] [--no-timing] [--base REV] [--out FILE]
  */
 import { spawn } from 'node:child_process';
 import {
@@ -39,6 +40,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { describeMachine, ROOT } from '../scripts/child.js';
+import { buildRevision } from './revision.js';
 
 const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 const EXAMPLES = path.join(ROOT, 'examples', 'jumble');
@@ -72,7 +74,8 @@ const PROGRAMS: Program[] = [
 ];
 
 const CONFIGS = ['node', 'run', 'run-ft', 'sc-group', 'sc-all'] as const;
-type Config = (typeof CONFIGS)[number];
+/** A configuration, or a jumbled one run with the `--base` revision's build. */
+type Config = (typeof CONFIGS)[number] | 'sc-group@base' | 'sc-all@base';
 
 const USAGE = `usage: npm run bench:jumble -- [options]
   --reps N           timed rounds per program (default 5; the median is shown)
@@ -81,6 +84,7 @@ const USAGE = `usage: npm run bench:jumble -- [options]
   --jobs J           the campaign's --jobs (default ${os.availableParallelism()}, the cores)
   --campaign FILE    the campaign's program (default examples/jumble/mtrt.mjs)
   --no-campaign      skip (b);  --no-timing: skip (a)
+  --base REV         also time sc-group and sc-all with git revision REV's build (bench/revision.ts)
   --out FILE         append the Markdown report to FILE
 `;
 
@@ -103,7 +107,9 @@ function timed(argv: string[], env: NodeJS.ProcessEnv): Promise<{ ms: number; co
 }
 
 /** The node command line of configuration `c` on program `p`; `locations` a file naming p's group. */
-function argvOf(c: Config, p: Program, locations: string): string[] {
+function argvOf(c: Config, p: Program, locations: string, baseCli: string): string[] {
+  if (c.endsWith('@base'))
+    return [baseCli, ...argvOf(c.slice(0, -'@base'.length) as Config, p, locations, baseCli).slice(1)];
   switch (c) {
     case 'node':
       return p.args;
@@ -113,7 +119,7 @@ function argvOf(c: Config, p: Program, locations: string): string[] {
       return [CLI, 'run', '--detector', 'fasttrack', ...p.args];
     case 'sc-group':
       return [CLI, 'run', '--jumble', 'sc', '--jumble-locations', locations, ...p.args];
-    case 'sc-all':
+    default:
       return [CLI, 'run', '--jumble', 'sc', ...p.args];
   }
 }
@@ -131,30 +137,40 @@ const load = (): string =>
     .map((x) => x.toFixed(2))
     .join(', ')}`;
 
-/** (a): the Markdown table of the five configurations' median wall times. */
-async function timing(programs: Program[], reps: number, tmp: string): Promise<string[]> {
+/**
+ * (a): the Markdown table of the configurations' median wall times (`baseCli`: the `--base` revision's CLI, which
+ * adds `sc-group@base` and `sc-all@base`), with the ratios of the jumbled ones to `run`.
+ */
+async function timing(programs: Program[], reps: number, tmp: string, baseCli?: string): Promise<string[]> {
   const env = { ...process.env };
+  const configs: Config[] = [...CONFIGS, ...(baseCli ? (['sc-group@base', 'sc-all@base'] as const) : [])];
+  const jumbled = configs.filter((c) => c.startsWith('sc-'));
+  const columns = [...configs, ...jumbled.map((c) => `${c} / run`), 'sc-group / run-ft', 'run / node'];
   const lines = [
     `(a) wall time per process, median of ${reps} interleaved rounds (ms; ${load()} at the start)`,
     '',
-    '| program | node | run | run-ft | sc-group | sc-all | sc-group / run | sc-all / run | sc-group / run-ft | run / node |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| program | ${columns.join(' | ')} |`,
+    `|---|${columns.map(() => '---:').join('|')}|`,
   ];
   for (const [k, p] of programs.entries()) {
     const locations = path.join(tmp, `group${k}.locations`);
     writeFileSync(locations, `${p.group}\n`);
-    const times = new Map<Config, number[]>(CONFIGS.map((c) => [c, []]));
-    for (const c of CONFIGS) await timed(argvOf(c, p, locations), env); // warm-up: the transform cache
+    const argv = (c: Config) => argvOf(c, p, locations, baseCli ?? CLI);
+    const times = new Map<Config, number[]>(configs.map((c) => [c, []]));
+    for (const c of configs) await timed(argv(c), env); // warm-up: the transform cache
     for (let r = 0; r < reps; r++)
-      for (let j = 0; j < CONFIGS.length; j++) {
-        const c = CONFIGS[(j + r) % CONFIGS.length];
-        times.get(c)?.push((await timed(argvOf(c, p, locations), env)).ms);
+      for (let j = 0; j < configs.length; j++) {
+        const c = configs[(j + r) % configs.length];
+        times.get(c)?.push((await timed(argv(c), env)).ms);
       }
-    const m = Object.fromEntries(CONFIGS.map((c) => [c, median(times.get(c) ?? [])])) as Record<
-      Config,
-      number
-    >;
-    const line = `| ${p.name} | ${ms(m.node)} | ${ms(m.run)} | ${ms(m['run-ft'])} | ${ms(m['sc-group'])} | ${ms(m['sc-all'])} | ${ratio(m['sc-group'], m.run)} | ${ratio(m['sc-all'], m.run)} | ${ratio(m['sc-group'], m['run-ft'])} | ${ratio(m.run, m.node)} |`;
+    const m = (c: Config): number => median(times.get(c) ?? []);
+    const cells = [
+      ...configs.map((c) => ms(m(c))),
+      ...jumbled.map((c) => ratio(m(c), m('run'))),
+      ratio(m('sc-group'), m('run-ft')),
+      ratio(m('run'), m('node')),
+    ];
+    const line = `| ${p.name} | ${cells.join(' | ')} |`;
     process.stderr.write(`${line}\n`);
     lines.push(line);
   }
@@ -204,6 +220,7 @@ async function main(): Promise<void> {
       campaign: { type: 'string', default: path.join(EXAMPLES, 'mtrt.mjs') },
       'no-campaign': { type: 'boolean', default: false },
       'no-timing': { type: 'boolean', default: false },
+      base: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -217,7 +234,8 @@ async function main(): Promise<void> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-bench-jumble-'));
   try {
     const out = [`## bench:jumble (${new Date().toISOString()}; ${describeMachine()})`, ''];
-    if (!values['no-timing']) out.push(...(await timing(programs, Number(values.reps), tmp)), '');
+    const baseCli = values.base ? path.join(buildRevision(values.base).dist, 'cli', 'main.js') : undefined;
+    if (!values['no-timing']) out.push(...(await timing(programs, Number(values.reps), tmp, baseCli)), '');
     if (!values['no-campaign'])
       out.push(
         ...(await campaign(path.resolve(values.campaign), Number(values.runs), Number(values.jobs), tmp)),
