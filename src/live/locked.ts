@@ -15,8 +15,14 @@
  * NumericToRawBytes; a NaN keeps its bits), the others 0. A write's value is converted (ToNumber / ToBigInt, which may
  * run user code) before the check, outside the lock, as the plain store would convert it; the store then writes the
  * converted value. A read returns what adversarial memory chose (`WordMemory.read`), else the element as it is.
- * Every other checked word (Atomics, DataView, bulk methods, text codecs) is passed on: to adversarial memory as
- * a write of unknown value when it writes, and to the recorder without value.
+ *
+ * A `DataView` get or set of a jumbled location, aligned to its size (so within one word, with the bytes an element
+ * of that size would have), is performed the same way ({@link LockedElements.viewAccess}, called by
+ * `./intercept/dataview.ts`): a set feeds the write buffers with its bytes, a get returns the bytes adversarial
+ * memory chose, decoded with the get's endianness (an 8-byte Float64 or BigInt get may tear, as the element would).
+ * Every other checked word (Atomics, unaligned or unselected DataView accesses, bulk methods, text codecs) is passed
+ * on: to adversarial memory as a write of unknown value when it writes (a read of it reads memory, always legal), and
+ * to the recorder without value.
  */
 import type { Runtime, ThreadHooks } from '../hooks/contract.js';
 import { toStringTag } from '../hooks/views.js';
@@ -57,7 +63,7 @@ export interface WordMemory {
     tearable: boolean,
     lo: number,
     hi: number,
-    place: { site: number; tag: string; at: number },
+    place: { site: number; tag: string; at: number; littleEndian: boolean },
   ): boolean;
   lo: number;
   hi: number;
@@ -81,16 +87,38 @@ const typed: Record<string, Record<number, unknown>> = {
 };
 const F16 = (globalThis as { Float16Array?: new (b: ArrayBuffer) => Record<number, unknown> }).Float16Array;
 if (F16 !== undefined) typed.Float16Array = new F16(scratch);
+const bytes = new Uint8Array(scratch);
+/** The scratch word as a DataView: `get<Type>`/`set<Type>` of a DataView access's type, either endianness. */
+const scratchView = new DataView(scratch) as unknown as Record<
+  string,
+  (at: number, value?: unknown, littleEndian?: boolean) => unknown
+>;
 
-/** The element of type `tag` (a typed array's name) at byte `at` of the 8-byte word (lo, hi): a Number or BigInt. */
-export function elementOf(tag: string, at: number, lo: number, hi: number): unknown {
+/**
+ * The element of type `tag` (a typed array's name) at byte `at` of the 8-byte word (lo, hi), its bytes read
+ * little-endian (a typed array's, on the little-endian hosts the runtime supports) or big-endian (a DataView get's
+ * default): a Number or BigInt.
+ */
+export function elementOf(tag: string, at: number, lo: number, hi: number, littleEndian = true): unknown {
   words[0] = lo;
   words[1] = hi;
+  if (!littleEndian) return scratchView[`get${tag.slice(0, -'Array'.length)}`](at, false);
   return typed[tag][at / (typed[tag] as unknown as Int8Array).BYTES_PER_ELEMENT];
 }
 
 /** Element types whose 8-byte accesses may tear (ECMA-262 IsNoTearConfiguration is false for them). */
 const TEARABLE = new Set(['Float64Array', 'BigInt64Array', 'BigUint64Array']);
+
+/** The bytes of a SharedArrayBuffer, for the DataView accesses performed under the word lock. */
+const bytesOf = new WeakMap<SharedArrayBuffer, Uint8Array>();
+const bytesView = (buffer: SharedArrayBuffer): Uint8Array => {
+  let u = bytesOf.get(buffer);
+  if (u === undefined) {
+    u = new Uint8Array(buffer);
+    bytesOf.set(buffer, u);
+  }
+  return u;
+};
 
 /** What the element accesses under the word lock need of the thread's runtime. */
 export interface LockedChecks {
@@ -119,8 +147,16 @@ export class LockedElements {
   /** The bytes of the pending access's word: those written (a write's, set by `set`) or read. */
   private lo = 0;
   private hi = 0;
+  /** The pending DataView access: its buffer's bytes (undefined: none), first byte, size, type, endianness. */
+  private dv: Uint8Array | undefined = undefined;
+  private dvByte = 0;
+  private dvSize = 0;
+  private dvType = '';
+  private dvLittle = false;
+  /** The value a DataView get performed by {@link viewAccess} read. */
+  viewValue: unknown = undefined;
   /** The pending read's place, for adversarial memory's log. */
-  private readonly place = { site: 0, tag: '', at: 0 };
+  private readonly place = { site: 0, tag: '', at: 0, littleEndian: true };
   readonly runtime: Pick<Runtime, 'get' | 'set'>;
 
   constructor(private readonly c: LockedChecks) {
@@ -192,7 +228,12 @@ export class LockedElements {
     const { memory, recorder } = this.c;
     const o = this.view;
     let valued = false;
-    if (o !== undefined && (bits & Access.ATOMIC) === 0) {
+    if (this.dv !== undefined && (bits & Access.ATOMIC) === 0) {
+      if (this.c.shadow.lastConflict === undefined || !this.c.stopOnRace) {
+        this.performView(word, bits, site);
+        valued = true;
+      }
+    } else if (o !== undefined && (bits & Access.ATOMIC) === 0) {
       this.view = undefined;
       if (this.c.shadow.lastConflict === undefined || !this.c.stopOnRace) {
         const elements = o as unknown as Record<number, unknown>;
@@ -218,6 +259,7 @@ export class LockedElements {
             place.site = site;
             place.tag = this.tag;
             place.at = this.at;
+            place.littleEndian = true;
             if (memory.read(word, bits & 0xff, bpe === 8 && TEARABLE.has(this.tag), lo, hi, place)) {
               lo = memory.lo;
               hi = memory.hi;
@@ -236,4 +278,98 @@ export class LockedElements {
       memory.write(word, bits & 0xff, 0, 0, site, false, 0, 0);
     if (recorder !== undefined) recorder.log(word, valued ? bits | VALUE : bits, site, this.lo, this.hi);
   };
+
+  /**
+   * A `DataView` get (`write` false) or set of `size` bytes (1, 2, 4 or 8) of type `type` (`Int8` … `BigUint64`) at
+   * byte `byte` of `buffer` (in bounds), with endianness `littleEndian` and, for a set, the value `value` as given:
+   * performed under the word lock, by `check` (the access's `CheckRange`), when adversarial memory jumbles it (see the
+   * file header). @returns false when it does not (the caller checks and performs it); true when performed, a get's
+   * value in {@link viewValue}. A set's value is converted (ToNumber / ToBigInt, user code) first, outside the lock.
+   */
+  viewAccess(
+    buffer: SharedArrayBuffer,
+    byte: number,
+    size: number,
+    type: string,
+    littleEndian: boolean,
+    write: boolean,
+    value: unknown,
+    check: () => void,
+  ): boolean {
+    const memory = this.c.memory;
+    if (memory === undefined || byte % size !== 0 || !memory.selects(buffer, byte, size)) return false;
+    const at = byte & 7;
+    if (write) {
+      words[0] = 0;
+      words[1] = 0;
+      scratchView[`set${type}`](at, value, littleEndian);
+      this.lo = words[0];
+      this.hi = words[1];
+    }
+    const u = bytesView(buffer);
+    this.dv = u;
+    this.dvByte = byte;
+    this.dvSize = size;
+    this.dvType = type;
+    this.dvLittle = littleEndian;
+    this.write = write;
+    this.at = at;
+    this.done = false;
+    try {
+      check();
+    } finally {
+      this.dv = undefined;
+    }
+    if (this.done) return true;
+    // not performed under the lock (a race stopped it and did not throw): plainly, as the original would
+    if (write) {
+      words[0] = this.lo;
+      words[1] = this.hi;
+      for (let b = 0; b < size; b++) u[byte + b] = bytes[at + b];
+    } else {
+      this.wordOf(u, byte, size, at);
+      this.viewValue = scratchView[`get${type}`](at, littleEndian);
+    }
+    return true;
+  }
+
+  /** The scratch word := the `size` bytes at `byte` of `u` at byte `at`, the others 0. */
+  private wordOf(u: Uint8Array, byte: number, size: number, at: number): void {
+    words[0] = 0;
+    words[1] = 0;
+    for (let b = 0; b < size; b++) bytes[at + b] = u[byte + b];
+  }
+
+  /** Performs the pending DataView access of {@link viewAccess} (word lock held): see the file header. */
+  private performView(word: number, bits: number, site: number): void {
+    const memory = this.c.memory as WordMemory;
+    const u = this.dv as Uint8Array;
+    this.dv = undefined;
+    const { dvByte: byte, dvSize: size, at } = this;
+    const mask = bits & 0xff;
+    if (this.write) {
+      const { lo, hi } = this;
+      this.wordOf(u, byte, size, at);
+      memory.write(word, mask, lo, hi, site, true, words[0], words[1]);
+      words[0] = lo;
+      words[1] = hi;
+      for (let b = 0; b < size; b++) u[byte + b] = bytes[at + b];
+    } else {
+      this.wordOf(u, byte, size, at);
+      const tag = `${this.dvType}Array`;
+      const place = this.place;
+      place.site = site;
+      place.tag = tag;
+      place.at = at;
+      place.littleEndian = this.dvLittle;
+      if (memory.read(word, mask, size === 8 && TEARABLE.has(tag), words[0], words[1], place)) {
+        words[0] = memory.lo;
+        words[1] = memory.hi;
+      }
+      this.lo = words[0];
+      this.hi = words[1];
+      this.viewValue = scratchView[`get${this.dvType}`](at, this.dvLittle);
+    }
+    this.done = true;
+  }
 }

@@ -47,8 +47,10 @@ import { observeAnnotations } from './annotation-observer.js';
 import { Buffers, Memories } from './buffers.js';
 import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './context.js';
 import { benignReason, liveSuppressions } from './excuses.js';
+import { lockDataViews } from './intercept/dataview.js';
 import { installPatches } from './intercept/index.js';
 import { patchSharedSlice } from './intercept/shared-buffer.js';
+import { lockedFastPaths } from './jumble/fast.js';
 import { jumbleMemory, writeJumbleStats } from './jumble/setup.js';
 import { LockNames } from './lock-names.js';
 import { LockedElements } from './locked.js';
@@ -408,6 +410,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       ? new LockedElements({ hooks, sites, shadow, checkRange, stopOnRace, recorder, memory })
       : undefined;
   if (locked !== undefined) shadow.onAccess = locked.onAccess;
+  if (locked !== undefined && memory !== undefined) lockDataViews(locked);
 
   // ---- WebAssembly memories, messages, threads, the sync library, annotations ---------------------------------
   memories.install();
@@ -435,7 +438,9 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     });
   return {
     ...elements.runtime,
-    ...(locked !== undefined ? { ...locked.runtime, r: undefined, w: undefined } : {}),
+    ...(locked !== undefined
+      ? { ...locked.runtime, ...lockedFastPaths(elements.runtime, recorder, memory, hooks) }
+      : {}),
     allocated: (x, site) => buffers.allocated(x, sites.siteOf(site)),
     sitedMethods,
     originals,

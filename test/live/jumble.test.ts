@@ -17,6 +17,7 @@ import { CLI, cli, cliAsync, ROOT, tempFile, tempPath } from '../helpers/helpers
 const PROGRAMS = join(ROOT, 'test', 'programs');
 const FIGURE8 = join(PROGRAMS, 'jumble-figure8.mjs');
 const TEARING = join(PROGRAMS, 'jumble-tearing.mjs');
+const DATAVIEW = join(PROGRAMS, 'jumble-dataview.mjs');
 const LIMIT = { timeout: 120_000 };
 const NULL = /TypeError( \[Error\])?: Cannot read properties of null \(reading draw\)/;
 
@@ -63,6 +64,32 @@ describe('goldilocks run --jumble', () => {
         assert.match(r.stderr, NULL);
         assert.ok(jumbleLine(r.stderr).stale > 0);
       }
+    },
+  );
+
+  test(
+    'DataView: gets of a jumbled location choose from its write buffer, sets feed it (Figure 8 through a DataView)',
+    LIMIT,
+    async () => {
+      const trace = tempPath('dataview.trace');
+      const [sc, oldest, obd] = await Promise.all([
+        cliAsync(['run', '--jumble', 'sc', DATAVIEW]),
+        cliAsync(['run', '--jumble', 'oldest', DATAVIEW]),
+        cliAsync(['run', '--jumble', 'obd', '--record', trace, DATAVIEW]),
+      ]);
+      for (const r of [sc, oldest]) {
+        assert.equal(r.code, 0, r.stderr);
+        assert.doesNotMatch(r.stderr, NULL);
+      }
+      // the set is a write of known value (not read from memory), the gets are jumbled reads
+      assert.match(sc.stderr, /1 writes \(0 of unknown value\)/);
+      assert.deepEqual(jumbleLine(sc.stderr), { reads: 20, choices: 20, stale: 0, torn: 0 });
+      assert.deepEqual(jumbleLine(oldest.stderr), { reads: 10, choices: 10, stale: 10, torn: 0 });
+      assert.notEqual(obd.code, 0);
+      assert.match(obd.stderr, NULL);
+      const a = certify(trace);
+      assert.equal(a.summary.classes.unexplained, 0);
+      assert.ok(a.summary.classes['stale-observed'] >= 1, JSON.stringify(a.summary));
     },
   );
 
@@ -119,6 +146,8 @@ describe('goldilocks run --jumble', () => {
     ]);
     assert.equal(off.code, 0, off.stderr);
     assert.equal(jumbleLine(off.stderr).reads, 0);
+    // the locations not jumbled take the plain fast path (src/live/jumble/fast.ts): still checked
+    assert.match(off.stderr, /SUMMARY: fasttrack: 1 racy variables/);
     assert.match(on.stderr, NULL);
   });
 

@@ -1,8 +1,20 @@
 /** The `DataView` interceptors: see {@link patchDataView}. */
 import { notSharedCache } from '../../hooks/views.js';
 import type { Context } from '../context.js';
+import type { LockedElements } from '../locked.js';
 import { Access } from '../shadow/goldilocks.js';
 import { type AnyFn, integer, replaceFunction } from './common.js';
+
+/**
+ * The DataView accesses of a jumbled run, performed under the word lock when adversarial memory jumbles them
+ * (`../locked.ts` viewAccess); undefined in other runs. One per thread, as this module is.
+ */
+let locked: Pick<LockedElements, 'viewAccess' | 'viewValue'> | undefined;
+
+/** Makes this thread's DataView gets and sets of jumbled locations go through `l` (a jumbled run: `../runtime.ts`). */
+export function lockDataViews(l: Pick<LockedElements, 'viewAccess' | 'viewValue'>): void {
+  locked = l;
+}
 
 /**
  * `DataView.prototype` get and set methods: an access of shared memory is checked as a data access of its bytes.
@@ -68,11 +80,51 @@ export function patchDataView(ctx: Context): void {
       );
     return off;
   };
+  /**
+   * The access of `self` (a DataView over shared memory, or not a DataView) at `off` performed by {@link locked}
+   * when it jumbles it: true then (a get's value in `locked.viewValue`), else false.
+   */
+  const jumbled = (
+    self: DataView,
+    off: number,
+    size: number,
+    type: string,
+    littleEndian: unknown,
+    write: boolean,
+    value: unknown,
+    name: string,
+    fn: AnyFn,
+  ): boolean => {
+    let buffer: SharedArrayBuffer;
+    try {
+      buffer = bufferOf.call(self) as SharedArrayBuffer;
+    } catch {
+      return false; // not a DataView: the original throws its own TypeError
+    }
+    if (!(off >= 0 && off + size <= (lengthOf.call(self) as number))) return false;
+    const byte = (offsetOf.call(self) as number) + off;
+    return (locked as NonNullable<typeof locked>).viewAccess(
+      buffer,
+      byte,
+      size,
+      type,
+      Boolean(littleEndian),
+      write,
+      value,
+      () => ctx.checkRange(buffer, byte, size, write ? Access.WRITE : 0, ctx.callerSite(fn), name, fn),
+    );
+  };
   for (const [type, size] of Object.entries(sizes)) {
     const getter = proto[`get${type}`];
     const getName = `DataView#get${type}`;
     const getFn = function (this: DataView, byteOffset: unknown, littleEndian: unknown): unknown {
       if (plainDataView(this)) return getter.call(this, byteOffset, littleEndian);
+      if (locked !== undefined) {
+        const off = integer(byteOffset);
+        if (jumbled(this, off, size, type, littleEndian, false, undefined, getName, getFn as AnyFn))
+          return locked.viewValue;
+        return getter.call(this, check(this, off, size, 0, getName, getFn as AnyFn), littleEndian);
+      }
       return getter.call(this, check(this, byteOffset, size, 0, getName, getFn as AnyFn), littleEndian);
     };
     replaceFunction(proto, `get${type}`, getFn as AnyFn);
@@ -85,6 +137,17 @@ export function patchDataView(ctx: Context): void {
       littleEndian: unknown,
     ): unknown {
       if (plainDataView(this)) return setter.call(this, byteOffset, value, littleEndian);
+      if (locked !== undefined) {
+        const off = integer(byteOffset);
+        if (jumbled(this, off, size, type, littleEndian, true, value, setName, setFn as AnyFn))
+          return undefined;
+        return setter.call(
+          this,
+          check(this, off, size, Access.WRITE, setName, setFn as AnyFn),
+          value,
+          littleEndian,
+        );
+      }
       return setter.call(
         this,
         check(this, byteOffset, size, Access.WRITE, setName, setFn as AnyFn),

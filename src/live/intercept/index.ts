@@ -12,6 +12,7 @@
  * - `./buffer.ts`: Node's `Buffer.from(view)` and `Buffer.prototype` methods;
  * - `./text.ts`: `TextDecoder`, `TextEncoder`, `StringDecoder`;
  * - `./format.ts`: `JSON.stringify` and `util.inspect` of a view;
+ * - `./v8.ts`: `v8.deserialize` of a view (its input bytes, read natively);
  * - `./common.ts`: what they share (the replacement of a built-in, the {@link originals} table, element checks).
  * What remains unobserved, and why: docs/RUNTIME.md, "Not observed".
  */
@@ -24,6 +25,7 @@ import { patchInspect, patchJson } from './format.js';
 import { patchArray, patchObject } from './generic.js';
 import { patchText } from './text.js';
 import { patchTypedArray } from './typed-array.js';
+import { patchV8 } from './v8.js';
 
 /**
  * Installs every interceptor of this folder for the thread of `ctx`. Returns the patched methods whose receivers are not
@@ -43,5 +45,6 @@ export function installPatches(ctx: Context): {
   patchObject(ctx);
   patchJson(ctx);
   patchInspect(ctx);
+  patchV8(ctx);
   return { sitedMethods, originals };
 }

@@ -126,11 +126,15 @@ const f64Words = new Int32Array(f64.buffer);
 /** Collections ([GC1] tried) between two snapshots of the thread clocks. */
 export const LIVE_REFRESH = 16;
 
-/** Where the element being read is: its site (string id), element type and byte in its word. */
+/**
+ * Where the element being read is: its site (string id), element type, byte in its word, and whether its bytes are
+ * read little-endian (a DataView get may read them big-endian).
+ */
 export interface ReadPlace {
   site: number;
   tag: string;
   at: number;
+  littleEndian: boolean;
 }
 
 /** The adversarial memory of one thread (see the file header). */
@@ -155,6 +159,8 @@ export class JumbleMemory implements WordMemory {
   /**
    * @param clock the heap index of this thread's FastTrack clock record (read at each access).
    * @param selects which elements are jumbled ({@link WordMemory.selects}).
+   * @param pairsOf the selection of a buffer (`./locations.ts` selectionOf), when the run names its locations;
+   *   undefined when every element location is jumbled.
    * @param threadClocks fills a snapshot of the clocks of the threads that may still act (takes the list lock).
    * @param log the read log, if the run has one.
    */
@@ -164,6 +170,7 @@ export class JumbleMemory implements WordMemory {
     private readonly adversary: Adversary,
     private readonly clock: () => number,
     readonly selects: (buffer: SharedArrayBuffer, off: number, size: number) => boolean,
+    readonly pairsOf: ((buffer: SharedArrayBuffer) => readonly number[]) | undefined,
     private readonly threadClocks: (out: LiveThreads) => void,
     private readonly log: ReadLog | undefined,
   ) {
@@ -371,8 +378,8 @@ export class JumbleMemory implements WordMemory {
     this.log?.add({
       thread: `T${this.t}`,
       site: getString(this.s, place.site),
-      value: valueText(elementOf(place.tag, place.at, this.lo, this.hi)),
-      newest: valueText(elementOf(place.tag, place.at, lo, hi)),
+      value: valueText(elementOf(place.tag, place.at, this.lo, this.hi, place.littleEndian)),
+      newest: valueText(elementOf(place.tag, place.at, lo, hi, place.littleEndian)),
       writer: writer(adversary.entry),
       ...(adversary.torn ? { second: writer(adversary.second) } : {}),
       choices: adversary.distinct,

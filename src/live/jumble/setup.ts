@@ -46,16 +46,23 @@ export function jumbleMemory(
   const locations = text !== undefined ? parseLocations(text) : undefined;
   /** Per buffer id, its selection (pairs offset, size; size 0 for any): `./locations.ts` selectionOf. */
   const selections: number[][] = [];
-  const selects =
+  const pairsOf =
     locations === undefined
-      ? () => true
-      : (buffer: SharedArrayBuffer, off: number, size: number): boolean => {
+      ? undefined
+      : (buffer: SharedArrayBuffer): number[] => {
           const id = idOf(buffer);
           let pairs = selections[id];
           if (pairs === undefined) {
             pairs = selectionOf(locations, id, allocationSite(id));
             selections[id] = pairs;
           }
+          return pairs;
+        };
+  const selects =
+    pairsOf === undefined
+      ? () => true
+      : (buffer: SharedArrayBuffer, off: number, size: number): boolean => {
+          const pairs = pairsOf(buffer);
           for (let k = 0; k < pairs.length; k += 2) {
             const o = pairs[k];
             if (o >= off && o < off + size && (pairs[k + 1] === 0 || pairs[k + 1] === size)) return true;
@@ -71,6 +78,7 @@ export function jumbleMemory(
     adversary,
     () => shadow.clockRecord,
     selects,
+    pairsOf,
     (out) => shadow.threadClocks(out),
     log,
   );
