@@ -22,7 +22,7 @@ import { SyncKind } from '../model/sync.js';
 import { settings } from '../node/settings.js';
 import { type AccessLog, setStmObserver } from '../stm/observer.js';
 import { STM } from '../stm/stm.js';
-import type { Context } from './context.js';
+import type { Callee, Context } from './context.js';
 import { allocHeap, appendCell, rawAtomics } from './memory/state.js';
 import { Access } from './shadow/goldilocks.js';
 
@@ -58,9 +58,11 @@ const bytesIn = (mask: number): number => {
  * bench/stm.ts) none: the STM then uses the patched `Atomics` and reports no commit, so its version clock, ownership
  * records and write-back are checked as the program's own synchronization and atomic accesses (what PLDI'07 §6.1
  * compares with, "without taking transactions into account"; it hides Example 4's race).
+ * @returns the methods whose rewritten calls are to carry their site (the runtime's `sitedMethods`): `STM#atomic`,
+ *   so that a commit names its call site without capturing a stack (`Sites.callerSite`); none without an observer.
  */
-export function observeStm(ctx: Context): void {
-  if (settings.GOLDILOCKS_STM === 'internals') return;
+export function observeStm(ctx: Context): readonly Callee[] {
+  if (settings.GOLDILOCKS_STM === 'internals') return [];
   const { s, shadow, t } = ctx;
   /** Checks one word of a commit; reports a conflict at its first racing byte. */
   const checkWord = (word: number, [id, w, mask]: [number, number, number], flags: number, site: number) => {
@@ -100,4 +102,5 @@ export function observeStm(ctx: Context): void {
     }
   };
   setStmObserver({ atomics: rawAtomics, commit });
+  return [ATOMIC];
 }
