@@ -32,7 +32,8 @@ export function commit(tx: Transaction): boolean {
   const words = tx.words;
   const written = tx.writes.records();
   const locked = o === undefined ? written : tx.writes.records(tx.reads);
-  const before = locked.map((r) => lockRecord(words, r));
+  const before: number[] = [];
+  for (let i = 0; i < locked.length; i++) before.push(lockRecord(words, locked[i]));
   let wv = 0;
   try {
     if (entries.length > 0) wv = advanceClock(words);
@@ -52,7 +53,11 @@ export function commit(tx: Transaction): boolean {
     unlockAll(words, locked, before);
     throw e;
   }
-  for (const e of entries) storeMasked(e.buffer, e.stripe, e);
+  const staged = tx.writes.staged;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    storeMasked(e.buffer, e.stripe, staged, e.slot, e.mask);
+  }
   const released = unlockedAt(wv);
   for (let i = 0; i < locked.length; i++)
     releaseRecord(
