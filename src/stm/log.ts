@@ -19,6 +19,15 @@ export interface WriteEntry {
   mask: number;
 }
 
+/** No staging yet (a read-only attempt never takes one). */
+const NONE: Staging = staging(0);
+
+/**
+ * Stagings of ended attempts, for the next ones of this thread (several can be live at once: a transaction of one
+ * STM inside a transaction of another).
+ */
+const pool: Staging[] = [];
+
 /** Entries found by a scan up to this many; past it, through a map by buffer and stripe. */
 const SCANNED = 8;
 
@@ -30,9 +39,15 @@ const SCANNED = 8;
  */
 export class WriteSet {
   readonly entries: WriteEntry[] = [];
-  /** The staged bytes of every entry (slot = entry index); grown by doubling. */
-  staged: Staging = staging(4);
+  /** The staged bytes of every entry (slot = entry index): taken from the pool at the first write, grown by doubling. */
+  staged: Staging = NONE;
   private byBuffer: Map<SharedArrayBuffer, Map<number, WriteEntry>> | undefined;
+
+  /** The attempt is over: its staging goes back to the pool (its entries' bytes are no longer read). */
+  release(): void {
+    if (this.staged !== NONE) pool.push(this.staged);
+    this.staged = NONE;
+  }
 
   /** The entry of `stripe` in `buffer`, if this transaction wrote there. */
   find(buffer: SharedArrayBuffer, stripe: number): WriteEntry | undefined {
@@ -50,6 +65,7 @@ export class WriteSet {
     let e = this.find(buffer, stripe);
     if (e !== undefined) return e;
     const slot = this.entries.length;
+    if (this.staged === NONE) this.staged = pool.pop() ?? staging(4);
     if (8 * slot === this.staged.bytes.length) {
       const grown = staging(2 * slot);
       grown.bytes.set(this.staged.bytes);

@@ -121,6 +121,7 @@ export class Transaction {
   /** @internal the attempt is over: later operations throw a TypeError. */
   end(): void {
     this.state = ENDED;
+    this.writes.release();
   }
 
   private check(): void {
