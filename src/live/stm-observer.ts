@@ -113,7 +113,7 @@ export function observeStm(ctx: Context): readonly Callee[] {
   };
   const r = new Words();
   const w = new Words();
-  const commit = (reads: AccessLog, writes: AccessLog): void => {
+  const commit = (reads: AccessLog, writes: AccessLog, validate: () => boolean): boolean => {
     r.fill(ctx, reads);
     w.fill(ctx, writes);
     // R ∪ W: the words read, then those written and not read
@@ -127,7 +127,9 @@ export function observeStm(ctx: Context): readonly Callee[] {
     // the site of the committing `atomic` call (nested calls have returned: the outermost commits): a rewritten
     // call's static site (STM#atomic is a sited method), else the frame below it
     const site = ctx.callerSite(ATOMIC);
-    const pos = ctx.listLocked(() => appendCell(s, SyncKind.Commit, t, at, n));
+    // validated where it is ordered: no commit reported before it wrote what it read (`../stm/commit.ts`)
+    const pos = ctx.listLocked(() => (validate() ? appendCell(s, SyncKind.Commit, t, at, n) : -1));
+    if (pos < 0) return false;
     shadow.commitPos = pos;
     try {
       for (let k = 0; k < r.word.length; k++) checkWord(r, k, Access.XACT, site);
@@ -135,6 +137,7 @@ export function observeStm(ctx: Context): readonly Callee[] {
     } finally {
       shadow.endCommit();
     }
+    return true;
   };
   setStmObserver({ atomics: rawAtomics, commit });
   return [ATOMIC];
