@@ -24,6 +24,7 @@ import { type AccessLog, setStmObserver } from '../stm/observer.js';
 import { STM } from '../stm/stm.js';
 import type { Callee, Context } from './context.js';
 import { allocHeap, appendCell, rawAtomics } from './memory/state.js';
+import { collectList } from './shadow/eager.js';
 import { Access } from './shadow/goldilocks.js';
 
 /** `STM.prototype.atomic`: a commit's site is its caller's frame. */
@@ -113,6 +114,8 @@ export function observeStm(ctx: Context): readonly Callee[] {
   };
   const r = new Words();
   const w = new Words();
+  /** A collection of the list deferred by a commit until it has released its records. */
+  let collect = false;
   const commit = (reads: AccessLog, writes: AccessLog, validate: () => boolean): boolean => {
     r.fill(ctx, reads);
     w.fill(ctx, writes);
@@ -128,7 +131,14 @@ export function observeStm(ctx: Context): readonly Callee[] {
     // call's static site (STM#atomic is a sited method), else the frame below it
     const site = ctx.callerSite(ATOMIC);
     // validated where it is ordered: no commit reported before it wrote what it read (`../stm/commit.ts`)
-    const pos = ctx.listLocked(() => (validate() ? appendCell(s, SyncKind.Commit, t, at, n) : -1));
+    const pos = ctx.listLocked(() => {
+      const p = validate() ? appendCell(s, SyncKind.Commit, t, at, n) : -1;
+      // the list's collection (§5.4) waits until the commit has released its records (`released`): other
+      // transactions on them would wait for all of it (a later cell sets gcDue again if this one is lost)
+      collect ||= s.gcDue;
+      s.gcDue = false;
+      return p;
+    });
     if (pos < 0) return false;
     shadow.commitPos = pos;
     try {
@@ -139,6 +149,11 @@ export function observeStm(ctx: Context): readonly Callee[] {
     }
     return true;
   };
-  setStmObserver({ atomics: rawAtomics, commit });
+  const released = (): void => {
+    if (!collect) return;
+    collect = false;
+    collectList(s, shadow);
+  };
+  setStmObserver({ atomics: rawAtomics, commit, released });
   return [ATOMIC];
 }

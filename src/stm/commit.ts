@@ -65,6 +65,7 @@ export function commit(tx: Transaction): boolean {
   }
   const released = unlockedAt(wv);
   for (let i = 0; i < locked.length; i++) releaseRecord(words, locked[i], released);
+  o?.released?.();
   return true;
 }
 

@@ -32,6 +32,8 @@ export interface StmObserver {
    * the commit (nothing is written, the records keep their versions) and propagates out of `atomic`.
    */
   commit(reads: AccessLog, writes: AccessLog, validate: () => boolean): boolean | undefined;
+  /** After a reported commit has written back and released its records (optional): for work the commit deferred. */
+  released?(): void;
 }
 
 /** The observer of this thread (an ES live binding; assign through `setStmObserver`). */

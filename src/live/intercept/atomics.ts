@@ -16,6 +16,7 @@ import { SyncKind } from '../../model/sync.js';
 import type { SyncAtomics } from '../../sync/observer.js';
 import type { Callee, Context } from '../context.js';
 import { appendCell, lock, rawAtomics, STAT, Tag, unlock } from '../memory/state.js';
+import { collectList } from '../shadow/eager.js';
 import { Access, lockOf, packA } from '../shadow/goldilocks.js';
 import { runtimeFramesBelow } from '../sites.js';
 import { type AnyFn, type Fn, integer, originals } from './common.js';
@@ -79,6 +80,7 @@ function checkedAtomics(ctx: Context) {
     let flags = 0;
     let result: unknown;
     if (word + 2 > s.heap.length) s.refresh();
+    let collect = false;
     lock(s, s.heap, lockOf(word));
     try {
       shadow.splitPage(lockOf(word));
@@ -95,11 +97,16 @@ function checkedAtomics(ctx: Context) {
           shadow.record(word, mask, flags, site);
           appendCell(s, kindFlags >> 16, t, packA(Tag.Atomic, id), off * 4 + Math.log2(bpe));
         }
+        // the list's collection (§5.4) waits until the word is unlocked: another thread's operation on the word
+        // (a Mutex's, often) would wait for all of it
+        collect = s.gcDue;
+        s.gcDue = false;
         return c;
       });
     } finally {
       unlock(s.heap, lockOf(word));
     }
+    if (collect) collectList(s, shadow);
     if (
       conflict &&
       !excused &&
