@@ -10,7 +10,7 @@ import { OBSERVED_METHODS, TESTED_ARGUMENT, TYPED_ARRAYS } from './names.js';
 import { bufferOf, isView, notSharedCache, SAB, shared, toStringTag, UNKNOWN } from './views.js';
 
 /** How many {@link Runtime.sitedMethods} {@link Hooks.callee} compares with. */
-export const MAX_SITED_METHODS = 3;
+export const MAX_SITED_METHODS = 4;
 
 /** The prototypes of the built-in views: a call `view.name(...)` reaches `name` along one of their chains. */
 const VIEW_PROTOTYPES = [
@@ -32,7 +32,7 @@ export function calleeTests(
 ): Pick<Hooks, 'callee' | 'callee1' | 'direct'> {
   if (methods.length > MAX_SITED_METHODS)
     throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
-  const [a, b, c] = [...methods, UNKNOWN, UNKNOWN, UNKNOWN];
+  const [a, b, c, d] = [...methods, UNKNOWN, UNKNOWN, UNKNOWN, UNKNOWN];
   /**
    * `m`'s original for a call of name `k`: where the runtime gave one and `m` touches shared memory through the
    * argument such a call tests ({@link TESTED_ARGUMENT}) or through none; else null.
@@ -45,7 +45,7 @@ export function calleeTests(
   };
   // per name: the sited methods' originals, where the runtime gave one for a method that touches shared memory
   // through the argument a call of that name tests
-  const [ao, bo, co] = [a, b, c].map((m) => {
+  const [ao, bo, co, dO] = [a, b, c, d].map((m) => {
     const entry = originals.get(m);
     return TESTED_ARGUMENT.map((tested) => (entry?.argument === tested ? entry.original : null));
   });
@@ -74,7 +74,7 @@ export function calleeTests(
   // receiver alone: on any receiver not over shared memory it does what its original does (Runtime.originals)
   const dp = p.map((f, k) => (po[k] !== null && !pa[k] ? f : UNKNOWN));
   const direct = po.map((original, k) => (dp[k] !== UNKNOWN ? original : undefined));
-  for (const table of [ao, bo, co, p, q, po, qo, pa, qa, any, dp, direct]) Object.freeze(table);
+  for (const table of [ao, bo, co, dO, p, q, po, qo, pa, qa, any, dp, direct]) Object.freeze(table);
   const notShared = notSharedCache(shared);
   /** Is `o` a TypedArray whose buffer is not a SharedArrayBuffer (the last two found so are kept)? */
   const plainTypedArray = notSharedCache(
@@ -82,7 +82,14 @@ export function calleeTests(
   );
   /** Whether `f` is a function to call as it is whatever the receiver: no view's method, no sited one. */
   const plainMethod = (f: unknown, k: number): boolean =>
-    typeof f === 'function' && f !== p[k] && f !== q[k] && any[k] !== true && f !== a && f !== b && f !== c;
+    typeof f === 'function' &&
+    f !== p[k] &&
+    f !== q[k] &&
+    any[k] !== true &&
+    f !== a &&
+    f !== b &&
+    f !== c &&
+    f !== d;
   /**
    * The rest of {@link Hooks.callee}, for `f` a built-in view's method of this name: `f` on what is not a view, its
    * original on a view not over shared memory (with an argument `arg` that is not either, when it may touch shared
@@ -94,7 +101,7 @@ export function calleeTests(
   const pick = (o: unknown, f: unknown, k: number, arg: unknown, evaluated: boolean): unknown => {
     const atP = f === p[k];
     if (!atP && f !== q[k]) {
-      const original = f === a ? ao[k] : f === b ? bo[k] : f === c ? co[k] : UNKNOWN;
+      const original = f === a ? ao[k] : f === b ? bo[k] : f === c ? co[k] : f === d ? dO[k] : UNKNOWN;
       if (original !== UNKNOWN)
         return original !== null && evaluated && plainTypedArray(arg) ? original : null;
       return typeof f !== 'function' || isView(o) ? null : f;

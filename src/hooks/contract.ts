@@ -68,7 +68,7 @@ export interface Runtime {
   allocated?(x: unknown, site: number): void;
   /**
    * The methods the runtime observes on receivers that are not views (its `TextDecoder#decode`,
-   * `TextEncoder#encodeInto`, `StringDecoder#write`), at most `MAX_SITED_METHODS` (`./callee.ts`): rewritten calls of them
+   * `TextEncoder#encodeInto`, `StringDecoder#write`, and `STM#atomic`), at most `MAX_SITED_METHODS` (`./callee.ts`): rewritten calls of them
    * carry their site ({@link Hooks.callee}). Optional: without it only calls of a view's built-in methods on views
    * do.
    */

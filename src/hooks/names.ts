@@ -39,7 +39,8 @@ export const BUFFER_ACCESSORS: readonly string[] = Object.getOwnPropertyNames(Bu
  * The method names whose calls `o.name(...)` the rewriter gives a site (`Hooks.sited`): those of the
  * built-in methods the runtime observes on shared views (`%TypedArray%.prototype` and `Array.prototype` range and
  * search methods, `Buffer.prototype`'s bulk methods and its `read…`/`write…` accessors, `TextDecoder#decode`,
- * `TextEncoder#encodeInto`, `StringDecoder#write`). Calls of any other name, and calls through
+ * `TextEncoder#encodeInto`, `StringDecoder#write`), and `goldilocks/stm`'s `STM#atomic`, whose commit is reported at
+ * its call site. Calls of any other name, and calls through
  * `call`/`apply`/`Reflect`, reach the runtime's patched methods too, which then find their caller from a stack
  * (about 10 µs a call). A name's index here is the `k` the rewritten call passes to `Hooks.callee`.
  */
@@ -81,6 +82,7 @@ export const OBSERVED_METHODS: readonly string[] = [
     'lastIndexOf',
   ],
   ...['includes', 'toString', 'write', 'copy', 'equals', 'compare', 'toJSON', 'decode', 'encodeInto'],
+  'atomic',
   ...BUFFER_ACCESSORS,
 ];
 

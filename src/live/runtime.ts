@@ -420,7 +420,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   if (!isMainThread) awaitFork(ctx, buffers, messages);
   observeSync(ctx, lockNames);
   observeAnnotations(ctx);
-  observeStm(ctx);
+  const stmMethods = observeStm(ctx);
 
   // ---- exit -----------------------------------------------------------------------------------------------
   if (isMainThread) {
@@ -442,7 +442,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       ? { ...locked.runtime, ...lockedFastPaths(elements.runtime, recorder, memory, hooks) }
       : {}),
     allocated: (x, site) => buffers.allocated(x, sites.siteOf(site)),
-    sitedMethods,
+    sitedMethods: [...sitedMethods, ...stmMethods],
     originals,
     worker: withTests(workerHooks(ctx, buffers, memories, messages), tests),
   };

@@ -24,6 +24,28 @@ const internalFrame = (f: NodeJS.CallSite): boolean => {
 };
 
 /**
+ * How many frames right below `fn` on the current stack are the runtime's own (the hooks' dispatch of a rewritten
+ * call, `../hooks/thread.ts`): the program's frames follow them. At most 16 are looked at.
+ */
+export function runtimeFramesBelow(fn: Callee): number {
+  const holder: { stack?: NodeJS.CallSite[] } = {};
+  const limit = Error.stackTraceLimit;
+  const prepare = Error.prepareStackTrace;
+  Error.stackTraceLimit = 16;
+  Error.prepareStackTrace = structured;
+  try {
+    Error.captureStackTrace(holder, fn);
+    const frames = holder.stack ?? [];
+    let n = 0;
+    while (n < frames.length && (frames[n].getFileName() ?? '').startsWith(RUNTIME_DIR)) n++;
+    return n;
+  } finally {
+    Error.prepareStackTrace = prepare;
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/**
  * The site text of position `line`:`column` (1-based) of `file` in the program's own coordinates: through the
  * file's source map (a rewritten file's, `../instrument/source-map.ts`; structured call sites are not mapped).
  */

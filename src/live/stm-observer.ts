@@ -22,28 +22,59 @@ import { SyncKind } from '../model/sync.js';
 import { settings } from '../node/settings.js';
 import { type AccessLog, setStmObserver } from '../stm/observer.js';
 import { STM } from '../stm/stm.js';
-import type { Context } from './context.js';
+import type { Callee, Context } from './context.js';
 import { allocHeap, appendCell, rawAtomics } from './memory/state.js';
+import { collectList } from './shadow/eager.js';
 import { Access } from './shadow/goldilocks.js';
 
 /** `STM.prototype.atomic`: a commit's site is its caller's frame. */
 const ATOMIC = STM.prototype.atomic;
 
-/** A commit's words: word heap index → [buffer id, word index in the buffer, byte mask]. */
-type Words = Map<number, [number, number, number]>;
+/** Words found by a scan up to this many; past it, through a map. */
+const SCANNED = 16;
 
-/** The words of an access log (`buffer, byteIndex (a multiple of 8), mask` triples), masks merged per word. */
-function wordsOf(ctx: Context, log: AccessLog): Words {
-  const words: Words = new Map();
-  for (let i = 0; i < log.length; i += 3) {
-    const id = ctx.idOf(log[i] as SharedArrayBuffer);
-    const w = (log[i + 1] as number) / 8;
-    const word = ctx.baseOf(id) + 2 * w;
-    const seen = words.get(word);
-    if (seen === undefined) words.set(word, [id, w, log[i + 2] as number]);
-    else seen[2] |= log[i + 2] as number;
+/**
+ * The words of one access log (`buffer, byteIndex (a multiple of 8), mask` triples), masks merged per word, in
+ * first-appearance order: per word its heap index, buffer id, word index in the buffer and byte mask. One per
+ * thread and log kind, refilled at each commit (no allocation per commit).
+ */
+class Words {
+  readonly word: number[] = [];
+  readonly id: number[] = [];
+  readonly w: number[] = [];
+  readonly mask: number[] = [];
+  private readonly index = new Map<number, number>();
+
+  fill(ctx: Context, log: AccessLog): void {
+    this.word.length = this.id.length = this.w.length = this.mask.length = 0;
+    this.index.clear();
+    for (let i = 0; i < log.length; i += 3) {
+      const id = ctx.idOf(log[i] as SharedArrayBuffer);
+      const w = (log[i + 1] as number) / 8;
+      const word = ctx.baseOf(id) + 2 * w;
+      const k = this.indexOf(word);
+      if (k >= 0) {
+        this.mask[k] |= log[i + 2] as number;
+        continue;
+      }
+      const p = this.word.length;
+      this.word.push(word);
+      this.id.push(id);
+      this.w.push(w);
+      this.mask.push(log[i + 2] as number);
+      // from SCANNED words on, found through the map: all of them are in it
+      if (p === SCANNED - 1) for (let q = 0; q <= p; q++) this.index.set(this.word[q], q);
+      else if (p >= SCANNED) this.index.set(word, p);
+    }
   }
-  return words;
+
+  /** The position of heap word `word`, or −1. */
+  indexOf(word: number): number {
+    const words = this.word;
+    if (words.length >= SCANNED) return this.index.get(word) ?? -1;
+    for (let j = 0; j < words.length; j++) if (words[j] === word) return j;
+    return -1;
+  }
 }
 
 /** Bytes set in an 8-bit mask. */
@@ -58,19 +89,22 @@ const bytesIn = (mask: number): number => {
  * bench/stm.ts) none: the STM then uses the patched `Atomics` and reports no commit, so its version clock, ownership
  * records and write-back are checked as the program's own synchronization and atomic accesses (what PLDI'07 §6.1
  * compares with, "without taking transactions into account"; it hides Example 4's race).
+ * @returns the methods whose rewritten calls are to carry their site (the runtime's `sitedMethods`): `STM#atomic`,
+ *   so that a commit names its call site without capturing a stack (`Sites.callerSite`); none without an observer.
  */
-export function observeStm(ctx: Context): void {
-  if (settings.GOLDILOCKS_STM === 'internals') return;
+export function observeStm(ctx: Context): readonly Callee[] {
+  if (settings.GOLDILOCKS_STM === 'internals') return [];
   const { s, shadow, t } = ctx;
-  /** Checks one word of a commit; reports a conflict at its first racing byte. */
-  const checkWord = (word: number, [id, w, mask]: [number, number, number], flags: number, site: number) => {
-    const c = shadow.access(word, mask, flags, site, ctx.stopOnRace);
+  /** Checks word `k` of `words` of a commit; reports a conflict at its first racing byte. */
+  const checkWord = (words: Words, k: number, flags: number, site: number) => {
+    const mask = words.mask[k];
+    const c = shadow.access(words.word[k], mask, flags, site, ctx.stopOnRace);
     if (c === undefined) return;
     const common = mask & c.flags;
     ctx.race(
       c,
-      id,
-      w * 8 + (31 - Math.clz32(common & -common)),
+      words.id[k],
+      words.w[k] * 8 + (31 - Math.clz32(common & -common)),
       bytesIn(mask),
       flags,
       site,
@@ -78,26 +112,48 @@ export function observeStm(ctx: Context): void {
       commit,
     );
   };
-  const commit = (reads: AccessLog, writes: AccessLog): void => {
-    const r = wordsOf(ctx, reads);
-    const w = wordsOf(ctx, writes);
-    const set = new Set([...r.keys(), ...w.keys()]);
-    const n = set.size;
+  const r = new Words();
+  const w = new Words();
+  /** A collection of the list deferred by a commit until it has released its records. */
+  let collect = false;
+  const commit = (reads: AccessLog, writes: AccessLog, validate: () => boolean): boolean => {
+    r.fill(ctx, reads);
+    w.fill(ctx, writes);
+    // R ∪ W: the words read, then those written and not read
+    let n = r.word.length;
+    for (let k = 0; k < w.word.length; k++) if (r.indexOf(w.word[k]) < 0) n++;
     const at = allocHeap(s, n);
     if (at + n > s.heap.length) s.refresh();
     let j = at;
-    for (const x of set) s.heap[j++] = x;
-    // the frame below the committing `atomic` call (nested calls have returned: the outermost commits); one frame
-    // captured, where `commit` with `outside` would capture 64 and search them (a third of a commit's cost)
+    for (let k = 0; k < r.word.length; k++) s.heap[j++] = r.word[k];
+    for (let k = 0; k < w.word.length; k++) if (r.indexOf(w.word[k]) < 0) s.heap[j++] = w.word[k];
+    // the site of the committing `atomic` call (nested calls have returned: the outermost commits): a rewritten
+    // call's static site (STM#atomic is a sited method), else the frame below it
     const site = ctx.callerSite(ATOMIC);
-    const pos = ctx.listLocked(() => appendCell(s, SyncKind.Commit, t, at, n));
+    // validated where it is ordered: no commit reported before it wrote what it read (`../stm/commit.ts`)
+    const pos = ctx.listLocked(() => {
+      const p = validate() ? appendCell(s, SyncKind.Commit, t, at, n) : -1;
+      // the list's collection (§5.4) waits until the commit has released its records (`released`): other
+      // transactions on them would wait for all of it (a later cell sets gcDue again if this one is lost)
+      collect ||= s.gcDue;
+      s.gcDue = false;
+      return p;
+    });
+    if (pos < 0) return false;
     shadow.commitPos = pos;
     try {
-      for (const [word, v] of r) checkWord(word, v, Access.XACT, site);
-      for (const [word, v] of w) checkWord(word, v, Access.WRITE | Access.XACT, site);
+      for (let k = 0; k < r.word.length; k++) checkWord(r, k, Access.XACT, site);
+      for (let k = 0; k < w.word.length; k++) checkWord(w, k, Access.WRITE | Access.XACT, site);
     } finally {
       shadow.endCommit();
     }
+    return true;
   };
-  setStmObserver({ atomics: rawAtomics, commit });
+  const released = (): void => {
+    if (!collect) return;
+    collect = false;
+    collectList(s, shadow);
+  };
+  setStmObserver({ atomics: rawAtomics, commit, released });
+  return [ATOMIC];
 }

@@ -8,6 +8,7 @@
 import { SyncKind } from '../model/sync.js';
 import { type SyncRef, setSyncObserver } from '../sync/observer.js';
 import type { Context } from './context.js';
+import { libraryAtomics } from './intercept/atomics.js';
 import type { LockNames } from './lock-names.js';
 import { appendCell, Tag } from './memory/state.js';
 import { packA } from './shadow/goldilocks.js';
@@ -24,10 +25,15 @@ function syncCell(ctx: Context, names: LockNames, kind: number, tag: number, ref
   return a;
 }
 
-/** Installs the sync library's observer for the thread of `ctx`; its primitives are named in `names`. */
+/**
+ * Installs the sync library's observer for the thread of `ctx`; its primitives are named in `names`. Their atomic
+ * operations are the runtime's checked ones, each named by its library call site without a stack per operation
+ * (`libraryAtomics`).
+ */
 export function observeSync(ctx: Context, names: LockNames): void {
   const held = ctx.shadow.held;
   setSyncObserver({
+    atomics: libraryAtomics(ctx),
     acquire(ref) {
       held.push(syncCell(ctx, names, SyncKind.Acquire, Tag.Named, ref), ref.byteOffset);
     },

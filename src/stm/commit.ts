@@ -16,10 +16,12 @@ import type { Transaction } from './transaction.js';
  *
  * A read-only attempt commits with no step at all (§2.2: its reads were each validated against `rv`).
  *
- * Under an observer (`observer.ts`, the live runtime) the read set's records are locked in step 3 too, read-only
- * attempts included, and the observer is told of the commit between steps 5 and 6: no commit to a location this
- * one read can come between its validation and its report, so the order of the reports is the serialization order
- * (without the locks a read-only transaction serialized before a writer could be reported after it).
+ * Under an observer (`observer.ts`, the live runtime) step 5 is never skipped, read-only attempts included, and
+ * runs again in the observer's critical section in which it reports the commit (`StmObserver.commit`), so
+ * no commit to a location this one read comes between its validation and its report, and the order of the reports
+ * is the serialization order: a commit that wrote such a location and was reported earlier holds its record or
+ * has released it at a newer version, and fails this validation. The records read are not locked (a reader blocks
+ * no writer).
  *
  * @returns true when committed; false when the validation failed (the records are released at their old
  *   versions, nothing was written; `tx.conflict` names the record).
@@ -30,43 +32,89 @@ export function commit(tx: Transaction): boolean {
   const o = observer;
   if (entries.length === 0 && (o === undefined || tx.reads.length === 0)) return true;
   const words = tx.words;
-  const written = tx.writes.records();
-  const locked = o === undefined ? written : tx.writes.records(tx.reads);
-  const before = locked.map((r) => lockRecord(words, r));
+  const locked = tx.writes.records();
+  const before: number[] = [];
+  for (let i = 0; i < locked.length; i++) before.push(lockRecord(words, locked[i]));
   let wv = 0;
   try {
     if (entries.length > 0) wv = advanceClock(words);
-    if (tx.rv + 1 !== wv) {
-      for (const r of tx.reads) {
-        let w = A.load(words, r);
-        if (isLocked(w)) {
-          const mine = indexOf(locked, r);
-          if (mine < 0) return fail(tx, locked, before, r, w);
-          w = before[mine];
-        }
-        if (versionOf(w) > tx.rv) return fail(tx, locked, before, r, w);
+    if (o === undefined) {
+      if (tx.rv + 1 !== wv && !validate(tx, locked, before)) return fail(tx, locked, before);
+    } else {
+      // validated before the report too: most conflicts are found without the observer's critical section
+      if (!validate(tx, locked, before)) return fail(tx, locked, before);
+      pending.tx = tx;
+      pending.locked = locked;
+      pending.before = before;
+      pending.valid = undefined;
+      try {
+        const reported = o.commit(tx.readLog, tx.writes.log(), validatePending);
+        if (reported === false || pending.valid === false) return fail(tx, locked, before);
+      } finally {
+        pending.tx = undefined;
       }
     }
-    o?.commit(tx.readLog, tx.writes.log());
   } catch (e) {
     unlockAll(words, locked, before);
     throw e;
   }
-  for (const e of entries) storeMasked(e.buffer, e.stripe, e);
+  const staged = tx.writes.staged;
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    storeMasked(e.buffer, e.stripe, staged, e.slot, e.mask);
+  }
   const released = unlockedAt(wv);
-  for (let i = 0; i < locked.length; i++)
-    releaseRecord(
-      words,
-      locked[i],
-      locked === written || indexOf(written, locked[i]) >= 0 ? released : before[i],
-    );
+  for (let i = 0; i < locked.length; i++) releaseRecord(words, locked[i], released);
+  o?.released?.();
   return true;
 }
 
-function fail(tx: Transaction, locked: number[], before: number[], record: number, word: number): false {
-  unlockAll(tx.words, locked, before);
+/**
+ * TL2 §2.1 step 5 for `tx`, which holds the records `locked` (increasing; `before` their words before locking):
+ * whether each record read is unlocked, or locked by `tx`, with a version ≤ `rv`. On failure `tx.conflict` and
+ * `tx.conflictWord` name the record and the word seen.
+ */
+function validate(tx: Transaction, locked: number[], before: number[]): boolean {
+  const words = tx.words;
+  const reads = tx.reads;
+  for (let i = 0; i < reads.length; i++) {
+    const r = reads[i];
+    let w = A.load(words, r);
+    if (isLocked(w)) {
+      const mine = indexOf(locked, r);
+      if (mine < 0) return conflict(tx, r, w);
+      w = before[mine];
+    }
+    if (versionOf(w) > tx.rv) return conflict(tx, r, w);
+  }
+  return true;
+}
+
+function conflict(tx: Transaction, record: number, word: number): false {
   tx.conflict = record;
   tx.conflictWord = word;
+  return false;
+}
+
+/** The commit under an observer: what {@link validatePending} validates, and its answer once it has run. */
+const pending: {
+  tx: Transaction | undefined;
+  locked: number[];
+  before: number[];
+  valid: boolean | undefined;
+} = { tx: undefined, locked: [], before: [], valid: undefined };
+
+/** The `validate` given to the observer (one function, no closure per commit): {@link validate} of {@link pending}. */
+function validatePending(): boolean {
+  const tx = pending.tx;
+  if (tx === undefined) throw new Error('stm: validate called outside its commit');
+  pending.valid = validate(tx, pending.locked, pending.before);
+  return pending.valid;
+}
+
+/** The attempt failed its validation (`tx.conflict` set): its records go back to their versions before locking. */
+function fail(tx: Transaction, locked: number[], before: number[]): false {
+  unlockAll(tx.words, locked, before);
   return false;
 }
 

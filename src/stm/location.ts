@@ -169,39 +169,44 @@ export function encode(tag: Tag, value: Element): void {
 }
 
 /**
- * Bytes staged for one aligned 8-byte word of a buffer (a write-set entry's payload): `bytes` and its Uint16 and
- * Int32 views over the same 8 bytes; bit `i` of `mask` set when byte `i` holds a value to write.
+ * Staged bytes (a write set's payload, `./log.ts`): slot `k` is the 8 bytes `8k … 8k + 7` of `bytes`, seen also as
+ * Uint16 `halves` and Int32 `words` over the same memory, with a byte mask (bit `i` set when byte `i` of the slot
+ * holds a value to write).
  */
-export interface Staged {
+export interface Staging {
   bytes: Uint8Array;
   halves: Uint16Array;
   words: Int32Array;
-  mask: number;
 }
 
-/** An empty staging word. */
-export function staged(): Staged {
-  const b = new ArrayBuffer(8);
-  return { bytes: new Uint8Array(b), halves: new Uint16Array(b), words: new Int32Array(b), mask: 0 };
+/** Staging of `slots` slots. */
+export function staging(slots: number): Staging {
+  const b = new ArrayBuffer(8 * slots);
+  return { bytes: new Uint8Array(b), halves: new Uint16Array(b), words: new Int32Array(b) };
 }
 
 /**
- * Stores the masked bytes of `s` at `byteIndex + i` (`byteIndex` a multiple of 8) with the widest aligned
- * Atomics stores that fit; the unmasked bytes in memory are left as they are.
+ * Stores the bytes of slot `slot` of `s` selected by `mask` at `byteIndex + i` (`byteIndex` a multiple of 8) with
+ * the widest aligned Atomics stores that fit; the unmasked bytes in memory are left as they are.
  */
-export function storeMasked(buffer: SharedArrayBuffer, byteIndex: number, s: Staged): void {
+export function storeMasked(
+  buffer: SharedArrayBuffer,
+  byteIndex: number,
+  s: Staging,
+  slot: number,
+  mask: number,
+): void {
   const a = aliasesOf(buffer);
-  const mask = s.mask;
   let i = 0;
   while (i < 8) {
     if (i % 4 === 0 && ((mask >>> i) & 0xf) === 0xf) {
-      A.store(a.i32, (byteIndex + i) / 4, s.words[i / 4]);
+      A.store(a.i32, (byteIndex + i) / 4, s.words[2 * slot + i / 4]);
       i += 4;
     } else if (i % 2 === 0 && ((mask >>> i) & 3) === 3) {
-      A.store(a.u16, (byteIndex + i) / 2, s.halves[i / 2]);
+      A.store(a.u16, (byteIndex + i) / 2, s.halves[4 * slot + i / 2]);
       i += 2;
     } else {
-      if ((mask >>> i) & 1) A.store(a.u8, byteIndex + i, s.bytes[i]);
+      if ((mask >>> i) & 1) A.store(a.u8, byteIndex + i, s.bytes[8 * slot + i]);
       i += 1;
     }
   }

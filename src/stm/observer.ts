@@ -23,12 +23,17 @@ export interface StmObserver {
   /** The atomic operations of the STM's implementation (the runtime's unpatched ones). */
   readonly atomics: AtomicsLike;
   /**
-   * The commit point of a transaction (TL2 §2.1 after step 5: its ownership records locked, its reads
-   * validated, nothing written back yet): `reads` are the locations it read from memory, `writes` those it will
-   * write. A throw aborts the commit (nothing is written, the records keep their versions) and propagates
-   * out of `atomic`.
+   * The commit point of a transaction (TL2 §2.1 step 5: the records it writes locked, nothing written back yet):
+   * `reads` are the locations it read from memory, `writes` those it will write. The observer calls `validate`
+   * (step 5) once, in the critical section in which it orders the commit among the program's synchronization, and
+   * reports the commit only when it returns true; it returns false when it did not report it (the attempt then
+   * aborts and runs again). The reads were validated just before the call too: an observer that never calls
+   * `validate` reports every commit that passed that (in an order that may differ from the serialization). A throw aborts
+   * the commit (nothing is written, the records keep their versions) and propagates out of `atomic`.
    */
-  commit(reads: AccessLog, writes: AccessLog): void;
+  commit(reads: AccessLog, writes: AccessLog, validate: () => boolean): boolean | undefined;
+  /** After a reported commit has written back and released its records (optional): for work the commit deferred. */
+  released?(): void;
 }
 
 /** The observer of this thread (an ES live binding; assign through `setStmObserver`). */

@@ -69,8 +69,9 @@ export class Transaction {
     const offset = byteIndex - stripe;
     const bits = ((1 << width) - 1) << offset;
     const entry = this.writes.find(buffer, stripe);
+    const staged = this.writes.staged.bytes;
     if (entry !== undefined && (entry.mask & bits) === bits) {
-      for (let i = 0; i < width; i++) scratchBytes[i] = entry.bytes[offset + i];
+      for (let i = 0; i < width; i++) scratchBytes[i] = staged[8 * entry.slot + offset + i];
       return decode(tag);
     }
     const words = this.words;
@@ -84,7 +85,7 @@ export class Transaction {
     if (observer !== undefined) this.readLog.push(buffer, stripe, bits);
     if (entry !== undefined)
       for (let i = 0; i < width; i++)
-        if ((entry.mask >>> (offset + i)) & 1) scratchBytes[i] = entry.bytes[offset + i];
+        if ((entry.mask >>> (offset + i)) & 1) scratchBytes[i] = staged[8 * entry.slot + offset + i];
     return decode(tag);
   }
 
@@ -107,7 +108,8 @@ export class Transaction {
     const stripe = byteIndex - (byteIndex % 8);
     const offset = byteIndex - stripe;
     const entry = this.writes.stage(buffer, stripe, recordOf(this.mask, sizeKey(buffer), byteIndex));
-    for (let i = 0; i < width; i++) entry.bytes[offset + i] = scratchBytes[i];
+    const staged = this.writes.staged.bytes;
+    for (let i = 0; i < width; i++) staged[8 * entry.slot + offset + i] = scratchBytes[i];
     entry.mask |= ((1 << width) - 1) << offset;
   }
 
@@ -119,6 +121,7 @@ export class Transaction {
   /** @internal the attempt is over: later operations throw a TypeError. */
   end(): void {
     this.state = ENDED;
+    this.writes.release();
   }
 
   private check(): void {

@@ -1,5 +1,6 @@
-import { observer, type SyncRef } from './observer.js';
+import { A, observer, type SyncRef } from './observer.js';
 import { attach, checkCount, type Placement, type SyncHandle, SyncPrimitive } from './primitive.js';
+import { Site } from './sites.js';
 
 /** Word 0: the number of parties (constant). */
 const PARTIES = 0;
@@ -35,8 +36,8 @@ export class Barrier extends SyncPrimitive {
    */
   constructor(parties: number, name?: string, at?: Placement) {
     checkCount('parties', parties, 1);
-    super('barrier', 3, name, at, (w) => Atomics.store(w, PARTIES, parties));
-    this.parties = Atomics.load(this.words, PARTIES);
+    super('barrier', 3, name, at, (w) => A.store(w, PARTIES, parties, Site.BarrierInit));
+    this.parties = A.load(this.words, PARTIES, Site.BarrierParties);
     this.refs = [this.refAt(0, `${this.name}#0`), this.refAt(1, `${this.name}#1`)];
   }
 
@@ -51,16 +52,17 @@ export class Barrier extends SyncPrimitive {
    */
   wait(): boolean {
     const w = this.words;
-    const g = Atomics.load(w, GENERATION);
+    const g = A.load(w, GENERATION, Site.BarrierGeneration);
     const ref = this.refs[g & 1];
     observer?.publish(ref);
-    const serial = Atomics.add(w, ARRIVED, 1) + 1 === this.parties;
+    const serial = A.add(w, ARRIVED, 1, Site.BarrierArrive) + 1 === this.parties;
     if (serial) {
-      Atomics.store(w, ARRIVED, 0);
-      Atomics.add(w, GENERATION, 1);
-      Atomics.notify(w, GENERATION);
+      A.store(w, ARRIVED, 0, Site.BarrierReset);
+      A.add(w, GENERATION, 1, Site.BarrierAdvance);
+      A.notify(w, GENERATION, Infinity, Site.BarrierWake);
     } else {
-      while (Atomics.load(w, GENERATION) === g) Atomics.wait(w, GENERATION, g);
+      while (A.load(w, GENERATION, Site.BarrierPoll) === g)
+        A.wait(w, GENERATION, g, Infinity, Site.BarrierSleep);
     }
     observer?.subscribe(ref);
     return serial;

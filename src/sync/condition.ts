@@ -1,5 +1,5 @@
 import type { Mutex } from './mutex.js';
-import { observer } from './observer.js';
+import { A, observer } from './observer.js';
 import {
   attach,
   deadlineAfter,
@@ -8,6 +8,7 @@ import {
   SyncPrimitive,
   waitUntil,
 } from './primitive.js';
+import { Site } from './sites.js';
 
 /** Word 0: the sequence counter, +1 per notify (wraps at 2^32). */
 const SEQ = 0;
@@ -50,7 +51,7 @@ export class Condition extends SyncPrimitive {
    */
   wait(mutex: Mutex, timeoutMs = Infinity): boolean {
     const deadline = deadlineAfter(timeoutMs);
-    const seq = Atomics.load(this.words, SEQ);
+    const seq = A.load(this.words, SEQ, Site.ConditionSequence);
     mutex.unlock();
     const woken = waitUntil(this.words, SEQ, seq, deadline);
     if (woken) observer?.subscribe(this.ref);
@@ -70,7 +71,7 @@ export class Condition extends SyncPrimitive {
 
   private signal(count: number): number {
     observer?.publish(this.ref);
-    Atomics.add(this.words, SEQ, 1);
-    return Atomics.notify(this.words, SEQ, count);
+    A.add(this.words, SEQ, 1, Site.ConditionBump);
+    return A.notify(this.words, SEQ, count, Site.ConditionWake);
   }
 }

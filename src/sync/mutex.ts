@@ -1,4 +1,4 @@
-import { observer } from './observer.js';
+import { A, observer } from './observer.js';
 import {
   attach,
   deadlineAfter,
@@ -8,6 +8,7 @@ import {
   thisThread,
   waitUntil,
 } from './primitive.js';
+import { Site } from './sites.js';
 
 /** Word 0: 0 free, 1 locked, 2 locked and maybe waited on. */
 const STATE = 0;
@@ -58,19 +59,19 @@ export class Mutex extends SyncPrimitive {
    */
   tryLock(timeoutMs = 0): boolean {
     const w = this.words;
-    if (Atomics.load(w, OWNER) === thisThread)
+    if (A.load(w, OWNER, Site.MutexOwnerTest) === thisThread)
       throw new Error(`mutex ${this.name}: already held by this thread (not re-entrant)`);
     const deadline = deadlineAfter(timeoutMs);
-    let c = Atomics.compareExchange(w, STATE, 0, 1);
+    let c = A.compareExchange(w, STATE, 0, 1, Site.MutexTake);
     if (c !== 0) {
       if (timeoutMs === 0) return false;
-      if (c !== 2) c = Atomics.exchange(w, STATE, 2);
+      if (c !== 2) c = A.exchange(w, STATE, 2, Site.MutexContend);
       while (c !== 0) {
         if (!waitUntil(w, STATE, 2, deadline)) return false;
-        c = Atomics.exchange(w, STATE, 2);
+        c = A.exchange(w, STATE, 2, Site.MutexRetake);
       }
     }
-    Atomics.store(w, OWNER, thisThread);
+    A.store(w, OWNER, thisThread, Site.MutexOwn);
     observer?.acquire(this.ref);
     return true;
   }
@@ -81,13 +82,13 @@ export class Mutex extends SyncPrimitive {
    */
   unlock(): void {
     const w = this.words;
-    if (Atomics.load(w, OWNER) !== thisThread)
+    if (A.load(w, OWNER, Site.MutexHolderTest) !== thisThread)
       throw new Error(`mutex ${this.name}: unlock by a thread that does not hold it`);
-    Atomics.store(w, OWNER, 0);
+    A.store(w, OWNER, 0, Site.MutexDisown);
     observer?.release(this.ref);
-    if (Atomics.sub(w, STATE, 1) !== 1) {
-      Atomics.store(w, STATE, 0);
-      Atomics.notify(w, STATE, 1);
+    if (A.sub(w, STATE, 1, Site.MutexRelease) !== 1) {
+      A.store(w, STATE, 0, Site.MutexFree);
+      A.notify(w, STATE, 1, Site.MutexWake);
     }
   }
 

@@ -18,6 +18,32 @@ export interface SyncObserver {
   release(ref: SyncRef): void;
   publish(ref: SyncRef): void;
   subscribe(ref: SyncRef): void;
+  /** The atomic operations the primitives use on their words (default: the global `Atomics`); see {@link A}. */
+  readonly atomics?: SyncAtomics;
+}
+
+/**
+ * The `Atomics` operations (ECMA-262 §25.4) the primitives use on their own words, each call given its call site's
+ * number (a `Site` of `./sites.ts`) as a last argument, which the global `Atomics` ignores. The live runtime's
+ * (`SyncObserver.atomics`) are its checked operations, which name the access by that number: the library line,
+ * found from a stack once per site and thread rather than once per operation (a capture costs microseconds;
+ * bench:stm). Timeouts and counts are explicit (`Infinity` for none).
+ */
+export interface SyncAtomics {
+  load(ta: Int32Array, index: number, site: number): number;
+  store(ta: Int32Array, index: number, value: number, site: number): number;
+  add(ta: Int32Array, index: number, value: number, site: number): number;
+  sub(ta: Int32Array, index: number, value: number, site: number): number;
+  exchange(ta: Int32Array, index: number, value: number, site: number): number;
+  compareExchange(ta: Int32Array, index: number, expected: number, replacement: number, site: number): number;
+  wait(
+    ta: Int32Array,
+    index: number,
+    value: number,
+    timeout: number,
+    site: number,
+  ): 'ok' | 'not-equal' | 'timed-out';
+  notify(ta: Int32Array, index: number, count: number, site: number): number;
 }
 
 /** What kind of primitive a ref belongs to. */
@@ -37,7 +63,11 @@ export interface SyncRef {
 /** The observer of this thread, read by the primitives (an ES live binding; assign through `setSyncObserver`). */
 export let observer: SyncObserver | undefined;
 
+/** The atomic operations of this thread's primitives: the observer's, or the global `Atomics` (an ES live binding). */
+export let A: SyncAtomics = Atomics as unknown as SyncAtomics;
+
 /** Sets (or with `undefined`, removes) the observer of the calling thread. */
 export function setSyncObserver(o: SyncObserver | undefined): void {
   observer = o;
+  A = o?.atomics ?? (Atomics as unknown as SyncAtomics);
 }

@@ -1,5 +1,6 @@
 import { threadId } from 'node:worker_threads';
-import type { SyncKind, SyncRef } from './observer.js';
+import { A, type SyncKind, type SyncRef } from './observer.js';
+import { Site } from './sites.js';
 
 /**
  * Where a primitive's words live: `byteOffset` into a `SharedArrayBuffer`, a multiple of 4 (its words are an
@@ -86,7 +87,7 @@ export abstract class SyncPrimitive {
     this.words = new Int32Array(buffer, byteOffset, size);
     this.ref = { buffer, byteOffset, name: this.name, kind };
     if (at === undefined || !attached.has(at)) {
-      for (let i = 0; i < size; i++) Atomics.store(this.words, i, 0);
+      for (let i = 0; i < size; i++) A.store(this.words, i, 0, Site.Clear);
       init?.(this.words);
     }
   }
@@ -109,7 +110,7 @@ export abstract class SyncPrimitive {
  */
 export function deadlineAfter(timeoutMs: number): number {
   if (!(timeoutMs >= 0)) throw new RangeError(`timeout must be ≥ 0 ms, got ${timeoutMs}`);
-  return performance.now() + timeoutMs;
+  return timeoutMs === Infinity ? Infinity : performance.now() + timeoutMs;
 }
 
 /**
@@ -119,7 +120,7 @@ export function deadlineAfter(timeoutMs: number): number {
  */
 export function waitUntil(words: Int32Array, index: number, value: number, deadline: number): boolean {
   const left = deadline - performance.now();
-  return left > 0 && Atomics.wait(words, index, value, left) !== 'timed-out';
+  return left > 0 && A.wait(words, index, value, left, Site.Wait) !== 'timed-out';
 }
 
 /** @throws RangeError unless `n` is an integer in `min … 2^31−1`. */

@@ -1,4 +1,4 @@
-import { observer, type SyncRef } from './observer.js';
+import { A, observer, type SyncRef } from './observer.js';
 import {
   attach,
   deadlineAfter,
@@ -8,6 +8,7 @@ import {
   thisThread,
   waitUntil,
 } from './primitive.js';
+import { Site } from './sites.js';
 
 /** Word 0: the lock state, bit fields below. */
 const STATE = 0;
@@ -84,16 +85,16 @@ export class ReadWriteLock extends SyncPrimitive {
    */
   tryReadLock(timeoutMs = 0): boolean {
     const w = this.words;
-    if (Atomics.load(w, OWNER) === thisThread)
+    if (A.load(w, OWNER, Site.RwReadOwnerTest) === thisThread)
       throw new Error(`rwlock ${this.name}: read lock while holding the write lock`);
     const deadline = deadlineAfter(timeoutMs);
     for (;;) {
-      const seq = Atomics.load(w, READ_SEQ);
-      const s = Atomics.load(w, STATE);
+      const seq = A.load(w, READ_SEQ, Site.RwReadSequence);
+      const s = A.load(w, STATE, Site.RwReadState);
       if ((s & (WRITER | WAITERS)) === 0) {
         if ((s & READERS) === READERS)
           throw new RangeError(`rwlock ${this.name}: more than 65535 read locks`);
-        if (Atomics.compareExchange(w, STATE, s, s + 1) === s) break;
+        if (A.compareExchange(w, STATE, s, s + 1, Site.RwReadTake) === s) break;
       } else if (!waitUntil(w, READ_SEQ, seq, deadline)) {
         return false;
       }
@@ -109,10 +110,10 @@ export class ReadWriteLock extends SyncPrimitive {
   readUnlock(): void {
     const w = this.words;
     observer?.publish(this.reads);
-    let s = Atomics.load(w, STATE);
+    let s = A.load(w, STATE, Site.RwReadUnlockState);
     for (;;) {
       if ((s & READERS) === 0) throw new Error(`rwlock ${this.name}: read unlock without a read lock held`);
-      const seen = Atomics.compareExchange(w, STATE, s, s - 1);
+      const seen = A.compareExchange(w, STATE, s, s - 1, Site.RwReadRelease);
       if (seen === s) break;
       s = seen;
     }
@@ -134,26 +135,26 @@ export class ReadWriteLock extends SyncPrimitive {
    */
   tryWriteLock(timeoutMs = 0): boolean {
     const w = this.words;
-    if (Atomics.load(w, OWNER) === thisThread)
+    if (A.load(w, OWNER, Site.RwWriteOwnerTest) === thisThread)
       throw new Error(`rwlock ${this.name}: already write-locked by this thread (not re-entrant)`);
     const deadline = deadlineAfter(timeoutMs);
-    if (Atomics.compareExchange(w, STATE, 0, WRITER) !== 0) {
+    if (A.compareExchange(w, STATE, 0, WRITER, Site.RwWriteTake) !== 0) {
       if (timeoutMs === 0) return false;
-      Atomics.add(w, STATE, WAITER);
+      A.add(w, STATE, WAITER, Site.RwWriteQueue);
       for (;;) {
-        const seq = Atomics.load(w, WRITE_SEQ);
-        const s = Atomics.load(w, STATE);
+        const seq = A.load(w, WRITE_SEQ, Site.RwWriteSequence);
+        const s = A.load(w, STATE, Site.RwWriteState);
         if ((s & (WRITER | READERS)) === 0) {
-          if (Atomics.compareExchange(w, STATE, s, s - WAITER + WRITER) === s) break;
+          if (A.compareExchange(w, STATE, s, s - WAITER + WRITER, Site.RwWriteRetake) === s) break;
         } else if (!waitUntil(w, WRITE_SEQ, seq, deadline)) {
           // Gave up: if this was the last waiting writer and no writer holds the lock, readers may proceed.
-          const left = Atomics.sub(w, STATE, WAITER) - WAITER;
+          const left = A.sub(w, STATE, WAITER, Site.RwWriteGiveUp) - WAITER;
           if ((left & (WAITERS | WRITER)) === 0) this.wake(READ_SEQ, Infinity);
           return false;
         }
       }
     }
-    Atomics.store(w, OWNER, thisThread);
+    A.store(w, OWNER, thisThread, Site.RwWriteOwn);
     observer?.acquire(this.ref);
     observer?.subscribe(this.reads);
     return true;
@@ -165,19 +166,19 @@ export class ReadWriteLock extends SyncPrimitive {
    */
   writeUnlock(): void {
     const w = this.words;
-    if (Atomics.load(w, OWNER) !== thisThread)
+    if (A.load(w, OWNER, Site.RwWriteHolderTest) !== thisThread)
       throw new Error(`rwlock ${this.name}: write unlock by a thread that does not hold it`);
-    Atomics.store(w, OWNER, 0);
+    A.store(w, OWNER, 0, Site.RwWriteDisown);
     observer?.publish(this.writes);
     observer?.release(this.ref);
-    const s = Atomics.sub(w, STATE, WRITER) - WRITER;
+    const s = A.sub(w, STATE, WRITER, Site.RwWriteRelease) - WRITER;
     if ((s & WAITERS) !== 0) this.wake(WRITE_SEQ, 1);
     else this.wake(READ_SEQ, Infinity);
   }
 
   /** Bumps the sequence word `seq` and wakes up to `count` of its sleepers. */
   private wake(seq: number, count: number): void {
-    Atomics.add(this.words, seq, 1);
-    Atomics.notify(this.words, seq, count);
+    A.add(this.words, seq, 1, Site.RwBump);
+    A.notify(this.words, seq, count, Site.RwWake);
   }
 }

@@ -1,4 +1,4 @@
-import { observer } from './observer.js';
+import { A, observer } from './observer.js';
 import {
   attach,
   checkCount,
@@ -8,6 +8,7 @@ import {
   SyncPrimitive,
   waitUntil,
 } from './primitive.js';
+import { Site } from './sites.js';
 
 /** Word 0: permits available (≥ 0). */
 const PERMITS = 0;
@@ -34,7 +35,7 @@ export class Semaphore extends SyncPrimitive {
    */
   constructor(permits: number, name?: string, at?: Placement) {
     checkCount('permits', permits, 0);
-    super('semaphore', 1, name, at, (w) => Atomics.store(w, PERMITS, permits));
+    super('semaphore', 1, name, at, (w) => A.store(w, PERMITS, permits, Site.SemaphoreInit));
   }
 
   /** The semaphore whose `handle` this is (made in this or another thread), with its current permits. */
@@ -55,15 +56,15 @@ export class Semaphore extends SyncPrimitive {
   tryAcquire(timeoutMs = 0): boolean {
     const w = this.words;
     const deadline = deadlineAfter(timeoutMs);
-    let c = Atomics.load(w, PERMITS);
+    let c = A.load(w, PERMITS, Site.SemaphoreRead);
     for (;;) {
       if (c > 0) {
-        const seen = Atomics.compareExchange(w, PERMITS, c, c - 1);
+        const seen = A.compareExchange(w, PERMITS, c, c - 1, Site.SemaphoreTake);
         if (seen === c) break;
         c = seen;
       } else {
         if (!waitUntil(w, PERMITS, 0, deadline)) return false;
-        c = Atomics.load(w, PERMITS);
+        c = A.load(w, PERMITS, Site.SemaphoreReread);
       }
     }
     observer?.subscribe(this.ref);
@@ -78,14 +79,14 @@ export class Semaphore extends SyncPrimitive {
     checkCount('k', k, 1);
     const w = this.words;
     observer?.publish(this.ref);
-    let c = Atomics.load(w, PERMITS);
+    let c = A.load(w, PERMITS, Site.SemaphoreReleaseRead);
     for (;;) {
       if (c > 0x7fffffff - k)
         throw new RangeError(`semaphore ${this.name}: ${c} + ${k} permits overflow 2^31−1`);
-      const seen = Atomics.compareExchange(w, PERMITS, c, c + k);
+      const seen = A.compareExchange(w, PERMITS, c, c + k, Site.SemaphoreAdd);
       if (seen === c) break;
       c = seen;
     }
-    Atomics.notify(w, PERMITS, k);
+    A.notify(w, PERMITS, k, Site.SemaphoreWake);
   }
 }

@@ -13,9 +13,12 @@
 
 import { toStringTag } from '../../hooks/views.js';
 import { SyncKind } from '../../model/sync.js';
+import type { SyncAtomics } from '../../sync/observer.js';
 import type { Callee, Context } from '../context.js';
 import { appendCell, lock, rawAtomics, STAT, Tag, unlock } from '../memory/state.js';
+import { collectList } from '../shadow/eager.js';
 import { Access, lockOf, packA } from '../shadow/goldilocks.js';
+import { runtimeFramesBelow } from '../sites.js';
 import { type AnyFn, type Fn, integer, originals } from './common.js';
 
 /**
@@ -36,14 +39,25 @@ const INTEGER_ARRAYS: Readonly<Record<string, new (length: number) => Int32Array
   BigUint64Array,
 } as never;
 
-export function patchAtomics(ctx: Context): void {
+const READ = (SyncKind.AtomicRead << 16) | 0;
+const RMW = (SyncKind.AtomicRmw << 16) | Access.WRITE;
+const STORE = (SyncKind.AtomicWrite << 16) | Access.WRITE;
+const readKind = () => READ;
+const rmwKind = () => RMW;
+const storeKind = () => STORE;
+
+/** The view kinds `Atomics.wait`, `waitAsync` and `notify` take (ECMA-262 §25.4.3.3 ValidateIntegerTypedArray, waitable). */
+const WAITABLE = new Set(['Int32Array', 'BigInt64Array']);
+
+/** The checked operations of one thread, each given the caller's site (see the file header). */
+function checkedAtomics(ctx: Context) {
   const { s, shadow, t } = ctx;
   /** One element of each element type (by TypedArray name), to convert `expected` as the operation converts it. */
   const scratch = new Map<string, Int32Array | BigInt64Array>();
   /**
-   * Runs atomic operation `op` on element `x` of shared `ta` (see the file header). `decide` (under both locks)
-   * returns the access's flags and cell kind; `op` runs under both locks and may append more cells. `excused`: a
-   * second run after an excused race (`ctx.race` returned true) that `stopOnRace` kept from happening.
+   * Runs atomic operation `op` on element `x` of shared `ta` (see the file header) at `site`. `decide` (under both
+   * locks) returns the access's flags and cell kind; `op` runs under both locks and may append more cells.
+   * `excused`: a second run after an excused race (`ctx.race` returned true) that `stopOnRace` kept from happening.
    */
   const atomic = (
     ta: Int32Array,
@@ -52,6 +66,7 @@ export function patchAtomics(ctx: Context): void {
     op: () => unknown,
     fn: Callee,
     name: string,
+    site: number,
     excused = false,
   ): unknown => {
     const bpe = ta.BYTES_PER_ELEMENT;
@@ -60,12 +75,12 @@ export function patchAtomics(ctx: Context): void {
     const w = Math.floor(off / 8);
     const mask = ((1 << bpe) - 1) << (off - w * 8);
     const word = ctx.baseOf(id) + 2 * w;
-    const site = ctx.callerSite(fn);
     shadow.counts[STAT.atomics]++;
     let conflict: ReturnType<typeof shadow.find>;
     let flags = 0;
     let result: unknown;
     if (word + 2 > s.heap.length) s.refresh();
+    let collect = false;
     lock(s, s.heap, lockOf(word));
     try {
       shadow.splitPage(lockOf(word));
@@ -82,52 +97,40 @@ export function patchAtomics(ctx: Context): void {
           shadow.record(word, mask, flags, site);
           appendCell(s, kindFlags >> 16, t, packA(Tag.Atomic, id), off * 4 + Math.log2(bpe));
         }
+        // the list's collection (§5.4) waits until the word is unlocked: another thread's operation on the word
+        // (a Mutex's, often) would wait for all of it
+        collect = s.gcDue;
+        s.gcDue = false;
         return c;
       });
     } finally {
       unlock(s.heap, lockOf(word));
     }
+    if (collect) collectList(s, shadow);
     if (
       conflict &&
       !excused &&
       ctx.race(conflict, id, off, bpe, flags, site, `Atomics.${name}`, fn) &&
       ctx.stopOnRace
     )
-      return atomic(ta, x, decide, op, fn, name, true); // excused: the operation happens after all
+      return atomic(ta, x, decide, op, fn, name, site, true); // excused: the operation happens after all
     return result;
   };
-  const READ = (SyncKind.AtomicRead << 16) | 0;
-  const RMW = (SyncKind.AtomicRmw << 16) | Access.WRITE;
-  const STORE = (SyncKind.AtomicWrite << 16) | Access.WRITE;
   /** The element index `i` of shared `ta` as ValidateAtomicAccess computes it, or -1 to leave it to the original. */
   const element = (ta: unknown, i: unknown): number => {
     if (!ctx.shared(ta)) return -1;
     const x = integer(i);
     return x >= 0 && x < (ta as Int32Array).length ? x : -1;
   };
-  const atomics = Atomics as unknown as Record<string, Fn>;
-  const rmw = (name: keyof typeof rawAtomics, decideFlags: number) => {
-    const orig = rawAtomics[name] as unknown as (ta: unknown, i: number, ...v: unknown[]) => unknown;
-    const fn = (ta: Int32Array, i: unknown, ...v: unknown[]): unknown => {
-      const x = element(ta, i);
-      if (x < 0) return orig(ta, i as number, ...v);
-      return atomic(
-        ta,
-        x,
-        () => decideFlags,
-        () => orig(ta, x, ...v),
-        fn,
-        name,
-      );
-    };
-    atomics[name] = fn as Fn;
-  };
-  rmw('load', READ);
-  rmw('store', STORE);
-  for (const name of ['add', 'sub', 'and', 'or', 'xor', 'exchange'] as const) rmw(name, RMW);
-  const cas = (ta: Int32Array, i: unknown, expected: unknown, replacement: unknown): unknown => {
-    const x = element(ta, i);
-    if (x < 0) return rawAtomics.compareExchange(ta, i as number, expected as number, replacement as number);
+  /** `Atomics.compareExchange` of element `x` of shared `ta`, a write only when it will exchange (decided under the locks). */
+  const compareExchange = (
+    ta: Int32Array,
+    x: number,
+    expected: unknown,
+    replacement: unknown,
+    fn: Callee,
+    site: () => number,
+  ): unknown => {
     const tag = toStringTag.call(ta) as string;
     let sc = scratch.get(tag);
     if (!sc) {
@@ -145,12 +148,11 @@ export function patchAtomics(ctx: Context): void {
       x,
       () => (rawAtomics.load(ta, x) === conv[0] ? RMW : READ),
       () => rawAtomics.compareExchange(ta, x, conv[0] as number, replacement as number),
-      cas,
+      fn,
       'compareExchange',
+      site(),
     );
   };
-  atomics.compareExchange = cas as Fn;
-
   const waiters = (ta: Int32Array, x: number): [number, number] => [
     packA(Tag.WaiterList, ctx.idOf(ta.buffer as SharedArrayBuffer)),
     ta.byteOffset + x * ta.BYTES_PER_ELEMENT,
@@ -173,49 +175,37 @@ export function patchAtomics(ctx: Context): void {
       appendCell(s, SyncKind.Release, t, a, b);
     });
   };
-  const beforeWait = (ta: Int32Array, x: number, fn: Callee, name: string): void => {
+  const beforeWait = (ta: Int32Array, x: number, fn: Callee, name: string, site: number): void => {
     const [a, b] = waiters(ta, x);
     atomic(
       ta,
       x,
-      () => READ,
+      readKind,
       () => {
         appendCell(s, SyncKind.Acquire, t, a, b);
         appendCell(s, SyncKind.Release, t, a, b);
       },
       fn,
       name,
+      site,
     );
   };
-  const wait = (ta: Int32Array, i: unknown, value: unknown, timeout?: number): unknown => {
-    const x = element(ta, i);
-    if (x < 0) return rawAtomics.wait(ta, i as number, value as number, timeout);
-    beforeWait(ta, x, wait, 'wait');
+  /** `Atomics.wait` of element `x` of shared waitable `ta`. */
+  const wait = (
+    ta: Int32Array,
+    x: number,
+    value: unknown,
+    timeout: number | undefined,
+    fn: Callee,
+    site: number,
+  ) => {
+    beforeWait(ta, x, fn, 'wait', site);
     const r = rawAtomics.wait(ta, x, value as number, timeout);
     afterWait(ta, x, r);
     return r;
   };
-  atomics.wait = wait as Fn;
-  if (rawAtomics.waitAsync) {
-    const waitAsync = (ta: Int32Array, i: unknown, value: unknown, timeout?: number): unknown => {
-      const x = element(ta, i);
-      const orig = rawAtomics.waitAsync as unknown as (...a: unknown[]) => { async: boolean; value: unknown };
-      if (x < 0) return orig(ta, i, value, timeout);
-      beforeWait(ta, x, waitAsync, 'waitAsync');
-      const r = orig(ta, x, value, timeout);
-      if (r.async) {
-        r.value = (r.value as Promise<unknown>).then((v) => {
-          afterWait(ta, x, v);
-          return v;
-        });
-      } else afterWait(ta, x, r.value);
-      return r;
-    };
-    atomics.waitAsync = waitAsync as Fn;
-  }
-  const notify = (ta: Int32Array, i: unknown, count?: number): unknown => {
-    const x = element(ta, i);
-    if (x < 0) return rawAtomics.notify(ta, i as number, count);
+  /** `Atomics.notify` of element `x` of shared waitable `ta`: inside the waiter list's critical section. */
+  const notify = (ta: Int32Array, x: number, count: number | undefined): number => {
     const [a, b] = waiters(ta, x);
     return ctx.listLocked(() => {
       appendCell(s, SyncKind.Acquire, t, a, b);
@@ -224,9 +214,168 @@ export function patchAtomics(ctx: Context): void {
       return n;
     });
   };
+  return { atomic, element, compareExchange, beforeWait, afterWait, wait, notify };
+}
+
+/** Whether `ta` is a view `Atomics.wait`/`notify` take: else the original throws its TypeError. */
+const waitable = (ta: unknown): boolean => WAITABLE.has(toStringTag.call(ta) as string);
+
+/**
+ * `e`, thrown by the built-in `Atomics.name` (a TypeError or RangeError raised in the built-in itself: the first frame
+ * of its stack is a built-in's), with the stack plain node gives it: the built-in's frame, then the program's frames
+ * below `fn`, not the runtime's. Any other value is returned as it is.
+ */
+function asBuiltin(e: unknown, fn: Callee, name: string): unknown {
+  if (!(e instanceof TypeError || e instanceof RangeError)) return e;
+  const stack = String(e.stack ?? '');
+  const at = stack.indexOf('\n    at ');
+  if (at < 0 || !/^\n {4}at [\w$.]+ \(<anonymous>\)(\n|$)/.test(stack.slice(at))) return e;
+  const skip = runtimeFramesBelow(fn); // the hooks' dispatch of a rewritten call
+  Error.captureStackTrace(e, fn);
+  const frames = String(e.stack ?? '')
+    .split('\n    at ')
+    .slice(1 + skip);
+  e.stack = [`${stack.slice(0, at)}\n    at Atomics.${name} (<anonymous>)`, ...frames].join('\n    at ');
+  return e;
+}
+
+export function patchAtomics(ctx: Context): void {
+  const ops = checkedAtomics(ctx);
+  const atomics = Atomics as unknown as Record<string, Fn>;
+  const rmw = (name: keyof typeof rawAtomics, kind: () => number) => {
+    const orig = rawAtomics[name] as unknown as (ta: unknown, i: number, ...v: unknown[]) => unknown;
+    const fn = (ta: Int32Array, i: unknown, ...v: unknown[]): unknown => {
+      try {
+        const x = ops.element(ta, i);
+        if (x < 0) return orig(ta, i as number, ...v);
+        return ops.atomic(ta, x, kind, () => orig(ta, x, ...v), fn, name, ctx.callerSite(fn));
+      } catch (e) {
+        throw asBuiltin(e, fn, name);
+      }
+    };
+    atomics[name] = fn as Fn;
+  };
+  rmw('load', readKind);
+  rmw('store', storeKind);
+  for (const name of ['add', 'sub', 'and', 'or', 'xor', 'exchange'] as const) rmw(name, rmwKind);
+  const cas = (ta: Int32Array, i: unknown, expected: unknown, replacement: unknown): unknown => {
+    try {
+      const x = ops.element(ta, i);
+      if (x < 0)
+        return rawAtomics.compareExchange(ta, i as number, expected as number, replacement as number);
+      return ops.compareExchange(ta, x, expected, replacement, cas, () => ctx.callerSite(cas));
+    } catch (e) {
+      throw asBuiltin(e, cas, 'compareExchange');
+    }
+  };
+  atomics.compareExchange = cas as Fn;
+  const wait = (ta: Int32Array, i: unknown, value: unknown, timeout?: number): unknown => {
+    try {
+      const x = waitable(ta) ? ops.element(ta, i) : -1;
+      if (x < 0) return rawAtomics.wait(ta, i as number, value as number, timeout);
+      return ops.wait(ta, x, value, timeout, wait, ctx.callerSite(wait));
+    } catch (e) {
+      throw asBuiltin(e, wait, 'wait');
+    }
+  };
+  atomics.wait = wait as Fn;
+  if (rawAtomics.waitAsync) {
+    const waitAsync = (ta: Int32Array, i: unknown, value: unknown, timeout?: number): unknown => {
+      const orig = rawAtomics.waitAsync as unknown as (...a: unknown[]) => { async: boolean; value: unknown };
+      try {
+        const x = waitable(ta) ? ops.element(ta, i) : -1;
+        if (x < 0) return orig(ta, i, value, timeout);
+        ops.beforeWait(ta, x, waitAsync, 'waitAsync', ctx.callerSite(waitAsync));
+        const r = orig(ta, x, value, timeout);
+        if (r.async) {
+          r.value = (r.value as Promise<unknown>).then((v) => {
+            ops.afterWait(ta, x, v);
+            return v;
+          });
+        } else ops.afterWait(ta, x, r.value);
+        return r;
+      } catch (e) {
+        throw asBuiltin(e, waitAsync, 'waitAsync');
+      }
+    };
+    atomics.waitAsync = waitAsync as Fn;
+  }
+  const notify = (ta: Int32Array, i: unknown, count?: number): unknown => {
+    try {
+      const x = waitable(ta) ? ops.element(ta, i) : -1;
+      if (x < 0) return rawAtomics.notify(ta, i as number, count);
+      return ops.notify(ta, x, count);
+    } catch (e) {
+      throw asBuiltin(e, notify, 'notify');
+    }
+  };
   atomics.notify = notify as Fn;
   // each replacement, on a first argument that is not a view over shared memory, calls its original (`element`)
   for (const name of Object.keys(rawAtomics) as (keyof typeof rawAtomics)[])
     if (atomics[name] !== rawAtomics[name])
       originals.set(atomics[name] as AnyFn, { original: rawAtomics[name] as AnyFn, argument: 0 });
+}
+
+/**
+ * The checked operations `goldilocks/sync` uses on its primitives' words (`SyncObserver.atomics`,
+ * `../../sync/observer.ts`): the same checks and cells as the patched `Atomics`, each access named by its library
+ * call site `site` (a `Site` of `../../sync/sites.ts`), whose location is found from a stack the first time it
+ * runs in this thread and kept, rather than from a stack per operation.
+ */
+export function libraryAtomics(ctx: Context): SyncAtomics {
+  const ops = checkedAtomics(ctx);
+  const sites: number[] = [];
+  const siteOf = (site: number, fn: Callee): number => {
+    let g = sites[site];
+    if (g === undefined) {
+      g = ctx.callerSite(fn);
+      sites[site] = g;
+    }
+    return g;
+  };
+  const rmw = (name: 'store' | 'add' | 'sub' | 'exchange', kind: () => number) => {
+    const orig = rawAtomics[name] as (ta: Int32Array, i: number, v: number) => number;
+    const fn = (ta: Int32Array, i: number, v: number, site: number): number => {
+      return ops.atomic(ta, i, kind, () => orig(ta, i, v), fn, name, siteOf(site, fn)) as number;
+    };
+    return fn;
+  };
+  const load = (ta: Int32Array, i: number, site: number): number => {
+    return ops.atomic(
+      ta,
+      i,
+      readKind,
+      () => rawAtomics.load(ta, i),
+      load,
+      'load',
+      siteOf(site, load),
+    ) as number;
+  };
+  const compareExchange = (
+    ta: Int32Array,
+    i: number,
+    expected: number,
+    replacement: number,
+    site: number,
+  ) => {
+    return ops.compareExchange(ta, i, expected, replacement, compareExchange, () =>
+      siteOf(site, compareExchange),
+    ) as number;
+  };
+  const wait = (ta: Int32Array, i: number, value: number, timeout: number, site: number) => {
+    return ops.wait(ta, i, value, timeout, wait, siteOf(site, wait)) as 'ok' | 'not-equal' | 'timed-out';
+  };
+  const notify = (ta: Int32Array, i: number, count: number): number => {
+    return ops.notify(ta, i, count);
+  };
+  return {
+    load,
+    store: rmw('store', storeKind),
+    add: rmw('add', rmwKind),
+    sub: rmw('sub', rmwKind),
+    exchange: rmw('exchange', rmwKind),
+    compareExchange,
+    wait,
+    notify,
+  };
 }
