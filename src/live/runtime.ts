@@ -34,7 +34,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { isMainThread, threadId } from 'node:worker_threads';
 import type { Runtime, RuntimeFactory, ThreadHooks, WorkerHooks } from '../hooks/contract.js';
 import { notSharedCache } from '../hooks/views.js';
@@ -116,7 +115,8 @@ function shadowLimit(): number {
 }
 
 const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
-  const started = performance.now();
+  // process.hrtime, not the global performance, whose first use loads perf_hooks in every thread
+  const started = process.hrtime.bigint();
   const recordDir = settings.GOLDILOCKS_RECORD
     ? path.join(settings.GOLDILOCKS_RECORD, String(process.pid))
     : undefined;
@@ -174,7 +174,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       rawAtomics.load(s.ctl, CTL.raceCount) > 0 &&
       (aborting || rawAtomics.load(s.ctl, CTL.aborted) === 0);
     if (!reportFile && !summary) return;
-    const j = liveReport(s, program, performance.now() - started, suppressions());
+    const j = liveReport(s, program, Number(process.hrtime.bigint() - started) / 1e6, suppressions());
     if (reportFile) writeJsonReport(reportFile, j);
     if (summary) printErr(textSummary(j, colors));
   };

@@ -5,11 +5,7 @@ import { type StdioOptions, spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-/**
- * The file of a run's report directory (`GOLDILOCKS_REPORT_DIR`) listing the modules left uninstrumented because the
- * rewriter cannot parse them (`./transform.ts`), one file name or URL a line, from every thread and process.
- */
-export const UNCHECKED_LIST = 'unchecked.txt';
+export { UNCHECKED_LIST } from './unchecked.js';
 
 /** Path of `register.js`, which `--require` loads (see its header for why not `--import`). */
 export const REGISTER_PATH = fileURLToPath(new URL('./register.js', import.meta.url));

@@ -20,7 +20,6 @@
  * amaro are loaded on first use, not with this module: a thread whose modules all come from the cache, or that
  * strips no TypeScript, never loads them (they were most of a worker's start-up under the runtime).
  */
-import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join } from 'node:path';
@@ -28,9 +27,9 @@ import { fileURLToPath } from 'node:url';
 import { compileFunction } from 'node:vm';
 import type { InstrumentOptions, InstrumentResult } from '../instrument/instrument.js';
 import { cacheDir, cacheKey, readCached, writeCached } from './cache.js';
-import { UNCHECKED_LIST } from './run.js';
 import { settings } from './settings.js';
 import { throwingModule } from './syntax-error.js';
+import { UNCHECKED_LIST } from './unchecked.js';
 
 const require = createRequire(import.meta.url);
 interface Amaro {
@@ -119,6 +118,8 @@ function engineAccepts(source: string, module: boolean): boolean {
   }
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
+  // child_process loaded here, for the rare module the rewriter rejects: not by every thread at start
+  const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
   const check = spawnSync(process.execPath, ['--input-type=module', '--check'], {
     input: source,
     env,
