@@ -17,6 +17,7 @@ import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
 import type { Sites } from './sites.js';
+import { checkSpan, type SpanContext } from './spans.js';
 
 const SAME_EPOCH = STAT.sameEpoch;
 
@@ -47,11 +48,13 @@ export interface ElementChecks {
   recorder: Recorder | undefined;
   checkWord: CheckWord;
   checkRange: CheckRange;
+  /** The range checks of loops (`./spans.ts`), with this checker; undefined when they are off (`--history`). */
+  spans?: Pick<SpanContext, 'shadow' | 'counted'>;
 }
 
 /** The element hooks of a thread, and the start of its next epoch. */
 export interface ElementAccess {
-  runtime: Required<Pick<Runtime, 'get' | 'set' | 'r' | 'w' | 'readAll' | 'readElements'>>;
+  runtime: Required<Pick<Runtime, 'get' | 'set' | 'r' | 'w' | 'span' | 'readAll' | 'readElements'>>;
   /**
    * Starts this thread's next epoch: called at each of its synchronization operations (under the list lock,
    * `Context.listLocked`), after which no earlier check covers an access.
@@ -78,6 +81,7 @@ export function elementAccess({
   recorder,
   checkWord,
   checkRange,
+  spans,
 }: ElementChecks): ElementAccess {
   const { siteOf } = sites;
   /**
@@ -173,6 +177,15 @@ export function elementAccess({
     };
   const read = fastPath(0);
   const write = fastPath(Access.WRITE);
+  const spanContext: SpanContext | undefined =
+    spans === undefined || recorder !== undefined
+      ? undefined
+      : {
+          ...spans,
+          viewAt: (o) => (o === lastView ? last : viewAt(o)),
+          epoch: () => epoch,
+          siteOf: (m, i) => siteOf(hooks.siteId(m, i)),
+        };
   const runtime: ElementAccess['runtime'] = {
     get(o, k, site) {
       const key = toKey(k);
@@ -203,6 +216,8 @@ export function elementAccess({
     },
     r: read,
     w: write,
+    span: (m, lo, hi, step, inclusive, ints, list) =>
+      spanContext !== undefined && checkSpan(spanContext, m, lo, hi, step, inclusive, ints, list),
     readAll(o, site) {
       const buffer = o.buffer as SharedArrayBuffer;
       checkRange(buffer, o.byteOffset, o.byteLength, 0, siteOf(site), 'TypedArray constructor', hooks.copied);

@@ -290,6 +290,57 @@ export class Shadow {
     return n;
   }
 
+  /** The counters as they were before a {@link clearRun}, which leaves them unchanged. */
+  private saved: Float64Array | undefined = undefined;
+
+  /**
+   * Would an access of all the bytes of the `n` consecutive words from heap index `word` with `flags` conflict with
+   * none of their Infos? The check of {@link accessRun} without its record (and without splitting a uniform page,
+   * whose first word stands for all 8): the first pass of a range check (`../spans.ts`), which sends a loop whose
+   * accesses would race to its per-access checks before any of them is recorded. Takes each page's check lock;
+   * leaves the counters as they were (the second pass, {@link accessRun}, counts the checks). The walk cache and
+   * the happens-before memo keep what the walks found, which is true whatever follows.
+   * @returns true when no word conflicts.
+   */
+  clearRun(word: number, n: number, flags: number): boolean {
+    const s = this.s;
+    const counts = this.counts;
+    const saved = this.saved ?? new Float64Array(counts.length);
+    this.saved = saved;
+    saved.set(counts);
+    const end = word + 2 * n;
+    try {
+      for (let w = word; w < end; ) {
+        const page = lockOf(w);
+        if (page + PAGE_INTS > s.heap.length) s.refresh();
+        const heap = s.heap;
+        const stop = Math.min(end, page + PAGE_INTS);
+        if (rawAtomics.compareExchange(heap, page, 0, s.self) !== 0) lock(s, heap, page);
+        try {
+          if (heap[page + 3] === UNIFORM) {
+            if (!this.shortCircuited(heap, page, Access.MASK, flags) && this.find(page, Access.MASK, flags))
+              return false;
+            w = stop;
+            continue;
+          }
+          for (; w < stop; w += 2)
+            if (!this.shortCircuited(heap, w, Access.MASK, flags) && this.find(w, Access.MASK, flags))
+              return false;
+        } finally {
+          unlock(heap, page);
+        }
+      }
+      return true;
+    } finally {
+      counts.set(saved);
+    }
+  }
+
+  /** Range checks (`../spans.ts`) may use {@link clearRun} with this checker: its checks record nothing. */
+  get rangeChecks(): boolean {
+    return this.onAccess === undefined;
+  }
+
   /**
    * Checks and records the access on word `w` (page lock held). @returns true when it conflicts (left in
    * {@link lastConflict}).
