@@ -342,7 +342,8 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
     const node = loop.node as unknown as E.ForStatement;
     const h = header(node);
     const body = new Body(h.j);
-    body.statement(node.body, true);
+    if (node.body.type === 'BlockStatement') for (const x of node.body.body) body.statement(x, true);
+    else body.statement(node.body, false);
     if (body.accesses.length === 0) return null;
     const ints = new Set<string>();
     const his = new Set<string>();

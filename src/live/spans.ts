@@ -25,6 +25,7 @@
  * per-access checks, which report the race at its access.
  */
 import type { SiteFunction } from '../hooks/contract.js';
+import { STAT } from './memory/state.js';
 import type { Shadow } from './shadow/goldilocks.js';
 import { Access } from './shadow/goldilocks.js';
 
@@ -90,7 +91,10 @@ export function checkSpan(
     : hi > lo
       ? Math.ceil((hi - lo) / step)
       : 0;
-  if (count === 0) return true; // no iteration: no access
+  if (count === 0) {
+    c.shadow.counts[STAT.ranges]++; // no iteration: no access
+    return true;
+  }
   if (!(count <= MAX_COUNT)) return false;
   const n = list.length / FIELDS;
   const views: Array<SpanView | undefined> = [];
@@ -145,6 +149,7 @@ export function checkSpan(
     }
     if (raced) return false;
   }
+  shadow.counts[STAT.ranges]++;
   return true;
 }
 
