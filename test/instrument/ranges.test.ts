@@ -12,7 +12,7 @@ import { installHooks, installRuntime } from '../../src/hooks/install.js';
 import { passthrough } from '../../src/hooks/thread.js';
 import { instrument } from '../../src/instrument/instrument.js';
 
-const hooks = installHooks();
+installHooks();
 
 /** The views of the run under way, by name, and the accesses seen: `R name index` / `W name index`. */
 let named = new Map<unknown, string>();
