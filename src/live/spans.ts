@@ -2,13 +2,11 @@
  * **Range checks** (BigFoot's coalesced checks, Rhodes, Flanagan, Freund, PLDI 2017): the runtime's `span` hook
  * (`../hooks/contract.ts` {@link Runtime.span}), called before a loop that `../instrument/ranges.ts` found to access
  * exactly the elements `first + stride·t` (t < count) of each of its views, with no synchronization, early exit or
- * other code inside. It checks all those accesses at once, a run of words at a time (one page lock per 8 words,
- * uniform pages once), in two passes:
- *
- * 1. {@link Shadow.clearRun} on every run: would any access conflict? If so, nothing is recorded and the answer is
- *    false: the loop runs its per-access checks, which throw `DataRaceException` at the racing access, after the
- *    accesses before it happened, and never for one that does not happen.
- * 2. {@link Shadow.accessRun} on every run, recording the accesses, and the same-epoch filter of each word.
+ * other code inside. It checks all those accesses at once, as runs of words ({@link Shadow.accessRuns}: the check
+ * locks of all their pages held, uniform pages once), in two passes: would any access conflict? If so, nothing is
+ * recorded and the answer is false: the loop runs its per-access checks, which throw `DataRaceException` at the
+ * racing access, after the accesses before it happened, and never for one that does not happen. Else every access
+ * is recorded, and the same-epoch filter of each word (`./views.ts`).
  *
  * **Same state as the per-access checks.** Each element is recorded once per kind, with the site of its first
  * access of that kind in the loop: per view, the accesses (same stride ±1) are taken in the order in which they
@@ -20,14 +18,12 @@
  * of elements other than 8 bytes, growable buffers and strides other than 0 (one access) or ±1 go to the per-access
  * checks. Out-of-bounds indices touch no memory (ECMA-262 §10.4.5.15–16) and are not recorded.
  *
- * Between the passes another thread may access the same words: then pass 2 may find a conflict (a true race, with an
- * access of that thread made meanwhile); the accesses recorded before it stay recorded, and the loop runs its
- * per-access checks, which report the race at its access.
+ * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
  */
 import type { SiteFunction } from '../hooks/contract.js';
 import { STAT } from './memory/state.js';
 import type { Shadow } from './shadow/goldilocks.js';
-import { Access } from './shadow/goldilocks.js';
+import { Access, lockOf, PAGE_INTS } from './shadow/goldilocks.js';
 
 /** What a range check needs of the view behind a TypedArray (`./views.ts` View). */
 export interface SpanView {
@@ -60,185 +56,215 @@ const TYPED_TAG = Object.getOwnPropertyDescriptor(
 const MAX_COUNT = 2 ** 31;
 /** Fields per access in a span's list (see `Hooks.span`). */
 const FIELDS = 6;
+/** Fields per run of words in {@link Spans.runs}: heap index of the first word, words, flags, site, view (index). */
+const RUN = 5;
 
-/** One run of words to check: `[word, words, flags, site]` flattened, `view` its view. */
-interface Runs {
-  words: number[];
-  views: SpanView[];
-}
+/** A thread's range checks (see the file header), with the scratch arrays each call reuses. */
+export class Spans {
+  /** Per access of the current call: its view, when over shared memory. */
+  private readonly views: Array<SpanView | undefined> = [];
+  /** Runs of words, {@link RUN} numbers each. */
+  private runs = new Float64Array(64 * RUN);
+  private nRuns = 0;
+  /** The heap runs handed to the checker (four numbers each) and their pages. */
+  private heapRuns: number[] = [];
+  private pages = new Int32Array(1024);
+  /** Per group over shared memory: buffer id, first and end word of its hull. */
+  private readonly hulls: number[] = [];
+  /** Accesses of one group and kind, in the order they first reach an element. */
+  private readonly order: number[] = [];
 
-/**
- * The range check of a loop (see the file header and `Hooks.span`). @returns true when every access was checked
- * and recorded, false when none was (or, see the file header, after a race found in the second pass).
- */
-export function checkSpan(
-  c: SpanContext,
-  m: SiteFunction,
-  lo: number,
-  hi: number,
-  step: number,
-  inclusive: number,
-  ints: readonly unknown[],
-  list: readonly unknown[],
-): boolean {
-  if (!c.shadow.rangeChecks) return false;
-  for (const x of ints) if (!Number.isSafeInteger(x)) return false;
-  if (!Number.isSafeInteger(lo) || typeof hi !== 'number') return false;
-  const count = inclusive
-    ? hi >= lo
-      ? Math.floor((hi - lo) / step) + 1
-      : 0
-    : hi > lo
-      ? Math.ceil((hi - lo) / step)
-      : 0;
-  if (count === 0) {
-    c.shadow.counts[STAT.ranges]++; // no iteration: no access
+  constructor(private readonly c: SpanContext) {}
+
+  /**
+   * The range check of a loop (see the file header and `Hooks.span`). @returns true when every access was checked
+   * and recorded (or there is none), false when none was.
+   */
+  check(
+    m: SiteFunction,
+    lo: number,
+    hi: number,
+    step: number,
+    inclusive: number,
+    ints: readonly unknown[],
+    list: readonly unknown[],
+  ): boolean {
+    const c = this.c;
+    if (!c.shadow.rangeChecks) return false;
+    for (let k = 0; k < ints.length; k++) if (!Number.isSafeInteger(ints[k])) return false;
+    if (!Number.isSafeInteger(lo) || typeof hi !== 'number') return false;
+    const count = inclusive
+      ? hi >= lo
+        ? Math.floor((hi - lo) / step) + 1
+        : 0
+      : hi > lo
+        ? Math.ceil((hi - lo) / step)
+        : 0;
+    if (count === 0) {
+      c.shadow.counts[STAT.ranges]++; // no iteration: no access
+      return true;
+    }
+    if (!(count <= MAX_COUNT)) return false;
+    const n = list.length / FIELDS;
+    const views = this.views;
+    views.length = n;
+    for (let k = 0; k < n; k++) {
+      const o = list[FIELDS * k];
+      const tag = TYPED_TAG.call(o);
+      if (tag === undefined || tag === 'BigInt64Array' || tag === 'BigUint64Array') return false;
+      const first = list[FIELDS * k + 2] as number;
+      const stride = list[FIELDS * k + 3] as number;
+      if (!Number.isSafeInteger(first) || !Number.isSafeInteger(first + stride * (count - 1))) return false;
+      const v = c.viewAt(o as ArrayBufferView);
+      if (v !== undefined && (v.bpe !== 8 || v.len < 0)) return false;
+      views[k] = v;
+    }
+    this.nRuns = 0;
+    const hulls = this.hulls;
+    hulls.length = 0;
+    for (let k = 0; k < n; k++) {
+      const g = list[FIELDS * k + 1];
+      let seen = views[k] === undefined;
+      for (let x = 0; x < k && !seen; x++) seen = list[FIELDS * x + 1] === g;
+      if (!seen && !this.group(m, list, k, count)) return false;
+    }
+    for (let a = 0; a < hulls.length; a += 3)
+      for (let b = a + 3; b < hulls.length; b += 3)
+        if (hulls[a] === hulls[b] && hulls[a + 1] < hulls[b + 2] && hulls[b + 1] < hulls[a + 2]) return false; // two view variables over the same bytes: the order of their accesses matters
+    return this.record();
+  }
+
+  /** Checks and records the runs (see {@link Shadow.accessRuns}), then the filter of their words. */
+  private record(): boolean {
+    const c = this.c;
+    const runs = this.runs;
+    const heapRuns = this.heapRuns;
+    heapRuns.length = 0;
+    let nPages = 0;
+    for (let r = 0; r < this.nRuns * RUN; r += RUN) {
+      const v = this.views[runs[r + 4]] as SpanView;
+      const first = v.base + 2 * runs[r];
+      heapRuns.push(first, runs[r + 1], runs[r + 2], runs[r + 3]);
+      for (let p = lockOf(first), last = lockOf(first + 2 * runs[r + 1] - 2); p <= last; p += PAGE_INTS) {
+        if (nPages === this.pages.length) {
+          const more = new Int32Array(2 * nPages);
+          more.set(this.pages);
+          this.pages = more;
+        }
+        this.pages[nPages++] = p;
+      }
+    }
+    const pages = this.pages.subarray(0, nPages).sort();
+    let unique = 0;
+    for (let k = 0; k < nPages; k++) if (k === 0 || pages[k] !== pages[k - 1]) pages[unique++] = pages[k];
+    if (!c.shadow.accessRuns(heapRuns, pages.subarray(0, unique))) return false;
+    const epoch = c.epoch();
+    let words = 0;
+    for (let r = 0; r < this.nRuns * RUN; r += RUN) {
+      const bits = runs[r + 2] & Access.WRITE ? Access.MASK << 8 : Access.MASK;
+      const filter = (this.views[runs[r + 4]] as SpanView).filter;
+      for (let x = runs[r], end = runs[r] + runs[r + 1]; x < end; x++) {
+        const e = filter[x];
+        filter[x] = (e >>> 16 === epoch ? e : epoch << 16) | bits;
+      }
+      words += runs[r + 1];
+    }
+    c.counted(words);
+    c.shadow.counts[STAT.ranges]++;
     return true;
   }
-  if (!(count <= MAX_COUNT)) return false;
-  const n = list.length / FIELDS;
-  const views: Array<SpanView | undefined> = [];
-  for (let k = 0; k < n; k++) {
-    const o = list[FIELDS * k];
-    const tag = TYPED_TAG.call(o);
-    if (tag === undefined || tag === 'BigInt64Array' || tag === 'BigUint64Array') return false;
-    const first = list[FIELDS * k + 2] as number;
+
+  /**
+   * Adds the runs of the accesses of one view variable (its group number that of access `k`, the first of them;
+   * sites in module `m`): reads then writes, each element with the access that reaches it first; and its hull.
+   * @returns false when the group's strides do not allow it (see the file header).
+   */
+  private group(m: SiteFunction, list: readonly unknown[], k: number, count: number): boolean {
+    const v = this.views[k] as SpanView;
+    const g = list[FIELDS * k + 1];
     const stride = list[FIELDS * k + 3] as number;
-    if (!Number.isSafeInteger(first) || !Number.isSafeInteger(first + stride * (count - 1))) return false;
-    const v = c.viewAt(o as ArrayBufferView);
-    if (v !== undefined && (v.bpe !== 8 || v.len < 0)) return false;
-    views.push(v);
-  }
-  const runs: Runs = { words: [], views: [] };
-  const hulls: number[] = []; // per group over shared memory: group, buffer id, first and end element offsets
-  const groups = new Set<number>();
-  for (let k = 0; k < n; k++) {
-    const g = list[FIELDS * k + 1] as number;
-    if (views[k] === undefined || groups.has(g)) continue;
-    groups.add(g);
-    if (!groupRuns(c, m, list, views, k, g, count, runs, hulls)) return false;
-  }
-  for (let a = 0; a < hulls.length; a += 4)
-    for (let b = a + 4; b < hulls.length; b += 4)
-      if (hulls[a + 1] === hulls[b + 1] && hulls[a + 2] < hulls[b + 3] && hulls[b + 2] < hulls[a + 3])
-        return false; // two view variables over the same bytes: the order of their accesses matters
-  const { shadow } = c;
-  const w = runs.words;
-  for (let r = 0; r < w.length; r += 4)
-    if (!shadow.clearRun(runs.views[r / 4].base + 2 * w[r], w[r + 1], w[r + 2])) return false;
-  const epoch = c.epoch();
-  for (let r = 0; r < w.length; r += 4) {
-    const v = runs.views[r / 4];
-    const flags = w[r + 2];
-    const done = shadow.accessRun(
-      v.base + 2 * w[r],
-      w[r + 1],
-      Access.MASK,
-      Access.MASK,
-      flags,
-      w[r + 3],
-      true,
-    );
-    c.counted(done);
-    const raced = shadow.lastConflict !== undefined;
-    const bits = flags & Access.WRITE ? Access.MASK << 8 : Access.MASK;
-    const filter = v.filter;
-    for (let x = w[r], end = w[r] + done - (raced ? 1 : 0); x < end; x++) {
-      const e = filter[x];
-      filter[x] = (e >>> 16 === epoch ? e : epoch << 16) | bits;
+    let members = 0;
+    for (let x = k; x < this.views.length; x++) {
+      if (list[FIELDS * x + 1] !== g) continue;
+      if (list[FIELDS * x + 3] !== stride) return false;
+      members++;
     }
-    if (raced) return false;
-  }
-  shadow.counts[STAT.ranges]++;
-  return true;
-}
-
-/**
- * Adds to `runs` the words of the accesses of group `g` (the accesses of one view variable, the first at `k`, sites
- * in module `m`), reads
- * then writes, each element with the access that reaches it first, and its hull to `hulls`.
- * @returns false when the group's strides do not allow it (see the file header).
- */
-function groupRuns(
-  c: SpanContext,
-  m: SiteFunction,
-  list: readonly unknown[],
-  views: Array<SpanView | undefined>,
-  k: number,
-  g: number,
-  count: number,
-  runs: Runs,
-  hulls: number[],
-): boolean {
-  const v = views[k] as SpanView;
-  const stride = list[FIELDS * k + 3] as number;
-  const of: number[] = [];
-  for (let x = k; x < views.length; x++) {
-    if (list[FIELDS * x + 1] !== g) continue;
-    if (list[FIELDS * x + 3] !== stride) return false;
-    of.push(x);
-  }
-  if (stride !== 1 && stride !== -1 && !(stride === 0 && of.length === 1)) return false;
-  const len = v.len;
-  let lowest = Number.POSITIVE_INFINITY;
-  let highest = Number.NEGATIVE_INFINITY;
-  for (const write of [false, true]) {
-    const kinds = of.filter((x) => (write ? list[FIELDS * x + 4] !== 0 : list[FIELDS * x + 4] !== 1));
-    // the access reaching an element first: the largest first index for stride 1, the smallest for -1 (stable)
-    const firstOf = (x: number) => list[FIELDS * x + 2] as number;
-    kinds.sort((a, b) => (stride === -1 ? firstOf(a) - firstOf(b) : firstOf(b) - firstOf(a)));
-    let reached = stride === -1 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-    for (const x of kinds) {
-      const first = firstOf(x);
-      let from: number;
-      let to: number; // elements [from, to) not reached by an earlier access
-      if (stride === -1) {
-        from = Math.max(first - count + 1, reached);
-        to = first + 1;
-        reached = Math.max(reached, first + 1);
-      } else {
-        from = first;
-        to = stride === 0 ? first + 1 : Math.min(first + count, reached);
-        reached = Math.min(reached, first);
+    if (stride !== 1 && stride !== -1 && !(stride === 0 && members === 1)) return false;
+    const w0 = v.off / 8;
+    let lowest = Number.POSITIVE_INFINITY;
+    let highest = Number.NEGATIVE_INFINITY;
+    const order = this.order;
+    for (let write = 0; write < 2; write++) {
+      // the accesses of this kind, by the order they first reach an element: the largest first index first for
+      // stride 1, the smallest for -1 (insertion sort, stable: the earlier in the body first on a tie)
+      order.length = 0;
+      for (let x = k; x < this.views.length; x++) {
+        const kind = list[FIELDS * x + 4];
+        if (list[FIELDS * x + 1] !== g || kind === (write ? 0 : 1)) continue;
+        const f = list[FIELDS * x + 2] as number;
+        let at = order.length;
+        while (
+          at > 0 &&
+          (stride === -1
+            ? (list[FIELDS * order[at - 1] + 2] as number) > f
+            : (list[FIELDS * order[at - 1] + 2] as number) < f)
+        )
+          at--;
+        order.splice(at, 0, x);
       }
-      from = Math.max(from, 0);
-      to = Math.min(to, len);
-      if (from >= to) continue;
-      lowest = Math.min(lowest, from);
-      highest = Math.max(highest, to);
-      addRuns(c, v, from, to, write, c.siteOf(m, list[FIELDS * x + 5] as number), runs);
+      let reached = stride === -1 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+      for (const x of order) {
+        const first = list[FIELDS * x + 2] as number;
+        let from: number;
+        let to: number; // elements [from, to) no earlier access reached
+        if (stride === -1) {
+          from = Math.max(first - count + 1, reached);
+          to = first + 1;
+          reached = Math.max(reached, first + 1);
+        } else {
+          from = first;
+          to = stride === 0 ? first + 1 : Math.min(first + count, reached);
+          reached = Math.min(reached, first);
+        }
+        from = Math.max(from, 0);
+        to = Math.min(to, v.len);
+        if (from >= to) continue;
+        lowest = Math.min(lowest, from);
+        highest = Math.max(highest, to);
+        this.addRuns(v, k, w0 + from, w0 + to, write === 1, this.c.siteOf(m, list[FIELDS * x + 5] as number));
+      }
     }
+    if (lowest < highest) this.hulls.push(v.id, w0 + lowest, w0 + highest);
+    return true;
   }
-  if (lowest < highest) hulls.push(g, v.id, v.off / 8 + lowest, v.off / 8 + highest);
-  return true;
-}
 
-/** Adds the words of elements [from, to) of `v` that the same-epoch filter does not cover, as runs. */
-function addRuns(
-  c: SpanContext,
-  v: SpanView,
-  from: number,
-  to: number,
-  write: boolean,
-  site: number,
-  runs: Runs,
-): void {
-  const epoch = c.epoch();
-  const filter = v.filter;
-  const flags = write ? Access.WRITE : 0;
-  const w0 = v.off / 8;
-  let start = -1;
-  for (let x = w0 + from, end = w0 + to; x <= end; x++) {
-    let covered = true;
-    if (x < end) {
-      const e = filter[x];
-      covered = e >>> 16 === epoch && (((write ? 0 : e) | (e >>> 8)) & Access.MASK) === Access.MASK;
-    }
-    if (!covered && start < 0) start = x;
-    else if (covered && start >= 0) {
-      runs.words.push(start, x - start, flags, site);
-      runs.views.push(v);
-      start = -1;
+  /** Adds the words [from, to) of view `v` (access `k`'s) that the same-epoch filter does not cover, as runs. */
+  private addRuns(v: SpanView, k: number, from: number, to: number, write: boolean, site: number): void {
+    const epoch = this.c.epoch();
+    const filter = v.filter;
+    const flags = write ? Access.WRITE : 0;
+    let start = -1;
+    for (let x = from; x <= to; x++) {
+      let covered = true;
+      if (x < to) {
+        const e = filter[x];
+        covered = e >>> 16 === epoch && (((write ? 0 : e) | (e >>> 8)) & Access.MASK) === Access.MASK;
+      }
+      if (!covered && start < 0) start = x;
+      else if (covered && start >= 0) {
+        if ((this.nRuns + 1) * RUN > this.runs.length) {
+          const more = new Float64Array(2 * this.runs.length);
+          more.set(this.runs);
+          this.runs = more;
+        }
+        const r = this.nRuns++ * RUN;
+        this.runs[r] = start;
+        this.runs[r + 1] = x - start;
+        this.runs[r + 2] = flags;
+        this.runs[r + 3] = site;
+        this.runs[r + 4] = k;
+        start = -1;
+      }
     }
   }
 }

@@ -17,7 +17,7 @@ import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
 import type { Sites } from './sites.js';
-import { checkSpan, type SpanContext } from './spans.js';
+import { type SpanContext, Spans } from './spans.js';
 
 const SAME_EPOCH = STAT.sameEpoch;
 
@@ -177,15 +177,15 @@ export function elementAccess({
     };
   const read = fastPath(0);
   const write = fastPath(Access.WRITE);
-  const spanContext: SpanContext | undefined =
+  const ranges =
     spans === undefined || recorder !== undefined
       ? undefined
-      : {
+      : new Spans({
           ...spans,
           viewAt: (o) => (o === lastView ? last : viewAt(o)),
           epoch: () => epoch,
           siteOf: (m, i) => siteOf(hooks.siteId(m, i)),
-        };
+        });
   const runtime: ElementAccess['runtime'] = {
     get(o, k, site) {
       const key = toKey(k);
@@ -217,7 +217,7 @@ export function elementAccess({
     r: read,
     w: write,
     span: (m, lo, hi, step, inclusive, ints, list) =>
-      spanContext !== undefined && checkSpan(spanContext, m, lo, hi, step, inclusive, ints, list),
+      ranges?.check(m, lo, hi, step, inclusive, ints, list) === true,
     readAll(o, site) {
       const buffer = o.buffer as SharedArrayBuffer;
       checkRange(buffer, o.byteOffset, o.byteLength, 0, siteOf(site), 'TypedArray constructor', hooks.copied);
