@@ -139,13 +139,24 @@ export class Spans {
     const c = this.c;
     const runs = this.runs;
     const heapRuns = this.heapRuns;
+    const order = this.order;
     heapRuns.length = 0;
+    order.length = 0;
+    for (let r = 0; r < this.nRuns; r++) {
+      const v = this.views[runs[r * RUN + 4]] as SpanView;
+      const first = v.base + 2 * runs[r * RUN];
+      heapRuns.push(first, runs[r * RUN + 1], runs[r * RUN + 2], runs[r * RUN + 3]);
+      // the runs by their first word (insertion sort: a loop has few), for the pages in ascending order
+      let at = order.length;
+      while (at > 0 && heapRuns[4 * order[at - 1]] > first) at--;
+      order.splice(at, 0, r);
+    }
     let nPages = 0;
-    for (let r = 0; r < this.nRuns * RUN; r += RUN) {
-      const v = this.views[runs[r + 4]] as SpanView;
-      const first = v.base + 2 * runs[r];
-      heapRuns.push(first, runs[r + 1], runs[r + 2], runs[r + 3]);
-      for (let p = lockOf(first), last = lockOf(first + 2 * runs[r + 1] - 2); p <= last; p += PAGE_INTS) {
+    let done = -1; // the last page listed
+    for (const r of order) {
+      const first = heapRuns[4 * r];
+      const last = lockOf(first + 2 * heapRuns[4 * r + 1] - 2);
+      for (let p = Math.max(lockOf(first), done + PAGE_INTS); p <= last; p += PAGE_INTS) {
         if (nPages === this.pages.length) {
           const more = new Int32Array(2 * nPages);
           more.set(this.pages);
@@ -153,11 +164,9 @@ export class Spans {
         }
         this.pages[nPages++] = p;
       }
+      if (last > done) done = last;
     }
-    const pages = this.pages.subarray(0, nPages).sort();
-    let unique = 0;
-    for (let k = 0; k < nPages; k++) if (k === 0 || pages[k] !== pages[k - 1]) pages[unique++] = pages[k];
-    if (!c.shadow.accessRuns(heapRuns, pages.subarray(0, unique))) return false;
+    if (!c.shadow.accessRuns(heapRuns, this.pages, nPages)) return false;
     const epoch = c.epoch();
     let words = 0;
     for (let r = 0; r < this.nRuns * RUN; r += RUN) {

@@ -293,7 +293,7 @@ export class Shadow {
   /**
    * A range check (`../spans.ts`): checks, then records, the accesses of all the bytes of the runs of words `runs`
    * (four numbers per run: heap index of its first word, number of words, flags, site), holding the check locks of
-   * all their pages `pages` (sorted, each once) throughout, so that no access of another thread comes between the
+   * all their pages, the first `nPages` of `pages` (ascending, each once), throughout, so that no access of another thread comes between the
    * check and the record. Records nothing when an access would conflict: the loop then runs its per-access checks,
    * which report the race at its access. The pages are locked in ascending order; every other holder of a page
    * lock holds no other page lock while it waits for one (`accessRun`, the eager collector), so this cannot
@@ -301,11 +301,11 @@ export class Shadow {
    * does. Counted as the checks of {@link accessRun}.
    * @returns true when every access was checked and recorded, false when one would conflict (nothing recorded).
    */
-  accessRuns(runs: readonly number[], pages: Int32Array): boolean {
+  accessRuns(runs: readonly number[], pages: Int32Array, nPages: number): boolean {
     const s = this.s;
     let held = 0;
     try {
-      for (; held < pages.length; held++) {
+      for (; held < nPages; held++) {
         const page = pages[held];
         if (page + PAGE_INTS > s.heap.length) s.refresh();
         if (rawAtomics.compareExchange(s.heap, page, 0, s.self) !== 0) lock(s, s.heap, page);
