@@ -34,6 +34,17 @@ export interface SiteLocation {
   column: number;
 }
 
+/** The range check of a loop: {@link Hooks.span}'s arguments, true when the loop may run its plain accesses. */
+export type SpanCheck = (
+  m: SiteFunction,
+  lo: number,
+  hi: number,
+  step: number,
+  inclusive: number,
+  ints: readonly unknown[],
+  list: readonly unknown[],
+) => boolean;
+
 /** The detector behind the hooks; see the file header for the exact contract. */
 export interface Runtime {
   get(o: ArrayBufferView, k: unknown, site: number): unknown;
@@ -53,15 +64,7 @@ export interface Runtime {
    * will make was checked and recorded as its per-access checks would have, so the loop may run its plain accesses;
    * false (nothing recorded) sends them to their per-access checks. Throws nothing. Optional: without it, false.
    */
-  span?(
-    m: SiteFunction,
-    lo: number,
-    hi: number,
-    step: number,
-    inclusive: number,
-    ints: readonly unknown[],
-    list: readonly unknown[],
-  ): boolean;
+  span?: SpanCheck;
   /**
    * A read of every element of `o` (a TypedArray over shared memory) at `site`: the copy a TypedArray constructor
    * makes of it (ECMA-262 §23.2.5.1.2 InitializeTypedArrayFromTypedArray). Throws before the copy, like `get`.
@@ -252,15 +255,7 @@ export interface Hooks {
    * index's step per iteration, the kind (0 read, 1 write, 2 read then write) and the site index in module `m`. The
    * runtime's {@link Runtime.span}, else false.
    */
-  readonly span: (
-    m: SiteFunction,
-    lo: number,
-    hi: number,
-    step: number,
-    inclusive: number,
-    ints: readonly unknown[],
-    list: readonly unknown[],
-  ) => boolean;
+  readonly span: SpanCheck;
   /** Write `o[k] = v` at site `i` of module `m`; returns `v`. Plain writes have strict-mode semantics. */
   readonly set: (o: ArrayBufferView, k: unknown, v: unknown, m: SiteFunction, i: number) => unknown;
   /**

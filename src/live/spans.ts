@@ -20,12 +20,24 @@
  *
  * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
  */
-import type { SiteFunction } from '../hooks/contract.js';
+import type { SiteFunction, SpanCheck } from '../hooks/contract.js';
 import { STAT } from './memory/state.js';
 import type { Shadow } from './shadow/goldilocks.js';
 import { Access, lockOf, PAGE_INTS } from './shadow/goldilocks.js';
 
-/** What a range check needs of the view behind a TypedArray (`./views.ts` View). */
+/**
+ * The number of iterations of `for (j = lo; j < hi; j += step)` (`j <= hi` when `inclusive` is 1), `lo` an integer
+ * and `step` a positive one: 0 when `hi` is NaN or not above `lo`.
+ */
+export const iterations = (lo: number, hi: number, step: number, inclusive: number): number =>
+  inclusive ? (hi >= lo ? Math.floor((hi - lo) / step) + 1 : 0) : hi > lo ? Math.ceil((hi - lo) / step) : 0;
+
+/**
+ * What the element accesses and range checks keep of a view over shared memory (per thread): its buffer `id`, the
+ * heap index `base` of the buffer's word table, `off` (byteOffset), `bpe` (bytes per element), `len` (its length,
+ * -1 when it tracks a growable buffer's length), and `filter`: per word of the buffer, the bytes this thread read
+ * (bits 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check (the same-epoch filter of `./views.ts`).
+ */
 export interface SpanView {
   id: number;
   base: number;
@@ -80,26 +92,12 @@ export class Spans {
    * The range check of a loop (see the file header and `Hooks.span`). @returns true when every access was checked
    * and recorded (or there is none), false when none was.
    */
-  check(
-    m: SiteFunction,
-    lo: number,
-    hi: number,
-    step: number,
-    inclusive: number,
-    ints: readonly unknown[],
-    list: readonly unknown[],
-  ): boolean {
+  readonly check: SpanCheck = (m, lo, hi, step, inclusive, ints, list) => {
     const c = this.c;
     if (!c.shadow.rangeChecks) return false;
     for (let k = 0; k < ints.length; k++) if (!Number.isSafeInteger(ints[k])) return false;
     if (!Number.isSafeInteger(lo) || typeof hi !== 'number') return false;
-    const count = inclusive
-      ? hi >= lo
-        ? Math.floor((hi - lo) / step) + 1
-        : 0
-      : hi > lo
-        ? Math.ceil((hi - lo) / step)
-        : 0;
+    const count = iterations(lo, hi, step, inclusive);
     if (count === 0) {
       c.shadow.counts[STAT.ranges]++; // no iteration: no access
       return true;
@@ -132,7 +130,7 @@ export class Spans {
       for (let b = a + 3; b < hulls.length; b += 3)
         if (hulls[a] === hulls[b] && hulls[a + 1] < hulls[b + 2] && hulls[b + 1] < hulls[a + 2]) return false; // two view variables over the same bytes: the order of their accesses matters
     return this.record();
-  }
+  };
 
   /** Checks and records the runs (see {@link Shadow.accessRuns}), then the filter of their words. */
   private record(): boolean {

@@ -17,25 +17,15 @@ import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
 import type { Sites } from './sites.js';
-import { type SpanContext, Spans } from './spans.js';
+import { type SpanContext, Spans, type SpanView } from './spans.js';
 
 const SAME_EPOCH = STAT.sameEpoch;
 
 /**
- * What the element fast path keeps of a view over shared memory (per thread): its buffer `id`, the heap index
- * `base` of the buffer's word table, `off` (byteOffset), `bpe` (bytes per element), `len` (its length, -1 when
- * it tracks a growable buffer's length), and `filter`: per word of the buffer, the bytes this thread read (bits
- * 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check. An access covered by the filter (a read of
- * bytes read or written, a write of bytes written, in the current epoch) is not checked again.
+ * What the element fast path keeps of a view over shared memory (`./spans.ts` {@link SpanView}). An access covered by
+ * its filter (a read of bytes read or written, a write of bytes written, in the current epoch) is not checked again.
  */
-interface View {
-  id: number;
-  base: number;
-  off: number;
-  bpe: number;
-  len: number;
-  filter: Uint32Array;
-}
+type View = SpanView;
 
 /** What the element accesses of a thread are checked with. */
 export interface ElementChecks {

@@ -11,6 +11,7 @@ import type { Runtime } from '../../src/hooks/contract.js';
 import { installHooks, installRuntime } from '../../src/hooks/install.js';
 import { passthrough } from '../../src/hooks/thread.js';
 import { instrument } from '../../src/instrument/instrument.js';
+import { iterations } from '../../src/live/spans.js';
 
 installHooks();
 
@@ -39,13 +40,7 @@ const runtime: Runtime = {
   span(_m, lo, hi, step, inclusive, _ints, list) {
     spans++;
     if (!ranged) return false;
-    const count = inclusive
-      ? hi >= lo
-        ? Math.floor((hi - lo) / step) + 1
-        : 0
-      : hi > lo
-        ? Math.ceil((hi - lo) / step)
-        : 0;
+    const count = iterations(lo, hi, step, inclusive);
     for (let k = 0; k < list.length; k += 6) {
       const o = list[k] as Float64Array;
       const first = list[k + 2] as number;
