@@ -34,6 +34,17 @@ export interface SiteLocation {
   column: number;
 }
 
+/** The range check of a loop: {@link Hooks.span}'s arguments, true when the loop may run its plain accesses. */
+export type SpanCheck = (
+  m: SiteFunction,
+  lo: number,
+  hi: number,
+  step: number,
+  inclusive: number,
+  ints: readonly unknown[],
+  list: readonly unknown[],
+) => boolean;
+
 /** The detector behind the hooks; see the file header for the exact contract. */
 export interface Runtime {
   get(o: ArrayBufferView, k: unknown, site: number): unknown;
@@ -48,6 +59,12 @@ export interface Runtime {
    */
   r?(o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown): unknown;
   w?(o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown): unknown;
+  /**
+   * The range check of a loop (`../instrument/ranges.ts`), see {@link Hooks.span}: true when every access the loop
+   * will make was checked and recorded as its per-access checks would have, so the loop may run its plain accesses;
+   * false (nothing recorded) sends them to their per-access checks. Throws nothing. Optional: without it, false.
+   */
+  span?: SpanCheck;
   /**
    * A read of every element of `o` (a TypedArray over shared memory) at `site`: the copy a TypedArray constructor
    * makes of it (ECMA-262 §23.2.5.1.2 InitializeTypedArrayFromTypedArray). Throws before the copy, like `get`.
@@ -104,7 +121,7 @@ export interface WorkerHooks {
  * The hooks without the fields made from the installed runtime (`installRuntime` makes those when it
  * publishes them): what a runtime is made with.
  */
-export type ThreadHooks = Omit<Hooks, 'r' | 'w' | 'callee' | 'callee1' | 'direct' | 'atomics'>;
+export type ThreadHooks = Omit<Hooks, 'r' | 'w' | 'span' | 'callee' | 'callee1' | 'direct' | 'atomics'>;
 
 /** Default export of a runtime module: called once per thread with that thread's hooks. */
 export type RuntimeFactory = (hooks: ThreadHooks) => Runtime;
@@ -230,6 +247,15 @@ export interface Hooks {
   readonly w: (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown) => unknown;
   /** Read `o[k]` at site `i` of module `m`: the runtime's `get` for shared views, else the plain read. */
   readonly get: (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number) => unknown;
+  /**
+   * Before a `for` loop whose accesses are range-checked (`../instrument/ranges.ts`), when one of its views is over
+   * shared memory: the loop variable runs from `lo` (an integer) by `step` while it is below `hi` (at most `hi` when
+   * `inclusive` is 1); `ints` are the values that must be safe integers for the indices to be exact; `list` holds six
+   * values per access of the loop, in evaluation order: the view, its variable's number, the index at `lo`, the
+   * index's step per iteration, the kind (0 read, 1 write, 2 read then write) and the site index in module `m`. The
+   * runtime's {@link Runtime.span}, else false.
+   */
+  readonly span: SpanCheck;
   /** Write `o[k] = v` at site `i` of module `m`; returns `v`. Plain writes have strict-mode semantics. */
   readonly set: (o: ArrayBufferView, k: unknown, v: unknown, m: SiteFunction, i: number) => unknown;
   /**

@@ -12,6 +12,8 @@ import { shared } from './views.js';
 
 /** Without a fast path: shared views go to get/set, the others are cached at their site. */
 const slow = (o: ArrayBufferView): unknown => shared(o) || o;
+/** Without range checks: every access of the loop is checked on its own. */
+const noSpan = (): boolean => false;
 
 /**
  * Publishes `hooks` with the current runtime's fast paths at `globalThis.__goldilocks`. A new frozen object per
@@ -24,6 +26,7 @@ function publish(hooks: ThreadHooks): Hooks {
   const runtimeFields: Omit<Hooks, keyof ThreadHooks> = {
     r: runtime.r ?? slow,
     w: runtime.w ?? slow,
+    span: runtime.span ?? noSpan,
     ...calleeTests(runtime.sitedMethods ?? [], runtime.originals ?? new Map()),
     atomics: atomicsHooks(runtime.originals ?? new Map()),
   };

@@ -13,6 +13,7 @@
 
 import type { Variable } from 'eslint-scope';
 import type * as E from 'estree';
+import { type RangePlan, rangeGuard, rangePlan } from './ranges.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, type State } from './rewriter.js';
 import { invariantVariable } from './scope.js';
 import { type N, unparen, type Visitor } from './syntax.js';
@@ -121,7 +122,7 @@ export function loopGuarded(node: N, before: number, st: State): void {
   for (let j = before; j < rw.notes.length; j++) {
     const note = rw.notes[j];
     if (note.loop !== loop || note.object === null) return;
-    const g = guardOf(rw, loop, note.object);
+    const g = loop.range !== null ? loop.range.temp : guardOf(rw, loop, note.object);
     if (g === null) return;
     if (!guards.includes(g)) guards.push(g);
   }
@@ -130,6 +131,15 @@ export function loopGuarded(node: N, before: number, st: State): void {
     node.end,
     `(${guards.join(' && ')} ? ${text} : ${rw.ms.slice(node.start, node.end)})`,
   );
+}
+
+/** The site index of each access `plan` planned, among the sites from `before` on; null for one without a site. */
+function sitesOf(rw: Rewriter, plan: RangePlan, before: number): Array<number | null> {
+  return plan.accesses.map((a) => {
+    for (let i = before; i < rw.ranges.length / 2; i++)
+      if (rw.ranges[2 * i] === a.member.start && rw.ranges[2 * i + 1] === a.member.end) return i;
+    return null;
+  });
 }
 
 /** A loop visitor: the loop's sites may use its guards, which are set before the loop (see `loopGuarded`). */
@@ -150,8 +160,16 @@ export const inLoop =
       outer: st.loop,
       guards: new Map(),
       members: [],
+      range: null,
     };
+    const plan = rangePlan(st.rw, loop);
+    loop.range = plan;
+    const before = st.rw.locs.length / 2;
     visit(node, { ...st, loop }, c);
+    if (plan !== null) {
+      st.rw.ms.prependLeft(loop.start, `${rangeGuard(st.rw, plan, sitesOf(st.rw, plan, before))}; `);
+      return;
+    }
     if (loop.guards.size === 0 && loop.members.length === 0) return;
     const set = [
       ...[...loop.guards].map(([v, g]) => `${g} = !${HOOKS_GLOBAL}.shared(${v.name})`),

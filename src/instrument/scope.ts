@@ -58,12 +58,13 @@ function referenceOf(rw: Rewriter, id: E.Identifier, fn: N): Reference | undefin
  * loop in a block around it, not a `switch`'s), never assigned except by its declaration outside the loop;
  * not a global of a script (a property of the global object), not reachable from a direct `eval` or `with`.
  */
-function invariant(v: Variable, loop: Loop, fn: unknown): boolean {
+function invariant(v: Variable, loop: Loop, fn: unknown, writable = false): boolean {
   if (v.tainted || v.defs.length !== 1 || v.scope.type === 'global') return false;
   const node = loop.node;
   const inside = (n: E.Node) => (n as N).start >= node.start && (n as N).end <= node.end;
-  for (const r of v.references)
-    if (r.isWrite() && (!r.init || inside(r.identifier as E.Identifier))) return false;
+  if (!writable)
+    for (const r of v.references)
+      if (r.isWrite() && (!r.init || inside(r.identifier as E.Identifier))) return false;
   const d = v.defs[0];
   if (d.type === 'Parameter') return (v.scope.set.get('arguments')?.references.length ?? 0) === 0;
   if (d.type !== 'Variable' || v.scope.variableScope !== fn) return false;
@@ -82,4 +83,15 @@ export function invariantVariable(rw: Rewriter, loop: Loop, id: E.Identifier): V
   const r = referenceOf(rw, id, loop.fn);
   const v = r?.resolved;
   return r && v && invariant(v, loop, r.from.variableScope) ? v : null;
+}
+
+/**
+ * Whether `id` names a variable of the loop's function that the loop may assign but that reads without an
+ * exception anywhere in it: `invariant`'s conditions without the one on assignments (range checks, `./ranges.ts`:
+ * an accumulator such as `sum += a[j]`).
+ */
+export function loopLocal(rw: Rewriter, loop: Loop, id: E.Identifier): boolean {
+  const r = referenceOf(rw, id, loop.fn);
+  const v = r?.resolved;
+  return r !== undefined && v !== null && v !== undefined && invariant(v, loop, r.from.variableScope, true);
 }

@@ -30,7 +30,10 @@
  * `GOLDILOCKS_SHADOW_LIMIT` = the shadow heap's size in MiB
  * (`./options.ts`; past it, a `ShadowLimitError` names the limit and the option);
  * `GOLDILOCKS_HISTORY=1` (`--history`): every checked access
- * keeps its stack, which a race then prints for its previous access (not with `GOLDILOCKS_RECORD`).
+ * keeps its stack, which a race then prints for its previous access (not with `GOLDILOCKS_RECORD`), and loops are
+ * not range-checked;
+ * `GOLDILOCKS_RANGES=0`: loops are not range-checked (`./spans.ts`): each access is checked on its own, as with
+ * `--history`, a recorded or a jumbled run (for differential tests and measurements).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -371,6 +374,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     recorder,
     checkWord,
     checkRange,
+    spans: history || settings.GOLDILOCKS_RANGES === '0' ? undefined : { shadow, counted },
   });
   /** Runs `body` holding the list lock: a synchronization operation of this thread, which starts its next epoch. */
   const listLocked = <T>(body: () => T): T => {
@@ -439,7 +443,11 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   return {
     ...elements.runtime,
     ...(locked !== undefined
-      ? { ...locked.runtime, ...lockedFastPaths(elements.runtime, recorder, memory, hooks) }
+      ? {
+          ...locked.runtime,
+          ...lockedFastPaths(elements.runtime, recorder, memory, hooks),
+          span: undefined, // range checks record no values and jumble none: per-access checks
+        }
       : {}),
     allocated: (x, site) => buffers.allocated(x, sites.siteOf(site)),
     sitedMethods: [...sitedMethods, ...stmMethods],

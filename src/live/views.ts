@@ -17,24 +17,15 @@ import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
 import type { Sites } from './sites.js';
+import { type SpanContext, Spans, type SpanView } from './spans.js';
 
 const SAME_EPOCH = STAT.sameEpoch;
 
 /**
- * What the element fast path keeps of a view over shared memory (per thread): its buffer `id`, the heap index
- * `base` of the buffer's word table, `off` (byteOffset), `bpe` (bytes per element), `len` (its length, -1 when
- * it tracks a growable buffer's length), and `filter`: per word of the buffer, the bytes this thread read (bits
- * 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check. An access covered by the filter (a read of
- * bytes read or written, a write of bytes written, in the current epoch) is not checked again.
+ * What the element fast path keeps of a view over shared memory (`./spans.ts` {@link SpanView}). An access covered by
+ * its filter (a read of bytes read or written, a write of bytes written, in the current epoch) is not checked again.
  */
-interface View {
-  id: number;
-  base: number;
-  off: number;
-  bpe: number;
-  len: number;
-  filter: Uint32Array;
-}
+type View = SpanView;
 
 /** What the element accesses of a thread are checked with. */
 export interface ElementChecks {
@@ -47,11 +38,13 @@ export interface ElementChecks {
   recorder: Recorder | undefined;
   checkWord: CheckWord;
   checkRange: CheckRange;
+  /** The range checks of loops (`./spans.ts`), with this checker; undefined when they are off (`--history`). */
+  spans?: Pick<SpanContext, 'shadow' | 'counted'>;
 }
 
 /** The element hooks of a thread, and the start of its next epoch. */
 export interface ElementAccess {
-  runtime: Required<Pick<Runtime, 'get' | 'set' | 'r' | 'w' | 'readAll' | 'readElements'>>;
+  runtime: Required<Pick<Runtime, 'get' | 'set' | 'r' | 'w' | 'span' | 'readAll' | 'readElements'>>;
   /**
    * Starts this thread's next epoch: called at each of its synchronization operations (under the list lock,
    * `Context.listLocked`), after which no earlier check covers an access.
@@ -78,6 +71,7 @@ export function elementAccess({
   recorder,
   checkWord,
   checkRange,
+  spans,
 }: ElementChecks): ElementAccess {
   const { siteOf } = sites;
   /**
@@ -173,6 +167,15 @@ export function elementAccess({
     };
   const read = fastPath(0);
   const write = fastPath(Access.WRITE);
+  const ranges =
+    spans === undefined || recorder !== undefined
+      ? undefined
+      : new Spans({
+          ...spans,
+          viewAt: (o) => (o === lastView ? last : viewAt(o)),
+          epoch: () => epoch,
+          siteOf: (m, i) => siteOf(hooks.siteId(m, i)),
+        });
   const runtime: ElementAccess['runtime'] = {
     get(o, k, site) {
       const key = toKey(k);
@@ -203,6 +206,8 @@ export function elementAccess({
     },
     r: read,
     w: write,
+    span: (m, lo, hi, step, inclusive, ints, list) =>
+      ranges?.check(m, lo, hi, step, inclusive, ints, list) === true,
     readAll(o, site) {
       const buffer = o.buffer as SharedArrayBuffer;
       checkRange(buffer, o.byteOffset, o.byteLength, 0, siteOf(site), 'TypedArray constructor', hooks.copied);

@@ -142,6 +142,8 @@ export const STATS = [
   'walksCached',
   /** The most cells the list held at once (live cells, checked at each new chunk): a maximum, not a sum. */
   'listPeak',
+  /** Loops whose accesses were checked by one range check (`../spans.ts`), not access by access. */
+  'ranges',
 ] as const;
 export type StatName = (typeof STATS)[number];
 /** Words of `ctl` reserved for the counters (from `CTL.stats` to `CTL.dedup`). */

@@ -111,6 +111,11 @@ export class EraserShadow extends Shadow {
    */
   protected override uniformPages = false;
 
+  /** No range checks: Eraser's checks are left to the per-access path. */
+  override get rangeChecks(): boolean {
+    return false;
+  }
+
   protected override shortCircuited(): boolean {
     return false;
   }

@@ -1,0 +1,423 @@
+/**
+ * **Range checks** (coalesced checks of a loop's element accesses, after BigFoot: Rhodes, Flanagan, Freund, PLDI
+ * 2017, §4, one check for a loop over `a[lo..hi)`): a `for` loop whose set of accessed elements is known exactly
+ * when it is entered gets, instead of the per-variable loop guards of `./loops.ts`, one guard `R` for all its
+ * accesses, set before the loop to
+ *
+ *     R = !__goldilocks.shared(V1) && ... || typeof x === "number" && ... &&
+ *         __goldilocks.span(__gl$m, LO, HI, STEP, INCL, [ints...], [V, group, FIRST, STRIDE, KIND, SITE, ...])
+ *
+ * (`Hooks.span`, `../hooks/contract.ts`): true when no view is over shared memory (as the loop guards), or when the
+ * runtime checked and recorded every access the loop will make, as the per-access checks would have; then each
+ * access runs plain (`(R ? ORIGINAL : GUARDED)`). False sends every access of the loop to its per-access check.
+ *
+ * The loop (`for (let j = LO; j < HI; j++)`, `<=`, `++j`, `j += c` with `c` a positive integer literal) qualifies
+ * when its body is straight-line code that can neither exit early nor run other code: expression statements, `let`
+ * / `const` / `var` declarations at the top of the body, `if`s without element accesses; operators on numbers
+ * (no `in`, `instanceof`, `delete`, calls, `new`, property reads other than elements, string or BigInt literals);
+ * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
+ * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` invariant in the loop
+ * (`./scope.ts`), every other variable read a local of the function declared before the loop (accumulators may be
+ * assigned). The typeof tests make every operator one on numbers (the runtime refuses BigInt arrays), so nothing
+ * in the body throws or runs code; `ints` (the variables of `LO` and of the indices) must be safe integers for
+ * FIRST (the index at `j = LO`) and STRIDE (`a * c`) to give exactly the indices the loop computes.
+ *
+ * Per view variable, either it is only written, or each write `V[x] = ...` follows (in evaluation order, in the same
+ * iteration) a read of `V[x]` with the same index expression (a compound assignment or update is one): then the
+ * first access of each element in the loop is of the kind the runtime records first (reads, then writes), so the
+ * shadow state it leaves is the one the per-access checks leave. The runtime refuses two view variables over
+ * overlapping bytes (`../live/spans.ts`).
+ */
+
+import type * as E from 'estree';
+import { HOOKS_GLOBAL, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
+import { invariantVariable, loopLocal } from './scope.js';
+import { type N, unparen } from './syntax.js';
+import { tempIn } from './temporaries.js';
+
+/** One element access of a range-checked loop, in evaluation order. */
+interface Planned {
+  member: E.MemberExpression & N;
+  view: string;
+  /** The index with the loop variable printed as `j`: equal texts, equal indices in an iteration. */
+  index: string;
+  /** 0 read, 1 write, 2 read then write (a compound assignment or update). */
+  kind: 0 | 1 | 2;
+  /** The coefficient of the loop variable in the index. */
+  coef: number;
+  node: E.Expression;
+}
+
+/** What {@link rangePlan} found for a loop. */
+export interface RangePlan {
+  /** The guard temporary of every access of the loop. */
+  temp: string;
+  j: string;
+  lo: E.Expression;
+  hi: E.Expression;
+  step: number;
+  inclusive: boolean;
+  accesses: Planned[];
+  /** Variables the typeof tests cover, and those that must be safe integers. */
+  numbers: Set<string>;
+  ints: Set<string>;
+  views: string[];
+}
+
+const ARITHMETIC = new Set([
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '**',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  '==',
+  '!=',
+  '===',
+  '!==',
+  '&',
+  '|',
+  '^',
+  '<<',
+  '>>',
+  '>>>',
+]);
+const UNARY = new Set(['-', '+', '!', '~', 'typeof', 'void']);
+
+/** The loop variable in an index's text (not an identifier: no other variable prints as it). */
+const J = '#';
+
+class Refused extends Error {}
+const refuse = (): never => {
+  throw new Refused();
+};
+
+/**
+ * The text of `e` (an index, or `LO`) in the grammar of indices: identifiers, number literals, `+`, `-`, `*`,
+ * unary `-` and `+`, fully parenthesized; `j` replaced by `jText`. `ids` collects the identifiers other than `j`.
+ * @returns the text and the coefficient of `j`, or refuses (not that grammar, or `j` not affine with a literal
+ * coefficient).
+ */
+function affine(e: E.Node, j: string, jText: string, ids: Set<string>): { text: string; coef: number } {
+  const x = unparen(e);
+  switch (x.type) {
+    case 'Identifier':
+      if (x.name === j) return { text: jText, coef: 1 };
+      ids.add(x.name);
+      return { text: x.name, coef: 0 };
+    case 'Literal':
+      if (typeof x.value !== 'number' || !Number.isSafeInteger(x.value)) return refuse();
+      return { text: String(x.value), coef: 0 };
+    case 'UnaryExpression': {
+      if (x.operator !== '-' && x.operator !== '+') return refuse();
+      const a = affine(x.argument, j, jText, ids);
+      return { text: `(${x.operator}${a.text})`, coef: x.operator === '-' ? -a.coef : a.coef };
+    }
+    case 'BinaryExpression': {
+      if (x.operator !== '+' && x.operator !== '-' && x.operator !== '*') return refuse();
+      const a = affine(x.left, j, jText, ids);
+      const b = affine(x.right, j, jText, ids);
+      const text = `(${a.text} ${x.operator} ${b.text})`;
+      if (x.operator === '+') return { text, coef: a.coef + b.coef };
+      if (x.operator === '-') return { text, coef: a.coef - b.coef };
+      if (a.coef === 0 && b.coef === 0) return { text, coef: 0 };
+      const lit = (n: E.Node) => {
+        const u = unparen(n);
+        return u.type === 'Literal' && typeof u.value === 'number' ? u.value : null;
+      };
+      const la = lit(x.left);
+      const lb = lit(x.right);
+      if (a.coef === 0 && la !== null) return { text, coef: la * b.coef };
+      if (b.coef === 0 && lb !== null) return { text, coef: lb * a.coef };
+      return refuse();
+    }
+    default:
+      return refuse();
+  }
+}
+
+/** The walk of a candidate loop's body: what it reads, declares, assigns and accesses. */
+class Body {
+  readonly accesses: Planned[] = [];
+  readonly declared = new Set<string>();
+  /** Identifiers read or assigned that the body does not declare, with a node of each. */
+  readonly free = new Map<string, E.Identifier>();
+  readonly assigned = new Set<string>();
+  /** Uses of names, by position, to check that a declared name is used only after its declaration. */
+  readonly uses: Array<{ name: string; pos: number }> = [];
+  readonly declaredAt = new Map<string, number>();
+
+  constructor(readonly j: string) {}
+
+  use(id: E.Identifier): void {
+    this.uses.push({ name: id.name, pos: (id as N).start });
+    if (!this.free.has(id.name)) this.free.set(id.name, id);
+  }
+
+  statement(s: E.Statement, top: boolean): void {
+    switch (s.type) {
+      case 'ExpressionStatement':
+        this.expression(s.expression, false);
+        return;
+      case 'EmptyStatement':
+        return;
+      case 'BlockStatement':
+        for (const x of s.body) this.statement(x, false);
+        return;
+      case 'VariableDeclaration':
+        // not `var`: one declared without an initializer keeps, in each iteration, what it held before
+        if (!top || s.kind === 'var') refuse();
+        for (const d of s.declarations) {
+          if (d.id.type !== 'Identifier') refuse();
+          const name = (d.id as E.Identifier).name;
+          if (this.declared.has(name) || name === this.j) refuse();
+          if (d.init) this.expression(d.init, false);
+          this.declared.add(name);
+          this.declaredAt.set(name, (d as unknown as N).end);
+        }
+        return;
+      case 'IfStatement':
+        this.expression(s.test, true);
+        this.branch(s.consequent);
+        if (s.alternate) this.branch(s.alternate);
+        return;
+      default:
+        refuse();
+    }
+  }
+
+  /** An `if` branch: no declarations, no element accesses (`conditional`). */
+  private branch(s: E.Statement): void {
+    if (s.type === 'BlockStatement') for (const x of s.body) this.branch(x);
+    else if (s.type === 'ExpressionStatement') this.expression(s.expression, true);
+    else if (s.type === 'IfStatement') {
+      this.expression(s.test, true);
+      this.branch(s.consequent);
+      if (s.alternate) this.branch(s.alternate);
+    } else if (s.type !== 'EmptyStatement') refuse();
+  }
+
+  /** Visits `e` in evaluation order; `conditional`: it may not run, so it may not access elements. */
+  expression(e: E.Node, conditional: boolean): void {
+    const x = unparen(e);
+    switch (x.type) {
+      case 'Identifier':
+        if (x.name === 'undefined' || x.name === 'NaN' || x.name === 'Infinity') refuse(); // globals
+        this.use(x);
+        return;
+      case 'Literal':
+        if (typeof x.value !== 'number' && typeof x.value !== 'boolean' && x.value !== null) refuse();
+        return;
+      case 'BinaryExpression':
+        if (!ARITHMETIC.has(x.operator)) refuse();
+        this.expression(x.left, conditional);
+        this.expression(x.right, conditional);
+        return;
+      case 'UnaryExpression':
+        if (!UNARY.has(x.operator)) refuse();
+        this.expression(x.argument, conditional);
+        return;
+      case 'LogicalExpression':
+        this.expression(x.left, conditional);
+        this.expression(x.right, true);
+        return;
+      case 'ConditionalExpression':
+        this.expression(x.test, conditional);
+        this.expression(x.consequent, true);
+        this.expression(x.alternate, true);
+        return;
+      case 'SequenceExpression':
+        for (const y of x.expressions) this.expression(y, conditional);
+        return;
+      case 'MemberExpression':
+        this.element(x, 0, conditional);
+        return;
+      case 'AssignmentExpression': {
+        const t = unparen(x.left);
+        if (t.type === 'Identifier') {
+          if (x.operator === '&&=' || x.operator === '||=' || x.operator === '??=') refuse();
+          this.use(t);
+          this.assigned.add(t.name);
+          this.expression(x.right, conditional);
+          return;
+        }
+        if (
+          t.type !== 'MemberExpression' ||
+          x.operator === '&&=' ||
+          x.operator === '||=' ||
+          x.operator === '??='
+        )
+          refuse();
+        const m = t as E.MemberExpression;
+        if (x.operator === '=') {
+          this.expression(x.right, conditional);
+          this.element(m, 1, conditional);
+        } else {
+          // the read comes first, then the right-hand side, then the write: the read stands for the pair
+          const at = this.accesses.length;
+          this.element(m, 2, conditional);
+          const planned = this.accesses.pop() as Planned;
+          this.expression(x.right, conditional);
+          this.accesses.splice(at, 0, planned);
+        }
+        return;
+      }
+      case 'UpdateExpression': {
+        const t = unparen(x.argument);
+        if (t.type === 'Identifier') {
+          this.use(t);
+          this.assigned.add(t.name);
+          return;
+        }
+        if (t.type !== 'MemberExpression') refuse();
+        this.element(t as E.MemberExpression, 2, conditional);
+        return;
+      }
+      default:
+        refuse();
+    }
+  }
+
+  private element(m: E.MemberExpression, kind: 0 | 1 | 2, conditional: boolean): void {
+    if (conditional || !m.computed || m.object.type !== 'Identifier' || m.optional) refuse();
+    const view = (m.object as E.Identifier).name;
+    const ids = new Set<string>();
+    const { text, coef } = affine(m.property, this.j, J, ids);
+    this.use(m.object as E.Identifier);
+    for (const id of ids) this.uses.push({ name: id, pos: (m.property as N).start });
+    this.accesses.push({
+      member: m as E.MemberExpression & N,
+      view,
+      index: text,
+      kind,
+      coef,
+      node: m.property as E.Expression,
+    });
+  }
+}
+
+/** The loop variable's name, `LO`, `HI`, the step and `<=` of `loop`, else refuses. */
+function header(node: E.ForStatement) {
+  const init = node.init;
+  if (init?.type !== 'VariableDeclaration' || init.kind === 'const' || init.declarations.length !== 1)
+    refuse();
+  const d = (init as E.VariableDeclaration).declarations[0];
+  if (d.id.type !== 'Identifier' || !d.init) refuse();
+  const j = (d.id as E.Identifier).name;
+  const test = node.test ? unparen(node.test) : null;
+  if (
+    test?.type !== 'BinaryExpression' ||
+    (test.operator !== '<' && test.operator !== '<=') ||
+    unparen(test.left).type !== 'Identifier' ||
+    (unparen(test.left) as E.Identifier).name !== j
+  )
+    refuse();
+  const t = test as E.BinaryExpression;
+  const u = node.update ? unparen(node.update) : null;
+  let step = 0;
+  if (u?.type === 'UpdateExpression' && u.operator === '++') step = 1;
+  else if (u?.type === 'AssignmentExpression' && u.operator === '+=') {
+    const c = unparen(u.right);
+    if (c.type === 'Literal' && typeof c.value === 'number' && Number.isSafeInteger(c.value) && c.value > 0)
+      step = c.value;
+  }
+  const target =
+    u?.type === 'UpdateExpression' ? u.argument : u?.type === 'AssignmentExpression' ? u.left : null;
+  if (step === 0 || target === null || unparen(target).type !== 'Identifier') refuse();
+  if ((unparen(target as E.Node) as E.Identifier).name !== j) refuse();
+  return { j, lo: d.init as E.Expression, hi: t.right as E.Expression, step, inclusive: t.operator === '<=' };
+}
+
+/**
+ * The range plan of `loop` when it qualifies (see the file header), its guard temporary allocated; else null.
+ * Called before the loop's body is rewritten.
+ */
+export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
+  if (loop.node.type !== 'ForStatement') return null;
+  try {
+    const node = loop.node as unknown as E.ForStatement;
+    const h = header(node);
+    const body = new Body(h.j);
+    if (node.body.type === 'BlockStatement') for (const x of node.body.body) body.statement(x, true);
+    else body.statement(node.body, false);
+    if (body.accesses.length === 0) return null;
+    const ints = new Set<string>();
+    const his = new Set<string>();
+    if (affine(h.lo, h.j, J, ints).coef !== 0 || affine(h.hi, h.j, J, his).coef !== 0) refuse();
+    const views = [...new Set(body.accesses.map((a) => a.view))];
+    for (const a of body.accesses) affine(a.node, h.j, J, ints);
+    const fixed = new Set([h.j, ...views, ...ints, ...his]);
+    const ids = new Map<string, E.Identifier>();
+    const collect = (e: E.Node) => {
+      const x = unparen(e);
+      if (x.type === 'Identifier') ids.set(x.name, x);
+      else if (x.type === 'BinaryExpression') {
+        collect(x.left);
+        collect(x.right);
+      } else if (x.type === 'UnaryExpression') collect(x.argument);
+    };
+    collect(h.lo);
+    collect(h.hi);
+    for (const a of body.accesses) collect(a.node);
+    for (const name of body.declared) if (fixed.has(name)) refuse();
+    for (const name of body.assigned) if (fixed.has(name)) refuse();
+    for (const u of body.uses) {
+      const at = body.declaredAt.get(u.name);
+      if (at !== undefined && u.pos < at) refuse();
+    }
+    // views, index and bound variables: invariant; other free variables: locals declared before the loop
+    for (const a of body.accesses) {
+      const id = (a.member.object as E.Identifier) ?? refuse();
+      if (invariantVariable(rw, loop, id) === null) refuse();
+    }
+    for (const [name, id] of ids) if (name !== h.j && invariantVariable(rw, loop, id) === null) refuse();
+    const numbers = new Set<string>([...ids.keys()].filter((n) => n !== h.j));
+    for (const [name, id] of body.free) {
+      if (name === h.j || views.includes(name) || body.declared.has(name)) continue;
+      if (!loopLocal(rw, loop, id)) refuse();
+      numbers.add(name);
+    }
+    for (const v of views) {
+      const of = body.accesses.filter((a) => a.view === v);
+      if (!of.some((a) => a.kind !== 1)) continue; // only written
+      for (let k = 0; k < of.length; k++)
+        if (of[k].kind === 1 && !of.slice(0, k).some((a) => a.kind !== 1 && a.index === of[k].index))
+          refuse();
+    }
+    return {
+      temp: tempIn(loop.scope),
+      ...h,
+      accesses: body.accesses,
+      numbers,
+      ints,
+      views,
+    };
+  } catch (e) {
+    if (e instanceof Refused) return null;
+    throw e;
+  }
+}
+
+/**
+ * The statement that sets a range-checked loop's guard (see the file header), `sites` the site index of each
+ * planned access (null when one has none: then the guard is only the loop guards' `!shared` tests).
+ */
+export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | null>): string {
+  const unshared = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
+  if (sites.includes(null)) return `${plan.temp} = ${unshared}`;
+  const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
+  const lo = affine(plan.lo, plan.j, J, new Set()).text;
+  const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
+  const entries = plan.accesses.map((a, k) => {
+    const first = affine(a.node, plan.j, lo, new Set()).text;
+    return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${a.coef * plan.step}, ${a.kind}, ${sites[k]}`;
+  });
+  return (
+    `${plan.temp} = ${unshared} || ${typed}${HOOKS_GLOBAL}.span(${SITE_FN}, ${lo}, (${hi}), ${plan.step}, ` +
+    `${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`
+  );
+}

@@ -1,0 +1,277 @@
+/**
+ * **Range checks** (BigFoot's coalesced checks, Rhodes, Flanagan, Freund, PLDI 2017): the runtime's `span` hook
+ * (`../hooks/contract.ts` {@link Runtime.span}), called before a loop that `../instrument/ranges.ts` found to access
+ * exactly the elements `first + stride·t` (t < count) of each of its views, with no synchronization, early exit or
+ * other code inside. It checks all those accesses at once, as runs of words ({@link Shadow.accessRuns}: the check
+ * locks of all their pages held, uniform pages once), in two passes: would any access conflict? If so, nothing is
+ * recorded and the answer is false: the loop runs its per-access checks, which throw `DataRaceException` at the
+ * racing access, after the accesses before it happened, and never for one that does not happen. Else every access
+ * is recorded, and the same-epoch filter of each word (`./views.ts`).
+ *
+ * **Same state as the per-access checks.** Each element is recorded once per kind, with the site of its first
+ * access of that kind in the loop: per view, the accesses (same stride ±1) are taken in the order in which they
+ * first reach each element (a larger first index reaches an element earlier, for stride 1), each recording the
+ * elements not reached before. Reads are recorded before writes: the rewriter lets a view be written only where
+ * each write follows a read of the same element in its iteration, or where it is only written, so the first access
+ * of every element is the one recorded first. Words this thread already covered in this epoch (the filter of
+ * `./views.ts`) are skipped, as the per-access checks skip them. Two view variables whose elements overlap, views
+ * of elements other than 8 bytes, growable buffers and strides other than 0 (one access) or ±1 go to the per-access
+ * checks. Out-of-bounds indices touch no memory (ECMA-262 §10.4.5.15–16) and are not recorded.
+ *
+ * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
+ */
+import type { SiteFunction, SpanCheck } from '../hooks/contract.js';
+import { STAT } from './memory/state.js';
+import type { Shadow } from './shadow/goldilocks.js';
+import { Access, lockOf, PAGE_INTS } from './shadow/goldilocks.js';
+
+/**
+ * The number of iterations of `for (j = lo; j < hi; j += step)` (`j <= hi` when `inclusive` is 1), `lo` an integer
+ * and `step` a positive one: 0 when `hi` is NaN or not above `lo`.
+ */
+export const iterations = (lo: number, hi: number, step: number, inclusive: number): number =>
+  inclusive ? (hi >= lo ? Math.floor((hi - lo) / step) + 1 : 0) : hi > lo ? Math.ceil((hi - lo) / step) : 0;
+
+/**
+ * What the element accesses and range checks keep of a view over shared memory (per thread): its buffer `id`, the
+ * heap index `base` of the buffer's word table, `off` (byteOffset), `bpe` (bytes per element), `len` (its length,
+ * -1 when it tracks a growable buffer's length), and `filter`: per word of the buffer, the bytes this thread read
+ * (bits 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check (the same-epoch filter of `./views.ts`).
+ */
+export interface SpanView {
+  id: number;
+  base: number;
+  off: number;
+  bpe: number;
+  len: number;
+  filter: Uint32Array;
+}
+
+/** A thread's range checks: its checker, views, epoch and sites. */
+export interface SpanContext {
+  shadow: Shadow;
+  /** The view of `o` when it is over shared memory, else undefined. */
+  viewAt(o: ArrayBufferView): SpanView | undefined;
+  /** This thread's epoch (`./views.ts`). */
+  epoch(): number;
+  /** The string id of site `i` of module `m`. */
+  siteOf(m: SiteFunction, i: number): number;
+  /** Counts `n` word checks (flushing the counters now and then). */
+  counted(n: number): void;
+}
+
+const TYPED_TAG = Object.getOwnPropertyDescriptor(
+  Object.getPrototypeOf(Int8Array.prototype),
+  Symbol.toStringTag,
+)?.get as (this: unknown) => string | undefined;
+/** Iterations past which the check is left to the accesses. */
+const MAX_COUNT = 2 ** 31;
+/** Fields per access in a span's list (see `Hooks.span`). */
+const FIELDS = 6;
+/** Fields per run of words in {@link Spans.runs}: heap index of the first word, words, flags, site, view (index). */
+const RUN = 5;
+
+/** A thread's range checks (see the file header), with the scratch arrays each call reuses. */
+export class Spans {
+  /** Per access of the current call: its view, when over shared memory. */
+  private readonly views: Array<SpanView | undefined> = [];
+  /** Runs of words, {@link RUN} numbers each. */
+  private runs = new Float64Array(64 * RUN);
+  private nRuns = 0;
+  /** The heap runs handed to the checker (four numbers each) and their pages. */
+  private heapRuns: number[] = [];
+  private pages = new Int32Array(1024);
+  /** Per group over shared memory: buffer id, first and end word of its hull. */
+  private readonly hulls: number[] = [];
+  /** Accesses of one group and kind, in the order they first reach an element. */
+  private readonly order: number[] = [];
+
+  constructor(private readonly c: SpanContext) {}
+
+  /**
+   * The range check of a loop (see the file header and `Hooks.span`). @returns true when every access was checked
+   * and recorded (or there is none), false when none was.
+   */
+  readonly check: SpanCheck = (m, lo, hi, step, inclusive, ints, list) => {
+    const c = this.c;
+    if (!c.shadow.rangeChecks) return false;
+    for (let k = 0; k < ints.length; k++) if (!Number.isSafeInteger(ints[k])) return false;
+    if (!Number.isSafeInteger(lo) || typeof hi !== 'number') return false;
+    const count = iterations(lo, hi, step, inclusive);
+    if (count === 0) {
+      c.shadow.counts[STAT.ranges]++; // no iteration: no access
+      return true;
+    }
+    if (!(count <= MAX_COUNT)) return false;
+    const n = list.length / FIELDS;
+    const views = this.views;
+    views.length = n;
+    for (let k = 0; k < n; k++) {
+      const o = list[FIELDS * k];
+      const tag = TYPED_TAG.call(o);
+      if (tag === undefined || tag === 'BigInt64Array' || tag === 'BigUint64Array') return false;
+      const first = list[FIELDS * k + 2] as number;
+      const stride = list[FIELDS * k + 3] as number;
+      if (!Number.isSafeInteger(first) || !Number.isSafeInteger(first + stride * (count - 1))) return false;
+      const v = c.viewAt(o as ArrayBufferView);
+      if (v !== undefined && (v.bpe !== 8 || v.len < 0)) return false;
+      views[k] = v;
+    }
+    this.nRuns = 0;
+    const hulls = this.hulls;
+    hulls.length = 0;
+    for (let k = 0; k < n; k++) {
+      const g = list[FIELDS * k + 1];
+      let seen = views[k] === undefined;
+      for (let x = 0; x < k && !seen; x++) seen = list[FIELDS * x + 1] === g;
+      if (!seen && !this.group(m, list, k, count)) return false;
+    }
+    for (let a = 0; a < hulls.length; a += 3)
+      for (let b = a + 3; b < hulls.length; b += 3)
+        if (hulls[a] === hulls[b] && hulls[a + 1] < hulls[b + 2] && hulls[b + 1] < hulls[a + 2]) return false; // two view variables over the same bytes: the order of their accesses matters
+    return this.record();
+  };
+
+  /** Checks and records the runs (see {@link Shadow.accessRuns}), then the filter of their words. */
+  private record(): boolean {
+    const c = this.c;
+    const runs = this.runs;
+    const heapRuns = this.heapRuns;
+    const order = this.order;
+    heapRuns.length = 0;
+    order.length = 0;
+    for (let r = 0; r < this.nRuns; r++) {
+      const v = this.views[runs[r * RUN + 4]] as SpanView;
+      const first = v.base + 2 * runs[r * RUN];
+      heapRuns.push(first, runs[r * RUN + 1], runs[r * RUN + 2], runs[r * RUN + 3]);
+      // the runs by their first word (insertion sort: a loop has few), for the pages in ascending order
+      let at = order.length;
+      while (at > 0 && heapRuns[4 * order[at - 1]] > first) at--;
+      order.splice(at, 0, r);
+    }
+    let nPages = 0;
+    let done = -1; // the last page listed
+    for (const r of order) {
+      const first = heapRuns[4 * r];
+      const last = lockOf(first + 2 * heapRuns[4 * r + 1] - 2);
+      for (let p = Math.max(lockOf(first), done + PAGE_INTS); p <= last; p += PAGE_INTS) {
+        if (nPages === this.pages.length) {
+          const more = new Int32Array(2 * nPages);
+          more.set(this.pages);
+          this.pages = more;
+        }
+        this.pages[nPages++] = p;
+      }
+      if (last > done) done = last;
+    }
+    if (!c.shadow.accessRuns(heapRuns, this.pages, nPages)) return false;
+    const epoch = c.epoch();
+    let words = 0;
+    for (let r = 0; r < this.nRuns * RUN; r += RUN) {
+      const bits = runs[r + 2] & Access.WRITE ? Access.MASK << 8 : Access.MASK;
+      const filter = (this.views[runs[r + 4]] as SpanView).filter;
+      for (let x = runs[r], end = runs[r] + runs[r + 1]; x < end; x++) {
+        const e = filter[x];
+        filter[x] = (e >>> 16 === epoch ? e : epoch << 16) | bits;
+      }
+      words += runs[r + 1];
+    }
+    c.counted(words);
+    c.shadow.counts[STAT.ranges]++;
+    return true;
+  }
+
+  /**
+   * Adds the runs of the accesses of one view variable (its group number that of access `k`, the first of them;
+   * sites in module `m`): reads then writes, each element with the access that reaches it first; and its hull.
+   * @returns false when the group's strides do not allow it (see the file header).
+   */
+  private group(m: SiteFunction, list: readonly unknown[], k: number, count: number): boolean {
+    const v = this.views[k] as SpanView;
+    const g = list[FIELDS * k + 1];
+    const stride = list[FIELDS * k + 3] as number;
+    let members = 0;
+    for (let x = k; x < this.views.length; x++) {
+      if (list[FIELDS * x + 1] !== g) continue;
+      if (list[FIELDS * x + 3] !== stride) return false;
+      members++;
+    }
+    if (stride !== 1 && stride !== -1 && !(stride === 0 && members === 1)) return false;
+    const w0 = v.off / 8;
+    let lowest = Number.POSITIVE_INFINITY;
+    let highest = Number.NEGATIVE_INFINITY;
+    const order = this.order;
+    for (let write = 0; write < 2; write++) {
+      // the accesses of this kind, by the order they first reach an element: the largest first index first for
+      // stride 1, the smallest for -1 (insertion sort, stable: the earlier in the body first on a tie)
+      order.length = 0;
+      for (let x = k; x < this.views.length; x++) {
+        const kind = list[FIELDS * x + 4];
+        if (list[FIELDS * x + 1] !== g || kind === (write ? 0 : 1)) continue;
+        const f = list[FIELDS * x + 2] as number;
+        let at = order.length;
+        while (
+          at > 0 &&
+          (stride === -1
+            ? (list[FIELDS * order[at - 1] + 2] as number) > f
+            : (list[FIELDS * order[at - 1] + 2] as number) < f)
+        )
+          at--;
+        order.splice(at, 0, x);
+      }
+      let reached = stride === -1 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+      for (const x of order) {
+        const first = list[FIELDS * x + 2] as number;
+        let from: number;
+        let to: number; // elements [from, to) no earlier access reached
+        if (stride === -1) {
+          from = Math.max(first - count + 1, reached);
+          to = first + 1;
+          reached = Math.max(reached, first + 1);
+        } else {
+          from = first;
+          to = stride === 0 ? first + 1 : Math.min(first + count, reached);
+          reached = Math.min(reached, first);
+        }
+        from = Math.max(from, 0);
+        to = Math.min(to, v.len);
+        if (from >= to) continue;
+        lowest = Math.min(lowest, from);
+        highest = Math.max(highest, to);
+        this.addRuns(v, k, w0 + from, w0 + to, write === 1, this.c.siteOf(m, list[FIELDS * x + 5] as number));
+      }
+    }
+    if (lowest < highest) this.hulls.push(v.id, w0 + lowest, w0 + highest);
+    return true;
+  }
+
+  /** Adds the words [from, to) of view `v` (access `k`'s) that the same-epoch filter does not cover, as runs. */
+  private addRuns(v: SpanView, k: number, from: number, to: number, write: boolean, site: number): void {
+    const epoch = this.c.epoch();
+    const filter = v.filter;
+    const flags = write ? Access.WRITE : 0;
+    let start = -1;
+    for (let x = from; x <= to; x++) {
+      let covered = true;
+      if (x < to) {
+        const e = filter[x];
+        covered = e >>> 16 === epoch && (((write ? 0 : e) | (e >>> 8)) & Access.MASK) === Access.MASK;
+      }
+      if (!covered && start < 0) start = x;
+      else if (covered && start >= 0) {
+        if ((this.nRuns + 1) * RUN > this.runs.length) {
+          const more = new Float64Array(2 * this.runs.length);
+          more.set(this.runs);
+          this.runs = more;
+        }
+        const r = this.nRuns++ * RUN;
+        this.runs[r] = start;
+        this.runs[r + 1] = x - start;
+        this.runs[r + 2] = flags;
+        this.runs[r + 3] = site;
+        this.runs[r + 4] = k;
+        start = -1;
+      }
+    }
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * Range checks of loops (`src/instrument/ranges.ts`, issue 24 §1): which `for` loops get the one `__goldilocks.span`
+ * check, and, differentially, that the accesses a span names are exactly the elements the loop's per-access checks
+ * see (a runtime that records the accesses of `get`/`set`, against one whose `span` records what its arguments
+ * name and lets the loop run plain).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { runInThisContext } from 'node:vm';
+import type { Runtime } from '../../src/hooks/contract.js';
+import { installHooks, installRuntime } from '../../src/hooks/install.js';
+import { passthrough } from '../../src/hooks/thread.js';
+import { instrument } from '../../src/instrument/instrument.js';
+import { iterations } from '../../src/live/spans.js';
+
+installHooks();
+
+/** The views of the run under way, by name, and the accesses seen: `R name index` / `W name index`. */
+let named = new Map<unknown, string>();
+let seen = new Set<string>();
+let spans = 0;
+/** Whether the runtime's `span` records and answers true (else false: the per-access checks run). */
+let ranged = true;
+
+const nameOf = (o: unknown): string => named.get(o) ?? '?';
+/** Records an access of `o[k]` when `k` names an element (else it touches no memory). */
+const note = (kind: string, o: ArrayBufferView, k: unknown): void => {
+  if (Number.isInteger(k) && (k as number) >= 0 && (k as number) < (o as Float64Array).length)
+    seen.add(`${kind} ${nameOf(o)} ${String(k)}`);
+};
+const runtime: Runtime = {
+  get(o, k, site) {
+    note('R', o, k);
+    return passthrough.get(o, k, site);
+  },
+  set(o, k, v, site) {
+    note('W', o, k);
+    return passthrough.set(o, k, v, site);
+  },
+  span(_m, lo, hi, step, inclusive, _ints, list) {
+    spans++;
+    if (!ranged) return false;
+    const count = iterations(lo, hi, step, inclusive);
+    for (let k = 0; k < list.length; k += 6) {
+      const o = list[k] as Float64Array;
+      const first = list[k + 2] as number;
+      const stride = list[k + 3] as number;
+      const kind = list[k + 4] as number;
+      for (let t = 0; t < count; t++) {
+        const x = first + stride * t;
+        if (!Number.isInteger(x) || x < 0 || x >= o.length) continue;
+        if (kind !== 1) seen.add(`R ${nameOf(o)} ${x}`);
+        if (kind !== 0) seen.add(`W ${nameOf(o)} ${x}`);
+      }
+    }
+    return true;
+  },
+};
+installRuntime(runtime);
+
+/** Instruments `fn` (a function's source) as a script whose value is that function. */
+const compile = (fn: string): string => instrument(`(${fn})`, { file: 'ranges.js', module: false }).code;
+
+const spanned = (fn: string): boolean => compile(fn).includes('__goldilocks.span(');
+
+/** Float64Arrays over shared memory, named a, b, c..., each of `n` elements holding 1, 2, 3... */
+function views(count: number, n: number): Float64Array[] {
+  const out: Float64Array[] = [];
+  for (let v = 0; v < count; v++) {
+    const a = new Float64Array(new SharedArrayBuffer(8 * n));
+    for (let k = 0; k < n; k++) a[k] = 1 + k * 0.5 + v;
+    named.set(a, String.fromCharCode(97 + v));
+    out.push(a);
+  }
+  return out;
+}
+
+/** Runs the instrumented `fn` on fresh views, range-checked or not: the accesses seen, the result, the views after. */
+function runOnce(fn: string, args: (v: Float64Array[]) => unknown[], count: number, withRanges: boolean) {
+  named = new Map();
+  seen = new Set();
+  spans = 0;
+  ranged = withRanges;
+  const v = views(count, 40);
+  const f = runInThisContext(compile(fn)) as (...a: unknown[]) => unknown;
+  const result = f(...args(v));
+  return { seen: [...seen].sort(), result, after: v.map((a) => [...a]), spans };
+}
+
+/** The loops that take the range check, with arguments: both runs see the same accesses and compute the same. */
+const RANGED: Record<string, { fn: string; args: (v: Float64Array[]) => unknown[]; views?: number }> = {
+  'SOR row (five reads and a write of one view)': {
+    fn: `function relaxRow(g, n, i) {
+      const w4 = 1.25 * 0.25;
+      const w1 = 1 - 1.25;
+      const up = (i - 1) * n;
+      const row = i * n;
+      const down = (i + 1) * n;
+      for (let j = 1; j < n - 1; j++)
+        g[row + j] = w4 * (g[up + j] + g[down + j] + g[row + j - 1] + g[row + j + 1]) + w1 * g[row + j];
+    }`,
+    args: ([g]) => [g, 6, 2],
+  },
+  'LUFact daxpy (compound assignment)': {
+    fn: `function update(a, n, k, j) {
+      const colk = k * n;
+      const colj = j * n;
+      const t = a[colj + 1];
+      for (let i = k + 1; i < n; i++) a[colj + i] += t * a[colk + i];
+    }`,
+    args: ([a]) => [a, 6, 1, 3],
+  },
+  'two views, a reduction into a local, step 2, <=': {
+    fn: `function dot(a, b, lo, hi) {
+      let s = 0;
+      for (let j = lo; j <= hi; j += 2) s += a[j] * b[j + 1];
+      return s;
+    }`,
+    args: ([a, b]) => [a, b, 3, 17],
+    views: 2,
+  },
+  'a decreasing index, out-of-bounds indices, declarations and an if without accesses': {
+    fn: `function rev(a, b, n) {
+      let m = 0;
+      for (let j = 0; j < n; j++) {
+        const x = a[n - 1 - j] * 2;
+        b[j + 30] = x;
+        if (x > m) m = x;
+      }
+      return m;
+    }`,
+    args: ([a, b]) => [a, b, 45],
+    views: 2,
+  },
+  'a write-only view and an invariant element read every iteration': {
+    fn: `function scale(a, b, k, n) {
+      for (let j = 0; j < n; j++) b[j] = a[k] * j;
+    }`,
+    args: ([a, b]) => [a, b, 7, 20],
+    views: 2,
+  },
+  'zero iterations': {
+    fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
+    args: ([a]) => [a, 9, 3],
+  },
+  'a non-integer start (no element touched)': {
+    fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
+    args: ([a]) => [a, 0.5, 6],
+  },
+};
+
+describe('range checks: loops that take them', () => {
+  for (const [name, c] of Object.entries(RANGED))
+    test(name, () => {
+      assert.ok(spanned(c.fn), `no span in:\n${compile(c.fn)}`);
+      const count = c.views ?? 1;
+      const per = runOnce(c.fn, c.args, count, false);
+      const ranged = runOnce(c.fn, c.args, count, true);
+      assert.deepEqual(ranged.seen, per.seen);
+      assert.deepEqual(ranged.result, per.result);
+      assert.deepEqual(ranged.after, per.after);
+      assert.equal(ranged.spans, 1);
+    });
+
+  test('a loop over views that are not shared does not call span', () => {
+    const f = runInThisContext(
+      compile(`function fill(a, n) { for (let j = 0; j < n; j++) a[j] = j; return a; }`),
+    ) as (a: Float64Array, n: number) => Float64Array;
+    spans = 0;
+    assert.deepEqual([...f(new Float64Array(3), 3)], [0, 1, 2]);
+    assert.equal(spans, 0);
+  });
+
+  test('a bound or offset that is not a number skips span (its valueOf would run in the check)', () => {
+    const f = runInThisContext(
+      compile(`function fill(a, n, b) { for (let j = 0; j < n; j++) a[j + b] = j; }`),
+    ) as (a: Float64Array, n: unknown, b: unknown) => void;
+    const [a] = views(1, 8);
+    spans = 0;
+    let calls = 0;
+    f(a, 2, {
+      valueOf() {
+        calls++;
+        return 1;
+      },
+    });
+    assert.equal(spans, 0);
+    assert.equal(calls, 2); // once per iteration, as without instrumentation
+  });
+});
+
+/** Loops that keep their per-access checks (no span), each for the reason its name gives. */
+const PER_ACCESS: Record<string, string> = {
+  'an early exit (break)': `function f(a, n) { for (let j = 0; j < n; j++) { if (a[j] > 1) break; a[j] = 0; } }`,
+  'an early exit (return)': `function f(a, n) { for (let j = 0; j < n; j++) { a[j] = 0; if (j > 3) return j; } }`,
+  'an access under a condition': `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) s += j > 2 ? a[j] : 0; return s; }`,
+  'an access in an if': `function f(a, n) { for (let j = 0; j < n; j++) if (j > 2) a[j] = 1; }`,
+  'a call': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = Math.abs(a[j]); }`,
+  'an index that is not affine (j * j)': `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) s += a[j * j]; return s; }`,
+  'an indirect index': `function f(a, idx, n) { for (let j = 0; j < n; j++) a[idx[j]] = 1; }`,
+  'a coefficient that is not a literal': `function f(a, n, m) { for (let j = 0; j < n; j++) a[j * m] = 1; }`,
+  'a write before the read of its element (first access a write)': `function f(a, n) { for (let j = 1; j < n; j++) { a[j] = 1; a[j - 1] += a[j]; } }`,
+  'a write read only at another index': `function f(a, n) { for (let j = 1; j < n; j++) a[j] = a[j - 1] + 1; }`,
+  'a bound read through a getter (a.length)': `function f(a) { for (let j = 0; j < a.length; j++) a[j] = 1; }`,
+  'the loop variable assigned in the body': `function f(a, n) { for (let j = 0; j < n; j++) { a[j] = 1; j += 1; } }`,
+  'the view assigned in the body': `function f(a, b, n) { for (let j = 0; j < n; j++) { a[j] = 1; a = b; } }`,
+  'an offset assigned in the loop': `function f(a, n) { let o = 0; for (let j = 0; j < n; j++) { a[j + o] = 1; o = 1; } }`,
+  'a var in the body': `function f(a, n) { for (let j = 0; j < n; j++) { var x; a[j] = x; } }`,
+  'a string literal': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = 'x'; }`,
+  'an in operator': `function f(a, o, n) { for (let j = 0; j < n; j++) a[j] = 'k' in o; }`,
+  'a global read in the body': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = someGlobal; }`,
+  'a nested loop': `function f(a, n) { for (let i = 0; i < n; i++) { for (let j = 0; j < n; j++) a[i * 8 + j] = 1; } }`,
+  'a while loop': `function f(a, n) { let j = 0; while (j < n) { a[j] = 1; j++; } }`,
+  'a decreasing loop variable': `function f(a, n) { for (let j = n; j > 0; j--) a[j] = 1; }`,
+  'a view of the enclosing module (not analyzed as a local)': `function f(n) { for (let j = 0; j < n; j++) globalView[j] = 1; }`,
+  'a logical assignment to an element': `function f(a, n) { for (let j = 0; j < n; j++) a[j] ||= 1; }`,
+};
+
+describe('range checks: loops that keep per-access checks', () => {
+  for (const [name, fn] of Object.entries(PER_ACCESS))
+    test(name, () => assert.ok(!spanned(fn), `span in:\n${compile(fn)}`));
+});

@@ -1,0 +1,130 @@
+/**
+ * Range checks of loops under `goldilocks run` (issue 24 §1, `src/live/spans.ts`), differentially: each program of
+ * test/programs/range-loop-*.mjs and the kernels sor and lufact (size tiny) give the same races (the same pairs of
+ * accesses, kinds and threads) and the same output with range checks as without them (`GOLDILOCKS_RANGES=0`: every
+ * access checked on its own), under goldilocks and fasttrack; the race-free ones took range checks (the `ranges`
+ * counter). Under `--on-race=throw` the racing loop throws at its racing element, after writing the ones before it.
+ */
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { CLI, ROOT, tempPath } from '../helpers/helpers.js';
+
+const PROGRAMS = join(ROOT, 'test', 'programs');
+const KERNELS = join(ROOT, 'bench', 'kernels');
+
+interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], env: Record<string, string> = {}): Promise<Outcome> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      [CLI, 'run', ...args],
+      { timeout: 120_000, encoding: 'utf8', env: { ...process.env, ...env } },
+      (err, stdout, stderr) => {
+        const e = err as (Error & { code?: number | string }) | null;
+        done({ code: e ? (typeof e.code === 'number' ? e.code : null) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+interface Access {
+  location: string;
+  thread: string;
+  access: string;
+}
+interface Report {
+  summary: { racyVariables: number };
+  races: { variable: string; current: Access; previous: Access }[];
+  stats: { ranges: number };
+}
+
+/** `run --on-race=report` of `args` with range checks on or off: its report and output. */
+async function reported(name: string, detector: string, ranges: boolean, args: string[]) {
+  const file = tempPath(`${name}.${detector}.${ranges ? 'ranges' : 'accesses'}.json`);
+  const o = await run(
+    ['--detector', detector, '--on-race=report', '--report', file, ...args],
+    ranges ? {} : { GOLDILOCKS_RANGES: '0' },
+  );
+  assert.equal(o.code, 0, `${name}: exit ${o.code}\n${o.stderr}`);
+  const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
+  const races = report.races
+    .map((r) =>
+      [
+        r.variable,
+        r.current.thread,
+        r.current.access,
+        r.current.location,
+        r.previous.thread,
+        r.previous.access,
+        r.previous.location,
+      ].join(' '),
+    )
+    .sort();
+  return { report, races, stdout: o.stdout };
+}
+
+/** The programs whose loops take range checks (the others' loops are each refused for the reason they test). */
+const RANGED = new Set(['range-loop-empty.mjs', 'range-loop-halves.mjs', 'range-loop-shared-midway.mjs']);
+
+const programs = readdirSync(PROGRAMS)
+  .filter((f) => f.startsWith('range-loop-') && f.endsWith('.mjs'))
+  .sort();
+
+describe('range checks give the races of per-access checks', () => {
+  for (const detector of ['goldilocks', 'fasttrack'])
+    for (const f of programs)
+      test(`${f} (${detector})`, async () => {
+        const args = [join(PROGRAMS, f)];
+        const [on, off] = await Promise.all([
+          reported(f, detector, true, args),
+          reported(f, detector, false, args),
+        ]);
+        assert.deepEqual(on.races, off.races);
+        assert.equal(on.stdout, off.stdout);
+        assert.equal(off.report.stats.ranges, 0);
+        const race = readFileSync(join(PROGRAMS, f), 'utf8').startsWith('// expect: race');
+        assert.equal(on.report.summary.racyVariables > 0, race);
+        if (RANGED.has(f)) assert.ok(on.report.stats.ranges > 0, `${f}: no range check taken`);
+      });
+
+  for (const kernel of ['sor', 'lufact'])
+    test(`the ${kernel} kernel, size tiny, 2 workers`, async () => {
+      const args = [
+        '--',
+        'node',
+        join(KERNELS, `${kernel}.mjs`),
+        '--workers',
+        '2',
+        '--size',
+        'tiny',
+        '--verify',
+      ];
+      const [on, off] = await Promise.all([
+        reported(kernel, 'goldilocks', true, args),
+        reported(kernel, 'goldilocks', false, args),
+      ]);
+      assert.deepEqual(on.races, []);
+      assert.deepEqual(off.races, []);
+      const result = (s: string) => JSON.parse(s.trim().split('\n').at(-1) ?? '{}');
+      assert.equal(result(on.stdout).checksum, result(off.stdout).checksum);
+      assert.equal(result(on.stdout).verified, true);
+      assert.ok(on.report.stats.ranges > 0);
+    });
+});
+
+describe('range checks under --on-race=throw', () => {
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`the racing loop throws at its racing element (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-race.mjs')]);
+      assert.match(o.stdout, /thrown at element 5, before its write/, o.stderr);
+      assert.match(o.stderr, /range-loop-race\.mjs:10:/);
+    });
+});

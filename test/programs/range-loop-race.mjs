@@ -1,0 +1,41 @@
+// expect: race
+// idiom: a range-checked loop that races: b's loop writes elements 0-9 after a's unordered write of element 5.
+// Under --on-race=throw the exception comes at element 5 of the loop: elements 0-4 are written, 5 is a's.
+import { workers } from './sched.mjs';
+
+const raw = globalThis[Symbol.for('goldilocks.rawAtomics')] ?? Atomics;
+
+/** Writes `v` into a[lo..hi). */
+function fill(a, lo, hi, v) {
+  for (let j = lo; j < hi; j++) a[j] = v; // race
+}
+
+/** The elements of the Float64Array `a`, read with the original Atomics (invisible to the detector). */
+function peek(a) {
+  const words = new Int32Array(a.buffer);
+  const copy = new Int32Array(words.length);
+  for (let k = 0; k < words.length; k++) copy[k] = raw.load(words, k);
+  return [...new Float64Array(copy.buffer)];
+}
+
+const { main, joined, i, at, shared } = workers(import.meta.url, 2, () => ({
+  shared: new Float64Array(new SharedArrayBuffer(80)),
+}));
+if (main) {
+  await joined;
+} else if (i === 0) {
+  at(0, () => {
+    shared[5] = 1; // race
+  });
+} else {
+  at(1, () => {
+    try {
+      fill(shared, 0, 10, 2);
+    } catch (e) {
+      if (e?.name !== 'DataRaceException') throw e;
+      const seen = peek(shared).join(',');
+      if (seen !== '2,2,2,2,2,1,0,0,0,0') throw new Error(`thrown with the elements at ${seen}`);
+      console.log('thrown at element 5, before its write');
+    }
+  });
+}
