@@ -34,6 +34,9 @@ export async function load(url: string, context: LoadContext, nextLoad: NextLoad
     const text = await readFile(path, 'utf8');
     let source: string;
     if (typeScriptFormat(path) === 'commonjs') {
+      // a TypeScript loader before us (tsx: its resolve says `commonjs`) compiles the file as CommonJS, its imports
+      // turned into require calls: the CommonJS loader runs it, instrumented by register.ts's compile hook
+      if (context.format === 'commonjs') return { format: 'commonjs', source: null, shortCircuit: true };
       // a `.ts` of no `type` with import/export is an ES module, as Node detects it (else the CommonJS loader,
       // finding module syntax, would hand the file back here, and nothing would run); stripped alike either way
       source = stripTypes(text, path);

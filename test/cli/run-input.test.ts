@@ -118,6 +118,17 @@ describe('run: TypeScript in a package of no type', () => {
     assert.equal(cjs.stdout, 'b = 2, function\n');
   });
 
+  test(
+    'under tsx (node --import tsx), as tsx compiles it: CommonJS, a folder import resolved by its main',
+    LIMIT,
+    async () => {
+      const file = join(FIXTURES, 'no-type', 'tsx-import.ts');
+      const r = await cliAsync(['run', '--', process.execPath, '--import', 'tsx', file]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'n = 42\n');
+    },
+  );
+
   test('an .mts entry importing an .mts: an ES module, with top-level await', LIMIT, async () => {
     const r = await run(join(FIXTURES, 'mts', 'entry.mts'));
     assert.equal(r.code, 0, r.stderr);
