@@ -308,7 +308,7 @@ export class Shadow {
       for (; held < nPages; held++) {
         const page = pages[held];
         if (page + PAGE_INTS > s.heap.length) s.refresh();
-        if (rawAtomics.compareExchange(s.heap, page, 0, s.self) !== 0) lock(s, s.heap, page);
+        lock(s, s.heap, page); // its uncontended case is one compareExchange
       }
       for (let r = 0; r < runs.length; r += 4) {
         const end = runs[r] + 2 * runs[r + 1];
