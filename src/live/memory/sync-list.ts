@@ -97,16 +97,21 @@ export function reclaim(s: StateViews, cut: number): number {
   return cut - base;
 }
 
-/**
- * The cells at positions [from, to) in list order, 4 Int32 each (`CELL`), copied out of their chunks; all must
- * be live (not collected).
- */
-export function listCells(s: StateViews, from: number, to: number): Int32Array {
+/** Refreshes the views of `s` when the cells at positions [from, to) lie past the chunks and list they map. */
+export function mapCells(s: StateViews, from: number, to: number): void {
   if (
     to > from &&
     ((to - 1) >> CHUNK_SHIFT >= s.chunks.length || s.ctl[CTL.listSlots] * CHUNK_INTS > s.list.length)
   )
     s.refresh();
+}
+
+/**
+ * The cells at positions [from, to) in list order, 4 Int32 each (`CELL`), copied out of their chunks; all must
+ * be live (not collected).
+ */
+export function listCells(s: StateViews, from: number, to: number): Int32Array {
+  mapCells(s, from, to);
   const out = new Int32Array((to - from) * CELL);
   for (let p = from; p < to; ) {
     const stop = Math.min(to, (p | CHUNK_MASK) + 1);

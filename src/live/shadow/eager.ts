@@ -18,7 +18,6 @@ import { SyncKind } from '../../model/sync.js';
 import { locksetOf, locksetStart, releaseLockset, retainLockset, storeLockset } from '../memory/locksets.js';
 import {
   CELL,
-  CHUNK_INTS,
   CHUNK_MASK,
   CHUNK_SHIFT,
   CTL,
@@ -31,7 +30,13 @@ import {
   type StateViews,
   unlock,
 } from '../memory/state.js';
-import { advancePositions, reclaim, tryLockCollector, unlockCollector } from '../memory/sync-list.js';
+import {
+  advancePositions,
+  mapCells,
+  reclaim,
+  tryLockCollector,
+  unlockCollector,
+} from '../memory/sync-list.js';
 import { LIVE_DETECTORS } from '../options.js';
 import { LaneBatch } from './batch.js';
 import { Info, objectKey, PAGE_INTS, type Shadow, threadKey, UNIFORM } from './goldilocks.js';
@@ -207,11 +212,7 @@ function forEachCell(
   to: number,
   fn: (p: number, kind: number, u: number, a: number, b: number) => void,
 ): void {
-  if (
-    to > from &&
-    ((to - 1) >> CHUNK_SHIFT >= s.chunks.length || s.ctl[CTL.listSlots] * CHUNK_INTS > s.list.length)
-  )
-    s.refresh();
+  mapCells(s, from, to);
   const list = s.list;
   for (let p = from; p < to; p++) {
     const c = s.chunks[p >> CHUNK_SHIFT] + (p & CHUNK_MASK) * CELL;

@@ -59,7 +59,6 @@ import { locksetOf, locksetStart, releaseLockset, retainLockset, storeLockset } 
 import {
   allocHeap,
   CELL,
-  CHUNK_INTS,
   CHUNK_MASK,
   CHUNK_SHIFT,
   CTL,
@@ -72,7 +71,7 @@ import {
   Tag,
   unlock,
 } from '../memory/state.js';
-import { raisePosition } from '../memory/sync-list.js';
+import { mapCells, raisePosition } from '../memory/sync-list.js';
 import { DATA, LiveLockset } from './lockset.js';
 
 const COMMIT = SyncKind.Commit;
@@ -666,11 +665,7 @@ export class Shadow {
    */
   private walk(from: number, end: number, other: number): boolean {
     const s = this.s;
-    if (
-      end > from &&
-      ((end - 1) >> CHUNK_SHIFT >= s.chunks.length || s.ctl[CTL.listSlots] * CHUNK_INTS > s.list.length)
-    )
-      s.refresh();
+    mapCells(s, from, end);
     const list = s.list;
     const chunks = s.chunks;
     const t = this.t;
