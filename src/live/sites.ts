@@ -47,10 +47,12 @@ export function runtimeFramesBelow(fn: Callee): number {
 
 /**
  * The site text of position `line`:`column` (1-based) of `file` in the program's own coordinates: through the
- * file's source map (a rewritten file's, `../instrument/source-map.ts`; structured call sites are not mapped).
+ * file's source map (a rewritten file's, `../instrument/source-map.ts`, whose source is the file itself; or a
+ * library's own map, whose source is another file, e.g. its TypeScript; structured call sites are not mapped). The
+ * file named is the map's source of that position, so its line and column belong to it.
  */
-function originalSite(file: string, line: number, column: number): string {
-  let entry: { originalLine?: number; originalColumn?: number } | undefined;
+export function originalSite(file: string, line: number, column: number): string {
+  let entry: { originalSource?: string; originalLine?: number; originalColumn?: number } | undefined;
   if (file.startsWith('file:') || file.startsWith('/'))
     try {
       entry = findSourceMap(file)?.findEntry(line - 1, column - 1);
@@ -59,7 +61,7 @@ function originalSite(file: string, line: number, column: number): string {
     }
   return entry?.originalLine === undefined || entry.originalColumn === undefined
     ? siteText(file, line, column)
-    : siteText(file, entry.originalLine + 1, entry.originalColumn + 1);
+    : siteText(entry.originalSource || file, entry.originalLine + 1, entry.originalColumn + 1);
 }
 
 /** This thread's site string ids: of the rewritten sites and of the caller frames met. */
