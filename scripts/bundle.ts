@@ -8,9 +8,13 @@
  * Left out of the bundle, imported from where `tsc` put them: npm packages, and the modules that other code of the
  * same thread loads too, whose state the runtime must share with it, one instance per thread: `dist/node/` and
  * `dist/hooks/` (`register.js`: settings, the not-shared view cache, the transform cache) and the libraries programs
- * import, `dist/sync/`, `dist/stm/`, `dist/annotations/` (their observers, which the runtime sets). The source map goes through `tsc`'s maps, so
- * stacks in the runtime still name `src/**.ts` lines. Running `tsc` alone writes the unbundled `runtime.js` back:
- * slower to load, the same behaviour.
+ * import, `dist/sync/`, `dist/stm/`, `dist/annotations/` (their observers, which the runtime sets). Running `tsc` alone writes the unbundled
+ * `runtime.js` back: slower to load, the same behaviour.
+ *
+ * No source maps, here nor from `tsc` (tsconfig.json): the runtime turns Node's source maps on in every thread
+ * (`dist/node/register.js`), and Node then reads and decodes the map of each module as it loads it: 15–40 ms of each
+ * worker's start went to the maps of dist/ (CPU profiles of bench/startup/workers.mjs). Stacks in goldilocks's own
+ * code name dist/ lines, which `tsc` keeps close to src/.
  *
  *   node --import tsx scripts/bundle.ts
  *
@@ -49,9 +53,6 @@ const result = await build({
   target: 'node20',
   packages: 'external',
   plugins: [sharedExternal],
-  sourcemap: 'linked',
-  sourcesContent: false,
-  sourceRoot: '',
   banner: { js: '// bundled by scripts/bundle.ts from the modules tsc wrote to dist/' },
   outfile: ENTRY,
   allowOverwrite: true,
