@@ -18,7 +18,8 @@ if (main) {
 } else {
   Atomics.wait(semaphore, 0, 0);
   const d = new Reader(Buffer.from(sab, 4, Atomics.load(semaphore, 0)));
-  if (!(d instanceof DefaultDeserializer)) throw new Error('a subclass of the proxy is still a DefaultDeserializer');
+  if (!(d instanceof DefaultDeserializer))
+    throw new Error('a subclass of the proxy is still a DefaultDeserializer');
   d.readHeader();
   const data = d.readValue();
   if (data.square !== 9) throw new Error(`deserialized ${JSON.stringify(data)}`);
