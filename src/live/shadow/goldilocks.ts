@@ -136,6 +136,13 @@ const conflicts = (f: number, mask: number, flags: number): boolean =>
     (f & Access.MASK) === mask,
   );
 
+/** Do the lists from Infos `a` and `b` hold equal records (every word but `NEXT`), in the same order? */
+function sameList(heap: Int32Array, a: number, b: number): boolean {
+  for (; a !== 0 && b !== 0; a = heap[a + Info.NEXT], b = heap[b + Info.NEXT])
+    for (let f = 1; f < Info.SIZE; f++) if (heap[a + f] !== heap[b + f]) return false;
+  return a === b;
+}
+
 /** Index of the first check-decision counter (CHECK_DECISIONS, in order) in STATS. */
 const DECIDED = STAT[CHECK_DECISIONS[0]];
 
@@ -281,7 +288,9 @@ export class Shadow {
           const mask = w === word ? first : w + 2 === end ? last : Access.MASK;
           if (this.checkRecord(heap, w, mask, flags, site, stopOnRace)) return (w - word) / 2 + 1;
         }
-        if (whole && flags & Access.WRITE) this.merge(heap, page);
+        // the page's last byte done: a loop over the page in either direction has reached its end
+        if (stop === page + PAGE_INTS && (stop !== end || (end - 2 === word ? first : last) & 0x80))
+          this.merge(heap, page);
       } finally {
         unlock(heap, page);
       }
@@ -343,9 +352,9 @@ export class Shadow {
           }
           this.splitPage(page);
           for (; w < stop; w += 2) this.record(w, Access.MASK, flags, site);
-          if (whole && flags & Access.WRITE) this.merge(this.s.heap, page);
         }
       }
+      for (let k = 0; k < nPages; k++) this.merge(s.heap, pages[k]);
       return true;
     } finally {
       for (let k = 0; k < held; k++) unlock(s.heap, pages[k]);
@@ -427,20 +436,25 @@ export class Shadow {
   }
 
   /**
-   * After a whole-page write without conflict, each word of `page` holds just this thread's write Info, the same
-   * in all 8: the page becomes uniform, the first word's Info standing for all. Lock held.
+   * Makes page `page` uniform again when its 8 words hold equal lists, Info by Info (same flags, owner, `pos`,
+   * site, alock and explicit lockset, in the same order): the first word's list then stands for all 8, and the
+   * other 7 lists are freed. Called once an access reached the page's last byte, or a range check recorded the
+   * page; a loop over a page (one access per element, in order: the main thread's fill of an array, a row read
+   * between two barriers) leaves equal lists, since between two synchronization events a thread's accesses of one
+   * site get equal records. So the shadow of a page whose words share a history is one list, not eight (issue 24
+   * §1, memory). Lock held.
    */
   private merge(heap: Int32Array, page: number): void {
-    if (!this.pagesKeptWhole()) return;
+    if (!this.pagesKeptWhole() || heap[page + 3] === UNIFORM) return;
     const e0 = heap[page + 1];
-    if (e0 === 0 || heap[e0 + Info.NEXT] !== 0) return;
+    if (e0 === 0) return;
+    for (let k = 3; k < PAGE_INTS; k += 2) if (!sameList(heap, e0, heap[page + k])) return;
     for (let k = 3; k < PAGE_INTS; k += 2) {
-      const e = heap[page + k];
-      if (e === 0 || heap[e + Info.NEXT] !== 0) return;
-      for (let f = 1; f < Info.SIZE; f++) if (heap[e + f] !== heap[e0 + f]) return;
-    }
-    for (let k = 3; k < PAGE_INTS; k += 2) {
-      this.release(heap[page + k]);
+      for (let e = heap[page + k]; e !== 0; ) {
+        const next = heap[e + Info.NEXT];
+        this.release(e);
+        e = next;
+      }
       heap[page + k] = 0;
     }
     heap[page + 3] = UNIFORM;
