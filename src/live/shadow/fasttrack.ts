@@ -195,6 +195,9 @@ export class FastTrackShadow extends Shadow implements rules.ClockStore<number> 
     return heap[e + Info.POS] <= this.clockOf(heap, u);
   }
 
+  /** A read may drop other threads' reads ({@link readExclusive}): never skipped as unchanged. */
+  protected override sameAccessKept = false;
+
   /**
    * Records the access (`Shadow.record`), a read after {@link readExclusive}. Lock held.
    */

@@ -136,6 +136,13 @@ const conflicts = (f: number, mask: number, flags: number): boolean =>
     (f & Access.MASK) === mask,
   );
 
+/** Do the lists from Infos `a` and `b` hold equal records (every word but `NEXT`), in the same order? */
+function sameList(heap: Int32Array, a: number, b: number): boolean {
+  for (; a !== 0 && b !== 0; a = heap[a + Info.NEXT], b = heap[b + Info.NEXT])
+    for (let f = 1; f < Info.SIZE; f++) if (heap[a + f] !== heap[b + f]) return false;
+  return a === b;
+}
+
 /** Index of the first check-decision counter (CHECK_DECISIONS, in order) in STATS. */
 const DECIDED = STAT[CHECK_DECISIONS[0]];
 
@@ -276,12 +283,25 @@ export class Shadow {
           w = stop;
           continue;
         }
+        if (n === 1 && heap[page + 3] === UNIFORM && this.unchanged(heap, page, first, flags, site)) {
+          // an element accessed again since its last synchronization: checked on the page's list, kept whole
+          this.lastConflict = this.shortCircuited(heap, page, first, flags)
+            ? undefined
+            : this.find(page, first, flags);
+          return 1;
+        }
+        const from = w;
         this.splitPage(page);
         for (; w < stop; w += 2) {
           const mask = w === word ? first : w + 2 === end ? last : Access.MASK;
           if (this.checkRecord(heap, w, mask, flags, site, stopOnRace)) return (w - word) / 2 + 1;
         }
-        if (whole && flags & Access.WRITE) this.merge(heap, page);
+        // the page's last or first byte done: a loop over the page, up or down, has reached its end
+        if (
+          (stop === page + PAGE_INTS && (stop !== end || (end - 2 === word ? first : last) & 0x80)) ||
+          (from === page && (page !== word || first & 1))
+        )
+          this.merge(heap, page);
       } finally {
         unlock(heap, page);
       }
@@ -343,9 +363,9 @@ export class Shadow {
           }
           this.splitPage(page);
           for (; w < stop; w += 2) this.record(w, Access.MASK, flags, site);
-          if (whole && flags & Access.WRITE) this.merge(this.s.heap, page);
         }
       }
+      for (let k = 0; k < nPages; k++) this.merge(s.heap, pages[k]);
       return true;
     } finally {
       for (let k = 0; k < held; k++) unlock(s.heap, pages[k]);
@@ -380,8 +400,8 @@ export class Shadow {
    * **Uniform pages** (adaptive granularity, as FastTrack's coarse array shadows, PLDI'09 §5): while every access
    * to a page covers all its 64 bytes, its 8 words have the same history, kept once: the list of its first word,
    * with the marker UNIFORM in the second word's head. Any other access splits it first (each Info copied to the
-   * other 7 words, {@link splitPage}); a whole-page write, after which each word holds only that write, merges it
-   * back ({@link merge}). Off while the run is recorded (a record per word) and for Eraser (its own records).
+   * other 7 words, {@link splitPage}), unless it leaves the list as it is ({@link unchanged}); once the 8 lists are
+   * equal again the page is merged back ({@link merge}). Off while the run is recorded (a record per word) and for Eraser (its own records).
    * @returns whether page `page` is uniform now (an empty page becomes uniform). Page lock held.
    */
   protected uniform(heap: Int32Array, page: number): boolean {
@@ -427,20 +447,65 @@ export class Shadow {
   }
 
   /**
-   * After a whole-page write without conflict, each word of `page` holds just this thread's write Info, the same
-   * in all 8: the page becomes uniform, the first word's Info standing for all. Lock held.
+   * Would {@link record} leave the list of word `word` as it is? When it holds this thread's Info of exactly this
+   * access (kind, bytes, `pos`, site, alock; no explicit lockset) and no other Info that the record would change:
+   * an element accessed again since this thread's last synchronization. Lock held.
+   */
+  private unchanged(heap: Int32Array, word: number, mask: number, flags: number, site: number): boolean {
+    if (!this.sameAccessKept) return false;
+    const t = this.t;
+    const write = (flags & Access.WRITE) !== 0;
+    const same = mask | flags;
+    const kindOnly = (flags & Access.ATOMIC) !== 0 && !write;
+    const held = this.held;
+    let found = false;
+    for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+      const f = heap[e + Info.FLAGS];
+      const own = heap[e + Info.OWNER] === t;
+      // the Infos record() updates or drops bytes of (its first condition)
+      if (!(f & mask && (write || (own && (f & Access.WRITE) === 0 && (!kindOnly || f === same))))) continue;
+      if (
+        found ||
+        f !== same ||
+        !own ||
+        heap[e + Info.POS] !== this.now() ||
+        heap[e + Info.SITE] !== site ||
+        heap[e + Info.LS] !== 0 ||
+        heap[e + Info.ALOCK_A] !== (held.length ? held[held.length - 2] : 0) ||
+        heap[e + Info.ALOCK_B] !== (held.length ? held[held.length - 1] : 0)
+      )
+        return false;
+      found = true;
+    }
+    return found;
+  }
+
+  /**
+   * {@link record} of an access equal to this thread's last one on a word changes nothing ({@link unchanged}); false
+   * for a subclass whose record also changes other threads' Infos (FastTrack's read-exclusive).
+   */
+  protected sameAccessKept = true;
+
+  /**
+   * Makes page `page` uniform again when its 8 words hold equal lists, Info by Info (same flags, owner, `pos`,
+   * site, alock and explicit lockset, in the same order): the first word's list then stands for all 8, and the
+   * other 7 lists are freed. Called once an access reached the page's last byte, or a range check recorded the
+   * page; a loop over a page (one access per element, in order: the main thread's fill of an array, a row read
+   * between two barriers) leaves equal lists, since between two synchronization events a thread's accesses of one
+   * site get equal records. So the shadow of a page whose words share a history is one list, not eight (issue 24
+   * §1, memory). Lock held.
    */
   private merge(heap: Int32Array, page: number): void {
-    if (!this.pagesKeptWhole()) return;
+    if (!this.pagesKeptWhole() || heap[page + 3] === UNIFORM) return;
     const e0 = heap[page + 1];
-    if (e0 === 0 || heap[e0 + Info.NEXT] !== 0) return;
+    if (e0 === 0) return;
+    for (let k = 3; k < PAGE_INTS; k += 2) if (!sameList(heap, e0, heap[page + k])) return;
     for (let k = 3; k < PAGE_INTS; k += 2) {
-      const e = heap[page + k];
-      if (e === 0 || heap[e + Info.NEXT] !== 0) return;
-      for (let f = 1; f < Info.SIZE; f++) if (heap[e + f] !== heap[e0 + f]) return;
-    }
-    for (let k = 3; k < PAGE_INTS; k += 2) {
-      this.release(heap[page + k]);
+      for (let e = heap[page + k]; e !== 0; ) {
+        const next = heap[e + Info.NEXT];
+        this.release(e);
+        e = next;
+      }
       heap[page + k] = 0;
     }
     heap[page + 3] = UNIFORM;

@@ -1,0 +1,80 @@
+/**
+ * Uniform pages (`src/live/shadow/goldilocks.ts`, issue 24 §1 memory): a page whose 8 words come to hold equal
+ * lists is kept as one list — after a loop of one access per element over it, in either direction — and stays
+ * exact: a later access of another thread is checked against the merged history as against each word's.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Buffers } from '../../src/live/buffers.js';
+import { createState, ensureThread, StateViews } from '../../src/live/memory/state.js';
+import { Access, Info, PAGE_INTS, Shadow, UNIFORM } from '../../src/live/shadow/goldilocks.js';
+
+/** Fresh state (goldilocks, `--on-race=throw`), threads 1 and 2, and the word table of a 4-page buffer. */
+function setUp(): { s: StateViews; base: number; one: Shadow; two: Shadow } {
+  const s = new StateViews(createState({ onRace: 0, detector: 0, shadowLimit: 64 }));
+  ensureThread(s, 1);
+  ensureThread(s, 2);
+  const buffers = new Buffers(s);
+  const base = buffers.baseOf(buffers.register(new SharedArrayBuffer(4 * 64)));
+  return { s, base, one: new Shadow(s, 1), two: new Shadow(s, 2) };
+}
+
+/** The number of Infos in the lists of page `page`'s 8 words. */
+function infos(s: StateViews, page: number): number {
+  let n = 0;
+  for (let k = 1; k < PAGE_INTS; k += 2) {
+    if (s.heap[page + k] === UNIFORM) continue;
+    for (let e = s.heap[page + k]; e !== 0; e = s.heap[e + Info.NEXT]) n++;
+  }
+  return n;
+}
+
+const isUniform = (s: StateViews, page: number): boolean => s.heap[page + 3] === UNIFORM;
+
+describe('uniform pages', () => {
+  test('a loop writing a page an element at a time leaves one list for its 8 words', () => {
+    const { s, base, one } = setUp();
+    for (let w = 0; w < 8; w++)
+      assert.equal(one.access(base + 2 * w, 0xff, Access.WRITE, 7, true), undefined);
+    assert.ok(isUniform(s, base));
+    assert.equal(infos(s, base), 1);
+  });
+
+  test('so does a loop reading it backwards, a byte at a time (Uint8Array)', () => {
+    const { s, base, one } = setUp();
+    for (let b = 63; b >= 0; b--) one.access(base + 2 * (b >> 3), 1 << (b & 7), 0, 9, true);
+    assert.ok(isUniform(s, base));
+    assert.equal(infos(s, base), 1);
+  });
+
+  test('an element written again since the last synchronization leaves the page whole', () => {
+    const { s, base, one } = setUp();
+    for (let w = 0; w < 8; w++) one.access(base + 2 * w, 0xff, Access.WRITE, 7, true);
+    assert.equal(one.access(base + 2 * 3, 0xff, Access.WRITE, 7, true), undefined);
+    assert.ok(isUniform(s, base));
+    assert.equal(infos(s, base), 1);
+    // another site is another record: split
+    one.access(base + 2 * 3, 0xff, Access.WRITE, 8, true);
+    assert.ok(!isUniform(s, base));
+  });
+
+  test('words with different histories stay apart', () => {
+    const { s, base, one } = setUp();
+    for (let w = 0; w < 8; w++) one.access(base + 2 * w, 0xff, Access.WRITE, w === 3 ? 8 : 7, true);
+    assert.ok(!isUniform(s, base));
+    assert.equal(infos(s, base), 8);
+  });
+
+  test('a merged page reports the race of any of its words, and stays exact once split', () => {
+    const { s, base, one, two } = setUp();
+    for (let w = 0; w < 8; w++) one.access(base + 2 * w, 0xff, Access.WRITE, 7, true);
+    assert.ok(isUniform(s, base));
+    // thread 2, unordered with thread 1, reads one byte of word 5: the write of thread 1 races with it
+    const c = two.access(base + 2 * 5, 0x10, 0, 11, true);
+    assert.equal(c?.owner, 1);
+    assert.equal(c?.site, 7);
+    // thread 1 reads word 2 again: its own write, no race; the other words keep the write
+    assert.equal(one.access(base + 2 * 2, 0xff, 0, 12, true), undefined);
+    assert.equal(two.access(base + 2 * 6, 0xff, Access.WRITE, 13, true)?.owner, 1);
+  });
+});
