@@ -1,7 +1,8 @@
 /**
  * Transactions of `goldilocks/stm` (`../stm/`) as the paper's commit events (Goldilocks, PLDI'07 §5.3; issue 23
- * §2). At each commit point the STM reports the locations the transaction read and will write
- * (`../stm/observer.ts`); this thread then
+ * §2). Before a commit locks its ownership records, the STM hands this thread the locations the transaction read
+ * and will write (`../stm/observer.ts` `prepare`), resolved here to words and R ∪ W with no lock held, so that the
+ * records are held only for what must be ordered; at the commit point this thread then
  * 1. appends one `commit(R, W)` cell (kind `SyncKind.Commit`, Figure 5 rule 9) whose `a`, `b` words are where
  *    R ∪ W lies in the shadow heap and how many words it has — a data variable is an 8-byte word of a buffer,
  *    the shadow's granularity, named by its word's heap index (`./shadow/lockset.ts` `DATA`);
@@ -35,10 +36,12 @@ const SCANNED = 16;
 
 /**
  * The words of one access log (`buffer, byteIndex (a multiple of 8), mask` triples), masks merged per word, in
- * first-appearance order: per word its heap index, buffer id, word index in the buffer and byte mask. One per
- * thread and log kind, refilled at each commit (no allocation per commit).
+ * first-appearance order: per word its heap index, buffer id, word index in the buffer and byte mask, at positions
+ * 0 … length − 1. One per thread and log kind, refilled at each commit: its arrays are overwritten, never truncated
+ * (no allocation per commit once they have grown).
  */
 class Words {
+  length = 0;
   readonly word: number[] = [];
   readonly id: number[] = [];
   readonly w: number[] = [];
@@ -46,22 +49,44 @@ class Words {
   private readonly index = new Map<number, number>();
 
   fill(ctx: Context, log: AccessLog): void {
-    this.word.length = this.id.length = this.w.length = this.mask.length = 0;
-    this.index.clear();
+    if (this.length >= SCANNED) this.index.clear();
+    this.length = 0;
+    // the last two buffers met and their ids and word tables: a transaction's accesses alternate between few buffers
+    let buffer: unknown;
+    let id = 0;
+    let base = 0;
+    let other: unknown;
+    let otherId = 0;
+    let otherBase = 0;
     for (let i = 0; i < log.length; i += 3) {
-      const id = ctx.idOf(log[i] as SharedArrayBuffer);
+      if (log[i] !== buffer) {
+        const b = buffer;
+        const bi = id;
+        const bb = base;
+        buffer = log[i];
+        if (buffer === other) {
+          id = otherId;
+          base = otherBase;
+        } else {
+          id = ctx.idOf(buffer as SharedArrayBuffer);
+          base = ctx.baseOf(id);
+        }
+        other = b;
+        otherId = bi;
+        otherBase = bb;
+      }
       const w = (log[i + 1] as number) / 8;
-      const word = ctx.baseOf(id) + 2 * w;
+      const word = base + 2 * w;
       const k = this.indexOf(word);
       if (k >= 0) {
         this.mask[k] |= log[i + 2] as number;
         continue;
       }
-      const p = this.word.length;
-      this.word.push(word);
-      this.id.push(id);
-      this.w.push(w);
-      this.mask.push(log[i + 2] as number);
+      const p = this.length++;
+      this.word[p] = word;
+      this.id[p] = id;
+      this.w[p] = w;
+      this.mask[p] = log[i + 2] as number;
       // from SCANNED words on, found through the map: all of them are in it
       if (p === SCANNED - 1) for (let q = 0; q <= p; q++) this.index.set(this.word[q], q);
       else if (p >= SCANNED) this.index.set(word, p);
@@ -70,9 +95,10 @@ class Words {
 
   /** The position of heap word `word`, or −1. */
   indexOf(word: number): number {
+    const n = this.length;
+    if (n >= SCANNED) return this.index.get(word) ?? -1;
     const words = this.word;
-    if (words.length >= SCANNED) return this.index.get(word) ?? -1;
-    for (let j = 0; j < words.length; j++) if (words[j] === word) return j;
+    for (let j = 0; j < n; j++) if (words[j] === word) return j;
     return -1;
   }
 }
@@ -114,22 +140,32 @@ export function observeStm(ctx: Context): readonly Callee[] {
   };
   const r = new Words();
   const w = new Words();
+  /** R ∪ W of the commit being prepared (`rw[0 … rwLength − 1]`): the words read, then those written and not read. */
+  const rw: number[] = [];
+  let rwLength = 0;
+  /** The site of the committing `atomic` call, found by {@link prepare}. */
+  let site = 0;
   /** A collection of the list deferred by a commit until it has released its records. */
   let collect = false;
-  const commit = (reads: AccessLog, writes: AccessLog, validate: () => boolean): boolean => {
+  /** The logs resolved to words, before the attempt locks its records (nothing here needs a lock). */
+  const prepare = (reads: AccessLog, writes: AccessLog): void => {
     r.fill(ctx, reads);
     w.fill(ctx, writes);
-    // R ∪ W: the words read, then those written and not read
-    let n = r.word.length;
-    for (let k = 0; k < w.word.length; k++) if (r.indexOf(w.word[k]) < 0) n++;
-    const at = allocHeap(s, n);
-    if (at + n > s.heap.length) s.refresh();
-    let j = at;
-    for (let k = 0; k < r.word.length; k++) s.heap[j++] = r.word[k];
-    for (let k = 0; k < w.word.length; k++) if (r.indexOf(w.word[k]) < 0) s.heap[j++] = w.word[k];
+    let n = 0;
+    for (let k = 0; k < r.length; k++) rw[n++] = r.word[k];
+    for (let k = 0; k < w.length; k++) if (r.indexOf(w.word[k]) < 0) rw[n++] = w.word[k];
+    rwLength = n;
     // the site of the committing `atomic` call (nested calls have returned: the outermost commits): a rewritten
     // call's static site (STM#atomic is a sited method), else the frame below it
-    const site = ctx.callerSite(ATOMIC);
+    site = ctx.callerSite(ATOMIC);
+  };
+  /** The commit point, the records it writes locked: the prepared R ∪ W as one cell, then its checks. */
+  const commit = (_reads: AccessLog, _writes: AccessLog, validate: () => boolean): boolean => {
+    const n = rwLength;
+    const at = allocHeap(s, n);
+    if (at + n > s.heap.length) s.refresh();
+    const heap = s.heap;
+    for (let j = 0; j < n; j++) heap[at + j] = rw[j];
     // validated where it is ordered: no commit reported before it wrote what it read (`../stm/commit.ts`)
     const pos = ctx.listLocked(() => {
       const p = validate() ? appendCell(s, SyncKind.Commit, t, at, n) : -1;
@@ -142,8 +178,8 @@ export function observeStm(ctx: Context): readonly Callee[] {
     if (pos < 0) return false;
     shadow.commitPos = pos;
     try {
-      for (let k = 0; k < r.word.length; k++) checkWord(r, k, Access.XACT, site);
-      for (let k = 0; k < w.word.length; k++) checkWord(w, k, Access.WRITE | Access.XACT, site);
+      for (let k = 0; k < r.length; k++) checkWord(r, k, Access.XACT, site);
+      for (let k = 0; k < w.length; k++) checkWord(w, k, Access.WRITE | Access.XACT, site);
     } finally {
       shadow.endCommit();
     }
@@ -154,6 +190,6 @@ export function observeStm(ctx: Context): readonly Callee[] {
     collect = false;
     collectList(s, shadow);
   };
-  setStmObserver({ atomics: rawAtomics, commit, released });
+  setStmObserver({ atomics: rawAtomics, prepare, commit, released });
   return [ATOMIC];
 }

@@ -1,6 +1,6 @@
 import { advanceClock } from './clock.js';
 import { storeMasked } from './location.js';
-import { A, observer } from './observer.js';
+import { A, type AccessLog, observer } from './observer.js';
 import { isLocked, lockRecord, releaseRecord, unlockedAt, versionOf } from './orecs.js';
 import type { Transaction } from './transaction.js';
 
@@ -16,7 +16,8 @@ import type { Transaction } from './transaction.js';
  *
  * A read-only attempt commits with no step at all (§2.2: its reads were each validated against `rv`).
  *
- * Under an observer (`observer.ts`, the live runtime) step 5 is never skipped, read-only attempts included, and
+ * Under an observer (`observer.ts`, the live runtime) the attempt's logs go to `StmObserver.prepare` before step 3
+ * (outside the critical section that the locked records make), step 5 is never skipped, read-only attempts included, and
  * runs again in the observer's critical section in which it reports the commit (`StmObserver.commit`), so
  * no commit to a location this one read comes between its validation and its report, and the order of the reports
  * is the serialization order: a commit that wrote such a location and was reported earlier holds its record or
@@ -33,6 +34,9 @@ export function commit(tx: Transaction): boolean {
   if (entries.length === 0 && (o === undefined || tx.reads.length === 0)) return true;
   const words = tx.words;
   const locked = tx.writes.records();
+  const writeLog = o === undefined ? undefined : tx.writes.log();
+  // the observer's work on the logs, before the records are locked: it delays no other transaction
+  if (writeLog !== undefined) o?.prepare?.(tx.readLog, writeLog);
   const before: number[] = [];
   for (let i = 0; i < locked.length; i++) before.push(lockRecord(words, locked[i]));
   let wv = 0;
@@ -48,7 +52,7 @@ export function commit(tx: Transaction): boolean {
       pending.before = before;
       pending.valid = undefined;
       try {
-        const reported = o.commit(tx.readLog, tx.writes.log(), validatePending);
+        const reported = o.commit(tx.readLog, writeLog as AccessLog, validatePending);
         if (reported === false || pending.valid === false) return fail(tx, locked, before);
       } finally {
         pending.tx = undefined;

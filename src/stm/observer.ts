@@ -23,6 +23,12 @@ export interface StmObserver {
   /** The atomic operations of the STM's implementation (the runtime's unpatched ones). */
   readonly atomics: AtomicsLike;
   /**
+   * Before an attempt's commit (optional), with the logs {@link commit} will be given: called before the attempt
+   * locks its ownership records, for the work on the logs that needs no lock (the attempt may still fail its
+   * validation; then the next attempt prepares again). The logs are valid until `commit` returns.
+   */
+  prepare?(reads: AccessLog, writes: AccessLog): void;
+  /**
    * The commit point of a transaction (TL2 §2.1 step 5: the records it writes locked, nothing written back yet):
    * `reads` are the locations it read from memory, `writes` those it will write. The observer calls `validate`
    * (step 5) once, in the critical section in which it orders the commit among the program's synchronization, and

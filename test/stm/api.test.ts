@@ -277,6 +277,47 @@ describe('STM: the observer (the runtime’s view of commits)', () => {
     );
   });
 
+  test('prepare gets the logs commit gets, before the records are locked, once per attempt that reaches its commit', () => {
+    const stm = new STM();
+    const data = new Int32Array(shared(16));
+    const words = new Int32Array(stm.handle.buffer);
+    /** Whether some ownership record (from word 16, `layout.ts`) is locked (its low bit set). */
+    const anyLocked = () => words.subarray(16).some((w) => (w & 1) !== 0);
+    const prepared: [AccessLog, AccessLog, boolean][] = [];
+    const committed: [AccessLog, AccessLog, boolean][] = [];
+    let attempts = 0;
+    setStmObserver({
+      atomics: Atomics,
+      prepare: (r, w) => prepared.push([[...r], [...w], anyLocked()]),
+      commit: (r, w) => committed.push([[...r], [...w], anyLocked()]),
+    });
+    try {
+      stm.atomic((tx) => {
+        const v = tx.read(data, 1);
+        tx.write(data, 2, v + 1);
+        if (++attempts === 1) {
+          // a commit by another thread between this read and the commit: the first attempt fails its validation
+          Atomics.add(words, 3, 1);
+          for (let i = 16; i < words.length; i++) words[i] = 2;
+        }
+      });
+      stm.atomic(() => 0); // no access: neither prepared nor reported
+    } finally {
+      setStmObserver(undefined);
+    }
+    const logs: [AccessLog, AccessLog] = [
+      [data.buffer, 0, 0xf0],
+      [data.buffer, 8, 0x0f],
+    ];
+    assert.equal(attempts, 2);
+    assert.deepEqual(prepared, [
+      [...logs, false],
+      [...logs, false],
+    ]);
+    assert.deepEqual(committed, [[...logs, true]]);
+    assert.equal(data[2], 1);
+  });
+
   test('an attempt aborted by a conflict is not reported; the STM uses the observer’s Atomics', () => {
     const stm = new STM();
     const data = new Int32Array(shared(8));

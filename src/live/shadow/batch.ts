@@ -11,7 +11,8 @@
  * the elements its cell names (its thread u and target y; u and R ∪ W for a commit). A cell's effect on all lanes is
  * therefore its effect on those singletons: row′(e′) = ⋃ { row(e) : e named, e′ ∈ f({e}) }. The images of the
  * singletons come from running the shared rules themselves on one-element locksets (no second copy of the rules):
- * once per kind (cached), and per cell for a commit. {@link LaneBatch} checks the shape it relies on (an element
+ * once per kind (cached); rule 9 maps each singleton it names to all it names, which is probed once, so a commit
+ * makes each named row the union of the named rows. {@link LaneBatch} checks the shape it relies on (an element
  * the cell does not name is kept, the empty set stays empty, images stay within the named elements) and throws if a
  * rule ever breaks it.
  */
@@ -41,6 +42,7 @@ export class LaneBatch {
   /** @param lanes the number of locksets evaluated together (lanes 0 … lanes − 1). */
   constructor(readonly lanes: number) {
     this.words = (lanes + 31) >>> 5;
+    this.union = new Int32Array(this.words);
   }
 
   private row(e: number): Int32Array {
@@ -110,15 +112,55 @@ export class LaneBatch {
     }
   }
 
-  /** Applies rule 9, commit(u, R ∪ W) with R ∪ W = `set[from … to − 1]` (data variables), to every lane. */
+  /**
+   * Applies rule 9, commit(u, R ∪ W) with R ∪ W = `set[from … to − 1]` (data variables), to every lane.
+   * The rule maps each singleton it names to all it names ({@link checkCommitJoins}), so each named row becomes the union
+   * of the named rows: one pass over them (a commit names up to thousands of words; through the singletons' images
+   * that was quadratic, and a collection spent most of its time there).
+   */
   applyCommit(u: number, set: Int32Array, from: number, to: number): void {
-    const named = [u];
-    for (let j = from; j < to; j++) named.push(DATA + set[j]);
-    this.applyNamed(named, (e) => {
-      this.probe.load([e], -1);
-      applyCommit(this.probe, u, set, from, to);
-      return new Set(this.probe.keys);
-    });
+    this.checkCommitJoins();
+    const union = this.union;
+    union.fill(0);
+    let held = this.orRow(union, u);
+    for (let j = from; j < to; j++) held = this.orRow(union, DATA + set[j]) || held;
+    if (!held) return; // no lane holds a named element: f(∅) = ∅
+    this.row(u).set(union);
+    for (let j = from; j < to; j++) this.row(DATA + set[j]).set(union);
+  }
+
+  /** ORs the row of `e`, if any, into `into`. @returns whether `e` has a row. */
+  private orRow(into: Int32Array, e: number): boolean {
+    const r = this.rows.get(e);
+    if (r === undefined) return false;
+    for (let w = 0; w < this.words; w++) into[w] |= r[w];
+    return true;
+  }
+
+  /** Scratch row of {@link applyCommit}. */
+  private readonly union: Int32Array;
+  /** Whether {@link checkCommitJoins} has passed. */
+  private joins = false;
+
+  /**
+   * Checks that rule 9 (the shared `applyCommit`) maps the singleton of each element it names — the committing thread
+   * and each data variable of R ∪ W — to the set of all of them, keeps every other singleton and ∅: probed once on a
+   * symbolic commit of thread U over two variables (the rule treats the variables of R ∪ W alike).
+   * @throws Error when the rule is not of that shape ({@link applyCommit} relies on it).
+   */
+  private checkCommitJoins(): void {
+    if (this.joins) return;
+    const set = Int32Array.of(1, 2);
+    const all = [U, DATA + 1, DATA + 2];
+    const image = (e: number | undefined) => {
+      this.probe.load(e === undefined ? [] : [e], -1);
+      applyCommit(this.probe, U, set, 0, set.length);
+      return [...this.probe.keys].sort((a, b) => a - b);
+    };
+    const same = (a: number[], b: number[]) => a.length === b.length && a.every((k, i) => k === b[i]);
+    if (!all.every((e) => same(image(e), all)) || !same(image(X), [X]) || image(undefined).length !== 0)
+      throw new Error('rule 9 (commit) does not map each element it names to all it names');
+    this.joins = true;
   }
 
   /** A cell's effect through the images of the singletons of the elements it names (`named`). */
