@@ -173,7 +173,11 @@ export class StdParser implements TraceParser {
       this.parseLine(buf, pos, le, batch);
       pos = nl + 1;
     }
-    return Math.min(pos, end);
+    // not Math.min: V8 compiles this loop on the stack (OSR) before it first ends, and a load of `Math.min` without
+    // type feedback then sent every later call back to unoptimized code on leaving the loop (81 deoptimizations on a
+    // 2M-event trace, `--trace-deopt`; issue 24 §3)
+    // biome-ignore lint/complexity/useMathMinMax: see above
+    return pos < end ? pos : end;
   }
 
   get lines(): number {

@@ -234,7 +234,8 @@ export class GoldilocksDetector implements Detector {
     range: number,
   ): void {
     if (x >= this.writeInfo.length) this.growVars(x + 1);
-    if (this.disabled[x] !== 0) {
+    // set only with stopAfterFirstRace: without it the flag is not loaded (one cache line less per access)
+    if (this.opt.stopAfterFirstRace === true && this.disabled[x] !== 0) {
       this.n.skippedAfterRace++;
       return;
     }
