@@ -34,9 +34,18 @@
  * **Layout** (Int32 words of the shadow heap). The tables (published to workers as environment data
  * `goldilocks.jumble`): a lock, the counters {@link JUMBLE_STATS}, free clock lists per capacity class, then
  * {@link BUCKETS} chain heads of buffer records hashed by shadow word. A record, one per (word, byte mask):
- * [next, word, mask, length, last value (a Float64 key in two words), writes, stale[16], half[16], entries …], an entry
- * [writer, epoch, lo, hi, site, known, clock] (the writer -1 and clock 0 for the initial ⊥; `clock` the heap index
- * of a copy `[capacity, K_0 …]` of the writer's clock). The adversary's per-thread state (fairness counts, torn
+ * [next, word, mask, length, last value (a Float64 key in two words), writes, chain, stale[16], half[16], entries …],
+ * an entry [writer, epoch, lo, hi, site, known, clock] (the writer -1 and clock 0 for the initial ⊥; `clock` the heap
+ * index of a copy `[capacity, K_0 …]` of the writer's clock; `chain` 1 when the entries form a chain in
+ * happens-before, `WriteBuffer.chain`).
+ *
+ * **Cost** (issue 22 §5). A read of a chain whose newest entry happens before it (the accesses of the location are
+ * ordered, as in a race-free program) sees that entry alone: decided from the record's `chain` word and one epoch
+ * test, without loading the buffer, it returns the memory's bytes (the newest write: what every heuristic returns
+ * when there is no choice). Otherwise the buffer is loaded, its clock rows only when it is not a chain (a chain's
+ * visible set and [GC1] need epochs alone: `../../jumble/visible.ts`), and the shared core decides. A write takes
+ * the tables' lock at most once: the clock copy of its entry reuses one its collection freed, when one has the
+ * capacity, else it is allocated in the same locked section that frees the others. The adversary's per-thread state (fairness counts, torn
  * halves) is kept per thread id modulo 16. Records are linked under the tables' lock (one store), read and written
  * under their word's check lock; clock copies are allocated and freed under the tables' lock.
  */
@@ -96,7 +105,8 @@ const R_MASK = 2;
 const R_LENGTH = 3;
 const R_LAST = 4;
 const R_WRITES = 6;
-const R_STALE = 7;
+const R_CHAIN = 7;
+const R_STALE = 8;
 const R_HALF = R_STALE + SLOTS;
 const R_ENTRIES = R_HALF + SLOTS;
 const E_TID = 0;
@@ -218,7 +228,6 @@ export class JumbleMemory implements WordMemory {
     const heap = this.cover(r + RECORD);
     heap[r + R_WORD] = word;
     heap[r + R_MASK] = mask;
-    heap[r + R_LENGTH] = 1;
     f64[0] = Number.NaN;
     heap[r + R_LAST] = f64Words[0];
     heap[r + R_LAST + 1] = f64Words[1];
@@ -237,8 +246,10 @@ export class JumbleMemory implements WordMemory {
     return r;
   }
 
-  /** Entry 0 of record r := `lo, hi @ ⊥`. */
+  /** The entries of record r := `lo, hi @ ⊥` alone (a chain). */
   private initial(heap: Int32Array, r: number, lo: number, hi: number): void {
+    heap[r + R_LENGTH] = 1;
+    heap[r + R_CHAIN] = 1;
     const e = r + R_ENTRIES;
     heap[e + E_TID] = NO_THREAD;
     heap[e + E_EPOCH] = 0;
@@ -279,15 +290,17 @@ export class JumbleMemory implements WordMemory {
    * unless `element` (an element store), which may renew the snapshot of the thread clocks.
    */
   private append(r: number, lo: number, hi: number, site: number, known: boolean, element: boolean): void {
-    const b = this.load(r);
     const own = this.clock();
-    let heap = this.cover(own + 1);
+    this.cover(r + RECORD);
+    let heap = this.cover(own + 1 + this.cover(own + 1)[own]);
     const cap = heap[own];
-    const copy = this.allocClock(cap);
-    heap = this.cover(Math.max(own, copy) + 1 + cap);
-    for (let u = 0; u <= cap; u++) heap[copy + u] = heap[own + u];
+    // still a chain after the append (the newest entry happens before this write)? then no clock row is needed
+    const chain = heap[r + R_CHAIN] === 1 && this.newestBefore(heap, r, heap[r + R_LENGTH], own);
+    const b = this.load(r, !chain);
+    heap = this.s.heap;
     const { gc1Removed, gc2Removed, oldestRemoved, droppedVisible } = b;
-    b.append(known ? keyOf(lo, hi) : UNKNOWN_VALUE, this.t, heap, own + 1, cap, copy, site, 0, lo, hi);
+    // the entry's clock copy (`seq`) is given by storeEntries, once the collection has freed some
+    b.append(known ? keyOf(lo, hi) : UNKNOWN_VALUE, this.t, heap, own + 1, cap, -1, site, 0, lo, hi);
     collect(b, this.liveThreads(element && b.length > GC1_FROM), BOUND);
     this.count(known ? STAT.writes : STAT.unknownWrites);
     if (b.gc1Removed > gc1Removed) this.count(STAT.gc1Removed, b.gc1Removed - gc1Removed);
@@ -298,7 +311,17 @@ export class JumbleMemory implements WordMemory {
     const writes = ++heap[r + R_WRITES];
     const peak = this.tables + STAT.maxWrites;
     if (writes > rawAtomics.load(heap, peak)) rawAtomics.store(heap, peak, writes);
-    this.storeEntries(r, b);
+    this.storeEntries(r, b, own);
+  }
+
+  /**
+   * Whether the newest of the n entries of record r happens before the clock record `own` (`[cap, C_t …]`), by
+   * the epoch test (../shared/JUMBLE.md §4.6.2; always for the initial ⊥). `heap` covers both.
+   */
+  private newestBefore(heap: Int32Array, r: number, n: number, own: number): boolean {
+    const e = r + R_ENTRIES + (n - 1) * ENTRY;
+    const t = heap[e + E_TID];
+    return t < 0 || heap[e + E_EPOCH] <= (t < heap[own] ? heap[own + 1 + t] : 0);
   }
 
   /**
@@ -327,17 +350,37 @@ export class JumbleMemory implements WordMemory {
     const newest = r + R_ENTRIES + (n - 1) * ENTRY;
     if (heap[newest + E_KNOWN] === 1 && (heap[newest + E_LO] !== lo || heap[newest + E_HI] !== hi)) {
       // a write the runtime did not see: start again from memory
-      for (let i = 0; i < n; i++) this.freeClock(heap[r + R_ENTRIES + i * ENTRY + E_CLOCK]);
+      let freed = 0;
+      for (let i = 0; i < n; i++) {
+        const c = heap[r + R_ENTRIES + i * ENTRY + E_CLOCK];
+        if (c !== 0) this.loaded[freed++] = c;
+      }
+      this.exchangeClocks(freed, 0);
       heap = this.cover(r + RECORD);
-      heap[r + R_LENGTH] = 1;
       this.initial(heap, r, lo, hi);
       this.count(STAT.desync);
       return false;
     }
-    const b = this.load(r);
-    b.tearable = tearable && mask === 0xff;
     const own = this.clock();
-    heap = this.cover(own + 1);
+    heap = this.cover(own + 1 + this.cover(own + 1)[own]);
+    const chain = heap[r + R_CHAIN] === 1;
+    if (chain && this.newestBefore(heap, r, n, own)) {
+      // the newest entry alone is visible (no choice): what adversary.read returns, without loading the buffer
+      if (heap[newest + E_KNOWN] !== 1) {
+        this.count(STAT.memoryReads);
+        return false;
+      }
+      this.lo = lo;
+      this.hi = hi;
+      f64[0] = keyOf(lo, hi);
+      heap[r + R_LAST] = f64Words[0];
+      heap[r + R_LAST + 1] = f64Words[1];
+      heap[r + R_STALE + (this.t & (SLOTS - 1))] = 0;
+      return true;
+    }
+    const b = this.load(r, !chain);
+    b.tearable = tearable && mask === 0xff;
+    heap = this.s.heap;
     const adversary = this.adversary;
     const i = adversary.read(b, this.t, heap, own + 1, heap[own]);
     if (adversary.distinct > 1) this.count(STAT.choiceReads);
@@ -387,20 +430,24 @@ export class JumbleMemory implements WordMemory {
     });
   }
 
-  /** Record r as the thread-local buffer {@link b} (entries, clocks, the adversary's state of this thread). */
-  private load(r: number): WriteBuffer {
+  /**
+   * Record r as the thread-local buffer {@link b}: its entries, chain flag and the adversary's state of this thread,
+   * and the entries' clock rows when `clocks` (not needed by a chain: `../../jumble/visible.ts`).
+   */
+  private load(r: number, clocks: boolean): WriteBuffer {
     const b = this.b;
     const t = this.t;
     let heap = this.cover(r + RECORD);
     const n = heap[r + R_LENGTH];
-    let width = 8;
-    for (let i = 0; i < n; i++) {
-      const c = heap[r + R_ENTRIES + i * ENTRY + E_CLOCK];
-      if (c !== 0) width = Math.max(width, this.cover(c + 1)[c]);
+    if (clocks) {
+      let width = 8;
+      for (let i = 0; i < n; i++) {
+        const c = heap[r + R_ENTRIES + i * ENTRY + E_CLOCK];
+        if (c !== 0) width = Math.max(width, this.cover(c + 1)[c]);
+      }
+      const own = this.clock();
+      b.ensureWidth(Math.max(width, this.cover(own + 1)[own]));
     }
-    const own = this.clock();
-    width = Math.max(width, this.cover(own + 1)[own]);
-    b.ensureWidth(width);
     const w = b.width;
     const clock = b.clock;
     heap = this.s.heap;
@@ -417,6 +464,7 @@ export class JumbleMemory implements WordMemory {
       const c = heap[e + E_CLOCK];
       b.seq[i] = c;
       this.loaded[i] = c;
+      if (!clocks) continue;
       clock.fill(0, i * w, (i + 1) * w);
       if (c !== 0) {
         heap = this.cover(c + 1 + heap[c]);
@@ -424,6 +472,7 @@ export class JumbleMemory implements WordMemory {
       }
     }
     b.length = n;
+    b.chain = heap[r + R_CHAIN] === 1;
     this.loadedCount = n;
     f64Words[0] = heap[r + R_LAST];
     f64Words[1] = heap[r + R_LAST + 1];
@@ -434,10 +483,36 @@ export class JumbleMemory implements WordMemory {
     return b;
   }
 
-  /** Stores the entries of {@link b} into record r, freeing the clock copies of the entries it no longer has. */
-  private storeEntries(r: number, b: WriteBuffer): void {
-    const heap = this.cover(r + RECORD);
+  /**
+   * Stores the entries of {@link b} (after an append: its newest entry's `seq` is -1, no clock copy yet) into record
+   * r. The clock copies of the loaded entries it no longer has are freed, and the newest entry gets a copy of the
+   * clock record `own`: one of the freed copies of its capacity, else a new one — the tables' lock taken once, or not
+   * at all when a freed copy is reused and no other is freed.
+   */
+  private storeEntries(r: number, b: WriteBuffer, own: number): void {
     const n = b.length;
+    const kept = b.seq;
+    const loaded = this.loaded;
+    // the loaded copies no entry keeps (to {@link loaded}[0 … freed-1]): the kept entries are in the loaded order
+    let freed = 0;
+    for (let a = 0, i = 0; a < this.loadedCount; a++) {
+      const c = loaded[a];
+      if (i < n && kept[i] === c) i++;
+      else if (c !== 0) loaded[freed++] = c;
+    }
+    let heap = this.cover(own + 1);
+    const cap = heap[own];
+    let copy = 0;
+    for (let k = 0; k < freed && copy === 0; k++) {
+      if (this.cover(loaded[k] + 1)[loaded[k]] !== cap) continue;
+      copy = loaded[k];
+      loaded[k] = loaded[--freed];
+    }
+    if (copy === 0 || freed > 0) copy = this.exchangeClocks(freed, copy === 0 ? cap : 0) || copy;
+    heap = this.cover(Math.max(own, copy) + 1 + cap);
+    for (let u = 0; u <= cap; u++) heap[copy + u] = heap[own + u];
+    kept[n - 1] = copy;
+    heap = this.cover(r + RECORD);
     for (let i = 0; i < n; i++) {
       const e = r + R_ENTRIES + i * ENTRY;
       heap[e + E_TID] = b.tid[i];
@@ -446,28 +521,32 @@ export class JumbleMemory implements WordMemory {
       heap[e + E_HI] = b.hi[i];
       heap[e + E_SITE] = b.site[i];
       heap[e + E_KNOWN] = Number.isNaN(b.value[i]) ? 0 : 1;
-      heap[e + E_CLOCK] = b.seq[i];
+      heap[e + E_CLOCK] = kept[i];
     }
     heap[r + R_LENGTH] = n;
+    heap[r + R_CHAIN] = b.chain ? 1 : 0;
     const peak = this.tables + STAT.maxLength;
     if (n > rawAtomics.load(heap, peak)) rawAtomics.store(heap, peak, n);
-    // the clock copies loaded (before the append) that no entry keeps
-    const kept = b.seq;
-    for (let a = 0; a < this.loadedCount; a++) {
-      const c = this.loaded[a];
-      if (c === 0) continue;
-      let still = false;
-      for (let i = 0; i < n && !still; i++) still = kept[i] === c;
-      if (!still) this.freeClock(c);
-    }
   }
 
-  /** A clock copy of capacity `cap` (a power of two ≥ 8): `[cap, …]`, from its free list or new. */
-  private allocClock(cap: number): number {
+  /**
+   * Under the tables' lock: puts the clock copies {@link loaded}[0 … freed-1] (not 0) on their free lists, and when
+   * `cap` > 0 takes a clock copy of capacity `cap` (a power of two ≥ 8), `[cap, …]`, from its free list or new.
+   * @returns that copy, or 0 when `cap` is 0.
+   */
+  private exchangeClocks(freed: number, cap: number): number {
     const t = this.tables;
     let heap = this.cover(t + TABLES);
     lock(this.s, heap, t + T_LOCK);
     try {
+      for (let k = 0; k < freed; k++) {
+        const c = this.loaded[k];
+        heap = this.cover(c + 2);
+        const list = t + T_FREE + classOf(heap[c]);
+        heap[c + 1] = heap[list];
+        heap[list] = c;
+      }
+      if (cap === 0) return 0;
       const list = t + T_FREE + classOf(cap);
       let c = heap[list];
       if (c === 0) c = allocHeap(this.s, 1 + cap);
@@ -477,21 +556,6 @@ export class JumbleMemory implements WordMemory {
       return c;
     } finally {
       unlock(this.s.heap, t + T_LOCK);
-    }
-  }
-
-  /** Puts clock copy `c` (not 0) on its free list. */
-  private freeClock(c: number): void {
-    if (c === 0) return;
-    const t = this.tables;
-    const heap = this.cover(Math.max(t + TABLES, c + 2));
-    lock(this.s, heap, t + T_LOCK);
-    try {
-      const list = t + T_FREE + classOf(heap[c]);
-      heap[c + 1] = heap[list];
-      heap[list] = c;
-    } finally {
-      unlock(heap, t + T_LOCK);
     }
   }
 }
