@@ -68,12 +68,12 @@ export interface JumbleFlags {
 }
 
 const CLI = fileURLToPath(new URL('./main.js', import.meta.url));
-type Heuristic = (typeof JUMBLE_HEURISTICS)[number];
+export type Heuristic = (typeof JUMBLE_HEURISTICS)[number];
 
 /** The cores not busy: the available parallelism less the 1-minute load average, at least 1. */
 export const freeCores = (): number => Math.max(1, os.availableParallelism() - Math.floor(os.loadavg()[0]));
 
-interface Spawned {
+export interface Spawned {
   code: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;
@@ -139,7 +139,7 @@ async function pool<T>(tasks: (() => Promise<T>)[], jobs: number, done: () => vo
 }
 
 /** The flags of a jumbled run of a campaign: heuristic `c`, seed `seed`, the group's locations `file`. */
-const jumbledFlags = (c: Heuristic, seed: number, file: string): RunFlags => ({
+export const jumbledFlags = (c: Heuristic, seed: number, file: string): RunFlags => ({
   onRace: 'throw',
   detector: 'goldilocks',
   jumble: c,
@@ -169,7 +169,7 @@ export const runWords = (flags: RunFlags, program: string[]): string[] => [
  * runOutcome: the exit code `goldilocks run` would exit with, its summary appended to stderr, without colours as
  * through a pipe).
  */
-async function jumbledRun(
+export async function jumbledRun(
   argv: string[],
   args: string[],
   flags: RunFlags,
