@@ -341,7 +341,8 @@ export class BufferRecords {
    * Stores the entries of {@link b} (after an append: its newest entry's `seq` is -1, no clock copy yet) into record
    * r. The clock copies of the loaded entries it no longer has are freed, and the newest entry gets a copy of the
    * clock record `own`: one of the freed copies of its capacity, else a new one — the tables' lock taken once, or not
-   * at all when a freed copy is reused and no other is freed.
+   * at all when a freed copy is reused and no other is freed, or when nothing is freed and no copy is free (a new
+   * one from the heap's lock-free allocator). Only the entries not already at their place are written.
    */
   storeEntries(r: number, b: WriteBuffer, own: number): void {
     const n = b.length;
@@ -362,13 +363,17 @@ export class BufferRecords {
       copy = loaded[k];
       loaded[k] = loaded[--freed];
     }
-    if (copy === 0 || freed > 0) copy = this.exchangeClocks(freed, copy === 0 ? cap : 0) || copy;
+    const t = this.tables;
+    if (copy === 0 && freed === 0 && rawAtomics.load(this.cover(t + TABLES), t + T_FREE + classOf(cap)) === 0)
+      copy = allocHeap(this.s, 1 + cap); // nothing to free, no copy free: a new one, without the lock
+    else if (copy === 0 || freed > 0) copy = this.exchangeClocks(freed, copy === 0 ? cap : 0) || copy;
     heap = this.cover(Math.max(own, copy) + 1 + cap);
     for (let u = 0; u <= cap; u++) heap[copy + u] = heap[own + u];
     kept[n - 1] = copy;
     heap = this.cover(r + RECORD);
     for (let i = 0; i < n; i++) {
       const e = r + R_ENTRIES + i * ENTRY;
+      if (i < n - 1 && heap[e + E_CLOCK] === kept[i]) continue; // the entry there already (its own clock copy)
       heap[e + E_TID] = b.tid[i];
       heap[e + E_EPOCH] = b.epoch[i];
       heap[e + E_LO] = b.lo[i];
