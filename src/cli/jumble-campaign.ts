@@ -27,7 +27,10 @@ import { fileURLToPath } from 'node:url';
 import type cliProgress from 'cli-progress';
 import type { LoggedRead } from '../live/jumble/log.js';
 import { JUMBLE_HEURISTICS } from '../live/options.js';
+import { exitCode, instrumentedEnv } from '../node/run.js';
+import { colorsFor } from '../report/text.js';
 import { writeAll } from '../trace/write-all.js';
+import { jumbleSettings } from './jumble.js';
 import { type Group, groupName, groupsOf, type RacesReport } from './jumble-groups.js';
 import { figure9, figure10, type GroupResult, type Witness } from './jumble-table.js';
 import {
@@ -44,6 +47,7 @@ import {
   uncaughtIn,
   verdictOf,
 } from './jumble-verdict.js';
+import { processEnv, type RunFlags, runOutcome } from './run.js';
 import { readableFile, UsageError, writableFile } from './usage.js';
 
 export interface JumbleFlags {
@@ -64,13 +68,14 @@ export interface JumbleFlags {
 }
 
 const CLI = fileURLToPath(new URL('./main.js', import.meta.url));
+export type Heuristic = (typeof JUMBLE_HEURISTICS)[number];
 
 /** The cores not busy: the available parallelism less the 1-minute load average, at least 1. */
 export const freeCores = (): number => Math.max(1, os.availableParallelism() - Math.floor(os.loadavg()[0]));
 
-interface Spawned {
+export interface Spawned {
   code: number | null;
-  signal: string | null;
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
   timedOut: boolean;
@@ -131,6 +136,67 @@ async function pool<T>(tasks: (() => Promise<T>)[], jobs: number, done: () => vo
   };
   await Promise.all(Array.from({ length: Math.min(jobs, tasks.length) }, worker));
   return out;
+}
+
+/** The flags of a jumbled run of a campaign: heuristic `c`, seed `seed`, the group's locations `file`. */
+export const jumbledFlags = (c: Heuristic, seed: number, file: string): RunFlags => ({
+  onRace: 'throw',
+  detector: 'goldilocks',
+  jumble: c,
+  jumbleSeed: seed,
+  jumbleLocations: file,
+});
+
+/**
+ * The command line words of `goldilocks run` with the {@link jumbledFlags} `flags` on `program` (the entry and its
+ * arguments, or `--` and a command): how a witness's run is typed again.
+ */
+export const runWords = (flags: RunFlags, program: string[]): string[] => [
+  'run',
+  '--jumble',
+  String(flags.jumble),
+  '--jumble-seed',
+  String(flags.jumbleSeed),
+  '--jumble-locations',
+  String(flags.jumbleLocations),
+  ...program,
+];
+
+/**
+ * A jumbled run of a campaign, what `goldilocks run` with `flags` (its {@link runWords}) does, without its process:
+ * `argv` (`node entry args`, or the command) started instrumented ({@link processEnv} over `env`, reporting into the
+ * directory `report`, made and removed here), then, unless killed at the time-out, its outcome (`./run.ts`
+ * runOutcome: the exit code `goldilocks run` would exit with, its summary appended to stderr, without colours as
+ * through a pipe).
+ */
+export async function jumbledRun(
+  argv: string[],
+  args: string[],
+  flags: RunFlags,
+  report: string,
+  timeout: number,
+  env: NodeJS.ProcessEnv,
+): Promise<Spawned> {
+  const jumbled = jumbleSettings(flags);
+  mkdirSync(report);
+  try {
+    const r = await runOnce(argv, timeout, instrumentedEnv(processEnv(flags, jumbled, report, env)));
+    if (r.timedOut) return r;
+    let stderr = r.stderr;
+    const err = { write: (text: string) => (stderr += text) };
+    const code = await runOutcome(
+      report,
+      args,
+      flags,
+      jumbled,
+      exitCode(r.code, r.signal),
+      err,
+      colorsFor({}, env),
+    );
+    return { ...r, code, signal: null, stderr };
+  } finally {
+    rmSync(report, { recursive: true, force: true });
+  }
 }
 
 const quote = (a: string): string => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`);
@@ -264,21 +330,6 @@ export async function jumbleCampaign(args: string[], command: boolean, flags: Ju
     });
     // 2. the runs: the controls first, then the adversarial configurations judged against them as they end
     const plain = command ? args : [node, ...args];
-    const argvOf = (c: Configuration, seed: number, file: string): string[] =>
-      c === 'none'
-        ? plain
-        : [
-            node,
-            CLI,
-            'run',
-            '--jumble',
-            c,
-            '--jumble-seed',
-            String(seed),
-            '--jumble-locations',
-            file,
-            ...program,
-          ];
     const task =
       (g: number, c: Configuration, i: number) => async (): Promise<RunResult & { log: string }> => {
         const seed = flags.seed + i;
@@ -292,7 +343,10 @@ export async function jumbleCampaign(args: string[], command: boolean, flags: Ju
                 GOLDILOCKS_JUMBLE_LOG: log,
                 ...(c === 'sc' ? { GOLDILOCKS_JUMBLE_LOG_READS: '0' } : {}),
               };
-        const r = await runOnce(argvOf(c, seed, files[g]), timeout, envOf);
+        const r =
+          c === 'none'
+            ? await runOnce(plain, timeout, envOf)
+            : await jumbledRun(plain, args, jumbledFlags(c, seed, files[g]), `${log}.report`, timeout, envOf);
         const oracle =
           flags.oracle !== undefined && !r.timedOut
             ? await runOracle(flags.oracle, r, log, c, seed, groups[g], timeout)
@@ -323,22 +377,39 @@ export async function jumbleCampaign(args: string[], command: boolean, flags: Ju
     const total = groups.length * CONFIGURATIONS.length * flags.runs;
     const bar = await progressBar(flags.progress, total);
     const jobs = flags.jobs ?? freeCores();
-    const first = await pool(each(controls, task), jobs, () => bar?.increment());
     /** The runs of group g and configuration c among `results` (group-major, as {@link each} made them). */
     const runsOf = (results: RunResult[], g: number, c: Configuration) => {
       const per = results.length / groups.length;
       return results.slice(g * per, (g + 1) * per).filter((r) => r.configuration === c);
     };
-    const refs: Reference[] = groups.map((_, g) =>
-      referenceOf(runsOf(first, g, 'none'), runsOf(first, g, 'sc'), qos, timeout),
-    );
-    for (const r of first) if (r.configuration === 'sc') rmSync(r.log, { recursive: true, force: true });
+    // one pool, so that no core waits for the last controls: an adversarial run started before they all ended is
+    // judged once they have (`controlled`)
+    const controlTasks = each(controls, task);
+    const first: (RunResult & { log: string })[] = new Array(controlTasks.length);
+    let refs: Reference[] = [];
+    let left = controlTasks.length;
+    let release = (): void => {};
+    const controlled = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const control = (k: number) => async () => {
+      first[k] = await controlTasks[k]();
+      if (--left === 0) {
+        refs = groups.map((_, g) =>
+          referenceOf(runsOf(first, g, 'none'), runsOf(first, g, 'sc'), qos, timeout),
+        );
+        for (const r of first) if (r.configuration === 'sc') rmSync(r.log, { recursive: true, force: true });
+        release();
+      }
+      return first[k];
+    };
     /** Per group, the witness candidate: its rank (QoS last, then configuration, then seed), run and failure. */
     const best: ({ rank: number; run: RunResult & { log: string }; failure: Failure } | undefined)[] = [];
     const rankOf = (r: RunResult, f: Failure) =>
       (f.kind === 'qos' ? 1e9 : 0) + CONFIGURATIONS.indexOf(r.configuration) * 1e6 + (r.seed - flags.seed);
     const judged = (g: number, c: Configuration, i: number) => async () => {
       const r = await task(g, c, i)();
+      await controlled;
       const failure = failureOf(r, refs[g]);
       const rank = failure === undefined ? Infinity : rankOf(r, failure);
       const old = best[g];
@@ -348,7 +419,12 @@ export async function jumbleCampaign(args: string[], command: boolean, flags: Ju
       } else rmSync(r.log, { recursive: true, force: true });
       return r;
     };
-    const second = await pool(each(adversarial, judged), jobs, () => bar?.increment());
+    const all = await pool(
+      [...controlTasks.map((_, k) => control(k)), ...each(adversarial, judged)],
+      jobs,
+      () => bar?.increment(),
+    );
+    const second = all.slice(controlTasks.length);
     bar?.stop();
     // 3. verdicts
     const results: GroupResult[] = groups.map((group, g) => {
@@ -380,7 +456,10 @@ export async function jumbleCampaign(args: string[], command: boolean, flags: Ju
               configuration: b.run.configuration,
               seed: b.run.seed,
               ...b.failure,
-              command: ['goldilocks', ...argvOf(b.run.configuration, b.run.seed, files[g]).slice(2)]
+              command: [
+                'goldilocks',
+                ...runWords(jumbledFlags(b.run.configuration as Heuristic, b.run.seed, files[g]), program),
+              ]
                 .map((a) => (a === files[g] ? `<(echo ${quote(group.location)})` : quote(a)))
                 .join(' '),
               reads: readsIn(b.run.log),

@@ -40,7 +40,7 @@ export interface RunResult {
   uncaught?: string;
   timedOut: boolean;
   wallMs: number;
-  /** A jumbled run's counters (`../live/jumble/memory.ts` JUMBLE_STATS, summed over its processes) and `cpuMs`. */
+  /** A jumbled run's counters (`../live/jumble/records.ts` JUMBLE_STATS, summed over its processes) and `cpuMs`. */
   stats?: Record<string, number>;
   /** The `--oracle` script's verdict: its exit code and first line of output. */
   oracle?: { code: number | null; message: string };

@@ -60,77 +60,112 @@ export async function runProgram(args: string[], command: boolean, flags: RunFla
   if (flags.record) writableFile(flags.record, '--record');
   if (flags.report) writableFile(flags.report, '--report');
   const jumbled = jumbleSettings(flags);
-  const detector = jumbled ? 'fasttrack' : flags.detector; // adversarial memory needs its vector clocks
   if (flags.sarif) writableFile(flags.sarif, '--sarif');
   if (flags.html) writableFile(flags.html, '--html');
   if (flags.suppressions) await suppressionsFile(flags.suppressions);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-run-'));
   try {
-    const recordDir = path.join(dir, 'record');
-    const env = {
-      ...process.env,
-      GOLDILOCKS_ON_RACE: flags.failOnRace || jumbled ? 'report' : flags.onRace,
-      GOLDILOCKS_DETECTOR: detector,
-      GOLDILOCKS_REPORT_DIR: dir,
-      ...(flags.record ? { GOLDILOCKS_RECORD: recordDir } : {}),
-      ...jumbled,
-      ...(flags.suppressions ? { GOLDILOCKS_SUPPRESSIONS: path.resolve(flags.suppressions) } : {}),
-      ...(flags.shadowLimit ? { GOLDILOCKS_SHADOW_LIMIT: String(flags.shadowLimit) } : {}),
-      ...(flags.history ? { GOLDILOCKS_HISTORY: '1' } : {}),
-    };
+    const env = processEnv(flags, jumbled, dir);
     const code = command ? await runCommand(args, env) : await run(args, { env });
-    if (flags.record) {
-      const r = writeRecordedTrace(recordDir, flags.record, args.join(' '));
-      if (r.missing.length > 0)
-        process.stderr.write(
-          `goldilocks: --record: process${r.missing.length === 1 ? '' : 'es'} ${r.missing.join(', ')} ended without writing ${r.missing.length === 1 ? 'its' : 'their'} synchronization events (killed?); left out of the trace\n`,
-        );
-      process.stderr.write(
-        `goldilocks: recorded ${r.events} events of ${r.processes} process${r.processes === 1 ? '' : 'es'} to ${flags.record}\n`,
-      );
-    }
-    const reports = readdirSync(dir)
-      .filter((f) => f.endsWith('.json'))
-      .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10))
-      .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as JsonReport);
-    const merged = mergeReports(reports, args.join(' '), detector);
-    const unchecked = uncheckedModules(dir);
-    if (unchecked.length > 0) merged.unchecked = unchecked;
-    if (flags.report) writeJsonReport(flags.report, merged);
-    if (flags.sarif) (await import('../report/sarif.js')).writeSarif(flags.sarif, [merged], VERSION);
-    if (flags.html) {
-      const [{ writeHtml }, { SourceReader }] = await Promise.all([
-        import('../report/html/page.js'),
-        import('../report/html/sources.js'),
-      ]);
-      // with --record, the recording gives the timelines and the lockset's evolution (../report/html/recorded.ts)
-      const recorded =
-        flags.record && existsSync(flags.record)
-          ? await (await import('../report/html/recorded.js')).recordedEvidence(flags.record)
-          : undefined;
-      const shown = recorded ? merged.races.map((r) => recorded(r) ?? { race: r, evidence: undefined }) : [];
-      const evidence = new Map(shown.map((x) => [x.race, x.evidence]));
-      writeHtml(flags.html, {
-        reports: [recorded ? { ...merged, races: shown.map((x) => x.race) } : merged],
-        evidence: (race) => evidence.get(race),
-        missing: recorded ? LIVE_NOT_RECORDED : LIVE_MISSING,
-        sources: new SourceReader([process.cwd()]),
-      });
-    }
-    if (flags.stats)
-      process.stderr.write(`${[...statisticsText(merged), ...excusedStatistics(merged)].join('\n')}\n`);
-    if (jumbled) process.stderr.write(jumbleSummary(dir));
-    if (merged.summary.racyVariables > 0 || merged.summary.suppressed || merged.summary.benign)
-      process.stderr.write(textSummary(merged, colorsFor(process.stderr)));
-    if (unchecked.length > 0)
-      process.stderr.write(
-        `goldilocks: unchecked (not instrumented, the rewriter cannot parse ${unchecked.length === 1 ? 'it' : 'them'}): ${unchecked.join(', ')}\n`,
-      );
-    if (existsSync(path.join(dir, 'aborted'))) return EXIT_ABORT;
-    return flags.failOnRace && merged.summary.racyVariables > 0 ? EXIT_ABORT : code;
+    return await runOutcome(dir, args, flags, jumbled, code, process.stderr, colorsFor(process.stderr));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The detector of a run: `flags.detector`, or fasttrack when it is `jumbled` (adversarial memory needs its clocks). */
+const detectorOf = (flags: RunFlags, jumbled: Record<string, string> | undefined): string =>
+  jumbled ? 'fasttrack' : flags.detector;
+
+/**
+ * The environment of the processes of a run of `flags` (its {@link jumbleSettings} `jumbled`): `base` with the
+ * runtime's `GOLDILOCKS_*` settings, each process reporting into the directory `dir` (docs/RUNTIME.md). The command
+ * gets it with the hooks preloaded (`../node/run.ts` instrumentedEnv); `goldilocks jumble` starts each jumbled run
+ * so (`./jumble-campaign.ts`).
+ */
+export function processEnv(
+  flags: RunFlags,
+  jumbled: Record<string, string> | undefined,
+  dir: string,
+  base: NodeJS.ProcessEnv = process.env,
+): NodeJS.ProcessEnv {
+  return {
+    ...base,
+    GOLDILOCKS_ON_RACE: flags.failOnRace || jumbled ? 'report' : flags.onRace,
+    GOLDILOCKS_DETECTOR: detectorOf(flags, jumbled),
+    GOLDILOCKS_REPORT_DIR: dir,
+    ...(flags.record ? { GOLDILOCKS_RECORD: path.join(dir, 'record') } : {}),
+    ...jumbled,
+    ...(flags.suppressions ? { GOLDILOCKS_SUPPRESSIONS: path.resolve(flags.suppressions) } : {}),
+    ...(flags.shadowLimit ? { GOLDILOCKS_SHADOW_LIMIT: String(flags.shadowLimit) } : {}),
+    ...(flags.history ? { GOLDILOCKS_HISTORY: '1' } : {}),
+  };
+}
+
+/**
+ * What a run does once its command `args` (with {@link processEnv}'s directory `dir`) exited with `code`: writes the
+ * `--record` trace, the merged `--report`, `--sarif` and `--html`, and the summaries (statistics, adversarial
+ * memory's counters, races, unchecked modules) to `err`, races in ANSI colours when `colors`.
+ * @returns the run's exit code (see the file header).
+ */
+export async function runOutcome(
+  dir: string,
+  args: string[],
+  flags: RunFlags,
+  jumbled: Record<string, string> | undefined,
+  code: number,
+  err: { write(text: string): unknown },
+  colors: boolean,
+): Promise<number> {
+  const detector = detectorOf(flags, jumbled);
+  if (flags.record) {
+    const r = writeRecordedTrace(path.join(dir, 'record'), flags.record, args.join(' '));
+    if (r.missing.length > 0)
+      err.write(
+        `goldilocks: --record: process${r.missing.length === 1 ? '' : 'es'} ${r.missing.join(', ')} ended without writing ${r.missing.length === 1 ? 'its' : 'their'} synchronization events (killed?); left out of the trace\n`,
+      );
+    err.write(
+      `goldilocks: recorded ${r.events} events of ${r.processes} process${r.processes === 1 ? '' : 'es'} to ${flags.record}\n`,
+    );
+  }
+  const reports = readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10))
+    .map((f) => JSON.parse(readFileSync(path.join(dir, f), 'utf8')) as JsonReport);
+  const merged = mergeReports(reports, args.join(' '), detector);
+  const unchecked = uncheckedModules(dir);
+  if (unchecked.length > 0) merged.unchecked = unchecked;
+  if (flags.report) writeJsonReport(flags.report, merged);
+  if (flags.sarif) (await import('../report/sarif.js')).writeSarif(flags.sarif, [merged], VERSION);
+  if (flags.html) {
+    const [{ writeHtml }, { SourceReader }] = await Promise.all([
+      import('../report/html/page.js'),
+      import('../report/html/sources.js'),
+    ]);
+    // with --record, the recording gives the timelines and the lockset's evolution (../report/html/recorded.ts)
+    const recorded =
+      flags.record && existsSync(flags.record)
+        ? await (await import('../report/html/recorded.js')).recordedEvidence(flags.record)
+        : undefined;
+    const shown = recorded ? merged.races.map((r) => recorded(r) ?? { race: r, evidence: undefined }) : [];
+    const evidence = new Map(shown.map((x) => [x.race, x.evidence]));
+    writeHtml(flags.html, {
+      reports: [recorded ? { ...merged, races: shown.map((x) => x.race) } : merged],
+      evidence: (race) => evidence.get(race),
+      missing: recorded ? LIVE_NOT_RECORDED : LIVE_MISSING,
+      sources: new SourceReader([process.cwd()]),
+    });
+  }
+  if (flags.stats) err.write(`${[...statisticsText(merged), ...excusedStatistics(merged)].join('\n')}\n`);
+  if (jumbled) err.write(jumbleSummary(dir));
+  if (merged.summary.racyVariables > 0 || merged.summary.suppressed || merged.summary.benign)
+    err.write(textSummary(merged, colors));
+  if (unchecked.length > 0)
+    err.write(
+      `goldilocks: unchecked (not instrumented, the rewriter cannot parse ${unchecked.length === 1 ? 'it' : 'them'}): ${unchecked.join(', ')}\n`,
+    );
+  if (existsSync(path.join(dir, 'aborted'))) return EXIT_ABORT;
+  return flags.failOnRace && merged.summary.racyVariables > 0 ? EXIT_ABORT : code;
 }
 
 const ENTRY = 'a JavaScript or TypeScript file';

@@ -68,6 +68,15 @@ export class WriteBuffer {
   droppedVisible = 0;
 
   /**
+   * Whether the entries form a chain in happens-before: K_i ⊑ K_j for every i < j (initially true: one entry). Then
+   * the entries whose clocks are ⊑ a thread's clock form a prefix, so its visible set is the entries from the newest
+   * of them on (`./visible.ts`, O(k) without reading the clock rows). Kept by {@link append} (epoch test of the
+   * previous newest entry against the writer's clock, ../shared/JUMBLE.md §4.6.2; transitivity does the rest) and
+   * {@link reset}; removals keep a chain a chain, and {@link rechain} recomputes it after removals from a non-chain.
+   */
+  chain = true;
+
+  /**
    * Whether the location holds 8-byte values a read may tear into halves of two writes (§5.2; Java long/double,
    * JavaScript Float64, non-atomic BigInt64, DataView 8-byte reads — never Int8…Uint32 elements): set by the caller.
    */
@@ -124,6 +133,7 @@ export class WriteBuffer {
     this.hi[0] = 0;
     this.clocks.clear(0);
     this.writesSinceReset = 0;
+    this.chain = true;
     this.last = Number.NaN;
     this.stale.fill(0);
   }
@@ -169,6 +179,7 @@ export class WriteBuffer {
   ): void {
     this.ensureWidth(Math.max(cw, t + 1));
     if (this.length === this.capacity) this.grow();
+    if (this.chain && this.length > 0) this.chain = this.before(this.length - 1, C, off, cw);
     const i = this.length++;
     this.value[i] = value;
     this.tid[i] = t;
@@ -184,6 +195,24 @@ export class WriteBuffer {
     this.writes++;
     if (++this.writesSinceReset > this.maxUncompressed) this.maxUncompressed = this.writesSinceReset;
     if (this.length > this.maxLength) this.maxLength = this.length;
+  }
+
+  /**
+   * Whether entry i happens before the clock X (`xw` Int32 at `X[off …]`): K_i ⊑ X by the epoch test
+   * K_i(t_i) ≤ X(t_i) (../shared/JUMBLE.md §4.6.2); always for the initial entry ⊥.
+   */
+  before(i: number, X: Int32Array, off: number, xw: number): boolean {
+    const t = this.tid[i];
+    return t < 0 || this.epoch[i] <= (t < xw ? X[off + t] : 0);
+  }
+
+  /** {@link chain} recomputed from the clock rows: K_i ⊑ K_{i+1} for each consecutive pair (transitivity). */
+  rechain(): void {
+    const w = this.width;
+    const clock = this.clock;
+    let chain = true;
+    for (let i = 0; chain && i + 1 < this.length; i++) chain = this.before(i, clock, (i + 1) * w, w);
+    this.chain = chain;
   }
 
   /** Removes entry i (0 = oldest), keeping the others in order. */

@@ -13,7 +13,7 @@
  *   (fewer legal values) but it shrinks the adversary's freedom, so a removed entry still visible to some thread that
  *   may act is counted in {@link WriteBuffer.droppedVisible}.
  * [GC1] runs only once the buffer is longer than {@link GC1_FROM} entries or the bound (its cost is
- * O(n · threads · width)).
+ * O(n · threads · width), O(n · threads) when the entries form a chain: `WriteBuffer.chain`).
  */
 import type { WriteBuffer } from './buffer.js';
 import { visible } from './visible.js';
@@ -46,6 +46,7 @@ function scratch(n: number): void {
  * @param bound [REMOVE OLDEST]'s bound (≥ 1).
  */
 export function collect(b: WriteBuffer, live: LiveThreads | undefined, bound: number): void {
+  const n = b.length;
   gc2(b);
   if (live !== undefined && b.length > Math.min(GC1_FROM, bound)) gc1(b, live);
   while (b.length > bound) {
@@ -53,6 +54,8 @@ export function collect(b: WriteBuffer, live: LiveThreads | undefined, bound: nu
     b.removeAt(0);
     b.oldestRemoved++;
   }
+  // the entries left may form a chain again (a racing write removed)
+  if (!b.chain && b.length < n) b.rechain();
 }
 
 /** [GC2] generalized for the newest entry: removes older entries of the same value, writer and epoch. */

@@ -5,7 +5,9 @@
  * §4.6.2-3): `K_j ⊑ X ⟺ K_j(t_j) ≤ X(t_j)` for the project's clock rules (every publication is followed by inc_t),
  * so entry i is hidden iff `K_i(t_i) ≤ M(t_i)` where M joins the clocks of the later entries j with K_j ⊑ C_t
  * (the initial entry `0@⊥` is hidden iff any such j exists). O(n · width), no allocation: the caller gives the output
- * array, the running join M is a module scratch row.
+ * array, the running join M is a module scratch row. When the entries form a chain (`WriteBuffer.chain`: K_i ⊑ K_j
+ * for i < j), the entries j with K_j ⊑ C_t are a prefix and hide every older entry, so Vis is the entries from the
+ * newest of them on: a scan of epoch tests from the newest entry, O(|Vis|), the clock rows unread.
  *
  * The hot path of a jumbled read; {@link distinct} reduces the visible entries to the distinct values the heuristics
  * choose among (§5.1, JUMBLE.md §11.3).
@@ -20,6 +22,13 @@ let M = new Int32Array(8);
  * first, in `out[0 … k-1]`. @returns k ≥ 1 (the newest entry is always visible). `out` must hold `b.length` entries.
  */
 export function visible(b: WriteBuffer, C: Int32Array, off: number, cw: number, out: Int32Array): number {
+  if (b.chain) {
+    let i = b.length - 1;
+    while (i > 0 && !b.before(i, C, off, cw)) i--;
+    let k = 0;
+    for (; i < b.length; i++) out[k++] = i;
+    return k;
+  }
   const w = b.width;
   if (M.length < w) M = new Int32Array(w);
   const m = M;

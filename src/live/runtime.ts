@@ -438,6 +438,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   } else
     process.on('exit', () => {
       shadow.flush();
+      memory?.flush();
       recorder?.flush();
     });
   return {

@@ -28,19 +28,27 @@ export function requireOption(path: string): string {
 }
 
 /**
- * Spawns `node ...args` (or `command ...args`) with {@link requireOption} of `register.js` appended to `NODE_OPTIONS`,
- * so that the child, its workers and the node processes it spawns in turn all load the hooks first.
- * @returns the child's exit code, or 128 + the signal number when a signal ended it (as a shell reports it).
+ * `env` with {@link requireOption} of `register.js` appended to its `NODE_OPTIONS`: the environment of an instrumented
+ * process, so that it, its workers and the node processes it spawns in turn all load the hooks first.
+ */
+export function instrumentedEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} ${requireOption(REGISTER_PATH)}`.trim() };
+}
+
+/** The exit code of a process that exited with `code` or was ended by `signal`: 128 + its number (as a shell). */
+export const exitCode = (code: number | null, signal: NodeJS.Signals | null): number =>
+  code ?? 128 + (signal ? (constants.signals as Record<string, number>)[signal] : 0);
+
+/**
+ * Spawns `node ...args` (or `command ...args`) with the {@link instrumentedEnv} of `options.env`.
+ * @returns the child's {@link exitCode}.
  * @throws the spawn error (e.g. ENOENT) when the child could not be started.
  */
 export function run(args: readonly string[], options: RunOptions = {}): Promise<number> {
-  const env = { ...(options.env ?? process.env) };
-  env.NODE_OPTIONS = `${env.NODE_OPTIONS ?? ''} ${requireOption(REGISTER_PATH)}`.trim();
+  const env = instrumentedEnv(options.env ?? process.env);
   const child = spawn(options.command ?? process.execPath, args, { env, stdio: options.stdio ?? 'inherit' });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('exit', (code, signal) =>
-      resolve(code ?? 128 + (signal ? (constants.signals as Record<string, number>)[signal] : 0)),
-    );
+    child.on('exit', (code, signal) => resolve(exitCode(code, signal)));
   });
 }

@@ -5,10 +5,12 @@
  * failing run and a rerun command that reproduces it; `--oracle`; a race-free program has nothing to jumble.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, test } from 'node:test';
-import { runEnv } from '../../src/cli/jumble-campaign.js';
+// the compiled campaign: its runs preload the compiled hooks (dist/node/register.js)
+import { jumbledFlags, jumbledRun, runEnv, runWords } from '../../dist/cli/jumble-campaign.js';
 import { groupName, groupsOf } from '../../src/cli/jumble-groups.js';
 import { figure9, figure10, type GroupResult } from '../../src/cli/jumble-table.js';
 import {
@@ -21,7 +23,7 @@ import {
   verdictOf,
 } from '../../src/cli/jumble-verdict.js';
 import { parseLocations, selectionOf } from '../../src/live/jumble/locations.js';
-import { type CliRun, cliAsync, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
+import { CLI, type CliRun, cliAsync, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
 
 const PROGRAMS = join(ROOT, 'test', 'programs');
 const LIMIT = { timeout: 300_000 };
@@ -278,6 +280,16 @@ describe('goldilocks jumble: campaigns', () => {
         ['0', '7', true, null],
       ],
     );
+    // the rerun command, typed in a shell, fails the same way
+    const rerun = spawnSync(
+      'bash',
+      ['-c', w.command.replace(/^goldilocks /, `'${process.execPath}' '${CLI}' `)],
+      {
+        encoding: 'utf8',
+      },
+    );
+    assert.notEqual(rerun.status, 0, rerun.stderr);
+    assert.match(rerun.stderr, /Cannot read properties of null/);
     assert.match(r.stdout, /jumble-figure8\.mjs:6:21\+0\/4 +0 +0 +0 +100 +100 +100 +\d+ +destructive/);
     assert.match(r.stdout, /read 0 \(newest 7\): the initial value/);
     assert.match(r.stdout, /^Figure 10/m);
@@ -332,6 +344,43 @@ describe('goldilocks jumble: campaigns', () => {
       assert.equal(g.witness?.kind, 'qos');
       assert.match(g.witness?.message ?? '', /^CPU time \d+ ms, [\d.]+× the sc runs' median \d+ ms$/);
       assert.equal(g.witness?.reads.filter((x) => x.stale).length, 16);
+    },
+  );
+
+  test(
+    'a jumbled run of a campaign: one process, what goldilocks run gives with the same flags',
+    LIMIT,
+    async () => {
+      const figure8 = join(PROGRAMS, 'jumble-figure8.mjs');
+      const locations = tempFile('figure8.locations', `${figure8}:6:21+0/4\n`);
+      // a program ended by a signal: goldilocks run exits with 128 + its number
+      const signal = tempFile(
+        'signal.mjs',
+        "console.log('up');\nprocess.kill(process.pid, 'SIGTERM');\nsetTimeout(() => {}, 9e3);\n",
+      );
+      const cases = [
+        [figure8, 'obd', 1],
+        [figure8, 'sc', 0],
+        [signal, 'sc', 143],
+      ] as const;
+      for (const [k, [program, h, code]] of cases.entries()) {
+        const flags = jumbledFlags(h, 0, locations);
+        const [direct, cli] = await Promise.all([
+          jumbledRun([process.execPath, program], [program], flags, tempPath(`run${k}`), 60_000, runEnv()),
+          cliAsync(runWords(flags, [program])),
+        ]);
+        assert.equal(direct.code, code, direct.stderr);
+        assert.equal(direct.signal, null);
+        // the same but for what the interleaving of the threads varies: epochs, events counted, times
+        const same = (stderr: string) =>
+          stderr
+            .replace(/epoch \d+@/g, 'epoch N@')
+            .replace(/ in \d+ events \(([^;]*);[^)]*\)/g, ' in N events ($1; time)');
+        assert.deepEqual(
+          [direct.code, direct.stdout, same(direct.stderr)],
+          [cli.code, cli.stdout, same(cli.stderr)],
+        );
+      }
     },
   );
 

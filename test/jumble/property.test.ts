@@ -3,7 +3,8 @@
  * project's happens-before (the offline vector-clock engine, VectorClockDetector):
  * - the visible set of ./src/jumble/visible.ts (a backward scan with epoch tests, JUMBLE.md §4.6.3) equals the literal
  *   [READ] condition of Figure 6, `∀j > i. ¬(K_i ⊑ K_j ⊑ C_t)` with full vector-clock comparisons, over the whole
- *   history of writes (no garbage collection);
+ *   history of writes (no garbage collection), both by the scan of a chain (`WriteBuffer.chain`) and by the general
+ *   scan; a buffer that says it is a chain is one (K_i ⊑ K_j for every i < j, literally);
  * - garbage collection ([GC1] over the threads that may still act, [GC2] generalized) never removes a value a later
  *   read could see: with it, every read sees the same set of values as the literal rule;
  * - with a small bound, [REMOVE OLDEST] only loses values (a subset), and only when it counted a visible drop.
@@ -48,6 +49,9 @@ class Probe extends VectorClockDetector {
   batch: EventBatch | undefined;
   readonly failures: string[] = [];
   reads = 0;
+  /** Reads of a buffer whose entries form a chain, and of one whose do not. */
+  chainReads = 0;
+  generalReads = 0;
   private readonly shadows: Shadow[] = [];
   private readonly live: LiveSet;
   private readonly out = new Int32Array(4096);
@@ -124,6 +128,19 @@ class Probe extends VectorClockDetector {
     const plain = seqs(s.plain);
     if (plain.join() !== [...literal].join())
       this.failures.push(`${at}: scan ${plain} ≠ literal ${[...literal]}`);
+    // both scans: the chain's (when it is one) and the general one
+    if (s.plain.chain) {
+      this.chainReads++;
+      for (let i = 0; i < h.length; i++)
+        for (let j = i + 1; j < h.length; j++)
+          if (!leq(h[i].clock, h[j].clock, 0, h[j].clock.length))
+            this.failures.push(`${at}: a chain, but write ${i} does not happen before write ${j}`);
+      s.plain.chain = false;
+      const general = seqs(s.plain);
+      s.plain.chain = true;
+      if (general.join() !== [...literal].join())
+        this.failures.push(`${at}: general scan ${general} ≠ literal ${[...literal]}`);
+    } else this.generalReads++;
     const got = [...values(s.collected)].sort();
     const want = [...literalValues].sort();
     if (got.join() !== want.join()) this.failures.push(`${at}: with GC ${got} ≠ literal ${want}`);
@@ -166,15 +183,20 @@ function probe(text: string): Probe {
 describe('the visible set and garbage collection against the literal Figure 6 rules', () => {
   test('on random feasible traces (shrinking on)', () => {
     let reads = 0;
+    let chainReads = 0;
+    let generalReads = 0;
     fc.assert(
       fc.property(feasibleTrace({ maxCommands: 60, maxVars: 2 }), (g) => {
         const p = probe(g.text);
         reads += p.reads;
+        chainReads += p.chainReads;
+        generalReads += p.generalReads;
         assert.deepEqual(p.failures, [], g.text);
       }),
       { numRuns: 400 },
     );
     assert.ok(reads > 1000, `the traces read enough (${reads} reads)`);
+    assert.ok(chainReads > 100 && generalReads > 100, `both scans ran (${chainReads}, ${generalReads})`);
   });
 
   test('a thread starting later without a fork blocks [GC1] until it starts', () => {

@@ -7,7 +7,7 @@
  *   the thread's order: {@link LoggedRead}. Written at once (one `write` a read), so a run killed for hanging
  *   keeps the reads it made.
  * - `<pid>.stats`: written by each process's main thread at exit, the counters of the process
- *   (`./memory.ts` JUMBLE_STATS, summed over its threads) with `heuristic`, `seed` and `cpuMs`, the CPU time (user +
+ *   (`./records.ts` JUMBLE_STATS, summed over its threads) with `heuristic`, `seed` and `cpuMs`, the CPU time (user +
  *   system, all threads) of the process in milliseconds.
  */
 import { closeSync, openSync, writeFileSync, writeSync } from 'node:fs';

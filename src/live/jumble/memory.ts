@@ -31,97 +31,39 @@
  * **Never a value outside the visible set**: the bytes returned are an entry's visible to the reader (or, torn, the
  * halves of two visible entries of a tearable 8-byte element), or the memory's (the newest write, always legal).
  *
- * **Layout** (Int32 words of the shadow heap). The tables (published to workers as environment data
- * `goldilocks.jumble`): a lock, the counters {@link JUMBLE_STATS}, free clock lists per capacity class, then
- * {@link BUCKETS} chain heads of buffer records hashed by shadow word. A record, one per (word, byte mask):
- * [next, word, mask, length, last value (a Float64 key in two words), writes, stale[16], half[16], entries …], an entry
- * [writer, epoch, lo, hi, site, known, clock] (the writer -1 and clock 0 for the initial ⊥; `clock` the heap index
- * of a copy `[capacity, K_0 …]` of the writer's clock). The adversary's per-thread state (fairness counts, torn
- * halves) is kept per thread id modulo 16. Records are linked under the tables' lock (one store), read and written
- * under their word's check lock; clock copies are allocated and freed under the tables' lock.
+ * **Cost** (issue 22 §5). A read of a chain whose newest entry happens before it (the accesses of the location are
+ * ordered, as in a race-free program) sees that entry alone: decided from the record's `chain` word and one epoch
+ * test, without loading the buffer, it returns the memory's bytes (the newest write: what every heuristic returns
+ * when there is no choice). Otherwise the buffer is loaded, its clock rows only when it is not a chain (a chain's
+ * visible set and [GC1] need epochs alone: `../../jumble/visible.ts`), and the shared core decides. The buffers'
+ * records in the shadow heap, their layout, locks and the run's counters: `./records.ts`.
  */
-import { getEnvironmentData, isMainThread, setEnvironmentData } from 'node:worker_threads';
-import { DEFAULT_BOUND, NO_THREAD, UNKNOWN_VALUE, WriteBuffer } from '../../jumble/buffer.js';
+import { NO_THREAD, UNKNOWN_VALUE, type WriteBuffer } from '../../jumble/buffer.js';
 import { collect, GC1_FROM, type LiveThreads } from '../../jumble/gc.js';
 import type { Adversary } from '../../jumble/heuristics.js';
 import { elementOf, type WordMemory } from '../locked.js';
-import { allocHeap, lock, rawAtomics, type StateViews, unlock } from '../memory/state.js';
+import type { StateViews } from '../memory/state.js';
 import { getString } from '../memory/strings.js';
 import { type ReadLog, valueText } from './log.js';
-
-/** The counters of a jumbled run, summed over its threads (`goldilocks run --jumble` prints them). */
-export const JUMBLE_STATS = [
-  /** Element reads of jumbled locations. */
-  'reads',
-  /** Of them, reads with two or more distinct visible values (the location is exercised). */
-  'choiceReads',
-  /** Reads that returned another value than the newest (torn ones included). */
-  'staleReads',
-  'tornReads',
-  /** Reads whose chosen value was unknown (a write of another path): memory was read. */
-  'memoryReads',
-  'writes',
-  /** Writes of unknown value (Atomics, DataView, bulk, text codecs, other bytes of the word). */
-  'unknownWrites',
-  /** Write buffers made (Figure 10's "instances"). */
-  'buffers',
-  'gc1Removed',
-  'gc2Removed',
-  'removeOldest',
-  /** [REMOVE OLDEST] removals of an entry still visible to some thread (adversarial freedom lost). */
-  'droppedVisible',
-  'desync',
-  /** The longest buffer after garbage collection (a maximum: Figure 10's "max buffer, with comp."). */
-  'maxLength',
-  /** The most writes to one location (a maximum: its length without collection, Figure 10's "no comp."). */
-  'maxWrites',
-] as const;
-const STAT = Object.fromEntries(JUMBLE_STATS.map((n, i) => [n, 1 + i])) as Record<
-  (typeof JUMBLE_STATS)[number],
-  number
->;
-
-const ENV_KEY = 'goldilocks.jumble';
-const T_LOCK = 0;
-const CLASSES = 16;
-const T_FREE = 1 + JUMBLE_STATS.length;
-const T_BUCKETS = T_FREE + CLASSES;
-const BUCKETS = 1 << 12;
-const TABLES = T_BUCKETS + BUCKETS;
-
-const SLOTS = 16;
-const R_NEXT = 0;
-const R_WORD = 1;
-const R_MASK = 2;
-const R_LENGTH = 3;
-const R_LAST = 4;
-const R_WRITES = 6;
-const R_STALE = 7;
-const R_HALF = R_STALE + SLOTS;
-const R_ENTRIES = R_HALF + SLOTS;
-const E_TID = 0;
-const E_EPOCH = 1;
-const E_LO = 2;
-const E_HI = 3;
-const E_SITE = 4;
-const E_KNOWN = 5;
-const E_CLOCK = 6;
-const ENTRY = 7;
-/** [REMOVE OLDEST]'s bound (§5.2); a record holds one entry more, appended before the collection. */
-const BOUND = DEFAULT_BOUND;
-const RECORD = R_ENTRIES + (BOUND + 1) * ENTRY;
-
-const bucketOf = (word: number): number => (Math.imul(word, 0x9e3779b1) >>> 20) & (BUCKETS - 1);
-const classOf = (cap: number): number => 31 - Math.clz32(cap / 8);
-
-/**
- * The key by which the core compares values (`WriteBuffer.value`): the bytes' number for up to 4 bytes, with 21 bits
- * folded from the high word for 8. Two values of one key count as one (a choice offered less), never more.
- */
-const keyOf = (lo: number, hi: number): number => ((hi ^ (hi >>> 21)) & 0x1fffff) * 4294967296 + (lo >>> 0);
-
-const f64 = new Float64Array(1);
-const f64Words = new Int32Array(f64.buffer);
+import {
+  BOUND,
+  BufferRecords,
+  E_HI,
+  E_KNOWN,
+  E_LO,
+  ENTRY,
+  keyOf,
+  R_CHAIN,
+  R_ENTRIES,
+  R_HALF,
+  R_LENGTH,
+  R_MASK,
+  R_NEXT,
+  R_WORD,
+  RECORD,
+  SLOTS,
+  STAT,
+} from './records.js';
 
 /** Collections ([GC1] tried) between two snapshots of the thread clocks. */
 export const LIVE_REFRESH = 16;
@@ -141,12 +83,8 @@ export interface ReadPlace {
 export class JumbleMemory implements WordMemory {
   lo = 0;
   hi = 0;
-  private readonly tables: number;
-  /** The thread-local copy of the buffer being worked on. */
-  private readonly b = new WriteBuffer(0, 8, 2 * (BOUND + 1), 2 * (BOUND + 1));
-  /** The clock copies of the loaded entries (to free those the collection removed), and their count. */
-  private readonly loaded = new Int32Array(BOUND + 2);
-  private loadedCount = 0;
+  /** The write buffer records in the shadow heap, and this thread's counts. */
+  private readonly rec: BufferRecords;
   /** The snapshot of the thread clocks [GC1] quantifies over (count 0: none taken yet), and its age. */
   private readonly live: LiveThreads = {
     data: new Int32Array(0),
@@ -163,6 +101,7 @@ export class JumbleMemory implements WordMemory {
    *   undefined when every element location is jumbled.
    * @param threadClocks fills a snapshot of the clocks of the threads that may still act (takes the list lock).
    * @param log the read log, if the run has one.
+   * @throws Error in a worker when the main thread made no write buffers.
    */
   constructor(
     private readonly s: StateViews,
@@ -174,79 +113,17 @@ export class JumbleMemory implements WordMemory {
     private readonly threadClocks: (out: LiveThreads) => void,
     private readonly log: ReadLog | undefined,
   ) {
-    let tables = getEnvironmentData(ENV_KEY) as number | undefined;
-    if (tables === undefined) {
-      if (!isMainThread) throw new Error('goldilocks: --jumble: the main thread made no write buffers');
-      tables = allocHeap(s, TABLES);
-      setEnvironmentData(ENV_KEY, tables);
-    }
-    this.tables = tables;
+    this.rec = new BufferRecords(s, t, clock);
   }
 
-  /** The counters, by {@link JUMBLE_STATS} name. */
+  /** The counters of the run, by `JUMBLE_STATS` name (`./records.ts` BufferRecords.stats). */
   stats(): Record<string, number> {
-    const heap = this.cover(this.tables + TABLES);
-    return Object.fromEntries(JUMBLE_STATS.map((n) => [n, rawAtomics.load(heap, this.tables + STAT[n])]));
+    return this.rec.stats();
   }
 
-  private cover(end: number): Int32Array {
-    if (end > this.s.heap.length) this.s.refresh();
-    return this.s.heap;
-  }
-
-  private count(stat: number, n = 1): void {
-    rawAtomics.add(this.cover(this.tables + TABLES), this.tables + stat, n);
-  }
-
-  /** The record of (word, mask), or 0. */
-  private find(word: number, mask: number): number {
-    let heap = this.cover(this.tables + TABLES);
-    for (
-      let r = rawAtomics.load(heap, this.tables + T_BUCKETS + bucketOf(word));
-      r !== 0;
-      r = heap[r + R_NEXT]
-    ) {
-      heap = this.cover(r + RECORD);
-      if (heap[r + R_WORD] === word && heap[r + R_MASK] === mask) return r;
-    }
-    return 0;
-  }
-
-  /** A new record of (word, mask) holding `lo, hi @ ⊥`, linked. Word lock held. */
-  private make(word: number, mask: number, lo: number, hi: number): number {
-    const r = allocHeap(this.s, RECORD);
-    const heap = this.cover(r + RECORD);
-    heap[r + R_WORD] = word;
-    heap[r + R_MASK] = mask;
-    heap[r + R_LENGTH] = 1;
-    f64[0] = Number.NaN;
-    heap[r + R_LAST] = f64Words[0];
-    heap[r + R_LAST + 1] = f64Words[1];
-    heap[r + R_WRITES] = 0;
-    this.initial(heap, r, lo, hi);
-    const t = this.tables;
-    lock(this.s, heap, t + T_LOCK);
-    try {
-      const head = t + T_BUCKETS + bucketOf(word);
-      heap[r + R_NEXT] = heap[head];
-      rawAtomics.store(heap, head, r);
-    } finally {
-      unlock(heap, t + T_LOCK);
-    }
-    this.count(STAT.buffers);
-    return r;
-  }
-
-  /** Entry 0 of record r := `lo, hi @ ⊥`. */
-  private initial(heap: Int32Array, r: number, lo: number, hi: number): void {
-    const e = r + R_ENTRIES;
-    heap[e + E_TID] = NO_THREAD;
-    heap[e + E_EPOCH] = 0;
-    heap[e + E_LO] = lo;
-    heap[e + E_HI] = hi;
-    heap[e + E_SITE] = -1;
-    heap[e + E_KNOWN] = 1;
-    heap[e + E_CLOCK] = 0;
+  /** Adds this thread's counts to the run's counters (at its exit). */
+  flush(): void {
+    this.rec.flush();
   }
 
   write(
@@ -259,14 +136,11 @@ export class JumbleMemory implements WordMemory {
     realLo: number,
     realHi: number,
   ): void {
-    if (known && this.find(word, mask) === 0) this.make(word, mask, realLo, realHi);
-    let heap = this.cover(this.tables + TABLES);
-    for (
-      let r = rawAtomics.load(heap, this.tables + T_BUCKETS + bucketOf(word));
-      r !== 0;
-      r = heap[r + R_NEXT]
-    ) {
-      heap = this.cover(r + RECORD);
+    const rec = this.rec;
+    if (known && rec.find(word, mask) === 0) rec.make(word, mask, realLo, realHi);
+    let heap = this.s.heap;
+    for (let r = rec.first(word); r !== 0; r = heap[r + R_NEXT]) {
+      heap = rec.cover(r + RECORD);
       if (heap[r + R_WORD] !== word || (heap[r + R_MASK] & mask) === 0) continue;
       const same = known && heap[r + R_MASK] === mask;
       this.append(r, same ? lo : 0, same ? hi : 0, site, same, known);
@@ -279,26 +153,26 @@ export class JumbleMemory implements WordMemory {
    * unless `element` (an element store), which may renew the snapshot of the thread clocks.
    */
   private append(r: number, lo: number, hi: number, site: number, known: boolean, element: boolean): void {
-    const b = this.load(r);
+    const rec = this.rec;
     const own = this.clock();
-    let heap = this.cover(own + 1);
+    rec.cover(r + RECORD);
+    let heap = rec.cover(own + 1 + rec.cover(own + 1)[own]);
     const cap = heap[own];
-    const copy = this.allocClock(cap);
-    heap = this.cover(Math.max(own, copy) + 1 + cap);
-    for (let u = 0; u <= cap; u++) heap[copy + u] = heap[own + u];
+    // still a chain after the append (the newest entry happens before this write)? then no clock row is needed
+    const chain = heap[r + R_CHAIN] === 1 && rec.newestBefore(heap, r, heap[r + R_LENGTH], own);
+    const b = rec.load(r, !chain);
+    heap = this.s.heap;
     const { gc1Removed, gc2Removed, oldestRemoved, droppedVisible } = b;
-    b.append(known ? keyOf(lo, hi) : UNKNOWN_VALUE, this.t, heap, own + 1, cap, copy, site, 0, lo, hi);
+    // the entry's clock copy (`seq`) is given by storeEntries, once the collection has freed some
+    b.append(known ? keyOf(lo, hi) : UNKNOWN_VALUE, this.t, heap, own + 1, cap, -1, site, 0, lo, hi);
     collect(b, this.liveThreads(element && b.length > GC1_FROM), BOUND);
-    this.count(known ? STAT.writes : STAT.unknownWrites);
-    if (b.gc1Removed > gc1Removed) this.count(STAT.gc1Removed, b.gc1Removed - gc1Removed);
-    if (b.gc2Removed > gc2Removed) this.count(STAT.gc2Removed, b.gc2Removed - gc2Removed);
-    if (b.oldestRemoved > oldestRemoved) this.count(STAT.removeOldest, b.oldestRemoved - oldestRemoved);
-    if (b.droppedVisible > droppedVisible) this.count(STAT.droppedVisible, b.droppedVisible - droppedVisible);
-    heap = this.cover(r + RECORD);
-    const writes = ++heap[r + R_WRITES];
-    const peak = this.tables + STAT.maxWrites;
-    if (writes > rawAtomics.load(heap, peak)) rawAtomics.store(heap, peak, writes);
-    this.storeEntries(r, b);
+    rec.count(known ? STAT.writes : STAT.unknownWrites);
+    if (b.gc1Removed > gc1Removed) rec.count(STAT.gc1Removed, b.gc1Removed - gc1Removed);
+    if (b.gc2Removed > gc2Removed) rec.count(STAT.gc2Removed, b.gc2Removed - gc2Removed);
+    if (b.oldestRemoved > oldestRemoved) rec.count(STAT.removeOldest, b.oldestRemoved - oldestRemoved);
+    if (b.droppedVisible > droppedVisible) rec.count(STAT.droppedVisible, b.droppedVisible - droppedVisible);
+    rec.wrote(r);
+    rec.storeEntries(r, b, own);
   }
 
   /**
@@ -315,35 +189,44 @@ export class JumbleMemory implements WordMemory {
   }
 
   read(word: number, mask: number, tearable: boolean, lo: number, hi: number, place?: ReadPlace): boolean {
-    const r = this.find(word, mask);
+    const rec = this.rec;
+    const r = rec.find(word, mask);
     if (r === 0) {
-      this.make(word, mask, lo, hi);
-      this.count(STAT.reads);
+      rec.make(word, mask, lo, hi);
+      rec.count(STAT.reads);
       return false;
     }
-    this.count(STAT.reads);
-    let heap = this.cover(r + RECORD);
+    rec.count(STAT.reads);
+    let heap = rec.cover(r + RECORD);
     const n = heap[r + R_LENGTH];
     const newest = r + R_ENTRIES + (n - 1) * ENTRY;
     if (heap[newest + E_KNOWN] === 1 && (heap[newest + E_LO] !== lo || heap[newest + E_HI] !== hi)) {
-      // a write the runtime did not see: start again from memory
-      for (let i = 0; i < n; i++) this.freeClock(heap[r + R_ENTRIES + i * ENTRY + E_CLOCK]);
-      heap = this.cover(r + RECORD);
-      heap[r + R_LENGTH] = 1;
-      this.initial(heap, r, lo, hi);
-      this.count(STAT.desync);
+      rec.resync(r, lo, hi); // a write the runtime did not see: start again from memory
       return false;
     }
-    const b = this.load(r);
-    b.tearable = tearable && mask === 0xff;
     const own = this.clock();
-    heap = this.cover(own + 1);
+    heap = rec.cover(own + 1 + rec.cover(own + 1)[own]);
+    const chain = heap[r + R_CHAIN] === 1;
+    if (chain && rec.newestBefore(heap, r, n, own)) {
+      // the newest entry alone is visible (no choice): what adversary.read returns, without loading the buffer
+      if (heap[newest + E_KNOWN] !== 1) {
+        rec.count(STAT.memoryReads);
+        return false;
+      }
+      this.lo = lo;
+      this.hi = hi;
+      rec.adversaryState(r, keyOf(lo, hi), 0);
+      return true;
+    }
+    const b = rec.load(r, !chain);
+    b.tearable = tearable && mask === 0xff;
+    heap = this.s.heap;
     const adversary = this.adversary;
     const i = adversary.read(b, this.t, heap, own + 1, heap[own]);
-    if (adversary.distinct > 1) this.count(STAT.choiceReads);
+    if (adversary.distinct > 1) rec.count(STAT.choiceReads);
     const j = adversary.torn ? adversary.second : i;
     if (Number.isNaN(b.value[i]) || Number.isNaN(b.value[j])) {
-      this.count(STAT.memoryReads);
+      rec.count(STAT.memoryReads);
       return false; // the memory: the newest write, always visible
     }
     if (adversary.torn) {
@@ -351,20 +234,15 @@ export class JumbleMemory implements WordMemory {
       const low = adversary.highFromEntry ? j : i;
       this.lo = b.lo[low];
       this.hi = b.hi[high];
-      this.count(STAT.tornReads);
+      rec.count(STAT.tornReads);
     } else {
       this.lo = b.lo[i];
       this.hi = b.hi[i];
     }
-    if (adversary.stale) this.count(STAT.staleReads);
+    if (adversary.stale) rec.count(STAT.staleReads);
     if (this.log?.open && adversary.distinct > 1 && place !== undefined) this.logRead(b, place, lo, hi);
-    // the adversary's state of this location
-    heap = this.cover(r + RECORD);
-    f64[0] = b.last;
-    heap[r + R_LAST] = f64Words[0];
-    heap[r + R_LAST + 1] = f64Words[1];
-    heap[r + R_STALE + (this.t & (SLOTS - 1))] = b.stale[this.t];
-    heap[r + R_HALF + (this.t & (SLOTS - 1))] = b.half[this.t];
+    rec.adversaryState(r, b.last, b.stale[this.t]);
+    rec.cover(r + RECORD)[r + R_HALF + (this.t & (SLOTS - 1))] = b.half[this.t];
     return true;
   }
 
@@ -385,113 +263,5 @@ export class JumbleMemory implements WordMemory {
       choices: adversary.distinct,
       stale: adversary.stale,
     });
-  }
-
-  /** Record r as the thread-local buffer {@link b} (entries, clocks, the adversary's state of this thread). */
-  private load(r: number): WriteBuffer {
-    const b = this.b;
-    const t = this.t;
-    let heap = this.cover(r + RECORD);
-    const n = heap[r + R_LENGTH];
-    let width = 8;
-    for (let i = 0; i < n; i++) {
-      const c = heap[r + R_ENTRIES + i * ENTRY + E_CLOCK];
-      if (c !== 0) width = Math.max(width, this.cover(c + 1)[c]);
-    }
-    const own = this.clock();
-    width = Math.max(width, this.cover(own + 1)[own]);
-    b.ensureWidth(width);
-    const w = b.width;
-    const clock = b.clock;
-    heap = this.s.heap;
-    for (let i = 0; i < n; i++) {
-      const e = r + R_ENTRIES + i * ENTRY;
-      const lo = heap[e + E_LO];
-      const hi = heap[e + E_HI];
-      b.value[i] = heap[e + E_KNOWN] === 1 ? keyOf(lo, hi) : UNKNOWN_VALUE;
-      b.tid[i] = heap[e + E_TID];
-      b.epoch[i] = heap[e + E_EPOCH];
-      b.lo[i] = lo;
-      b.hi[i] = hi;
-      b.site[i] = heap[e + E_SITE];
-      const c = heap[e + E_CLOCK];
-      b.seq[i] = c;
-      this.loaded[i] = c;
-      clock.fill(0, i * w, (i + 1) * w);
-      if (c !== 0) {
-        heap = this.cover(c + 1 + heap[c]);
-        for (let u = 0, cap = heap[c]; u < cap; u++) clock[i * w + u] = heap[c + 1 + u];
-      }
-    }
-    b.length = n;
-    this.loadedCount = n;
-    f64Words[0] = heap[r + R_LAST];
-    f64Words[1] = heap[r + R_LAST + 1];
-    b.last = f64[0];
-    b.ensureThread(t);
-    b.stale[t] = heap[r + R_STALE + (t & (SLOTS - 1))];
-    b.half[t] = heap[r + R_HALF + (t & (SLOTS - 1))];
-    return b;
-  }
-
-  /** Stores the entries of {@link b} into record r, freeing the clock copies of the entries it no longer has. */
-  private storeEntries(r: number, b: WriteBuffer): void {
-    const heap = this.cover(r + RECORD);
-    const n = b.length;
-    for (let i = 0; i < n; i++) {
-      const e = r + R_ENTRIES + i * ENTRY;
-      heap[e + E_TID] = b.tid[i];
-      heap[e + E_EPOCH] = b.epoch[i];
-      heap[e + E_LO] = b.lo[i];
-      heap[e + E_HI] = b.hi[i];
-      heap[e + E_SITE] = b.site[i];
-      heap[e + E_KNOWN] = Number.isNaN(b.value[i]) ? 0 : 1;
-      heap[e + E_CLOCK] = b.seq[i];
-    }
-    heap[r + R_LENGTH] = n;
-    const peak = this.tables + STAT.maxLength;
-    if (n > rawAtomics.load(heap, peak)) rawAtomics.store(heap, peak, n);
-    // the clock copies loaded (before the append) that no entry keeps
-    const kept = b.seq;
-    for (let a = 0; a < this.loadedCount; a++) {
-      const c = this.loaded[a];
-      if (c === 0) continue;
-      let still = false;
-      for (let i = 0; i < n && !still; i++) still = kept[i] === c;
-      if (!still) this.freeClock(c);
-    }
-  }
-
-  /** A clock copy of capacity `cap` (a power of two ≥ 8): `[cap, …]`, from its free list or new. */
-  private allocClock(cap: number): number {
-    const t = this.tables;
-    let heap = this.cover(t + TABLES);
-    lock(this.s, heap, t + T_LOCK);
-    try {
-      const list = t + T_FREE + classOf(cap);
-      let c = heap[list];
-      if (c === 0) c = allocHeap(this.s, 1 + cap);
-      else heap[list] = this.cover(c + 2)[c + 1];
-      heap = this.cover(c + 1 + cap);
-      heap[c] = cap;
-      return c;
-    } finally {
-      unlock(this.s.heap, t + T_LOCK);
-    }
-  }
-
-  /** Puts clock copy `c` (not 0) on its free list. */
-  private freeClock(c: number): void {
-    if (c === 0) return;
-    const t = this.tables;
-    const heap = this.cover(Math.max(t + TABLES, c + 2));
-    lock(this.s, heap, t + T_LOCK);
-    try {
-      const list = t + T_FREE + classOf(heap[c]);
-      heap[c + 1] = heap[list];
-      heap[list] = c;
-    } finally {
-      unlock(heap, t + T_LOCK);
-    }
   }
 }

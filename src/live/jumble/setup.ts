@@ -6,7 +6,7 @@
  * jumbled locations (default: every element location; by buffer id or by allocation site: `./locations.ts`), `GOLDILOCKS_JUMBLE_LOG`
  * a directory for the run's log (its jumbled reads and counters, `./log.ts`; `goldilocks jumble` sets it) and
  * `GOLDILOCKS_JUMBLE_LOG_READS` the reads logged per thread (default 256). At exit the main thread writes the
- * counters (`./memory.ts` JUMBLE_STATS) to `<GOLDILOCKS_REPORT_DIR>/<pid>.jumble`, which `goldilocks run` sums and
+ * counters (`./records.ts` JUMBLE_STATS) to `<GOLDILOCKS_REPORT_DIR>/<pid>.jumble`, which `goldilocks run` sums and
  * prints, and to the log.
  */
 import { writeFileSync } from 'node:fs';
@@ -86,6 +86,7 @@ export function jumbleMemory(
 
 /** Main thread, at exit: writes the counters of a jumbled run to the run's report directory and log, if any. */
 export function writeJumbleStats(memory: JumbleMemory): void {
+  memory.flush();
   const stats = {
     heuristic: settings.GOLDILOCKS_JUMBLE,
     seed: Number(settings.GOLDILOCKS_JUMBLE_SEED ?? 0),
