@@ -296,12 +296,12 @@ export class Shadow {
           const mask = w === word ? first : w + 2 === end ? last : Access.MASK;
           if (this.checkRecord(heap, w, mask, flags, site, stopOnRace)) return (w - word) / 2 + 1;
         }
-        // the page's last or first byte done: a loop over the page, up or down, has reached its end
-        if (
-          (stop === page + PAGE_INTS && (stop !== end || (end - 2 === word ? first : last) & 0x80)) ||
-          (from === page && (page !== word || first & 1))
-        )
-          this.merge(heap, page);
+        // a loop over the page, up or down, has reached its end: the access covered the page's last byte (bit 7 of
+        // its last word's mask) or its first (bit 0 of its first word's mask)
+        const lastByte =
+          stop === page + PAGE_INTS && (stop !== end || (end - 2 === word ? first : last) & 0x80);
+        const firstByte = from === page && (page !== word || first & 1);
+        if (lastByte || firstByte) this.merge(heap, page);
       } finally {
         unlock(heap, page);
       }
