@@ -37,6 +37,7 @@ import type { WorkerOptions } from 'node:worker_threads';
 import type { Runtime, RuntimeFactory } from '../hooks/contract.js';
 import { installRuntime } from '../hooks/install.js';
 import { threadHooks } from '../hooks/thread.js';
+import { cacheSetup } from './cache.js';
 import { settings } from './settings.js';
 import { loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
 
@@ -197,6 +198,7 @@ function warnUninstrumented(): void {
 // Steps 1–5 of the file header, in a thread that runs user code (last: the constants above are then initialized).
 if (threads.isMainThread || threads.parentPort !== null) {
   process.setSourceMapsEnabled(true); // the rewritten files' inline maps: stacks in the program's columns
+  if (threads.isMainThread) cacheSetup(); // once per process, before any other thread starts (./cache.ts)
   const runtime = loadRuntime();
   register('./loader.js', REGISTER_URL);
   instrumentCommonJs();
