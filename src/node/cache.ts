@@ -35,8 +35,10 @@ import { settings } from './settings.js';
 const require = createRequire(import.meta.url);
 let crypto: typeof import('node:crypto') | undefined;
 /** A new hash of `algorithm` (node:crypto, loaded on the first call). */
-const createHash = (algorithm: string): import('node:crypto').Hash =>
-  (crypto ??= require('node:crypto') as typeof import('node:crypto')).createHash(algorithm);
+function createHash(algorithm: string): import('node:crypto').Hash {
+  crypto ??= require('node:crypto') as typeof import('node:crypto');
+  return crypto.createHash(algorithm);
+}
 
 /** A cached rewrite: the code and the rewriter's warnings for it. */
 export interface CachedTransform {
@@ -91,10 +93,12 @@ let setup: CacheSetup | undefined;
 export function cacheSetup(): CacheSetup {
   if (setup !== undefined) return setup;
   const inherited = isMainThread ? undefined : (getEnvironmentData(SETUP_KEY) as CacheSetup | undefined);
-  if (inherited !== undefined) return (setup = inherited);
-  const dir = cacheDir(settings.GOLDILOCKS_CACHE) ?? null;
-  setup = { dir, version: dir === null ? '' : rewriterVersion() };
-  if (isMainThread) setEnvironmentData(SETUP_KEY, setup as never);
+  if (inherited !== undefined) setup = inherited;
+  else {
+    const dir = cacheDir(settings.GOLDILOCKS_CACHE) ?? null;
+    setup = { dir, version: dir === null ? '' : rewriterVersion() };
+    if (isMainThread) setEnvironmentData(SETUP_KEY, setup as never);
+  }
   return setup;
 }
 
