@@ -92,7 +92,9 @@ let setup: CacheSetup | undefined;
  */
 export function cacheSetup(): CacheSetup {
   if (setup !== undefined) return setup;
-  const inherited = isMainThread ? undefined : (getEnvironmentData(SETUP_KEY) as CacheSetup | undefined);
+  // the main thread's, published by its first call (in the main thread too: a second instance of this module, in
+  // the build's bundle of ./setup.ts, finds it there)
+  const inherited = getEnvironmentData(SETUP_KEY) as CacheSetup | undefined;
   if (inherited !== undefined) setup = inherited;
   else {
     const dir = cacheDir(settings.GOLDILOCKS_CACHE) ?? null;
@@ -170,9 +172,7 @@ export function readCached(dir: string, key: string): CachedTransform | undefine
   }
 }
 
-let serial = 0;
-
-/** Writes the entry of `key` into `dir` atomically (temporary file, then rename); never throws. */
+/** Writes the entry of `key` into `dir` atomically ({@link writeAtomically}); never throws. */
 export function writeCached(dir: string, key: string, entry: CachedTransform): void {
   const header = JSON.stringify({
     key,
@@ -180,11 +180,25 @@ export function writeCached(dir: string, key: string, entry: CachedTransform): v
     sha1: sha1(entry.code),
     warnings: entry.warnings,
   });
-  const tmp = join(dir, `${key}.${process.pid}.${threadId}.${serial++}.tmp`);
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, `${header}\n${entry.code}`);
-    renameSync(tmp, join(dir, key));
+  } catch {
+    return; // the cache is skipped
+  }
+  writeAtomically(join(dir, key), `${header}\n${entry.code}`);
+}
+
+let serial = 0;
+
+/**
+ * Writes `data` to the file `path` atomically: to a temporary file of a name unique to the process and thread, then
+ * renamed over `path` (see the file header); never throws (on an error the write is skipped).
+ */
+export function writeAtomically(path: string, data: string | Uint8Array): void {
+  const tmp = `${path}.${process.pid}.${threadId}.${serial++}.tmp`;
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
   } catch {
     try {
       rmSync(tmp, { force: true });
