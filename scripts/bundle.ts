@@ -1,62 +1,100 @@
 /**
- * The last step of `npm run build` (issue 24 §2, worker start-up): replaces `dist/live/runtime.js`, the runtime that
- * `dist/node/register.js` loads into every thread, by one file holding it and the project modules it imports (about
- * 75 modules; loading them one by one took ~70 ms of each worker's start, the bundle a fraction of that:
- * `npm run bench:worker-start`). Bundled with esbuild, a maintained bundler (already what tsx runs on), rather than
- * code of our own.
+ * The last step of `npm run build` (issue 24 §2, worker start-up): bundles the modules each thread loads, which
+ * loaded one by one took most of a worker's start under the runtime (`npm run bench:worker-start`; CPU profiles of
+ * bench/startup/workers.mjs). Bundled with esbuild, a maintained bundler (already what tsx runs on), rather than code
+ * of our own. Two bundles, each written over the module `tsc` wrote at its entry, so that running `tsc` alone gives
+ * the unbundled build back (slower to start, the same behaviour):
  *
- * Left out of the bundle, imported from where `tsc` put them: npm packages, and the modules that other code of the
- * same thread loads too, whose state the runtime must share with it, one instance per thread: `dist/node/` and
- * `dist/hooks/` (`register.js`: settings, the not-shared view cache, the transform cache) and the libraries programs
- * import, `dist/sync/`, `dist/stm/`, `dist/annotations/` (their observers, which the runtime sets). Running `tsc` alone writes the unbundled
- * `runtime.js` back: slower to load, the same behaviour.
+ * - `dist/node/setup.js`, in every thread that runs user code: the set-up (`src/node/setup.ts`), the hooks, the
+ *   transform and the default runtime (`src/live/runtime.ts`, about 75 modules, initialized only when
+ *   `defaultRuntime()` is called: not when `GOLDILOCKS_RUNTIME` names another), as one CommonJS script that
+ *   `dist/node/code-cache.js` compiles with V8's code cache (its first line is `BUNDLE_MARK`; `import.meta.url` is
+ *   the script's own URL, `IMPORT_META_URL`). Left out, loaded from where `tsc` put them: npm packages, and the
+ *   libraries programs import, `dist/sync/`, `dist/stm/`, `dist/annotations/`, whose observers the runtime sets and
+ *   must share with the program (one instance per thread).
+ * - `dist/node/loader.js`, in every loader-hooks thread: the ESM loader hooks, the hooks and the transform, as one ES
+ *   module (npm packages left out).
  *
  * No source maps, here nor from `tsc` (tsconfig.json): the runtime turns Node's source maps on in every thread
- * (`dist/node/register.js`), and Node then reads and decodes the map of each module as it loads it: 15–40 ms of each
+ * (`dist/node/setup.js`), and Node then reads and decodes the map of each module as it loads it: 15–40 ms of each
  * worker's start went to the maps of dist/ (CPU profiles of bench/startup/workers.mjs). Stacks in goldilocks's own
- * code name dist/ lines, which `tsc` keeps close to src/.
+ * code name the bundles' lines.
  *
  *   node --import tsx scripts/bundle.ts
  *
- * @throws (exits 1) when esbuild reports an error.
+ * @throws (exits 1) when esbuild reports an error, or when a bundle is bundled again (run `tsc` first).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
+import { BUNDLE_MARK, IMPORT_META_URL } from '../src/node/code-cache.js';
 import { ROOT } from './child.js';
 
-const DIST = path.join(ROOT, 'dist');
-const ENTRY = path.join(DIST, 'live', 'runtime.js');
-/** Folders of `dist/` whose modules stay separate (shared with `register.js` and the libraries programs import). */
-const SHARED = ['node', 'hooks', 'sync', 'stm', 'annotations'].map((d) => path.join(DIST, d) + path.sep);
+const NODE = path.join(ROOT, 'dist', 'node');
+const SETUP = path.join(NODE, 'setup.js');
+const LOADER = path.join(NODE, 'loader.js');
+/** Folders of `dist/` whose modules stay separate: the libraries programs import (their observers are shared). */
+const SHARED = ['sync', 'stm', 'annotations'].map((d) => path.join(ROOT, 'dist', d) + path.sep);
 
-/** Marks imports that resolve into {@link SHARED} external, rewritten relative to the bundle's folder. */
+/** Marks imports that resolve into {@link SHARED} external, rewritten relative to the bundles' folder. */
 const sharedExternal: Plugin = {
   name: 'shared-external',
   setup(b) {
     b.onResolve({ filter: /^\.\.?\// }, (args) => {
       const target = path.resolve(args.resolveDir, args.path);
       if (!SHARED.some((dir) => target.startsWith(dir))) return undefined;
-      const rel = path.relative(path.dirname(ENTRY), target).split(path.sep).join('/');
+      const rel = path.relative(NODE, target).split(path.sep).join('/');
       return { path: rel.startsWith('.') ? rel : `./${rel}`, external: true };
     });
   },
 };
 
-const before = readFileSync(ENTRY, 'utf8');
-if (before.startsWith('// bundled')) throw new Error(`${ENTRY} is already a bundle: run tsc first`);
-const result = await build({
-  entryPoints: [ENTRY],
+const COMMON: BuildOptions = {
   bundle: true,
   platform: 'node',
-  format: 'esm',
   target: 'node20',
   packages: 'external',
-  plugins: [sharedExternal],
-  banner: { js: '// bundled by scripts/bundle.ts from the modules tsc wrote to dist/' },
-  outfile: ENTRY,
   allowOverwrite: true,
   write: false,
   logLevel: 'warning',
-});
-for (const file of result.outputFiles) writeFileSync(file.path, file.contents);
+};
+
+/** Writes the output files of an esbuild result. */
+const writeOutputs = (result: { outputFiles?: { path: string; contents: Uint8Array }[] }): void => {
+  for (const file of result.outputFiles ?? []) writeFileSync(file.path, file.contents);
+};
+
+/** @throws when `file` is already a bundle (its first line starts with `mark`). */
+function notBundled(file: string, mark: string): void {
+  if (readFileSync(file, 'utf8').startsWith(mark))
+    throw new Error(`${file} is already a bundle: run tsc first`);
+}
+
+const LOADER_MARK = '// bundled by scripts/bundle.ts';
+notBundled(SETUP, BUNDLE_MARK);
+notBundled(LOADER, LOADER_MARK);
+
+// the entry: the set-up, and the runtime behind a require that esbuild turns into a lazy initialization
+const entry = `export { setUpThread } from './setup.js';
+export const defaultRuntime = () => require('../live/runtime.js').default;
+`;
+writeOutputs(
+  await build({
+    ...COMMON,
+    stdin: { contents: entry, resolveDir: NODE, sourcefile: 'thread-entry.js', loader: 'js' },
+    format: 'cjs',
+    plugins: [sharedExternal],
+    define: { 'import.meta.url': IMPORT_META_URL },
+    banner: { js: `${BUNDLE_MARK}\n'use strict';` },
+    outfile: SETUP,
+  }),
+);
+writeOutputs(
+  await build({
+    ...COMMON,
+    entryPoints: [LOADER],
+    format: 'esm',
+    banner: { js: `${LOADER_MARK} from the modules tsc wrote to dist/` },
+    outfile: LOADER,
+  }),
+);

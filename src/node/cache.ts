@@ -19,12 +19,26 @@
  * **Where** (`GOLDILOCKS_CACHE`): `off` disables it; a path names its directory; unset, it is
  * `$XDG_CACHE_HOME/goldilocks` (else `~/.cache/goldilocks`), else `os.tmpdir()/goldilocks-cache-<uid>` when the home
  * directory is not writable.
+ *
+ * **Once per process** (issue 24 §2, worker start-up): the directory and the rewriter's version are found by the main
+ * thread ({@link cacheSetup}, which `./register.ts` calls before any other thread starts) and handed to every other
+ * thread — workers, loader-hooks threads — through `worker_threads` environment data, rather than hashed again in
+ * each (~3 ms a thread). `node:crypto` and `node:os` are loaded on first use: a worker whose modules are all ES
+ * modules (keyed in its loader-hooks thread) never loads them.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { threadId } from 'node:worker_threads';
+import { getEnvironmentData, isMainThread, setEnvironmentData, threadId } from 'node:worker_threads';
+import { settings } from './settings.js';
+
+const require = createRequire(import.meta.url);
+let crypto: typeof import('node:crypto') | undefined;
+/** A new hash of `algorithm` (node:crypto, loaded on the first call). */
+function createHash(algorithm: string): import('node:crypto').Hash {
+  crypto ??= require('node:crypto') as typeof import('node:crypto');
+  return crypto.createHash(algorithm);
+}
 
 /** A cached rewrite: the code and the rewriter's warnings for it. */
 export interface CachedTransform {
@@ -61,13 +75,39 @@ function rewriterVersion(): string {
   return h.digest('hex');
 }
 
-let version: string | undefined;
+/** The process's transform cache: its directory (null when the cache is off) and the rewriter's version. */
+export interface CacheSetup {
+  dir: string | null;
+  version: string;
+}
+
+/** Environment-data key of the main thread's {@link CacheSetup}. */
+const SETUP_KEY = 'goldilocks.transformCache';
+
+let setup: CacheSetup | undefined;
+
+/**
+ * This process's {@link CacheSetup} (see the file header): the main thread's, found on its first call there (and then
+ * published to the threads it starts); a thread started without it (none under `./register.ts`) finds its own.
+ */
+export function cacheSetup(): CacheSetup {
+  if (setup !== undefined) return setup;
+  // the main thread's, published by its first call (in the main thread too: a second instance of this module, in
+  // the build's bundle of ./setup.ts, finds it there)
+  const inherited = getEnvironmentData(SETUP_KEY) as CacheSetup | undefined;
+  if (inherited !== undefined) setup = inherited;
+  else {
+    const dir = cacheDir(settings.GOLDILOCKS_CACHE) ?? null;
+    setup = { dir, version: dir === null ? '' : rewriterVersion() };
+    if (isMainThread) setEnvironmentData(SETUP_KEY, setup as never);
+  }
+  return setup;
+}
 
 /** The key of the rewrite of `source` with the options `options` (see the file header). */
 export function cacheKey(source: string, options: object): string {
-  version ??= rewriterVersion();
   return createHash('sha256')
-    .update(version)
+    .update(cacheSetup().version)
     .update('\0')
     .update(JSON.stringify(options))
     .update('\0')
@@ -76,9 +116,10 @@ export function cacheKey(source: string, options: object): string {
 }
 
 /** The cache directory for the setting `GOLDILOCKS_CACHE` = `setting`, or undefined when the cache is off. */
-export function cacheDir(setting: string | undefined): string | undefined {
+function cacheDir(setting: string | undefined): string | undefined {
   if (setting === 'off') return undefined;
   if (setting) return setting;
+  const os = require('node:os') as typeof import('node:os');
   const xdg = process.env.XDG_CACHE_HOME;
   const home = os.homedir();
   const candidates = [
@@ -131,9 +172,7 @@ export function readCached(dir: string, key: string): CachedTransform | undefine
   }
 }
 
-let serial = 0;
-
-/** Writes the entry of `key` into `dir` atomically (temporary file, then rename); never throws. */
+/** Writes the entry of `key` into `dir` atomically ({@link writeAtomically}); never throws. */
 export function writeCached(dir: string, key: string, entry: CachedTransform): void {
   const header = JSON.stringify({
     key,
@@ -141,11 +180,25 @@ export function writeCached(dir: string, key: string, entry: CachedTransform): v
     sha1: sha1(entry.code),
     warnings: entry.warnings,
   });
-  const tmp = join(dir, `${key}.${process.pid}.${threadId}.${serial++}.tmp`);
   try {
     mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, `${header}\n${entry.code}`);
-    renameSync(tmp, join(dir, key));
+  } catch {
+    return; // the cache is skipped
+  }
+  writeAtomically(join(dir, key), `${header}\n${entry.code}`);
+}
+
+let serial = 0;
+
+/**
+ * Writes `data` to the file `path` atomically: to a temporary file of a name unique to the process and thread, then
+ * renamed over `path` (see the file header); never throws (on an error the write is skipped).
+ */
+export function writeAtomically(path: string, data: string | Uint8Array): void {
+  const tmp = `${path}.${process.pid}.${threadId}.${serial++}.tmp`;
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
   } catch {
     try {
       rmSync(tmp, { force: true });

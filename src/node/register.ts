@@ -1,206 +1,21 @@
 /**
  * `node --require goldilocks/register app.js` (what `goldilocks run` uses) or `node --import goldilocks/register app.js`
  * (package export `./register`): instruments every module of every thread and installs the runtime before any user
- * code runs. The module has no top-level await, so `--require` loads it (require of an ES module, Node ≥ 20.19 /
- * 22.12). `--require` is preferred: under `--import`, Node 20 loads a CommonJS entry point through the ESM loader,
- * which keeps objects alive that plain `node` lets the garbage collector take (thread-stream's "close the work if out
- * of scope on gc" fails under any `--import`, even an empty module, and passes under `--require`).
- *
- * In each thread, in this order:
- * 1. the runtime is loaded, made with this thread's hooks (`../hooks/`), and installed, which publishes the hooks
- *    at `globalThis.__goldilocks`, once: the module named by `GOLDILOCKS_RUNTIME` (path or file URL) or else
- *    `../live/runtime.js`, whose default export is a `RuntimeFactory`. This is the single place where the runtime also
- *    patches globals (Atomics, DataView, bulk methods) before user code;
- * 2. the ESM loader hooks of `./loader.ts` are registered (node:module `register`);
- * 3. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts`/`.mts` files are type-stripped
- *    (an `.mts` entry point, which Node 20 gives to the CommonJS loader, then goes to the ES module loader by Node's
- *    module-syntax detection, as an ES `.ts` does; an `.mts` without import or export runs as CommonJS);
- * 4. `worker_threads.Worker` is replaced by a subclass so that `new Worker(code, { eval: true })` imports this file
- *    and then runs the instrumented code (Node 20 runs no preload module in eval workers), a worker given explicit
- *    `execArgv` or `env` still gets `--require <this file>` (hidden from its `process.execArgv`); the settings
- *    (`GOLDILOCKS_*`) reach every worker through `./settings.ts`, not its env. Workers otherwise inherit the preload
- *    from the parent's execArgv, and child processes from `NODE_OPTIONS` (as set by `./run.ts`);
- * 5. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
- *    WebAssembly (`WebAssembly.compile`, `compileStreaming`, `instantiate`, `instantiateStreaming`, `new Module`).
- * Before them, Node's source maps are enabled (`process.setSourceMapsEnabled`, as `--enable-source-maps`): every
- * rewritten file carries its inline map (`./transform.ts`), so stacks name the program's lines and columns, not the
- * rewritten code's. (A file that is not rewritten keeps its own `sourceMappingURL`, which Node then follows too.)
+ * code runs (`./setup.ts`). The module has no top-level await, so `--require` loads it (require of an ES module,
+ * Node ≥ 20.19 / 22.12). `--require` is preferred: under `--import`, Node 20 loads a CommonJS entry point through the
+ * ESM loader, which keeps objects alive that plain `node` lets the garbage collector take (thread-stream's "close the
+ * work if out of scope on gc" fails under any `--import`, even an empty module, and passes under `--require`).
  *
  * Node's loader-hooks thread (a worker without a parent port) also runs `--require` preloads: there this module does
- * nothing, as `./loader.ts` installs the passthrough hooks it needs.
+ * nothing and loads nothing more (`./loader.ts` installs the passthrough hooks it needs), as the worker whose modules
+ * that thread loads waits for it to start (issue 24 §2). In a thread that runs user code it loads the set-up, the
+ * build's bundle of `./setup.ts` and the runtime, with V8's code cache (`./code-cache.ts`), or else (a build of `tsc`
+ * alone) the modules themselves, and runs it.
  */
-import { readFileSync } from 'node:fs';
-import Module, { createRequire, register, syncBuiltinESMExports } from 'node:module';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { WorkerOptions } from 'node:worker_threads';
-import type { Runtime, RuntimeFactory } from '../hooks/contract.js';
-import { installRuntime } from '../hooks/install.js';
-import { threadHooks } from '../hooks/thread.js';
-import { settings } from './settings.js';
-import { loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
+import { createRequire } from 'node:module';
+import { isMainThread, parentPort } from 'node:worker_threads';
 
-const REGISTER_URL = import.meta.url;
-const REGISTER_PATH = fileURLToPath(REGISTER_URL);
-const require = createRequire(REGISTER_URL);
-/** The CommonJS exports object of worker_threads, whose `Worker` is replaced (then synced to its ESM namespace). */
-const threads = require('node:worker_threads') as typeof import('node:worker_threads');
-
-/**
- * Step 1: the hooks, and the runtime `GOLDILOCKS_RUNTIME` names (a path or file URL; default `../live/runtime.js`),
- * loaded and installed. @returns the runtime.
- */
-function loadRuntime(): Runtime {
-  const hooks = threadHooks();
-  const spec = settings.GOLDILOCKS_RUNTIME;
-  const path = spec
-    ? spec.startsWith('file:')
-      ? fileURLToPath(spec)
-      : resolve(spec)
-    : fileURLToPath(new URL('../live/runtime.js', REGISTER_URL));
-  const runtime = (require(path).default as RuntimeFactory)(hooks);
-  installRuntime(runtime);
-  return runtime;
-}
-
-/** Step 3: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts`/`.mts` files are type-stripped first. */
-function instrumentCommonJs(): void {
-  interface CjsModule {
-    _compile(content: string, filename: string): unknown;
-  }
-  const cjs = Module as unknown as {
-    prototype: CjsModule;
-    _extensions: Record<string, (module: CjsModule, filename: string) => void>;
-  };
-  const compile = cjs.prototype._compile;
-  cjs.prototype._compile = function (this: CjsModule, content: string, filename: string) {
-    const code = transformSource(content, filename, false);
-    // the program runs outside any catch: an error rethrown here would be printed with this frame's source line
-    if (!rejectedByEngine(code)) return compile.call(this, code, filename);
-    try {
-      return compile.call(this, code, filename);
-    } catch (e) {
-      // the program's own syntax error (the source passed on as it was): reported as node reports it, without this frame
-      if (e instanceof SyntaxError) dropOwnFrames(e);
-      throw e;
-    }
-  };
-  for (const ext of ['.ts', '.cts', '.mts']) {
-    cjs._extensions[ext] = (module, filename) =>
-      module._compile(stripTypes(readFileSync(filename, 'utf8'), filename), filename);
-  }
-}
-
-/** This package's `dist/` directory (the directory of `../`), as a file URL: the frames of goldilocks's own code. */
-const OWN_FRAMES = new URL('../', REGISTER_URL).href;
-
-/** Removes the stack lines of goldilocks's own functions from `e.stack` (where it can be written). */
-function dropOwnFrames(e: Error): void {
-  try {
-    e.stack = e.stack
-      ?.split('\n')
-      .filter((l) => !(l.startsWith('    at ') && l.includes(OWN_FRAMES)))
-      .join('\n');
-  } catch {
-    // a frozen error keeps its stack
-  }
-}
-
-/**
- * Environment-data key: whether the worker being spawned got `--require <this file>` appended to its explicit
- * `execArgv`. The worker then removes it from its `process.execArgv`, which shows the program what it asked for.
- */
-const PRELOAD_ADDED = 'goldilocks.preloadAdded';
-
-/** Step 4: workers run instrumented code, eval workers included, and are announced to the runtime (fork). */
-function instrumentWorkers(runtime: Runtime): void {
-  const argv = process.execArgv;
-  if (
-    !threads.isMainThread &&
-    threads.getEnvironmentData(PRELOAD_ADDED) === true &&
-    argv.at(-2) === '--require' &&
-    argv.at(-1) === REGISTER_PATH
-  )
-    argv.splice(-2, 2);
-
-  const OriginalWorker = threads.Worker;
-  class Worker extends OriginalWorker {
-    constructor(filename: string | URL, options?: WorkerOptions) {
-      let code = filename;
-      let opts = options;
-      if (opts?.eval && typeof code === 'string') code = evalWorkerCode(code);
-      // A worker loads this file from NODE_OPTIONS in its environment or from a preload in its execArgv; given its own
-      // execArgv, or its own env (which may lack NODE_OPTIONS), it gets --require explicitly.
-      const env = opts?.env;
-      const givenEnv = env !== undefined && env !== null && typeof env === 'object';
-      const inherited = opts?.execArgv ?? process.execArgv;
-      const addPreload =
-        (opts?.execArgv !== undefined || givenEnv) &&
-        !inherited.includes(REGISTER_URL) &&
-        !inherited.includes(REGISTER_PATH);
-      if (addPreload) opts = { ...opts, execArgv: [...inherited, '--require', REGISTER_PATH] };
-      threads.setEnvironmentData(PRELOAD_ADDED, addPreload);
-      runtime.worker?.beforeSpawn(opts);
-      try {
-        super(code, opts);
-      } catch (e) {
-        runtime.worker?.spawnFailed();
-        throw e;
-      }
-      runtime.worker?.afterSpawn(this);
-    }
-  }
-  threads.Worker = Worker;
-}
-
-/**
- * An eval worker's code is a classic script that Node names `[worker eval]`; Node 20 runs no preload module
- * before it, so the instrumented script is run by `vm.runInThisContext` once this file has been imported there.
- */
-function evalWorkerCode(code: string): string {
-  const script = JSON.stringify(transformSource(code, '[worker eval]', false));
-  return `import(${JSON.stringify(REGISTER_URL)}).then(() => require('node:vm').runInThisContext(${script}, { filename: '[worker eval]' }));`;
-}
-
-/** Step 5: a warning, once per thread, when a native addon or WebAssembly module is loaded. */
-function warnUninstrumented(): void {
-  let reportedNative = false;
-  const dlopen = process.dlopen;
-  process.dlopen = ((...args: unknown[]) => {
-    if (!reportedNative) warn(`native addon ${args[1]}: its memory accesses are not instrumented`);
-    reportedNative = true;
-    return (dlopen as (...a: unknown[]) => unknown).apply(process, args);
-  }) as typeof process.dlopen;
-
-  let reportedWasm = false;
-  const wasmWarning = (): void => {
-    if (loadingTool()) return; // amaro's own WebAssembly (TypeScript stripping), not the program's
-    if (!reportedWasm) warn('WebAssembly module compiled: its memory accesses are not instrumented');
-    reportedWasm = true;
-  };
-  const wasm = WebAssembly as unknown as Record<string, unknown>;
-  for (const name of ['compile', 'compileStreaming', 'instantiate', 'instantiateStreaming']) {
-    const original = wasm[name] as (...args: unknown[]) => unknown;
-    wasm[name] = function (this: unknown, ...args: unknown[]) {
-      wasmWarning();
-      return original.apply(this, args);
-    };
-  }
-  wasm.Module = new Proxy(WebAssembly.Module, {
-    construct(target, args, newTarget) {
-      wasmWarning();
-      return Reflect.construct(target, args, newTarget);
-    },
-  });
-}
-
-// Steps 1–5 of the file header, in a thread that runs user code (last: the constants above are then initialized).
-if (threads.isMainThread || threads.parentPort !== null) {
-  process.setSourceMapsEnabled(true); // the rewritten files' inline maps: stacks in the program's columns
-  const runtime = loadRuntime();
-  register('./loader.js', REGISTER_URL);
-  instrumentCommonJs();
-  instrumentWorkers(runtime);
-  warnUninstrumented();
-  syncBuiltinESMExports();
+if (isMainThread || parentPort !== null) {
+  const require = createRequire(import.meta.url);
+  (require('./code-cache.js') as typeof import('./code-cache.js')).setUp(require);
 }

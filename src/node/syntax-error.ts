@@ -12,7 +12,10 @@
  * the names the file's `export` declarations name, so that an importer's named imports link and the error is the
  * one thrown; the modules evaluated before it (its own imports, earlier siblings) have run.
  */
-import { SourceMap } from 'magic-string';
+import { createRequire } from 'node:module';
+
+/** magic-string's `SourceMap`, loaded when a module is first rejected: not by every thread at start (issue 24 §2). */
+let SourceMap: typeof import('magic-string').SourceMap | undefined;
 
 /** Where amaro's message puts the error: its first message line, and the 1-based line and column, 0 if not found. */
 export interface StripError {
@@ -96,6 +99,7 @@ export function throwingModule(report: string, source: string, file: string, mod
     Math.max(e.column - 1, 0),
   ];
   const mappings = exports ? [[], [segment]] : [[segment]];
+  SourceMap ??= (createRequire(import.meta.url)('magic-string') as typeof import('magic-string')).SourceMap;
   const map = new SourceMap({ file, sources: [file], sourcesContent: [source], names: [], mappings });
   return `${exports}${body}\n//# sourceMappingURL=${map.toUrl()}\n`;
 }

@@ -26,7 +26,7 @@ import { isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileFunction } from 'node:vm';
 import type { InstrumentOptions, InstrumentResult } from '../instrument/instrument.js';
-import { cacheDir, cacheKey, readCached, writeCached } from './cache.js';
+import { cacheKey, cacheSetup, readCached, writeCached } from './cache.js';
 import { settings } from './settings.js';
 import { throwingModule } from './syntax-error.js';
 import { UNCHECKED_LIST } from './unchecked.js';
@@ -64,8 +64,6 @@ const instrument = (source: string, options: InstrumentOptions): InstrumentResul
   ).instrument;
   return instrumenter(source, options);
 };
-/** The transform cache's directory, or null when it is off (undefined until the first transform). */
-let cache: string | null | undefined;
 
 /** This package's `dist/` directory, as a path ending in the separator. */
 const OWN_DIR = fileURLToPath(new URL('../', import.meta.url));
@@ -144,7 +142,7 @@ export function rejectedByEngine(source: string): boolean {
  */
 export function transformSource(source: string, file: string, module: boolean): string {
   if (isOwn(file) || loadingTools) return source;
-  if (cache === undefined) cache = cacheDir(settings.GOLDILOCKS_CACHE) ?? null;
+  const cache = cacheSetup().dir;
   // a source map where Node can name the file (not `[worker eval]`): frames then name the program's columns
   const sourceMap = file.startsWith('file:') || isAbsolute(file);
   const options: InstrumentOptions = { file, module, sourceMap };

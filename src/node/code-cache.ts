@@ -1,0 +1,89 @@
+/**
+ * Loads the thread's set-up (`./setup.ts`) for `./register.ts`, in every thread that runs user code. The build
+ * writes it, the hooks, `./transform.ts` and the default runtime as one CommonJS script over `./setup.js`
+ * (`scripts/bundle.ts`; its first line is {@link BUNDLE_MARK}); a build of `tsc` alone leaves the ES modules, which are
+ * then required as they are.
+ *
+ * The script is compiled with V8's code cache (issue 24 §2, worker start-up: compiling the runtime was 11–18 ms of
+ * each worker's start, plus the functions compiled lazily while it sets up), as Node's own compile cache and
+ * `v8-compile-cache` do: `vm.Script` with `cachedData`, and on a miss, once the set-up has run (so that the functions
+ * it compiled are in it), `createCachedData()` written to the transform cache's directory (`./cache.ts`; none when it
+ * is off). **Key**: the script's CRC-32 and length, Node's version and `v8.cachedDataVersionTag()` (V8's version,
+ * flags and CPU features), so a rebuilt bundle or another Node never reads an older entry; V8 checks the data again
+ * and rejects what does not fit (`cachedDataRejected`: then it is written again). Written atomically, as `./cache.ts`
+ * writes its entries. Errors of the cache are never the program's.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cachedDataVersionTag } from 'node:v8';
+import { Script } from 'node:vm';
+import { crc32 } from 'node:zlib';
+import type { RuntimeFactory } from '../hooks/contract.js';
+import { cacheSetup, writeAtomically } from './cache.js';
+
+/** The first line of the bundle `scripts/bundle.ts` writes over `./setup.js`. */
+export const BUNDLE_MARK =
+  '// bundled by scripts/bundle.ts: a CommonJS script, loaded by dist/node/code-cache.js';
+
+/** The name the bundle's code gives `import.meta.url` (esbuild `define`): a parameter of its wrapper. */
+export const IMPORT_META_URL = '__goldilocksImportMetaUrl';
+
+/** What the bundle exports: the set-up and the default runtime, initialized when it is called. */
+interface SetUp {
+  setUpThread(defaultRuntime: () => RuntimeFactory): void;
+  defaultRuntime(): RuntimeFactory;
+}
+
+const SETUP_URL = new URL('./setup.js', import.meta.url);
+
+/**
+ * Sets this thread up (`./setup.ts`): the bundle with the code cache, else `tsc`'s modules through `require`.
+ * @throws what the set-up throws.
+ */
+export function setUp(require: NodeJS.Require): void {
+  let source: string | undefined;
+  try {
+    source = readFileSync(SETUP_URL, 'utf8');
+  } catch {
+    // not beside a build (under tsx): the modules
+  }
+  if (source === undefined || !source.startsWith(BUNDLE_MARK)) {
+    const { setUpThread } = require('./setup.js') as typeof import('./setup.js');
+    setUpThread(() => (require('../live/runtime.js') as { default: RuntimeFactory }).default);
+    return;
+  }
+  const dir = cacheSetup().dir;
+  const entry =
+    dir === null
+      ? undefined
+      : join(
+          dir,
+          `code-${crc32(source).toString(16)}-${source.length}-${process.version}-${cachedDataVersionTag()}`,
+        );
+  let cachedData: Buffer | undefined;
+  try {
+    if (entry !== undefined) cachedData = readFileSync(entry);
+  } catch {
+    // a miss
+  }
+  const filename = SETUP_URL.href; // stacks name the file as they name an ES module's, by URL
+  const script = new Script(`(function (exports, require, module, ${IMPORT_META_URL}) {\n${source}\n})`, {
+    filename,
+    lineOffset: -1,
+    cachedData,
+  });
+  const module = { exports: {} as SetUp };
+  const path = fileURLToPath(SETUP_URL);
+  (script.runInThisContext() as (...args: unknown[]) => void).call(
+    module.exports,
+    module.exports,
+    createRequire(path),
+    module,
+    filename,
+  );
+  module.exports.setUpThread(module.exports.defaultRuntime);
+  if (entry !== undefined && (cachedData === undefined || script.cachedDataRejected))
+    writeAtomically(entry, script.createCachedData());
+}

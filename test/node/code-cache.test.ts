@@ -1,0 +1,73 @@
+/**
+ * The thread's set-up compiled with V8's code cache (`src/node/code-cache.ts`, issue 24 §2; the build's bundle
+ * `dist/node/setup.js`, `npm test` builds first): the first run writes one entry into the transform cache's
+ * directory, a later run reads it (the entry stays as it was) and finds the same race, an entry V8 rejects (cut
+ * short) is written again whole, and with the cache off the race is still found.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import type { JsonReport } from '../../src/report/json.js';
+import { CLI, ROOT, tempPath } from '../helpers/helpers.js';
+
+const PROGRAM = path.join(ROOT, 'test', 'programs', 'barrier-sync-missing.mjs'); // expect: race
+const dir = mkdtempSync(path.join(os.tmpdir(), 'goldilocks-code-cache-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const LIMIT = { timeout: 120_000 };
+
+/** `goldilocks run --on-race=report` of {@link PROGRAM} with GOLDILOCKS_CACHE = `cache`: its racy variables. */
+function racyVariables(cache: string): number {
+  const report = tempPath('report.json');
+  const r = spawnSync(process.execPath, [CLI, 'run', '--on-race=report', '--report', report, PROGRAM], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, GOLDILOCKS_CACHE: cache },
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return (JSON.parse(readFileSync(report, 'utf8')) as JsonReport).summary.racyVariables;
+}
+
+/** The code cache's entries in `cache` (the transform cache's entries are named by their key alone). */
+const entries = (cache: string): string[] =>
+  readdirSync(cache).filter((f) => f.startsWith('code-') && !f.endsWith('.tmp'));
+
+describe('code cache of the thread set-up', () => {
+  const cache = path.join(dir, 'cache');
+
+  test('the first run writes one entry, a later run reads it and finds the same race', LIMIT, () => {
+    assert.ok(readFileSync(path.join(ROOT, 'dist', 'node', 'setup.js'), 'utf8').startsWith('// bundled'));
+    const first = racyVariables(cache);
+    assert.ok(first > 0, 'the program races');
+    const [entry, ...more] = entries(cache);
+    assert.ok(entry !== undefined && more.length === 0, `one entry: ${entries(cache)}`);
+    const file = path.join(cache, entry);
+    const written = readFileSync(file);
+    const mtime = statSync(file).mtimeMs;
+    assert.equal(racyVariables(cache), first);
+    assert.deepEqual(entries(cache), [entry]);
+    assert.deepEqual(readFileSync(file), written, 'read, not written again');
+    assert.equal(statSync(file).mtimeMs, mtime);
+  });
+
+  test('an entry V8 rejects is written again whole', LIMIT, () => {
+    const [entry] = entries(cache);
+    const file = path.join(cache, entry);
+    const whole = readFileSync(file);
+    const cut = whole.subarray(0, whole.length >> 1);
+    writeFileSync(file, cut);
+    assert.ok(racyVariables(cache) > 0);
+    const again = readFileSync(file);
+    assert.ok(again.length > cut.length, 'written again');
+    const mtime = statSync(file).mtimeMs;
+    assert.ok(racyVariables(cache) > 0);
+    assert.equal(statSync(file).mtimeMs, mtime, 'then read, not written again');
+    assert.deepEqual(readFileSync(file), again);
+  });
+
+  test('with the cache off, the same verdict', LIMIT, () => {
+    assert.ok(racyVariables('off') > 0);
+  });
+});
