@@ -7,7 +7,7 @@ import {
 } from 'node:worker_threads';
 import { TraceError } from '../model/errors.js';
 import { EventBatch } from '../model/events.js';
-import type { Symbols } from '../model/symbols.js';
+import type { Symbols, SymbolsChanges } from '../model/symbols.js';
 import { namespaceTables } from './binary.js';
 import type { ReadOptions, ReadResult } from './reader.js';
 
@@ -19,9 +19,10 @@ import type { ReadOptions, ReadResult } from './reader.js';
  *
  * What crosses the threads, in input order, on the worker's message port:
  * - `batch`: the events ({@link ShippedBatch}: the batch's own buffer, transferred, not copied; the calling thread
- *   sends it back once processed, see {@link BatchShipper}), preceded by the names the worker interned since the
- *   previous message ({@link NameDelta}), so that the calling thread's `Symbols` give every name the id the worker
- *   gave it before any event uses it;
+ *   sends it back once processed, see {@link BatchShipper}), preceded by the changes of the worker's symbol tables since the
+ *   previous message (`Symbols.takeChanges`: the new names, their slots in the hash tables, the new variables'
+ *   objects), which the calling thread's `Symbols` copy (`applyChanges`: no name hashed, compared or split there), so
+ *   that they give every name the id the worker gave it before any event uses it;
  * - `progress`: bytes read, after each input chunk (the `onProgress` of {@link ReadOptions});
  * - `end`: the {@link ReadResult} (and the last names); `error`: the error that stopped the worker.
  * The batches sent and not yet processed are counted in a SharedArrayBuffer cell; the worker waits
@@ -32,7 +33,7 @@ import type { ReadOptions, ReadResult } from './reader.js';
 const MAX_IN_FLIGHT = 4;
 
 /**
- * Names new in the symbol tables since the last delta, per namespace in `namespaceTables` order: `counts[ns]`
+ * Names new in the symbol tables since the last delta (what a split read's parser thread sends, `split.ts`), per namespace in `namespaceTables` order: `counts[ns]`
  * names, the UTF-8 bytes of all of them concatenated in `bytes`, their byte lengths in `lengths`.
  */
 export interface NameDelta {
@@ -167,20 +168,6 @@ export function internNames(
   }
 }
 
-/**
- * Interns the names of `delta` into `symbols` ({@link internNames}), which must give each the id it has in the
- * worker: the worker's tables and `symbols` hold the same names.
- * @throws Error if a name does not get the id it has in the worker (tables out of step: a bug).
- */
-export function applyNames(symbols: Symbols, delta: NameDelta): void {
-  const tables = namespaceTables(symbols);
-  const size = Int32Array.from(tables, (t) => t.size);
-  internNames(symbols, delta, (ns, k, id) => {
-    if (id !== size[ns] + k)
-      throw new Error(`parser thread: name of namespace ${ns} got id ${id}, not ${size[ns] + k}`);
-  });
-}
-
 /** An error as it crosses the threads: a TraceError's fields, or another error's name, message, code, stack. */
 export type SentError =
   | { trace: ConstructorParameters<typeof TraceError> }
@@ -209,9 +196,9 @@ export function receiveError(s: SentError): Error {
 
 /** The worker's messages (see the protocol above). */
 export type ParserMessage =
-  | { type: 'batch'; names: NameDelta; batch: ShippedBatch; firstIndex: number }
+  | { type: 'batch'; names: SymbolsChanges; batch: ShippedBatch; firstIndex: number }
   | { type: 'progress'; read: number; total: number }
-  | { type: 'end'; names: NameDelta; result: ReadResult }
+  | { type: 'end'; names: SymbolsChanges; result: ReadResult }
   | { type: 'error'; error: SentError };
 
 /** What the worker is given (`workerData`). */
@@ -294,7 +281,7 @@ export function readTracePipelined(
       try {
         switch (m.type) {
           case 'batch': {
-            applyNames(symbols, m.names);
+            symbols.applyChanges(m.names);
             onBatch(landBatch(m.batch, m.firstIndex));
             returns.postMessage(m.batch.storage, [m.batch.storage]);
             Atomics.sub(inFlight, 0, 1);
@@ -305,7 +292,7 @@ export function readTracePipelined(
             options.onProgress?.(m.read, m.total);
             break;
           case 'end':
-            applyNames(symbols, m.names);
+            symbols.applyChanges(m.names);
             finish(undefined, m.result);
             break;
           case 'error':
