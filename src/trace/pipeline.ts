@@ -248,62 +248,112 @@ export function readTracePipelined(
   options: ReadOptions = {},
   maxInFlight = MAX_IN_FLIGHT,
 ): Promise<ReadResult> {
-  const inFlight = new Int32Array(new SharedArrayBuffer(4));
-  const { port1: returns, port2 } = new MessageChannel();
-  const data: ParserData = {
-    path,
-    format: options.format,
-    batchSize: options.batchSize,
-    inFlight,
-    maxInFlight,
-    progress: options.onProgress !== undefined,
-    returns: port2,
-  };
-  const stdin = path === '-';
-  const worker = startWorker('parse-worker', data, { stdin, transferList: [port2] });
-  if (stdin && worker.stdin !== null) process.stdin.pipe(worker.stdin);
-  return new Promise((resolve, reject) => {
-    let done = false;
-    const finish = (error: unknown, result?: ReadResult): void => {
-      if (done) return;
-      done = true;
-      if (stdin) {
-        process.stdin.unpipe();
-        process.stdin.pause();
-      }
-      void worker.terminate();
-      returns.close();
-      if (result === undefined) reject(error);
-      else resolve(result);
+  return new ParserThread(path, options, maxInFlight).read(symbols, onBatch);
+}
+
+/** What the worker's events are, kept from its start until {@link ParserThread.read} handles them. */
+type WorkerEvent = { message: ParserMessage } | { failed: unknown };
+
+/**
+ * A parser thread reading `path` (see above), started at construction, so that its start-up (about 0.1 s: a Node
+ * thread, its modules, the parser's first batch in unoptimized code) overlaps the calling thread's own work until it
+ * calls {@link read}, which takes its batches from the first; or {@link stop}, which ends it unread (issue 24 §3:
+ * `checkFile` starts it while it finds out whether a core is free). What it sends before `read` waits in a queue,
+ * bounded as the batches in flight are.
+ */
+export class ParserThread {
+  private readonly worker: Worker;
+  private readonly returns: MessagePort;
+  private readonly inFlight = new Int32Array(new SharedArrayBuffer(4));
+  private readonly stdin: boolean;
+  private queue: WorkerEvent[] | undefined = [];
+  private handle: (e: WorkerEvent) => void = (e) => this.queue?.push(e);
+
+  constructor(
+    path: string,
+    private readonly options: ReadOptions = {},
+    maxInFlight = MAX_IN_FLIGHT,
+  ) {
+    const { port1: returns, port2 } = new MessageChannel();
+    this.returns = returns;
+    const data: ParserData = {
+      path,
+      format: options.format,
+      batchSize: options.batchSize,
+      inFlight: this.inFlight,
+      maxInFlight,
+      progress: options.onProgress !== undefined,
+      returns: port2,
     };
-    worker.on('message', (m: ParserMessage) => {
-      if (done) return;
-      try {
-        switch (m.type) {
-          case 'batch': {
-            symbols.applyChanges(m.names);
-            onBatch(landBatch(m.batch, m.firstIndex));
-            returns.postMessage(m.batch.storage, [m.batch.storage]);
-            Atomics.sub(inFlight, 0, 1);
-            Atomics.notify(inFlight, 0);
-            break;
+    this.stdin = path === '-';
+    this.worker = startWorker('parse-worker', data, { stdin: this.stdin, transferList: [port2] });
+    if (this.stdin && this.worker.stdin !== null) process.stdin.pipe(this.worker.stdin);
+    this.worker.on('message', (message: ParserMessage) => this.handle({ message }));
+    this.worker.on('error', (failed) => this.handle({ failed }));
+    this.worker.on('exit', (code) =>
+      this.handle({ failed: new Error(`the parser thread exited (code ${code}) before the end`) }),
+    );
+  }
+
+  /**
+   * The trace's batches, in order, to `onBatch` over `symbols` (which must be as a new `Symbols`: the parser
+   * thread's tables are copied into it), as {@link readTracePipelined} says; then stops the thread.
+   */
+  read(symbols: Symbols, onBatch: (batch: EventBatch) => void): Promise<ReadResult> {
+    const { inFlight, returns, options } = this;
+    return new Promise((resolve, reject) => {
+      let done = false;
+      const finish = (error: unknown, result?: ReadResult): void => {
+        if (done) return;
+        done = true;
+        this.stop();
+        if (result === undefined) reject(error);
+        else resolve(result);
+      };
+      this.handle = (e: WorkerEvent) => {
+        if (done) return;
+        if ('failed' in e) return finish(e.failed);
+        const m = e.message;
+        try {
+          switch (m.type) {
+            case 'batch': {
+              symbols.applyChanges(m.names);
+              onBatch(landBatch(m.batch, m.firstIndex));
+              returns.postMessage(m.batch.storage, [m.batch.storage]);
+              Atomics.sub(inFlight, 0, 1);
+              Atomics.notify(inFlight, 0);
+              break;
+            }
+            case 'progress':
+              options.onProgress?.(m.read, m.total);
+              break;
+            case 'end':
+              symbols.applyChanges(m.names);
+              finish(undefined, m.result);
+              break;
+            case 'error':
+              finish(receiveError(m.error));
+              break;
           }
-          case 'progress':
-            options.onProgress?.(m.read, m.total);
-            break;
-          case 'end':
-            symbols.applyChanges(m.names);
-            finish(undefined, m.result);
-            break;
-          case 'error':
-            finish(receiveError(m.error));
-            break;
+        } catch (e) {
+          finish(e);
         }
-      } catch (e) {
-        finish(e);
-      }
+      };
+      const queued = this.queue ?? [];
+      this.queue = undefined;
+      for (const e of queued) this.handle(e);
     });
-    worker.on('error', (e) => finish(e));
-    worker.on('exit', (code) => finish(new Error(`the parser thread exited (code ${code}) before the end`)));
-  });
+  }
+
+  /** Ends the thread (and the piping of stdin to it); what it sent and was not read is dropped. */
+  stop(): void {
+    this.handle = () => {};
+    this.queue = undefined;
+    if (this.stdin) {
+      process.stdin.unpipe();
+      process.stdin.pause();
+    }
+    void this.worker.terminate();
+    this.returns.close();
+  }
 }
