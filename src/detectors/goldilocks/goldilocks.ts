@@ -251,8 +251,10 @@ export class GoldilocksDetector implements Detector {
       xact === false &&
       this.atomicReadSeen === false &&
       this.opt.ownerShortCircuit === true
-    )
-      return this.ownAccess(t, x, loc, ev, write, pos);
+    ) {
+      this.ownAccess(t, x, loc, ev, write, pos);
+      return;
+    }
     let racy = false;
     const w = this.writeInfo[x];
     // ECMA-262 (../ecma.ts): the same variable, one access a write; two accesses of atomic operations on the same
