@@ -151,9 +151,10 @@ export async function checkFile(path: string, options: CheckOptions = {}): Promi
   const mayUseThreads = mode === 'auto' && autoMayUseThreads(path, size, kind);
   // Where `auto` reads by one parser thread if a core is free, the thread starts first: its start-up overlaps the
   // loading of the detectors and the sample that finds out, and it is stopped if no core is free (issue 24 §3).
+  // The CLI may have started it already, before it parsed its arguments (cli/prestart.ts).
   const early =
     mayUseThreads && chooseReading(mode, path, size, kind, true) === 'parser thread'
-      ? new (await import('./trace/pipeline.js')).ParserThread(path, readOptions)
+      ? await parserThread(path, options)
       : undefined;
   let prepared: Awaited<ReturnType<typeof prepare>>;
   try {
@@ -170,12 +171,22 @@ export async function checkFile(path: string, options: CheckOptions = {}): Promi
   if (reading === 'split' && isTextTrace(kind)) {
     const { readTraceSplit } = await import('./trace/split.js'); // loaded only to split
     input = await readTraceSplit(path, kind, symbols, onBatch, readOptions, options.split);
-  } else if (early !== undefined && reading === 'parser thread') input = await early.read(symbols, onBatch);
+  } else if (early !== undefined && reading === 'parser thread')
+    input = await early.read(symbols, onBatch, options.onProgress);
   else if (reading === 'parser thread') {
     const { readTracePipelined } = await import('./trace/pipeline.js'); // loaded only to read in a parser thread
     input = await readTracePipelined(path, symbols, onBatch, readOptions);
   } else input = await readTrace(path, symbols, onBatch, readOptions);
   return { symbols, engine, results, input, timeMs: msSince(t0), reading };
+}
+
+/** A parser thread reading `path` as `options` ask: the one the CLI started (`ParserThread.take`), or a new one. */
+async function parserThread(path: string, options: CheckOptions) {
+  const { ParserThread } = await import('./trace/pipeline.js'); // loaded only to read in a parser thread
+  const { format, onProgress } = options;
+  return (
+    ParserThread.take(path, format) ?? new ParserThread(path, { format, progress: onProgress !== undefined })
+  );
 }
 
 /** {@link checkFile}'s detectors ({@link newCheck}) and, if `sample`, whether a core is free ({@link coreIsFree}). */

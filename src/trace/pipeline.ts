@@ -266,8 +266,23 @@ export function readTracePipelined(
   options: ReadOptions = {},
   maxInFlight = MAX_IN_FLIGHT,
 ): Promise<ReadResult> {
-  return new ParserThread(path, options, maxInFlight).read(symbols, onBatch);
+  const { format, batchSize, onProgress } = options;
+  return new ParserThread(path, { format, batchSize, progress: onProgress !== undefined }, maxInFlight).read(
+    symbols,
+    onBatch,
+    onProgress,
+  );
 }
+
+/** What a {@link ParserThread} reads with: the format, events per batch, whether it reports progress. */
+export interface ParserThreadOptions {
+  format?: ReadOptions['format'];
+  batchSize?: number;
+  progress?: boolean;
+}
+
+/** The parser thread {@link ParserThread.prestart} started, and the file it reads. */
+let prestarted: { path: string; thread: ParserThread } | undefined;
 
 /** What the worker's events are, kept from its start until {@link ParserThread.read} handles them. */
 type WorkerEvent = { message: ParserMessage } | { failed: unknown };
@@ -287,11 +302,7 @@ export class ParserThread {
   private queue: WorkerEvent[] | undefined = [];
   private handle: (e: WorkerEvent) => void = (e) => this.queue?.push(e);
 
-  constructor(
-    path: string,
-    private readonly options: ReadOptions = {},
-    maxInFlight = MAX_IN_FLIGHT,
-  ) {
+  constructor(path: string, options: ParserThreadOptions = {}, maxInFlight = MAX_IN_FLIGHT) {
     const { port1: returns, port2 } = new MessageChannel();
     this.returns = returns;
     const data: ParserData = {
@@ -300,7 +311,7 @@ export class ParserThread {
       batchSize: options.batchSize,
       inFlight: this.inFlight,
       maxInFlight,
-      progress: options.onProgress !== undefined,
+      progress: options.progress === true,
       returns: port2,
     };
     this.stdin = path === '-';
@@ -317,8 +328,12 @@ export class ParserThread {
    * The trace's batches, in order, to `onBatch` over `symbols` (which must be as a new `Symbols`: the parser
    * thread's tables are copied into it), as {@link readTracePipelined} says; then stops the thread.
    */
-  read(symbols: Symbols, onBatch: (batch: EventBatch) => void): Promise<ReadResult> {
-    const { inFlight, returns, options } = this;
+  read(
+    symbols: Symbols,
+    onBatch: (batch: EventBatch) => void,
+    onProgress?: ReadOptions['onProgress'],
+  ): Promise<ReadResult> {
+    const { inFlight, returns } = this;
     return new Promise((resolve, reject) => {
       let done = false;
       const finish = (error: unknown, result?: ReadResult): void => {
@@ -343,7 +358,7 @@ export class ParserThread {
               break;
             }
             case 'progress':
-              options.onProgress?.(m.read, m.total);
+              onProgress?.(m.read, m.total);
               break;
             case 'end':
               symbols.applyChanges(m.names);
@@ -361,6 +376,33 @@ export class ParserThread {
       this.queue = undefined;
       for (const e of queued) this.handle(e);
     });
+  }
+
+  /**
+   * Starts a parser thread reading `path` in the format found in it, reporting progress, for {@link take} (the CLI, as
+   * soon as it starts: cli/prestart.ts); a thread started before and not taken is stopped.
+   */
+  static prestart(path: string): void {
+    ParserThread.drop();
+    prestarted = { path, thread: new ParserThread(path, { progress: true }) };
+  }
+
+  /**
+   * The thread {@link prestart} started for `path` if it reads it as asked (`format` found in the file), or undefined;
+   * either way none is left prestarted (one started for another file is stopped).
+   */
+  static take(path: string, format: ReadOptions['format']): ParserThread | undefined {
+    const p = prestarted;
+    prestarted = undefined;
+    if (p !== undefined && p.path === path && (format === undefined || format === 'auto')) return p.thread;
+    p?.thread.stop();
+    return undefined;
+  }
+
+  /** Stops the thread {@link prestart} started, if it was not taken. */
+  static drop(): void {
+    prestarted?.thread.stop();
+    prestarted = undefined;
   }
 
   /** Ends the thread (and the piping of stdin to it); what it sent and was not read is dropped. */
