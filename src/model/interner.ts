@@ -172,14 +172,7 @@ export class Interner {
   private add(buf: Uint8Array, start: number, end: number, slot: number): number {
     const id = this.size++;
     const len = end - start;
-    if (this.arenaLength + len > this.arena.length) {
-      let cap = this.arena.length * 2;
-      while (cap < this.arenaLength + len) cap *= 2;
-      const a = new Uint8Array(cap);
-      a.set(this.arena.subarray(0, this.arenaLength));
-      this.arena = a;
-      this.arenaView = new DataView(a.buffer);
-    }
+    if (this.arenaLength + len > this.arena.length) this.growArena(this.arenaLength + len);
     this.arena.set(buf.subarray(start, end), this.arenaLength);
     if (2 * id >= this.spans.length) this.spans = grow(this.spans, this.spans.length * 2);
     this.spans[2 * id] = this.arenaLength;
@@ -264,14 +257,7 @@ export class Interner {
       throw new Error(`Interner.applyChanges: ${this.size} names here, the changes follow ${changes.from}`);
     const n = changes.size;
     const len = changes.bytes.length;
-    if (this.arenaLength + len > this.arena.length) {
-      let cap = this.arena.length * 2;
-      while (cap < this.arenaLength + len) cap *= 2;
-      const a = new Uint8Array(cap);
-      a.set(this.arena.subarray(0, this.arenaLength));
-      this.arena = a;
-      this.arenaView = new DataView(a.buffer);
-    }
+    if (this.arenaLength + len > this.arena.length) this.growArena(this.arenaLength + len);
     this.arena.set(changes.bytes, this.arenaLength);
     this.arenaLength += len;
     if (2 * n > this.spans.length) {
@@ -288,6 +274,16 @@ export class Interner {
       for (let k = 0; k < slots.length; k += SLOT + 1)
         table.set(slots.subarray(k + 1, k + 1 + SLOT), slots[k] * SLOT);
     }
+  }
+
+  /** Doubles the arena until it holds `bytes` bytes. */
+  private growArena(bytes: number): void {
+    let cap = this.arena.length * 2;
+    while (cap < bytes) cap *= 2;
+    const a = new Uint8Array(cap);
+    a.set(this.arena.subarray(0, this.arenaLength));
+    this.arena = a;
+    this.arenaView = new DataView(a.buffer);
   }
 
   /** Doubles the table (kept at most half full). */
