@@ -144,24 +144,56 @@ export function newCheck(
  * @throws TraceError for a malformed line or an infeasible event (unless `lenient`); Error for unreadable files.
  */
 export async function checkFile(path: string, options: CheckOptions = {}): Promise<CheckResult> {
-  const create = await loadDetectors(options.detectors ?? ['goldilocks']);
-  const { symbols, engine, results } = newCheck(options, path === '-' ? '<stdin>' : path, create);
   const t0 = process.hrtime.bigint();
   const { size, kind } = sniff(path, options.format);
   const mode = options.pipeline ?? 'auto';
-  const coreFree = mode === 'auto' && autoMayUseThreads(path, size, kind) && (await coreIsFree());
-  const reading = chooseReading(mode, path, size, kind, coreFree);
   const readOptions = { format: options.format, onProgress: options.onProgress };
+  const mayUseThreads = mode === 'auto' && autoMayUseThreads(path, size, kind);
+  // Where `auto` reads by one parser thread if a core is free, the thread starts first: its start-up overlaps the
+  // loading of the detectors and the sample that finds out, and it is stopped if no core is free (issue 24 §3).
+  // The CLI may have started it already, before it parsed its arguments (cli/prestart.ts).
+  const early =
+    mayUseThreads && chooseReading(mode, path, size, kind, true) === 'parser thread'
+      ? await parserThread(path, options)
+      : undefined;
+  let prepared: Awaited<ReturnType<typeof prepare>>;
+  try {
+    prepared = await prepare(options, path, mayUseThreads);
+  } catch (e) {
+    early?.stop();
+    throw e;
+  }
+  const { symbols, engine, results, coreFree } = prepared;
+  const reading = chooseReading(mode, path, size, kind, coreFree);
+  if (reading !== 'parser thread') early?.stop();
   const onBatch = (b: EventBatch) => engine.process(b);
   let input: ReadResult;
   if (reading === 'split' && isTextTrace(kind)) {
     const { readTraceSplit } = await import('./trace/split.js'); // loaded only to split
     input = await readTraceSplit(path, kind, symbols, onBatch, readOptions, options.split);
-  } else if (reading === 'parser thread') {
+  } else if (early !== undefined && reading === 'parser thread')
+    input = await early.read(symbols, onBatch, options.onProgress);
+  else if (reading === 'parser thread') {
     const { readTracePipelined } = await import('./trace/pipeline.js'); // loaded only to read in a parser thread
     input = await readTracePipelined(path, symbols, onBatch, readOptions);
   } else input = await readTrace(path, symbols, onBatch, readOptions);
   return { symbols, engine, results, input, timeMs: msSince(t0), reading };
+}
+
+/** A parser thread reading `path` as `options` ask: the one the CLI started (`ParserThread.take`), or a new one. */
+async function parserThread(path: string, options: CheckOptions) {
+  const { ParserThread } = await import('./trace/pipeline.js'); // loaded only to read in a parser thread
+  const { format, onProgress } = options;
+  return (
+    ParserThread.take(path, format) ?? new ParserThread(path, { format, progress: onProgress !== undefined })
+  );
+}
+
+/** {@link checkFile}'s detectors ({@link newCheck}) and, if `sample`, whether a core is free ({@link coreIsFree}). */
+async function prepare(options: CheckOptions, path: string, sample: boolean) {
+  const create = await loadDetectors(options.detectors ?? ['goldilocks']);
+  const check = newCheck(options, path === '-' ? '<stdin>' : path, create);
+  return { ...check, coreFree: sample && (await coreIsFree()) };
 }
 
 /** The verdicts every precise detector must agree on: racy variables and the first racy event of each. */

@@ -30,6 +30,15 @@ export class Interner {
   private strings: (string | undefined)[] = [];
   /** Number of distinct names interned so far; ids are 0..size-1. */
   size = 0;
+  /**
+   * With {@link trackChanges}: the slots {@link add} wrote since the last {@link takeChanges} (their numbers, `slotsLength`
+   * of them), and whether the table was rehashed meanwhile (then all of it is new). Undefined: not tracked.
+   */
+  private changedSlots: Int32Array | undefined;
+  private changedSlotsLength = 0;
+  private rehashed = false;
+  /** The size at the last {@link takeChanges}. */
+  private taken = 0;
 
   /**
    * Interns the UTF-8 bytes `buf[start, end)`.
@@ -163,14 +172,7 @@ export class Interner {
   private add(buf: Uint8Array, start: number, end: number, slot: number): number {
     const id = this.size++;
     const len = end - start;
-    if (this.arenaLength + len > this.arena.length) {
-      let cap = this.arena.length * 2;
-      while (cap < this.arenaLength + len) cap *= 2;
-      const a = new Uint8Array(cap);
-      a.set(this.arena.subarray(0, this.arenaLength));
-      this.arena = a;
-      this.arenaView = new DataView(a.buffer);
-    }
+    if (this.arenaLength + len > this.arena.length) this.growArena(this.arenaLength + len);
     this.arena.set(buf.subarray(start, end), this.arenaLength);
     if (2 * id >= this.spans.length) this.spans = grow(this.spans, this.spans.length * 2);
     this.spans[2 * id] = this.arenaLength;
@@ -183,8 +185,105 @@ export class Interner {
     this.table[t + 3] = this.missW0;
     this.table[t + 4] = this.missW1;
     this.table[t + 5] = this.spans[2 * id];
+    if (this.changedSlots !== undefined) this.slotChanged(slot);
     if (this.size * 2 * SLOT > this.table.length) this.rehash();
     return id;
+  }
+
+  /** Logs slot `slot` as written since the last {@link takeChanges}. */
+  private slotChanged(slot: number): void {
+    let log = this.changedSlots as Int32Array;
+    if (this.changedSlotsLength === log.length) this.changedSlots = log = grow(log, log.length * 2);
+    log[this.changedSlotsLength++] = slot;
+  }
+
+  /**
+   * Starts logging what {@link add} changes, for {@link takeChanges}: on the side of a table that another one, in another
+   * thread, follows by {@link applyChanges} (trace/pipeline.ts, the parser thread's names).
+   */
+  trackChanges(): void {
+    this.changedSlots = new Int32Array(64);
+    this.changedSlotsLength = 0;
+    this.taken = this.size;
+  }
+
+  /**
+   * The names interned since {@link trackChanges} or the last call, as data a copy of this table at that point turns
+   * into a copy of it now ({@link applyChanges}) without hashing or probing a name: their bytes and spans, and the
+   * table's slots written (or the whole table after a rehash). Copies: the result may be posted to another thread.
+   * @throws Error if changes are not tracked.
+   */
+  takeChanges(): InternerChanges {
+    const log = this.changedSlots;
+    if (log === undefined) throw new Error('Interner.takeChanges: changes are not tracked (trackChanges)');
+    const from = this.taken;
+    const arenaFrom = from < this.size ? this.spans[2 * from] : this.arenaLength;
+    let table: Int32Array | undefined;
+    let slots: Int32Array;
+    if (this.rehashed) {
+      table = this.table.slice();
+      slots = new Int32Array(0);
+    } else {
+      slots = new Int32Array(this.changedSlotsLength * (SLOT + 1));
+      for (let k = 0; k < this.changedSlotsLength; k++) {
+        const t = log[k] * SLOT;
+        slots[k * (SLOT + 1)] = log[k];
+        slots.set(this.table.subarray(t, t + SLOT), k * (SLOT + 1) + 1);
+      }
+    }
+    const changes: InternerChanges = {
+      from,
+      size: this.size,
+      bytes: this.arena.slice(arenaFrom, this.arenaLength),
+      spans: this.spans.slice(2 * from, 2 * this.size),
+      table,
+      slots,
+    };
+    this.taken = this.size;
+    this.changedSlotsLength = 0;
+    this.rehashed = false;
+    return changes;
+  }
+
+  /**
+   * Makes this table, a copy of the one `changes` were taken from as it was then (the same names with the same ids, in
+   * the same slots), a copy of it as it was when they were taken: appends their names' bytes and spans, writes their
+   * slots. No name is hashed or compared: in the thread that follows a parser thread, this costs a copy where
+   * interning each name anew, in code not yet optimized, cost up to 0.2 s on a 2M-event trace (issue 24 §3).
+   * @throws Error if this table does not hold exactly the names the other one held then (a different size).
+   */
+  applyChanges(changes: InternerChanges): void {
+    if (changes.from !== this.size)
+      throw new Error(`Interner.applyChanges: ${this.size} names here, the changes follow ${changes.from}`);
+    const n = changes.size;
+    const len = changes.bytes.length;
+    if (this.arenaLength + len > this.arena.length) this.growArena(this.arenaLength + len);
+    this.arena.set(changes.bytes, this.arenaLength);
+    this.arenaLength += len;
+    if (2 * n > this.spans.length) {
+      let cap = this.spans.length * 2;
+      while (cap < 2 * n) cap *= 2;
+      this.spans = grow(this.spans, cap);
+    }
+    this.spans.set(changes.spans, 2 * changes.from);
+    this.size = n;
+    if (changes.table !== undefined) this.table = changes.table;
+    else {
+      const slots = changes.slots;
+      const table = this.table;
+      for (let k = 0; k < slots.length; k += SLOT + 1)
+        table.set(slots.subarray(k + 1, k + 1 + SLOT), slots[k] * SLOT);
+    }
+  }
+
+  /** Doubles the arena until it holds `bytes` bytes. */
+  private growArena(bytes: number): void {
+    let cap = this.arena.length * 2;
+    while (cap < bytes) cap *= 2;
+    const a = new Uint8Array(cap);
+    a.set(this.arena.subarray(0, this.arenaLength));
+    this.arena = a;
+    this.arenaView = new DataView(a.buffer);
   }
 
   /** Doubles the table (kept at most half full). */
@@ -199,7 +298,23 @@ export class Interner {
       for (let k = 0, t = slot * SLOT; k < SLOT; k++) table[t + k] = old[j + k];
     }
     this.table = table;
+    this.rehashed = true;
   }
+}
+
+/**
+ * What {@link Interner.takeChanges} gives and {@link Interner.applyChanges} takes: the names `[from, size)`, their UTF-8
+ * bytes one after another (`bytes`) and their spans (`spans`: offset in the table's arena, byte length, per name),
+ * and the table's slots written meanwhile (`slots`: per slot its number and its ints), or, after a rehash, the whole
+ * table (`table`).
+ */
+export interface InternerChanges {
+  from: number;
+  size: number;
+  bytes: Uint8Array;
+  spans: Int32Array;
+  table: Int32Array | undefined;
+  slots: Int32Array;
 }
 
 /** Int32 per slot of the Interner's table (8: two slots per 64-byte cache line). */

@@ -1,4 +1,4 @@
-import { growFilled as growI, Interner } from './interner.js';
+import { growFilled as growI, Interner, type InternerChanges } from './interner.js';
 
 /**
  * The symbol tables of one trace: every name the trace uses, interned to dense ids per namespace.
@@ -29,6 +29,8 @@ export class Symbols {
   /** Variables of each object as singly linked lists: head per object, next per variable (-1 ends). */
   objectFirstVariable: Int32Array = new Int32Array(1024).fill(-1);
   variableNextInObject: Int32Array = new Int32Array(1024).fill(-1);
+  /** The variables' size at the last {@link takeChanges}. */
+  private variablesTaken = 0;
 
   constructor() {
     this.locations.intern('');
@@ -85,6 +87,77 @@ export class Symbols {
     this.variableArrayIndex[id] = index;
     this.variableNextInObject[id] = this.objectFirstVariable[obj];
     this.objectFirstVariable[obj] = id;
+  }
+
+  /** The interners, in the order of {@link SymbolsChanges.tables}. */
+  private interners(): Interner[] {
+    return [
+      this.threads,
+      this.variables,
+      this.locks,
+      this.volatiles,
+      this.objects,
+      this.locations,
+      this.values,
+      this.markers,
+    ];
+  }
+
+  /** Starts logging the names interned, for {@link takeChanges} (`Interner.trackChanges`). */
+  trackChanges(): void {
+    for (const t of this.interners()) t.trackChanges();
+    this.variablesTaken = this.variables.size;
+  }
+
+  /**
+   * The names interned since {@link trackChanges} or the last call, and the objects of the new variables, as data that
+   * a copy of these tables at that point turns into a copy of them now ({@link applyChanges}; trace/pipeline.ts posts
+   * it from the parser thread). @throws Error if changes are not tracked.
+   */
+  takeChanges(): SymbolsChanges {
+    const from = this.variablesTaken;
+    const n = this.variables.size;
+    this.variablesTaken = n;
+    return {
+      tables: this.interners().map((t) => t.takeChanges()),
+      variableObject: this.variableObject.slice(from, n),
+      variableArrayIndex: this.variableArrayIndex.slice(from, n),
+      variableNextInObject: this.variableNextInObject.slice(from, n),
+      objectFirstVariable: from < n ? this.objectFirstVariable.slice(0, this.objects.size) : undefined,
+    };
+  }
+
+  /**
+   * Makes these tables, a copy of the ones `changes` were taken from as they were then, a copy of them as they were
+   * when taken (`Interner.applyChanges`), without interning a name. @throws Error if they were not such a copy.
+   */
+  applyChanges(changes: SymbolsChanges): void {
+    const from = this.variables.size;
+    this.interners().forEach((t, k) => {
+      t.applyChanges(changes.tables[k]);
+    });
+    const n = this.variables.size;
+    if (n > this.variableObject.length) {
+      const cap = Math.max(n, this.variableObject.length * 2);
+      this.variableObject = growI(this.variableObject, cap, 0);
+      this.variableNextInObject = growI(this.variableNextInObject, cap, -1);
+      const a = new Float64Array(cap);
+      a.set(this.variableArrayIndex);
+      this.variableArrayIndex = a;
+    }
+    this.variableObject.set(changes.variableObject, from);
+    this.variableArrayIndex.set(changes.variableArrayIndex, from);
+    this.variableNextInObject.set(changes.variableNextInObject, from);
+    const heads = changes.objectFirstVariable;
+    if (heads !== undefined) {
+      if (heads.length > this.objectFirstVariable.length)
+        this.objectFirstVariable = growI(
+          this.objectFirstVariable,
+          Math.max(heads.length, this.objectFirstVariable.length * 2),
+          -1,
+        );
+      this.objectFirstVariable.set(heads);
+    }
   }
 
   /** Ensures `objectFirstVariable` covers object ids interned directly (by `alloc`). */
@@ -169,4 +242,17 @@ export function splitVariable(buf: Uint8Array, s: number, e: number, out: Float6
     return;
   }
   if (dot > s) out[1] = dot;
+}
+
+/**
+ * What {@link Symbols.takeChanges} gives: per interner (threads, variables, locks, volatiles, objects, locations, values,
+ * markers) its changes, and the object, array index and next variable in the object of each new variable, with the
+ * first variable of every object (`undefined` when no variable is new).
+ */
+export interface SymbolsChanges {
+  tables: InternerChanges[];
+  variableObject: Int32Array;
+  variableArrayIndex: Float64Array;
+  variableNextInObject: Int32Array;
+  objectFirstVariable: Int32Array | undefined;
 }

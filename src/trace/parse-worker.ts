@@ -5,13 +5,13 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Symbols } from '../model/symbols.js';
-import { BatchShipper, NameShipper, type ParserData, type ParserMessage, sendError } from './pipeline.js';
+import { BatchShipper, type ParserData, type ParserMessage, sendError } from './pipeline.js';
 import { readTrace } from './reader.js';
 
 const data = workerData as ParserData;
 const port = parentPort!;
 const symbols = new Symbols();
-const names = new NameShipper(symbols);
+symbols.trackChanges();
 const post = (m: ParserMessage, transfer: ArrayBuffer[] = []): void => port.postMessage(m, transfer);
 const inFlight = data.inFlight;
 const shipper = new BatchShipper(data.returns);
@@ -25,7 +25,7 @@ try {
         Atomics.wait(inFlight, 0, n);
       Atomics.add(inFlight, 0, 1);
       const { batch, transfer } = shipper.ship(b);
-      post({ type: 'batch', names: names.take(), batch, firstIndex: b.firstIndex }, transfer);
+      post({ type: 'batch', names: symbols.takeChanges(), batch, firstIndex: b.firstIndex }, transfer);
     },
     {
       format: data.format,
@@ -34,7 +34,7 @@ try {
       onProgress: data.progress ? (read, total) => post({ type: 'progress', read, total }) : undefined,
     },
   );
-  post({ type: 'end', names: names.take(), result });
+  post({ type: 'end', names: symbols.takeChanges(), result });
 } catch (e) {
   post({ type: 'error', error: sendError(e) });
 }

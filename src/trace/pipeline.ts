@@ -7,7 +7,7 @@ import {
 } from 'node:worker_threads';
 import { TraceError } from '../model/errors.js';
 import { EventBatch } from '../model/events.js';
-import type { Symbols } from '../model/symbols.js';
+import type { Symbols, SymbolsChanges } from '../model/symbols.js';
 import { namespaceTables } from './binary.js';
 import type { ReadOptions, ReadResult } from './reader.js';
 
@@ -19,9 +19,10 @@ import type { ReadOptions, ReadResult } from './reader.js';
  *
  * What crosses the threads, in input order, on the worker's message port:
  * - `batch`: the events ({@link ShippedBatch}: the batch's own buffer, transferred, not copied; the calling thread
- *   sends it back once processed, see {@link BatchShipper}), preceded by the names the worker interned since the
- *   previous message ({@link NameDelta}), so that the calling thread's `Symbols` give every name the id the worker
- *   gave it before any event uses it;
+ *   sends it back once processed, see {@link BatchShipper}), preceded by the changes of the worker's symbol tables since the
+ *   previous message (`Symbols.takeChanges`: the new names, their slots in the hash tables, the new variables'
+ *   objects), which the calling thread's `Symbols` copy (`applyChanges`: no name hashed, compared or split there), so
+ *   that they give every name the id the worker gave it before any event uses it;
  * - `progress`: bytes read, after each input chunk (the `onProgress` of {@link ReadOptions});
  * - `end`: the {@link ReadResult} (and the last names); `error`: the error that stopped the worker.
  * The batches sent and not yet processed are counted in a SharedArrayBuffer cell; the worker waits
@@ -32,7 +33,7 @@ import type { ReadOptions, ReadResult } from './reader.js';
 const MAX_IN_FLIGHT = 4;
 
 /**
- * Names new in the symbol tables since the last delta, per namespace in `namespaceTables` order: `counts[ns]`
+ * Names new in the symbol tables since the last delta (what a split read's parser thread sends, `split.ts`), per namespace in `namespaceTables` order: `counts[ns]`
  * names, the UTF-8 bytes of all of them concatenated in `bytes`, their byte lengths in `lengths`.
  */
 export interface NameDelta {
@@ -85,6 +86,13 @@ export interface ShippedBatch {
 }
 
 /**
+ * Capacity of a parser thread's first batch; each next one doubles, up to the reader's batch size: the calling thread
+ * starts its detectors once a small batch is parsed rather than a full one (in code not yet optimized: about 0.1 s
+ * for 32,768 lines of the 2M-event realistic trace), and the two threads warm up at the same time (issue 24 §3).
+ */
+export const FIRST_BATCH = 1024;
+
+/**
  * A parser thread's side of handing batches over: each batch is filled over storage the calling thread sent back on
  * `returns` once its detectors were done with it (new storage only when none is back), so that memory is reused
  * instead of waiting for garbage collection. {@link next} is the feeder's `ReadOptions.nextBatch`.
@@ -94,13 +102,24 @@ export class BatchShipper {
   /** The batch {@link next} gave last: the one being filled (a feeder posts a batch, then asks for the next). */
   private filling: EventBatch | undefined;
 
+  /** The capacity of the next batch, below the reader's at first ({@link FIRST_BATCH}). */
+  private ramp = FIRST_BATCH;
+
   constructor(private readonly returns: MessagePort) {}
 
-  /** A batch over storage sent back, or a new one. */
+  /**
+   * A batch of `capacity` events (the first ones smaller: {@link FIRST_BATCH}) over storage sent back, or a new one.
+   */
   readonly next = (capacity: number): EventBatch => {
     for (let m = receiveMessageOnPort(this.returns); m !== undefined; m = receiveMessageOnPort(this.returns))
       this.free.push(m.message as ArrayBuffer);
-    this.filling = new EventBatch(capacity, this.free.pop());
+    const c = Math.min(capacity, this.ramp);
+    this.ramp = 2 * c;
+    let storage = this.free.pop();
+    // the smaller batches' storage is left to the garbage collector
+    while (storage !== undefined && storage.byteLength !== c * EventBatch.BYTES_PER_EVENT)
+      storage = this.free.pop();
+    this.filling = new EventBatch(c, storage);
     return this.filling;
   };
 
@@ -167,20 +186,6 @@ export function internNames(
   }
 }
 
-/**
- * Interns the names of `delta` into `symbols` ({@link internNames}), which must give each the id it has in the
- * worker: the worker's tables and `symbols` hold the same names.
- * @throws Error if a name does not get the id it has in the worker (tables out of step: a bug).
- */
-export function applyNames(symbols: Symbols, delta: NameDelta): void {
-  const tables = namespaceTables(symbols);
-  const size = Int32Array.from(tables, (t) => t.size);
-  internNames(symbols, delta, (ns, k, id) => {
-    if (id !== size[ns] + k)
-      throw new Error(`parser thread: name of namespace ${ns} got id ${id}, not ${size[ns] + k}`);
-  });
-}
-
 /** An error as it crosses the threads: a TraceError's fields, or another error's name, message, code, stack. */
 export type SentError =
   | { trace: ConstructorParameters<typeof TraceError> }
@@ -209,9 +214,9 @@ export function receiveError(s: SentError): Error {
 
 /** The worker's messages (see the protocol above). */
 export type ParserMessage =
-  | { type: 'batch'; names: NameDelta; batch: ShippedBatch; firstIndex: number }
+  | { type: 'batch'; names: SymbolsChanges; batch: ShippedBatch; firstIndex: number }
   | { type: 'progress'; read: number; total: number }
-  | { type: 'end'; names: NameDelta; result: ReadResult }
+  | { type: 'end'; names: SymbolsChanges; result: ReadResult }
   | { type: 'error'; error: SentError };
 
 /** What the worker is given (`workerData`). */
@@ -261,62 +266,154 @@ export function readTracePipelined(
   options: ReadOptions = {},
   maxInFlight = MAX_IN_FLIGHT,
 ): Promise<ReadResult> {
-  const inFlight = new Int32Array(new SharedArrayBuffer(4));
-  const { port1: returns, port2 } = new MessageChannel();
-  const data: ParserData = {
-    path,
-    format: options.format,
-    batchSize: options.batchSize,
-    inFlight,
-    maxInFlight,
-    progress: options.onProgress !== undefined,
-    returns: port2,
-  };
-  const stdin = path === '-';
-  const worker = startWorker('parse-worker', data, { stdin, transferList: [port2] });
-  if (stdin && worker.stdin !== null) process.stdin.pipe(worker.stdin);
-  return new Promise((resolve, reject) => {
-    let done = false;
-    const finish = (error: unknown, result?: ReadResult): void => {
-      if (done) return;
-      done = true;
-      if (stdin) {
-        process.stdin.unpipe();
-        process.stdin.pause();
-      }
-      void worker.terminate();
-      returns.close();
-      if (result === undefined) reject(error);
-      else resolve(result);
+  const { format, batchSize, onProgress } = options;
+  return new ParserThread(path, { format, batchSize, progress: onProgress !== undefined }, maxInFlight).read(
+    symbols,
+    onBatch,
+    onProgress,
+  );
+}
+
+/** What a {@link ParserThread} reads with: the format, events per batch, whether it reports progress. */
+export interface ParserThreadOptions {
+  format?: ReadOptions['format'];
+  batchSize?: number;
+  progress?: boolean;
+}
+
+/** The parser thread {@link ParserThread.prestart} started, and the file it reads. */
+let prestarted: { path: string; thread: ParserThread } | undefined;
+
+/** What the worker's events are, kept from its start until {@link ParserThread.read} handles them. */
+type WorkerEvent = { message: ParserMessage } | { failed: unknown };
+
+/**
+ * A parser thread reading `path` (see above), started at construction, so that its start-up (about 0.1 s: a Node
+ * thread, its modules, the parser's first batch in unoptimized code) overlaps the calling thread's own work until it
+ * calls {@link read}, which takes its batches from the first; or {@link stop}, which ends it unread (issue 24 §3:
+ * `checkFile` starts it while it finds out whether a core is free). What it sends before `read` waits in a queue,
+ * bounded as the batches in flight are.
+ */
+export class ParserThread {
+  private readonly worker: Worker;
+  private readonly returns: MessagePort;
+  private readonly inFlight = new Int32Array(new SharedArrayBuffer(4));
+  private readonly stdin: boolean;
+  private queue: WorkerEvent[] | undefined = [];
+  private handle: (e: WorkerEvent) => void = (e) => this.queue?.push(e);
+
+  constructor(path: string, options: ParserThreadOptions = {}, maxInFlight = MAX_IN_FLIGHT) {
+    const { port1: returns, port2 } = new MessageChannel();
+    this.returns = returns;
+    const data: ParserData = {
+      path,
+      format: options.format,
+      batchSize: options.batchSize,
+      inFlight: this.inFlight,
+      maxInFlight,
+      progress: options.progress === true,
+      returns: port2,
     };
-    worker.on('message', (m: ParserMessage) => {
-      if (done) return;
-      try {
-        switch (m.type) {
-          case 'batch': {
-            applyNames(symbols, m.names);
-            onBatch(landBatch(m.batch, m.firstIndex));
-            returns.postMessage(m.batch.storage, [m.batch.storage]);
-            Atomics.sub(inFlight, 0, 1);
-            Atomics.notify(inFlight, 0);
-            break;
+    this.stdin = path === '-';
+    this.worker = startWorker('parse-worker', data, { stdin: this.stdin, transferList: [port2] });
+    if (this.stdin && this.worker.stdin !== null) process.stdin.pipe(this.worker.stdin);
+    this.worker.on('message', (message: ParserMessage) => this.handle({ message }));
+    this.worker.on('error', (failed) => this.handle({ failed }));
+    this.worker.on('exit', (code) =>
+      this.handle({ failed: new Error(`the parser thread exited (code ${code}) before the end`) }),
+    );
+  }
+
+  /**
+   * The trace's batches, in order, to `onBatch` over `symbols` (which must be as a new `Symbols`: the parser
+   * thread's tables are copied into it), as {@link readTracePipelined} says; then stops the thread.
+   */
+  read(
+    symbols: Symbols,
+    onBatch: (batch: EventBatch) => void,
+    onProgress?: ReadOptions['onProgress'],
+  ): Promise<ReadResult> {
+    const { inFlight, returns } = this;
+    return new Promise((resolve, reject) => {
+      let done = false;
+      const finish = (error: unknown, result?: ReadResult): void => {
+        if (done) return;
+        done = true;
+        this.stop();
+        if (result === undefined) reject(error);
+        else resolve(result);
+      };
+      this.handle = (e: WorkerEvent) => {
+        if (done) return;
+        if ('failed' in e) return finish(e.failed);
+        const m = e.message;
+        try {
+          switch (m.type) {
+            case 'batch': {
+              symbols.applyChanges(m.names);
+              onBatch(landBatch(m.batch, m.firstIndex));
+              returns.postMessage(m.batch.storage, [m.batch.storage]);
+              Atomics.sub(inFlight, 0, 1);
+              Atomics.notify(inFlight, 0);
+              break;
+            }
+            case 'progress':
+              onProgress?.(m.read, m.total);
+              break;
+            case 'end':
+              symbols.applyChanges(m.names);
+              finish(undefined, m.result);
+              break;
+            case 'error':
+              finish(receiveError(m.error));
+              break;
           }
-          case 'progress':
-            options.onProgress?.(m.read, m.total);
-            break;
-          case 'end':
-            applyNames(symbols, m.names);
-            finish(undefined, m.result);
-            break;
-          case 'error':
-            finish(receiveError(m.error));
-            break;
+        } catch (e) {
+          finish(e);
         }
-      } catch (e) {
-        finish(e);
-      }
+      };
+      const queued = this.queue ?? [];
+      this.queue = undefined;
+      for (const e of queued) this.handle(e);
     });
-    worker.on('error', (e) => finish(e));
-    worker.on('exit', (code) => finish(new Error(`the parser thread exited (code ${code}) before the end`)));
-  });
+  }
+
+  /**
+   * Starts a parser thread reading `path` in the format found in it, reporting progress, for {@link take} (the CLI, as
+   * soon as it starts: cli/prestart.ts); a thread started before and not taken is stopped.
+   */
+  static prestart(path: string): void {
+    ParserThread.drop();
+    prestarted = { path, thread: new ParserThread(path, { progress: true }) };
+  }
+
+  /**
+   * The thread {@link prestart} started for `path` if it reads it as asked (`format` found in the file), or undefined;
+   * either way none is left prestarted (one started for another file is stopped).
+   */
+  static take(path: string, format: ReadOptions['format']): ParserThread | undefined {
+    const p = prestarted;
+    prestarted = undefined;
+    if (p !== undefined && p.path === path && (format === undefined || format === 'auto')) return p.thread;
+    p?.thread.stop();
+    return undefined;
+  }
+
+  /** Stops the thread {@link prestart} started, if it was not taken. */
+  static drop(): void {
+    prestarted?.thread.stop();
+    prestarted = undefined;
+  }
+
+  /** Ends the thread (and the piping of stdin to it); what it sent and was not read is dropped. */
+  stop(): void {
+    this.handle = () => {};
+    this.queue = undefined;
+    if (this.stdin) {
+      process.stdin.unpipe();
+      process.stdin.pause();
+    }
+    void this.worker.terminate();
+    this.returns.close();
+  }
 }

@@ -21,8 +21,9 @@ export interface ReadOptions {
   /** Progress callback: bytes of the input file read so far and its size (0 for stdin). */
   onProgress?: (read: number, total: number) => void;
   /**
-   * Gives the batch to fill after one is handed to `onBatch` (default: that one again, emptied), with the capacity of
-   * `batchSize`: for a caller that hands batches on to another thread (`BatchShipper` of pipeline.ts).
+   * Gives the batch to fill after one is handed to `onBatch` (default: that one again, emptied), given the capacity of
+   * `batchSize` (it may give a smaller one): for a caller that hands batches on to another thread (`BatchShipper` of
+   * pipeline.ts).
    */
   nextBatch?: (capacity: number) => EventBatch;
   /**
@@ -192,6 +193,8 @@ export class TraceFeeder {
   private index = 0;
 
   private readonly nextBatch: ((capacity: number) => EventBatch) | undefined;
+  /** Events per batch (`ReadOptions.batchSize`; a `nextBatch` may give smaller ones). */
+  private readonly capacity: number;
 
   constructor(
     private readonly symbols: Symbols,
@@ -200,6 +203,7 @@ export class TraceFeeder {
     options: ReadOptions,
   ) {
     const capacity = options.batchSize ?? 1 << 15;
+    this.capacity = capacity;
     this.nextBatch = options.nextBatch;
     this.batch = this.nextBatch?.(capacity) ?? new EventBatch(capacity);
     this.batch.reset(0);
@@ -211,7 +215,7 @@ export class TraceFeeder {
     if (batch.length === 0) return;
     this.index += batch.length;
     this.onBatch(batch);
-    if (this.nextBatch !== undefined) this.batch = this.nextBatch(batch.capacity);
+    if (this.nextBatch !== undefined) this.batch = this.nextBatch(this.capacity);
     this.batch.reset(this.index);
   }
 

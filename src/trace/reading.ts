@@ -81,17 +81,23 @@ export const CORE_SAMPLE_MS = 50;
 
 /**
  * Whether a core is free for parser threads besides the calling thread's: at least two cores, and over the next
- * {@link CORE_SAMPLE_MS} ms (the calling thread waiting meanwhile) the machine's processors were idle
- * {@link FREE_IDLE_CORES} cores' worth or more ({@link idleCores} of two `os.cpus()` samples): what other processes
- * use now, not a load average, which lags by a minute (after a benchmark it still counts the runs just ended).
- * Without processor times (`os.cpus()` empty or not advancing) it says no.
+ * {@link CORE_SAMPLE_MS} ms (the calling thread waiting meanwhile) the machine's processors were idle, or busy with
+ * this process (a parser thread started early, `checkFile`), {@link FREE_IDLE_CORES} cores' worth or more
+ * ({@link idleCores} of two `os.cpus()` samples, plus `process.cpuUsage()` over the same time): what other processes
+ * leave, not a load average, which lags by a minute (after a benchmark it still counts the runs just ended). Without
+ * processor times (`os.cpus()` empty or not advancing) it says no.
  */
 export async function coreIsFree(): Promise<boolean> {
   const { availableParallelism, cpus } = await import('node:os'); // loaded only for a file of 8 MiB or more
   if (availableParallelism() < 2) return false;
   const before = cpus();
+  const ours = process.cpuUsage();
+  const start = process.hrtime.bigint();
   await new Promise((resolve) => setTimeout(resolve, CORE_SAMPLE_MS));
-  return idleCores(before, cpus()) >= FREE_IDLE_CORES;
+  const idle = idleCores(before, cpus());
+  const used = process.cpuUsage(ours);
+  const us = Number(process.hrtime.bigint() - start) / 1e3;
+  return idle > 0 && idle + (used.user + used.system) / us >= FREE_IDLE_CORES;
 }
 
 /**

@@ -134,3 +134,86 @@ describe('Symbols: the object and array index a variable name carries', () => {
     assert.deepEqual(listed.sort(), ['a[12345678901234567890]', 'a[3]']);
   });
 });
+
+describe('Symbols.takeChanges / applyChanges: a copy of the tables follows the original without interning', () => {
+  /** Interns `names` into `s` as the parser does: variables with their objects, every third also as a location. */
+  function intern(s: Symbols, names: string[]): void {
+    for (const n of names) {
+      s.variableNamed(n);
+      if (n.length % 3 === 0) s.locations.intern(n);
+    }
+  }
+  /** Every table of `s` as names by id, and the variables' objects, indices and object lists. */
+  function contents(s: Symbols) {
+    const tables = [s.threads, s.variables, s.locks, s.objects, s.locations].map((t) =>
+      Array.from({ length: t.size }, (_, id) => t.name(id)),
+    );
+    const n = s.variables.size;
+    const lists = Array.from({ length: s.objects.size }, (_, o) => {
+      const xs: number[] = [];
+      for (let x = s.objectFirstVariable[o]; x >= 0; x = s.variableNextInObject[x]) xs.push(x);
+      return xs;
+    });
+    return {
+      tables,
+      objects: Array.from(s.variableObject.subarray(0, n)),
+      indices: Array.from(s.variableArrayIndex.subarray(0, n)),
+      lists,
+    };
+  }
+
+  it('in steps of any size, through table doublings: the same names, ids, objects, and every name found', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(
+            fc.oneof(fc.constantFrom('x', 'a[1]', 'o.f'), fc.string({ minLength: 1, maxLength: 12 })),
+            { maxLength: 400 },
+          ),
+          {
+            maxLength: 6,
+          },
+        ),
+        (steps) => {
+          const original = new Symbols();
+          original.trackChanges();
+          const copy = new Symbols();
+          for (const step of steps) {
+            intern(original, step);
+            copy.applyChanges(original.takeChanges());
+            assert.deepEqual(contents(copy), contents(original));
+          }
+          for (const step of steps)
+            for (const n of step) assert.equal(copy.variables.lookup(n), original.variables.lookup(n));
+          // the copy's tables stay usable: a name interned in both gets the same id
+          assert.equal(copy.variables.intern('new.name'), original.variables.intern('new.name'));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('many names in one step (rehashes) and none in the next', () => {
+    const original = new Symbols();
+    original.trackChanges();
+    const copy = new Symbols();
+    intern(
+      original,
+      Array.from({ length: 5000 }, (_, i) => `o${i % 97}.f${i}`),
+    );
+    copy.applyChanges(original.takeChanges());
+    copy.applyChanges(original.takeChanges());
+    assert.deepEqual(contents(copy), contents(original));
+    assert.equal(copy.variables.lookup(`o${4000 % 97}.f4000`), 4000);
+  });
+
+  it('refuses changes that do not follow its contents, and changes not tracked', () => {
+    const original = new Symbols();
+    original.trackChanges();
+    intern(original, ['a', 'b']);
+    const copy = new Symbols();
+    copy.variableNamed('z');
+    assert.throws(() => copy.applyChanges(original.takeChanges()), /1 names here, the changes follow 0/);
+    assert.throws(() => new Symbols().takeChanges(), /not tracked/);
+  });
+});

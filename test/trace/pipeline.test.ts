@@ -5,6 +5,7 @@
  * starts without the TypeScript loader.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -13,7 +14,7 @@ import fc from 'fast-check';
 import { checkFile } from '../../dist/check.js';
 import { TraceError } from '../../dist/model/errors.js';
 import { Symbols } from '../../dist/model/symbols.js';
-import { readTracePipelined } from '../../dist/trace/pipeline.js';
+import { ParserThread, readTracePipelined } from '../../dist/trace/pipeline.js';
 import { readTrace } from '../../dist/trace/reader.js';
 import { formatEvent } from '../../dist/trace/writer.js';
 import { feasibleTrace } from '../helpers/gen.js';
@@ -101,6 +102,41 @@ describe('pipelined reading: the parser in a worker thread', () => {
     const lb = await reports(path, { pipeline: 'on', lenient: true });
     assert.equal(la.result.warnings, 1);
     assert.deepEqual(lb.result, la.result);
+  });
+
+  it('a parser thread started before it is read: what it sent meanwhile is read in order; stopped unread, it lets the process exit', async () => {
+    const path = await generatedTrace(3);
+    const a = await events(path, false, 1000);
+    const thread = new ParserThread(path, { batchSize: 1000 }, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // its first batches wait in its queue
+    const symbols = new Symbols();
+    const lines: string[] = [];
+    const result = await thread.read(symbols, (b) => {
+      for (let i = 0; i < b.length; i++)
+        lines.push(`${b.line[i]}:${b.firstIndex + i}:${formatEvent(symbols, b, i)}`);
+    });
+    assert.deepEqual(lines, a.lines);
+    assert.deepEqual(result, a.result);
+    // a script of its own (a worker inherits `--input-type` of `node -e`, and then fails to start)
+    const stopper = tempFile(
+      'stop.mjs',
+      `const { ParserThread } = await import(${JSON.stringify(join(ROOT, 'dist', 'trace', 'pipeline.js'))});
+      new ParserThread(${JSON.stringify(path)}, { batchSize: 100 }, 1).stop();`,
+    );
+    const stopped = spawnSync(process.execPath, [stopper], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(stopped.status, 0, stopped.stderr);
+  });
+
+  it('a check that fails before reading (an unknown detector) stops the parser thread started for it', () => {
+    const path = tempFile('big.trace', 'T0|w(x)|1\n'.repeat(1_000_000)); // 10 MB: `auto` starts a parser thread early
+    const script = tempFile(
+      'fail.mjs',
+      `const { checkFile } = await import(${JSON.stringify(join(ROOT, 'dist', 'check.js'))});
+      await checkFile(${JSON.stringify(path)}, { detectors: ['none-such'] }).catch((e) => console.log('failed:', e.message));`,
+    );
+    const r = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 20_000 });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /failed:/);
   });
 
   it('a missing file: the same error', async () => {

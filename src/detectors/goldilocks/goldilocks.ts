@@ -43,6 +43,9 @@ export interface GoldilocksOptions {
 }
 
 const NO_INFO = -1;
+/** `sole` of a variable no thread has accessed, and of one two or more threads have. */
+const NO_THREAD = -1;
+const SHARED = -2;
 /** The happens-before memo of a thread that has none yet (never written: its length is 0). */
 const NO_MEMO = new Float64Array(0);
 
@@ -118,6 +121,8 @@ export class GoldilocksDetector implements Detector {
   private writeInfo: Int32Array = new Int32Array(1024).fill(NO_INFO);
   private readHead: Int32Array = new Int32Array(1024).fill(NO_INFO);
   private disabled: Uint8Array = new Uint8Array(1024);
+  /** The only thread that has accessed the variable so far, NO_THREAD (none) or SHARED (two or more): `ownAccess`. */
+  private sole: Int32Array = new Int32Array(1024).fill(NO_THREAD);
 
   /**
    * How each check was decided: counts indexed by {@link Decided} (names in CHECK_DECISIONS); `checks` in
@@ -239,6 +244,17 @@ export class GoldilocksDetector implements Detector {
       this.n.skippedAfterRace++;
       return;
     }
+    const sole = this.sole[x];
+    if (sole !== t) this.sole[x] = sole === NO_THREAD ? t : SHARED;
+    else if (
+      range < 0 &&
+      xact === false &&
+      this.atomicReadSeen === false &&
+      this.opt.ownerShortCircuit === true
+    ) {
+      this.ownAccess(t, x, loc, ev, write, pos);
+      return;
+    }
     let racy = false;
     const w = this.writeInfo[x];
     // ECMA-262 (../ecma.ts): the same variable, one access a write; two accesses of atomic operations on the same
@@ -274,6 +290,28 @@ export class GoldilocksDetector implements Detector {
       } else this.newInfo(reuse, x, t, pos, xact, range, false, loc, ev);
     }
     if (racy && this.opt.stopAfterFirstRace === true) this.disabled[x] = 1;
+  }
+
+  /**
+   * {@link access} of a plain, non-transactional access of `x` by t, the only thread that has accessed `x` so far (so
+   * every Info of `x` is t's; `sole`), while only plain reads have been checked: each check is the owner short-circuit
+   * (§5.1), counted as {@link shortCircuit} counts it, without loading the Infos' owners; t's read Info is the only one.
+   * Issue 24 §3: about 80% of the accesses of the realistic trace are of variables local to a thread.
+   */
+  private ownAccess(t: number, x: number, loc: number, ev: number, write: boolean, pos: number): void {
+    const w = this.writeInfo[x];
+    let checks = w !== NO_INFO ? 1 : 0;
+    const r = this.readHead[x];
+    if (write === true) {
+      if (r !== NO_INFO) {
+        checks++;
+        this.freeInfoRecord(r);
+        this.readHead[x] = NO_INFO;
+      }
+      this.writeInfo[x] = this.newInfo(w, x, t, pos, false, -1, true, loc, ev);
+    } else if (r === NO_INFO) this.readHead[x] = this.newInfo(NO_INFO, x, t, pos, false, -1, false, loc, ev);
+    else this.newInfo(r, x, t, pos, false, -1, false, loc, ev);
+    this.decided[Decided.Owner] += checks;
   }
 
   /** Thread t's read Info of `x`, or NO_INFO, while only plain reads have been checked (at most one per thread). */
@@ -621,6 +659,7 @@ export class GoldilocksDetector implements Detector {
     this.writeInfo = growFilled(this.writeInfo, cap, NO_INFO);
     this.readHead = growFilled(this.readHead, cap, NO_INFO);
     this.disabled = grow(this.disabled, cap);
+    this.sole = growFilled(this.sole, cap, NO_THREAD);
   }
 
   /**
