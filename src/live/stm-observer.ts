@@ -16,29 +16,31 @@
  * **Atomic with the cell.** The paper checks a commit's accesses at its commit point in the synchronization order
  * (§5.3; Figure 8 handles `commit(R, W)` as one action). The records TL2 locks are those of W only (a reader blocks
  * no writer), so they do not keep other threads off R; what does is the words' check locks: the commit takes the
- * check locks of all the pages of R ∪ W ({@link lockOf}), ascending, before the list lock, appends its cell under
- * the list lock, then checks and records its accesses with those locks still held (`Shadow.accessHeld`) and only
- * then releases them. Every access of a word of R ∪ W by another thread — plain, atomic, a range, another commit —
- * is checked and recorded under that word's check lock, so it is checked either before the cell (and the commit's
- * checks see its Info) or after the commit's records (and its check sees them): no access comes between. Without
- * this, a commit appended at p1 and checked later missed a race (a later commit on x replaced, in between, the Info
- * of a plain write it did not follow) and reported a false one (a plain write ordered after it through a later
- * commit and a lock, recorded in between); test/live/stm-commit-point.test.ts forces both interleavings. Cells of
- * other threads appended between the cell and the checks change no verdict: a walk's lockset gains this thread
- * only at this thread's own cells (the argument of `Shadow.pos`).
+ * check locks of all the pages of R ∪ W ({@link lockOf}), ascending, when it is prepared (before its records and the
+ * list lock), appends its cell under the list lock, then checks and records its accesses with those locks still held
+ * (`Shadow.accessHeld`) and only then releases them. Every access of a word of R ∪ W by another thread — plain,
+ * atomic, a range, another commit — is checked and recorded under that word's check lock, so it is checked either
+ * before the cell (and the commit's checks see its Info) or after the commit's records (and its check sees them):
+ * none comes between. Without this, a commit appended at p1 and checked later missed a race (a later commit on x
+ * replaced, in between, the Info of a plain write it did not follow) and reported a false one (a plain write ordered
+ * after it through a later commit and a lock, recorded in between); test/live/stm-commit-point.test.ts forces both
+ * interleavings. Cells of other threads appended between the cell and the checks change no verdict: a walk's
+ * lockset gains this thread only at this thread's own cells (the argument of `Shadow.pos`).
  *
- * **No deadlock.** The locks are taken in one order: ownership records (ascending, `../stm/commit.ts`), then check
- * locks of pages (ascending), then the list lock. No one waits for a lower lock of that order while holding a
- * higher one: a thread waits for a record only in the STM, holding only records below it (never a page: a commit
- * takes its pages after all its records, and `validate` reads records without waiting); the list lock's holders
- * wait for no page (appending a cell, and FastTrack's or Eraser's `onCell`, take none; the eager collector,
- * `./shadow/eager.ts`, takes the list lock and then each page with no other held, and is run only after the commit
- * released its pages and records, `released`); holders of several pages take them ascending (range checks,
- * `Shadow.accessRuns`, and commits), and every other holder of a page waits for no other page (an element access,
- * `accessRun`, one page at a time; an atomic operation holds one page, then the list lock, `./intercept/atomics.ts`).
- * Uniform pages are split and merged under their page's lock (`Shadow.accessHeld`), taking no other. Races are
- * reported after the locks are released (`Context.race`). So the waits-for graph has no cycle; the same holds for
- * `--detector fasttrack|eraser`, which share this path.
+ * **No deadlock.** Locks are taken in one order: check locks of pages (ascending), then ownership records
+ * (ascending, `../stm/commit.ts`), then the list lock; nobody waits for a lock while holding a later one of that
+ * order. Records: only a commit waits for one (`lockRecord`), holding its pages and lower records; a record's holder
+ * is a commit that holds all its pages already (taken in `prepare`, before any record) and waits only for a higher
+ * record or the list lock (TL2's `validate` reads records without waiting). The list lock: its holders wait for no
+ * page and no record (appending a cell, and FastTrack's or Eraser's `onCell`, take neither; the eager collector,
+ * `./shadow/eager.ts`, takes the list lock and then each page with nothing else held, and a commit defers it until
+ * it has released its pages and records, `released`). Pages: holders of several take them ascending (range checks,
+ * `Shadow.accessRuns`, and commits); every other holder of a page waits for no other page (an element access,
+ * `accessRun`, holds one page at a time; an atomic operation one page, then the list lock,
+ * `./intercept/atomics.ts`). Uniform pages are split and merged under their page's lock (`Shadow.accessHeld`),
+ * taking no other. Races are reported after the locks are released (`Context.race`). So the waits-for graph has no
+ * cycle; `--detector fasttrack|eraser` share this path. Holding the pages while waiting for records also keeps the
+ * records' hold short: a commit holds its records only for its validation, its cell, its checks and its write-back.
  *
  * The STM performs its own atomic operations with the runtime's unpatched `Atomics` (`rawAtomics`): its version
  * clock, ownership records and write-back are not program synchronization, or every transaction would order
@@ -170,7 +172,7 @@ export function observeStm(ctx: Context): readonly Callee[] {
   /** R ∪ W of the commit being prepared (`rw[0 … rwLength − 1]`): the words read, then those written and not read. */
   const rw: number[] = [];
   let rwLength = 0;
-  /** The check locks of R ∪ W (`pages[0 … nPages − 1]`, ascending, each once), held from before the cell to the last record. */
+  /** The pages of R ∪ W (`pages[0 … nPages − 1]`, ascending, each once): their check locks are held from `prepare` on. */
   const pages: number[] = [];
   let nPages = 0;
   /** The site of the committing `atomic` call, found by {@link prepare}. */
@@ -180,7 +182,23 @@ export function observeStm(ctx: Context): readonly Callee[] {
   /** The conflicts found by {@link checkWords}, and the positions of their words (as `checkWords` numbers them). */
   const found: Conflict[] = [];
   const foundAt: number[] = [];
-  /** The logs resolved to words and pages, before the attempt locks its records (nothing here needs a lock). */
+  /** A commit's word at position `k` (the words read first, then those written): its Words, index there, flags. */
+  const wordsAt = (k: number): Words => (k < r.length ? r : w);
+  const indexAt = (k: number): number => (k < r.length ? k : k - r.length);
+  const flagsAt = (k: number): number => (k < r.length ? Access.XACT : Access.WRITE | Access.XACT);
+  const lockPages = (): void => {
+    for (let k = 0; k < nPages; k++) {
+      if (pages[k] + PAGE_INTS > s.heap.length) s.refresh();
+      lock(s, s.heap, pages[k]); // its uncontended case is one compareExchange
+    }
+  };
+  const unlockPages = (): void => {
+    for (let k = 0; k < nPages; k++) unlock(s.heap, pages[k]);
+  };
+  /**
+   * The logs resolved to words and pages, then the pages' check locks taken: before the attempt locks its records
+   * (`StmObserver.prepare`; released by {@link commit}, or by `cancel` when the attempt fails before it).
+   */
   const prepare = (reads: AccessLog, writes: AccessLog): void => {
     r.fill(ctx, reads);
     w.fill(ctx, writes);
@@ -193,19 +211,8 @@ export function observeStm(ctx: Context): readonly Callee[] {
     // the site of the committing `atomic` call (nested calls have returned: the outermost commits): a rewritten
     // call's static site (STM#atomic is a sited method), else the frame below it
     site = ctx.callerSite(ATOMIC);
-  };
-  /** A commit's word at position `k` (the words read first, then those written): in which Words, where, and its flags. */
-  const wordsAt = (k: number): Words => (k < r.length ? r : w);
-  const indexAt = (k: number): number => (k < r.length ? k : k - r.length);
-  const flagsAt = (k: number): number => (k < r.length ? Access.XACT : Access.WRITE | Access.XACT);
-  const lockPages = (): void => {
-    for (let k = 0; k < nPages; k++) {
-      if (pages[k] + PAGE_INTS > s.heap.length) s.refresh();
-      lock(s, s.heap, pages[k]); // its uncontended case is one compareExchange
-    }
-  };
-  const unlockPages = (): void => {
-    for (let k = 0; k < nPages; k++) unlock(s.heap, pages[k]);
+    // before the records: a commit waits for no record while holding one that another commit waits for a page on
+    lockPages();
   };
   /**
    * Checks and records the commit's words from position `from` (positions 0 … r.length − 1 the words read, then
@@ -266,7 +273,6 @@ export function observeStm(ctx: Context): readonly Callee[] {
     for (let j = 0; j < n; j++) heap[at + j] = rw[j];
     found.length = 0;
     foundAt.length = 0;
-    lockPages();
     try {
       // validated where it is ordered: no commit reported before it wrote what it read (`../stm/commit.ts`)
       const pos = ctx.listLocked(() => {
@@ -311,6 +317,6 @@ export function observeStm(ctx: Context): readonly Callee[] {
     collect = false;
     collectList(s, shadow);
   };
-  setStmObserver({ atomics: rawAtomics, prepare, commit, released });
+  setStmObserver({ atomics: rawAtomics, prepare, cancel: unlockPages, commit, released });
   return [ATOMIC];
 }
