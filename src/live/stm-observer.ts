@@ -13,6 +13,35 @@
  *    clocks at the cell and ticks its epoch at `endCommit` (`./shadow/fasttrack.ts`), Eraser gives the accesses
  *    the pseudo-lock TL (`./shadow/eraser.ts`).
  *
+ * **Atomic with the cell.** The paper checks a commit's accesses at its commit point in the synchronization order
+ * (§5.3; Figure 8 handles `commit(R, W)` as one action). The records TL2 locks are those of W only (a reader blocks
+ * no writer), so they do not keep other threads off R; what does is the words' check locks: the commit takes the
+ * check locks of all the pages of R ∪ W ({@link lockOf}), ascending, when it is prepared (before its records and the
+ * list lock), appends its cell under the list lock, then checks and records its accesses with those locks still held
+ * (`Shadow.accessHeld`) and only then releases them. Every access of a word of R ∪ W by another thread — plain,
+ * atomic, a range, another commit — is checked and recorded under that word's check lock, so it is checked either
+ * before the cell (and the commit's checks see its Info) or after the commit's records (and its check sees them):
+ * none comes between. Without this, a commit appended at p1 and checked later missed a race (a later commit on x
+ * replaced, in between, the Info of a plain write it did not follow) and reported a false one (a plain write ordered
+ * after it through a later commit and a lock, recorded in between); test/live/stm-commit-point.test.ts forces both
+ * interleavings. Cells of other threads appended between the cell and the checks change no verdict: a walk's
+ * lockset gains this thread only at this thread's own cells (the argument of `Shadow.pos`).
+ *
+ * **No deadlock.** Locks are taken in one order: check locks of pages (ascending), then ownership records
+ * (ascending, `../stm/commit.ts`), then the list lock; nobody waits for a lock while holding a later one of that
+ * order. Records: only a commit waits for one (`lockRecord`), holding its pages and lower records; a record's holder
+ * is a commit that holds all its pages already (taken in `prepare`, before any record) and waits only for a higher
+ * record or the list lock (TL2's `validate` reads records without waiting). The list lock: its holders wait for no
+ * page and no record (appending a cell, and FastTrack's or Eraser's `onCell`, take neither; the eager collector,
+ * `./shadow/eager.ts`, takes the list lock and then each page with nothing else held, and a commit defers it until
+ * it has released its pages and records, `released`). Pages: holders of several take them ascending (range checks,
+ * `Shadow.accessRuns`, and commits); every other holder of a page waits for no other page (an element access,
+ * `accessRun`, holds one page at a time; an atomic operation one page, then the list lock,
+ * `./intercept/atomics.ts`). Uniform pages are split and merged under their page's lock (`Shadow.accessHeld`),
+ * taking no other. Races are reported after the locks are released (`Context.race`). So the waits-for graph has no
+ * cycle; `--detector fasttrack|eraser` share this path. Holding the pages while waiting for records also keeps the
+ * records' hold short: a commit holds its records only for its validation, its cell, its checks and its write-back.
+ *
  * The STM performs its own atomic operations with the runtime's unpatched `Atomics` (`rawAtomics`): its version
  * clock, ownership records and write-back are not program synchronization, or every transaction would order
  * every later one and hide Example 4's race. Aborted attempts report nothing. Words rather than bytes are the
@@ -24,9 +53,9 @@ import { settings } from '../node/settings.js';
 import { type AccessLog, setStmObserver } from '../stm/observer.js';
 import { STM } from '../stm/stm.js';
 import type { Callee, Context } from './context.js';
-import { allocHeap, appendCell, rawAtomics } from './memory/state.js';
+import { allocHeap, appendCell, lock, rawAtomics, unlock } from './memory/state.js';
 import { collectList } from './shadow/eager.js';
-import { Access } from './shadow/goldilocks.js';
+import { Access, type Conflict, lockOf, PAGE_INTS } from './shadow/goldilocks.js';
 
 /** `STM.prototype.atomic`: a commit's site is its caller's frame. */
 const ATOMIC = STM.prototype.atomic;
@@ -111,6 +140,23 @@ const bytesIn = (mask: number): number => {
 };
 
 /**
+ * Inserts `page` into the ascending `pages[0 … n − 1]` unless it is there. @returns the new length.
+ */
+function insertPage(pages: number[], n: number, page: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (pages[mid] < page) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < n && pages[lo] === page) return n;
+  for (let k = n; k > lo; k--) pages[k] = pages[k - 1];
+  pages[lo] = page;
+  return n + 1;
+}
+
+/**
  * Installs the STM's observer for the thread of `ctx`; with `GOLDILOCKS_STM=internals` (a benchmark setting,
  * bench/stm.ts) none: the STM then uses the patched `Atomics` and reports no commit, so its version clock, ownership
  * records and write-back are checked as the program's own synchronization and atomic accesses (what PLDI'07 §6.1
@@ -121,33 +167,38 @@ const bytesIn = (mask: number): number => {
 export function observeStm(ctx: Context): readonly Callee[] {
   if (settings.GOLDILOCKS_STM === 'internals') return [];
   const { s, shadow, t } = ctx;
-  /** Checks word `k` of `words` of a commit; reports a conflict at its first racing byte. */
-  const checkWord = (words: Words, k: number, flags: number, site: number) => {
-    const mask = words.mask[k];
-    const c = shadow.access(words.word[k], mask, flags, site, ctx.stopOnRace);
-    if (c === undefined) return;
-    const common = mask & c.flags;
-    ctx.race(
-      c,
-      words.id[k],
-      words.w[k] * 8 + (31 - Math.clz32(common & -common)),
-      bytesIn(mask),
-      flags,
-      site,
-      'stm.atomic',
-      commit,
-    );
-  };
   const r = new Words();
   const w = new Words();
   /** R ∪ W of the commit being prepared (`rw[0 … rwLength − 1]`): the words read, then those written and not read. */
   const rw: number[] = [];
   let rwLength = 0;
+  /** The pages of R ∪ W (`pages[0 … nPages − 1]`, ascending, each once): their check locks are held from `prepare` on. */
+  const pages: number[] = [];
+  let nPages = 0;
   /** The site of the committing `atomic` call, found by {@link prepare}. */
   let site = 0;
   /** A collection of the list deferred by a commit until it has released its records. */
   let collect = false;
-  /** The logs resolved to words, before the attempt locks its records (nothing here needs a lock). */
+  /** The conflicts found by {@link checkWords}, and the positions of their words (as `checkWords` numbers them). */
+  const found: Conflict[] = [];
+  const foundAt: number[] = [];
+  /** A commit's word at position `k` (the words read first, then those written): its Words, index there, flags. */
+  const wordsAt = (k: number): Words => (k < r.length ? r : w);
+  const indexAt = (k: number): number => (k < r.length ? k : k - r.length);
+  const flagsAt = (k: number): number => (k < r.length ? Access.XACT : Access.WRITE | Access.XACT);
+  const lockPages = (): void => {
+    for (let k = 0; k < nPages; k++) {
+      if (pages[k] + PAGE_INTS > s.heap.length) s.refresh();
+      lock(s, s.heap, pages[k]); // its uncontended case is one compareExchange
+    }
+  };
+  const unlockPages = (): void => {
+    for (let k = 0; k < nPages; k++) unlock(s.heap, pages[k]);
+  };
+  /**
+   * The logs resolved to words and pages, then the pages' check locks taken: before the attempt locks its records
+   * (`StmObserver.prepare`; released by {@link commit}, or by `cancel` when the attempt fails before it).
+   */
   const prepare = (reads: AccessLog, writes: AccessLog): void => {
     r.fill(ctx, reads);
     w.fill(ctx, writes);
@@ -155,31 +206,107 @@ export function observeStm(ctx: Context): readonly Callee[] {
     for (let k = 0; k < r.length; k++) rw[n++] = r.word[k];
     for (let k = 0; k < w.length; k++) if (r.indexOf(w.word[k]) < 0) rw[n++] = w.word[k];
     rwLength = n;
+    nPages = 0;
+    for (let k = 0; k < n; k++) nPages = insertPage(pages, nPages, lockOf(rw[k]));
     // the site of the committing `atomic` call (nested calls have returned: the outermost commits): a rewritten
     // call's static site (STM#atomic is a sited method), else the frame below it
     site = ctx.callerSite(ATOMIC);
+    // before the records: a commit waits for no record while holding one that another commit waits for a page on
+    lockPages();
   };
-  /** The commit point, the records it writes locked: the prepared R ∪ W as one cell, then its checks. */
+  /**
+   * Checks and records the commit's words from position `from` (positions 0 … r.length − 1 the words read, then
+   * those written), their pages held, each conflict into {@link found}; with `stopOnRace` it stops after the first
+   * (its access not recorded) — but for the word at `excused`, recorded whatever it conflicts with.
+   * @returns the position after the last word checked.
+   */
+  const checkWords = (from: number, excused: number): number => {
+    const total = r.length + w.length;
+    const stop = ctx.stopOnRace;
+    for (let k = from; k < total; k++) {
+      const words = wordsAt(k);
+      const j = indexAt(k);
+      const c = shadow.accessHeld(words.word[j], words.mask[j], flagsAt(k), site, stop && k !== excused);
+      if (c === undefined || k === excused) continue;
+      found.push(c);
+      foundAt.push(k);
+      if (stop) return k + 1;
+    }
+    return total;
+  };
+  /**
+   * Reports the conflicts {@link found} (then cleared), each at its first racing byte (`Context.race`: throws or
+   * aborts under `stopOnRace` unless excused). @returns whether there was one and the last one was excused.
+   */
+  const report = (): boolean => {
+    let excused = false;
+    for (let i = 0; i < found.length; i++) {
+      const k = foundAt[i];
+      const words = wordsAt(k);
+      const j = indexAt(k);
+      const mask = words.mask[j];
+      const common = mask & found[i].flags;
+      excused = ctx.race(
+        found[i],
+        words.id[j],
+        words.w[j] * 8 + (31 - Math.clz32(common & -common)),
+        bytesIn(mask),
+        flagsAt(k),
+        site,
+        'stm.atomic',
+        commit,
+      );
+    }
+    found.length = 0;
+    foundAt.length = 0;
+    return excused;
+  };
+  /**
+   * The commit point, the records it writes locked: the prepared R ∪ W as one cell, then its checks, atomically with
+   * respect to every other access of R ∪ W (see the file header).
+   */
   const commit = (_reads: AccessLog, _writes: AccessLog, validate: () => boolean): boolean => {
     const n = rwLength;
     const at = allocHeap(s, n);
     if (at + n > s.heap.length) s.refresh();
     const heap = s.heap;
     for (let j = 0; j < n; j++) heap[at + j] = rw[j];
-    // validated where it is ordered: no commit reported before it wrote what it read (`../stm/commit.ts`)
-    const pos = ctx.listLocked(() => {
-      const p = validate() ? appendCell(s, SyncKind.Commit, t, at, n) : -1;
-      // the list's collection (§5.4) waits until the commit has released its records (`released`): other
-      // transactions on them would wait for all of it (a later cell sets gcDue again if this one is lost)
-      collect ||= s.gcDue;
-      s.gcDue = false;
-      return p;
-    });
-    if (pos < 0) return false;
-    shadow.commitPos = pos;
+    found.length = 0;
+    foundAt.length = 0;
     try {
-      for (let k = 0; k < r.length; k++) checkWord(r, k, Access.XACT, site);
-      for (let k = 0; k < w.length; k++) checkWord(w, k, Access.WRITE | Access.XACT, site);
+      // validated where it is ordered: no commit reported before it wrote what it read (`../stm/commit.ts`)
+      const pos = ctx.listLocked(() => {
+        const p = validate() ? appendCell(s, SyncKind.Commit, t, at, n) : -1;
+        // the list's collection (§5.4) waits until the commit has released its records (`released`): other
+        // transactions on them would wait for all of it (a later cell sets gcDue again if this one is lost)
+        collect ||= s.gcDue;
+        s.gcDue = false;
+        return p;
+      });
+      if (pos < 0) {
+        unlockPages();
+        return false;
+      }
+      shadow.commitPos = pos;
+    } catch (e) {
+      unlockPages();
+      throw e;
+    }
+    try {
+      for (let from = 0, excused = -1; ; ) {
+        try {
+          from = checkWords(from, excused);
+        } finally {
+          unlockPages();
+        }
+        // races are reported with no lock held (`Context.race`); under `stopOnRace` the first one found stops the
+        // commit, unless it is excused: then its access happens after all, and the checks go on from it (its pages
+        // locked again: only an excused race opens this gap)
+        if (!report() || !ctx.stopOnRace) break;
+        excused = from - 1;
+        from = excused;
+        lockPages();
+      }
     } finally {
       shadow.endCommit();
     }
@@ -190,6 +317,6 @@ export function observeStm(ctx: Context): readonly Callee[] {
     collect = false;
     collectList(s, shadow);
   };
-  setStmObserver({ atomics: rawAtomics, prepare, commit, released });
+  setStmObserver({ atomics: rawAtomics, prepare, cancel: unlockPages, commit, released });
   return [ATOMIC];
 }

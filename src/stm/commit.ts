@@ -17,7 +17,9 @@ import type { Transaction } from './transaction.js';
  * A read-only attempt commits with no step at all (§2.2: its reads were each validated against `rv`).
  *
  * Under an observer (`observer.ts`, the live runtime) the attempt's logs go to `StmObserver.prepare` before step 3
- * (outside the critical section that the locked records make), step 5 is never skipped, read-only attempts included, and
+ * (outside the critical section that the locked records make; then exactly one of `StmObserver.commit` and
+ * `StmObserver.cancel` is called, so that locks the observer takes there come before the records in its lock order),
+ * step 5 is never skipped, read-only attempts included, and
  * runs again in the observer's critical section in which it reports the commit (`StmObserver.commit`), so
  * no commit to a location this one read comes between its validation and its report, and the order of the reports
  * is the serialization order: a commit that wrote such a location and was reported earlier holds its record or
@@ -35,12 +37,14 @@ export function commit(tx: Transaction): boolean {
   const words = tx.words;
   const locked = tx.writes.records();
   const writeLog = o === undefined ? undefined : tx.writes.log();
-  // the observer's work on the logs, before the records are locked: it delays no other transaction
+  // the observer's work on the logs, before the records are locked: it delays no other transaction (and from here
+  // its commit or its cancel is called, once)
   if (writeLog !== undefined) o?.prepare?.(tx.readLog, writeLog);
+  let prepared = writeLog !== undefined;
   const before: number[] = [];
-  for (let i = 0; i < locked.length; i++) before.push(lockRecord(words, locked[i]));
   let wv = 0;
   try {
+    for (let i = 0; i < locked.length; i++) before.push(lockRecord(words, locked[i]));
     if (entries.length > 0) wv = advanceClock(words);
     if (o === undefined) {
       if (tx.rv + 1 !== wv && !validate(tx, locked, before)) return fail(tx, locked, before);
@@ -51,6 +55,7 @@ export function commit(tx: Transaction): boolean {
       pending.locked = locked;
       pending.before = before;
       pending.valid = undefined;
+      prepared = false;
       try {
         const reported = o.commit(tx.readLog, writeLog as AccessLog, validatePending);
         if (reported === false || pending.valid === false) return fail(tx, locked, before);
@@ -61,6 +66,8 @@ export function commit(tx: Transaction): boolean {
   } catch (e) {
     unlockAll(words, locked, before);
     throw e;
+  } finally {
+    if (prepared) o?.cancel?.();
   }
   const staged = tx.writes.staged;
   for (let i = 0; i < entries.length; i++) {

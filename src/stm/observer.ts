@@ -24,10 +24,15 @@ export interface StmObserver {
   readonly atomics: AtomicsLike;
   /**
    * Before an attempt's commit (optional), with the logs {@link commit} will be given: called before the attempt
-   * locks its ownership records, for the work on the logs that needs no lock (the attempt may still fail its
-   * validation; then the next attempt prepares again). The logs are valid until `commit` returns.
+   * locks its ownership records, for the work on the logs that needs no record, and to take locks that the commit
+   * point needs and that come before the records in the observer's lock order (the live runtime's check locks of the
+   * words accessed). After it, exactly one of {@link commit} and {@link cancel} is called: the attempt may still fail
+   * its validation before its commit point (then `cancel`, and the next attempt prepares again). The logs are valid
+   * until `commit` returns. A throw aborts the attempt (nothing is locked, nothing written) and propagates.
    */
   prepare?(reads: AccessLog, writes: AccessLog): void;
+  /** The prepared attempt ends without reaching its commit point (optional): it releases what `prepare` took. */
+  cancel?(): void;
   /**
    * The commit point of a transaction (TL2 §2.1 step 5: the records it writes locked, nothing written back yet):
    * `reads` are the locations it read from memory, `writes` those it will write. The observer calls `validate`

@@ -59,11 +59,12 @@ export class Mutex extends SyncPrimitive {
    */
   tryLock(timeoutMs = 0): boolean {
     const w = this.words;
-    if (A.load(w, OWNER, Site.MutexOwnerTest) === thisThread)
-      throw new Error(`mutex ${this.name}: already held by this thread (not re-entrant)`);
     const deadline = deadlineAfter(timeoutMs);
     let c = A.compareExchange(w, STATE, 0, 1, Site.MutexTake);
     if (c !== 0) {
+      // held: by this thread? (tested only now, so that an uncontended lock is one atomic operation, not two)
+      if (A.load(w, OWNER, Site.MutexOwnerTest) === thisThread)
+        throw new Error(`mutex ${this.name}: already held by this thread (not re-entrant)`);
       if (timeoutMs === 0) return false;
       if (c !== 2) c = A.exchange(w, STATE, 2, Site.MutexContend);
       while (c !== 0) {

@@ -277,7 +277,7 @@ describe('STM: the observer (the runtime’s view of commits)', () => {
     );
   });
 
-  test('prepare gets the logs commit gets, before the records are locked, once per attempt that reaches its commit', () => {
+  test('prepare gets the logs commit gets, before the records are locked, once per attempt that reaches its commit; then commit or cancel', () => {
     const stm = new STM();
     const data = new Int32Array(shared(16));
     const words = new Int32Array(stm.handle.buffer);
@@ -286,10 +286,18 @@ describe('STM: the observer (the runtime’s view of commits)', () => {
     const prepared: [AccessLog, AccessLog, boolean][] = [];
     const committed: [AccessLog, AccessLog, boolean][] = [];
     let attempts = 0;
+    const order: string[] = [];
     setStmObserver({
       atomics: Atomics,
-      prepare: (r, w) => prepared.push([[...r], [...w], anyLocked()]),
-      commit: (r, w) => committed.push([[...r], [...w], anyLocked()]),
+      prepare: (r, w) => {
+        order.push('prepare');
+        prepared.push([[...r], [...w], anyLocked()]);
+      },
+      cancel: () => order.push(`cancel${anyLocked() ? ' (records locked)' : ''}`),
+      commit: (r, w) => {
+        order.push('commit');
+        committed.push([[...r], [...w], anyLocked()]);
+      },
     });
     try {
       stm.atomic((tx) => {
@@ -315,6 +323,11 @@ describe('STM: the observer (the runtime’s view of commits)', () => {
       [...logs, false],
     ]);
     assert.deepEqual(committed, [[...logs, true]]);
+    assert.deepEqual(
+      order,
+      ['prepare', 'cancel', 'prepare', 'commit'],
+      'the failed attempt cancelled, its records released',
+    );
     assert.equal(data[2], 1);
   });
 

@@ -246,6 +246,28 @@ export class Shadow {
   lastConflict: Conflict | undefined = undefined;
 
   /**
+   * {@link access} by a caller that holds the word's check lock (its page's, {@link lockOf}) already: a commit, which
+   * holds the pages of all its words from before its cell is appended until its last access is recorded
+   * (`../stm-observer.ts`). A uniform page is split, and merged again as {@link accessRun} merges it.
+   * @returns the conflict found (also in {@link lastConflict}), or undefined.
+   */
+  accessHeld(
+    word: number,
+    mask: number,
+    flags: number,
+    site: number,
+    stopOnRace: boolean,
+  ): Conflict | undefined {
+    const page = lockOf(word);
+    if (page + PAGE_INTS > this.s.heap.length) this.s.refresh();
+    this.splitPage(page);
+    this.checkRecord(this.s.heap, word, mask, flags, site, stopOnRace);
+    if ((word === page && mask & 1) || (word === page + PAGE_INTS - 2 && mask & 0x80))
+      this.merge(this.s.heap, page);
+    return this.lastConflict;
+  }
+
+  /**
    * {@link access} of `n` consecutive words from heap index `word`: the bytes `first` of the first, `last` of the
    * last (`first` alone when n = 1), all 8 of the others. Takes each page's check lock once. A page the run covers
    * whole, all 64 bytes, is checked and recorded once when it is *uniform* (below). Stops after the first word with
