@@ -85,6 +85,9 @@ export class Spans {
   private readonly hulls: number[] = [];
   /** Accesses of one group and kind, in the order they first reach an element. */
   private readonly order: number[] = [];
+  /** The elements one group reads and writes first ({@link reached}). */
+  private readonly reads: number[] = [];
+  private readonly writes: number[] = [];
 
   constructor(private readonly c: SpanContext) {}
 
@@ -183,7 +186,12 @@ export class Spans {
 
   /**
    * Adds the runs of the accesses of one view variable (its group number that of access `k`, the first of them;
-   * sites in module `m`): reads then writes, each element with the access that reaches it first; and its hull.
+   * sites in module `m`): reads then writes, each element with the access that reaches it first; and its hull. An
+   * element the loop also writes gets no read run: the loop's accesses of it are checked and recorded as its write.
+   * That is exact: the write is checked against every Info the read is (an Info conflicting with a read conflicts
+   * with a write of its bytes), with the same verdict, and recording the write drops every record of the read (a
+   * write replaces every Info on its bytes, `Shadow.record`), so the state left is the one the per-access checks
+   * leave; the same-epoch filter's write bits cover reads.
    * @returns false when the group's strides do not allow it (see the file header).
    */
   private group(m: SiteFunction, list: readonly unknown[], k: number, count: number): boolean {
@@ -198,51 +206,88 @@ export class Spans {
     }
     if (stride !== 1 && stride !== -1 && !(stride === 0 && members === 1)) return false;
     const w0 = v.off / 8;
+    const reads = this.reached(list, k, count, 0);
+    const writes = this.reached(list, k, count, 1);
     let lowest = Number.POSITIVE_INFINITY;
     let highest = Number.NEGATIVE_INFINITY;
-    const order = this.order;
-    for (let write = 0; write < 2; write++) {
-      // the accesses of this kind, by the order they first reach an element: the largest first index first for
-      // stride 1, the smallest for -1 (insertion sort, stable: the earlier in the body first on a tie)
-      order.length = 0;
-      for (let x = k; x < this.views.length; x++) {
-        const kind = list[FIELDS * x + 4];
-        if (list[FIELDS * x + 1] !== g || kind === (write ? 0 : 1)) continue;
-        const f = list[FIELDS * x + 2] as number;
-        let at = order.length;
-        while (
-          at > 0 &&
-          (stride === -1
-            ? (list[FIELDS * order[at - 1] + 2] as number) > f
-            : (list[FIELDS * order[at - 1] + 2] as number) < f)
-        )
-          at--;
-        order.splice(at, 0, x);
-      }
-      let reached = stride === -1 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-      for (const x of order) {
-        const first = list[FIELDS * x + 2] as number;
-        let from: number;
-        let to: number; // elements [from, to) no earlier access reached
-        if (stride === -1) {
-          from = Math.max(first - count + 1, reached);
-          to = first + 1;
-          reached = Math.max(reached, first + 1);
-        } else {
-          from = first;
-          to = stride === 0 ? first + 1 : Math.min(first + count, reached);
-          reached = Math.min(reached, first);
-        }
-        from = Math.max(from, 0);
-        to = Math.min(to, v.len);
-        if (from >= to) continue;
-        lowest = Math.min(lowest, from);
-        highest = Math.max(highest, to);
-        this.addRuns(v, k, w0 + from, w0 + to, write === 1, this.c.siteOf(m, list[FIELDS * x + 5] as number));
+    for (let i = 0; i < reads.length; i += 3) {
+      lowest = Math.min(lowest, reads[i]);
+      highest = Math.max(highest, reads[i + 1]);
+    }
+    for (let i = 0; i < writes.length; i += 3) {
+      lowest = Math.min(lowest, writes[i]);
+      highest = Math.max(highest, writes[i + 1]);
+    }
+    // the reads, without the elements written (the write intervals are disjoint: each element is reached once)
+    for (let i = 0; i < reads.length; i += 3) {
+      let from = reads[i];
+      const to = reads[i + 1];
+      const site = this.c.siteOf(m, reads[i + 2]);
+      while (from < to) {
+        let cut = to; // the first written element at or after `from`, and the end of its write interval
+        let resume = to;
+        for (let j = 0; j < writes.length; j += 3)
+          if (writes[j + 1] > from && writes[j] < cut) {
+            cut = Math.max(writes[j], from);
+            resume = writes[j + 1];
+          }
+        if (from < cut) this.addRuns(v, k, w0 + from, w0 + cut, false, site);
+        from = resume;
       }
     }
+    for (let i = 0; i < writes.length; i += 3)
+      this.addRuns(v, k, w0 + writes[i], w0 + writes[i + 1], true, this.c.siteOf(m, writes[i + 2]));
     if (lowest < highest) this.hulls.push(v.id, w0 + lowest, w0 + highest);
     return true;
+  }
+
+  /**
+   * The elements the accesses of kind `write` (0 read, 1 write) of the group of access `k` reach first, as triples
+   * (first element, end element, site index) in {@link reads} or {@link writes}: the accesses taken by the order
+   * they first reach an element, the largest first index first for stride 1, the smallest for -1 (insertion sort,
+   * stable: the earlier in the body first on a tie), each with the elements in bounds no earlier one reached.
+   */
+  private reached(list: readonly unknown[], k: number, count: number, write: number): number[] {
+    const v = this.views[k] as SpanView;
+    const g = list[FIELDS * k + 1];
+    const stride = list[FIELDS * k + 3] as number;
+    const order = this.order;
+    order.length = 0;
+    for (let x = k; x < this.views.length; x++) {
+      const kind = list[FIELDS * x + 4];
+      if (list[FIELDS * x + 1] !== g || kind === (write ? 0 : 1)) continue;
+      const f = list[FIELDS * x + 2] as number;
+      let at = order.length;
+      while (
+        at > 0 &&
+        (stride === -1
+          ? (list[FIELDS * order[at - 1] + 2] as number) > f
+          : (list[FIELDS * order[at - 1] + 2] as number) < f)
+      )
+        at--;
+      order.splice(at, 0, x);
+    }
+    const out = write ? this.writes : this.reads;
+    out.length = 0;
+    let reached = stride === -1 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+    for (const x of order) {
+      const first = list[FIELDS * x + 2] as number;
+      let from: number;
+      let to: number; // elements [from, to) no earlier access reached
+      if (stride === -1) {
+        from = Math.max(first - count + 1, reached);
+        to = first + 1;
+        reached = Math.max(reached, first + 1);
+      } else {
+        from = first;
+        to = stride === 0 ? first + 1 : Math.min(first + count, reached);
+        reached = Math.min(reached, first);
+      }
+      from = Math.max(from, 0);
+      to = Math.min(to, v.len);
+      if (from < to) out.push(from, to, list[FIELDS * x + 5] as number);
+    }
+    return out;
   }
 
   /** Adds the words [from, to) of view `v` (access `k`'s) that the same-epoch filter does not cover, as runs. */
