@@ -36,7 +36,9 @@ export const iterations = (lo: number, hi: number, step: number, inclusive: numb
  * What the element accesses and range checks keep of a view over shared memory (per thread): its buffer `id`, the
  * heap index `base` of the buffer's word table, `off` (byteOffset), `bpe` (bytes per element), `len` (its length,
  * -1 when it tracks a growable buffer's length), and `filter`: per word of the buffer, the bytes this thread read
- * (bits 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check (the same-epoch filter of `./views.ts`).
+ * (bits 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check (the same-epoch filter of `./views.ts`);
+ * `touched` (per buffer, as `filter`): [epoch, first word, end word] of the words whose filter entries were set in
+ * that epoch (a hull: {@link touch}), so that a range check scans the filter only there.
  */
 export interface SpanView {
   id: number;
@@ -45,6 +47,22 @@ export interface SpanView {
   bpe: number;
   len: number;
   filter: Uint32Array;
+  touched: Int32Array;
+}
+
+/**
+ * Widens the hull `touched` ({@link SpanView}) by the words [from, to), whose filter entries were just set in
+ * `epoch`: outside the hull of the current epoch, no filter entry covers an access.
+ */
+export function touch(touched: Int32Array, epoch: number, from: number, to: number): void {
+  if (touched[0] !== epoch) {
+    touched[0] = epoch;
+    touched[1] = from;
+    touched[2] = to;
+    return;
+  }
+  if (from < touched[1]) touched[1] = from;
+  if (to > touched[2]) touched[2] = to;
 }
 
 /** A thread's range checks: its checker, views, epoch and sites. */
@@ -173,10 +191,12 @@ export class Spans {
     for (let r = 0; r < this.nRuns * RUN; r += RUN) {
       const bits = runs[r + 2] & Access.WRITE ? Access.MASK << 8 : Access.MASK;
       const filter = (this.views[runs[r + 4]] as SpanView).filter;
-      for (let x = runs[r], end = runs[r] + runs[r + 1]; x < end; x++) {
+      const end = runs[r] + runs[r + 1];
+      for (let x = runs[r]; x < end; x++) {
         const e = filter[x];
         filter[x] = (e >>> 16 === epoch ? e : epoch << 16) | bits;
       }
+      touch((this.views[runs[r + 4]] as SpanView).touched, epoch, runs[r], end);
       words += runs[r + 1];
     }
     c.counted(words);
@@ -290,33 +310,49 @@ export class Spans {
     return out;
   }
 
-  /** Adds the words [from, to) of view `v` (access `k`'s) that the same-epoch filter does not cover, as runs. */
+  /**
+   * Adds the words [from, to) of view `v` (access `k`'s) that the same-epoch filter does not cover, as runs; the
+   * filter is read only inside the hull of the words it covers in this epoch (`touched`), the words outside are
+   * not covered.
+   */
   private addRuns(v: SpanView, k: number, from: number, to: number, write: boolean, site: number): void {
     const epoch = this.c.epoch();
     const filter = v.filter;
     const flags = write ? Access.WRITE : 0;
-    let start = -1;
-    for (let x = from; x <= to; x++) {
-      let covered = true;
-      if (x < to) {
-        const e = filter[x];
-        covered = e >>> 16 === epoch && (((write ? 0 : e) | (e >>> 8)) & Access.MASK) === Access.MASK;
-      }
-      if (!covered && start < 0) start = x;
-      else if (covered && start >= 0) {
-        if ((this.nRuns + 1) * RUN > this.runs.length) {
-          const more = new Float64Array(2 * this.runs.length);
-          more.set(this.runs);
-          this.runs = more;
-        }
-        const r = this.nRuns++ * RUN;
-        this.runs[r] = start;
-        this.runs[r + 1] = x - start;
-        this.runs[r + 2] = flags;
-        this.runs[r + 3] = site;
-        this.runs[r + 4] = k;
+    const touched = v.touched;
+    let lo = to; // the words [lo, hi) are scanned
+    let hi = to;
+    if (touched[0] === epoch && Math.max(from, touched[1]) < Math.min(to, touched[2])) {
+      lo = Math.max(from, touched[1]);
+      hi = Math.min(to, touched[2]);
+    }
+    let start = from < lo ? from : -1;
+    for (let x = lo; x < hi; x++) {
+      const e = filter[x];
+      const covered = e >>> 16 === epoch && (((write ? 0 : e) | (e >>> 8)) & Access.MASK) === Access.MASK;
+      if (!covered) {
+        if (start < 0) start = x;
+      } else if (start >= 0) {
+        this.addRun(start, x, flags, site, k);
         start = -1;
       }
     }
+    if (start < 0 && hi < to) start = hi;
+    if (start >= 0) this.addRun(start, to, flags, site, k);
+  }
+
+  /** Adds the run of words [from, to) of access `k`'s view, with `flags` and `site`. */
+  private addRun(from: number, to: number, flags: number, site: number, k: number): void {
+    if ((this.nRuns + 1) * RUN > this.runs.length) {
+      const more = new Float64Array(2 * this.runs.length);
+      more.set(this.runs);
+      this.runs = more;
+    }
+    const r = this.nRuns++ * RUN;
+    this.runs[r] = from;
+    this.runs[r + 1] = to - from;
+    this.runs[r + 2] = flags;
+    this.runs[r + 3] = site;
+    this.runs[r + 4] = k;
   }
 }
