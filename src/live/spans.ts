@@ -190,13 +190,26 @@ export class Spans {
     let words = 0;
     for (let r = 0; r < this.nRuns * RUN; r += RUN) {
       const bits = runs[r + 2] & Access.WRITE ? Access.MASK << 8 : Access.MASK;
-      const filter = (this.views[runs[r + 4]] as SpanView).filter;
-      const end = runs[r] + runs[r + 1];
-      for (let x = runs[r]; x < end; x++) {
+      const v = this.views[runs[r + 4]] as SpanView;
+      const filter = v.filter;
+      const touched = v.touched;
+      const from = runs[r];
+      const end = from + runs[r + 1];
+      // outside the hull no entry is of this epoch: the run's entries there are all `epoch << 16 | bits`
+      let lo = end; // the words [lo, hi) are in the hull
+      let hi = end;
+      if (touched[0] === epoch && Math.max(from, touched[1]) < Math.min(end, touched[2])) {
+        lo = Math.max(from, touched[1]);
+        hi = Math.min(end, touched[2]);
+      }
+      const fresh = (epoch << 16) | bits;
+      if (from < lo) filter.fill(fresh, from, lo);
+      for (let x = lo; x < hi; x++) {
         const e = filter[x];
         filter[x] = (e >>> 16 === epoch ? e : epoch << 16) | bits;
       }
-      touch((this.views[runs[r + 4]] as SpanView).touched, epoch, runs[r], end);
+      if (hi < end) filter.fill(fresh, hi, end);
+      touch(touched, epoch, from, end);
       words += runs[r + 1];
     }
     c.counted(words);

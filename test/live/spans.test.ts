@@ -116,6 +116,7 @@ describe('range checks: the runs of words checked', () => {
       [16, 8, 0, 101],
     ]);
     assert.deepEqual([...s.view.touched], [1, 0, 24]);
+    assert.deepEqual([...s.view.filter.subarray(0, 25)], [...Array(24).fill((1 << 16) | Access.MASK), 0]);
     s.next();
     s.given.runs = [];
     s.check(0, 24, [[0, 0, 1]]);
@@ -128,6 +129,7 @@ describe('range checks: the runs of words checked', () => {
     s.given.runs = [];
     s.check(0, 8, [[0, 1, 2]]);
     assert.deepEqual(s.given.runs, [[0, 8, Access.WRITE, 102]]);
+    assert.deepEqual([...s.view.filter.subarray(0, 8)], Array(8).fill((1 << 16) | 0xffff));
     s.given.runs = [];
     s.check(0, 8, [[0, 0, 3]]);
     assert.deepEqual(s.given.runs, []);
@@ -145,6 +147,7 @@ describe('range checks: the runs of words checked', () => {
       [4, 1, 0, 101],
       [6, 2, 0, 101],
     ]);
+    assert.deepEqual([...s.view.filter.subarray(0, 8)], Array(8).fill((1 << 16) | Access.MASK));
   });
 
   test('a conflict leaves the filter and its hull as they were', () => {
