@@ -37,8 +37,11 @@ export const iterations = (lo: number, hi: number, step: number, inclusive: numb
  * heap index `base` of the buffer's word table, `off` (byteOffset), `bpe` (bytes per element), `len` (its length,
  * -1 when it tracks a growable buffer's length), and `filter`: per word of the buffer, the bytes this thread read
  * (bits 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check (the same-epoch filter of `./views.ts`);
- * `touched` (per buffer, as `filter`): [epoch, first word, end word] of the words whose filter entries were set in
- * that epoch (a hull: {@link touch}), so that a range check scans the filter only there.
+ * `touched` (per buffer, as `filter`, {@link TOUCHED} Int32): [epoch, first word, end word] of the words whose
+ * filter entries were set in that epoch (a hull: {@link touch}), so that a range check scans the filter only there;
+ * then [epoch, first word, end word] of the last run of reads a range check recorded in that epoch (its words'
+ * entries cover reads until the epoch ends: entries only gain bits within an epoch), so that a loop reading the
+ * same words again (lufact's pivot column, sor's row below) does not scan them.
  */
 export interface SpanView {
   id: number;
@@ -49,6 +52,9 @@ export interface SpanView {
   filter: Uint32Array;
   touched: Int32Array;
 }
+
+/** Int32 of a {@link SpanView}'s `touched`. */
+export const TOUCHED = 6;
 
 /**
  * Widens the hull `touched` ({@link SpanView}) by the words [from, to), whose filter entries were just set in
@@ -210,6 +216,11 @@ export class Spans {
       }
       if (hi < end) filter.fill(fresh, hi, end);
       touch(touched, epoch, from, end);
+      if (bits === Access.MASK) {
+        touched[3] = epoch;
+        touched[4] = from;
+        touched[5] = end;
+      }
       words += runs[r + 1];
     }
     c.counted(words);
@@ -333,6 +344,12 @@ export class Spans {
     const filter = v.filter;
     const flags = write ? Access.WRITE : 0;
     const touched = v.touched;
+    if (!write && touched[3] === epoch) {
+      // the last run of reads recorded in this epoch: covered, not scanned
+      if (from >= touched[4] && from < touched[5]) from = touched[5];
+      if (to > touched[4] && to <= touched[5]) to = touched[4];
+      if (from >= to) return;
+    }
     let lo = to; // the words [lo, hi) are scanned
     let hi = to;
     if (touched[0] === epoch && Math.max(from, touched[1]) < Math.min(to, touched[2])) {

@@ -17,7 +17,7 @@ import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
 import type { Sites } from './sites.js';
-import { type SpanContext, Spans, type SpanView, touch } from './spans.js';
+import { type SpanContext, Spans, type SpanView, TOUCHED, touch } from './spans.js';
 
 const SAME_EPOCH = STAT.sameEpoch;
 
@@ -98,7 +98,7 @@ export function elementAccess({
     if (filter === undefined) {
       filter = new Uint32Array(Math.ceil(buffers.capacityOf(id) / 8));
       filters[id] = filter;
-      touched[id] = new Int32Array(3);
+      touched[id] = new Int32Array(TOUCHED);
     }
     const v: View = {
       id,
