@@ -39,9 +39,9 @@ export const iterations = (lo: number, hi: number, step: number, inclusive: numb
  * (bits 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check (the same-epoch filter of `./views.ts`);
  * `touched` (per buffer, as `filter`, {@link TOUCHED} Int32): [epoch, first word, end word] of the words whose
  * filter entries were set in that epoch (a hull: {@link touch}), so that a range check scans the filter only there;
- * then [epoch, first word, end word] of the last run of reads a range check recorded in that epoch (its words'
- * entries cover reads until the epoch ends: entries only gain bits within an epoch), so that a loop reading the
- * same words again (lufact's pivot column, sor's row below) does not scan them.
+ * then [epoch, first word, end word] of the longest run of reads range checks recorded in that epoch, the latest
+ * of equal ones (its words' entries cover reads until the epoch ends: entries only gain bits within an epoch), so
+ * that a loop reading the same words again (lufact's pivot column, sor's row below) does not scan them.
  */
 export interface SpanView {
   id: number;
@@ -216,7 +216,7 @@ export class Spans {
       }
       if (hi < end) filter.fill(fresh, hi, end);
       touch(touched, epoch, from, end);
-      if (bits === Access.MASK) {
+      if (bits === Access.MASK && (touched[3] !== epoch || end - from >= touched[5] - touched[4])) {
         touched[3] = epoch;
         touched[4] = from;
         touched[5] = end;
@@ -345,7 +345,7 @@ export class Spans {
     const flags = write ? Access.WRITE : 0;
     const touched = v.touched;
     if (!write && touched[3] === epoch) {
-      // the last run of reads recorded in this epoch: covered, not scanned
+      // the longest run of reads recorded in this epoch: covered, not scanned
       if (from >= touched[4] && from < touched[5]) from = touched[5];
       if (to > touched[4] && to <= touched[5]) to = touched[4];
       if (from >= to) return;
