@@ -13,8 +13,11 @@
  * first reach each element (a larger first index reaches an element earlier, for stride 1), each recording the
  * elements not reached before. Reads are recorded before writes: the rewriter lets a view be written only where
  * each write follows a read of the same element in its iteration, or where it is only written, so the first access
- * of every element is the one recorded first. Words this thread already covered in this epoch (the filter of
- * `./views.ts`) are skipped, as the per-access checks skip them. Two view variables whose elements overlap, views
+ * of every element is the one recorded first. An element the loop also writes is checked and recorded as its
+ * write alone (see {@link Spans.group}: the same verdict and the same state). Words this thread already covered in
+ * this epoch (the filter of `./views.ts`) are skipped, as the per-access checks skip them; the filter is read only
+ * inside the hull of the words it covers in the epoch, and not in the longest run of reads recorded in the epoch
+ * ({@link SpanView} `touched`). Two view variables whose elements overlap, views
  * of elements other than 8 bytes, growable buffers and strides other than 0 (one access) or ±1 go to the per-access
  * checks. Out-of-bounds indices touch no memory (ECMA-262 §10.4.5.15–16) and are not recorded.
  *
