@@ -1,13 +1,13 @@
 // expect: race
-// idiom: a range-checked loop that reads and writes the same elements (a shift, a[j] = a[j+1]) races with another
+// idiom: a range-checked loop that reads and writes the same elements (a[j] += a[j+1]) races with another
 // worker's unordered write of element 5: the loop's first access of element 5 is its read (at j = 4), which races;
 // its write (at j = 5) races too. The range check decides element 5 by its write alone (`src/live/spans.ts`), falls
 // back, and the per-access checks report the read, as they do without range checks.
 import { workers } from './sched.mjs';
 
-/** Shifts a[lo+1..hi] one element down. */
+/** Adds to each of a[lo..hi) the element after it. */
 function shift(a, lo, hi) {
-  for (let j = lo; j < hi; j++) a[j] = a[j + 1]; // race
+  for (let j = lo; j < hi; j++) a[j] += a[j + 1]; // race
 }
 
 const { main, joined, i, at, shared } = workers(import.meta.url, 2, () => ({
