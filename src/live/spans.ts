@@ -13,8 +13,11 @@
  * first reach each element (a larger first index reaches an element earlier, for stride 1), each recording the
  * elements not reached before. Reads are recorded before writes: the rewriter lets a view be written only where
  * each write follows a read of the same element in its iteration, or where it is only written, so the first access
- * of every element is the one recorded first. Words this thread already covered in this epoch (the filter of
- * `./views.ts`) are skipped, as the per-access checks skip them. Two view variables whose elements overlap, views
+ * of every element is the one recorded first. An element the loop also writes is checked and recorded as its
+ * write alone (see {@link Spans.group}: the same verdict and the same state). Words this thread already covered in
+ * this epoch (the filter of `./views.ts`) are skipped, as the per-access checks skip them; the filter is read only
+ * inside the hull of the words it covers in the epoch, and not in the longest run of reads recorded in the epoch
+ * ({@link SpanView} `touched`). Two view variables whose elements overlap, views
  * of elements other than 8 bytes, growable buffers and strides other than 0 (one access) or ±1 go to the per-access
  * checks. Out-of-bounds indices touch no memory (ECMA-262 §10.4.5.15–16) and are not recorded.
  *
@@ -36,7 +39,12 @@ export const iterations = (lo: number, hi: number, step: number, inclusive: numb
  * What the element accesses and range checks keep of a view over shared memory (per thread): its buffer `id`, the
  * heap index `base` of the buffer's word table, `off` (byteOffset), `bpe` (bytes per element), `len` (its length,
  * -1 when it tracks a growable buffer's length), and `filter`: per word of the buffer, the bytes this thread read
- * (bits 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check (the same-epoch filter of `./views.ts`).
+ * (bits 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check (the same-epoch filter of `./views.ts`);
+ * `touched` (per buffer, as `filter`, {@link TOUCHED} Int32): [epoch, first word, end word] of the words whose
+ * filter entries were set in that epoch (a hull: {@link touch}), so that a range check scans the filter only there;
+ * then [epoch, first word, end word] of the longest run of reads range checks recorded in that epoch, the latest
+ * of equal ones (its words' entries cover reads until the epoch ends: entries only gain bits within an epoch), so
+ * that a loop reading the same words again (lufact's pivot column, sor's row below) does not scan them.
  */
 export interface SpanView {
   id: number;
@@ -45,6 +53,25 @@ export interface SpanView {
   bpe: number;
   len: number;
   filter: Uint32Array;
+  touched: Int32Array;
+}
+
+/** Int32 of a {@link SpanView}'s `touched`. */
+export const TOUCHED = 6;
+
+/**
+ * Widens the hull `touched` ({@link SpanView}) by the words [from, to), whose filter entries were just set in
+ * `epoch`: outside the hull of the current epoch, no filter entry covers an access.
+ */
+export function touch(touched: Int32Array, epoch: number, from: number, to: number): void {
+  if (touched[0] !== epoch) {
+    touched[0] = epoch;
+    touched[1] = from;
+    touched[2] = to;
+    return;
+  }
+  if (from < touched[1]) touched[1] = from;
+  if (to > touched[2]) touched[2] = to;
 }
 
 /** A thread's range checks: its checker, views, epoch and sites. */
@@ -85,6 +112,9 @@ export class Spans {
   private readonly hulls: number[] = [];
   /** Accesses of one group and kind, in the order they first reach an element. */
   private readonly order: number[] = [];
+  /** The elements one group reads and writes first ({@link reached}). */
+  private readonly reads: number[] = [];
+  private readonly writes: number[] = [];
 
   constructor(private readonly c: SpanContext) {}
 
@@ -169,10 +199,30 @@ export class Spans {
     let words = 0;
     for (let r = 0; r < this.nRuns * RUN; r += RUN) {
       const bits = runs[r + 2] & Access.WRITE ? Access.MASK << 8 : Access.MASK;
-      const filter = (this.views[runs[r + 4]] as SpanView).filter;
-      for (let x = runs[r], end = runs[r] + runs[r + 1]; x < end; x++) {
+      const v = this.views[runs[r + 4]] as SpanView;
+      const filter = v.filter;
+      const touched = v.touched;
+      const from = runs[r];
+      const end = from + runs[r + 1];
+      // outside the hull no entry is of this epoch: the run's entries there are all `epoch << 16 | bits`
+      let lo = end; // the words [lo, hi) are in the hull
+      let hi = end;
+      if (touched[0] === epoch && Math.max(from, touched[1]) < Math.min(end, touched[2])) {
+        lo = Math.max(from, touched[1]);
+        hi = Math.min(end, touched[2]);
+      }
+      const fresh = (epoch << 16) | bits;
+      if (from < lo) filter.fill(fresh, from, lo);
+      for (let x = lo; x < hi; x++) {
         const e = filter[x];
         filter[x] = (e >>> 16 === epoch ? e : epoch << 16) | bits;
+      }
+      if (hi < end) filter.fill(fresh, hi, end);
+      touch(touched, epoch, from, end);
+      if (bits === Access.MASK && (touched[3] !== epoch || end - from >= touched[5] - touched[4])) {
+        touched[3] = epoch;
+        touched[4] = from;
+        touched[5] = end;
       }
       words += runs[r + 1];
     }
@@ -183,7 +233,12 @@ export class Spans {
 
   /**
    * Adds the runs of the accesses of one view variable (its group number that of access `k`, the first of them;
-   * sites in module `m`): reads then writes, each element with the access that reaches it first; and its hull.
+   * sites in module `m`): reads then writes, each element with the access that reaches it first; and its hull. An
+   * element the loop also writes gets no read run: the loop's accesses of it are checked and recorded as its write.
+   * That is exact: the write is checked against every Info the read is (an Info conflicting with a read conflicts
+   * with a write of its bytes), with the same verdict, and recording the write drops every record of the read (a
+   * write replaces every Info on its bytes, `Shadow.record`), so the state left is the one the per-access checks
+   * leave; the same-epoch filter's write bits cover reads.
    * @returns false when the group's strides do not allow it (see the file header).
    */
   private group(m: SiteFunction, list: readonly unknown[], k: number, count: number): boolean {
@@ -198,80 +253,139 @@ export class Spans {
     }
     if (stride !== 1 && stride !== -1 && !(stride === 0 && members === 1)) return false;
     const w0 = v.off / 8;
+    const reads = this.reached(list, k, count, 0);
+    const writes = this.reached(list, k, count, 1);
     let lowest = Number.POSITIVE_INFINITY;
     let highest = Number.NEGATIVE_INFINITY;
-    const order = this.order;
-    for (let write = 0; write < 2; write++) {
-      // the accesses of this kind, by the order they first reach an element: the largest first index first for
-      // stride 1, the smallest for -1 (insertion sort, stable: the earlier in the body first on a tie)
-      order.length = 0;
-      for (let x = k; x < this.views.length; x++) {
-        const kind = list[FIELDS * x + 4];
-        if (list[FIELDS * x + 1] !== g || kind === (write ? 0 : 1)) continue;
-        const f = list[FIELDS * x + 2] as number;
-        let at = order.length;
-        while (
-          at > 0 &&
-          (stride === -1
-            ? (list[FIELDS * order[at - 1] + 2] as number) > f
-            : (list[FIELDS * order[at - 1] + 2] as number) < f)
-        )
-          at--;
-        order.splice(at, 0, x);
-      }
-      let reached = stride === -1 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-      for (const x of order) {
-        const first = list[FIELDS * x + 2] as number;
-        let from: number;
-        let to: number; // elements [from, to) no earlier access reached
-        if (stride === -1) {
-          from = Math.max(first - count + 1, reached);
-          to = first + 1;
-          reached = Math.max(reached, first + 1);
-        } else {
-          from = first;
-          to = stride === 0 ? first + 1 : Math.min(first + count, reached);
-          reached = Math.min(reached, first);
-        }
-        from = Math.max(from, 0);
-        to = Math.min(to, v.len);
-        if (from >= to) continue;
-        lowest = Math.min(lowest, from);
-        highest = Math.max(highest, to);
-        this.addRuns(v, k, w0 + from, w0 + to, write === 1, this.c.siteOf(m, list[FIELDS * x + 5] as number));
+    for (let i = 0; i < reads.length; i += 3) {
+      lowest = Math.min(lowest, reads[i]);
+      highest = Math.max(highest, reads[i + 1]);
+    }
+    for (let i = 0; i < writes.length; i += 3) {
+      lowest = Math.min(lowest, writes[i]);
+      highest = Math.max(highest, writes[i + 1]);
+    }
+    // the reads, without the elements written (the write intervals are disjoint: each element is reached once)
+    for (let i = 0; i < reads.length; i += 3) {
+      let from = reads[i];
+      const to = reads[i + 1];
+      const site = this.c.siteOf(m, reads[i + 2]);
+      while (from < to) {
+        let cut = to; // the first written element at or after `from`, and the end of its write interval
+        let resume = to;
+        for (let j = 0; j < writes.length; j += 3)
+          if (writes[j + 1] > from && writes[j] < cut) {
+            cut = Math.max(writes[j], from);
+            resume = writes[j + 1];
+          }
+        if (from < cut) this.addRuns(v, k, w0 + from, w0 + cut, false, site);
+        from = resume;
       }
     }
+    for (let i = 0; i < writes.length; i += 3)
+      this.addRuns(v, k, w0 + writes[i], w0 + writes[i + 1], true, this.c.siteOf(m, writes[i + 2]));
     if (lowest < highest) this.hulls.push(v.id, w0 + lowest, w0 + highest);
     return true;
   }
 
-  /** Adds the words [from, to) of view `v` (access `k`'s) that the same-epoch filter does not cover, as runs. */
+  /**
+   * The elements the accesses of kind `write` (0 read, 1 write) of the group of access `k` reach first, as triples
+   * (first element, end element, site index) in {@link reads} or {@link writes}: the accesses taken by the order
+   * they first reach an element, the largest first index first for stride 1, the smallest for -1 (insertion sort,
+   * stable: the earlier in the body first on a tie), each with the elements in bounds no earlier one reached.
+   */
+  private reached(list: readonly unknown[], k: number, count: number, write: number): number[] {
+    const v = this.views[k] as SpanView;
+    const g = list[FIELDS * k + 1];
+    const stride = list[FIELDS * k + 3] as number;
+    const order = this.order;
+    order.length = 0;
+    for (let x = k; x < this.views.length; x++) {
+      const kind = list[FIELDS * x + 4];
+      if (list[FIELDS * x + 1] !== g || kind === (write ? 0 : 1)) continue;
+      const f = list[FIELDS * x + 2] as number;
+      let at = order.length;
+      while (
+        at > 0 &&
+        (stride === -1
+          ? (list[FIELDS * order[at - 1] + 2] as number) > f
+          : (list[FIELDS * order[at - 1] + 2] as number) < f)
+      )
+        at--;
+      order.splice(at, 0, x);
+    }
+    const out = write ? this.writes : this.reads;
+    out.length = 0;
+    let reached = stride === -1 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+    for (const x of order) {
+      const first = list[FIELDS * x + 2] as number;
+      let from: number;
+      let to: number; // elements [from, to) no earlier access reached
+      if (stride === -1) {
+        from = Math.max(first - count + 1, reached);
+        to = first + 1;
+        reached = Math.max(reached, first + 1);
+      } else {
+        from = first;
+        to = stride === 0 ? first + 1 : Math.min(first + count, reached);
+        reached = Math.min(reached, first);
+      }
+      from = Math.max(from, 0);
+      to = Math.min(to, v.len);
+      if (from < to) out.push(from, to, list[FIELDS * x + 5] as number);
+    }
+    return out;
+  }
+
+  /**
+   * Adds the words [from, to) of view `v` (access `k`'s) that the same-epoch filter does not cover, as runs; the
+   * filter is read only inside the hull of the words it covers in this epoch (`touched`), the words outside are
+   * not covered.
+   */
   private addRuns(v: SpanView, k: number, from: number, to: number, write: boolean, site: number): void {
     const epoch = this.c.epoch();
     const filter = v.filter;
     const flags = write ? Access.WRITE : 0;
-    let start = -1;
-    for (let x = from; x <= to; x++) {
-      let covered = true;
-      if (x < to) {
-        const e = filter[x];
-        covered = e >>> 16 === epoch && (((write ? 0 : e) | (e >>> 8)) & Access.MASK) === Access.MASK;
-      }
-      if (!covered && start < 0) start = x;
-      else if (covered && start >= 0) {
-        if ((this.nRuns + 1) * RUN > this.runs.length) {
-          const more = new Float64Array(2 * this.runs.length);
-          more.set(this.runs);
-          this.runs = more;
-        }
-        const r = this.nRuns++ * RUN;
-        this.runs[r] = start;
-        this.runs[r + 1] = x - start;
-        this.runs[r + 2] = flags;
-        this.runs[r + 3] = site;
-        this.runs[r + 4] = k;
+    const touched = v.touched;
+    if (!write && touched[3] === epoch) {
+      // the longest run of reads recorded in this epoch: covered, not scanned
+      if (from >= touched[4] && from < touched[5]) from = touched[5];
+      if (to > touched[4] && to <= touched[5]) to = touched[4];
+      if (from >= to) return;
+    }
+    let lo = to; // the words [lo, hi) are scanned
+    let hi = to;
+    if (touched[0] === epoch && Math.max(from, touched[1]) < Math.min(to, touched[2])) {
+      lo = Math.max(from, touched[1]);
+      hi = Math.min(to, touched[2]);
+    }
+    let start = from < lo ? from : -1;
+    for (let x = lo; x < hi; x++) {
+      const e = filter[x];
+      const covered = e >>> 16 === epoch && (((write ? 0 : e) | (e >>> 8)) & Access.MASK) === Access.MASK;
+      if (!covered) {
+        if (start < 0) start = x;
+      } else if (start >= 0) {
+        this.addRun(start, x, flags, site, k);
         start = -1;
       }
     }
+    if (start < 0 && hi < to) start = hi;
+    if (start >= 0) this.addRun(start, to, flags, site, k);
+  }
+
+  /** Adds the run of words [from, to) of access `k`'s view, with `flags` and `site`. */
+  private addRun(from: number, to: number, flags: number, site: number, k: number): void {
+    if ((this.nRuns + 1) * RUN > this.runs.length) {
+      const more = new Float64Array(2 * this.runs.length);
+      more.set(this.runs);
+      this.runs = more;
+    }
+    const r = this.nRuns++ * RUN;
+    this.runs[r] = from;
+    this.runs[r + 1] = to - from;
+    this.runs[r + 2] = flags;
+    this.runs[r + 3] = site;
+    this.runs[r + 4] = k;
   }
 }

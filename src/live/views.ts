@@ -17,7 +17,7 @@ import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
 import type { Sites } from './sites.js';
-import { type SpanContext, Spans, type SpanView } from './spans.js';
+import { type SpanContext, Spans, type SpanView, TOUCHED, touch } from './spans.js';
 
 const SAME_EPOCH = STAT.sameEpoch;
 
@@ -80,11 +80,13 @@ export function elementAccess({
    * the second of the same or a weaker kind to the same bytes needs no check (see {@link View}).
    */
   let epoch = 1;
-  /** The same-epoch filters of the buffers this thread accessed, by buffer id. */
+  /** The same-epoch filters of the buffers this thread accessed, by buffer id, and their hulls ({@link touch}). */
   const filters: Uint32Array[] = [];
+  const touched: Int32Array[] = [];
   const nextEpoch = (): void => {
     if (++epoch > 0xffff) {
       for (const f of filters) f?.fill(0);
+      for (const t of touched) t?.fill(0);
       epoch = 1;
     }
   };
@@ -96,6 +98,7 @@ export function elementAccess({
     if (filter === undefined) {
       filter = new Uint32Array(Math.ceil(buffers.capacityOf(id) / 8));
       filters[id] = filter;
+      touched[id] = new Int32Array(TOUCHED);
     }
     const v: View = {
       id,
@@ -104,6 +107,7 @@ export function elementAccess({
       bpe: o.BYTES_PER_ELEMENT,
       len: buffer.growable ? -1 : o.length,
       filter,
+      touched: touched[id],
     };
     views.set(o, v);
     return v;
@@ -144,6 +148,7 @@ export function elementAccess({
     if (recorder !== undefined) return; // a recorded run writes every access: no filter
     const e = v.filter[w];
     v.filter[w] = (e >>> 16 === epoch ? e : epoch << 16) | (flags ? mask << 8 : mask);
+    touch(v.touched, epoch, w, w + 1);
   };
   /**
    * The fast path of an element read (`flags` 0) or write (WRITE), hooks contract {@link Runtime.r} / `w`; small

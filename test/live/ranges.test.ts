@@ -72,7 +72,12 @@ async function reported(name: string, detector: string, ranges: boolean, args: s
 }
 
 /** The programs whose loops take range checks (the others' loops are each refused for the reason they test). */
-const RANGED = new Set(['range-loop-empty.mjs', 'range-loop-halves.mjs', 'range-loop-shared-midway.mjs']);
+const RANGED = new Set([
+  'range-loop-empty.mjs',
+  'range-loop-halves.mjs',
+  'range-loop-shared-midway.mjs',
+  'range-loop-shift-halves.mjs',
+]);
 
 const programs = readdirSync(PROGRAMS)
   .filter((f) => f.startsWith('range-loop-') && f.endsWith('.mjs'))

@@ -346,10 +346,11 @@ export class Shadow {
     const s = this.s;
     let held = 0;
     try {
+      const heap = s.heap; // fixed-length (`../memory/state.ts`)
       for (; held < nPages; held++) {
         const page = pages[held];
-        if (page + PAGE_INTS > s.heap.length) s.refresh();
-        lock(s, s.heap, page); // its uncontended case is one compareExchange
+        // the uncontended case inline: one compareExchange
+        if (rawAtomics.compareExchange(heap, page, 0, s.self) !== 0) lock(s, heap, page);
       }
       for (let r = 0; r < runs.length; r += 4) {
         const end = runs[r] + 2 * runs[r + 1];

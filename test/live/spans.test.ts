@@ -1,0 +1,185 @@
+/**
+ * The runs of words a range check hands to the checker (`src/live/spans.ts`), with a checker that records them: an
+ * element a loop reads and writes is checked as its write only; the same-epoch filter is read inside the hull of
+ * the words it covers in the current epoch (`touched`), and the words outside are checked.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { SiteFunction } from '../../src/hooks/contract.js';
+import { STATS } from '../../src/live/memory/state.js';
+import type { Shadow } from '../../src/live/shadow/goldilocks.js';
+import { Access } from '../../src/live/shadow/goldilocks.js';
+import { Spans, type SpanView, TOUCHED, touch } from '../../src/live/spans.js';
+
+const WORDS = 64;
+const BASE = 1024;
+
+/** A range checker over one Float64Array of WORDS elements whose checker records the runs it is given. */
+function setup(answer = true) {
+  const a = new Float64Array(new SharedArrayBuffer(8 * WORDS));
+  const view: SpanView = {
+    id: 1,
+    base: BASE,
+    off: 0,
+    bpe: 8,
+    len: WORDS,
+    filter: new Uint32Array(WORDS),
+    touched: new Int32Array(TOUCHED),
+  };
+  let epoch = 1;
+  const given: { runs: number[][] } = { runs: [] };
+  const shadow = {
+    rangeChecks: true,
+    counts: new Float64Array(STATS.length),
+    accessRuns(runs: readonly number[]): boolean {
+      for (let r = 0; r < runs.length; r += 4)
+        given.runs.push([(runs[r] - BASE) / 2, runs[r + 1], runs[r + 2], runs[r + 3]]);
+      return answer;
+    },
+  } as unknown as Shadow;
+  const spans = new Spans({
+    shadow,
+    viewAt: (o) => (o === a ? view : undefined),
+    epoch: () => epoch,
+    siteOf: (_m, i) => 100 + i,
+    counted: () => {},
+  });
+  const m = (() => 'm') as unknown as SiteFunction;
+  return {
+    a,
+    view,
+    given,
+    next: () => epoch++,
+    /**
+     * The range check of `for (j = lo; j < hi; j++)` with the accesses [first, kind (0 read, 1 write), site], `first`
+     * the element the access reaches at j = lo.
+     */
+    check: (lo: number, hi: number, accesses: [number, number, number][]) =>
+      spans.check(
+        m,
+        lo,
+        hi,
+        1,
+        0,
+        [],
+        accesses.flatMap(([first, kind, site]) => [a, 0, first, 1, kind, site]),
+      ),
+  };
+}
+
+describe('range checks: the runs of words checked', () => {
+  test('a shift a[j] = a[j+1] checks the elements it writes as writes and only the last as a read', () => {
+    const s = setup();
+    assert.equal(
+      s.check(0, 10, [
+        [1, 0, 7],
+        [0, 1, 8],
+      ]),
+      true,
+    );
+    // elements 0-9 written (site 8), element 10 only read (site 7)
+    assert.deepEqual(s.given.runs, [
+      [10, 1, 0, 107],
+      [0, 10, Access.WRITE, 108],
+    ]);
+  });
+
+  test('a stencil b[j] = a[j-1] + a[j+1] over one view, written in place, reads only its two border elements', () => {
+    const s = setup();
+    s.check(1, 9, [
+      [0, 0, 1],
+      [2, 0, 2],
+      [1, 1, 3],
+    ]);
+    // the reads by the order they first reach an element: a[j+1] (elements 2-9), then a[j-1] (0-1)
+    assert.deepEqual(s.given.runs, [
+      [9, 1, 0, 102],
+      [0, 1, 0, 101],
+      [1, 8, Access.WRITE, 103],
+    ]);
+  });
+
+  test('a read-only loop checks every element it reads', () => {
+    const s = setup();
+    s.check(4, 20, [[4, 0, 1]]);
+    assert.deepEqual(s.given.runs, [[4, 16, 0, 101]]);
+  });
+
+  test('the words a range check recorded are skipped by the next one in the epoch, not in the next epoch', () => {
+    const s = setup();
+    s.check(8, 16, [[8, 0, 1]]);
+    assert.deepEqual([...s.view.touched.subarray(0, 3)], [1, 8, 16]);
+    s.given.runs = [];
+    s.check(0, 24, [[0, 0, 1]]);
+    assert.deepEqual(s.given.runs, [
+      [0, 8, 0, 101],
+      [16, 8, 0, 101],
+    ]);
+    assert.deepEqual([...s.view.touched.subarray(0, 3)], [1, 0, 24]);
+    assert.deepEqual([...s.view.filter.subarray(0, 25)], [...Array(24).fill((1 << 16) | Access.MASK), 0]);
+    s.next();
+    s.given.runs = [];
+    s.check(0, 24, [[0, 0, 1]]);
+    assert.deepEqual(s.given.runs, [[0, 24, 0, 101]]);
+  });
+
+  test('reads inside the longest run of reads recorded in the epoch are not checked again, the rest are', () => {
+    const s = setup();
+    s.check(8, 16, [[8, 0, 1]]);
+    assert.deepEqual([...s.view.touched.subarray(3)], [1, 8, 16]);
+    s.given.runs = [];
+    s.check(10, 14, [[10, 0, 1]]);
+    assert.deepEqual(s.given.runs, []);
+    s.check(4, 12, [[4, 0, 1]]);
+    assert.deepEqual(s.given.runs, [[4, 4, 0, 101]]);
+    assert.deepEqual([...s.view.touched.subarray(3)], [1, 8, 16]); // a shorter run: kept
+    s.given.runs = [];
+    s.check(4, 16, [[4, 0, 1]]);
+    assert.deepEqual(s.given.runs, []);
+    s.view.filter[10] = 0; // not what a run leaves: shows that the words of the longest run of reads are not read
+    s.view.filter[5] = 0; // nor this: the other words of the hull are read
+    s.check(4, 16, [[4, 0, 1]]);
+    assert.deepEqual(s.given.runs, [[5, 1, 0, 101]]);
+    s.given.runs = [];
+    s.check(16, 24, [[16, 0, 1]]);
+    assert.deepEqual([...s.view.touched.subarray(3)], [1, 16, 24]); // as long: the latest
+    s.next();
+    s.given.runs = [];
+    s.check(10, 14, [[10, 0, 1]]);
+    assert.deepEqual(s.given.runs, [[10, 4, 0, 101]]);
+  });
+
+  test('a read recorded by a range check does not cover a write; a write covers a later read', () => {
+    const s = setup();
+    s.check(0, 8, [[0, 0, 1]]);
+    s.given.runs = [];
+    s.check(0, 8, [[0, 1, 2]]);
+    assert.deepEqual(s.given.runs, [[0, 8, Access.WRITE, 102]]);
+    assert.deepEqual([...s.view.filter.subarray(0, 8)], Array(8).fill((1 << 16) | 0xffff));
+    s.given.runs = [];
+    s.check(0, 8, [[0, 0, 3]]);
+    assert.deepEqual(s.given.runs, []);
+  });
+
+  test('words covered by per-access checks (the filter and its hull set as the fast path does) are skipped', () => {
+    const s = setup();
+    for (const w of [3, 5]) {
+      s.view.filter[w] = (1 << 16) | Access.MASK;
+      touch(s.view.touched, 1, w, w + 1);
+    }
+    s.check(0, 8, [[0, 0, 1]]);
+    assert.deepEqual(s.given.runs, [
+      [0, 3, 0, 101],
+      [4, 1, 0, 101],
+      [6, 2, 0, 101],
+    ]);
+    assert.deepEqual([...s.view.filter.subarray(0, 8)], Array(8).fill((1 << 16) | Access.MASK));
+  });
+
+  test('a conflict leaves the filter and its hull as they were', () => {
+    const s = setup(false);
+    assert.equal(s.check(0, 8, [[0, 1, 1]]), false);
+    assert.deepEqual([...s.view.filter.subarray(0, 8)], [0, 0, 0, 0, 0, 0, 0, 0]);
+    assert.deepEqual([...s.view.touched.subarray(0, 3)], [0, 0, 0]);
+  });
+});
