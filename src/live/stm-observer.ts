@@ -38,8 +38,10 @@
  * `Shadow.accessRuns`, and commits); every other holder of a page waits for no other page (an element access,
  * `accessRun`, holds one page at a time; an atomic operation one page, then the list lock,
  * `./intercept/atomics.ts`). Uniform pages are split and merged under their page's lock (`Shadow.accessHeld`),
- * taking no other. Races are reported after the locks are released (`Context.race`). So the waits-for graph has no
- * cycle; `--detector fasttrack|eraser` share this path. Holding the pages while waiting for records also keeps the
+ * taking no other. Under `stopOnRace` the race that stops the commit is reported with its pages and records still
+ * held (`Context.race` then takes only the race table's lock, `./races.ts`, whose holders wait for nothing), so that
+ * an excused one lets the checks go on without waiting for the pages again; other races are reported after the
+ * locks are released. So the waits-for graph has no cycle; `--detector fasttrack|eraser` share this path. Holding the pages while waiting for records also keeps the
  * records' hold short: a commit holds its records only for its validation, its cell, its checks and its write-back.
  *
  * The STM performs its own atomic operations with the runtime's unpatched `Atomics` (`rawAtomics`): its version
@@ -293,20 +295,20 @@ export function observeStm(ctx: Context): readonly Callee[] {
       throw e;
     }
     try {
-      for (let from = 0, excused = -1; ; ) {
-        try {
+      try {
+        for (let from = 0, excused = -1; ; ) {
           from = checkWords(from, excused);
-        } finally {
-          unlockPages();
+          // under `stopOnRace` the first race found stops the commit (`Context.race` throws), unless it is excused:
+          // then its access happens after all, and the checks go on from it. Reported with the pages still held:
+          // waiting for them again while holding the ownership records could deadlock (see the file header)
+          if (!ctx.stopOnRace || !report()) break;
+          excused = from - 1;
+          from = excused;
         }
-        // races are reported with no lock held (`Context.race`); under `stopOnRace` the first one found stops the
-        // commit, unless it is excused: then its access happens after all, and the checks go on from it (its pages
-        // locked again: only an excused race opens this gap)
-        if (!report() || !ctx.stopOnRace) break;
-        excused = from - 1;
-        from = excused;
-        lockPages();
+      } finally {
+        unlockPages();
       }
+      if (!ctx.stopOnRace) report(); // with no lock held
     } finally {
       shadow.endCommit();
     }
