@@ -74,6 +74,15 @@ export function touch(touched: Int32Array, epoch: number, from: number, to: numb
   if (to > touched[2]) touched[2] = to;
 }
 
+/**
+ * The first of the words [from, to) inside the hull `touched` of `epoch` ({@link touch}), or `to` when none is; the
+ * words inside then end at min(to, touched[2]).
+ */
+const hullStart = (touched: Int32Array, epoch: number, from: number, to: number): number =>
+  touched[0] === epoch && Math.max(from, touched[1]) < Math.min(to, touched[2])
+    ? Math.max(from, touched[1])
+    : to;
+
 /** A thread's range checks: its checker, views, epoch and sites. */
 export interface SpanContext {
   shadow: Shadow;
@@ -205,12 +214,8 @@ export class Spans {
       const from = runs[r];
       const end = from + runs[r + 1];
       // outside the hull no entry is of this epoch: the run's entries there are all `epoch << 16 | bits`
-      let lo = end; // the words [lo, hi) are in the hull
-      let hi = end;
-      if (touched[0] === epoch && Math.max(from, touched[1]) < Math.min(end, touched[2])) {
-        lo = Math.max(from, touched[1]);
-        hi = Math.min(end, touched[2]);
-      }
+      const lo = hullStart(touched, epoch, from, end); // the words [lo, hi) are in the hull
+      const hi = lo === end ? end : Math.min(end, touched[2]);
       const fresh = (epoch << 16) | bits;
       if (from < lo) filter.fill(fresh, from, lo);
       for (let x = lo; x < hi; x++) {
@@ -353,12 +358,8 @@ export class Spans {
       if (to > touched[4] && to <= touched[5]) to = touched[4];
       if (from >= to) return;
     }
-    let lo = to; // the words [lo, hi) are scanned
-    let hi = to;
-    if (touched[0] === epoch && Math.max(from, touched[1]) < Math.min(to, touched[2])) {
-      lo = Math.max(from, touched[1]);
-      hi = Math.min(to, touched[2]);
-    }
+    const lo = hullStart(touched, epoch, from, to); // the words [lo, hi) are scanned
+    const hi = lo === to ? to : Math.min(to, touched[2]);
     let start = from < lo ? from : -1;
     for (let x = lo; x < hi; x++) {
       const e = filter[x];
