@@ -68,21 +68,8 @@ export class Symbols {
     splitVariable(buf, start, end, split);
     const obj = this.objects.internBytes(buf, split[0], split[1]);
     const index = split[2];
-    if (id >= this.variableObject.length) {
-      const cap = this.variableObject.length * 2;
-      this.variableObject = growI(this.variableObject, cap, 0);
-      this.variableNextInObject = growI(this.variableNextInObject, cap, -1);
-      const a = new Float64Array(cap);
-      a.set(this.variableArrayIndex);
-      this.variableArrayIndex = a;
-    }
-    if (obj >= this.objectFirstVariable.length) {
-      this.objectFirstVariable = growI(
-        this.objectFirstVariable,
-        Math.max(obj + 1, this.objectFirstVariable.length * 2),
-        -1,
-      );
-    }
+    this.variablesCover(id + 1);
+    this.objectsCover(obj + 1);
     this.variableObject[id] = obj;
     this.variableArrayIndex[id] = index;
     this.variableNextInObject[id] = this.objectFirstVariable[obj];
@@ -136,41 +123,42 @@ export class Symbols {
     this.interners().forEach((t, k) => {
       t.applyChanges(changes.tables[k]);
     });
-    const n = this.variables.size;
-    if (n > this.variableObject.length) {
-      const cap = Math.max(n, this.variableObject.length * 2);
-      this.variableObject = growI(this.variableObject, cap, 0);
-      this.variableNextInObject = growI(this.variableNextInObject, cap, -1);
-      const a = new Float64Array(cap);
-      a.set(this.variableArrayIndex);
-      this.variableArrayIndex = a;
-    }
+    this.variablesCover(this.variables.size);
     this.variableObject.set(changes.variableObject, from);
     this.variableArrayIndex.set(changes.variableArrayIndex, from);
     this.variableNextInObject.set(changes.variableNextInObject, from);
     const heads = changes.objectFirstVariable;
     if (heads !== undefined) {
-      if (heads.length > this.objectFirstVariable.length)
-        this.objectFirstVariable = growI(
-          this.objectFirstVariable,
-          Math.max(heads.length, this.objectFirstVariable.length * 2),
-          -1,
-        );
+      this.objectsCover(heads.length);
       this.objectFirstVariable.set(heads);
     }
   }
 
   /** Ensures `objectFirstVariable` covers object ids interned directly (by `alloc`). */
   objectCapacity(): number {
-    const n = this.objects.size;
-    if (n > this.objectFirstVariable.length) {
+    this.objectsCover(this.objects.size);
+    return this.objectFirstVariable.length;
+  }
+
+  /** Grows the per-variable arrays (at least doubling) to hold `n` variables. */
+  private variablesCover(n: number): void {
+    if (n <= this.variableObject.length) return;
+    const cap = Math.max(n, this.variableObject.length * 2);
+    this.variableObject = growI(this.variableObject, cap, 0);
+    this.variableNextInObject = growI(this.variableNextInObject, cap, -1);
+    const a = new Float64Array(cap);
+    a.set(this.variableArrayIndex);
+    this.variableArrayIndex = a;
+  }
+
+  /** Grows `objectFirstVariable` (at least doubling) to hold `n` objects. */
+  private objectsCover(n: number): void {
+    if (n > this.objectFirstVariable.length)
       this.objectFirstVariable = growI(
         this.objectFirstVariable,
         Math.max(n, this.objectFirstVariable.length * 2),
         -1,
       );
-    }
-    return this.objectFirstVariable.length;
   }
 }
 
