@@ -28,7 +28,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { getEnvironmentData, isMainThread, setEnvironmentData, threadId } from 'node:worker_threads';
 import { settings } from './settings.js';
 
@@ -180,11 +180,6 @@ export function writeCached(dir: string, key: string, entry: CachedTransform): v
     sha1: sha1(entry.code),
     warnings: entry.warnings,
   });
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch {
-    return; // the cache is skipped
-  }
   writeAtomically(join(dir, key), `${header}\n${entry.code}`);
 }
 
@@ -192,11 +187,13 @@ let serial = 0;
 
 /**
  * Writes `data` to the file `path` atomically: to a temporary file of a name unique to the process and thread, then
- * renamed over `path` (see the file header); never throws (on an error the write is skipped).
+ * renamed over `path` (see the file header); its directory is made when missing (a `GOLDILOCKS_CACHE` path is made on
+ * the first write). Never throws (on an error the write is skipped).
  */
 export function writeAtomically(path: string, data: string | Uint8Array): void {
   const tmp = `${path}.${process.pid}.${threadId}.${serial++}.tmp`;
   try {
+    mkdirSync(dirname(path), { recursive: true });
     writeFileSync(tmp, data);
     renameSync(tmp, path);
   } catch {

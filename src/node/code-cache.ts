@@ -8,8 +8,11 @@
  * each worker's start, plus the functions compiled lazily while it sets up), as Node's own compile cache and
  * `v8-compile-cache` do: `vm.Script` with `cachedData`, and on a miss, once the set-up has run (so that the functions
  * it compiled are in it), `createCachedData()` written to the transform cache's directory (`./cache.ts`; none when it
- * is off). **Key**: the script's CRC-32 and length, Node's version and `v8.cachedDataVersionTag()` (V8's version,
- * flags and CPU features), so a rebuilt bundle or another Node never reads an older entry; V8 checks the data again
+ * is off). **Key**: the script's CRC-32 and length, the CRC-32 of its URL, Node's version and
+ * `v8.cachedDataVersionTag()` (V8's version, flags and CPU features), so a rebuilt bundle or another Node never reads
+ * an older entry. The URL is in it because V8 keeps the compiling script's name in the data: a copy of the same build
+ * elsewhere (another checkout, another project's `node_modules`) would otherwise name the first copy's file in its
+ * stacks, which sites and reports then take for a program's frame; V8 checks the data again
  * and rejects what does not fit (`cachedDataRejected`: then it is written again). Written atomically, as `./cache.ts`
  * writes its entries. Errors of the cache are never the program's.
  */
@@ -55,12 +58,13 @@ export function setUp(require: NodeJS.Require): void {
     return;
   }
   const dir = cacheSetup().dir;
+  const filename = SETUP_URL.href; // stacks name the file as they name an ES module's, by URL
   const entry =
     dir === null
       ? undefined
       : join(
           dir,
-          `code-${crc32(source).toString(16)}-${source.length}-${process.version}-${cachedDataVersionTag()}`,
+          `code-${crc32(source).toString(16)}-${source.length}-${crc32(filename).toString(16)}-${process.version}-${cachedDataVersionTag()}`,
         );
   let cachedData: Buffer | undefined;
   try {
@@ -68,7 +72,6 @@ export function setUp(require: NodeJS.Require): void {
   } catch {
     // a miss
   }
-  const filename = SETUP_URL.href; // stacks name the file as they name an ES module's, by URL
   const script = new Script(`(function (exports, require, module, ${IMPORT_META_URL}) {\n${source}\n})`, {
     filename,
     lineOffset: -1,

@@ -2,11 +2,12 @@
  * The thread's set-up compiled with V8's code cache (`src/node/code-cache.ts`, issue 24 §2; the build's bundle
  * `dist/node/setup.js`, `npm test` builds first): the first run writes one entry into the transform cache's
  * directory, a later run reads it (the entry stays as it was) and finds the same race, an entry V8 rejects (cut
- * short) is written again whole, and with the cache off the race is still found.
+ * short) is written again whole, with the cache off the race is still found, and a copy of the build elsewhere
+ * sharing the cache names its own files in stacks, not the first copy's (V8 keeps the script's name in the data).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -69,5 +70,32 @@ describe('code cache of the thread set-up', () => {
 
   test('with the cache off, the same verdict', LIMIT, () => {
     assert.ok(racyVariables('off') > 0);
+  });
+});
+
+describe('code cache shared by two copies of the build', () => {
+  test("each copy's stacks name its own set-up, never the other's", LIMIT, () => {
+    const cache = path.join(dir, 'shared');
+    const copy = path.join(dir, 'copy');
+    cpSync(path.join(ROOT, 'dist'), path.join(copy, 'dist'), { recursive: true });
+    cpSync(path.join(ROOT, 'package.json'), path.join(copy, 'package.json'));
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+    // node's report of a syntax error lists the loader's frames: the set-up's own must not be among them
+    const program = path.join(ROOT, 'test', 'fixtures', 'cli', 'unparsable', 'syntax-error.cjs');
+    const stderr = (root: string): string => {
+      const r = spawnSync(process.execPath, [path.join(root, 'dist', 'cli', 'main.js'), 'run', program], {
+        cwd: ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, GOLDILOCKS_CACHE: cache },
+      });
+      assert.equal(r.status, 1, r.stderr);
+      return r.stderr;
+    };
+    const original = stderr(ROOT);
+    assert.equal(entries(cache).length, 1);
+    const copied = stderr(copy);
+    assert.doesNotMatch(copied, /setup\.js/);
+    assert.equal(copied, original);
+    assert.equal(stderr(copy), original, 'read from its own entry');
   });
 });
