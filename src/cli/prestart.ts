@@ -1,7 +1,9 @@
 /**
  * `goldilocks check FILE`'s parser thread started as the executable starts, before the command line is parsed (issue
  * 24 §3): the thread's start-up (a Node thread, its modules, its first batch in code not yet optimized: about 0.1 s)
- * then overlaps the loading of commander, the check command and the detectors instead of following it.
+ * then overlaps the loading of commander, the check command and the detectors instead of following it; so does the
+ * 50 ms sample of the processors that tells whether a core is free for it (`startCoreSample` of trace/reading.ts),
+ * which the check would otherwise wait for once loaded.
  *
  * Only where `checkFile` with `--pipeline auto` would start one itself (a file of 8 MiB and less than 256 MiB, not in
  * the binary format: `chooseReading` given a free core), guessed from the arguments without parsing them: the command
@@ -47,8 +49,10 @@ export function prestartCheck(argv: string[]): void {
       import('../trace/pipeline.js'),
     ]);
     const kind = head.subarray(0, binary.BINARY_MAGIC.length).equals(binary.BINARY_MAGIC) ? 'bin' : 'ext';
-    if (reading.chooseReading('auto', trace, size, kind, true) === 'parser thread')
+    if (reading.chooseReading('auto', trace, size, kind, true) === 'parser thread') {
       pipeline.ParserThread.prestart(trace);
+      reading.startCoreSample(); // whether a core is free for it, found out while the check loads
+    }
     return pipeline;
   })().catch(() => undefined); // then the check starts its thread itself
 }
