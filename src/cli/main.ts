@@ -8,7 +8,9 @@ import { EXIT_PIPE } from './options.js';
 import { dropPrestarted, prestartCheck } from './prestart.js';
 
 const argv = process.argv.slice(2);
-prestartCheck(argv);
+// awaited before program.js is imported: the thread's modules would otherwise load interleaved with commander's and
+// the check's, and the thread start after most of them (130–390 ms after this line on a loaded host, issue 24 §3)
+await prestartCheck(argv);
 // a write of the stream (not writeAll's synchronous ones) to a closed pipe fails as an 'error' event
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code !== 'EPIPE') throw e;

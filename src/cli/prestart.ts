@@ -20,8 +20,11 @@ const NOT_READ_AS_IS = ['--pipeline', '--format', '-f', '--help', '-h'];
 /** The parser thread's module once {@link prestartCheck} has decided (and started the thread, or not). */
 let started: Promise<typeof import('../trace/pipeline.js') | undefined> | undefined;
 
-/** Starts the parser thread of `goldilocks check`'s trace when `argv` (the arguments after the executable's) asks for one. */
-export function prestartCheck(argv: string[]): void {
+/**
+ * Starts the parser thread of `goldilocks check`'s trace when `argv` (the arguments after the executable's) asks for one.
+ * @returns a promise that resolves once the thread is started or it is decided not to start one (never rejects).
+ */
+export async function prestartCheck(argv: string[]): Promise<void> {
   if (argv[0] !== 'check' || argv.length < 2) return;
   const trace = argv[argv.length - 1];
   if (trace.startsWith('-') || argv.some((a) => NOT_READ_AS_IS.some((o) => a === o || a.startsWith(`${o}=`))))
@@ -55,6 +58,7 @@ export function prestartCheck(argv: string[]): void {
     }
     return pipeline;
   })().catch(() => undefined); // then the check starts its thread itself
+  await started;
 }
 
 /**
