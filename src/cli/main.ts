@@ -2,13 +2,15 @@
 /**
  * The `goldilocks` executable: starts `check`'s parser thread where it will be needed (`./prestart.ts`), before the
  * command line's wiring (`./program.ts`, commander and the option values) is loaded, then runs that wiring; stops the
- * thread at the end if `check` did not take it.
+ * thread at the end if `check` did not take it, and ends a `check` as soon as its output is written.
  */
 import { EXIT_PIPE } from './options.js';
 import { dropPrestarted, prestartCheck } from './prestart.js';
 
 const argv = process.argv.slice(2);
-prestartCheck(argv);
+// awaited before program.js is imported: the thread's modules would otherwise load interleaved with commander's and
+// the check's, and the thread start after most of them (130–390 ms after this line on a loaded host, issue 24 §3)
+await prestartCheck(argv);
 // a write of the stream (not writeAll's synchronous ones) to a closed pipe fails as an 'error' event
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code !== 'EPIPE') throw e;
@@ -20,3 +22,8 @@ try {
 } finally {
   dropPrestarted();
 }
+// `check` has written all it writes (its files synchronously); once its output is out, too, it ends at once rather than
+// after its threads stop and its heap is torn down (20–35 ms after the report on the 2M-event realistic trace, issue
+// 24 §3). Output still queued (an asynchronous pipe or terminal) is left to the normal end, which writes it.
+if (argv[0] === 'check' && process.stdout.writableLength === 0 && process.stderr.writableLength === 0)
+  process.exit();

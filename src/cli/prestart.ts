@@ -1,7 +1,9 @@
 /**
  * `goldilocks check FILE`'s parser thread started as the executable starts, before the command line is parsed (issue
  * 24 §3): the thread's start-up (a Node thread, its modules, its first batch in code not yet optimized: about 0.1 s)
- * then overlaps the loading of commander, the check command and the detectors instead of following it.
+ * then overlaps the loading of commander, the check command and the detectors instead of following it; so does the
+ * 50 ms sample of the processors that tells whether a core is free for it (`startCoreSample` of trace/reading.ts),
+ * which the check would otherwise wait for once loaded.
  *
  * Only where `checkFile` with `--pipeline auto` would start one itself (a file of 8 MiB and less than 256 MiB, not in
  * the binary format: `chooseReading` given a free core), guessed from the arguments without parsing them: the command
@@ -18,8 +20,11 @@ const NOT_READ_AS_IS = ['--pipeline', '--format', '-f', '--help', '-h'];
 /** The parser thread's module once {@link prestartCheck} has decided (and started the thread, or not). */
 let started: Promise<typeof import('../trace/pipeline.js') | undefined> | undefined;
 
-/** Starts the parser thread of `goldilocks check`'s trace when `argv` (the arguments after the executable's) asks for one. */
-export function prestartCheck(argv: string[]): void {
+/**
+ * Starts the parser thread of `goldilocks check`'s trace when `argv` (the arguments after the executable's) asks for one.
+ * @returns a promise that resolves once the thread is started or it is decided not to start one (never rejects).
+ */
+export async function prestartCheck(argv: string[]): Promise<void> {
   if (argv[0] !== 'check' || argv.length < 2) return;
   const trace = argv[argv.length - 1];
   if (trace.startsWith('-') || argv.some((a) => NOT_READ_AS_IS.some((o) => a === o || a.startsWith(`${o}=`))))
@@ -47,10 +52,13 @@ export function prestartCheck(argv: string[]): void {
       import('../trace/pipeline.js'),
     ]);
     const kind = head.subarray(0, binary.BINARY_MAGIC.length).equals(binary.BINARY_MAGIC) ? 'bin' : 'ext';
-    if (reading.chooseReading('auto', trace, size, kind, true) === 'parser thread')
+    if (reading.chooseReading('auto', trace, size, kind, true) === 'parser thread') {
       pipeline.ParserThread.prestart(trace);
+      reading.startCoreSample(); // whether a core is free for it, found out while the check loads
+    }
     return pipeline;
   })().catch(() => undefined); // then the check starts its thread itself
+  await started;
 }
 
 /**

@@ -85,9 +85,30 @@ export const CORE_SAMPLE_MS = 50;
  * this process (a parser thread started early, `checkFile`), {@link FREE_IDLE_CORES} cores' worth or more
  * ({@link idleCores} of two `os.cpus()` samples, plus `process.cpuUsage()` over the same time): what other processes
  * leave, not a load average, which lags by a minute (after a benchmark it still counts the runs just ended). Without
- * processor times (`os.cpus()` empty or not advancing) it says no.
+ * processor times (`os.cpus()` empty or not advancing) it says no. The sample {@link startCoreSample} began, if any, is
+ * taken instead of a new one (then its 50 ms have passed, or part of them, while the caller did other work).
  */
-export async function coreIsFree(): Promise<boolean> {
+export function coreIsFree(): Promise<boolean> {
+  const sample = early ?? sampleCores();
+  early = undefined;
+  return sample;
+}
+
+/** A sample of {@link coreIsFree} begun by {@link startCoreSample} and not yet taken. */
+let early: Promise<boolean> | undefined;
+
+/**
+ * Begins {@link coreIsFree}'s sample now, for its next call to take: `goldilocks check` of a file read by a parser
+ * thread begins it as the executable starts (cli/prestart.ts), so that its {@link CORE_SAMPLE_MS} ms pass while the
+ * command line, the check and the detectors load instead of after (issue 24 §3). The thread started then, and the
+ * loading, are this process's: counted as its own use, as {@link coreIsFree} counts them.
+ */
+export function startCoreSample(): void {
+  early ??= sampleCores();
+}
+
+/** One sample of {@link coreIsFree} over the next {@link CORE_SAMPLE_MS} ms. */
+async function sampleCores(): Promise<boolean> {
   const { availableParallelism, cpus } = await import('node:os'); // loaded only for a file of 8 MiB or more
   if (availableParallelism() < 2) return false;
   const before = cpus();
