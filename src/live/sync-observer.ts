@@ -15,13 +15,27 @@ import { packA } from './shadow/goldilocks.js';
 
 /**
  * Appends the cell `kind` of `ref` (tagged `tag`) for the thread of `ctx`, the primitive named in `names` for
- * reports; returns its `a` word.
+ * reports; returns its `a` word. A release or a publish comes right before the atomic operation that lets other
+ * threads go on (the primitive's docstring): with `defer`, the list's collection (§5.4) that its cell made due waits
+ * for that operation, whose cell makes it due again (`appendCell`; the Atomics interceptor collects after it), so
+ * that no thread waiting for the lock waits for the collection too.
  */
-function syncCell(ctx: Context, names: LockNames, kind: number, tag: number, ref: SyncRef): number {
+function syncCell(
+  ctx: Context,
+  names: LockNames,
+  kind: number,
+  tag: number,
+  ref: SyncRef,
+  defer: boolean,
+): number {
   const id = ctx.idOf(ref.buffer);
   names.note(ref, id);
   const a = packA(tag, id);
-  ctx.listLocked(() => appendCell(ctx.s, kind, ctx.t, a, ref.byteOffset));
+  const s = ctx.s;
+  ctx.listLocked(() => {
+    appendCell(s, kind, ctx.t, a, ref.byteOffset);
+    if (defer) s.gcDue = false;
+  });
   return a;
 }
 
@@ -35,10 +49,10 @@ export function observeSync(ctx: Context, names: LockNames): void {
   setSyncObserver({
     atomics: libraryAtomics(ctx),
     acquire(ref) {
-      held.push(syncCell(ctx, names, SyncKind.Acquire, Tag.Named, ref), ref.byteOffset);
+      held.push(syncCell(ctx, names, SyncKind.Acquire, Tag.Named, ref, false), ref.byteOffset);
     },
     release(ref) {
-      const a = syncCell(ctx, names, SyncKind.Release, Tag.Named, ref);
+      const a = syncCell(ctx, names, SyncKind.Release, Tag.Named, ref, true);
       for (let i = held.length - 2; i >= 0; i -= 2) {
         if (held[i] === a && held[i + 1] === ref.byteOffset) {
           held.splice(i, 2);
@@ -47,10 +61,10 @@ export function observeSync(ctx: Context, names: LockNames): void {
       }
     },
     publish(ref) {
-      syncCell(ctx, names, SyncKind.Publish, Tag.Volatile, ref);
+      syncCell(ctx, names, SyncKind.Publish, Tag.Volatile, ref, true);
     },
     subscribe(ref) {
-      syncCell(ctx, names, SyncKind.Subscribe, Tag.Volatile, ref);
+      syncCell(ctx, names, SyncKind.Subscribe, Tag.Volatile, ref, false);
     },
   });
 }

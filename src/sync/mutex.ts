@@ -10,16 +10,19 @@ import {
 } from './primitive.js';
 import { Site } from './sites.js';
 
-/** Word 0: 0 free, 1 locked, 2 locked and maybe waited on. */
+/** Word 0, the state: 0 free, else `owner × 2 + waited` (`owner` the holder's `threadId + 1`). */
 const STATE = 0;
-/** Word 1: owner's `threadId + 1`, 0 when free. */
-const OWNER = 1;
+/** The state word of a mutex held by the calling thread, no waiter announced. */
+const HELD = thisThread * 2;
+/** The state bit set while a thread may wait for the mutex (its unlock then wakes one). */
+const WAITED = 1;
 
 /**
- * A mutual-exclusion lock over two Int32 words of a `SharedArrayBuffer`: `[0]` state (0 free, 1 locked, 2 locked
- * with possible waiters), `[1]` the owner's `threadId + 1` (0 when free). The algorithm is "mutex 3" of Drepper,
- * *Futexes Are Tricky* (2011), on `Atomics.compareExchange/exchange/sub/wait/notify` (ECMA-262 §25.4): an
- * uncontended lock is one compare-exchange, an uncontended unlock one subtraction, and neither waits or notifies.
+ * A mutual-exclusion lock over the first Int32 word of a region of two in a `SharedArrayBuffer` (the second is
+ * unused): 0 when free, else the owner's `threadId + 1` times 2, plus 1 while a waiter may sleep. The algorithm is
+ * "mutex 3" of Drepper, *Futexes Are Tricky* (2011), with the owner in the state word, on
+ * `Atomics.compareExchange/store/wait/notify` (ECMA-262 §25.4): an uncontended lock is one compare-exchange, an
+ * uncontended unlock a load (the holder test) and a compare-exchange, and neither waits or notifies.
  *
  * Not re-entrant: locking a mutex the calling thread already holds throws instead of deadlocking. Not fair: a
  * thread arriving when the lock is free may take it ahead of woken waiters.
@@ -28,7 +31,7 @@ const OWNER = 1;
  * unlock → later lock is a happens-before edge and the runtime sees the mutex as a held lock.
  */
 export class Mutex extends SyncPrimitive {
-  /** Bytes of the region (two Int32 words). */
+  /** Bytes of the region (two Int32 words; the second is unused, kept for the regions placed by callers). */
   static readonly BYTES = 8;
 
   /**
@@ -58,23 +61,39 @@ export class Mutex extends SyncPrimitive {
    * @throws Error when the calling thread already holds it; RangeError when `timeoutMs` is negative or NaN.
    */
   tryLock(timeoutMs = 0): boolean {
-    const w = this.words;
     const deadline = deadlineAfter(timeoutMs);
-    let c = A.compareExchange(w, STATE, 0, 1, Site.MutexTake);
+    const c = A.compareExchange(this.words, STATE, 0, HELD, Site.MutexTake);
     if (c !== 0) {
-      // held: by this thread? (tested only now, so that an uncontended lock is one atomic operation, not two)
-      if (A.load(w, OWNER, Site.MutexOwnerTest) === thisThread)
+      // held: by this thread? (the owner is in the state word: no second atomic operation to record or test it)
+      if (c >>> 1 === thisThread)
         throw new Error(`mutex ${this.name}: already held by this thread (not re-entrant)`);
-      if (timeoutMs === 0) return false;
-      if (c !== 2) c = A.exchange(w, STATE, 2, Site.MutexContend);
-      while (c !== 0) {
-        if (!waitUntil(w, STATE, 2, deadline)) return false;
-        c = A.exchange(w, STATE, 2, Site.MutexRetake);
-      }
+      if (timeoutMs === 0 || !this.contend(c, deadline)) return false;
     }
-    A.store(w, OWNER, thisThread, Site.MutexOwn);
     observer?.acquire(this.ref);
     return true;
+  }
+
+  /**
+   * The contended lock, `c` the state word seen: announces a waiter and sleeps until the mutex is free, taking it
+   * then as "maybe waited on" (other threads may sleep on it too).
+   * @returns whether the calling thread holds the mutex before `deadline` (from `deadlineAfter`).
+   */
+  private contend(c: number, deadline: number): boolean {
+    const w = this.words;
+    for (;;) {
+      if (c === 0) {
+        c = A.compareExchange(w, STATE, 0, HELD | WAITED, Site.MutexRetake);
+        if (c === 0) return true;
+      } else if ((c & WAITED) === 0) {
+        // held, no waiter announced: announce this one (or see the word change, and look again)
+        const seen = A.compareExchange(w, STATE, c, c | WAITED, Site.MutexContend);
+        c = seen === c ? c | WAITED : seen;
+      } else {
+        if (!waitUntil(w, STATE, c, deadline)) return false;
+        c = A.compareExchange(w, STATE, 0, HELD | WAITED, Site.MutexRetake);
+        if (c === 0) return true;
+      }
+    }
   }
 
   /**
@@ -83,11 +102,11 @@ export class Mutex extends SyncPrimitive {
    */
   unlock(): void {
     const w = this.words;
-    if (A.load(w, OWNER, Site.MutexHolderTest) !== thisThread)
+    if (A.load(w, STATE, Site.MutexHolderTest) >>> 1 !== thisThread)
       throw new Error(`mutex ${this.name}: unlock by a thread that does not hold it`);
-    A.store(w, OWNER, 0, Site.MutexDisown);
     observer?.release(this.ref);
-    if (A.sub(w, STATE, 1, Site.MutexRelease) !== 1) {
+    // only the holder changes a held word but to announce a waiter: so it is HELD or HELD | WAITED here
+    if (A.compareExchange(w, STATE, HELD, 0, Site.MutexRelease) !== HELD) {
       A.store(w, STATE, 0, Site.MutexFree);
       A.notify(w, STATE, 1, Site.MutexWake);
     }

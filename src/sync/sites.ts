@@ -8,13 +8,10 @@ export enum Site {
   Clear,
   Wait,
   // mutex.ts
-  MutexOwnerTest,
   MutexTake,
   MutexContend,
   MutexRetake,
-  MutexOwn,
   MutexHolderTest,
-  MutexDisown,
   MutexRelease,
   MutexFree,
   MutexWake,

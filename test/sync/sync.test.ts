@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Worker } from 'node:worker_threads';
+import { threadId, Worker } from 'node:worker_threads';
 import {
   Barrier,
   Condition,
@@ -337,15 +337,17 @@ describe('observer', () => {
       setSyncObserver(undefined);
     }
     new Mutex('unobserved').withLock(() => undefined);
+    /** Word 0 of a mutex held by this thread: its `threadId + 1`, times 2 (no waiter). */
+    const HELD = 2 * (threadId + 1);
     assert.deepEqual(log, [
-      'acquire mutex m@0 1',
-      'release mutex m@0 1',
-      'acquire mutex m@0 1',
+      `acquire mutex m@0 ${HELD}`,
+      `release mutex m@0 ${HELD}`,
+      `acquire mutex m@0 ${HELD}`,
       // Condition.wait that times out: the mutex's release and re-acquire, no subscribe.
-      'release mutex m@0 1',
-      'acquire mutex m@0 1',
+      `release mutex m@0 ${HELD}`,
+      `acquire mutex m@0 ${HELD}`,
       'publish condition c@0 0',
-      'release mutex m@0 1',
+      `release mutex m@0 ${HELD}`,
       // Semaphore(1): subscribe after taking the permit, publish before giving it back.
       'subscribe semaphore s@0 0',
       'publish semaphore s@0 0',

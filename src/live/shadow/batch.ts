@@ -121,12 +121,21 @@ export class LaneBatch {
   applyCommit(u: number, set: Int32Array, from: number, to: number): void {
     this.checkCommitJoins();
     const union = this.union;
-    union.fill(0);
+    // loops, not `fill` and `set`: in a thread of the live runtime those are its patched TypedArray methods (a
+    // wrapper and a shared-memory test per call, for every commit cell a collection evaluates)
+    for (let w = 0; w < this.words; w++) union[w] = 0;
     let held = this.orRow(union, u);
     for (let j = from; j < to; j++) held = this.orRow(union, DATA + set[j]) || held;
     if (!held) return; // no lane holds a named element: f(∅) = ∅
-    this.row(u).set(union);
-    for (let j = from; j < to; j++) this.row(DATA + set[j]).set(union);
+    this.copyUnion(u);
+    for (let j = from; j < to; j++) this.copyUnion(DATA + set[j]);
+  }
+
+  /** Sets the row of `e` to {@link union}. */
+  private copyUnion(e: number): void {
+    const r = this.row(e);
+    const union = this.union;
+    for (let w = 0; w < this.words; w++) r[w] = union[w];
   }
 
   /** ORs the row of `e`, if any, into `into`. @returns whether `e` has a row. */
