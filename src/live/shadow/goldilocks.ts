@@ -62,14 +62,14 @@ import {
   CHUNK_MASK,
   CHUNK_SHIFT,
   CTL,
-  lock,
+  lockPage,
   rawAtomics,
   STAT,
   STATS,
   type StateViews,
   TAG_SHIFT,
   Tag,
-  unlock,
+  unlockPage,
 } from '../memory/state.js';
 import { mapCells, raisePosition } from '../memory/sync-list.js';
 import { DATA, LiveLockset } from './lockset.js';
@@ -291,7 +291,7 @@ export class Shadow {
       if (page + PAGE_INTS > s.heap.length) s.refresh();
       const heap = s.heap;
       const stop = Math.min(end, page + PAGE_INTS);
-      if (rawAtomics.compareExchange(heap, page, 0, s.self) !== 0) lock(s, heap, page);
+      lockPage(s, page);
       try {
         const whole =
           w === page &&
@@ -325,7 +325,7 @@ export class Shadow {
         const firstByte = from === page && (page !== word || first & 1);
         if (lastByte || firstByte) this.merge(heap, page);
       } finally {
-        unlock(heap, page);
+        unlockPage(s, page);
       }
     }
     return n;
@@ -354,9 +354,7 @@ export class Shadow {
     try {
       const heap = s.heap; // fixed-length (`../memory/state.ts`)
       for (; held < nPages; held++) {
-        const page = pages[held];
-        // the uncontended case inline: one compareExchange
-        if (rawAtomics.compareExchange(heap, page, 0, s.self) !== 0) lock(s, heap, page);
+        lockPage(s, pages[held]);
       }
       for (let r = 0; r < runs.length; r += 4) {
         const end = runs[r] + 2 * runs[r + 1];
@@ -397,7 +395,7 @@ export class Shadow {
       for (let k = 0; k < nPages; k++) this.merge(heap, pages[k]);
       return true;
     } finally {
-      for (let k = 0; k < held; k++) unlock(s.heap, pages[k]);
+      for (let k = 0; k < held; k++) unlockPage(s, pages[k]);
     }
   }
 
