@@ -5,19 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Buffers } from '../../src/live/buffers.js';
-import { createState, ensureThread, STAT, StateViews } from '../../src/live/memory/state.js';
-import { Access, Info, lockOf, PAGE_INTS, Shadow, UNIFORM } from '../../src/live/shadow/goldilocks.js';
+import { STAT, type StateViews } from '../../src/live/memory/state.js';
+import { Access, Info, lockOf, PAGE_INTS, type Shadow, UNIFORM } from '../../src/live/shadow/goldilocks.js';
+import { twoThreads } from '../helpers/two-threads.js';
 
-/** Fresh state (goldilocks), threads 1 and 2, and the word table of a 4-page buffer. */
-function setUp(): { s: StateViews; base: number; one: Shadow; two: Shadow } {
-  const s = new StateViews(createState({ onRace: 0, detector: 0, shadowLimit: 64 }));
-  ensureThread(s, 1);
-  ensureThread(s, 2);
-  const buffers = new Buffers(s);
-  const base = buffers.baseOf(buffers.register(new SharedArrayBuffer(4 * 64)));
-  return { s, base, one: new Shadow(s, 1), two: new Shadow(s, 2) };
-}
+const setUp = twoThreads;
 
 /** `shadow.accessRuns` of one run of `n` words from heap index `word`, with its pages. */
 function run(shadow: Shadow, word: number, n: number, flags: number, site: number): boolean {
