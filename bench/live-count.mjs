@@ -4,7 +4,11 @@
 //   checked  — a read loop and a write loop, each after an `Atomics.add` (a new epoch: every access is a word check);
 //   filtered — the same loops with no synchronization after the first round's (all covered by the same-epoch
 //              filter from the second round on);
-//   atomic   — `Atomics.add` on an Int32Array element (a checked atomic access and a synchronization cell each).
+//   atomic   — `Atomics.add` on an Int32Array element (a checked atomic access and a synchronization cell each);
+//   columns  — lufact's daxpy (bench/kernels/lufact.mjs `update`): after an `Atomics.add` (a new epoch), each of the
+//              columns 1–63 of 1024 elements gets `col[i] += t * col0[i]` for i in [1, 1024) (range-checked loops over
+//              128 pages, the first one partly: a write run per column, col0's reads covered after the first;
+//              2 × 63 × 1023 accesses a round).
 // Prints a checksum so that the loops are not dead code.
 const [pattern, roundsArg] = process.argv.slice(2);
 const rounds = Number(roundsArg);
@@ -18,6 +22,11 @@ const read = () => {
 const write = () => {
   for (let j = 0; j < N; j++) g[j] = s + j;
 };
+const COLUMN = 1024;
+/** The column from a[col] += t × the column from a[0], from row 1 on (n rows; lufact's loop, range-checked). */
+const daxpy = (a, n, col, t) => {
+  for (let i = 1; i < n; i++) a[col + i] += t * a[i];
+};
 for (let r = 0; r < rounds; r++) {
   if (pattern === 'checked') {
     Atomics.add(flag, 0, 1);
@@ -28,6 +37,10 @@ for (let r = 0; r < rounds; r++) {
     if (r === 0) Atomics.add(flag, 0, 1);
     read();
     write();
+  } else if (pattern === 'columns') {
+    Atomics.add(flag, 0, 1);
+    for (let c = 1; c < 64; c++) daxpy(g, COLUMN, c * COLUMN, 1 / c);
+    s += g[COLUMN + 1];
   } else if (pattern === 'atomic') {
     for (let j = 0; j < N; j++) Atomics.add(flag, j, 1);
     for (let j = 0; j < N; j++) s += Atomics.load(flag, j);

@@ -19,7 +19,7 @@ import { describeMachine, ROOT } from '../scripts/child.js';
 import { countInstructions, hasValgrind } from './cachegrind.js';
 import { buildRevision } from './revision.js';
 
-const PATTERNS = ['checked', 'filtered', 'atomic'];
+const PATTERNS = ['checked', 'filtered', 'atomic', 'columns'];
 /** Element accesses of one round of bench/live-count.mjs. */
 const PER_ROUND = 2 * (1 << 16);
 

@@ -5,19 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Buffers } from '../../src/live/buffers.js';
-import { createState, ensureThread, StateViews } from '../../src/live/memory/state.js';
-import { Access, Info, PAGE_INTS, Shadow, UNIFORM } from '../../src/live/shadow/goldilocks.js';
+import type { StateViews } from '../../src/live/memory/state.js';
+import { Access, Info, PAGE_INTS, UNIFORM } from '../../src/live/shadow/goldilocks.js';
+import { twoThreads } from '../helpers/two-threads.js';
 
-/** Fresh state (goldilocks, `--on-race=throw`), threads 1 and 2, and the word table of a 4-page buffer. */
-function setUp(): { s: StateViews; base: number; one: Shadow; two: Shadow } {
-  const s = new StateViews(createState({ onRace: 0, detector: 0, shadowLimit: 64 }));
-  ensureThread(s, 1);
-  ensureThread(s, 2);
-  const buffers = new Buffers(s);
-  const base = buffers.baseOf(buffers.register(new SharedArrayBuffer(4 * 64)));
-  return { s, base, one: new Shadow(s, 1), two: new Shadow(s, 2) };
-}
+const setUp = twoThreads;
 
 /** The number of Infos in the lists of page `page`'s 8 words. */
 function infos(s: StateViews, page: number): number {

@@ -28,6 +28,7 @@
 import { getEnvironmentData, setEnvironmentData, threadId } from 'node:worker_threads';
 import { CHECK_DECISIONS } from '../../detectors/goldilocks/short-circuit.js';
 import { LIVE_DETECTORS, SHADOW_LIMIT_DEFAULT, SHADOW_LIMIT_MAX } from '../options.js';
+import { type HeapAtomics, heapAtomics, heapMemory } from './heap-atomics.js';
 
 /** The Atomics functions as they were before the runtime patched the global object. */
 export const rawAtomics = {
@@ -235,8 +236,14 @@ export interface SharedState {
    * Shadow heap: per-buffer word tables and access records. Fixed-length, of `settings.shadowLimit` MiB: the
    * allocation is lazily committed by the operating system (zero pages), so only the words used take memory, and
    * its view never needs a refresh. (A growable SharedArrayBuffer would be limited to 4 GiB in Node.js 20.)
+   * Up to 4 GiB, the buffer of {@link heapMemory}.
    */
   heap: SharedArrayBuffer;
+  /**
+   * The shared WebAssembly memory whose buffer is {@link heap}, when it is one (up to 4 GiB): the page locks' atomic
+   * operations are then WebAssembly's (`./heap-atomics.ts`, {@link StateViews.pages}).
+   */
+  heapMemory?: WebAssembly.Memory;
   /** UTF-16 code units of interned strings (growable), and their (start, length) index. */
   str: SharedArrayBuffer;
   strIndex: SharedArrayBuffer;
@@ -280,12 +287,15 @@ function growable(initial: number, max: number): SharedArrayBuffer {
  * `../record.ts`.
  */
 export function createState(settings: SharedSettings, record = false): SharedState {
+  const limit = settings.shadowLimit ?? SHADOW_LIMIT_DEFAULT;
+  const memory = heapMemory(limit * MiB);
   const state: SharedState = {
     ctl: new SharedArrayBuffer(CTL.size * 4),
     list: growable(CHUNK_INTS * 4, LIST_MAX),
     chunks: growable(1 << 12, (POSITIONS_MAX >> CHUNK_SHIFT) * 4 + 4),
     positions: growable(1 << 12, THREADS_MAX),
-    heap: reserveHeap(settings.shadowLimit ?? SHADOW_LIMIT_DEFAULT),
+    heap: (memory?.buffer as SharedArrayBuffer | undefined) ?? reserveHeap(limit),
+    heapMemory: memory,
     str: growable(1 << 16, STR_MAX),
     strIndex: growable(1 << 14, STR_MAX),
     buffers: growable(1 << 12, MAX_BUFFERS * 12),
@@ -346,8 +356,22 @@ export class StateViews {
   /** Set by {@link appendCell} when the list reached `CTL.gcAt`: the thread collects it after its list lock. */
   gcDue = false;
 
+  /**
+   * Compare-exchange and exchange of a heap word, for the page locks ({@link lockPage}, {@link unlockPage}):
+   * WebAssembly's when the heap is a WebAssembly memory (`./heap-atomics.ts`), else `Atomics`.
+   */
+  readonly pages: HeapAtomics;
+
   constructor(readonly state: SharedState) {
     this.refresh();
+    const heap = this.heap;
+    this.pages =
+      state.heapMemory !== undefined
+        ? heapAtomics(state.heapMemory)
+        : {
+            cas: (i, expected, value) => rawAtomics.compareExchange(heap, i, expected, value),
+            xchg: (i, value) => rawAtomics.exchange(heap, i, value),
+          };
   }
 
   /** Re-creates every view at its buffer's current length. */
@@ -435,6 +459,19 @@ export function lock(s: StateViews, words: Int32Array, i: number): void {
 /** Releases the lock at `words[i]` (held by the calling thread) and wakes a waiter if there is one. */
 export function unlock(words: Int32Array, i: number): void {
   if (rawAtomics.exchange(words, i, 0) & WAITERS) rawAtomics.notify(words, i, 1);
+}
+
+/**
+ * {@link lock} of the heap word `i` (a page's check lock), its uncontended case by {@link StateViews.pages}: one
+ * compare-exchange.
+ */
+export function lockPage(s: StateViews, i: number): void {
+  if (s.pages.cas(i, 0, s.self) !== 0) lock(s, s.heap, i);
+}
+
+/** {@link unlock} of the heap word `i` by {@link StateViews.pages}. */
+export function unlockPage(s: StateViews, i: number): void {
+  if (s.pages.xchg(i, 0) & WAITERS) rawAtomics.notify(s.heap, i, 1);
 }
 
 /**

@@ -1,0 +1,107 @@
+/**
+ * Range checks' Owner case (`Shadow.accessRuns`, `src/live/shadow/goldilocks.ts`, issue 24 §1): a word whose Infos
+ * are all this thread's is decided and recorded inline; the state it leaves is the one the per-access checks leave,
+ * and a word with any other thread's Info — even behind this thread's own — still goes to the full check.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { STAT, type StateViews } from '../../src/live/memory/state.js';
+import { Access, Info, lockOf, PAGE_INTS, type Shadow, UNIFORM } from '../../src/live/shadow/goldilocks.js';
+import { twoThreads } from '../helpers/two-threads.js';
+
+const setUp = twoThreads;
+
+/** `shadow.accessRuns` of one run of `n` words from heap index `word`, with its pages. */
+function run(shadow: Shadow, word: number, n: number, flags: number, site: number): boolean {
+  const pages: number[] = [];
+  for (let p = lockOf(word); p <= lockOf(word + 2 * n - 2); p += PAGE_INTS) pages.push(p);
+  return shadow.accessRuns([word, n, flags, site], Int32Array.from(pages), pages.length);
+}
+
+/** The lists of the 32 words from `base`, Info by Info (every field but NEXT), UNIFORM marked. */
+function lists(s: StateViews, base: number): string {
+  const out: string[] = [];
+  for (let w = 0; w < 32; w++) {
+    const head = s.heap[base + 2 * w + 1];
+    if (head === UNIFORM) {
+      out.push('=');
+      continue;
+    }
+    const infos: string[] = [];
+    for (let e = head; e !== 0; e = s.heap[e + Info.NEXT])
+      infos.push(Array.from(s.heap.subarray(e + 1, e + Info.SIZE)).join(','));
+    out.push(infos.join(' '));
+  }
+  return out.join(' | ');
+}
+
+describe('range checks: the Owner case', () => {
+  test('leaves the state of the per-access checks, epoch after epoch', () => {
+    const a = setUp();
+    const b = setUp();
+    // words 3–28 (the first and last pages partly), read then written, each kind twice, with a new epoch between
+    const steps: Array<[number, number, number]> = [
+      [0, 5, 1],
+      [0, 6, 1],
+      [Access.WRITE, 7, 2],
+      [Access.WRITE, 7, 3],
+      [0, 8, 3],
+      [Access.WRITE, 9, 4],
+    ];
+    for (const [flags, site, pos] of steps) {
+      a.one.pos = pos;
+      b.one.pos = pos;
+      assert.ok(run(a.one, a.base + 2 * 3, 26, flags, site));
+      for (let w = 3; w < 29; w++)
+        assert.equal(b.one.access(b.base + 2 * w, Access.MASK, flags, site, true), undefined);
+      assert.equal(lists(a.s, a.base), lists(b.s, b.base), `after ${flags ? 'write' : 'read'} at ${site}`);
+    }
+    // the whole pages in between were recorded once each, in place
+    const page = a.base + PAGE_INTS;
+    assert.equal(a.s.heap[page + 3], UNIFORM);
+    const e = a.s.heap[page + 1];
+    assert.equal(a.s.heap[e + Info.NEXT], 0);
+    assert.equal(a.s.heap[e + Info.POS], 4);
+    assert.equal(a.s.heap[e + Info.SITE], 9);
+    assert.equal(a.s.heap[e + Info.FLAGS], Access.MASK | Access.WRITE);
+  });
+
+  test('is counted as owner short-circuits, as the per-access checks count them', () => {
+    const { base, one } = setUp();
+    assert.ok(run(one, base, 32, Access.WRITE, 7));
+    const before = Array.from(one.counts);
+    one.pos = 1;
+    assert.ok(run(one, base, 32, Access.WRITE, 7)); // 4 uniform pages, each its own write
+    assert.equal(one.counts[STAT.accesses] - before[STAT.accesses], 4);
+    assert.equal(one.counts[STAT.checks] - before[STAT.checks], 4);
+    assert.equal(one.counts[STAT.shortCircuitOwner] - before[STAT.shortCircuitOwner], 4);
+    one.pos = 2;
+    assert.ok(run(one, base, 32, 0, 8)); // a read after its own write: that write conflicts with it
+    assert.equal(one.counts[STAT.accesses] - before[STAT.accesses], 8);
+    assert.equal(one.counts[STAT.checks] - before[STAT.checks], 8);
+    assert.equal(one.counts[STAT.shortCircuitOwner] - before[STAT.shortCircuitOwner], 8);
+    one.pos = 3;
+    assert.ok(run(one, base, 32, 0, 8)); // again: its own read does not conflict with it, its own write does
+    assert.equal(one.counts[STAT.accesses] - before[STAT.accesses], 12);
+    assert.equal(one.counts[STAT.checks] - before[STAT.checks], 12);
+  });
+
+  test("another thread's Info behind this thread's own is still checked: the race found, nothing recorded", () => {
+    const { s, base, one, two } = setUp();
+    // thread 2 writes word 9, then thread 1 (unordered) reads it: the list is [1's read, 2's write]
+    two.access(base + 2 * 9, Access.MASK, Access.WRITE, 5, false);
+    assert.equal(one.access(base + 2 * 9, Access.MASK, 0, 6, false)?.owner, 2);
+    const head = s.heap[base + 2 * 9 + 1];
+    assert.equal(s.heap[head + Info.OWNER], 1);
+    assert.equal(s.heap[s.heap[head + Info.NEXT] + Info.OWNER], 2);
+    const before = lists(s, base);
+    one.pos = 3;
+    // thread 1 writes words 8–15 in a loop: its write races with thread 2's on word 9
+    assert.equal(run(one, base + 2 * 8, 8, Access.WRITE, 7), false);
+    assert.equal(lists(s, base), before);
+    // so does a read-only loop over a page whose one Info is thread 2's write
+    two.pos = 3;
+    assert.ok(run(two, base + 2 * 24, 8, Access.WRITE, 8));
+    assert.equal(run(one, base + 2 * 24, 8, 0, 9), false);
+  });
+});
