@@ -3,8 +3,8 @@
  * observes the library defines its link, a function under the library's key on `globalThis`, when it is installed
  * ({@link defineLink}); the library calls it when the program loads it in a thread ({@link linkLibrary}), handing
  * the runtime what it observes the library through (its observer setter, its sited methods). So no runtime loads a
- * library a program may never import (`goldilocks/stm`, 11 modules, ~14 ms of every thread's start when the runtime
- * loaded it), and a library loaded after any number of threads started, in any of them, through `import` or
+ * library a program may never import (`goldilocks/stm`: its 10 modules took 5–10 ms of each worker's start, measured
+ * in workers on a host at load 3, when the runtime loaded them), and a library loaded after any number of threads started, in any of them, through `import` or
  * `require`, is linked in the thread that loads it, once (a module is instantiated once per thread). Where no
  * runtime defined the link (plain node), the library runs as it is.
  *
