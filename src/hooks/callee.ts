@@ -18,17 +18,22 @@ const VIEW_PROTOTYPES = [
   Buffer.prototype,
 ] as Record<string, unknown>[];
 
+/** No method is sited later: {@link calleeTests}' default. */
+const NONE_LATER: NonNullable<Runtime['sitedLater']> = { names: [], methods: new Set() };
+
 /**
- * {@link Hooks.callee} and {@link Hooks.callee1} for a runtime's {@link Runtime.sitedMethods} and
- * {@link Runtime.originals}, and the methods the built-in views reach now: a fixed number of comparisons with
- * constants, not a set lookup, so that V8 inlines them at each call site and folds them where the method is a
- * constant (bench:instrument, `get`/`set` methods). Where views reach more than two methods by one name, every call
- * of it on a view is sited.
+ * {@link Hooks.callee} and {@link Hooks.callee1} for a runtime's {@link Runtime.sitedMethods},
+ * {@link Runtime.originals} and {@link Runtime.sitedLater}, and the methods the built-in views reach now: a fixed
+ * number of comparisons with constants, not a set lookup, so that V8 inlines them at each call site and folds them
+ * where the method is a constant (bench:instrument, `get`/`set` methods); only the calls of a name of `later.names`
+ * look their method up in `later.methods`, off that path. Where views reach more than two methods by one name, every
+ * call of it on a view is sited.
  * @throws RangeError for more than {@link MAX_SITED_METHODS} methods.
  */
 export function calleeTests(
   methods: readonly unknown[],
   originals: NonNullable<Runtime['originals']>,
+  later: NonNullable<Runtime['sitedLater']> = NONE_LATER,
 ): Pick<Hooks, 'callee' | 'callee1' | 'direct'> {
   if (methods.length > MAX_SITED_METHODS)
     throw new RangeError(`goldilocks: at most ${MAX_SITED_METHODS} sited methods, not ${methods.length}`);
@@ -58,6 +63,10 @@ export function calleeTests(
   const pa: boolean[] = [];
   const qa: boolean[] = [];
   const any: boolean[] = [];
+  // per name, whether its calls go past the comparisons (to pick): views reach more than two methods by it, or a
+  // method of that name may be sited later
+  const slow: boolean[] = [];
+  const laterMethods = later.methods;
   for (const [k, name] of OBSERVED_METHODS.entries()) {
     const found = [...new Set(VIEW_PROTOTYPES.map((proto) => proto[name]))].filter(
       (f) => typeof f === 'function',
@@ -69,12 +78,13 @@ export function calleeTests(
     pa.push(originals.get(found[0])?.argument !== undefined);
     qa.push(originals.get(found[1])?.argument !== undefined);
     any.push(found.length > 2);
+    slow.push(found.length > 2 || later.names.includes(name));
   }
   // per name, the first view method when the runtime gave its original and it touches shared memory through its
   // receiver alone: on any receiver not over shared memory it does what its original does (Runtime.originals)
   const dp = p.map((f, k) => (po[k] !== null && !pa[k] ? f : UNKNOWN));
   const direct = po.map((original, k) => (dp[k] !== UNKNOWN ? original : undefined));
-  for (const table of [ao, bo, co, dO, p, q, po, qo, pa, qa, any, dp, direct]) Object.freeze(table);
+  for (const table of [ao, bo, co, dO, p, q, po, qo, pa, qa, any, slow, dp, direct]) Object.freeze(table);
   const notShared = notSharedCache(shared);
   /** Is `o` a TypedArray whose buffer is not a SharedArrayBuffer (the last two found so are kept)? */
   const plainTypedArray = notSharedCache(
@@ -85,7 +95,7 @@ export function calleeTests(
     typeof f === 'function' &&
     f !== p[k] &&
     f !== q[k] &&
-    any[k] !== true &&
+    slow[k] !== true &&
     f !== a &&
     f !== b &&
     f !== c &&
@@ -95,8 +105,9 @@ export function calleeTests(
    * original on a view not over shared memory (with an argument `arg` that is not either, when it may touch shared
    * memory through it and `arg` is that argument: {@link TESTED_ARGUMENT}), else null; for a sited method, its
    * original when the runtime gave one and `arg` is the argument it may touch shared memory through and a
-   * TypedArray not over shared memory, else null; for another `f` (not a function, or one of a name views reach
-   * more than two methods by) null, but `f` of the last kind on what is not a view.
+   * TypedArray not over shared memory, else null; for a method sited later (in `later.methods`) null; for another
+   * `f` (not a function, or one of a name views reach more than two methods by or of a name of `later.names`) null,
+   * but `f` of the last two kinds on what is not a view.
    */
   const pick = (o: unknown, f: unknown, k: number, arg: unknown, evaluated: boolean): unknown => {
     const atP = f === p[k];
@@ -104,7 +115,7 @@ export function calleeTests(
       const original = f === a ? ao[k] : f === b ? bo[k] : f === c ? co[k] : f === d ? dO[k] : UNKNOWN;
       if (original !== UNKNOWN)
         return original !== null && evaluated && plainTypedArray(arg) ? original : null;
-      return typeof f !== 'function' || isView(o) ? null : f;
+      return typeof f !== 'function' || isView(o) || laterMethods.has(f) ? null : f;
     }
     if (!isView(o)) return f;
     if (any[k] === true || !notShared(o)) return null;

@@ -85,11 +85,20 @@ export interface Runtime {
   allocated?(x: unknown, site: number): void;
   /**
    * The methods the runtime observes on receivers that are not views (its `TextDecoder#decode`,
-   * `TextEncoder#encodeInto`, `StringDecoder#write`, and `STM#atomic`), at most `MAX_SITED_METHODS` (`./callee.ts`): rewritten calls of them
+   * `TextEncoder#encodeInto`, `StringDecoder#write`), at most `MAX_SITED_METHODS` (`./callee.ts`): rewritten calls of them
    * carry their site ({@link Hooks.callee}). Optional: without it only calls of a view's built-in methods on views
    * do.
    */
   sitedMethods?: readonly unknown[];
+  /**
+   * Sited methods the runtime learns after it is installed, when the program loads the library that defines them
+   * (`goldilocks/stm`'s `STM#atomic`, `../live/stm-observer.ts`), so that the runtime loads no library itself: a
+   * rewritten call of one of `names` (of `OBSERVED_METHODS`) whose method is then in `methods` carries its site, as a
+   * call of one of {@link sitedMethods} does; the runtime adds each method to `methods` before the library's code
+   * can call it. Their rewritten calls test `methods` on the way to the method, every other name's calls nothing
+   * more ({@link Hooks.callee}). Optional: without it only {@link sitedMethods} are sited.
+   */
+  sitedLater?: { readonly names: readonly string[]; readonly methods: ReadonlySet<unknown> };
   /**
    * The runtime's replacements of view methods, of `Atomics` functions and of its {@link sitedMethods}, each with
    * the original it replaced and the index of the one argument through which it may also touch shared memory:
@@ -194,7 +203,7 @@ export interface Hooks {
    * For the rewritten call `o.name(...)` (`name` the `k`th of `OBSERVED_METHODS` in `./names.ts`, `f` = `o.name`) whose first
    * argument is not evaluated apart (there is none, or it is a spread): the function to call with `this` = `o`, or
    * null when the call is to go through {@link site} and {@link sited}. Null when `f` is not a function, is one of
-   * the runtime's {@link Runtime.sitedMethods}, or is a method a built-in view reaches by that name called on a view
+   * the runtime's {@link Runtime.sitedMethods} or {@link Runtime.sitedLater}, or is a method a built-in view reaches by that name called on a view
    * over shared memory (or on any view, unless the runtime gave its original: {@link Runtime.originals}, and on
    * any view when it may touch shared memory through its first argument); that original on a view that is not over
    * shared memory (on any receiver not over shared memory, for a method of {@link direct}); else `f`. The methods

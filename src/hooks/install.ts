@@ -27,7 +27,7 @@ function publish(hooks: ThreadHooks): Hooks {
     r: runtime.r ?? slow,
     w: runtime.w ?? slow,
     span: runtime.span ?? noSpan,
-    ...calleeTests(runtime.sitedMethods ?? [], runtime.originals ?? new Map()),
+    ...calleeTests(runtime.sitedMethods ?? [], runtime.originals ?? new Map(), runtime.sitedLater),
     atomics: atomicsHooks(runtime.originals ?? new Map()),
   };
   // no key in common, so each property is stored once: V8 tracks a field's constness per shape, and an overridden

@@ -424,7 +424,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   if (!isMainThread) awaitFork(ctx, buffers, messages);
   observeSync(ctx, lockNames);
   observeAnnotations(ctx);
-  const stmMethods = observeStm(ctx);
+  const sitedLater = observeStm(ctx);
 
   // ---- exit -----------------------------------------------------------------------------------------------
   if (isMainThread) {
@@ -451,7 +451,8 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
         }
       : {}),
     allocated: (x, site) => buffers.allocated(x, sites.siteOf(site)),
-    sitedMethods: [...sitedMethods, ...stmMethods],
+    sitedMethods,
+    sitedLater,
     originals,
     worker: withTests(workerHooks(ctx, buffers, memories, messages), tests),
   };

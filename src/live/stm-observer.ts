@@ -50,17 +50,15 @@
  * variables, so two transactions touching different bytes of one word are ordered (an extra edge: it may hide a
  * race, never report a false one). The R ∪ W records stay in the shadow heap for the run.
  */
+import type { Runtime } from '../hooks/contract.js';
+import { defineLink, STM_LINK } from '../hooks/libraries.js';
 import { SyncKind } from '../model/sync.js';
 import { settings } from '../node/settings.js';
-import { type AccessLog, setStmObserver } from '../stm/observer.js';
-import { STM } from '../stm/stm.js';
+import type { AccessLog, StmLibrary, StmObserver } from '../stm/observer.js';
 import type { Callee, Context } from './context.js';
 import { allocHeap, appendCell, lock, rawAtomics, unlock } from './memory/state.js';
 import { collectList } from './shadow/eager.js';
 import { Access, type Conflict, lockOf, PAGE_INTS } from './shadow/goldilocks.js';
-
-/** `STM.prototype.atomic`: a commit's site is its caller's frame. */
-const ATOMIC = STM.prototype.atomic;
 
 /** Words found by a scan up to this many; past it, through a map. */
 const SCANNED = 16;
@@ -159,15 +157,30 @@ function insertPage(pages: number[], n: number, page: number): number {
 }
 
 /**
- * Installs the STM's observer for the thread of `ctx`; with `GOLDILOCKS_STM=internals` (a benchmark setting,
- * bench/stm.ts) none: the STM then uses the patched `Atomics` and reports no commit, so its version clock, ownership
- * records and write-back are checked as the program's own synchronization and atomic accesses (what PLDI'07 §6.1
- * compares with, "without taking transactions into account"; it hides Example 4's race).
- * @returns the methods whose rewritten calls are to carry their site (the runtime's `sitedMethods`): `STM#atomic`,
- *   so that a commit names its call site without capturing a stack (`Sites.callerSite`); none without an observer.
+ * Observes `goldilocks/stm` in the thread of `ctx`: defines the STM's link (`../hooks/libraries.ts`), which the STM
+ * calls when the program loads it in this thread, if ever (the runtime loads none of it); the link then makes
+ * `STM#atomic` a sited method, so that a commit names its call site without capturing a stack
+ * (`Sites.callerSite`), and sets the STM's observer ({@link stmObserver}). With `GOLDILOCKS_STM=internals` (a
+ * benchmark setting, bench/stm.ts) no link: the STM then uses the patched `Atomics` and reports no commit, so its
+ * version clock, ownership records and write-back are checked as the program's own synchronization and atomic
+ * accesses (what PLDI'07 §6.1 compares with, "without taking transactions into account"; it hides Example 4's race).
+ * @returns the runtime's `sitedLater`: `atomic`, and the set the link adds `STM#atomic` to; undefined without a link.
  */
-export function observeStm(ctx: Context): readonly Callee[] {
-  if (settings.GOLDILOCKS_STM === 'internals') return [];
+export function observeStm(ctx: Context): Runtime['sitedLater'] {
+  if (settings.GOLDILOCKS_STM === 'internals') return undefined;
+  const methods = new Set<unknown>();
+  defineLink<StmLibrary>(STM_LINK, (stm) => {
+    methods.add(stm.atomic); // sited before the STM's code can run in this thread
+    stm.setStmObserver(stmObserver(ctx, stm.atomic));
+  });
+  return { names: ['atomic'], methods };
+}
+
+/**
+ * The observer of the commits of the STM whose `STM#atomic` is `atomic`, for the thread of `ctx` (see the file
+ * header).
+ */
+export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
   const { s, shadow, t } = ctx;
   const r = new Words();
   const w = new Words();
@@ -212,7 +225,7 @@ export function observeStm(ctx: Context): readonly Callee[] {
     for (let k = 0; k < n; k++) nPages = insertPage(pages, nPages, lockOf(rw[k]));
     // the site of the committing `atomic` call (nested calls have returned: the outermost commits): a rewritten
     // call's static site (STM#atomic is a sited method), else the frame below it
-    site = ctx.callerSite(ATOMIC);
+    site = ctx.callerSite(atomic);
     // before the records: a commit waits for no record while holding one that another commit waits for a page on
     lockPages();
   };
@@ -319,6 +332,5 @@ export function observeStm(ctx: Context): readonly Callee[] {
     collect = false;
     collectList(s, shadow);
   };
-  setStmObserver({ atomics: rawAtomics, prepare, cancel: unlockPages, commit, released });
-  return [ATOMIC];
+  return { atomics: rawAtomics, prepare, cancel: unlockPages, commit, released };
 }

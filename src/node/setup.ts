@@ -1,45 +1,36 @@
 /**
- * One thread's set-up under the runtime (`./register.ts` calls {@link setUpThread} in every thread that runs user
- * code): instruments every module of the thread and installs the runtime before any user code runs. In this order:
- * 1. the ESM loader hooks of `./loader.ts` are registered (node:module `register`), which starts this thread's
- *    loader-hooks thread; while Node starts it, the runtime is loaded (below);
- * 2. the runtime is loaded, made with this thread's hooks (`../hooks/`), and installed, which publishes the hooks
+ * One thread's set-up under the runtime, run by `./register.ts` in every thread that runs user code while Node starts
+ * the thread's loader-hooks thread for the ESM loader hooks of `./loader.ts` (see its header): {@link setUpThread}
+ * instruments every module of the thread and installs the runtime before any user code runs. In this order:
+ * 1. the runtime is loaded, made with this thread's hooks (`../hooks/`), and installed, which publishes the hooks
  *    at `globalThis.__goldilocks`, once: the module named by `GOLDILOCKS_RUNTIME` (path or file URL) or else
  *    the default runtime (`../live/runtime.ts`), whose default export is a `RuntimeFactory`. This is the single place
  *    where the runtime also patches globals (Atomics, DataView, bulk methods) before user code;
- * 3. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts`/`.mts` files are type-stripped
+ * 2. CommonJS: `Module.prototype._compile` instruments each file's source, and `.ts`/`.cts`/`.mts` files are type-stripped
  *    (an `.mts` entry point, which Node 20 gives to the CommonJS loader, then goes to the ES module loader by Node's
  *    module-syntax detection, as an ES `.ts` does; an `.mts` without import or export runs as CommonJS);
- * 4. `worker_threads.Worker` is replaced by a subclass so that `new Worker(code, { eval: true })` imports
+ * 3. `worker_threads.Worker` is replaced by a subclass so that `new Worker(code, { eval: true })` imports
  *    `./register.js` and then runs the instrumented code (Node 20 runs no preload module in eval workers), a worker
  *    given explicit `execArgv` or `env` still gets `--require <register.js>` (hidden from its `process.execArgv`); the
  *    settings (`GOLDILOCKS_*`) reach every worker through `./settings.ts`, not its env. Workers otherwise inherit the
  *    preload from the parent's execArgv, and child processes from `NODE_OPTIONS` (as set by `./run.ts`);
- * 5. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
+ * 4. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
  *    WebAssembly (`WebAssembly.compile`, `compileStreaming`, `instantiate`, `instantiateStreaming`, `new Module`).
  * Before them, Node's source maps are enabled (`process.setSourceMapsEnabled`, as `--enable-source-maps`): every
  * rewritten file carries its inline map (`./transform.ts`), so stacks name the program's lines and columns, not the
  * rewritten code's. (A file that is not rewritten keeps its own `sourceMappingURL`, which Node then follows too.)
  *
- * Step 1 before step 2 (issue 24 §2, worker start-up): `register` blocks until the new loader-hooks thread has
- * started (Node 20: tens of milliseconds, a thread per thread that registers), and Node calls the specifier's
- * `toString` after it has started that thread and before it waits: the runtime is loaded there, in parallel with
- * the hooks thread's start. (Were the call made in another order, the runtime is loaded before the wait: the same
- * set-up, without the overlap.) Node's loader code (`internal/modules/esm/hooks`) is also loaded then, before the
- * runtime patches `Atomics`: its own lock is not taken for the program's synchronization.
- *
  * The build bundles this module, the hooks, `./transform.ts` and the default runtime into one script
  * (`scripts/bundle.ts`), loaded with V8's code cache (`./code-cache.ts`).
  */
 import { readFileSync } from 'node:fs';
-import Module, { createRequire, register, syncBuiltinESMExports } from 'node:module';
+import Module, { createRequire, syncBuiltinESMExports } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { WorkerOptions } from 'node:worker_threads';
 import type { Runtime, RuntimeFactory } from '../hooks/contract.js';
 import { installRuntime } from '../hooks/install.js';
 import { threadHooks } from '../hooks/thread.js';
-import { cacheSetup } from './cache.js';
 import { settings } from './settings.js';
 import { loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
 
@@ -51,7 +42,7 @@ const require = createRequire(REGISTER_URL);
 const threads = require('node:worker_threads') as typeof import('node:worker_threads');
 
 /**
- * Step 2: the hooks, and the runtime `GOLDILOCKS_RUNTIME` names (a path or file URL; else `defaultRuntime()`), loaded
+ * Step 1: the hooks, and the runtime `GOLDILOCKS_RUNTIME` names (a path or file URL; else `defaultRuntime()`), loaded
  * and installed. @returns the runtime.
  */
 function loadRuntime(defaultRuntime: () => RuntimeFactory): Runtime {
@@ -65,7 +56,7 @@ function loadRuntime(defaultRuntime: () => RuntimeFactory): Runtime {
   return runtime;
 }
 
-/** Step 3: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts`/`.mts` files are type-stripped first. */
+/** Step 2: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts`/`.mts` files are type-stripped first. */
 function instrumentCommonJs(): void {
   interface CjsModule {
     _compile(content: string, filename: string): unknown;
@@ -114,7 +105,7 @@ function dropOwnFrames(e: Error): void {
  */
 const PRELOAD_ADDED = 'goldilocks.preloadAdded';
 
-/** Step 4: workers run instrumented code, eval workers included, and are announced to the runtime (fork). */
+/** Step 3: workers run instrumented code, eval workers included, and are announced to the runtime (fork). */
 function instrumentWorkers(runtime: Runtime): void {
   const argv = process.execArgv;
   if (
@@ -164,7 +155,7 @@ function evalWorkerCode(code: string): string {
   return `import(${JSON.stringify(REGISTER_URL)}).then(() => require('node:vm').runInThisContext(${script}, { filename: '[worker eval]' }));`;
 }
 
-/** Step 5: a warning, once per thread, when a native addon or WebAssembly module is loaded. */
+/** Step 4: a warning, once per thread, when a native addon or WebAssembly module is loaded. */
 function warnUninstrumented(): void {
   let reportedNative = false;
   const dlopen = process.dlopen;
@@ -197,30 +188,12 @@ function warnUninstrumented(): void {
 }
 
 /**
- * Steps 1–5 of the file header, in a thread that runs user code; `defaultRuntime` gives the default runtime's
+ * Steps 1–4 of the file header, in a thread that runs user code; `defaultRuntime` gives the default runtime's
  * factory (`../live/runtime.ts`), loaded when it is called.
  */
 export function setUpThread(defaultRuntime: () => RuntimeFactory): void {
   process.setSourceMapsEnabled(true); // the rewritten files' inline maps: stacks in the program's columns
-  if (threads.isMainThread) cacheSetup(); // once per process, before any other thread starts (./cache.ts)
-  let runtime: Runtime | undefined;
-  let loaded = false;
-  const loader = {
-    toString(): string {
-      if (!loaded) {
-        loaded = true;
-        runtime = loadRuntime(defaultRuntime); // while Node starts the loader-hooks thread (see the file header)
-      }
-      return './loader.js';
-    },
-  };
-  try {
-    register(loader as unknown as string, REGISTER_URL);
-  } catch (e) {
-    if (loaded) throw e; // the runtime's error, or Node's after it was loaded
-    register('./loader.js', REGISTER_URL); // a Node that takes only a string: without the overlap
-  }
-  runtime ??= loadRuntime(defaultRuntime);
+  const runtime = loadRuntime(defaultRuntime);
   instrumentCommonJs();
   instrumentWorkers(runtime);
   warnUninstrumented();

@@ -1,6 +1,7 @@
 /**
  * How the live runtime sees transactions (issue 23 §2; Goldilocks, PLDI'07 §5.3). The runtime calls
- * `setStmObserver` in every thread (this module is instantiated once per thread); the STM then reports each
+ * `setStmObserver` in every thread that loads the STM (this module is instantiated once per thread), when `./index.ts`
+ * hands it the {@link StmLibrary} (`../hooks/libraries.ts`: the runtime loads none of the STM); the STM then reports each
  * commit, at its commit point, and performs its own atomic operations with the functions the observer gives
  * (the runtime's originals, not its patched `Atomics`): the STM's clock, ownership records and write-back are its
  * implementation, not program synchronization — the paper's modular check trusts the transaction specification
@@ -45,6 +46,17 @@ export interface StmObserver {
   commit(reads: AccessLog, writes: AccessLog, validate: () => boolean): boolean | undefined;
   /** After a reported commit has written back and released its records (optional): for work the commit deferred. */
   released?(): void;
+}
+
+/**
+ * What `./index.ts` hands the runtime's link when the STM is loaded in a thread (`STM_LINK`, `../hooks/libraries.ts`),
+ * before any of its code can run there.
+ */
+export interface StmLibrary {
+  /** {@link setStmObserver} of this copy of the STM. */
+  readonly setStmObserver: (o: StmObserver | undefined) => void;
+  /** `STM.prototype.atomic`: a commit is reported at the call of it that committed (a sited method). */
+  readonly atomic: (...args: never[]) => unknown;
 }
 
 /** The observer of this thread (an ES live binding; assign through `setStmObserver`). */

@@ -599,6 +599,30 @@ describe('the runtime sees each shared access once, in order, at its site', () =
       delete (globalThis as Record<string, unknown>).__decode;
     }
   });
+  test('a method of a name the runtime sites later is sited once the runtime has added it, not before', () => {
+    const sitedOf = (body: string) =>
+      runBody(
+        `const pending = () => __goldilocks.pendingSite();\n${body}\nreturn [o.atomic(1), p.atomic(2), o.set(3)];`,
+        true,
+      );
+    const later = () => hooks.pendingSite() >= 0;
+    const other = () => hooks.pendingSite() >= 0;
+    const objects = `const o = { atomic: globalThis.__later, set: globalThis.__later };
+      const p = { atomic: globalThis.__other };`;
+    Object.assign(globalThis, { __later: later, __other: other });
+    const methods = new Set<unknown>();
+    try {
+      installRuntime({ ...recorder, sitedLater: { names: ['atomic'], methods } });
+      assert.equal(sitedOf(objects), '[ false, false, false ]');
+      methods.add(later);
+      // of the name only: the same method called by another name is not sited
+      assert.equal(sitedOf(objects), '[ true, false, false ]');
+    } finally {
+      installRuntime(recorder);
+      delete (globalThis as Record<string, unknown>).__later;
+      delete (globalThis as Record<string, unknown>).__other;
+    }
+  });
   /**
    * `body` run instrumented (runBody) with `method` at `globalThis.__sited`, a sited method of the runtime whose
    * original `original` the runtime gave, touching shared memory through argument `argument`.

@@ -8,7 +8,7 @@
  * 2 reported one that does not exist (both verdicts seen failing before the fix).
  */
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { Buffers } from '../../src/live/buffers.js';
 import type { Context } from '../../src/live/context.js';
 import {
@@ -24,9 +24,9 @@ import {
 } from '../../src/live/memory/state.js';
 import { FastTrackShadow } from '../../src/live/shadow/fasttrack.js';
 import { Access, type Conflict, lockOf, packA, Shadow } from '../../src/live/shadow/goldilocks.js';
-import { observeStm } from '../../src/live/stm-observer.js';
+import { stmObserver } from '../../src/live/stm-observer.js';
 import { SyncKind } from '../../src/model/sync.js';
-import { type AccessLog, observer, type StmObserver, setStmObserver } from '../../src/stm/observer.js';
+import type { AccessLog, StmObserver } from '../../src/stm/observer.js';
 
 /** What `Context.race` does after noting the conflict: returns (excused or not), or throws. */
 type Race = (c: Conflict) => boolean;
@@ -88,8 +88,7 @@ function setUp(detector: number, ShadowClass: typeof Shadow, onRace: Race = REPO
       },
       stopOnRace: onRace !== REPORT,
     };
-    observeStm(th.ctx);
-    th.stm = observer as StmObserver;
+    th.stm = stmObserver(th.ctx, () => undefined);
     threads.push(th);
   }
   const word = (byte: number) => buffers.baseOf(id) + 2 * (byte >> 3);
@@ -143,8 +142,6 @@ function inWindow(first: Thread, s: StateViews, words: number[], later: () => vo
     if (!ran) later();
   };
 }
-
-afterEach(() => setStmObserver(undefined));
 
 for (const [name, detector, ShadowClass] of DETECTORS) {
   describe(`a commit's accesses are checked at its commit point (${name})`, () => {
