@@ -171,12 +171,9 @@ export async function checkFile(path: string, options: CheckOptions = {}): Promi
   if (reading === 'split' && isTextTrace(kind)) {
     const { readTraceSplit } = await import('./trace/split.js'); // loaded only to split
     input = await readTraceSplit(path, kind, symbols, onBatch, readOptions, options.split);
-  } else if (early !== undefined && reading === 'parser thread')
-    input = await early.read(symbols, onBatch, options.onProgress);
-  else if (reading === 'parser thread') {
-    const { readTracePipelined } = await import('./trace/pipeline.js'); // loaded only to read in a parser thread
-    input = await readTracePipelined(path, symbols, onBatch, readOptions);
-  } else input = await readTrace(path, symbols, onBatch, readOptions);
+  } else if (reading === 'parser thread')
+    input = await (early ?? (await parserThread(path, options))).read(symbols, onBatch, options.onProgress);
+  else input = await readTrace(path, symbols, onBatch, readOptions);
   return { symbols, engine, results, input, timeMs: msSince(t0), reading };
 }
 
