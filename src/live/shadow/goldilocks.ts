@@ -439,12 +439,20 @@ export class Shadow {
       heap[e + Info.LS] !== 0
     )
       return false;
+    this.renew(heap, e, now, site);
+    return true;
+  }
+
+  /**
+   * Info `e` given the position `now`, the site `site` and the alock of an access recorded in place: the innermost
+   * sync-library lock this thread holds (its key's two words), 0 when none.
+   */
+  private renew(heap: Int32Array, e: number, now: number, site: number): void {
     const held = this.held;
     heap[e + Info.POS] = now;
     heap[e + Info.SITE] = site;
     heap[e + Info.ALOCK_A] = held.length ? held[held.length - 2] : 0;
     heap[e + Info.ALOCK_B] = held.length ? held[held.length - 1] : 0;
-    return true;
   }
 
   /** Range checks (`../spans.ts`) may use {@link accessRuns} with this checker (Eraser's are left to each access). */
@@ -908,10 +916,7 @@ export class Shadow {
       heap[n + Info.LS] = 0;
       releaseLockset(this.s, old);
     }
-    heap[n + Info.POS] = now;
-    heap[n + Info.SITE] = site;
-    heap[n + Info.ALOCK_A] = alockA;
-    heap[n + Info.ALOCK_B] = alockB;
+    this.renew(heap, n, now, site);
     if (reuse) return;
     heap[n + Info.FLAGS] = same;
     heap[n + Info.OWNER] = t;
