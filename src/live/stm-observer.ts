@@ -56,7 +56,7 @@ import { SyncKind } from '../model/sync.js';
 import { settings } from '../node/settings.js';
 import type { AccessLog, StmLibrary, StmObserver } from '../stm/observer.js';
 import type { Callee, Context } from './context.js';
-import { allocHeap, appendCell, lock, rawAtomics, unlock } from './memory/state.js';
+import { allocHeap, appendCell, lockPage, rawAtomics, unlockPage } from './memory/state.js';
 import { collectList } from './shadow/eager.js';
 import { Access, type Conflict, lockOf, PAGE_INTS } from './shadow/goldilocks.js';
 
@@ -204,11 +204,11 @@ export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
   const lockPages = (): void => {
     for (let k = 0; k < nPages; k++) {
       if (pages[k] + PAGE_INTS > s.heap.length) s.refresh();
-      lock(s, s.heap, pages[k]); // its uncontended case is one compareExchange
+      lockPage(s, pages[k]); // its uncontended case is one WebAssembly compare-exchange, as a range check's
     }
   };
   const unlockPages = (): void => {
-    for (let k = 0; k < nPages; k++) unlock(s.heap, pages[k]);
+    for (let k = 0; k < nPages; k++) unlockPage(s, pages[k]);
   };
   /**
    * The logs resolved to words and pages, then the pages' check locks taken: before the attempt locks its records
