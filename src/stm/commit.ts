@@ -1,5 +1,6 @@
-import { advanceClock } from './clock.js';
+import { advanceClock, sampleClock } from './clock.js';
 import { storeMasked } from './location.js';
+import { distinct } from './log.js';
 import { A, type AccessLog, observer } from './observer.js';
 import { isLocked, lockRecord, releaseRecord, unlockedAt, versionOf } from './orecs.js';
 import type { Transaction } from './transaction.js';
@@ -19,7 +20,8 @@ import type { Transaction } from './transaction.js';
  * Under an observer (`observer.ts`, the live runtime) the attempt's logs go to `StmObserver.prepare` before step 3
  * (outside the critical section that the locked records make; then exactly one of `StmObserver.commit` and
  * `StmObserver.cancel` is called, so that locks the observer takes there come before the records in its lock order),
- * step 5 is never skipped, read-only attempts included, and
+ * step 5 is made for read-only attempts too (skipped, as without an observer, only when no other commit advanced
+ * the clock since `rv`: {@link unchanged}), over the distinct records read, and
  * runs again in the observer's critical section in which it reports the commit (`StmObserver.commit`), so
  * no commit to a location this one read comes between its validation and its report, and the order of the reports
  * is the serialization order: a commit that wrote such a location and was reported earlier holds its record or
@@ -37,6 +39,8 @@ export function commit(tx: Transaction): boolean {
   const words = tx.words;
   const locked = tx.writes.records();
   const writeLog = o === undefined ? undefined : tx.writes.log();
+  // each record read validated once, not once per read (a stripe holds several elements)
+  if (o !== undefined) distinct(tx.reads);
   // the observer's work on the logs, before the records are locked: it delays no other transaction (and from here
   // its commit or its cancel is called, once)
   if (writeLog !== undefined) o?.prepare?.(tx.readLog, writeLog);
@@ -50,8 +54,9 @@ export function commit(tx: Transaction): boolean {
       if (tx.rv + 1 !== wv && !validate(tx, locked, before)) return fail(tx, locked, before);
     } else {
       // validated before the report too: most conflicts are found without the observer's critical section
-      if (!validate(tx, locked, before)) return fail(tx, locked, before);
+      if (!unchanged(tx, wv) && !validate(tx, locked, before)) return fail(tx, locked, before);
       pending.tx = tx;
+      pending.wv = wv;
       pending.locked = locked;
       pending.before = before;
       pending.valid = undefined;
@@ -107,19 +112,31 @@ function conflict(tx: Transaction, record: number, word: number): false {
   return false;
 }
 
+/**
+ * Whether no other commit advanced the clock since `tx` sampled its read version, so that its reads need no
+ * validation (TL2 §2.1 step 5: `rv + 1 = wv`; for a read-only attempt, `wv` = 0, the clock still at `rv`). Also
+ * where an observer orders the commit (`StmObserver.commit`): a commit reported before it that wrote a location it
+ * read then has a write version ≤ `rv`, so it had locked that location's record before `rv` was sampled, and each
+ * read of the location (after that sample) either saw the record locked and aborted, or came after its write-back.
+ */
+function unchanged(tx: Transaction, wv: number): boolean {
+  return wv !== 0 ? tx.rv + 1 === wv : sampleClock(tx.words) === tx.rv;
+}
+
 /** The commit under an observer: what {@link validatePending} validates, and its answer once it has run. */
 const pending: {
   tx: Transaction | undefined;
+  wv: number;
   locked: number[];
   before: number[];
   valid: boolean | undefined;
-} = { tx: undefined, locked: [], before: [], valid: undefined };
+} = { tx: undefined, wv: 0, locked: [], before: [], valid: undefined };
 
 /** The `validate` given to the observer (one function, no closure per commit): {@link validate} of {@link pending}. */
 function validatePending(): boolean {
   const tx = pending.tx;
   if (tx === undefined) throw new Error('stm: validate called outside its commit');
-  pending.valid = validate(tx, pending.locked, pending.before);
+  pending.valid = unchanged(tx, pending.wv) || validate(tx, pending.locked, pending.before);
   return pending.valid;
 }
 

@@ -96,10 +96,7 @@ export class WriteSet {
     const rs: number[] = [];
     for (let i = 0; i < this.entries.length; i++) rs.push(this.entries[i].record);
     if (reads !== undefined) for (let i = 0; i < reads.length; i++) rs.push(reads[i]);
-    sortNumbers(rs);
-    let n = 0;
-    for (let i = 0; i < rs.length; i++) if (i === 0 || rs[i] !== rs[n - 1]) rs[n++] = rs[i];
-    rs.length = n;
+    distinct(rs);
     return rs;
   }
 
@@ -112,6 +109,14 @@ export class WriteSet {
     }
     return log;
   }
+}
+
+/** Sorts the record indices `rs` in increasing order and drops the repeats, in place. */
+export function distinct(rs: number[]): void {
+  sortNumbers(rs);
+  let n = 0;
+  for (let i = 0; i < rs.length; i++) if (i === 0 || rs[i] !== rs[n - 1]) rs[n++] = rs[i];
+  rs.length = n;
 }
 
 /**
