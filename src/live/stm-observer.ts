@@ -197,6 +197,12 @@ export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
   /** The conflicts found by {@link checkWords}, and the positions of their words (as `checkWords` numbers them). */
   const found: Conflict[] = [];
   const foundAt: number[] = [];
+  /** Empties {@link found} (a store to an array's length costs a runtime call, even of the length it has). */
+  const clearFound = (): void => {
+    if (found.length === 0) return;
+    found.length = 0;
+    foundAt.length = 0;
+  };
   /** A commit's word at position `k` (the words read first, then those written): its Words, index there, flags. */
   const wordsAt = (k: number): Words => (k < r.length ? r : w);
   const indexAt = (k: number): number => (k < r.length ? k : k - r.length);
@@ -272,8 +278,7 @@ export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
         commit,
       );
     }
-    found.length = 0;
-    foundAt.length = 0;
+    clearFound();
     return excused;
   };
   /**
@@ -286,8 +291,7 @@ export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
     if (at + n > s.heap.length) s.refresh();
     const heap = s.heap;
     for (let j = 0; j < n; j++) heap[at + j] = rw[j];
-    found.length = 0;
-    foundAt.length = 0;
+    clearFound();
     try {
       // validated where it is ordered: no commit reported before it wrote what it read (`../stm/commit.ts`)
       const pos = ctx.listLocked(() => {

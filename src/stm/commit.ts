@@ -39,8 +39,6 @@ export function commit(tx: Transaction): boolean {
   const words = tx.words;
   const locked = tx.writes.records();
   const writeLog = o === undefined ? undefined : tx.writes.log();
-  // each record read validated once, not once per read (a stripe holds several elements)
-  if (o !== undefined) distinct(tx.reads);
   // the observer's work on the logs, before the records are locked: it delays no other transaction (and from here
   // its commit or its cancel is called, once)
   if (writeLog !== undefined) o?.prepare?.(tx.readLog, writeLog);
@@ -51,14 +49,15 @@ export function commit(tx: Transaction): boolean {
     for (let i = 0; i < locked.length; i++) before.push(lockRecord(words, locked[i]));
     if (entries.length > 0) wv = advanceClock(words);
     if (o === undefined) {
-      if (tx.rv + 1 !== wv && !validate(tx, locked, before)) return fail(tx, locked, before);
+      if (tx.rv + 1 !== wv && !validate(tx, locked, before, tx.reads.length)) return fail(tx, locked, before);
     } else {
-      // validated before the report too: most conflicts are found without the observer's critical section
-      if (!unchanged(tx, wv) && !validate(tx, locked, before)) return fail(tx, locked, before);
-      pending.tx = tx;
       pending.wv = wv;
       pending.locked = locked;
       pending.before = before;
+      pending.reads = -1;
+      // validated before the report too: most conflicts are found without the observer's critical section
+      if (!validateObserved(tx)) return fail(tx, locked, before);
+      pending.tx = tx;
       pending.valid = undefined;
       prepared = false;
       try {
@@ -87,13 +86,13 @@ export function commit(tx: Transaction): boolean {
 
 /**
  * TL2 §2.1 step 5 for `tx`, which holds the records `locked` (increasing; `before` their words before locking):
- * whether each record read is unlocked, or locked by `tx`, with a version ≤ `rv`. On failure `tx.conflict` and
+ * whether each record read (`tx.reads[0 … n − 1]`) is unlocked, or locked by `tx`, with a version ≤ `rv`. On failure `tx.conflict` and
  * `tx.conflictWord` name the record and the word seen.
  */
-function validate(tx: Transaction, locked: number[], before: number[]): boolean {
+function validate(tx: Transaction, locked: number[], before: number[], n: number): boolean {
   const words = tx.words;
   const reads = tx.reads;
-  for (let i = 0; i < reads.length; i++) {
+  for (let i = 0; i < n; i++) {
     const r = reads[i];
     let w = A.load(words, r);
     if (isLocked(w)) {
@@ -123,20 +122,34 @@ function unchanged(tx: Transaction, wv: number): boolean {
   return wv !== 0 ? tx.rv + 1 === wv : sampleClock(tx.words) === tx.rv;
 }
 
-/** The commit under an observer: what {@link validatePending} validates, and its answer once it has run. */
+/**
+ * The commit under an observer: what {@link validateObserved} validates (`reads`: how many records read are distinct
+ * at the front of `tx.reads`, −1 until sorted), and the answer of {@link validatePending} once it has run.
+ */
 const pending: {
   tx: Transaction | undefined;
   wv: number;
   locked: number[];
   before: number[];
+  reads: number;
   valid: boolean | undefined;
-} = { tx: undefined, wv: 0, locked: [], before: [], valid: undefined };
+} = { tx: undefined, wv: 0, locked: [], before: [], reads: -1, valid: undefined };
 
-/** The `validate` given to the observer (one function, no closure per commit): {@link validate} of {@link pending}. */
+/**
+ * {@link validate} of `tx`, the commit of {@link pending}, unless {@link unchanged}; each distinct record read once
+ * (a stripe holds several elements: the read set has repeats), sorted at the first validation that runs.
+ */
+function validateObserved(tx: Transaction): boolean {
+  if (unchanged(tx, pending.wv)) return true;
+  if (pending.reads < 0) pending.reads = distinct(tx.reads);
+  return validate(tx, pending.locked, pending.before, pending.reads);
+}
+
+/** The `validate` given to the observer (one function, no closure per commit): {@link validateObserved} of {@link pending}. */
 function validatePending(): boolean {
   const tx = pending.tx;
   if (tx === undefined) throw new Error('stm: validate called outside its commit');
-  pending.valid = unchanged(tx, pending.wv) || validate(tx, pending.locked, pending.before);
+  pending.valid = validateObserved(tx);
   return pending.valid;
 }
 
