@@ -187,6 +187,14 @@ export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
   /** R ∪ W of the commit being prepared (`rw[0 … rwLength − 1]`): the words read, then those written and not read. */
   const rw: number[] = [];
   let rwLength = 0;
+  /**
+   * Where {@link prepare} copies R ∪ W in the shadow heap for the commit's cell: `rwRoom` words at `rwAt`, allocated
+   * before the page locks are taken (not in the critical section); an attempt that fails leaves them to the next.
+   */
+  let rwAt = 0;
+  let rwRoom = 0;
+  /** The `validate` of the commit being reported ({@link commit}), for {@link appendCommit}. */
+  let validateCommit: () => boolean = () => false;
   /** The pages of R ∪ W (`pages[0 … nPages − 1]`, ascending, each once): their check locks are held from `prepare` on. */
   const pages: number[] = [];
   let nPages = 0;
@@ -227,6 +235,13 @@ export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
     for (let k = 0; k < r.length; k++) rw[n++] = r.word[k];
     for (let k = 0; k < w.length; k++) if (r.indexOf(w.word[k]) < 0) rw[n++] = w.word[k];
     rwLength = n;
+    if (n > rwRoom) {
+      rwAt = allocHeap(s, n);
+      rwRoom = n;
+    }
+    if (rwAt + n > s.heap.length) s.refresh();
+    const heap = s.heap;
+    for (let j = 0; j < n; j++) heap[rwAt + j] = rw[j];
     nPages = 0;
     for (let k = 0; k < n; k++) nPages = insertPage(pages, nPages, lockOf(rw[k]));
     // the site of the committing `atomic` call (nested calls have returned: the outermost commits): a rewritten
@@ -282,30 +297,31 @@ export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
     return excused;
   };
   /**
+   * The commit's cell, list lock held, if its validation passes there: validated where it is ordered, so that no
+   * commit reported before it wrote what it read (`../stm/commit.ts`). @returns its position, or −1.
+   */
+  const appendCommit = (): number => {
+    const p = validateCommit() ? appendCell(s, SyncKind.Commit, t, rwAt, rwLength) : -1;
+    // the list's collection (§5.4) waits until the commit has released its records (`released`): other
+    // transactions on them would wait for all of it (a later cell sets gcDue again if this one is lost)
+    collect ||= s.gcDue;
+    s.gcDue = false;
+    return p;
+  };
+  /**
    * The commit point, the records it writes locked: the prepared R ∪ W as one cell, then its checks, atomically with
    * respect to every other access of R ∪ W (see the file header).
    */
   const commit = (_reads: AccessLog, _writes: AccessLog, validate: () => boolean): boolean => {
-    const n = rwLength;
-    const at = allocHeap(s, n);
-    if (at + n > s.heap.length) s.refresh();
-    const heap = s.heap;
-    for (let j = 0; j < n; j++) heap[at + j] = rw[j];
     clearFound();
+    validateCommit = validate;
     try {
-      // validated where it is ordered: no commit reported before it wrote what it read (`../stm/commit.ts`)
-      const pos = ctx.listLocked(() => {
-        const p = validate() ? appendCell(s, SyncKind.Commit, t, at, n) : -1;
-        // the list's collection (§5.4) waits until the commit has released its records (`released`): other
-        // transactions on them would wait for all of it (a later cell sets gcDue again if this one is lost)
-        collect ||= s.gcDue;
-        s.gcDue = false;
-        return p;
-      });
+      const pos = ctx.listLocked(appendCommit);
       if (pos < 0) {
         unlockPages();
         return false;
       }
+      rwRoom = 0; // the cell's words now
       shadow.commitPos = pos;
     } catch (e) {
       unlockPages();
