@@ -112,14 +112,16 @@ function conflict(tx: Transaction, record: number, word: number): false {
 }
 
 /**
- * Whether no other commit advanced the clock since `tx` sampled its read version, so that its reads need no
- * validation (TL2 §2.1 step 5: `rv + 1 = wv`; for a read-only attempt, `wv` = 0, the clock still at `rv`). Also
- * where an observer orders the commit (`StmObserver.commit`): a commit reported before it that wrote a location it
- * read then has a write version ≤ `rv`, so it had locked that location's record before `rv` was sampled, and each
- * read of the location (after that sample) either saw the record locked and aborted, or came after its write-back.
+ * Whether no other commit advanced the clock since `tx` sampled its read version: the clock is still at `rv`, or at
+ * `rv + 1` = `wv`, this attempt's own advance (TL2 §2.1 step 5 skips the validation when `rv + 1 = wv`). Then its
+ * reads need no validation, also where an observer orders the commit (`StmObserver.commit`): a commit reported
+ * before it advanced the clock before its report, so its write version is ≤ the clock now and, not being `wv`,
+ * ≤ `rv`; it had locked the records it writes before `rv` was sampled, and each read of such a location (after that
+ * sample) either saw the record locked and aborted, or came after its write-back. (The clock is read, not only `wv`
+ * compared: a commit that advanced it after this one may still reach its report first.)
  */
 function unchanged(tx: Transaction, wv: number): boolean {
-  return wv !== 0 ? tx.rv + 1 === wv : sampleClock(tx.words) === tx.rv;
+  return sampleClock(tx.words) === (wv !== 0 ? tx.rv + 1 : tx.rv);
 }
 
 /**

@@ -410,6 +410,52 @@ describe('STM: the observer (the runtime’s view of commits)', () => {
     assert.equal(reports.length, 3, 'one report per transaction');
   });
 
+  test('under an observer a commit overtaken by one that advanced the clock after it and wrote what it read is not reported', () => {
+    const stm = new STM();
+    const data = new Int32Array(shared(64));
+    const words = new Int32Array(stm.handle.buffer);
+    const RECORDS = 16;
+    const verdicts: boolean[] = [];
+    setStmObserver({
+      atomics: Atomics,
+      commit: (_r, _w, validate) => {
+        const other: number[] = [];
+        if (verdicts.length === 0) {
+          // another commit, after this one's advance (wv = rv + 1), writes what this one read and reaches its report
+          // first: it holds the records it writes (here every record this commit does not hold) and moved the clock
+          Atomics.add(words, 3, 1);
+          for (let i = RECORDS; i < words.length; i++)
+            if ((words[i] & 1) === 0) {
+              other.push(i);
+              words[i] |= 1;
+            }
+        }
+        const valid = validate();
+        verdicts.push(valid);
+        // its write-back done: its records released at its write version
+        const version = Atomics.load(words, 3);
+        for (const i of other) words[i] = 2 * version;
+        return valid;
+      },
+    });
+    let attempts = 0;
+    try {
+      stm.atomic((tx) => {
+        attempts++;
+        tx.write(data, 8, tx.read(data, 0) + 1); // two stripes, two records
+      });
+    } finally {
+      setStmObserver(undefined);
+    }
+    assert.deepEqual(
+      verdicts,
+      [false, true],
+      'the first report found the read record locked by the other commit',
+    );
+    assert.equal(attempts, 2);
+    assert.equal(data[8], 1);
+  });
+
   test('an attempt aborted by a conflict is not reported; the STM uses the observer’s Atomics', () => {
     const stm = new STM();
     const data = new Int32Array(shared(8));
