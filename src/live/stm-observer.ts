@@ -56,7 +56,7 @@ import { SyncKind } from '../model/sync.js';
 import { settings } from '../node/settings.js';
 import type { AccessLog, StmLibrary, StmObserver } from '../stm/observer.js';
 import type { Callee, Context } from './context.js';
-import { allocHeap, appendCell, lock, rawAtomics, unlock } from './memory/state.js';
+import { allocHeap, appendCell, lockPage, rawAtomics, unlockPage } from './memory/state.js';
 import { collectList } from './shadow/eager.js';
 import { Access, type Conflict, lockOf, PAGE_INTS } from './shadow/goldilocks.js';
 
@@ -187,6 +187,14 @@ export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
   /** R ∪ W of the commit being prepared (`rw[0 … rwLength − 1]`): the words read, then those written and not read. */
   const rw: number[] = [];
   let rwLength = 0;
+  /**
+   * Where {@link prepare} copies R ∪ W in the shadow heap for the commit's cell: `rwRoom` words at `rwAt`, allocated
+   * before the page locks are taken (not in the critical section); an attempt that fails leaves them to the next.
+   */
+  let rwAt = 0;
+  let rwRoom = 0;
+  /** The `validate` of the commit being reported ({@link commit}), for {@link appendCommit}. */
+  let validateCommit: () => boolean = () => false;
   /** The pages of R ∪ W (`pages[0 … nPages − 1]`, ascending, each once): their check locks are held from `prepare` on. */
   const pages: number[] = [];
   let nPages = 0;
@@ -197,6 +205,12 @@ export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
   /** The conflicts found by {@link checkWords}, and the positions of their words (as `checkWords` numbers them). */
   const found: Conflict[] = [];
   const foundAt: number[] = [];
+  /** Empties {@link found} (a store to an array's length costs a runtime call, even of the length it has). */
+  const clearFound = (): void => {
+    if (found.length === 0) return;
+    found.length = 0;
+    foundAt.length = 0;
+  };
   /** A commit's word at position `k` (the words read first, then those written): its Words, index there, flags. */
   const wordsAt = (k: number): Words => (k < r.length ? r : w);
   const indexAt = (k: number): number => (k < r.length ? k : k - r.length);
@@ -204,11 +218,11 @@ export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
   const lockPages = (): void => {
     for (let k = 0; k < nPages; k++) {
       if (pages[k] + PAGE_INTS > s.heap.length) s.refresh();
-      lock(s, s.heap, pages[k]); // its uncontended case is one compareExchange
+      lockPage(s, pages[k]); // its uncontended case is one WebAssembly compare-exchange, as a range check's
     }
   };
   const unlockPages = (): void => {
-    for (let k = 0; k < nPages; k++) unlock(s.heap, pages[k]);
+    for (let k = 0; k < nPages; k++) unlockPage(s, pages[k]);
   };
   /**
    * The logs resolved to words and pages, then the pages' check locks taken: before the attempt locks its records
@@ -221,6 +235,13 @@ export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
     for (let k = 0; k < r.length; k++) rw[n++] = r.word[k];
     for (let k = 0; k < w.length; k++) if (r.indexOf(w.word[k]) < 0) rw[n++] = w.word[k];
     rwLength = n;
+    if (n > rwRoom) {
+      rwAt = allocHeap(s, n);
+      rwRoom = n;
+    }
+    if (rwAt + n > s.heap.length) s.refresh();
+    const heap = s.heap;
+    for (let j = 0; j < n; j++) heap[rwAt + j] = rw[j];
     nPages = 0;
     for (let k = 0; k < n; k++) nPages = insertPage(pages, nPages, lockOf(rw[k]));
     // the site of the committing `atomic` call (nested calls have returned: the outermost commits): a rewritten
@@ -272,36 +293,35 @@ export function stmObserver(ctx: Context, atomic: Callee): StmObserver {
         commit,
       );
     }
-    found.length = 0;
-    foundAt.length = 0;
+    clearFound();
     return excused;
+  };
+  /**
+   * The commit's cell, list lock held, if its validation passes there: validated where it is ordered, so that no
+   * commit reported before it wrote what it read (`../stm/commit.ts`). @returns its position, or −1.
+   */
+  const appendCommit = (): number => {
+    const p = validateCommit() ? appendCell(s, SyncKind.Commit, t, rwAt, rwLength) : -1;
+    // the list's collection (§5.4) waits until the commit has released its records (`released`): other
+    // transactions on them would wait for all of it (a later cell sets gcDue again if this one is lost)
+    collect ||= s.gcDue;
+    s.gcDue = false;
+    return p;
   };
   /**
    * The commit point, the records it writes locked: the prepared R ∪ W as one cell, then its checks, atomically with
    * respect to every other access of R ∪ W (see the file header).
    */
   const commit = (_reads: AccessLog, _writes: AccessLog, validate: () => boolean): boolean => {
-    const n = rwLength;
-    const at = allocHeap(s, n);
-    if (at + n > s.heap.length) s.refresh();
-    const heap = s.heap;
-    for (let j = 0; j < n; j++) heap[at + j] = rw[j];
-    found.length = 0;
-    foundAt.length = 0;
+    clearFound();
+    validateCommit = validate;
     try {
-      // validated where it is ordered: no commit reported before it wrote what it read (`../stm/commit.ts`)
-      const pos = ctx.listLocked(() => {
-        const p = validate() ? appendCell(s, SyncKind.Commit, t, at, n) : -1;
-        // the list's collection (§5.4) waits until the commit has released its records (`released`): other
-        // transactions on them would wait for all of it (a later cell sets gcDue again if this one is lost)
-        collect ||= s.gcDue;
-        s.gcDue = false;
-        return p;
-      });
+      const pos = ctx.listLocked(appendCommit);
       if (pos < 0) {
         unlockPages();
         return false;
       }
+      rwRoom = 0; // the cell's words now
       shadow.commitPos = pos;
     } catch (e) {
       unlockPages();

@@ -1,5 +1,6 @@
-import { advanceClock } from './clock.js';
+import { advanceClock, sampleClock } from './clock.js';
 import { storeMasked } from './location.js';
+import { distinct } from './log.js';
 import { A, type AccessLog, observer } from './observer.js';
 import { isLocked, lockRecord, releaseRecord, unlockedAt, versionOf } from './orecs.js';
 import type { Transaction } from './transaction.js';
@@ -19,7 +20,8 @@ import type { Transaction } from './transaction.js';
  * Under an observer (`observer.ts`, the live runtime) the attempt's logs go to `StmObserver.prepare` before step 3
  * (outside the critical section that the locked records make; then exactly one of `StmObserver.commit` and
  * `StmObserver.cancel` is called, so that locks the observer takes there come before the records in its lock order),
- * step 5 is never skipped, read-only attempts included, and
+ * step 5 is made for read-only attempts too (skipped, as without an observer, only when no other commit advanced
+ * the clock since `rv`: {@link unchanged}), over the distinct records read, and
  * runs again in the observer's critical section in which it reports the commit (`StmObserver.commit`), so
  * no commit to a location this one read comes between its validation and its report, and the order of the reports
  * is the serialization order: a commit that wrote such a location and was reported earlier holds its record or
@@ -47,13 +49,15 @@ export function commit(tx: Transaction): boolean {
     for (let i = 0; i < locked.length; i++) before.push(lockRecord(words, locked[i]));
     if (entries.length > 0) wv = advanceClock(words);
     if (o === undefined) {
-      if (tx.rv + 1 !== wv && !validate(tx, locked, before)) return fail(tx, locked, before);
+      if (tx.rv + 1 !== wv && !validate(tx, locked, before, tx.reads.length)) return fail(tx, locked, before);
     } else {
-      // validated before the report too: most conflicts are found without the observer's critical section
-      if (!validate(tx, locked, before)) return fail(tx, locked, before);
-      pending.tx = tx;
+      pending.wv = wv;
       pending.locked = locked;
       pending.before = before;
+      pending.reads = -1;
+      // validated before the report too: most conflicts are found without the observer's critical section
+      if (!validateObserved(tx)) return fail(tx, locked, before);
+      pending.tx = tx;
       pending.valid = undefined;
       prepared = false;
       try {
@@ -82,13 +86,13 @@ export function commit(tx: Transaction): boolean {
 
 /**
  * TL2 §2.1 step 5 for `tx`, which holds the records `locked` (increasing; `before` their words before locking):
- * whether each record read is unlocked, or locked by `tx`, with a version ≤ `rv`. On failure `tx.conflict` and
+ * whether each record read (`tx.reads[0 … n − 1]`) is unlocked, or locked by `tx`, with a version ≤ `rv`. On failure `tx.conflict` and
  * `tx.conflictWord` name the record and the word seen.
  */
-function validate(tx: Transaction, locked: number[], before: number[]): boolean {
+function validate(tx: Transaction, locked: number[], before: number[], n: number): boolean {
   const words = tx.words;
   const reads = tx.reads;
-  for (let i = 0; i < reads.length; i++) {
+  for (let i = 0; i < n; i++) {
     const r = reads[i];
     let w = A.load(words, r);
     if (isLocked(w)) {
@@ -107,19 +111,47 @@ function conflict(tx: Transaction, record: number, word: number): false {
   return false;
 }
 
-/** The commit under an observer: what {@link validatePending} validates, and its answer once it has run. */
+/**
+ * Whether no other commit advanced the clock since `tx` sampled its read version: the clock is still at `rv`, or at
+ * `rv + 1` = `wv`, this attempt's own advance (TL2 §2.1 step 5 skips the validation when `rv + 1 = wv`). Then its
+ * reads need no validation, also where an observer orders the commit (`StmObserver.commit`): a commit reported
+ * before it advanced the clock before its report, so its write version is ≤ the clock now and, not being `wv`,
+ * ≤ `rv`; it had locked the records it writes before `rv` was sampled, and each read of such a location (after that
+ * sample) either saw the record locked and aborted, or came after its write-back. (The clock is read, not only `wv`
+ * compared: a commit that advanced it after this one may still reach its report first.)
+ */
+function unchanged(tx: Transaction, wv: number): boolean {
+  return sampleClock(tx.words) === (wv !== 0 ? tx.rv + 1 : tx.rv);
+}
+
+/**
+ * The commit under an observer: what {@link validateObserved} validates (`reads`: how many records read are distinct
+ * at the front of `tx.reads`, −1 until sorted), and the answer of {@link validatePending} once it has run.
+ */
 const pending: {
   tx: Transaction | undefined;
+  wv: number;
   locked: number[];
   before: number[];
+  reads: number;
   valid: boolean | undefined;
-} = { tx: undefined, locked: [], before: [], valid: undefined };
+} = { tx: undefined, wv: 0, locked: [], before: [], reads: -1, valid: undefined };
 
-/** The `validate` given to the observer (one function, no closure per commit): {@link validate} of {@link pending}. */
+/**
+ * {@link validate} of `tx`, the commit of {@link pending}, unless {@link unchanged}; each distinct record read once
+ * (a stripe holds several elements: the read set has repeats), sorted at the first validation that runs.
+ */
+function validateObserved(tx: Transaction): boolean {
+  if (unchanged(tx, pending.wv)) return true;
+  if (pending.reads < 0) pending.reads = distinct(tx.reads);
+  return validate(tx, pending.locked, pending.before, pending.reads);
+}
+
+/** The `validate` given to the observer (one function, no closure per commit): {@link validateObserved} of {@link pending}. */
 function validatePending(): boolean {
   const tx = pending.tx;
   if (tx === undefined) throw new Error('stm: validate called outside its commit');
-  pending.valid = validate(tx, pending.locked, pending.before);
+  pending.valid = validateObserved(tx);
   return pending.valid;
 }
 

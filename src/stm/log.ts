@@ -96,10 +96,7 @@ export class WriteSet {
     const rs: number[] = [];
     for (let i = 0; i < this.entries.length; i++) rs.push(this.entries[i].record);
     if (reads !== undefined) for (let i = 0; i < reads.length; i++) rs.push(reads[i]);
-    sortNumbers(rs);
-    let n = 0;
-    for (let i = 0; i < rs.length; i++) if (i === 0 || rs[i] !== rs[n - 1]) rs[n++] = rs[i];
-    rs.length = n;
+    rs.length = distinct(rs);
     return rs;
   }
 
@@ -112,6 +109,17 @@ export class WriteSet {
     }
     return log;
   }
+}
+
+/**
+ * Sorts the record indices `rs` in increasing order and moves the distinct ones to its front, in place.
+ * @returns how many are distinct: `rs[0 … n − 1]` (the rest is left as it is; the caller truncates if it needs).
+ */
+export function distinct(rs: number[]): number {
+  sortNumbers(rs);
+  let n = 0;
+  for (let i = 0; i < rs.length; i++) if (i === 0 || rs[i] !== rs[n - 1]) rs[n++] = rs[i];
+  return n;
 }
 
 /**

@@ -331,6 +331,131 @@ describe('STM: the observer (the runtime’s view of commits)', () => {
     assert.equal(data[2], 1);
   });
 
+  test('under an observer each distinct record read is validated once per validation, none while the clock is at rv; a read-only attempt whose read was overwritten runs again', () => {
+    const stm = new STM();
+    const data = new Int32Array(shared(32));
+    const words = new Int32Array(stm.handle.buffer);
+    /** The ownership records start at word 16 (`layout.ts`); the clock is word 3. */
+    const RECORDS = 16;
+    let preparing = false;
+    const recordLoads: number[] = [];
+    const atomics = {
+      ...Object.fromEntries(
+        ['store', 'add', 'sub', 'compareExchange', 'wait', 'notify'].map((n) => [
+          n,
+          (Atomics as unknown as Record<string, unknown>)[n],
+        ]),
+      ),
+      load: (ta: Int32Array, i: number) => {
+        if (preparing && ta.buffer === words.buffer && i >= RECORDS) recordLoads.push(i);
+        return Atomics.load(ta, i);
+      },
+    } as unknown as typeof Atomics;
+    const reports: AccessLog[] = [];
+    setStmObserver({
+      atomics,
+      prepare: () => {
+        preparing = true; // from here on, the loads of records are the validations'
+      },
+      cancel: () => {
+        preparing = false;
+      },
+      commit: (r, _w, validate) => {
+        const valid = validate();
+        if (valid) reports.push([...r]);
+        preparing = false;
+        return valid;
+      },
+    });
+    /** Reads elements 0 and 1 (one 8-byte stripe, one record) and 2 (another); `between` runs after the reads. */
+    const readThree = (between: (attempt: number) => void) => {
+      let attempts = 0;
+      recordLoads.length = 0;
+      stm.atomic((tx) => {
+        const sum = tx.read(data, 0) + tx.read(data, 1) + tx.read(data, 2);
+        between(++attempts);
+        return sum;
+      });
+      return attempts;
+    };
+    try {
+      assert.equal(
+        readThree(() => {}),
+        1,
+      );
+      assert.deepEqual(recordLoads, [], 'no commit since rv: nothing to validate');
+      assert.equal(
+        readThree((attempt) => {
+          if (attempt === 1) Atomics.add(words, 3, 1); // another commit, of other records: the clock moved
+        }),
+        1,
+      );
+      const distinct = [...new Set(recordLoads)];
+      assert.equal(distinct.length, 2, 'two records read');
+      assert.equal(recordLoads.length, 4, 'each once per validation: before the report and in it');
+      assert.equal(
+        readThree((attempt) => {
+          if (attempt === 1) {
+            // another commit that wrote what was read: the clock and every record at a version past rv
+            const v = Atomics.add(words, 3, 1) + 1;
+            for (let i = RECORDS; i < words.length; i++) words[i] = 2 * v;
+          }
+        }),
+        2,
+        'the read-only attempt failed its validation and ran again',
+      );
+    } finally {
+      setStmObserver(undefined);
+    }
+    assert.equal(reports.length, 3, 'one report per transaction');
+  });
+
+  test('under an observer a commit overtaken by one that advanced the clock after it and wrote what it read is not reported', () => {
+    const stm = new STM();
+    const data = new Int32Array(shared(64));
+    const words = new Int32Array(stm.handle.buffer);
+    const RECORDS = 16;
+    const verdicts: boolean[] = [];
+    setStmObserver({
+      atomics: Atomics,
+      commit: (_r, _w, validate) => {
+        const other: number[] = [];
+        if (verdicts.length === 0) {
+          // another commit, after this one's advance (wv = rv + 1), writes what this one read and reaches its report
+          // first: it holds the records it writes (here every record this commit does not hold) and moved the clock
+          Atomics.add(words, 3, 1);
+          for (let i = RECORDS; i < words.length; i++)
+            if ((words[i] & 1) === 0) {
+              other.push(i);
+              words[i] |= 1;
+            }
+        }
+        const valid = validate();
+        verdicts.push(valid);
+        // its write-back done: its records released at its write version
+        const version = Atomics.load(words, 3);
+        for (const i of other) words[i] = 2 * version;
+        return valid;
+      },
+    });
+    let attempts = 0;
+    try {
+      stm.atomic((tx) => {
+        attempts++;
+        tx.write(data, 8, tx.read(data, 0) + 1); // two stripes, two records
+      });
+    } finally {
+      setStmObserver(undefined);
+    }
+    assert.deepEqual(
+      verdicts,
+      [false, true],
+      'the first report found the read record locked by the other commit',
+    );
+    assert.equal(attempts, 2);
+    assert.equal(data[8], 1);
+  });
+
   test('an attempt aborted by a conflict is not reported; the STM uses the observer’s Atomics', () => {
     const stm = new STM();
     const data = new Int32Array(shared(8));

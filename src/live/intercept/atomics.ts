@@ -15,7 +15,7 @@ import { toStringTag } from '../../hooks/views.js';
 import { SyncKind } from '../../model/sync.js';
 import type { SyncAtomics } from '../../sync/observer.js';
 import type { Callee, Context } from '../context.js';
-import { appendCell, lock, rawAtomics, STAT, Tag, unlock } from '../memory/state.js';
+import { appendCell, lockPage, rawAtomics, STAT, Tag, unlockPage } from '../memory/state.js';
 import { collectList } from '../shadow/eager.js';
 import { Access, lockOf, packA } from '../shadow/goldilocks.js';
 import { runtimeFramesBelow } from '../sites.js';
@@ -81,7 +81,7 @@ function checkedAtomics(ctx: Context) {
     let result: unknown;
     if (word + 2 > s.heap.length) s.refresh();
     let collect = false;
-    lock(s, s.heap, lockOf(word));
+    lockPage(s, lockOf(word)); // one WebAssembly compare-exchange when free, as a range check's
     try {
       shadow.splitPage(lockOf(word));
       conflict = ctx.listLocked(() => {
@@ -104,7 +104,7 @@ function checkedAtomics(ctx: Context) {
         return c;
       });
     } finally {
-      unlock(s.heap, lockOf(word));
+      unlockPage(s, lockOf(word));
     }
     if (collect) collectList(s, shadow);
     if (

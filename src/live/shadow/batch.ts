@@ -121,33 +121,31 @@ export class LaneBatch {
   applyCommit(u: number, set: Int32Array, from: number, to: number): void {
     this.checkCommitJoins();
     const union = this.union;
+    const named = this.named;
     // loops, not `fill` and `set`: in a thread of the live runtime those are its patched TypedArray methods (a
     // wrapper and a shared-memory test per call, for every commit cell a collection evaluates)
     for (let w = 0; w < this.words; w++) union[w] = 0;
-    let held = this.orRow(union, u);
-    for (let j = from; j < to; j++) held = this.orRow(union, DATA + set[j]) || held;
+    // each named element's row looked up once (u first, then R ∪ W), kept in `named` for the copy
+    let held = false;
+    const n = to - from + 1;
+    for (let k = 0; k < n; k++) {
+      const r = this.rows.get(k === 0 ? u : DATA + set[from + k - 1]);
+      named[k] = r;
+      if (r === undefined) continue;
+      held = true;
+      for (let w = 0; w < this.words; w++) union[w] |= r[w];
+    }
     if (!held) return; // no lane holds a named element: f(∅) = ∅
-    this.copyUnion(u);
-    for (let j = from; j < to; j++) this.copyUnion(DATA + set[j]);
-  }
-
-  /** Sets the row of `e` to {@link union}. */
-  private copyUnion(e: number): void {
-    const r = this.row(e);
-    const union = this.union;
-    for (let w = 0; w < this.words; w++) r[w] = union[w];
-  }
-
-  /** ORs the row of `e`, if any, into `into`. @returns whether `e` has a row. */
-  private orRow(into: Int32Array, e: number): boolean {
-    const r = this.rows.get(e);
-    if (r === undefined) return false;
-    for (let w = 0; w < this.words; w++) into[w] |= r[w];
-    return true;
+    for (let k = 0; k < n; k++) {
+      const r = named[k] ?? this.row(k === 0 ? u : DATA + set[from + k - 1]);
+      for (let w = 0; w < this.words; w++) r[w] = union[w];
+    }
   }
 
   /** Scratch row of {@link applyCommit}. */
   private readonly union: Int32Array;
+  /** Scratch of {@link applyCommit}: the rows of the elements a commit names (undefined: none yet). */
+  private readonly named: (Int32Array | undefined)[] = [];
   /** Whether {@link checkCommitJoins} has passed. */
   private joins = false;
 
