@@ -31,10 +31,6 @@ export interface Coverage {
   mt: number;
 }
 
-/** `v` with no covered run yet (its fields added in one order: one hidden class for every view). */
-export const uncovered = <T extends object>(v: T): T & Coverage =>
-  Object.assign(v, { rg: -1, rlo: 0, rhi: 0, wg: -1, wlo: 0, whi: 0, mg: -1, mn: 0, mt: 0 });
-
 /**
  * Sets `c`'s covered runs to the longest runs of elements of view `v` (of a fixed length) that the filter covers in
  * filter epoch `epoch`, for reads (every byte read or written) and for writes (every byte written), in generation

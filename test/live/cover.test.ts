@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type Coverage, countAccess, scan, uncovered } from '../../src/live/cover.js';
+import { type Coverage, countAccess, scan } from '../../src/live/cover.js';
 import { type SpanView, TOUCHED } from '../../src/live/spans.js';
 
 /** A view of `len` elements of `bpe` bytes at byte `off` of a buffer of `words` 8-byte words, nothing filtered. */
 function view(off: number, len: number, bpe: number, words = 8): SpanView & Coverage {
-  return uncovered({
+  return {
     id: 1,
     base: 0,
     off,
@@ -19,7 +19,16 @@ function view(off: number, len: number, bpe: number, words = 8): SpanView & Cove
     len,
     filter: new Uint32Array(words),
     touched: new Int32Array(TOUCHED),
-  });
+    rg: -1,
+    rlo: 0,
+    rhi: 0,
+    wg: -1,
+    wlo: 0,
+    whi: 0,
+    mg: -1,
+    mn: 0,
+    mt: 0,
+  };
 }
 
 /** Sets the filter bits of bytes [from, to) in `epoch`: read bits, or write bits when `write`. */
