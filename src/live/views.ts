@@ -13,7 +13,7 @@
 import type { Runtime, SiteFunction, ThreadHooks } from '../hooks/contract.js';
 import type { Buffers } from './buffers.js';
 import type { CheckRange, CheckWord } from './context.js';
-import { type Coverage, countAccess } from './cover.js';
+import { type Coverage, countMiss } from './cover.js';
 import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
@@ -25,7 +25,7 @@ const SAME_EPOCH = STAT.sameEpoch;
 /**
  * What the element fast path keeps of a view over shared memory (`./spans.ts` {@link SpanView}). An access covered by
  * its filter (a read of bytes read or written, a write of bytes written, in the current epoch) is not checked again;
- * nor is an access of its kind to an element of the view's covered run in the epoch (`./cover.ts` {@link Coverage}).
+ * nor is any access of its kind once the filter covers the whole view in the epoch (`./cover.ts` {@link Coverage}).
  */
 type View = SpanView & Coverage;
 
@@ -113,12 +113,8 @@ export function elementAccess({
       len: buffer.growable ? -1 : o.length,
       filter,
       touched: touched[id],
-      rg: -1,
-      rlo: 0,
-      rhi: 0,
-      wg: -1,
-      wlo: 0,
-      whi: 0,
+      rc: -1,
+      wc: -1,
       mg: -1,
       mn: 0,
       mt: 0,
@@ -163,12 +159,13 @@ export function elementAccess({
     const e = v.filter[w];
     v.filter[w] = (e >>> 16 === epoch ? e : epoch << 16) | (flags ? mask << 8 : mask);
     touch(v.touched, epoch, w, w + 1);
+    if (v.len > 0) countMiss(v, v, gen, epoch);
   };
   /**
-   * An element access outside the view's covered runs (`./cover.ts`): true for a key that is not a number (the site
-   * then calls `get`/`set`), else the word's filter test, and the miss path when it fails; then it counts towards the
-   * next scan of the covered runs. A read is covered by bytes read or written in this epoch, a write by bytes
-   * written. Returns what the fast path returns.
+   * An element access through a view the same-epoch filter does not cover whole (`./cover.ts`): true for a key that
+   * is not a number (the site then calls `get`/`set`), else the word's filter test, and the miss path when it fails.
+   * A read is covered by bytes read or written in this epoch, a write by bytes written. Returns what the fast path
+   * returns.
    */
   const element = (
     v: View,
@@ -186,25 +183,19 @@ export function elementAccess({
     const mask = ((1 << v.bpe) - 1) << (byte & 7);
     if (e >>> 16 !== epoch || (((flags ? 0 : e) | (e >>> 8)) & mask) !== mask) miss(v, o, m, i, byte, flags);
     else counts[SAME_EPOCH]++;
-    if (v.len > 0 && recorder === undefined) countAccess(v, v, gen, epoch);
     return c;
   };
   /**
-   * The fast path of an element read (`flags` 0) or write (WRITE), hooks contract {@link Runtime.r} / `w`: an
-   * element in the view's covered run of this epoch needs no check (`./cover.ts`); anything else takes {@link
-   * element}. Kept this small so that V8 inlines it at every site of a function (its inlining budget is counted in
-   * bytecodes).
+   * The fast path of an element read (`flags` 0) or write (WRITE), hooks contract {@link Runtime.r} / `w`: a view
+   * the filter covers whole in this epoch needs no check (`./cover.ts`); anything else takes {@link element}. Kept
+   * this small so that V8 inlines it at every site of a function (its inlining budget is counted in bytecodes).
    */
   const fastPath =
     (flags: number) =>
     (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown): unknown => {
       const v = o === lastView ? last : viewAt(o);
       if (v === undefined) return o;
-      if (
-        typeof k !== 'number' ||
-        !(flags ? v.wg === gen && k >= v.wlo && k < v.whi : v.rg === gen && k >= v.rlo && k < v.rhi)
-      )
-        return element(v, o, k, m, i, c, flags);
+      if ((flags ? v.wc : v.rc) !== gen || typeof k !== 'number') return element(v, o, k, m, i, c, flags);
       counts[SAME_EPOCH]++;
       return c;
     };
