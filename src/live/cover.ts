@@ -30,6 +30,10 @@ export interface Coverage {
   mt: number;
 }
 
+/** `v` with no coverage yet (its fields added in one order: one hidden class for every view). */
+export const uncovered = <T extends object>(v: T): T & Coverage =>
+  Object.assign(v, { rc: -1, wc: -1, mg: -1, mn: 0, mt: 0 });
+
 /**
  * Which accesses through view `v` (of a fixed length) the same-epoch filter covers in filter epoch `epoch`: a bit
  * set of {@link READS} and {@link WRITES}, each set when every byte of the view has the filter's read-or-write

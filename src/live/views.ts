@@ -13,7 +13,7 @@
 import type { Runtime, SiteFunction, ThreadHooks } from '../hooks/contract.js';
 import type { Buffers } from './buffers.js';
 import type { CheckRange, CheckWord } from './context.js';
-import { type Coverage, countMiss } from './cover.js';
+import { type Coverage, countMiss, uncovered } from './cover.js';
 import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
@@ -105,7 +105,7 @@ export function elementAccess({
       filters[id] = filter;
       touched[id] = new Int32Array(TOUCHED);
     }
-    const v: View = {
+    const v: View = uncovered({
       id,
       base: buffers.baseOf(id),
       off: o.byteOffset,
@@ -113,12 +113,7 @@ export function elementAccess({
       len: buffer.growable ? -1 : o.length,
       filter,
       touched: touched[id],
-      rc: -1,
-      wc: -1,
-      mg: -1,
-      mn: 0,
-      mt: 0,
-    };
+    });
     views.set(o, v);
     return v;
   };

@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type Coverage, countMiss, covers, READS, WRITES } from '../../src/live/cover.js';
+import { type Coverage, countMiss, covers, READS, uncovered, WRITES } from '../../src/live/cover.js';
 import { type SpanView, TOUCHED } from '../../src/live/spans.js';
 
 /** A view of `len` elements of `bpe` bytes at byte `off` of a buffer of `words` 8-byte words, nothing filtered. */
 function view(off: number, len: number, bpe: number, words = 8): SpanView & Coverage {
-  return {
+  return uncovered({
     id: 1,
     base: 0,
     off,
@@ -19,12 +19,7 @@ function view(off: number, len: number, bpe: number, words = 8): SpanView & Cove
     len,
     filter: new Uint32Array(words),
     touched: new Int32Array(TOUCHED),
-    rc: -1,
-    wc: -1,
-    mg: -1,
-    mn: 0,
-    mt: 0,
-  };
+  });
 }
 
 /** Sets the filter bits of bytes [from, to) in `epoch`: read bits, or write bits when `write`. */
