@@ -23,6 +23,31 @@ export const ATOMIC_OPS = [
   'notify',
 ] as const;
 
+/**
+ * The `Math` functions a range-checked loop may call (`../instrument/ranges.ts`, `Hooks.pure`): on numbers they run
+ * no other code and touch no memory (ECMA-262 §21.3.2: each converts its arguments with ToNumber, which runs no code
+ * on a number).
+ */
+export const PURE_MATH = [
+  'abs',
+  'ceil',
+  'cos',
+  'exp',
+  'floor',
+  'fround',
+  'hypot',
+  'imul',
+  'log',
+  'max',
+  'min',
+  'round',
+  'sign',
+  'sin',
+  'sqrt',
+  'tan',
+  'trunc',
+] as const;
+
 /** The most arguments an `Atomics` function of {@link ATOMIC_OPS} takes (`compareExchange`, `wait`, `waitAsync`). */
 export const ATOMIC_ARITY = 4;
 

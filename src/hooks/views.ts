@@ -1,10 +1,12 @@
 /**
  * Tests of values on the built-ins as they were when this module loaded, before any user code: is it a view, over
- * shared memory, a TypedArray constructor; reading a property without running code ({@link Hooks.peek}).
+ * shared memory, a TypedArray constructor; reading a property without running code ({@link Hooks.peek}), and whether it is a
+ * pure `Math` function ({@link Hooks.pure}).
  */
 
 import { isProxy } from 'node:util/types';
 import type { Hooks } from './contract.js';
+import { PURE_MATH } from './names.js';
 
 /** `ArrayBuffer.isView` (ECMA-262 §25.1.5.1). */
 export const isView = ArrayBuffer.isView;
@@ -42,6 +44,10 @@ export const peek = (o: unknown, p: string): unknown => {
   return UNKNOWN;
 };
 const protoOf = Object.prototype.isPrototypeOf;
+/** The functions of `PURE_MATH` as they were at startup. */
+const pureMath: ReadonlySet<unknown> = new Set(PURE_MATH.map((name) => Math[name]));
+/** Is {@link peek}`(o, p)` one of the `Math` functions of `PURE_MATH` as they were at startup ({@link Hooks.pure})? */
+export const pure = (o: unknown, p: string): boolean => pureMath.has(peek(o, p));
 
 /**
  * Is `c` one of the TypedArray constructors (ECMA-262 §23.2.7) or a subclass of one (`class M extends Uint8Array`,

@@ -14,7 +14,9 @@
  * The loop (`for (let j = LO; j < HI; j++)`, `<=`, `++j`, `j += c` with `c` a positive integer literal) qualifies
  * when its body is straight-line code that can neither exit early nor run other code: expression statements, `let`
  * / `const` / `var` declarations at the top of the body, `if`s without element accesses; operators on numbers
- * (no `in`, `instanceof`, `delete`, calls, `new`, property reads other than elements, string or BigInt literals);
+ * (no `in`, `instanceof`, `delete`, `new`, property reads other than elements, string or BigInt literals; no
+calls but `M.f(...)` with `f` one of `PURE_MATH`, `../hooks/names.ts`, whose value the guard tests to be that
+built-in, `__goldilocks.pure(M, "f")`, the body not assigning `M`: on numbers it runs no other code);
  * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
  * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` invariant in the loop
  * (`./scope.ts`), every other variable read a local of the function declared before the loop (accumulators may be
@@ -30,6 +32,7 @@
  */
 
 import type * as E from 'estree';
+import { PURE_MATH } from '../hooks/names.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
 import { invariantVariable, loopLocal } from './scope.js';
 import { type N, unparen } from './syntax.js';
@@ -60,6 +63,8 @@ export interface RangePlan {
   accesses: Planned[];
   /** Variables the typeof tests cover, and those that must be safe integers. */
   numbers: Set<string>;
+  /** The calls `object.name(...)` of the body, each tested with `Hooks.pure` on entry, without repeats. */
+  calls: Array<{ object: string; name: string }>;
   ints: Set<string>;
   views: string[];
 }
@@ -150,6 +155,8 @@ class Body {
   /** Uses of names, by position, to check that a declared name is used only after its declaration. */
   readonly uses: Array<{ name: string; pos: number }> = [];
   readonly declaredAt = new Map<string, number>();
+  /** The calls `M.f(...)` of the body (`f` of `PURE_MATH`), by the texts `M` and `f`. */
+  readonly calls: Array<{ object: string; name: string }> = [];
 
   constructor(readonly j: string) {}
 
@@ -236,6 +243,28 @@ class Body {
       case 'MemberExpression':
         this.element(x, 0, conditional);
         return;
+      case 'CallExpression': {
+        // `M.f(...)`, f of PURE_MATH: the guard tests that `M.f` is that built-in as the loop is entered
+        const f = x.callee;
+        if (
+          x.optional ||
+          f.type !== 'MemberExpression' ||
+          f.computed ||
+          f.optional ||
+          f.object.type !== 'Identifier' ||
+          f.property.type !== 'Identifier' ||
+          !(PURE_MATH as readonly string[]).includes(f.property.name)
+        )
+          refuse();
+        const m = f as E.MemberExpression;
+        const call = { object: (m.object as E.Identifier).name, name: (m.property as E.Identifier).name };
+        for (const a of x.arguments) {
+          if (a.type === 'SpreadElement') refuse();
+          this.expression(a, conditional);
+        }
+        if (!this.calls.some((c) => c.object === call.object && c.name === call.name)) this.calls.push(call);
+        return;
+      }
       case 'AssignmentExpression': {
         const t = unparen(x.left);
         if (t.type === 'Identifier') {
@@ -365,6 +394,10 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
     for (const a of body.accesses) collect(a.node);
     for (const name of body.declared) if (fixed.has(name)) refuse();
     for (const name of body.assigned) if (fixed.has(name)) refuse();
+    // a called function's object is read once, by the guard: the body may not change it
+    for (const { object } of body.calls)
+      if (object === h.j || body.declared.has(object) || body.assigned.has(object) || views.includes(object))
+        refuse();
     for (const u of body.uses) {
       const at = body.declaredAt.get(u.name);
       if (at !== undefined && u.pos < at) refuse();
@@ -393,6 +426,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
       ...h,
       accesses: body.accesses,
       numbers,
+      calls: body.calls,
       ints,
       views,
     };
@@ -410,6 +444,7 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const unshared = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
   if (sites.includes(null)) return `${plan.temp} = ${unshared}`;
   const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
+  const pure = plan.calls.map((c) => `${HOOKS_GLOBAL}.pure(${c.object}, "${c.name}") && `).join('');
   const lo = affine(plan.lo, plan.j, J, new Set()).text;
   const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
   const entries = plan.accesses.map((a, k) => {
@@ -417,7 +452,7 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
     return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${a.coef * plan.step}, ${a.kind}, ${sites[k]}`;
   });
   return (
-    `${plan.temp} = ${unshared} || ${typed}${HOOKS_GLOBAL}.span(${SITE_FN}, ${lo}, (${hi}), ${plan.step}, ` +
+    `${plan.temp} = ${unshared} || ${typed}${pure}${HOOKS_GLOBAL}.span(${SITE_FN}, ${lo}, (${hi}), ${plan.step}, ` +
     `${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`
   );
 }

@@ -13,6 +13,7 @@
 import type { Runtime, SiteFunction, ThreadHooks } from '../hooks/contract.js';
 import type { Buffers } from './buffers.js';
 import type { CheckRange, CheckWord } from './context.js';
+import { type Coverage, countMiss, uncovered } from './cover.js';
 import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
@@ -23,9 +24,10 @@ const SAME_EPOCH = STAT.sameEpoch;
 
 /**
  * What the element fast path keeps of a view over shared memory (`./spans.ts` {@link SpanView}). An access covered by
- * its filter (a read of bytes read or written, a write of bytes written, in the current epoch) is not checked again.
+ * its filter (a read of bytes read or written, a write of bytes written, in the current epoch) is not checked again;
+ * nor is any access of its kind once the filter covers the whole view in the epoch (`./cover.ts` {@link Coverage}).
  */
-type View = SpanView;
+type View = SpanView & Coverage;
 
 /** What the element accesses of a thread are checked with. */
 export interface ElementChecks {
@@ -80,10 +82,13 @@ export function elementAccess({
    * the second of the same or a weaker kind to the same bytes needs no check (see {@link View}).
    */
   let epoch = 1;
+  /** This thread's count of epochs ({@link Coverage}'s generation): unlike `epoch`, it never wraps. */
+  let gen = 0;
   /** The same-epoch filters of the buffers this thread accessed, by buffer id, and their hulls ({@link touch}). */
   const filters: Uint32Array[] = [];
   const touched: Int32Array[] = [];
   const nextEpoch = (): void => {
+    gen++;
     if (++epoch > 0xffff) {
       for (const f of filters) f?.fill(0);
       for (const t of touched) t?.fill(0);
@@ -100,7 +105,7 @@ export function elementAccess({
       filters[id] = filter;
       touched[id] = new Int32Array(TOUCHED);
     }
-    const v: View = {
+    const v: View = uncovered({
       id,
       base: buffers.baseOf(id),
       off: o.byteOffset,
@@ -108,7 +113,7 @@ export function elementAccess({
       len: buffer.growable ? -1 : o.length,
       filter,
       touched: touched[id],
-    };
+    });
     views.set(o, v);
     return v;
   };
@@ -149,25 +154,44 @@ export function elementAccess({
     const e = v.filter[w];
     v.filter[w] = (e >>> 16 === epoch ? e : epoch << 16) | (flags ? mask << 8 : mask);
     touch(v.touched, epoch, w, w + 1);
+    if (v.len > 0) countMiss(v, v, gen, epoch);
   };
   /**
-   * The fast path of an element read (`flags` 0) or write (WRITE), hooks contract {@link Runtime.r} / `w`; small
-   * enough for V8 to inline at each site. A read is covered by bytes read or written in this epoch, a write by
-   * bytes written.
+   * An element access through a view the same-epoch filter does not cover whole (`./cover.ts`): true for a key that
+   * is not a number (the site then calls `get`/`set`), else the word's filter test, and the miss path when it fails.
+   * A read is covered by bytes read or written in this epoch, a write by bytes written. Returns what the fast path
+   * returns.
+   */
+  const element = (
+    v: View,
+    o: ArrayBufferView,
+    k: unknown,
+    m: SiteFunction,
+    i: number,
+    c: unknown,
+    flags: number,
+  ): unknown => {
+    if (typeof k !== 'number') return true;
+    const byte = byteOf(v, o, k);
+    if (byte < 0) return c;
+    const e = v.filter[byte >>> 3];
+    const mask = ((1 << v.bpe) - 1) << (byte & 7);
+    if (e >>> 16 !== epoch || (((flags ? 0 : e) | (e >>> 8)) & mask) !== mask) miss(v, o, m, i, byte, flags);
+    else counts[SAME_EPOCH]++;
+    return c;
+  };
+  /**
+   * The fast path of an element read (`flags` 0) or write (WRITE), hooks contract {@link Runtime.r} / `w`: a view
+   * the filter covers whole in this epoch needs no check (`./cover.ts`); anything else takes {@link element}. Kept
+   * this small so that V8 inlines it at every site of a function (its inlining budget is counted in bytecodes).
    */
   const fastPath =
     (flags: number) =>
     (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown): unknown => {
       const v = o === lastView ? last : viewAt(o);
       if (v === undefined) return o;
-      if (typeof k !== 'number') return true;
-      const byte = byteOf(v, o, k);
-      if (byte < 0) return c;
-      const e = v.filter[byte >>> 3];
-      const mask = ((1 << v.bpe) - 1) << (byte & 7);
-      if (e >>> 16 !== epoch || (((flags ? 0 : e) | (e >>> 8)) & mask) !== mask)
-        miss(v, o, m, i, byte, flags);
-      else counts[SAME_EPOCH]++;
+      if ((flags ? v.wc : v.rc) !== gen || typeof k !== 'number') return element(v, o, k, m, i, c, flags);
+      counts[SAME_EPOCH]++;
       return c;
     };
   const read = fastPath(0);

@@ -139,6 +139,21 @@ const RANGED: Record<string, { fn: string; args: (v: Float64Array[]) => unknown[
     args: ([a, b]) => [a, b, 7, 20],
     views: 2,
   },
+  'pure Math calls (pivot search: Math.abs, and Math.max)': {
+    fn: `function pivot(a, n, k) {
+      let max = -1;
+      let l = k;
+      for (let i = k; i < n; i++) {
+        const v = Math.max(Math.abs(a[i]), 0);
+        if (v > max) {
+          max = v;
+          l = i;
+        }
+      }
+      return l;
+    }`,
+    args: ([a]) => [a, 30, 4],
+  },
   'zero iterations': {
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 9, 3],
@@ -187,6 +202,29 @@ describe('range checks: loops that take them', () => {
     assert.equal(spans, 0);
     assert.equal(calls, 2); // once per iteration, as without instrumentation
   });
+  test('a Math function replaced by user code skips span: its calls run as without instrumentation', () => {
+    const fn = `function f(a, n) { for (let j = 0; j < n; j++) a[j] = Math.abs(a[j]); }`;
+    assert.ok(spanned(fn));
+    const f = runInThisContext(compile(fn)) as (a: Float64Array, n: number) => void;
+    const [a] = views(1, 8);
+    const abs = Math.abs;
+    let calls = 0;
+    Math.abs = (x: number) => {
+      calls++;
+      return abs(x);
+    };
+    try {
+      spans = 0;
+      f(a, 3);
+    } finally {
+      Math.abs = abs;
+    }
+    assert.equal(spans, 0);
+    assert.equal(calls, 3);
+    spans = 0;
+    f(a, 3);
+    assert.equal(spans, 1, 'the built-in again: span');
+  });
 });
 
 /** Loops that keep their per-access checks (no span), each for the reason its name gives. */
@@ -195,7 +233,10 @@ const PER_ACCESS: Record<string, string> = {
   'an early exit (return)': `function f(a, n) { for (let j = 0; j < n; j++) { a[j] = 0; if (j > 3) return j; } }`,
   'an access under a condition': `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) s += j > 2 ? a[j] : 0; return s; }`,
   'an access in an if': `function f(a, n) { for (let j = 0; j < n; j++) if (j > 2) a[j] = 1; }`,
-  'a call': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = Math.abs(a[j]); }`,
+  'a call of a function that is not a pure Math one': `function f(a, g, n) { for (let j = 0; j < n; j++) a[j] = g(a[j]); }`,
+  'a call of Math.random': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = Math.random(); }`,
+  'a spread argument': `function f(a, xs, n) { for (let j = 0; j < n; j++) a[j] = Math.max(...xs); }`,
+  'a pure Math call whose object the body assigns': `function f(a, M, n) { for (let j = 0; j < n; j++) { a[j] = M.abs(a[j]); M = Math; } }`,
   'an index that is not affine (j * j)': `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) s += a[j * j]; return s; }`,
   'an indirect index': `function f(a, idx, n) { for (let j = 0; j < n; j++) a[idx[j]] = 1; }`,
   'a coefficient that is not a literal': `function f(a, n, m) { for (let j = 0; j < n; j++) a[j * m] = 1; }`,
