@@ -173,11 +173,13 @@ export interface Hooks {
    */
   readonly peek: (o: unknown, p: string) => unknown;
   /**
-   * `pure(o, p)`: whether {@link peek}`(o, p)` is one of the `Math` functions of `PURE_MATH` (`./names.ts`) as they
-   * were at startup: a call of it on numbers runs no other code. The range checks of `../instrument/ranges.ts` test
-   * each `Math.f` their loop calls with it as the loop is entered.
+   * `pure(() => o, ...names)`: whether {@link peek}`(o, p)` is one of the `Math` functions of `PURE_MATH`
+   * (`./names.ts`) as they were at startup, for each `p` of `names`: a call of it on numbers runs no other code.
+   * False when reading `o` throws (a binding in its temporal dead zone or undeclared: the loop may run no iteration,
+   * and the plain program would then not read it). The range checks of `../instrument/ranges.ts` test each object
+   * `M` whose functions `M.f` their loop calls with it as the loop is entered.
    */
-  readonly pure: (o: unknown, p: string) => boolean;
+  readonly pure: (object: () => unknown, ...names: string[]) => boolean;
   /** Registers a module's sites (`locs` = line, column pairs); returns the id of its first site, ids are dense. */
   readonly sites: (file: string, locs: readonly number[]) => number;
   /** The location of site `id`. @throws RangeError for an id that was never registered in this thread. */

@@ -46,8 +46,21 @@ export const peek = (o: unknown, p: string): unknown => {
 const protoOf = Object.prototype.isPrototypeOf;
 /** The functions of `PURE_MATH` as they were at startup. */
 const pureMath: ReadonlySet<unknown> = new Set(PURE_MATH.map((name) => Math[name]));
-/** Is {@link peek}`(o, p)` one of the `Math` functions of `PURE_MATH` as they were at startup ({@link Hooks.pure})? */
-export const pure = (o: unknown, p: string): boolean => pureMath.has(peek(o, p));
+/**
+ * Is {@link peek}`(o, p)`, `o` the value of `object()`, one of the `Math` functions of `PURE_MATH` as they were at
+ * startup, for each name `p` of `names` ({@link Hooks.pure})? False when `object()` throws (its binding in its
+ * temporal dead zone, or not declared), which a loop of no iteration would not have thrown.
+ */
+export function pure(object: () => unknown, ...names: string[]): boolean {
+  let o: unknown;
+  try {
+    o = object();
+  } catch {
+    return false;
+  }
+  for (const p of names) if (!pureMath.has(peek(o, p))) return false;
+  return true;
+}
 
 /**
  * Is `c` one of the TypedArray constructors (ECMA-262 §23.2.7) or a subclass of one (`class M extends Uint8Array`,

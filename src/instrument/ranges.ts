@@ -16,7 +16,7 @@
  * / `const` / `var` declarations at the top of the body, `if`s without element accesses; operators on numbers
  * (no `in`, `instanceof`, `delete`, `new`, property reads other than elements, string or BigInt literals; no
 calls but `M.f(...)` with `f` one of `PURE_MATH`, `../hooks/names.ts`, whose value the guard tests to be that
-built-in, `__goldilocks.pure(M, "f")`, the body not assigning `M`: on numbers it runs no other code);
+built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numbers it runs no other code);
  * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
  * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` invariant in the loop
  * (`./scope.ts`), every other variable read a local of the function declared before the loop (accumulators may be
@@ -444,7 +444,10 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const unshared = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
   if (sites.includes(null)) return `${plan.temp} = ${unshared}`;
   const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
-  const pure = plan.calls.map((c) => `${HOOKS_GLOBAL}.pure(${c.object}, "${c.name}") && `).join('');
+  const objects = new Map<string, string[]>();
+  for (const c of plan.calls) objects.set(c.object, [...(objects.get(c.object) ?? []), `"${c.name}"`]);
+  // the object read by a function, inside the hook's try: a loop of no iteration would not read it at all
+  const pure = [...objects].map(([o, names]) => `${HOOKS_GLOBAL}.pure(() => ${o}, ${names.join(', ')}) && `).join('');
   const lo = affine(plan.lo, plan.j, J, new Set()).text;
   const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
   const entries = plan.accesses.map((a, k) => {
