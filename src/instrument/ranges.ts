@@ -447,7 +447,9 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const objects = new Map<string, string[]>();
   for (const c of plan.calls) objects.set(c.object, [...(objects.get(c.object) ?? []), `"${c.name}"`]);
   // the object read by a function, inside the hook's try: a loop of no iteration would not read it at all
-  const pure = [...objects].map(([o, names]) => `${HOOKS_GLOBAL}.pure(() => ${o}, ${names.join(', ')}) && `).join('');
+  const pure = [...objects]
+    .map(([o, names]) => `${HOOKS_GLOBAL}.pure(() => ${o}, ${names.join(', ')}) && `)
+    .join('');
   const lo = affine(plan.lo, plan.j, J, new Set()).text;
   const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
   const entries = plan.accesses.map((a, k) => {

@@ -20,7 +20,7 @@ if (main) {
     });
     at(2, () => {
       wait(2);
-      if (buf.toString('latin1', 0, 128) !== '\x01'.repeat(3) + '\x07' + '\x01'.repeat(124))
+      if (buf.toString('latin1', 0, 128) !== `${'\x01'.repeat(3)}\x07${'\x01'.repeat(124)}`)
         throw new Error('read');
       Buffer.alloc(128, 3).copy(buf); // merges the split page
       Atomics.store(turn, 0, 3);

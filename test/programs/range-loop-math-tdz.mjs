@@ -21,5 +21,5 @@ if (main) {
 }
 // the module's own Math: in its temporal dead zone until here
 // biome-ignore lint/suspicious/noShadowRestrictedNames: the point of the program
-let Math = globalThis.Math;
+const Math = globalThis.Math;
 if (!main && total(shared, 2) !== 0) throw new Error(`total ${total(shared, 2)} ${Math.PI}`);
