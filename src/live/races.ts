@@ -145,6 +145,7 @@ export function liveReport(
   stats.shadowInfoKiB = Math.ceil(census.infoBytes / 1024);
   stats.shadowPages = census.pages;
   stats.uniformPages = census.uniformPages;
+  stats.sharedPages = census.sharedPages;
   const events = stats.accesses + stats.sameEpoch;
   const detector = s.state.settings.detector;
   const j = emptyReport(LIVE_DETECTORS[detector], isPrecise(detector), liveInput(program));

@@ -27,6 +27,7 @@ describe('shadow census', () => {
     two.access(base + 16 + 2 * 4, 0x0f, 0, 9, true); // and another
     const c = shadowCensus(s);
     assert.equal(c.uniformPages, 1);
-    assert.equal(c.infoBytes, 3 * INFO_BYTES);
+    assert.equal(c.sharedPages, 1, "page 0's list became this thread's candidate to share");
+    assert.equal(c.infoBytes, 4 * INFO_BYTES, 'page 0: a header and one Info; page 1: two Infos');
   });
 });

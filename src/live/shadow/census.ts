@@ -7,7 +7,7 @@
  * records being linked or unlinked meanwhile, never an error (indices past the heap are not followed).
  */
 import { CTL, rawAtomics, type StateViews } from '../memory/state.js';
-import { Info, PAGE_INTS, UNIFORM } from './goldilocks.js';
+import { Info, PAGE_INTS, SHARED_SLOT, UNIFORM } from './goldilocks.js';
 
 /** What the shadow heap holds, in bytes and counts. */
 export interface ShadowCensus {
@@ -15,11 +15,15 @@ export interface ShadowCensus {
   heapBytes: number;
   /** Bytes of the word tables (a check lock and a list head per 8-byte word, whole pages). */
   tableBytes: number;
-  /** Bytes of the Info records linked from a word table (each `Info.SIZE` Int32). */
+  /** Bytes of the Info records linked from a word table (each `Info.SIZE` Int32), shared lists' headers included. */
   infoBytes: number;
-  /** Word table pages, and those of them kept uniform (one list standing for the page's 8 words). */
+  /**
+   * Word table pages, those of them kept uniform (one list standing for the page's 8 words), and those of these whose
+   * list is shared with other pages (`Shadow.shareList`; a shared list's records and header are counted once).
+   */
   pages: number;
   uniformPages: number;
+  sharedPages: number;
 }
 
 /** Takes the census of `s`'s shadow heap (see the file header). */
@@ -27,9 +31,17 @@ export function shadowCensus(s: StateViews): ShadowCensus {
   s.refresh();
   const heap = s.heap;
   const top = rawAtomics.load(s.ctl, CTL.heapTop);
-  const census: ShadowCensus = { heapBytes: top * 4, tableBytes: 0, infoBytes: 0, pages: 0, uniformPages: 0 };
+  const census: ShadowCensus = {
+    heapBytes: top * 4,
+    tableBytes: 0,
+    infoBytes: 0,
+    pages: 0,
+    uniformPages: 0,
+    sharedPages: 0,
+  };
   const buffers = rawAtomics.load(s.ctl, CTL.nextBuffer);
   let infos = 0;
+  const shared = new Set<number>(); // the headers of the shared lists counted
   for (let id = 1; id <= buffers && 3 * id + 2 < s.buffers.length; id++) {
     if (rawAtomics.load(s.buffers, 3 * id + 2) === 0) continue; // not registered yet
     const base = s.buffers[3 * id];
@@ -38,6 +50,13 @@ export function shadowCensus(s: StateViews): ShadowCensus {
     for (let page = base; page < end; page += PAGE_INTS) {
       census.pages++;
       if (heap[page + 3] === UNIFORM) census.uniformPages++;
+      const h = heap[page + SHARED_SLOT];
+      if (h !== 0) {
+        census.sharedPages++;
+        if (shared.has(h)) continue; // counted once
+        shared.add(h);
+        infos++; // its header
+      }
       for (let k = 1; k < PAGE_INTS; k += 2) {
         let n = 0;
         for (let e = heap[page + k]; e > 0 && e + Info.SIZE <= top && n < top; e = heap[e + Info.NEXT]) n++;
