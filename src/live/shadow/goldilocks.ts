@@ -94,6 +94,8 @@ export const lockOf = (word: number): number => word & -PAGE_INTS;
  * that list, 0 when the page's list is its own. The second word's lock slot, unused (a page has one lock).
  */
 export const SHARED_SLOT = 2;
+/** Shared lists a thread offers at once (`Shadow.shareList`): a power of 2. */
+const CANDIDATES = 8;
 /** Words of a shared list's header (an Info-sized record): its reference count, then its first Info. */
 export enum Shared {
   REFS = 0,
@@ -310,7 +312,7 @@ export class Shadow {
           (stop !== end || last === Access.MASK);
         if (whole && this.uniform(heap, page)) {
           // the page's first word stands for all 8
-          this.ownList(page);
+          if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
           if (this.checkRecord(heap, page, Access.MASK, flags, site, stopOnRace))
             return (page - word) / 2 + 1;
           w = stop;
@@ -394,7 +396,7 @@ export class Shadow {
           const stop = Math.min(end, page + PAGE_INTS);
           const whole = w === page && stop === page + PAGE_INTS;
           if (whole && this.uniform(heap, page)) {
-            this.ownList(page);
+            if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
             if (!this.recordOwned(heap, page, flags, site, now)) this.record(page, Access.MASK, flags, site);
             w = stop;
             continue;
@@ -518,7 +520,7 @@ export class Shadow {
   splitPage(page: number): void {
     let heap = this.s.heap;
     if (heap[page + 3] !== UNIFORM) return;
-    this.ownList(page);
+    if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
     heap[page + 3] = 0;
     const infos: number[] = [];
     for (let e = heap[page + 1]; e !== 0; e = heap[e + Info.NEXT]) {
@@ -620,8 +622,8 @@ export class Shadow {
    * copy first ({@link ownList}: an Info copied, the walk cache not stored into a shared Info, {@link find}); the
    * partially-eager collector (`./eager.ts`) does the same for each page it rewrites, and shares it again after.
    * The header's reference count (a compare-exchange, pages of different locks drop it at once) counts the pages
-   * pointing to the list and the one thread that keeps it as the candidate for its next merged pages
-   * ({@link sharedLast}); whoever drops it to 0 frees the list, which no page reaches any more, nor a thread (a
+   * pointing to the list and the one thread that keeps it as a candidate for its next merged pages
+   * ({@link candidates}); whoever drops it to 0 frees the list, which no page reaches any more, nor a thread (a
    * page's list is read under its lock only). Terminate-safety: the copy is linked with one store, before the slot
    * is cleared and the reference dropped; a new reference is counted before a page points to the list, the slot
    * written before the head: a holder stopped between two writes leaves either a page whose own list is a copy of
@@ -629,14 +631,17 @@ export class Shadow {
    * once) or a count one too high (the list is never freed: a leak, not an error).
    *
    * Called with page `page` uniform (or not: then nothing is done), its lock held: the page's list is shared with the
-   * last page this thread shared when equal to it, else becomes that candidate.
+   * candidate of its class (the last list of this class this thread shared) when equal to it, else becomes that
+   * candidate.
    */
   shareList(page: number): void {
     const heap = this.s.heap;
     if (!this.listsShared || heap[page + 3] !== UNIFORM || heap[page + SHARED_SLOT] !== 0) return;
     const own = heap[page + 1];
     if (own === 0) return;
-    const last = this.sharedLast;
+    // the candidate of the lists like this one: by the first Info's site and kind (a loop interleaves arrays)
+    const slot = (heap[own + Info.SITE] ^ heap[own + Info.FLAGS]) & (CANDIDATES - 1);
+    const last = this.candidates[slot];
     if (last !== 0 && sameList(heap, heap[last + Shared.FIRST], own)) {
       this.addRefs(last, 1);
       heap[page + SHARED_SLOT] = last;
@@ -653,7 +658,7 @@ export class Shadow {
     heap[h + Shared.FIRST] = own;
     heap[h + Info.LS] = 0; // released as an Info at the end
     heap[page + SHARED_SLOT] = h;
-    this.sharedLast = h;
+    this.candidates[slot] = h;
     if (last !== 0) this.addRefs(last, -1);
   }
 
@@ -684,8 +689,11 @@ export class Shadow {
   /** Shared lists are used (see {@link shareList}); off for the online peers, whose records change otherwise. */
   protected listsShared = true;
 
-  /** The header of the shared list this thread offers its next merged pages (one reference held), or 0. */
-  private sharedLast = 0;
+  /**
+   * The headers of the shared lists this thread offers its next merged pages (one reference held on each), or 0:
+   * the last one made per class of first Info ({@link shareList}).
+   */
+  private readonly candidates = new Int32Array(CANDIDATES);
 
   /** Adds `n` to the references of the shared list of header `h`; frees it, header and Infos, at 0. */
   private addRefs(h: number, n: number): void {
