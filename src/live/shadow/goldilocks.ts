@@ -8,7 +8,7 @@
  * with the mask of the word's bytes it covers. An access of an element (1, 2, 4 or 8 bytes, always aligned in a
  * TypedArray) touches one word: one lock, one list, however its bytes overlap other views' elements. A DataView
  * access may straddle two words; a bulk operation covers many, a page at a time, and whole pages it covers may be
- * kept as one ({@link Shadow.uniform}).
+ * kept as one ({@link Shadow.uniform}), pointing to a list shared by many pages ({@link Shadow.shareList}).
  *
  * **Info** (8 Int32 in the shadow heap): `next`, `flags` (byte mask | WRITE | ATOMIC), `owner` (thread id), `pos`
  * (length of the synchronization event list when the access was checked), `site` (string id of its
