@@ -5,9 +5,27 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { StateViews } from '../../src/live/memory/state.js';
+import {
+  appendCell,
+  EAGER_MIN,
+  ensureThread,
+  STAT,
+  type StateViews,
+  Tag,
+} from '../../src/live/memory/state.js';
 import { shadowCensus } from '../../src/live/shadow/census.js';
-import { Access, Info, PAGE_INTS, SHARED_SLOT, Shared, UNIFORM } from '../../src/live/shadow/goldilocks.js';
+import { collectList } from '../../src/live/shadow/eager.js';
+import {
+  Access,
+  Info,
+  PAGE_INTS,
+  packA,
+  SHARED_SLOT,
+  Shadow,
+  Shared,
+  UNIFORM,
+} from '../../src/live/shadow/goldilocks.js';
+import { SyncKind } from '../../src/model/sync.js';
 import { twoThreads } from '../helpers/two-threads.js';
 
 /** Thread `one`'s loop writing the words [0, 8·pages) of the buffer at `base`, an element at a time, at site 7. */
@@ -102,6 +120,30 @@ describe('shared lists', () => {
     );
     assert.equal(two.access(base + PAGE_INTS + 2, 0xff, Access.WRITE, 41, true)?.site, 7);
     assert.equal(two.access(base + 2, 0xff, Access.WRITE, 42, true)?.site, 40);
+  });
+
+  test('the partially-eager collector rewrites shared pages and shares them again; the race verdicts stay', () => {
+    const { s, base, one, two } = twoThreads();
+    ensureThread(s, 3);
+    const three = new Shadow(s, 3);
+    writePages(one, base, 4); // at list position 0
+    const L = packA(Tag.Named, 1);
+    appendCell(s, SyncKind.Release, 1, L, 0);
+    for (let i = 0; i < 2 * EAGER_MIN; i++) appendCell(s, SyncKind.Release, 3, packA(Tag.Named, 2), 0);
+    const acquire = appendCell(s, SyncKind.Acquire, 2, L, 0);
+    two.pos = acquire + 1;
+    three.pos = acquire + 1;
+    collectList(s, one);
+    assert.equal(one.counts[STAT.eagerRuns], 1, 'collected');
+    const h = header(s, base);
+    assert.notEqual(h, 0);
+    for (let p = 1; p < 4; p++)
+      assert.equal(header(s, base + p * PAGE_INTS), h, `page ${p} shares the list again`);
+    const e = s.heap[h + Shared.FIRST];
+    assert.notEqual(s.heap[e + Info.LS], 0, 'its record starts at the cut, with its lockset evaluated');
+    // thread 2 acquired the lock thread 1 released after its writes: ordered; thread 3 is not
+    assert.equal(two.access(base + PAGE_INTS + 2 * 4, 0xff, 0, 50, true), undefined);
+    assert.equal(three.access(base + 2 * PAGE_INTS + 2, 0xff, 0, 51, true)?.owner, 1);
   });
 
   test('a shared list is freed when no page points to it and its thread offers another', () => {
