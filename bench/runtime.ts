@@ -368,7 +368,7 @@ function shadowTable(
         const fixed = above === undefined ? '' : ((above - (total ?? heap)) / 2 ** 20).toFixed(0);
         rows.push(
           `| ${k} | ${w} | ${d} | ${bb(heap, shared)} | ${bb(kib(stats.shadowTableKiB), shared)} | ` +
-            `${bb(kib(stats.shadowInfoKiB), shared)} | ${bb(filters, shared)} | **${bb(total, shared)}** | ` +
+            `${bb(kib(stats.shadowInfoKiB), shared)} | ${bb(filters, shared)} | ${total === undefined ? '' : `**${bb(total, shared)}**`} | ` +
             `${bb(above, shared)} | ${fixed} |`,
         );
       }
