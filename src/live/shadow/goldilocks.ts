@@ -691,7 +691,8 @@ export class Shadow {
 
   /**
    * The headers of the shared lists this thread offers its next merged pages (one reference held on each), or 0:
-   * the last one made per class of first Info ({@link shareList}).
+   * the last one made per class of first Info ({@link shareList}). A thread that ends (or is terminated) keeps its
+   * references: at most CANDIDATES lists per thread are never freed.
    */
   private readonly candidates = new Int32Array(CANDIDATES);
 
