@@ -331,6 +331,63 @@ const mib = (kib: number | undefined) => (kib === undefined ? '' : (kib / 1024).
 const ratio = (x: number) => `${x.toFixed(x >= 10 ? 0 : 1)}×`;
 
 /**
+ * The shadow memory table (issue 24 §1: memory stated per shared byte, plus a fixed part), from the report's `stats`
+ * of each detector mode's first successful run: per shared byte, the shadow heap's high-water mark (`shadowKiB`:
+ * word tables, Info records, locksets, freed records kept for reuse), of which the word tables and the Info records
+ * linked from them (`shadowTableKiB`, `shadowInfoKiB`, `src/live/shadow/census.ts`), and the same-epoch filters the
+ * threads allocated (`filterBytes`, an upper bound of their resident part); `shadow` = heap + filters. The rest of
+ * the RSS above plain is the fixed part (runtime code, the workers' larger heaps), in MiB. A figure the build does
+ * not report (a `--base` build before the census) is left empty.
+ */
+function shadowTable(
+  kernels: string[],
+  workerCounts: number[],
+  detectors: string[],
+  get: (k: string, w: number, m: string) => Cell | undefined,
+): string[] {
+  const rows: string[] = [];
+  const bb = (bytes: number | undefined, shared: number) =>
+    bytes === undefined || Number.isNaN(bytes) ? '' : (bytes / shared).toFixed(2);
+  for (const k of kernels)
+    for (const w of workerCounts) {
+      const plain = figures(get(k, w, 'plain'));
+      for (const d of detectors) {
+        const cell = get(k, w, d);
+        const f = figures(cell);
+        const stats = cell?.runs.find((r) => r.stats !== undefined && r.result !== undefined)?.stats;
+        const shared = f.sharedBytes;
+        if (!f.ok || stats?.shadowKiB === undefined || !shared) continue;
+        const kib = (x: number | undefined) => (x === undefined ? undefined : x * 1024);
+        const heap = kib(stats.shadowKiB)!;
+        const filters = stats.filterBytes;
+        const total = filters === undefined ? undefined : heap + filters;
+        const above =
+          plain.ok && f.rssKiB !== undefined && plain.rssKiB !== undefined
+            ? (f.rssKiB - plain.rssKiB) * 1024
+            : undefined;
+        const fixed = above === undefined ? '' : ((above - (total ?? heap)) / 2 ** 20).toFixed(0);
+        rows.push(
+          `| ${k} | ${w} | ${d} | ${bb(heap, shared)} | ${bb(kib(stats.shadowTableKiB), shared)} | ` +
+            `${bb(kib(stats.shadowInfoKiB), shared)} | ${bb(filters, shared)} | ${total === undefined ? '' : `**${bb(total, shared)}**`} | ` +
+            `${bb(above, shared)} | ${fixed} |`,
+        );
+      }
+    }
+  if (rows.length === 0) return [];
+  return [
+    '',
+    "Shadow memory per byte of shared data (B/B, from the report's `stats`): the shadow heap's high-water mark " +
+      '(heap), of which the word tables (tables) and the Info records linked from them at exit (Infos); the ' +
+      'same-epoch filters the threads allocated (filters; an upper bound of their resident part); shadow = heap + ' +
+      'filters; the RSS above plain per shared byte; and the rest of the RSS above plain, the fixed part (MiB).',
+    '',
+    '| kernel | workers | mode | heap B/B | tables B/B | Infos B/B | filters B/B | shadow B/B | RSS above plain B/B | rest MiB |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+  ];
+}
+
+/**
  * Table 1 of the paper from the live goldilocks's stats (docs/RUNTIME.md "The check"): all element accesses, the
  * share decided by the same-epoch filter, then the Info checks of the word checks and the share decided by each
  * short-circuit, the happens-before memo, and full lockset walks.
@@ -489,6 +546,7 @@ function report(
         lines.push(`| ${k} | ${w} | ${shortCircuits(stats).join(' | ')} |`);
       }
   }
+  lines.push(...shadowTable(kernels, workerCounts, detectors, get));
   if (racy.length > 0) {
     lines.push('', '**RACES REPORTED ON RACE-FREE KERNELS** (a bug of the kernel or of the detector):', '');
     for (const r of racy) lines.push(`- ${r}`);

@@ -15,6 +15,7 @@ import type { Excuse } from './excuses.js';
 import { CTL, lock, rawAtomics, STATS, type StateViews, unlock } from './memory/state.js';
 import { getString, putString } from './memory/strings.js';
 import { isPrecise, LIVE_DETECTORS } from './options.js';
+import { shadowCensus } from './shadow/census.js';
 
 /**
  * Thrown in the racing thread before the racy access executes (PLDI'07 §1): the access does not happen. A program
@@ -139,6 +140,12 @@ export function liveReport(
   });
   stats.syncCells = rawAtomics.load(ctl, CTL.listEnd);
   stats.shadowKiB = Math.ceil(rawAtomics.load(ctl, CTL.heapTop) / 256);
+  const census = shadowCensus(s);
+  stats.shadowTableKiB = Math.ceil(census.tableBytes / 1024);
+  stats.shadowInfoKiB = Math.ceil(census.infoBytes / 1024);
+  stats.shadowPages = census.pages;
+  stats.uniformPages = census.uniformPages;
+  stats.sharedPages = census.sharedPages;
   const events = stats.accesses + stats.sameEpoch;
   const detector = s.state.settings.detector;
   const j = emptyReport(LIVE_DETECTORS[detector], isPrecise(detector), liveInput(program));

@@ -102,6 +102,7 @@ export function elementAccess({
     let filter = filters[id];
     if (filter === undefined) {
       filter = new Uint32Array(Math.ceil(buffers.capacityOf(id) / 8));
+      counts[STAT.filterBytes] += filter.byteLength;
       filters[id] = filter;
       touched[id] = new Int32Array(TOUCHED);
     }

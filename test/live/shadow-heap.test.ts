@@ -19,7 +19,7 @@ import {
   StateViews,
 } from '../../src/live/memory/state.js';
 import { SHADOW_LIMIT_DEFAULT, SHADOW_LIMIT_MAX } from '../../src/live/options.js';
-import { Access, Info, Shadow } from '../../src/live/shadow/goldilocks.js';
+import { Access, Info, PAGE_INTS, SHARED_SLOT, Shadow, Shared } from '../../src/live/shadow/goldilocks.js';
 import { cli, tempFile } from '../helpers/helpers.js';
 
 const MiB = 1 << 20;
@@ -63,6 +63,23 @@ describe('shadow heap', () => {
     ensureThread(s, 2);
     const conflict = new Shadow(s, 2).access(last, 0x01, 0, 2, true);
     assert.equal(conflict?.owner, t);
+  });
+
+  test('pages past 2^31 bytes share one list, and a word split out of it races as before', () => {
+    const s = views(3 * 1024);
+    allocHeap(s, (2 * GiB) / 4); // earlier shadow state
+    ensureThread(s, 1);
+    ensureThread(s, 2);
+    const buffers = new Buffers(s);
+    const base = buffers.baseOf(buffers.register(new SharedArrayBuffer(4 * 64)));
+    const one = new Shadow(s, 1);
+    for (let w = 0; w < 32; w++) one.access(base + 2 * w, 0xff, Access.WRITE, 5, true);
+    const header = s.heap[base + SHARED_SLOT];
+    assert.ok(header * 4 > 2 ** 31, `header at byte ${header * 4}`);
+    for (let p = 1; p < 4; p++) assert.equal(s.heap[base + p * PAGE_INTS + SHARED_SLOT], header);
+    assert.equal(s.heap[header + Shared.REFS], 5, 'four pages and the candidate');
+    assert.equal(new Shadow(s, 2).access(base + PAGE_INTS + 2 * 3, 0x01, 0, 6, true)?.site, 5);
+    assert.equal(s.heap[header + Shared.REFS], 4, 'the page split out holds its own copy');
   });
 
   test('past the limit: a ShadowLimitError naming the limit and --shadow-limit', () => {

@@ -145,6 +145,11 @@ export const STATS = [
   'listPeak',
   /** Loops whose accesses were checked by one range check (`../spans.ts`), not access by access. */
   'ranges',
+  /**
+   * Bytes of the same-epoch filters the threads allocated (`../views.ts`; thread-local memory, not in the shadow
+   * heap): what they reserve, of which the system commits the pages a thread wrote.
+   */
+  'filterBytes',
 ] as const;
 export type StatName = (typeof STATS)[number];
 /** Words of `ctl` reserved for the counters (from `CTL.stats` to `CTL.dedup`). */

@@ -105,7 +105,9 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number): number {
     const pages = forEachPage(s, (page) => collectStarts(s, page, cut, starts));
     evaluateStarts(s, [...starts.values()], cut);
     forEachPage(s, (page) => {
+      shadow.ownList(page); // a shared list is never written (Shadow.shareList): the page's own copy is
       shadow.counts[STAT.eagerInfos] += movePage(s, shadow, page, cut, starts);
+      shadow.shareList(page);
     });
     return pages;
   } finally {

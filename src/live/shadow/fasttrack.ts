@@ -198,6 +198,9 @@ export class FastTrackShadow extends Shadow implements rules.ClockStore<number> 
   /** A read may drop other threads' reads ({@link readExclusive}): never skipped as unchanged. */
   protected override sameAccessKept = false;
 
+  /** Lists are not shared between pages (`Shadow.shareList`): {@link readExclusive} changes other threads' records. */
+  protected override listsShared = false;
+
   /**
    * Records the access (`Shadow.record`), a read after {@link readExclusive}. Lock held.
    */

@@ -8,7 +8,7 @@
  * with the mask of the word's bytes it covers. An access of an element (1, 2, 4 or 8 bytes, always aligned in a
  * TypedArray) touches one word: one lock, one list, however its bytes overlap other views' elements. A DataView
  * access may straddle two words; a bulk operation covers many, a page at a time, and whole pages it covers may be
- * kept as one ({@link Shadow.uniform}).
+ * kept as one ({@link Shadow.uniform}), pointing to a list shared by many pages ({@link Shadow.shareList}).
  *
  * **Info** (8 Int32 in the shadow heap): `next`, `flags` (byte mask | WRITE | ATOMIC), `owner` (thread id), `pos`
  * (length of the synchronization event list when the access was checked), `site` (string id of its
@@ -89,6 +89,18 @@ export const alignPage = (i: number): number => (i + PAGE_INTS - 1) & -PAGE_INTS
 export const UNIFORM = -1;
 /** The check lock of the word at heap index `word` (its page's). */
 export const lockOf = (word: number): number => word & -PAGE_INTS;
+/**
+ * The slot of a uniform page whose list is shared with other pages (see {@link Shadow.shareList}): the header of
+ * that list, 0 when the page's list is its own. The second word's lock slot, unused (a page has one lock).
+ */
+export const SHARED_SLOT = 2;
+/** Shared lists a thread offers at once (`Shadow.shareList`): a power of 2. */
+const CANDIDATES = 8;
+/** Words of a shared list's header (an Info-sized record): its reference count, then its first Info. */
+export enum Shared {
+  REFS = 0,
+  FIRST = 1,
+}
 
 /**
  * The flag bits of an access and of an Info's `flags` word: the byte mask (bits 0–7, one per byte of the 8-byte
@@ -300,6 +312,7 @@ export class Shadow {
           (stop !== end || last === Access.MASK);
         if (whole && this.uniform(heap, page)) {
           // the page's first word stands for all 8
+          if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
           if (this.checkRecord(heap, page, Access.MASK, flags, site, stopOnRace))
             return (page - word) / 2 + 1;
           w = stop;
@@ -383,6 +396,7 @@ export class Shadow {
           const stop = Math.min(end, page + PAGE_INTS);
           const whole = w === page && stop === page + PAGE_INTS;
           if (whole && this.uniform(heap, page)) {
+            if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
             if (!this.recordOwned(heap, page, flags, site, now)) this.record(page, Access.MASK, flags, site);
             w = stop;
             continue;
@@ -506,6 +520,7 @@ export class Shadow {
   splitPage(page: number): void {
     let heap = this.s.heap;
     if (heap[page + 3] !== UNIFORM) return;
+    if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
     heap[page + 3] = 0;
     const infos: number[] = [];
     for (let e = heap[page + 1]; e !== 0; e = heap[e + Info.NEXT]) {
@@ -592,6 +607,113 @@ export class Shadow {
       heap[page + k] = 0;
     }
     heap[page + 3] = UNIFORM;
+    this.shareList(page);
+  }
+
+  /**
+   * **Shared lists** (issue 24 §1, memory): the pages of a loop over an array get equal lists (one thread's
+   * accesses of the same sites between two synchronization events; crypt's 8 reads of a word, one per byte and site,
+   * in every page), and a census found a few dozen distinct lists over all the words of a kernel. So a uniform page
+   * whose list equals another page's points to one shared copy of it: the head of its first word points to the
+   * list's first Info, its {@link SHARED_SLOT} to the list's header ([references, first Info], {@link Shared}).
+   *
+   * Protocol. A shared list is never written: its Infos are read by every thread that holds the lock of a page
+   * pointing to it, under different locks. A thread about to change a shared page's list in place takes its own
+   * copy first ({@link ownList}: an Info copied, the walk cache not stored into a shared Info, {@link find}); the
+   * partially-eager collector (`./eager.ts`) does the same for each page it rewrites, and shares it again after.
+   * The header's reference count (a compare-exchange, pages of different locks drop it at once) counts the pages
+   * pointing to the list and the one thread that keeps it as a candidate for its next merged pages
+   * ({@link candidates}); whoever drops it to 0 frees the list, which no page reaches any more, nor a thread (a
+   * page's list is read under its lock only). Terminate-safety: the copy is linked with one store, before the slot
+   * is cleared and the reference dropped; a new reference is counted before a page points to the list, the slot
+   * written before the head: a holder stopped between two writes leaves either a page whose own list is a copy of
+   * the shared one while its slot still names it (the next {@link ownList} copies again, and drops the reference
+   * once) or a count one too high (the list is never freed: a leak, not an error).
+   *
+   * Called with page `page` uniform (or not: then nothing is done), its lock held: the page's list is shared with the
+   * candidate of its class (the last list of this class this thread shared) when equal to it, else becomes that
+   * candidate.
+   */
+  shareList(page: number): void {
+    const heap = this.s.heap;
+    if (!this.listsShared || heap[page + 3] !== UNIFORM || heap[page + SHARED_SLOT] !== 0) return;
+    const own = heap[page + 1];
+    if (own === 0) return;
+    // the candidate of the lists like this one: by the first Info's site and kind (a loop interleaves arrays)
+    const slot = (heap[own + Info.SITE] ^ heap[own + Info.FLAGS]) & (CANDIDATES - 1);
+    const last = this.candidates[slot];
+    if (last !== 0 && sameList(heap, heap[last + Shared.FIRST], own)) {
+      this.addRefs(last, 1);
+      heap[page + SHARED_SLOT] = last;
+      heap[page + 1] = heap[last + Shared.FIRST];
+      for (let e = own; e !== 0; ) {
+        const next = heap[e + Info.NEXT];
+        this.release(e);
+        e = next;
+      }
+      return;
+    }
+    const h = this.free.pop() ?? this.allocInfo();
+    heap[h + Shared.REFS] = 2; // the page and this thread's candidate
+    heap[h + Shared.FIRST] = own;
+    heap[h + Info.LS] = 0; // released as an Info at the end
+    heap[page + SHARED_SLOT] = h;
+    this.candidates[slot] = h;
+    if (last !== 0) this.addRefs(last, -1);
+  }
+
+  /**
+   * Page `page` (its lock held) gets its own copy of the shared list it points to, if it does (see
+   * {@link shareList}), to be changed in place.
+   */
+  ownList(page: number): void {
+    const heap = this.s.heap;
+    const h = heap[page + SHARED_SLOT];
+    if (h === 0) return;
+    let first = 0;
+    let tail = 0;
+    for (let e = heap[h + Shared.FIRST]; e !== 0; e = heap[e + Info.NEXT]) {
+      const c = this.free.pop() ?? this.allocInfo();
+      for (let f = 1; f < Info.SIZE; f++) heap[c + f] = heap[e + f];
+      if (heap[c + Info.LS] !== 0) retainLockset(this.s, heap[c + Info.LS]);
+      heap[c + Info.NEXT] = 0;
+      if (tail === 0) first = c;
+      else heap[tail + Info.NEXT] = c;
+      tail = c;
+    }
+    heap[page + 1] = first;
+    heap[page + SHARED_SLOT] = 0;
+    this.addRefs(h, -1);
+  }
+
+  /** Shared lists are used (see {@link shareList}); off for the online peers, whose records change otherwise. */
+  protected listsShared = true;
+
+  /**
+   * The headers of the shared lists this thread offers its next merged pages (one reference held on each), or 0:
+   * the last one made per class of first Info ({@link shareList}). A thread that ends (or is terminated) keeps its
+   * references: at most CANDIDATES lists per thread are never freed.
+   */
+  private readonly candidates = new Int32Array(CANDIDATES);
+
+  /** Adds `n` to the references of the shared list of header `h`; frees it, header and Infos, at 0. */
+  private addRefs(h: number, n: number): void {
+    const s = this.s;
+    const heap = s.heap;
+    let refs = heap[h + Shared.REFS];
+    for (;;) {
+      const seen = s.pages.cas(h + Shared.REFS, refs, refs + n);
+      if (seen === refs) break;
+      refs = seen;
+    }
+    if (refs + n !== 0) return;
+    for (let e = heap[h + Shared.FIRST]; e !== 0; ) {
+      const next = heap[e + Info.NEXT];
+      this.release(e);
+      e = next;
+    }
+    heap[h + Shared.FIRST] = 0;
+    this.release(h);
   }
 
   /**
@@ -643,10 +765,14 @@ export class Shadow {
     return false;
   }
 
+  /** The word {@link find} checks is in a shared list ({@link shareList}): no walk cache is stored in its Infos. */
+  private inShared = false;
+
   /** The first Info of the word that conflicts with the access and does not happen before it. Lock held. */
   find(word: number, mask: number, flags: number): Conflict | undefined {
     let heap = this.s.heap;
     this.counts[STAT.accesses]++;
+    this.inShared = heap[lockOf(word) + SHARED_SLOT] !== 0;
     for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
       if (e + Info.SIZE > heap.length) {
         // allocated by another thread after the heap grew past this view
@@ -710,7 +836,7 @@ export class Shadow {
     counts[STAT.walkCells] += end - from;
     this.start(u, explicit);
     const hb = this.walk(from, end, -1);
-    if (this.walkEnd - from >= WALK_CACHE_MIN_CELLS) this.cache(e);
+    if (this.walkEnd - from >= WALK_CACHE_MIN_CELLS && !this.inShared) this.cache(e);
     if (hb) {
       this.remember(u, pos);
       return undefined;

@@ -1,0 +1,69 @@
+/**
+ * A census of the shadow heap (`../memory/state.ts`), for the report's `stats` (`../races.ts`): where the shadow
+ * state's bytes go, so that memory can be stated per shared byte apart from the runtime's fixed part (issue 24 §1).
+ * It reads every word table page of every registered buffer and follows its lists of `Info` records
+ * (`./goldilocks.ts`), without the page locks: called when the report is written, normally after every worker has
+ * exited; while threads still run (a report written on abort) the counts are a snapshot that may be off by the
+ * records being linked or unlinked meanwhile, never an error (indices past the heap are not followed).
+ */
+import { CTL, rawAtomics, type StateViews } from '../memory/state.js';
+import { Info, PAGE_INTS, SHARED_SLOT, UNIFORM } from './goldilocks.js';
+
+/** What the shadow heap holds, in bytes and counts. */
+export interface ShadowCensus {
+  /** Bytes of the heap allocated so far (its high-water mark: freed records stay in the pools). */
+  heapBytes: number;
+  /** Bytes of the word tables (a check lock and a list head per 8-byte word, whole pages). */
+  tableBytes: number;
+  /** Bytes of the Info records linked from a word table (each `Info.SIZE` Int32), shared lists' headers included. */
+  infoBytes: number;
+  /**
+   * Word table pages, those of them kept uniform (one list standing for the page's 8 words), and those of these whose
+   * list is shared with other pages (`Shadow.shareList`; a shared list's records and header are counted once).
+   */
+  pages: number;
+  uniformPages: number;
+  sharedPages: number;
+}
+
+/** Takes the census of `s`'s shadow heap (see the file header). */
+export function shadowCensus(s: StateViews): ShadowCensus {
+  s.refresh();
+  const heap = s.heap;
+  const top = rawAtomics.load(s.ctl, CTL.heapTop);
+  const census: ShadowCensus = {
+    heapBytes: top * 4,
+    tableBytes: 0,
+    infoBytes: 0,
+    pages: 0,
+    uniformPages: 0,
+    sharedPages: 0,
+  };
+  const buffers = rawAtomics.load(s.ctl, CTL.nextBuffer);
+  let infos = 0;
+  const shared = new Set<number>(); // the headers of the shared lists counted
+  for (let id = 1; id <= buffers && 3 * id + 2 < s.buffers.length; id++) {
+    if (rawAtomics.load(s.buffers, 3 * id + 2) === 0) continue; // not registered yet
+    const base = s.buffers[3 * id];
+    const end = Math.min(top, base + 2 * s.buffers[3 * id + 1]);
+    census.tableBytes += (end - base) * 4;
+    for (let page = base; page < end; page += PAGE_INTS) {
+      census.pages++;
+      if (heap[page + 3] === UNIFORM) census.uniformPages++;
+      const h = heap[page + SHARED_SLOT];
+      if (h !== 0) {
+        census.sharedPages++;
+        if (shared.has(h)) continue; // counted once
+        shared.add(h);
+        infos++; // its header
+      }
+      for (let k = 1; k < PAGE_INTS; k += 2) {
+        let n = 0;
+        for (let e = heap[page + k]; e > 0 && e + Info.SIZE <= top && n < top; e = heap[e + Info.NEXT]) n++;
+        infos += n;
+      }
+    }
+  }
+  census.infoBytes = infos * Info.SIZE * 4;
+  return census;
+}

@@ -1,0 +1,33 @@
+/**
+ * The census of the shadow heap (`src/live/shadow/census.ts`): the report's `stats` state the shadow state's bytes by
+ * part (word tables, Info records, uniform pages), so that memory is stated per shared byte (issue 24 §1).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { shadowCensus } from '../../src/live/shadow/census.js';
+import { Access, Info } from '../../src/live/shadow/goldilocks.js';
+import { twoThreads } from '../helpers/two-threads.js';
+
+const INFO_BYTES = Info.SIZE * 4;
+
+describe('shadow census', () => {
+  test('counts the word table of a registered buffer and no Info before any access', () => {
+    const { s } = twoThreads();
+    const c = shadowCensus(s);
+    assert.equal(c.tableBytes, 4 * 64, 'a 256-byte buffer: 32 words of two Int32');
+    assert.equal(c.pages, 4);
+    assert.equal(c.infoBytes, 0);
+    assert.ok(c.heapBytes >= c.tableBytes);
+  });
+
+  test('counts the Infos linked from the word tables, a uniform page once', () => {
+    const { s, base, one, two } = twoThreads();
+    for (let w = 0; w < 8; w++) one.access(base + 2 * w, 0xff, Access.WRITE, 7, true); // page 0: merged
+    two.access(base + 16 + 2 * 3, 0xff, 0, 8, true); // page 1: one word read
+    two.access(base + 16 + 2 * 4, 0x0f, 0, 9, true); // and another
+    const c = shadowCensus(s);
+    assert.equal(c.uniformPages, 1);
+    assert.equal(c.sharedPages, 1, "page 0's list became this thread's candidate to share");
+    assert.equal(c.infoBytes, 4 * INFO_BYTES, 'page 0: a header and one Info; page 1: two Infos');
+  });
+});
