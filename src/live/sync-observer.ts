@@ -2,7 +2,9 @@
  * The goldilocks/sync library's reports (`../sync/observer.ts`) as synchronization cells: a lock's acquire and
  * release (`Tag.Named`: the lock is named by its buffer and byte offset; the locks this thread holds are kept in
  * `Shadow.held`, innermost last), a volatile's publish (a write) and subscribe (a read), `Tag.Volatile`. Each
- * primitive is named once per thread for race reports (`./lock-names.ts`).
+ * primitive is named once per thread for race reports (`./lock-names.ts`). A Mutex's compare-exchange that takes
+ * the lock and its acquire cell (its release cell and the compare-exchange that may give it up) are appended in
+ * one list-lock section (`acquireByCompareExchange`, `releaseByCompareExchange`).
  */
 
 import { SyncKind } from '../model/sync.js';
@@ -12,6 +14,13 @@ import { libraryAtomics } from './intercept/atomics.js';
 import type { LockNames } from './lock-names.js';
 import { appendCell, Tag } from './memory/state.js';
 import { packA } from './shadow/goldilocks.js';
+
+/** The `a` word (tagged `tag`) of the cells of `ref`, the primitive named in `names` for reports. */
+function cellA(ctx: Context, names: LockNames, tag: number, ref: SyncRef): number {
+  const id = ctx.idOf(ref.buffer);
+  names.note(ref, id);
+  return packA(tag, id);
+}
 
 /**
  * Appends the cell `kind` of `ref` (tagged `tag`) for the thread of `ctx`, the primitive named in `names` for
@@ -28,9 +37,7 @@ function syncCell(
   ref: SyncRef,
   defer: boolean,
 ): number {
-  const id = ctx.idOf(ref.buffer);
-  names.note(ref, id);
-  const a = packA(tag, id);
+  const a = cellA(ctx, names, tag, ref);
   const s = ctx.s;
   ctx.listLocked(() => {
     appendCell(s, kind, ctx.t, a, ref.byteOffset);
@@ -46,20 +53,73 @@ function syncCell(
  */
 export function observeSync(ctx: Context, names: LockNames): void {
   const held = ctx.shadow.held;
+  const atomics = libraryAtomics(ctx);
+  /** Drops lock (`a`, `b`) from the held locks (its innermost entry). */
+  const drop = (a: number, b: number): void => {
+    for (let i = held.length - 2; i >= 0; i -= 2) {
+      if (held[i] === a && held[i + 1] === b) {
+        held.splice(i, 2);
+        break;
+      }
+    }
+  };
+  const acquireByCompareExchange = (
+    ref: SyncRef,
+    ta: Int32Array,
+    index: number,
+    expected: number,
+    replacement: number,
+    site: number,
+  ): number => {
+    const a = cellA(ctx, names, Tag.Named, ref);
+    const b = ref.byteOffset;
+    const c = atomics.compareExchangeLocking(
+      ta,
+      index,
+      expected,
+      replacement,
+      site,
+      SyncKind.Acquire,
+      a,
+      b,
+      acquireByCompareExchange,
+    );
+    if (c === expected) held.push(a, b);
+    return c;
+  };
+  const releaseByCompareExchange = (
+    ref: SyncRef,
+    ta: Int32Array,
+    index: number,
+    expected: number,
+    replacement: number,
+    site: number,
+  ): number => {
+    const a = cellA(ctx, names, Tag.Named, ref);
+    const b = ref.byteOffset;
+    drop(a, b); // before the operation's access is recorded, as by release(): its alock is a lock still held
+    return atomics.compareExchangeLocking(
+      ta,
+      index,
+      expected,
+      replacement,
+      site,
+      SyncKind.Release,
+      a,
+      b,
+      releaseByCompareExchange,
+    );
+  };
   setSyncObserver({
-    atomics: libraryAtomics(ctx),
+    atomics,
     acquire(ref) {
       held.push(syncCell(ctx, names, SyncKind.Acquire, Tag.Named, ref, false), ref.byteOffset);
     },
     release(ref) {
-      const a = syncCell(ctx, names, SyncKind.Release, Tag.Named, ref, true);
-      for (let i = held.length - 2; i >= 0; i -= 2) {
-        if (held[i] === a && held[i + 1] === ref.byteOffset) {
-          held.splice(i, 2);
-          break;
-        }
-      }
+      drop(syncCell(ctx, names, SyncKind.Release, Tag.Named, ref, true), ref.byteOffset);
     },
+    acquireByCompareExchange,
+    releaseByCompareExchange,
     publish(ref) {
       syncCell(ctx, names, SyncKind.Publish, Tag.Volatile, ref, true);
     },

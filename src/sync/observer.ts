@@ -20,6 +20,32 @@ export interface SyncObserver {
   subscribe(ref: SyncRef): void;
   /** The atomic operations the primitives use on their words (default: the global `Atomics`); see {@link A}. */
   readonly atomics?: SyncAtomics;
+  /**
+   * Optional, the two as one step: `atomics.compareExchange(ta, index, expected, replacement, site)` of a lock's
+   * word and, when it exchanged (returned `expected`: it took the lock), `acquire(ref)` right after it.
+   * @returns the element's old value. Without it a primitive calls the two one after the other.
+   */
+  acquireByCompareExchange?(
+    ref: SyncRef,
+    ta: Int32Array,
+    index: number,
+    expected: number,
+    replacement: number,
+    site: number,
+  ): number;
+  /**
+   * Optional, the two as one step: `release(ref)`, then `atomics.compareExchange(ta, index, expected, replacement,
+   * site)` of the lock's word (the operation that may give the lock up).
+   * @returns the element's old value. Without it a primitive calls the two one after the other.
+   */
+  releaseByCompareExchange?(
+    ref: SyncRef,
+    ta: Int32Array,
+    index: number,
+    expected: number,
+    replacement: number,
+    site: number,
+  ): number;
 }
 
 /**
