@@ -15,16 +15,29 @@ import type { LockNames } from './lock-names.js';
 import { appendCell, Tag } from './memory/state.js';
 import { packA } from './shadow/goldilocks.js';
 
-/** The `a` word (tagged `tag`) of the cells of `ref`, the primitive named in `names` for reports. */
-function cellA(ctx: Context, names: LockNames, tag: number, ref: SyncRef): number {
-  const id = ctx.idOf(ref.buffer);
-  names.note(ref, id);
+/**
+ * The `a` word (tagged `tag`) of the cells of `ref`, the primitive named in `names` for reports the first time;
+ * its buffer's id kept in `known`: one lookup per report, not a buffer id lookup and a name's key string.
+ */
+function cellA(
+  ctx: Context,
+  names: LockNames,
+  known: WeakMap<SyncRef, number>,
+  tag: number,
+  ref: SyncRef,
+): number {
+  let id = known.get(ref);
+  if (id === undefined) {
+    id = ctx.idOf(ref.buffer);
+    names.note(ref, id);
+    known.set(ref, id);
+  }
   return packA(tag, id);
 }
 
 /**
  * Appends the cell `kind` of `ref` (tagged `tag`) for the thread of `ctx`, the primitive named in `names` for
- * reports; returns its `a` word. A release or a publish comes right before the atomic operation that lets other
+ * reports (`cellA`, `known`); returns its `a` word. A release or a publish comes right before the atomic operation that lets other
  * threads go on (the primitive's docstring): with `defer`, the list's collection (§5.4) that its cell made due waits
  * for that operation, whose cell makes it due again (`appendCell`; the Atomics interceptor collects after it), so
  * that no thread waiting for the lock waits for the collection too.
@@ -32,12 +45,13 @@ function cellA(ctx: Context, names: LockNames, tag: number, ref: SyncRef): numbe
 function syncCell(
   ctx: Context,
   names: LockNames,
+  known: WeakMap<SyncRef, number>,
   kind: number,
   tag: number,
   ref: SyncRef,
   defer: boolean,
 ): number {
-  const a = cellA(ctx, names, tag, ref);
+  const a = cellA(ctx, names, known, tag, ref);
   const s = ctx.s;
   ctx.listLocked(() => {
     appendCell(s, kind, ctx.t, a, ref.byteOffset);
@@ -54,6 +68,8 @@ function syncCell(
 export function observeSync(ctx: Context, names: LockNames): void {
   const held = ctx.shadow.held;
   const atomics = libraryAtomics(ctx);
+  /** The buffer id of each ref reported in this thread (`cellA`). */
+  const known = new WeakMap<SyncRef, number>();
   /** Drops lock (`a`, `b`) from the held locks (its innermost entry). */
   const drop = (a: number, b: number): void => {
     for (let i = held.length - 2; i >= 0; i -= 2) {
@@ -71,7 +87,7 @@ export function observeSync(ctx: Context, names: LockNames): void {
     replacement: number,
     site: number,
   ): number => {
-    const a = cellA(ctx, names, Tag.Named, ref);
+    const a = cellA(ctx, names, known, Tag.Named, ref);
     const b = ref.byteOffset;
     const c = atomics.compareExchangeLocking(
       ta,
@@ -95,7 +111,7 @@ export function observeSync(ctx: Context, names: LockNames): void {
     replacement: number,
     site: number,
   ): number => {
-    const a = cellA(ctx, names, Tag.Named, ref);
+    const a = cellA(ctx, names, known, Tag.Named, ref);
     const b = ref.byteOffset;
     drop(a, b); // before the operation's access is recorded, as by release(): its alock is a lock still held
     return atomics.compareExchangeLocking(
@@ -113,18 +129,18 @@ export function observeSync(ctx: Context, names: LockNames): void {
   setSyncObserver({
     atomics,
     acquire(ref) {
-      held.push(syncCell(ctx, names, SyncKind.Acquire, Tag.Named, ref, false), ref.byteOffset);
+      held.push(syncCell(ctx, names, known, SyncKind.Acquire, Tag.Named, ref, false), ref.byteOffset);
     },
     release(ref) {
-      drop(syncCell(ctx, names, SyncKind.Release, Tag.Named, ref, true), ref.byteOffset);
+      drop(syncCell(ctx, names, known, SyncKind.Release, Tag.Named, ref, true), ref.byteOffset);
     },
     acquireByCompareExchange,
     releaseByCompareExchange,
     publish(ref) {
-      syncCell(ctx, names, SyncKind.Publish, Tag.Volatile, ref, true);
+      syncCell(ctx, names, known, SyncKind.Publish, Tag.Volatile, ref, true);
     },
     subscribe(ref) {
-      syncCell(ctx, names, SyncKind.Subscribe, Tag.Volatile, ref, false);
+      syncCell(ctx, names, known, SyncKind.Subscribe, Tag.Volatile, ref, false);
     },
   });
 }
