@@ -8,7 +8,7 @@
  */
 
 import { SyncKind } from '../model/sync.js';
-import { type SyncRef, setSyncObserver } from '../sync/observer.js';
+import { type LockCompareExchange, type SyncRef, setSyncObserver } from '../sync/observer.js';
 import type { Context } from './context.js';
 import { libraryAtomics } from './intercept/atomics.js';
 import type { LockNames } from './lock-names.js';
@@ -79,52 +79,21 @@ export function observeSync(ctx: Context, names: LockNames): void {
       }
     }
   };
-  const acquireByCompareExchange = (
-    ref: SyncRef,
-    ta: Int32Array,
-    index: number,
-    expected: number,
-    replacement: number,
-    site: number,
-  ): number => {
-    const a = cellA(ctx, names, known, Tag.Named, ref);
-    const b = ref.byteOffset;
-    const c = atomics.compareExchangeLocking(
-      ta,
-      index,
-      expected,
-      replacement,
-      site,
-      SyncKind.Acquire,
-      a,
-      b,
-      acquireByCompareExchange,
-    );
-    if (c === expected) held.push(a, b);
-    return c;
-  };
-  const releaseByCompareExchange = (
-    ref: SyncRef,
-    ta: Int32Array,
-    index: number,
-    expected: number,
-    replacement: number,
-    site: number,
-  ): number => {
-    const a = cellA(ctx, names, known, Tag.Named, ref);
-    const b = ref.byteOffset;
-    drop(a, b); // before the operation's access is recorded, as by release(): its alock is a lock still held
-    return atomics.compareExchangeLocking(
-      ta,
-      index,
-      expected,
-      replacement,
-      site,
-      SyncKind.Release,
-      a,
-      b,
-      releaseByCompareExchange,
-    );
+  /**
+   * The observer's compare-exchange with the cell `kind` (`SyncKind.Acquire` or `Release`) of its lock in one
+   * list-lock section (`LibraryAtomics.compareExchangeLocking`); the held locks updated as by `acquire`/`release`.
+   */
+  const byCompareExchange = (kind: number): LockCompareExchange => {
+    const f: LockCompareExchange = (ref, ta, index, expected, replacement, site) => {
+      const a = cellA(ctx, names, known, Tag.Named, ref);
+      const b = ref.byteOffset;
+      // a release leaves the held locks before the operation's access is recorded (its alock: a lock still held)
+      if (kind === SyncKind.Release) drop(a, b);
+      const c = atomics.compareExchangeLocking(ta, index, expected, replacement, site, kind, a, b, f);
+      if (kind === SyncKind.Acquire && c === expected) held.push(a, b);
+      return c;
+    };
+    return f;
   };
   setSyncObserver({
     atomics,
@@ -134,8 +103,8 @@ export function observeSync(ctx: Context, names: LockNames): void {
     release(ref) {
       drop(syncCell(ctx, names, known, SyncKind.Release, Tag.Named, ref, true), ref.byteOffset);
     },
-    acquireByCompareExchange,
-    releaseByCompareExchange,
+    acquireByCompareExchange: byCompareExchange(SyncKind.Acquire),
+    releaseByCompareExchange: byCompareExchange(SyncKind.Release),
     publish(ref) {
       syncCell(ctx, names, known, SyncKind.Publish, Tag.Volatile, ref, true);
     },

@@ -347,7 +347,7 @@ export interface LibraryAtomics extends SyncAtomics {
    * @returns the element's old value, as `compareExchange`.
    * @throws DataRaceException (mode `throw`) before the operation when it races; a release cell is appended then.
    */
-  compareExchangeLocking(
+  compareExchangeLocking: (
     ta: Int32Array,
     i: number,
     expected: number,
@@ -357,7 +357,7 @@ export interface LibraryAtomics extends SyncAtomics {
     lockA: number,
     lockB: number,
     fn: Callee,
-  ): number;
+  ) => number;
 }
 
 /**
@@ -406,16 +406,16 @@ export function libraryAtomics(ctx: Context): LibraryAtomics {
       siteOf(site, compareExchange),
     ) as number;
   };
-  const compareExchangeLocking = (
-    ta: Int32Array,
-    i: number,
-    expected: number,
-    replacement: number,
-    site: number,
-    lockCell: number,
-    lockA: number,
-    lockB: number,
-    fn: Callee,
+  const compareExchangeLocking: LibraryAtomics['compareExchangeLocking'] = (
+    ta,
+    i,
+    expected,
+    replacement,
+    site,
+    lockCell,
+    lockA,
+    lockB,
+    fn,
   ) => {
     return ops.compareExchange(
       ta,
