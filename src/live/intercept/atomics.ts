@@ -60,7 +60,7 @@ function checkedAtomics(ctx: Context) {
    * `lockCell`, when not 0, is the kind of a lock's cell (`SyncKind.Release` or `Acquire`) of lock (`lockA`,
    * `lockB`) appended in the same section: a release first, before the check (the release before the operation
    * that lets others go on, `../../sync/observer.ts`); an acquire last, after the access's cell, and only when the
-   * operation writes (a compare-exchange that took the lock).
+   * operation returned `taken` (a compare-exchange that took the lock: it returned its expected value).
    * `excused`: a second run after an excused race (`ctx.race` returned true) that `stopOnRace` kept from happening
    * (a release cell is not appended again).
    */
@@ -76,6 +76,7 @@ function checkedAtomics(ctx: Context) {
     lockCell = 0,
     lockA = 0,
     lockB = 0,
+    taken: unknown = undefined,
   ): unknown => {
     const bpe = ta.BYTES_PER_ELEMENT;
     const off = ta.byteOffset + x * bpe;
@@ -105,8 +106,7 @@ function checkedAtomics(ctx: Context) {
           // this write (ordered after the cell) is ordered after the access too
           shadow.record(word, mask, flags, site);
           appendCell(s, kindFlags >> 16, t, packA(Tag.Atomic, id), off * 4 + Math.log2(bpe));
-          if (lockCell === SyncKind.Acquire && (flags & Access.WRITE) !== 0)
-            appendCell(s, lockCell, t, lockA, lockB);
+          if (lockCell === SyncKind.Acquire && result === taken) appendCell(s, lockCell, t, lockA, lockB);
         }
         // the list's collection (§5.4) waits until the word is unlocked: another thread's operation on the word
         // (a Mutex's, often) would wait for all of it
@@ -124,7 +124,8 @@ function checkedAtomics(ctx: Context) {
       ctx.race(conflict, id, off, bpe, flags, site, `Atomics.${name}`, fn) &&
       ctx.stopOnRace
     )
-      return atomic(ta, x, decide, op, fn, name, site, true, lockCell, lockA, lockB); // excused: it happens after all
+      // excused: the operation happens after all
+      return atomic(ta, x, decide, op, fn, name, site, true, lockCell, lockA, lockB, taken);
     return result;
   };
   /** The element index `i` of shared `ta` as ValidateAtomicAccess computes it, or -1 to leave it to the original. */
@@ -172,6 +173,7 @@ function checkedAtomics(ctx: Context) {
       lockCell,
       lockA,
       lockB,
+      conv[0],
     );
   };
   const waiters = (ta: Int32Array, x: number): [number, number] => [
