@@ -28,7 +28,9 @@ const WAITED = 1;
  * thread arriving when the lock is free may take it ahead of woken waiters.
  *
  * Observer: `acquire(ref)` after the lock is taken, `release(ref)` before it is given up (kind `'mutex'`), so
- * unlock → later lock is a happens-before edge and the runtime sees the mutex as a held lock.
+ * unlock → later lock is a happens-before edge and the runtime sees the mutex as a held lock; through the
+ * observer's `acquireByCompareExchange`/`releaseByCompareExchange` when it has them (each report and its
+ * compare-exchange as one step).
  */
 export class Mutex extends SyncPrimitive {
   /** Bytes of the region (two Int32 words; the second is unused, kept for the regions placed by callers). */
@@ -62,15 +64,28 @@ export class Mutex extends SyncPrimitive {
    */
   tryLock(timeoutMs = 0): boolean {
     const deadline = deadlineAfter(timeoutMs);
-    const c = A.compareExchange(this.words, STATE, 0, HELD, Site.MutexTake);
+    const c = this.take(HELD, Site.MutexTake);
     if (c !== 0) {
       // held: by this thread? (the owner is in the state word: no second atomic operation to record or test it)
       if (c >>> 1 === thisThread)
         throw new Error(`mutex ${this.name}: already held by this thread (not re-entrant)`);
       if (timeoutMs === 0 || !this.contend(c, deadline)) return false;
     }
-    observer?.acquire(this.ref);
     return true;
+  }
+
+  /**
+   * Compare-exchange of the state word from free to `state` at `site`, the observer's acquire right after it when
+   * it took the mutex (one step of the observer when it has `acquireByCompareExchange`).
+   * @returns the state word seen (0: the calling thread now holds the mutex).
+   */
+  private take(state: number, site: number): number {
+    const o = observer;
+    if (o?.acquireByCompareExchange)
+      return o.acquireByCompareExchange(this.ref, this.words, STATE, 0, state, site);
+    const c = A.compareExchange(this.words, STATE, 0, state, site);
+    if (c === 0) o?.acquire(this.ref);
+    return c;
   }
 
   /**
@@ -82,7 +97,7 @@ export class Mutex extends SyncPrimitive {
     const w = this.words;
     for (;;) {
       if (c === 0) {
-        c = A.compareExchange(w, STATE, 0, HELD | WAITED, Site.MutexRetake);
+        c = this.take(HELD | WAITED, Site.MutexRetake);
         if (c === 0) return true;
       } else if ((c & WAITED) === 0) {
         // held, no waiter announced: announce this one (or see the word change, and look again)
@@ -90,7 +105,7 @@ export class Mutex extends SyncPrimitive {
         c = seen === c ? c | WAITED : seen;
       } else {
         if (!waitUntil(w, STATE, c, deadline)) return false;
-        c = A.compareExchange(w, STATE, 0, HELD | WAITED, Site.MutexRetake);
+        c = this.take(HELD | WAITED, Site.MutexRetake);
         if (c === 0) return true;
       }
     }
@@ -104,9 +119,18 @@ export class Mutex extends SyncPrimitive {
     const w = this.words;
     if (A.load(w, STATE, Site.MutexHolderTest) >>> 1 !== thisThread)
       throw new Error(`mutex ${this.name}: unlock by a thread that does not hold it`);
-    observer?.release(this.ref);
-    // only the holder changes a held word but to announce a waiter: so it is HELD or HELD | WAITED here
-    if (A.compareExchange(w, STATE, HELD, 0, Site.MutexRelease) !== HELD) {
+    // the observer's release right before the compare-exchange (one step of the observer when it has
+    // `releaseByCompareExchange`); only the holder changes a held word but to announce a waiter: so it is HELD or
+    // HELD | WAITED here
+    const o = observer;
+    let c: number;
+    if (o?.releaseByCompareExchange)
+      c = o.releaseByCompareExchange(this.ref, w, STATE, HELD, 0, Site.MutexRelease);
+    else {
+      o?.release(this.ref);
+      c = A.compareExchange(w, STATE, HELD, 0, Site.MutexRelease);
+    }
+    if (c !== HELD) {
       A.store(w, STATE, 0, Site.MutexFree);
       A.notify(w, STATE, 1, Site.MutexWake);
     }

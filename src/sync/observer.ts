@@ -20,6 +20,18 @@ export interface SyncObserver {
   subscribe(ref: SyncRef): void;
   /** The atomic operations the primitives use on their words (default: the global `Atomics`); see {@link A}. */
   readonly atomics?: SyncAtomics;
+  /**
+   * Optional, the two as one step: `atomics.compareExchange(ta, index, expected, replacement, site)` of a lock's
+   * word and, when it exchanged (returned `expected`: it took the lock), `acquire(ref)` right after it.
+   * Without it a primitive calls the two one after the other.
+   */
+  acquireByCompareExchange?: LockCompareExchange;
+  /**
+   * Optional, the two as one step: `release(ref)`, then `atomics.compareExchange(ta, index, expected, replacement,
+   * site)` of the lock's word (the operation that may give the lock up). Without it a primitive calls the two one
+   * after the other.
+   */
+  releaseByCompareExchange?: LockCompareExchange;
 }
 
 /**
@@ -45,6 +57,20 @@ export interface SyncAtomics {
   ): 'ok' | 'not-equal' | 'timed-out';
   notify(ta: Int32Array, index: number, count: number, site: number): number;
 }
+
+/**
+ * A compare-exchange of element `index` of `ta` (a word of lock `ref`) at call site `site` with the report of
+ * `ref`'s acquire or release (`SyncObserver.acquireByCompareExchange`, `releaseByCompareExchange`).
+ * @returns the element's old value, as `Atomics.compareExchange`.
+ */
+export type LockCompareExchange = (
+  ref: SyncRef,
+  ta: Int32Array,
+  index: number,
+  expected: number,
+  replacement: number,
+  site: number,
+) => number;
 
 /** What kind of primitive a ref belongs to. */
 export type SyncKind = 'mutex' | 'rwlock' | 'semaphore' | 'barrier' | 'condition';

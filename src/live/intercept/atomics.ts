@@ -57,7 +57,12 @@ function checkedAtomics(ctx: Context) {
   /**
    * Runs atomic operation `op` on element `x` of shared `ta` (see the file header) at `site`. `decide` (under both
    * locks) returns the access's flags and cell kind; `op` runs under both locks and may append more cells.
-   * `excused`: a second run after an excused race (`ctx.race` returned true) that `stopOnRace` kept from happening.
+   * `lockCell`, when not 0, is the kind of a lock's cell (`SyncKind.Release` or `Acquire`) of lock (`lockA`,
+   * `lockB`) appended in the same section: a release first, before the check (the release before the operation
+   * that lets others go on, `../../sync/observer.ts`); an acquire last, after the access's cell, and only when the
+   * operation returned `taken` (a compare-exchange that took the lock: it returned its expected value).
+   * `excused`: a second run after an excused race (`ctx.race` returned true) that `stopOnRace` kept from happening
+   * (a release cell is not appended again).
    */
   const atomic = (
     ta: Int32Array,
@@ -68,6 +73,10 @@ function checkedAtomics(ctx: Context) {
     name: string,
     site: number,
     excused = false,
+    lockCell = 0,
+    lockA = 0,
+    lockB = 0,
+    taken: unknown = undefined,
   ): unknown => {
     const bpe = ta.BYTES_PER_ELEMENT;
     const off = ta.byteOffset + x * bpe;
@@ -85,6 +94,7 @@ function checkedAtomics(ctx: Context) {
     try {
       shadow.splitPage(lockOf(word));
       conflict = ctx.listLocked(() => {
+        if (lockCell === SyncKind.Release && !excused) appendCell(s, lockCell, t, lockA, lockB);
         const kindFlags = decide();
         flags = (kindFlags & 0xffff) | Access.ATOMIC;
         const c = shadow.find(word, mask, flags);
@@ -96,6 +106,7 @@ function checkedAtomics(ctx: Context) {
           // this write (ordered after the cell) is ordered after the access too
           shadow.record(word, mask, flags, site);
           appendCell(s, kindFlags >> 16, t, packA(Tag.Atomic, id), off * 4 + Math.log2(bpe));
+          if (lockCell === SyncKind.Acquire && result === taken) appendCell(s, lockCell, t, lockA, lockB);
         }
         // the list's collection (§5.4) waits until the word is unlocked: another thread's operation on the word
         // (a Mutex's, often) would wait for all of it
@@ -113,7 +124,8 @@ function checkedAtomics(ctx: Context) {
       ctx.race(conflict, id, off, bpe, flags, site, `Atomics.${name}`, fn) &&
       ctx.stopOnRace
     )
-      return atomic(ta, x, decide, op, fn, name, site, true); // excused: the operation happens after all
+      // excused: the operation happens after all
+      return atomic(ta, x, decide, op, fn, name, site, true, lockCell, lockA, lockB, taken);
     return result;
   };
   /** The element index `i` of shared `ta` as ValidateAtomicAccess computes it, or -1 to leave it to the original. */
@@ -122,7 +134,10 @@ function checkedAtomics(ctx: Context) {
     const x = integer(i);
     return x >= 0 && x < (ta as Int32Array).length ? x : -1;
   };
-  /** `Atomics.compareExchange` of element `x` of shared `ta`, a write only when it will exchange (decided under the locks). */
+  /**
+   * `Atomics.compareExchange` of element `x` of shared `ta`, a write only when it will exchange (decided under the
+   * locks); with a lock's cell in the same section as `atomic` appends it (`lockCell`, `lockA`, `lockB`).
+   */
   const compareExchange = (
     ta: Int32Array,
     x: number,
@@ -130,6 +145,9 @@ function checkedAtomics(ctx: Context) {
     replacement: unknown,
     fn: Callee,
     site: () => number,
+    lockCell = 0,
+    lockA = 0,
+    lockB = 0,
   ): unknown => {
     const tag = toStringTag.call(ta) as string;
     let sc = scratch.get(tag);
@@ -151,6 +169,11 @@ function checkedAtomics(ctx: Context) {
       fn,
       'compareExchange',
       site(),
+      false,
+      lockCell,
+      lockA,
+      lockB,
+      conv[0],
     );
   };
   const waiters = (ta: Int32Array, x: number): [number, number] => [
@@ -316,13 +339,36 @@ export function patchAtomics(ctx: Context): void {
       originals.set(atomics[name] as AnyFn, { original: rawAtomics[name] as AnyFn, argument: 0 });
 }
 
+/** The checked operations of {@link libraryAtomics}. */
+export interface LibraryAtomics extends SyncAtomics {
+  /**
+   * `compareExchange(ta, i, expected, replacement, site)` and, in the same list-lock section, the cell `lockCell`
+   * (`SyncKind.Release`: before the operation's check and cell; `SyncKind.Acquire`: after its cell, when it
+   * exchanged) of the lock whose cell words are `lockA` (a `packA` of `Tag.Named`), `lockB` (its byte offset).
+   * `fn` is the function the library called (its caller names the access; a race's stack starts below it).
+   * @returns the element's old value, as `compareExchange`.
+   * @throws DataRaceException (mode `throw`) before the operation when it races; a release cell is appended then.
+   */
+  compareExchangeLocking: (
+    ta: Int32Array,
+    i: number,
+    expected: number,
+    replacement: number,
+    site: number,
+    lockCell: number,
+    lockA: number,
+    lockB: number,
+    fn: Callee,
+  ) => number;
+}
+
 /**
  * The checked operations `goldilocks/sync` uses on its primitives' words (`SyncObserver.atomics`,
  * `../../sync/observer.ts`): the same checks and cells as the patched `Atomics`, each access named by its library
  * call site `site` (a `Site` of `../../sync/sites.ts`), whose location is found from a stack the first time it
  * runs in this thread and kept, rather than from a stack per operation.
  */
-export function libraryAtomics(ctx: Context): SyncAtomics {
+export function libraryAtomics(ctx: Context): LibraryAtomics {
   const ops = checkedAtomics(ctx);
   const sites: number[] = [];
   const siteOf = (site: number, fn: Callee): number => {
@@ -362,6 +408,29 @@ export function libraryAtomics(ctx: Context): SyncAtomics {
       siteOf(site, compareExchange),
     ) as number;
   };
+  const compareExchangeLocking: LibraryAtomics['compareExchangeLocking'] = (
+    ta,
+    i,
+    expected,
+    replacement,
+    site,
+    lockCell,
+    lockA,
+    lockB,
+    fn,
+  ) => {
+    return ops.compareExchange(
+      ta,
+      i,
+      expected,
+      replacement,
+      fn,
+      () => siteOf(site, fn),
+      lockCell,
+      lockA,
+      lockB,
+    ) as number;
+  };
   const wait = (ta: Int32Array, i: number, value: number, timeout: number, site: number) => {
     return ops.wait(ta, i, value, timeout, wait, siteOf(site, wait)) as 'ok' | 'not-equal' | 'timed-out';
   };
@@ -375,6 +444,7 @@ export function libraryAtomics(ctx: Context): SyncAtomics {
     sub: rmw('sub', rmwKind),
     exchange: rmw('exchange', rmwKind),
     compareExchange,
+    compareExchangeLocking,
     wait,
     notify,
   };
