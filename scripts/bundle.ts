@@ -31,6 +31,8 @@ import { BUNDLE_MARK, IMPORT_META_URL } from '../src/node/code-cache.js';
 import { ROOT } from './child.js';
 
 const NODE = path.join(ROOT, 'dist', 'node');
+const CLI = path.join(ROOT, 'dist', 'cli');
+const CHECK = path.join(CLI, 'check-bundle.js');
 const SETUP = path.join(NODE, 'setup.js');
 const LOADER = path.join(NODE, 'loader.js');
 /** Folders of `dist/` whose modules stay separate: the libraries programs import (their observers are shared). */
@@ -48,6 +50,23 @@ const sharedExternal: Plugin = {
     });
   },
 };
+
+/**
+ * Gives each module of `dist/` its own `import.meta.url` in a CommonJS bundle: its URL relative to the bundle's
+ * ({@link IMPORT_META_URL}), so that files it finds beside it (a worker's module, `package.json`) are found as from
+ * the module `tsc` wrote.
+ */
+const ownImportMetaUrl = (bundleDir: string): Plugin => ({
+  name: 'own-import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!args.path.startsWith(path.join(ROOT, 'dist') + path.sep)) return undefined;
+      const rel = path.relative(bundleDir, args.path).split(path.sep).join('/');
+      const url = `new URL(${JSON.stringify(rel)}, ${IMPORT_META_URL}).href`;
+      return { contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', url), loader: 'js' };
+    });
+  },
+});
 
 const COMMON: BuildOptions = {
   bundle: true,
@@ -73,6 +92,7 @@ function notBundled(file: string, mark: string): void {
 const LOADER_MARK = '// bundled by scripts/bundle.ts';
 notBundled(SETUP, BUNDLE_MARK);
 notBundled(LOADER, LOADER_MARK);
+notBundled(CHECK, BUNDLE_MARK);
 
 // the entry: the set-up, and the runtime behind a require that esbuild turns into a lazy initialization
 const entry = `export { setUpThread } from './setup.js';
@@ -96,5 +116,23 @@ writeOutputs(
     format: 'esm',
     banner: { js: `${LOADER_MARK} from the modules tsc wrote to dist/` },
     outfile: LOADER,
+  }),
+);
+// `goldilocks check`: its npm packages in it too (commander, picocolors, cli-progress), so that all of its code is
+// compiled from the code cache; the other commands, which `check` never loads, stay apart
+writeOutputs(
+  await build({
+    ...COMMON,
+    entryPoints: [CHECK],
+    packages: undefined,
+    format: 'cjs',
+    external: ['./run.js', './convert.js', './jumble-campaign.js'],
+    plugins: [ownImportMetaUrl(CLI)],
+    logOverride: { 'empty-import-meta': 'silent' }, // import.meta.resolve: only under tsx (trace/pipeline.ts)
+    // import() of what stays outside (node:os, node:zlib) as require: V8 drops the script's import() callback with
+    // cachedData (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING)
+    supported: { 'dynamic-import': false },
+    banner: { js: `${BUNDLE_MARK}\n'use strict';` },
+    outfile: CHECK,
   }),
 );

@@ -33,32 +33,38 @@ export const BUNDLE_MARK =
 /** The name the bundle's code gives `import.meta.url` (esbuild `define`): a parameter of its wrapper. */
 export const IMPORT_META_URL = '__goldilocksImportMetaUrl';
 
-/** What the bundle exports: the set-up and the default runtime, initialized when it is called. */
+/** What the set-up's bundle exports: the set-up and the default runtime, initialized when it is called. */
 interface SetUp {
   setUpThread(defaultRuntime: () => RuntimeFactory): void;
   defaultRuntime(): RuntimeFactory;
 }
 
-const SETUP_URL = new URL('./setup.js', import.meta.url);
+/** A bundle compiled by {@link loadBundle}: its exports, and what writes its code cache once its code has run. */
+export interface LoadedBundle<T> {
+  exports: T;
+  /**
+   * Writes the script's code cache (`createCachedData()`, with the functions compiled so far: call it once the code
+   * has done its work) when the entry was missing or rejected; else, or with the cache off, does nothing. Never throws.
+   */
+  writeCache(): void;
+}
 
 /**
- * Sets this thread up (`./setup.ts`): the bundle with the code cache, else `tsc`'s modules through `require`.
- * @throws what the set-up throws.
+ * Compiles and runs the bundle at `url` (a CommonJS script `scripts/bundle.ts` wrote, first line {@link BUNDLE_MARK};
+ * it must not `import()`: V8 forgets the callback Node gives it with `cachedData`) with V8's code cache, in the
+ * directory `dir` (null: compiled without it); see the file header for the key.
+ * @returns its exports, or undefined when the file is missing or not a bundle (a build of `tsc` alone, or tsx).
+ * @throws what the bundle's top-level code throws.
  */
-export function setUp(require: NodeJS.Require): void {
+export function loadBundle<T>(url: URL, dir: string | null): LoadedBundle<T> | undefined {
   let source: string | undefined;
   try {
-    source = readFileSync(SETUP_URL, 'utf8');
+    source = readFileSync(url, 'utf8');
   } catch {
-    // not beside a build (under tsx): the modules
+    // not beside a build (under tsx)
   }
-  if (source === undefined || !source.startsWith(BUNDLE_MARK)) {
-    const { setUpThread } = require('./setup.js') as typeof import('./setup.js');
-    setUpThread(() => (require('../live/runtime.js') as { default: RuntimeFactory }).default);
-    return;
-  }
-  const dir = cacheSetup().dir;
-  const filename = SETUP_URL.href; // stacks name the file as they name an ES module's, by URL
+  if (source === undefined || !source.startsWith(BUNDLE_MARK)) return undefined;
+  const filename = url.href; // stacks name the file as they name an ES module's, by URL
   const entry =
     dir === null
       ? undefined
@@ -77,16 +83,39 @@ export function setUp(require: NodeJS.Require): void {
     lineOffset: -1,
     cachedData,
   });
-  const module = { exports: {} as SetUp };
-  const path = fileURLToPath(SETUP_URL);
+  const module = { exports: {} as T };
   (script.runInThisContext() as (...args: unknown[]) => void).call(
     module.exports,
     module.exports,
-    createRequire(path),
+    createRequire(fileURLToPath(url)),
     module,
     filename,
   );
-  module.exports.setUpThread(module.exports.defaultRuntime);
-  if (entry !== undefined && (cachedData === undefined || script.cachedDataRejected))
-    writeAtomically(entry, script.createCachedData());
+  let stale = entry !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
+  return {
+    exports: module.exports,
+    writeCache() {
+      if (!stale || entry === undefined) return;
+      stale = false;
+      writeAtomically(entry, script.createCachedData());
+    },
+  };
+}
+
+const SETUP_URL = new URL('./setup.js', import.meta.url);
+
+/**
+ * Sets this thread up (`./setup.ts`): the bundle with the code cache, in the transform cache's directory, else
+ * `tsc`'s modules through `require`.
+ * @throws what the set-up throws.
+ */
+export function setUp(require: NodeJS.Require): void {
+  const bundle = loadBundle<SetUp>(SETUP_URL, cacheSetup().dir);
+  if (bundle === undefined) {
+    const { setUpThread } = require('./setup.js') as typeof import('./setup.js');
+    setUpThread(() => (require('../live/runtime.js') as { default: RuntimeFactory }).default);
+    return;
+  }
+  bundle.exports.setUpThread(bundle.exports.defaultRuntime);
+  bundle.writeCache();
 }
