@@ -10,9 +10,15 @@ import { EXIT_PIPE } from './options.js';
 
 const argv = process.argv.slice(2);
 
-/** `check`'s bundle (`./check-bundle.ts`) compiled with V8's code cache; undefined for other commands or without one. */
-async function checkBundle(): Promise<LoadedBundle<typeof import('./check-bundle.js')> | undefined> {
-  if (argv[0] !== 'check') return undefined;
+type Cli = typeof import('./check-bundle.js');
+
+/**
+ * `check`'s bundle (`./check-bundle.ts`) compiled with V8's code cache (without it when no cache directory is
+ * writable); undefined for other commands, with the cache off (`GOLDILOCKS_CACHE=off`: the modules as `tsc` wrote
+ * them, as other commands load them, and none of the cache's) or without a bundle.
+ */
+async function checkBundle(): Promise<LoadedBundle<Cli> | undefined> {
+  if (argv[0] !== 'check' || process.env.GOLDILOCKS_CACHE === 'off') return undefined; // the setting of ../node/cache.ts
   const [{ loadBundle }, { cacheDirectory }] = await Promise.all([
     import('../node/code-cache.js'),
     import('../node/cache.js'),
@@ -20,8 +26,13 @@ async function checkBundle(): Promise<LoadedBundle<typeof import('./check-bundle
   return loadBundle(new URL('./check-bundle.js', import.meta.url), cacheDirectory());
 }
 
+/** What `./check-bundle.ts` exports, from the modules themselves (the bundle is written over it). */
+async function modules(): Promise<Cli> {
+  return { ...(await import('./prestart.js')), loadProgram: () => import('./program.js') };
+}
+
 const bundle = await checkBundle();
-const { dropPrestarted, loadProgram, prestartCheck } = bundle?.exports ?? (await import('./check-bundle.js'));
+const { dropPrestarted, loadProgram, prestartCheck } = bundle?.exports ?? (await modules());
 // awaited before program.js is imported: the thread's modules would otherwise load interleaved with commander's and
 // the check's, and the thread start after most of them (130–390 ms after this line on a loaded host, issue 24 §3)
 await prestartCheck(argv);
