@@ -2,7 +2,8 @@
  * `goldilocks check` from its bundle compiled with V8's code cache (`src/cli/check-bundle.ts`, `src/node/code-cache.ts`,
  * issue 24 §3; the build's `dist/cli/check-bundle.js`, `npm test` builds first): the first check writes one entry into
  * the cache's directory, a later one reads it (the entry stays as it was) and prints the same report, an entry V8
- * rejects (cut short) is written again whole, and all of them print what the modules themselves print (the cache off).
+ * rejects (cut short) is written again whole, a check in a parser thread writes that thread's entry too, and all of
+ * them print what the modules themselves print (the cache off).
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -21,9 +22,12 @@ const TRACE = tempFile(
   'T0|w(x)|1\nT1|w(x)|2\nT0|acq(l)|3\nT0|w(y)|4\nT0|rel(l)|5\nT1|acq(l)|6\nT1|r(y)|7\nT1|rel(l)|8\n',
 );
 
-/** `goldilocks check --json` of {@link TRACE} with GOLDILOCKS_CACHE = `cache`: its report without the timings. */
-function check(cache: string): string {
-  const r = spawnSync(process.execPath, [CLI, 'check', '--json', TRACE], {
+/**
+ * `goldilocks check --json` of {@link TRACE} with GOLDILOCKS_CACHE = `cache` and the options `options`: its report
+ * without the timings.
+ */
+function check(cache: string, options: string[] = []): string {
+  const r = spawnSync(process.execPath, [CLI, 'check', '--json', ...options, TRACE], {
     cwd: ROOT,
     encoding: 'utf8',
     env: { ...process.env, GOLDILOCKS_CACHE: cache },
@@ -76,5 +80,24 @@ describe('goldilocks check from its bundle with the code cache', () => {
     const mtime = statSync(file).mtimeMs;
     assert.equal(check(cache), modules);
     assert.equal(statSync(file).mtimeMs, mtime, 'then read, not written again');
+  });
+});
+
+describe("goldilocks check's parser thread from its bundle with the code cache", () => {
+  test('a check in a parser thread writes its entry too, then reads both; same report', LIMIT, () => {
+    const cache = path.join(dir, 'threads');
+    const modules = check('off', ['--pipeline', 'on']);
+    assert.match(modules, /"racyVariables":1/);
+    assert.equal(check(cache, ['--pipeline', 'on']), modules);
+    const written = entries(cache);
+    assert.equal(written.length, 2, `the check's and the parser thread's: ${written}`);
+    const contents = written.map((f) => readFileSync(path.join(cache, f)));
+    assert.equal(check(cache, ['--pipeline', 'on']), modules);
+    assert.deepEqual(entries(cache), written);
+    assert.deepEqual(
+      written.map((f) => readFileSync(path.join(cache, f))),
+      contents,
+      'read, not written again',
+    );
   });
 });
