@@ -127,34 +127,29 @@ writeOutputs(
     outfile: LOADER,
   }),
 );
+/** A CommonJS script for `dist/node/code-cache.js`: what `check` and its parser threads load (see the header). */
+const CODE_CACHED: BuildOptions = {
+  ...COMMON,
+  format: 'cjs',
+  logOverride: { 'empty-import-meta': 'silent' }, // import.meta.resolve: only under tsx (trace/pipeline.ts)
+  // import() of what stays outside (node:os, node:zlib) as require: V8 drops the script's import() callback with
+  // cachedData (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING)
+  supported: { 'dynamic-import': false },
+  banner: { js: `${BUNDLE_MARK}\n'use strict';` },
+};
 // `goldilocks check`: its npm packages in it too (commander, picocolors, cli-progress), so that all of its code is
 // compiled from the code cache; the other commands, which `check` never loads, stay apart
 writeOutputs(
   await build({
-    ...COMMON,
+    ...CODE_CACHED,
     entryPoints: [CHECK],
     packages: undefined,
-    format: 'cjs',
     external: ['./run.js', './convert.js', './jumble-campaign.js'],
     plugins: [ownImportMetaUrl(CLI)],
-    logOverride: { 'empty-import-meta': 'silent' }, // import.meta.resolve: only under tsx (trace/pipeline.ts)
-    // import() of what stays outside (node:os, node:zlib) as require: V8 drops the script's import() callback with
-    // cachedData (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING)
-    supported: { 'dynamic-import': false },
-    banner: { js: `${BUNDLE_MARK}\n'use strict';` },
     outfile: CHECK,
   }),
 );
 // `check`'s parser threads, each started by dist/node/code-cache.js's runWorker (npm packages: none)
 writeOutputs(
-  await build({
-    ...COMMON,
-    entryPoints: WORKERS,
-    format: 'cjs',
-    plugins: [ownImportMetaUrl(TRACE)],
-    logOverride: { 'empty-import-meta': 'silent' }, // import.meta.resolve: only under tsx (trace/pipeline.ts)
-    supported: { 'dynamic-import': false }, // node:zlib as require (see above)
-    banner: { js: `${BUNDLE_MARK}\n'use strict';` },
-    outdir: TRACE,
-  }),
+  await build({ ...CODE_CACHED, entryPoints: WORKERS, plugins: [ownImportMetaUrl(TRACE)], outdir: TRACE }),
 );
