@@ -2,7 +2,7 @@
  * The last step of `npm run build` (issue 24 §2, worker start-up): bundles the modules each thread loads, which
  * loaded one by one took most of a worker's start under the runtime (`npm run bench:worker-start`; CPU profiles of
  * bench/startup/workers.mjs). Bundled with esbuild, a maintained bundler (already what tsx runs on), rather than code
- * of our own. Two bundles, each written over the module `tsc` wrote at its entry, so that running `tsc` alone gives
+ * of our own. Each bundle is written over the module `tsc` wrote at its entry, so that running `tsc` alone gives
  * the unbundled build back (slower to start, the same behaviour):
  *
  * - `dist/node/setup.js`, in every thread that runs user code: the set-up (`src/node/setup.ts`), the hooks, the
@@ -14,6 +14,12 @@
  *   must share with the program (one instance per thread).
  * - `dist/node/loader.js`, in every loader-hooks thread: the ESM loader hooks, the hooks and the transform, as one ES
  *   module (npm packages left out).
+ * - `dist/cli/check-bundle.js`, for `goldilocks check` (issue 24 §3, its start-up): the wiring, the check, the readers,
+ *   detectors and reports, and the npm packages they use, as one CommonJS script that `dist/cli/main.js` compiles with
+ *   V8's code cache (`dist/node/code-cache.js`); each module keeps its own `import.meta.url`, and `import()` of a
+ *   built-in is a `require` (V8 drops a script's `import()` callback when it is given `cachedData`).
+ * - `dist/trace/parse-worker.js` and `split-worker.js`, the parser threads' modules, likewise (run by `runWorker` of
+ *   `dist/node/code-cache.js`).
  *
  * No source maps, here nor from `tsc` (tsconfig.json): the runtime turns Node's source maps on in every thread
  * (`dist/node/setup.js`), and Node then reads and decodes the map of each module as it loads it: 15–40 ms of each
@@ -31,6 +37,10 @@ import { BUNDLE_MARK, IMPORT_META_URL } from '../src/node/code-cache.js';
 import { ROOT } from './child.js';
 
 const NODE = path.join(ROOT, 'dist', 'node');
+const CLI = path.join(ROOT, 'dist', 'cli');
+const CHECK = path.join(CLI, 'check-bundle.js');
+const TRACE = path.join(ROOT, 'dist', 'trace');
+const WORKERS = ['parse-worker.js', 'split-worker.js'].map((f) => path.join(TRACE, f));
 const SETUP = path.join(NODE, 'setup.js');
 const LOADER = path.join(NODE, 'loader.js');
 /** Folders of `dist/` whose modules stay separate: the libraries programs import (their observers are shared). */
@@ -48,6 +58,23 @@ const sharedExternal: Plugin = {
     });
   },
 };
+
+/**
+ * Gives each module of `dist/` its own `import.meta.url` in a CommonJS bundle: its URL relative to the bundle's
+ * ({@link IMPORT_META_URL}), so that files it finds beside it (a worker's module, `package.json`) are found as from
+ * the module `tsc` wrote.
+ */
+const ownImportMetaUrl = (bundleDir: string): Plugin => ({
+  name: 'own-import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!args.path.startsWith(path.join(ROOT, 'dist') + path.sep)) return undefined;
+      const rel = path.relative(bundleDir, args.path).split(path.sep).join('/');
+      const url = `new URL(${JSON.stringify(rel)}, ${IMPORT_META_URL}).href`;
+      return { contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', url), loader: 'js' };
+    });
+  },
+});
 
 const COMMON: BuildOptions = {
   bundle: true,
@@ -73,6 +100,8 @@ function notBundled(file: string, mark: string): void {
 const LOADER_MARK = '// bundled by scripts/bundle.ts';
 notBundled(SETUP, BUNDLE_MARK);
 notBundled(LOADER, LOADER_MARK);
+notBundled(CHECK, BUNDLE_MARK);
+for (const worker of WORKERS) notBundled(worker, BUNDLE_MARK);
 
 // the entry: the set-up, and the runtime behind a require that esbuild turns into a lazy initialization
 const entry = `export { setUpThread } from './setup.js';
@@ -97,4 +126,30 @@ writeOutputs(
     banner: { js: `${LOADER_MARK} from the modules tsc wrote to dist/` },
     outfile: LOADER,
   }),
+);
+/** A CommonJS script for `dist/node/code-cache.js`: what `check` and its parser threads load (see the header). */
+const CODE_CACHED: BuildOptions = {
+  ...COMMON,
+  format: 'cjs',
+  logOverride: { 'empty-import-meta': 'silent' }, // import.meta.resolve: only under tsx (trace/pipeline.ts)
+  // import() of what stays outside (node:os, node:zlib) as require: V8 drops the script's import() callback with
+  // cachedData (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING)
+  supported: { 'dynamic-import': false },
+  banner: { js: `${BUNDLE_MARK}\n'use strict';` },
+};
+// `goldilocks check`: its npm packages in it too (commander, picocolors, cli-progress), so that all of its code is
+// compiled from the code cache; the other commands, which `check` never loads, stay apart
+writeOutputs(
+  await build({
+    ...CODE_CACHED,
+    entryPoints: [CHECK],
+    packages: undefined,
+    external: ['./run.js', './convert.js', './jumble-campaign.js'],
+    plugins: [ownImportMetaUrl(CLI)],
+    outfile: CHECK,
+  }),
+);
+// `check`'s parser threads, each started by dist/node/code-cache.js's runWorker (npm packages: none)
+writeOutputs(
+  await build({ ...CODE_CACHED, entryPoints: WORKERS, plugins: [ownImportMetaUrl(TRACE)], outdir: TRACE }),
 );

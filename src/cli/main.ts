@@ -2,12 +2,37 @@
 /**
  * The `goldilocks` executable: starts `check`'s parser thread where it will be needed (`./prestart.ts`), before the
  * command line's wiring (`./program.ts`, commander and the option values) is loaded, then runs that wiring; stops the
- * thread at the end if `check` did not take it, and ends a `check` as soon as its output is written.
+ * thread at the end if `check` did not take it, and ends a `check` as soon as its output is written. `check` loads all
+ * of it from one bundle compiled with V8's code cache (`./check-bundle.ts`), written after the check on a miss.
  */
+import type { LoadedBundle } from '../node/code-cache.js';
 import { EXIT_PIPE } from './options.js';
-import { dropPrestarted, prestartCheck } from './prestart.js';
 
 const argv = process.argv.slice(2);
+
+type Cli = typeof import('./check-bundle.js');
+
+/**
+ * `check`'s bundle (`./check-bundle.ts`) compiled with V8's code cache (without it when no cache directory is
+ * writable); undefined for other commands, with the cache off (`GOLDILOCKS_CACHE=off`: the modules as `tsc` wrote
+ * them, as other commands load them, and none of the cache's) or without a bundle.
+ */
+async function checkBundle(): Promise<LoadedBundle<Cli> | undefined> {
+  if (argv[0] !== 'check' || process.env.GOLDILOCKS_CACHE === 'off') return undefined; // the setting of ../node/cache.ts
+  const [{ loadBundle }, { cacheDirectory }] = await Promise.all([
+    import('../node/code-cache.js'),
+    import('../node/cache.js'),
+  ]);
+  return loadBundle(new URL('./check-bundle.js', import.meta.url), cacheDirectory());
+}
+
+/** What `./check-bundle.ts` exports, from the modules themselves (the bundle is written over it). */
+async function modules(): Promise<Cli> {
+  return { ...(await import('./prestart.js')), loadProgram: () => import('./program.js') };
+}
+
+const bundle = await checkBundle();
+const { dropPrestarted, loadProgram, prestartCheck } = bundle?.exports ?? (await modules());
 // awaited before program.js is imported: the thread's modules would otherwise load interleaved with commander's and
 // the check's, and the thread start after most of them (130–390 ms after this line on a loaded host, issue 24 §3)
 await prestartCheck(argv);
@@ -16,12 +41,14 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code !== 'EPIPE') throw e;
   process.exit(EXIT_PIPE);
 });
-const { main } = await import('./program.js');
+const { main } = await loadProgram();
 try {
   process.exitCode = await main(argv);
 } finally {
   dropPrestarted();
 }
+// on a miss, once the check has run: its compiled functions too, not only the top-level code
+bundle?.writeCache();
 // `check` has written all it writes (its files synchronously); once its output is out, too, it ends at once rather than
 // after its threads stop and its heap is torn down (20–35 ms after the report on the 2M-event realistic trace, issue
 // 24 §3). Output still queued (an asynchronous pipe or terminal) is left to the normal end, which writes it.

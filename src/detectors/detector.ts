@@ -40,8 +40,8 @@ export interface RaceSink {
  */
 export class LockState {
   /** Holding thread per lock, -1 when free. */
-  holder: Int32Array = new Int32Array(64).fill(-1);
-  depth: Int32Array = new Int32Array(64);
+  holder: Int32Array = new Int32Array(0);
+  depth: Int32Array = new Int32Array(0);
   /** Locks held per thread, in acquisition order (outermost first). */
   readonly held: number[][] = [];
   /**
@@ -50,6 +50,15 @@ export class LockState {
    */
   mutualExclusionBroken = false;
 
+  /**
+   * `holder` and `depth` allocated as they grow (for 64 locks at first), so that each field is written twice before
+   * any code runs (V8 then compiles no code that relies on its first value: docs/ARCHITECTURE.md, "Tables that grow").
+   */
+  constructor() {
+    this.ensure(64, 0);
+  }
+
+  /** Grows the tables (at least doubling) to hold `locks` locks and `threads` threads. */
   ensure(locks: number, threads: number): void {
     if (locks > this.holder.length) {
       const cap = Math.max(locks, this.holder.length * 2);

@@ -7,20 +7,20 @@
  * (DESIGN.md: "ids (thread, variable, lock, volatile), interning").
  */
 export class Interner {
-  private arena: Uint8Array = new Uint8Array(1 << 12);
+  private arena: Uint8Array = new Uint8Array(0);
   /** The arena as a DataView, and the last input buffer as one: names are compared 4 bytes at a time. */
   private arenaView: DataView = new DataView(this.arena.buffer);
   private input: Uint8Array | undefined;
   private inputView: DataView = new DataView(new ArrayBuffer(0));
   private arenaLength = 0;
   /** Per id: arena offset at `2 * id`, byte length at `2 * id + 1`. */
-  private spans: Int32Array = new Int32Array(128);
+  private spans: Int32Array = new Int32Array(0);
   /**
    * Open-addressing table of slots of SLOT ints: the name's hash, id+1 (0 = empty), its byte length, its last 8
    * bytes as two ints ({@link tailWord}) and its arena offset. All a probe compares is in one slot (one
    * cache line): with 155,000 names (lusearch's first 3M events), the id-indexed arrays each cost a cache miss.
    */
-  private table: Int32Array = new Int32Array(SLOT * 128);
+  private table: Int32Array = new Int32Array(0);
   /** The hash and tail words of the name of the last probe that missed, which {@link add} stores in its slot. */
   private missHash = 0;
   private missW0 = 0;
@@ -39,6 +39,16 @@ export class Interner {
   private rehashed = false;
   /** The size at the last {@link takeChanges}. */
   private taken = 0;
+
+  /**
+   * The arena, the spans and the table allocated as they grow, so that each field is written twice before any code
+   * runs (V8 then compiles no code that relies on its first value: docs/ARCHITECTURE.md, "Tables that grow").
+   */
+  constructor() {
+    this.growArena(1 << 12);
+    this.spans = grow(this.spans, 2 * INITIAL_NAMES);
+    this.table = new Int32Array(SLOT * 2 * INITIAL_NAMES);
+  }
 
   /**
    * Interns the UTF-8 bytes `buf[start, end)`.
@@ -276,9 +286,9 @@ export class Interner {
     }
   }
 
-  /** Doubles the arena until it holds `bytes` bytes. */
+  /** Doubles the arena (from 4 KiB at first) until it holds `bytes` bytes. */
   private growArena(bytes: number): void {
-    let cap = this.arena.length * 2;
+    let cap = Math.max(1 << 12, this.arena.length * 2);
     while (cap < bytes) cap *= 2;
     const a = new Uint8Array(cap);
     a.set(this.arena.subarray(0, this.arenaLength));
@@ -319,6 +329,9 @@ export interface InternerChanges {
 
 /** Int32 per slot of the Interner's table (8: two slots per 64-byte cache line). */
 const SLOT = 8;
+
+/** Names an {@link Interner} holds before its spans and table first grow. */
+const INITIAL_NAMES = 64;
 
 /**
  * Word `k` of the last 8 bytes of `buf[start, end)`: k = 0 the last 4 bytes, k = 1 the 4 before, big-endian, missing

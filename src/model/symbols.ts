@@ -1,5 +1,8 @@
 import { growFilled as growI, Interner, type InternerChanges } from './interner.js';
 
+/** Variables and objects the tables hold before they first grow. */
+const INITIAL_CAPACITY = 1024;
+
 /**
  * The symbol tables of one trace: every name the trace uses, interned to dense ids per namespace.
  *
@@ -23,16 +26,23 @@ export class Symbols {
   /** Names of method-entry/exit and other markers. */
   readonly markers = new Interner();
   /** Object id of each variable. */
-  variableObject: Int32Array = new Int32Array(1024);
+  variableObject: Int32Array = new Int32Array(0);
   /** Array element index of each variable, or -1 for a field. */
-  variableArrayIndex: Float64Array = new Float64Array(1024);
+  variableArrayIndex: Float64Array = new Float64Array(0);
   /** Variables of each object as singly linked lists: head per object, next per variable (-1 ends). */
-  objectFirstVariable: Int32Array = new Int32Array(1024).fill(-1);
-  variableNextInObject: Int32Array = new Int32Array(1024).fill(-1);
+  objectFirstVariable: Int32Array = new Int32Array(0);
+  variableNextInObject: Int32Array = new Int32Array(0);
   /** The variables' size at the last {@link takeChanges}. */
   private variablesTaken = 0;
 
+  /**
+   * The per-variable and per-object arrays are allocated by the methods that grow them, so that each field is written
+   * twice before any code runs (V8 then compiles no code that relies on its first value: docs/ARCHITECTURE.md, "Tables
+   * that grow").
+   */
   constructor() {
+    this.variablesCover(INITIAL_CAPACITY);
+    this.objectsCover(INITIAL_CAPACITY);
     this.locations.intern('');
   }
 

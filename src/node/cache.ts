@@ -97,11 +97,29 @@ export function cacheSetup(): CacheSetup {
   const inherited = getEnvironmentData(SETUP_KEY) as CacheSetup | undefined;
   if (inherited !== undefined) setup = inherited;
   else {
-    const dir = cacheDir(settings.GOLDILOCKS_CACHE) ?? null;
+    const dir = cacheDirectory();
     setup = { dir, version: dir === null ? '' : rewriterVersion() };
     if (isMainThread) setEnvironmentData(SETUP_KEY, setup as never);
   }
   return setup;
+}
+
+/** Environment-data key of the main thread's cache directory ({@link cacheDirectory}). */
+const DIR_KEY = 'goldilocks.cacheDir';
+
+let directory: string | null | undefined;
+
+/**
+ * The cache's directory (see the file header), null when it is off, without the rewriter's version that
+ * {@link cacheSetup} hashes: what `goldilocks check` needs for its code cache (`./code-cache.ts`). Found once per
+ * process, by the main thread's first call, and inherited by the threads it starts.
+ */
+export function cacheDirectory(): string | null {
+  if (directory !== undefined) return directory;
+  const inherited = getEnvironmentData(DIR_KEY) as string | null | undefined;
+  directory = inherited !== undefined ? inherited : (cacheDir(settings.GOLDILOCKS_CACHE) ?? null);
+  if (isMainThread) setEnvironmentData(DIR_KEY, directory as never);
+  return directory;
 }
 
 /** The key of the rewrite of `source` with the options `options` (see the file header). */

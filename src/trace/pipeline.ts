@@ -233,9 +233,10 @@ export interface ParserData {
 }
 
 /**
- * Starts the worker module `name` of this folder (`parse-worker`, `split-worker`): `name.js`; when this module runs
- * from its TypeScript source (tests, benchmarks under tsx, whose `--import` registers no loader in worker threads),
- * a stub that registers tsx, then imports `name.ts`.
+ * Starts the worker module `name` of this folder (`parse-worker`, `split-worker`) and calls its `main`: in the build,
+ * through `../node/code-cache.ts`'s `runWorker`, which compiles the bundle the build writes over `name.js` with V8's
+ * code cache (issue 24 §3); when this module runs from its TypeScript source (tests, benchmarks under tsx, whose
+ * `--import` registers no loader in worker threads), a stub that registers tsx, then imports `name.ts`.
  */
 export function startWorker(
   name: string,
@@ -243,11 +244,16 @@ export function startWorker(
   options: { stdin?: boolean; transferList?: Transferable[] } = {},
 ): Worker {
   const { stdin = false, transferList } = options;
-  if (!import.meta.url.endsWith('.ts'))
-    return new Worker(new URL(`./${name}.js`, import.meta.url), { workerData, stdin, transferList });
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const entry = JSON.stringify(new URL(`./${name}.ts`, import.meta.url).href);
-  const stub = `import(${tsx}).then((api) => { api.register(); return import(${entry}); });`;
+  let stub: string;
+  if (!import.meta.url.endsWith('.ts')) {
+    const codeCache = JSON.stringify(new URL('../node/code-cache.js', import.meta.url).href);
+    const entry = JSON.stringify(new URL(`./${name}.js`, import.meta.url).href);
+    stub = `import(${codeCache}).then((c) => c.runWorker(${entry}));`;
+  } else {
+    const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
+    const entry = JSON.stringify(new URL(`./${name}.ts`, import.meta.url).href);
+    stub = `import(${tsx}).then((api) => { api.register(); return import(${entry}); }).then((m) => m.main());`;
+  }
   return new Worker(stub, { eval: true, workerData, stdin, transferList });
 }
 

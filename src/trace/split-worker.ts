@@ -38,17 +38,29 @@ async function parseSegment(s: number): Promise<void> {
   post({ type: 'segment', segment: s, lines: r.lines, skipped: [...r.skipped] });
 }
 
-for (let s = Atomics.add(control, NEXT_SEGMENT, 1); s < segments; s = Atomics.add(control, NEXT_SEGMENT, 1)) {
+/**
+ * Takes and parses segments until none is left (see the file header), which `startWorker` (`pipeline.ts`) calls;
+ * `compiled` is called after each segment (the parser's functions then compiled: what a code cache of this thread
+ * should hold, `../node/code-cache.ts`). Never rejects: an error is posted.
+ */
+export async function main(compiled: () => void = () => {}): Promise<void> {
   for (
-    let d = Atomics.load(control, SEGMENTS_DONE);
-    s >= d + window;
-    d = Atomics.load(control, SEGMENTS_DONE)
-  )
-    Atomics.wait(control, SEGMENTS_DONE, d);
-  try {
-    await parseSegment(s);
-  } catch (e) {
-    post({ type: 'error', segment: s, error: sendError(e) });
-    break;
+    let s = Atomics.add(control, NEXT_SEGMENT, 1);
+    s < segments;
+    s = Atomics.add(control, NEXT_SEGMENT, 1)
+  ) {
+    for (
+      let d = Atomics.load(control, SEGMENTS_DONE);
+      s >= d + window;
+      d = Atomics.load(control, SEGMENTS_DONE)
+    )
+      Atomics.wait(control, SEGMENTS_DONE, d);
+    try {
+      await parseSegment(s);
+      compiled();
+    } catch (e) {
+      post({ type: 'error', segment: s, error: sendError(e) });
+      break;
+    }
   }
 }

@@ -140,13 +140,19 @@ export class StdParser implements TraceParser {
    * = not yet seen. The fast path takes the id from here instead of a probe of the interner; the ids are the
    * interner's (a number is interned once, when first seen), so events are the same either way.
    */
-  private locationByNumber = new Int32Array(1024);
+  private locationByNumber = new Int32Array(0);
 
+  /**
+   * {@link locationByNumber} is allocated as it grows, so that the field is written twice before any code runs (V8
+   * then compiles no code that relies on its first value: docs/ARCHITECTURE.md, "Tables that grow").
+   */
   constructor(
     private readonly symbols: Symbols,
     private readonly file: string,
     private readonly strict: boolean,
-  ) {}
+  ) {
+    this.locationByNumber = grow(this.locationByNumber, 1024);
+  }
 
   get format(): string {
     return this.strict ? 'std' : 'ext';
@@ -163,21 +169,23 @@ export class StdParser implements TraceParser {
       if (pos >= end) break;
       // A line the fast path does not take (or the unfinished last one): the general parser.
       let nl = buf.indexOf(NL, pos);
+      let next = nl + 1;
       if (nl < 0 || nl >= end) {
         if (!eof) break;
         nl = end;
+        next = end;
       }
       let le = nl;
       if (le > pos && buf[le - 1] === CR) le--;
       this.lineNo++;
       this.parseLine(buf, pos, le, batch);
-      pos = nl + 1;
+      pos = next;
     }
-    // not Math.min: V8 compiles this loop on the stack (OSR) before it first ends, and a load of `Math.min` without
-    // type feedback then sent every later call back to unoptimized code on leaving the loop (81 deoptimizations on a
-    // 2M-event trace, `--trace-deopt`; issue 24 §3)
-    // biome-ignore lint/complexity/useMathMinMax: see above
-    return pos < end ? pos : end;
+    // `pos` as it is (at most `end`), no comparison: V8 compiles this loop on the stack (OSR) before it first ends, and
+    // an operation after the loop without type feedback (a comparison, or `Math.min`) then sent every later call back
+    // to unoptimized code on leaving the loop (81 deoptimizations on the 2M-event realistic trace, `--trace-deopt`;
+    // issue 24 §3)
+    return pos;
   }
 
   get lines(): number {

@@ -2,7 +2,8 @@
  * What `goldilocks check`, `convert` and `--help` load (issue 21 §4): the offline checker and commander, none of the
  * live runtime (src/live/ but its option values, src/instrument/, src/hooks/, src/node/, src/sync/, the run
  * command) nor the packages only it uses (acorn, acorn-walk, amaro, eslint-scope, magic-string), nor cli-progress
- * when no bar is drawn. The CLI runs with the preload test/fixtures/log-loads.mjs, which logs every module loaded,
+ * when no bar is drawn. With the cache off, so that `check` loads its modules one by one rather than as its bundle
+ * (src/cli/check-bundle.ts). The CLI runs with the preload test/fixtures/log-loads.mjs, which logs every module loaded,
  * ES module or CommonJS. Not timed: `npm run bench:start` measures the start.
  */
 import assert from 'node:assert/strict';
@@ -24,7 +25,9 @@ const TRACE = tempFile('one.std', 'T0|w(x)|1\n');
 function loaded(args: string[]): string[] {
   const log = tempPath('loads.txt');
   const r = spawnSync(process.execPath, ['--import', PRELOAD, CLI, ...args], {
-    env: { ...process.env, LOG_LOADS: log },
+    // the cache off: `check` loads the modules themselves rather than its bundle (test/node/check-code-cache.test.ts),
+    // whose lazily initialized parts are these modules' lazy imports
+    env: { ...process.env, LOG_LOADS: log, GOLDILOCKS_CACHE: 'off' },
     encoding: 'utf8',
   });
   assert.equal(r.status, 0, r.stderr);

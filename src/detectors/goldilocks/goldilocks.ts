@@ -43,6 +43,8 @@ export interface GoldilocksOptions {
 }
 
 const NO_INFO = -1;
+/** Infos and variables the pool and the per-variable arrays hold before they first grow. */
+const INITIAL_CAPACITY = 1024;
 /** `sole` of a variable no thread has accessed, and of one two or more threads have. */
 const NO_THREAD = -1;
 const SHARED = -2;
@@ -91,38 +93,38 @@ export class GoldilocksDetector implements Detector {
   private readonly opt: Required<GoldilocksOptions>;
 
   // Info pool
-  private iOwner: Int32Array = new Int32Array(1024);
-  private iPos: Float64Array = new Float64Array(1024);
+  private iOwner: Int32Array = new Int32Array(0);
+  private iPos: Float64Array = new Float64Array(0);
   /**
    * Where the Info started: the list position at its access, with lockset {owner}. Partially-eager evaluation
    * and the walk cache move pos forward with an explicit lockset, always the evaluation of {owner} from here.
    */
-  private iOrigin: Float64Array = new Float64Array(1024);
-  private iXact: Uint8Array = new Uint8Array(1024);
-  private iWrite: Uint8Array = new Uint8Array(1024);
+  private iOrigin: Float64Array = new Float64Array(0);
+  private iXact: Uint8Array = new Uint8Array(0);
+  private iWrite: Uint8Array = new Uint8Array(0);
   /** The atomic location of an access by an atomic operation (ard/awd), or -1. */
-  private iRange: Int32Array = new Int32Array(1024);
+  private iRange: Int32Array = new Int32Array(0);
   /** The alock (first lock held) of the access, or -1; -1 too with the alock short-circuit off. */
-  private iAlock: Int32Array = new Int32Array(1024);
-  private iEv: Float64Array = new Float64Array(1024);
-  private iLoc: Int32Array = new Int32Array(1024);
+  private iAlock: Int32Array = new Int32Array(0);
+  private iEv: Float64Array = new Float64Array(0);
+  private iLoc: Int32Array = new Int32Array(0);
   /** Explicit lockset id after partially-eager evaluation, or -1 for the implicit {owner}. */
-  private iLs: Int32Array = new Int32Array(1024);
+  private iLs: Int32Array = new Int32Array(0);
   /** Next Info in the variable's read list, or in the free list. */
-  private iNext: Int32Array = new Int32Array(1024);
+  private iNext: Int32Array = new Int32Array(0);
   /** Variable of a live Info, -1 when free. */
-  private iVar: Int32Array = new Int32Array(1024).fill(-1);
+  private iVar: Int32Array = new Int32Array(0);
   private freeInfo = NO_INFO;
   /** Whether an atomic read has been checked: until then a thread has at most one read Info per variable. */
   private atomicReadSeen = false;
   private infoCount = 0;
 
   // Per variable
-  private writeInfo: Int32Array = new Int32Array(1024).fill(NO_INFO);
-  private readHead: Int32Array = new Int32Array(1024).fill(NO_INFO);
-  private disabled: Uint8Array = new Uint8Array(1024);
+  private writeInfo: Int32Array = new Int32Array(0);
+  private readHead: Int32Array = new Int32Array(0);
+  private disabled: Uint8Array = new Uint8Array(0);
   /** The only thread that has accessed the variable so far, NO_THREAD (none) or SHARED (two or more): `ownAccess`. */
-  private sole: Int32Array = new Int32Array(1024).fill(NO_THREAD);
+  private sole: Int32Array = new Int32Array(0);
 
   /**
    * How each check was decided: counts indexed by {@link Decided} (names in CHECK_DECISIONS); `checks` in
@@ -164,6 +166,10 @@ export class GoldilocksDetector implements Detector {
       hbMemo: options.hbMemo ?? true,
       stopAfterFirstRace: options.stopAfterFirstRace ?? false,
     };
+    // allocated by the methods that grow them, so that each field is written twice before any code runs (V8 then
+    // compiles no code that relies on its first value: docs/ARCHITECTURE.md, "Tables that grow")
+    this.growInfos();
+    this.growVars(INITIAL_CAPACITY);
   }
 
   // ---- synchronization events (Handle-Action lines 1-2) ----
@@ -658,8 +664,9 @@ export class GoldilocksDetector implements Detector {
     this.readHead[x] = NO_INFO;
   }
 
+  /** Doubles the Info pool (allocates its first {@link INITIAL_CAPACITY} Infos when it has none). */
   private growInfos(): void {
-    const cap = this.iOwner.length * 2;
+    const cap = Math.max(INITIAL_CAPACITY, this.iOwner.length * 2);
     this.iOwner = grow(this.iOwner, cap);
     this.iPos = grow(this.iPos, cap);
     this.iOrigin = grow(this.iOrigin, cap);
@@ -674,8 +681,9 @@ export class GoldilocksDetector implements Detector {
     this.iVar = growFilled(this.iVar, cap, -1);
   }
 
+  /** Grows the per-variable arrays (at least doubling, to {@link INITIAL_CAPACITY} at first) to hold `n` variables. */
   private growVars(n: number): void {
-    let cap = this.writeInfo.length * 2;
+    let cap = Math.max(INITIAL_CAPACITY, this.writeInfo.length * 2);
     while (cap < n) cap *= 2;
     this.writeInfo = growFilled(this.writeInfo, cap, NO_INFO);
     this.readHead = growFilled(this.readHead, cap, NO_INFO);

@@ -9,6 +9,9 @@ import type { RuleLockset } from './rules.js';
  */
 export type Lockset = Int32Array;
 
+/** Entries of each table here before it first grows. */
+const INITIAL_CAPACITY = 64;
+
 /**
  * Hash-consed explicit locksets (sorted element codes), for Infos whose lockset has been evaluated up to a
  * later position (§5.4 partially-eager evaluation, and the walk cache of the lazy checks). Reference-counted:
@@ -18,8 +21,16 @@ export class LocksetTable {
   private readonly ids = new Map<string, number>();
   private sets: (Lockset | null)[] = [];
   private keys: string[] = [];
-  private refs: Int32Array = new Int32Array(64);
+  private refs: Int32Array = new Int32Array(0);
   private readonly free: number[] = [];
+
+  /**
+   * The reference counts allocated as they grow, so that the field is written twice before any code runs (V8 then
+   * compiles no code that relies on its first value: docs/ARCHITECTURE.md, "Tables that grow").
+   */
+  constructor() {
+    this.refs = growAtLeast(this.refs, INITIAL_CAPACITY);
+  }
 
   /** Live (referenced) locksets. */
   get size(): number {
@@ -66,12 +77,24 @@ export class LocksetTable {
  */
 export class WorkingLockset implements RuleLockset {
   private stamp = 0;
-  private t: Int32Array = new Int32Array(64);
-  private l: Int32Array = new Int32Array(64);
-  private v: Int32Array = new Int32Array(64);
-  private d: Int32Array = new Int32Array(64);
-  private members: Int32Array = new Int32Array(64);
+  private t: Int32Array = new Int32Array(0);
+  private l: Int32Array = new Int32Array(0);
+  private v: Int32Array = new Int32Array(0);
+  private d: Int32Array = new Int32Array(0);
+  private members: Int32Array = new Int32Array(0);
   private count = 0;
+
+  /**
+   * The stamp arrays and the members allocated as they grow, so that each field is written twice before any code
+   * runs (V8 then compiles no code that relies on its first value: docs/ARCHITECTURE.md, "Tables that grow").
+   */
+  constructor() {
+    this.t = growAtLeast(this.t, INITIAL_CAPACITY);
+    this.l = growAtLeast(this.l, INITIAL_CAPACITY);
+    this.v = growAtLeast(this.v, INITIAL_CAPACITY);
+    this.d = growAtLeast(this.d, INITIAL_CAPACITY);
+    this.members = growAtLeast(this.members, INITIAL_CAPACITY);
+  }
 
   /** Empties the set; sizes the stamp arrays for the symbols interned so far. */
   reset(s: Symbols): void {

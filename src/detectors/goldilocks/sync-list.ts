@@ -7,18 +7,31 @@
  * Each cell has a reference count of the Infos pointing at it (§5.4); `collect` discards the prefix of
  * unreferenced cells. The ring doubles when full.
  */
+/** Cells of a new list's ring. */
+const INITIAL_CELLS = 1 << 12;
+
 export class SyncEventList {
   head = 0;
   tail = 0;
-  mask = (1 << 12) - 1;
+  /** Cells - 1 (cells: a power of two); -1 before the constructor's {@link growRing}. */
+  mask = -1;
   /** Cell kinds: `SyncKind` of ../../model/sync.ts. */
-  kind: Uint8Array = new Uint8Array(this.mask + 1);
-  thread: Int32Array = new Int32Array(this.mask + 1);
+  kind: Uint8Array = new Uint8Array(0);
+  thread: Int32Array = new Int32Array(0);
   /** Lock, volatile or thread id of the event. */
-  target: Int32Array = new Int32Array(this.mask + 1);
+  target: Int32Array = new Int32Array(0);
   /** R ∪ W of a commit cell. */
-  sets: (Int32Array | null)[] = new Array(this.mask + 1).fill(null);
-  refs: Int32Array = new Int32Array(this.mask + 1);
+  sets: (Int32Array | null)[] = [];
+  refs: Int32Array = new Int32Array(0);
+
+  /**
+   * The ring's first {@link INITIAL_CELLS} cells, allocated by {@link growRing} as every later growth is: each field is
+   * then written twice before any code runs (V8 then compiles no code that relies on its first value:
+   * docs/ARCHITECTURE.md, "Tables that grow").
+   */
+  constructor() {
+    this.growRing();
+  }
 
   /** Appends a cell. @returns its position. */
   append(kind: number, thread: number, target: number, set: Int32Array | null): number {
@@ -53,15 +66,16 @@ export class SyncEventList {
     return n;
   }
 
+  /** Doubles the ring (allocates its {@link INITIAL_CELLS} cells when it has none), keeping the cells [head, tail]. */
   private growRing(): void {
-    const cap = (this.mask + 1) * 2;
+    const cap = this.mask < 0 ? INITIAL_CELLS : (this.mask + 1) * 2;
     const mask = cap - 1;
     const kind = new Uint8Array(cap);
     const thread = new Int32Array(cap);
     const target = new Int32Array(cap);
     const sets: (Int32Array | null)[] = new Array(cap).fill(null);
     const refs = new Int32Array(cap);
-    for (let p = this.head; p <= this.tail; p++) {
+    for (let p = this.head; p <= this.tail && this.mask >= 0; p++) {
       const a = p & this.mask;
       const b = p & mask;
       kind[b] = this.kind[a];
