@@ -1,15 +1,13 @@
 // expect: no race
 // idiom: range-checked loops with no iteration (lo = hi, lo > hi) check nothing: b's empty loops over element 5
 // do not race with a's unordered write of it.
-import { workers } from './sched.mjs';
+import { float64Workers } from './sched.mjs';
 
 function fill(a, lo, hi, v) {
   for (let j = lo; j < hi; j++) a[j] = v;
 }
 
-const { main, joined, i, at, shared } = workers(import.meta.url, 2, () => ({
-  shared: new Float64Array(new SharedArrayBuffer(80)),
-}));
+const { main, joined, i, at, shared } = float64Workers(import.meta.url, 2, 10);
 if (main) {
   await joined;
 } else if (i === 0) {

@@ -2,7 +2,7 @@
 // idiom: a range-checked loop calling Math.abs (lufact's pivot search): b's loop reads elements 0-9 for the largest
 // magnitude after a's unordered write of element 7; the range check finds the race, and the loop's per-access
 // checks report it at element 7.
-import { workers } from './sched.mjs';
+import { float64Workers } from './sched.mjs';
 
 /** The index of the element of a[lo..hi) of the largest magnitude (the first of equal ones). */
 function pivot(a, lo, hi) {
@@ -18,9 +18,7 @@ function pivot(a, lo, hi) {
   return l;
 }
 
-const { main, joined, i, at, shared } = workers(import.meta.url, 2, () => ({
-  shared: new Float64Array(new SharedArrayBuffer(80)),
-}));
+const { main, joined, i, at, shared } = float64Workers(import.meta.url, 2, 10);
 if (main) {
   await joined;
 } else if (i === 0) {

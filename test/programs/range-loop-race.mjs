@@ -1,7 +1,7 @@
 // expect: race
 // idiom: a range-checked loop that races: b's loop writes elements 0-9 after a's unordered write of element 5.
 // Under --on-race=throw the exception comes at element 5 of the loop: elements 0-4 are written, 5 is a's.
-import { workers } from './sched.mjs';
+import { float64Workers } from './sched.mjs';
 
 const raw = globalThis[Symbol.for('goldilocks.rawAtomics')] ?? Atomics;
 
@@ -18,9 +18,7 @@ function peek(a) {
   return [...new Float64Array(copy.buffer)];
 }
 
-const { main, joined, i, at, shared } = workers(import.meta.url, 2, () => ({
-  shared: new Float64Array(new SharedArrayBuffer(80)),
-}));
+const { main, joined, i, at, shared } = float64Workers(import.meta.url, 2, 10);
 if (main) {
   await joined;
 } else if (i === 0) {

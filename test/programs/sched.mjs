@@ -126,3 +126,11 @@ export function workers(file, parties, setup) {
   const joined = Promise.all(names.map((who, i) => join(spawn(file, { sched: buffer, i, who, ...data }))));
   return { main: true, joined, at, step, next, sleep, ...data };
 }
+
+/**
+ * {@link workers} over one shared `Float64Array` of `length` elements, `shared` (zeros): the range-loop programs'
+ * set-up.
+ */
+export function float64Workers(file, parties, length) {
+  return workers(file, parties, () => ({ shared: new Float64Array(new SharedArrayBuffer(8 * length)) }));
+}
