@@ -9,32 +9,21 @@ import type * as E from 'estree';
 import { ATOMIC_ARITY, ATOMIC_OPS } from '../hooks/names.js';
 import { HOOKS_GLOBAL, isLocal, type Rewriter, SITE_FN } from './rewriter.js';
 import { newSite } from './sites.js';
-import type { N } from './syntax.js';
+import { type N, namedMethodCall } from './syntax.js';
 import { lineBreaks, parenAfter } from './text.js';
 
 /** Rewrites call `n` when it is such an `Atomics` call; returns whether it was. */
 export function atomicsCall(rw: Rewriter, n: E.SimpleCallExpression & N): boolean {
-  const callee = n.callee;
-  if (
-    n.optional ||
-    callee.type !== 'MemberExpression' ||
-    callee.computed ||
-    callee.optional ||
-    callee.object.type !== 'Identifier' ||
-    callee.object.name !== 'Atomics' ||
-    isLocal(rw, callee.object) ||
-    callee.property.type !== 'Identifier' ||
-    !(ATOMIC_OPS as readonly string[]).includes(callee.property.name)
-  )
-    return false;
+  const call = namedMethodCall(n, ATOMIC_OPS);
+  if (call === null || call.object.name !== 'Atomics' || isLocal(rw, call.object)) return false;
   const paren = parenAfter(rw, n);
   if (paren < 0) return false;
   const i = newSite(rw, n);
-  const { start, end } = callee as N;
+  const { start, end } = n.callee as N;
   const fixed =
     n.arguments.length <= ATOMIC_ARITY && n.arguments.every((arg) => arg.type !== 'SpreadElement');
   // `Atomics\n.add`: its line breaks stay
-  const name = `${HOOKS_GLOBAL}.atomics${fixed ? '' : 'Rest'}.${callee.property.name}`;
+  const name = `${HOOKS_GLOBAL}.atomics${fixed ? '' : 'Rest'}.${call.method}`;
   rw.ms.overwrite(start, end, name + lineBreaks(rw, start, end));
   rw.ms.appendLeft(paren + 1, `${SITE_FN}, ${i}${n.arguments.length ? ', ' : ''}`);
   return true;

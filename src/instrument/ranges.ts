@@ -35,7 +35,7 @@ import type * as E from 'estree';
 import { PURE_MATH } from '../hooks/names.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
 import { invariantVariable, loopLocal } from './scope.js';
-import { type N, unparen } from './syntax.js';
+import { type N, namedMethodCall, unparen } from './syntax.js';
 import { tempIn } from './temporaries.js';
 
 /** One element access of a range-checked loop, in evaluation order. */
@@ -245,19 +245,8 @@ class Body {
         return;
       case 'CallExpression': {
         // `M.f(...)`, f of PURE_MATH: the guard tests that `M.f` is that built-in as the loop is entered
-        const f = x.callee;
-        if (
-          x.optional ||
-          f.type !== 'MemberExpression' ||
-          f.computed ||
-          f.optional ||
-          f.object.type !== 'Identifier' ||
-          f.property.type !== 'Identifier' ||
-          !(PURE_MATH as readonly string[]).includes(f.property.name)
-        )
-          refuse();
-        const m = f as E.MemberExpression;
-        const call = { object: (m.object as E.Identifier).name, name: (m.property as E.Identifier).name };
+        const named = namedMethodCall(x, PURE_MATH) ?? refuse();
+        const call = { object: named.object.name, name: named.method };
         for (const a of x.arguments) {
           if (a.type === 'SpreadElement') refuse();
           this.expression(a, conditional);

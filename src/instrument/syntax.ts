@@ -53,6 +53,26 @@ export const elementOf = (n: E.Node): (E.MemberExpression & N) | null => {
     : null;
 };
 
+/**
+ * The names of call `n` when it is `O.m(...)`, `O` an identifier and `m` one of `methods`, neither the call nor the
+ * member optional nor computed (`Atomics.add(...)`, `Math.abs(...)`); else null.
+ */
+export function namedMethodCall(
+  n: E.SimpleCallExpression,
+  methods: readonly string[],
+): { object: E.Identifier & N; method: string } | null {
+  const f = n.callee;
+  return !n.optional &&
+    f.type === 'MemberExpression' &&
+    !f.computed &&
+    !f.optional &&
+    f.object.type === 'Identifier' &&
+    f.property.type === 'Identifier' &&
+    methods.includes(f.property.name)
+    ? { object: f.object as E.Identifier & N, method: f.property.name }
+    : null;
+}
+
 /** Can evaluating `x` give a TypedArray? Not for literals, operators giving primitives, or new objects and functions. */
 export function mayBeView(x: E.Node): boolean {
   return !NOT_VIEWS.has(unparen(x).type);
