@@ -397,17 +397,6 @@ export function libraryAtomics(ctx: Context): LibraryAtomics {
       siteOf(site, load),
     ) as number;
   };
-  const compareExchange = (
-    ta: Int32Array,
-    i: number,
-    expected: number,
-    replacement: number,
-    site: number,
-  ) => {
-    return ops.compareExchange(ta, i, expected, replacement, compareExchange, () =>
-      siteOf(site, compareExchange),
-    ) as number;
-  };
   const compareExchangeLocking: LibraryAtomics['compareExchangeLocking'] = (
     ta,
     i,
@@ -418,8 +407,8 @@ export function libraryAtomics(ctx: Context): LibraryAtomics {
     lockA,
     lockB,
     fn,
-  ) => {
-    return ops.compareExchange(
+  ) =>
+    ops.compareExchange(
       ta,
       i,
       expected,
@@ -430,7 +419,9 @@ export function libraryAtomics(ctx: Context): LibraryAtomics {
       lockA,
       lockB,
     ) as number;
-  };
+  /** The plain compare-exchange: {@link compareExchangeLocking} without a lock's cell. */
+  const compareExchange = (ta: Int32Array, i: number, expected: number, replacement: number, site: number) =>
+    compareExchangeLocking(ta, i, expected, replacement, site, 0, 0, 0, compareExchange);
   const wait = (ta: Int32Array, i: number, value: number, timeout: number, site: number) => {
     return ops.wait(ta, i, value, timeout, wait, siteOf(site, wait)) as 'ok' | 'not-equal' | 'timed-out';
   };
