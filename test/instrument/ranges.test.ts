@@ -10,6 +10,7 @@ import { runInThisContext } from 'node:vm';
 import type { Runtime } from '../../src/hooks/contract.js';
 import { installHooks, installRuntime } from '../../src/hooks/install.js';
 import { passthrough } from '../../src/hooks/thread.js';
+import { fixedLength } from '../../src/hooks/views.js';
 import { instrument } from '../../src/instrument/instrument.js';
 import { iterations } from '../../src/live/spans.js';
 
@@ -60,6 +61,15 @@ const runtime: Runtime = {
   },
 };
 installRuntime(runtime);
+
+/** A SharedArrayBuffer of `bytes` that can grow to `max` (ECMA-262 §25.2.3.1; Node 20's types lack the option). */
+const growable = (bytes: number, max: number): SharedArrayBuffer =>
+  new (SharedArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => SharedArrayBuffer)(
+    bytes,
+    {
+      maxByteLength: max,
+    },
+  );
 
 /** Instruments `fn` (a function's source) as a script whose value is that function. */
 const compile = (fn: string): string => instrument(`(${fn})`, { file: 'ranges.js', module: false }).code;
@@ -247,11 +257,7 @@ describe('range checks: loops that take them', () => {
   test('a length bound over a growable SharedArrayBuffer skips span', () => {
     const fn = `function f(a) { for (let j = 0; j < a.length; j++) a[j] = j; }`;
     const f = runInThisContext(compile(fn)) as (a: Float64Array) => void;
-    const Growable = SharedArrayBuffer as unknown as new (
-      n: number,
-      o: { maxByteLength: number },
-    ) => SharedArrayBuffer;
-    const buffer = new Growable(64, { maxByteLength: 128 });
+    const buffer = growable(64, 128);
     assert.ok(buffer.growable);
     const a = new Float64Array(buffer);
     named.set(a, 'g');
@@ -321,4 +327,30 @@ const PER_ACCESS: Record<string, string> = {
 describe('range checks: loops that keep per-access checks', () => {
   for (const [name, fn] of Object.entries(PER_ACCESS))
     test(name, () => assert.ok(!spanned(fn), `span in:\n${compile(fn)}`));
+});
+
+describe('Hooks.fixedLength (the test of a V.length bound)', () => {
+  const shared = () => new Float64Array(new SharedArrayBuffer(32));
+  test('a view over a SharedArrayBuffer that cannot grow, and its subarray: fixed', () => {
+    assert.equal(fixedLength(shared()), true);
+    assert.equal(fixedLength(shared().subarray(1, 3)), true);
+  });
+  test('not over shared memory, not a view, or over a growable buffer: not fixed', () => {
+    assert.equal(fixedLength(new Float64Array(4)), false);
+    assert.equal(fixedLength([1, 2]), false);
+    assert.equal(fixedLength({ length: 3 }), false);
+    assert.equal(fixedLength(new Float64Array(growable(32, 64))), false);
+    assert.equal(fixedLength(new Float64Array(growable(32, 64), 0, 2)), false);
+  });
+  test('a length read that would run other code or find another property: not fixed', () => {
+    const own = shared();
+    Object.defineProperty(own, 'length', { value: 2 });
+    assert.equal(fixedLength(own), false);
+    const proxied = shared();
+    Object.setPrototypeOf(proxied, new Proxy(Float64Array.prototype, {}));
+    assert.equal(fixedLength(proxied), false);
+    const shadowed = shared();
+    Object.setPrototypeOf(shadowed, Object.create(Float64Array.prototype, { length: { get: () => 1 } }));
+    assert.equal(fixedLength(shadowed), false);
+  });
 });
