@@ -1,7 +1,7 @@
 // expect: race
-// idiom: a loop bounded by `a.length` that races: b's loop writes elements 0-9 after a's unordered write of element
-// 5. Under --on-race=throw the exception comes at element 5 of the loop: elements 0-4 are written, 5 is a's (the
-// main thread reads them after the joins).
+// idiom: a loop bounded by `a.length` that races: worker 0 fills the one-element subarray at element 5, then worker
+// 1, unordered with it, fills all ten elements. Under --on-race=throw the exception comes at element 5 of worker
+// 1's loop: elements 0-4 are written, 5 is worker 0's (the main thread reads them after the joins).
 import { float64Workers } from './sched.mjs';
 
 /** Writes `v` into every element of a. */
@@ -13,17 +13,13 @@ const { main, joined, i, at, shared } = float64Workers(import.meta.url, 2, 10);
 if (main) {
   await joined;
   console.log(`elements after the joins: ${shared.join(',')}`);
-} else if (i === 0) {
-  at(0, () => {
-    shared[5] = 1; // race
-  });
 } else {
-  at(1, () => {
+  at(i, () => {
     try {
-      fill(shared, 2);
+      fill(i === 0 ? shared.subarray(5, 6) : shared, 1 + i);
     } catch (e) {
       if (e?.name !== 'DataRaceException') throw e;
-      console.log('thrown in the loop');
+      console.log(`thrown in worker ${i}'s loop`);
     }
   });
 }
