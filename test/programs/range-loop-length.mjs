@@ -13,19 +13,14 @@ function inner(b, k) {
   for (let j = 1; j < b.length - 1; j++) b[j] = k;
 }
 
-function sum(a) {
-  let s = 0;
-  for (let j = 0; j < a.length; j++) s += a[j];
-  return s;
-}
-
 const { main, joined, i, at, a, b } = workers(import.meta.url, 2, () => ({
   a: new Float64Array(new SharedArrayBuffer(8 * 64)).fill(1),
   b: new Float64Array(new SharedArrayBuffer(8 * 64)),
 }));
 if (main) {
   await joined;
-  if (sum(a) !== 128 || sum(b) !== 30 + 60) throw new Error(`sums ${sum(a)} ${sum(b)}`);
+  const sums = [a, b].map((v) => v.reduce((s, x) => s + x, 0)).join(' ');
+  if (sums !== `128 ${30 + 60}`) throw new Error(`sums ${sums}`);
 } else {
   at(i, () => {
     double(a.subarray(32 * i, 32 * i + 32));
