@@ -138,6 +138,6 @@ describe('range checks under --on-race=throw', () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-length-race.mjs')]);
       assert.match(o.stdout, /thrown in worker 1's loop\n/, o.stderr);
       assert.match(o.stdout, /elements after the joins: 2,2,2,2,2,1,0,0,0,0\n/);
-      assert.match(o.stderr, /range-loop-length-race\.mjs:9:/);
+      assert.match(o.stderr, /range-loop-length-race\.mjs:10:/);
     });
 });
