@@ -180,6 +180,13 @@ export interface Hooks {
    * `M` whose functions `M.f` their loop calls with it as the loop is entered.
    */
   readonly pure: (object: () => unknown, ...names: string[]) => boolean;
+  /**
+   * `fixedLength(o)`: is `o` a TypedArray over a SharedArrayBuffer that cannot grow (ECMA-262 §25.2.2: its length
+   * never changes) whose `o.length` runs only the built-in getter of `%TypedArray%.prototype` (§23.2.3.21)? A
+   * range-checked loop bounded by `V.length` (`../instrument/ranges.ts`) tests it as it is entered: false sends the
+   * loop to its per-access checks.
+   */
+  readonly fixedLength: (o: unknown) => boolean;
   /** Registers a module's sites (`locs` = line, column pairs); returns the id of its first site, ids are dense. */
   readonly sites: (file: string, locs: readonly number[]) => number;
   /** The location of site `id`. @throws RangeError for an id that was never registered in this thread. */

@@ -6,7 +6,7 @@
 
 import type { Hooks, Runtime, SiteFunction, ThreadHooks } from './contract.js';
 import { ATOMIC_OPS } from './names.js';
-import { isTypedArrayConstructor, isView, peek, pure, shared } from './views.js';
+import { fixedLength, isTypedArrayConstructor, isView, peek, pure, shared } from './views.js';
 
 /** The runtime used until another is installed: plain reads and writes. */
 export const passthrough: Runtime = {
@@ -117,6 +117,7 @@ function createHooks(): ThreadHooks {
     shared,
     peek,
     pure,
+    fixedLength,
     sites,
     siteId,
     siteLocation(id) {

@@ -20,6 +20,8 @@ export const bufferOf = Object.getOwnPropertyDescriptor(TypedArray, 'buffer')!.g
  * TypedArray, undefined for any other `this` (a DataView).
  */
 export const toStringTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStringTag)!.get!;
+/** The getter of `%TypedArray%.prototype.length` (ECMA-262 §23.2.3.21). */
+const lengthOf = Object.getOwnPropertyDescriptor(TypedArray, 'length')!.get!;
 /** Is `o` a TypedArray whose buffer is a SharedArrayBuffer ({@link Hooks.shared})? */
 export const shared = (o: unknown): boolean =>
   isView(o) && toStringTag.call(o) !== undefined && bufferOf.call(o) instanceof SAB;
@@ -60,6 +62,24 @@ export function pure(object: () => unknown, ...names: string[]): boolean {
   }
   for (const p of names) if (!pureMath.has(peek(o, p))) return false;
   return true;
+}
+
+/**
+ * {@link Hooks.fixedLength}: is `o` a TypedArray over a SharedArrayBuffer that cannot grow, whose `length` is read
+ * by the built-in getter alone (no Proxy on the prototype chain up to the first object with an own `length`, which
+ * is `%TypedArray%.prototype` with its getter as at startup)? Then every read of `o.length` gives the same number and
+ * runs no other code.
+ */
+export function fixedLength(o: unknown): boolean {
+  if (!shared(o) || (bufferOf.call(o) as SharedArrayBuffer).growable) return false;
+  let x: unknown = o;
+  while (typeof x === 'object' && x !== null) {
+    if (isProxy(x)) return false;
+    const d = getOwnPropertyDescriptor(x, 'length');
+    if (d !== undefined) return d.get === lengthOf;
+    x = getPrototypeOf(x);
+  }
+  return false;
 }
 
 /**

@@ -4,7 +4,7 @@
  * when it is entered gets, instead of the per-variable loop guards of `./loops.ts`, one guard `R` for all its
  * accesses, set before the loop to
  *
- *     R = !__goldilocks.shared(V1) && ... || typeof x === "number" && ... &&
+ *     R = !__goldilocks.shared(V1) && ... || typeof x === "number" && ... && [pure and fixedLength tests] &&
  *         __goldilocks.span(__gl$m, LO, HI, STEP, INCL, [ints...], [V, group, FIRST, STRIDE, KIND, SITE, ...])
  *
  * (`Hooks.span`, `../hooks/contract.ts`): true when no view is over shared memory (as the loop guards), or when the
@@ -20,7 +20,9 @@ built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numb
  * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
  * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` invariant in the loop
  * (`./scope.ts`), every other variable read a local of the function declared before the loop (accumulators may be
- * assigned). The typeof tests make every operator one on numbers (the runtime refuses BigInt arrays), so nothing
+ * assigned). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
+ * reads `HI` (a TypedArray over a SharedArrayBuffer that cannot grow, its `length` the built-in getter: the same
+ * number at every test of the loop, and no code run by the guard's extra read). The typeof tests make every operator one on numbers (the runtime refuses BigInt arrays), so nothing
  * in the body throws or runs code; `ints` (the variables of `LO` and of the indices) must be safe integers for
  * FIRST (the index at `j = LO`) and STRIDE (`a * c`) to give exactly the indices the loop computes.
  *
@@ -67,6 +69,8 @@ export interface RangePlan {
   calls: Array<{ object: string; name: string }>;
   ints: Set<string>;
   views: string[];
+  /** The variables `V` of the bounds `V.length` in `HI`, each tested with `Hooks.fixedLength` on entry. */
+  lengths: string[];
 }
 
 const ARITHMETIC = new Set([
@@ -107,9 +111,24 @@ const refuse = (): never => {
  * @returns the text and the coefficient of `j`, or refuses (not that grammar, or `j` not affine with a literal
  * coefficient).
  */
-function affine(e: E.Node, j: string, jText: string, ids: Set<string>): { text: string; coef: number } {
+function affine(
+  e: E.Node,
+  j: string,
+  jText: string,
+  ids: Set<string>,
+  lengths?: Map<string, E.Identifier>,
+): { text: string; coef: number } {
   const x = unparen(e);
   switch (x.type) {
+    case 'MemberExpression': {
+      // `V.length`, in `HI` only: the guard tests `Hooks.fixedLength(V)` first (fixed, and its read runs no code)
+      const v = unparen(x.object);
+      if (!lengths || x.computed || x.optional || v.type !== 'Identifier' || x.property.type !== 'Identifier')
+        return refuse();
+      if ((x.property as E.Identifier).name !== 'length' || (v as E.Identifier).name === j) return refuse();
+      lengths.set((v as E.Identifier).name, v as E.Identifier);
+      return { text: `${(v as E.Identifier).name}.length`, coef: 0 };
+    }
     case 'Identifier':
       if (x.name === j) return { text: jText, coef: 1 };
       ids.add(x.name);
@@ -119,13 +138,13 @@ function affine(e: E.Node, j: string, jText: string, ids: Set<string>): { text: 
       return { text: String(x.value), coef: 0 };
     case 'UnaryExpression': {
       if (x.operator !== '-' && x.operator !== '+') return refuse();
-      const a = affine(x.argument, j, jText, ids);
+      const a = affine(x.argument, j, jText, ids, lengths);
       return { text: `(${x.operator}${a.text})`, coef: x.operator === '-' ? -a.coef : a.coef };
     }
     case 'BinaryExpression': {
       if (x.operator !== '+' && x.operator !== '-' && x.operator !== '*') return refuse();
-      const a = affine(x.left, j, jText, ids);
-      const b = affine(x.right, j, jText, ids);
+      const a = affine(x.left, j, jText, ids, lengths);
+      const b = affine(x.right, j, jText, ids, lengths);
       const text = `(${a.text} ${x.operator} ${b.text})`;
       if (x.operator === '+') return { text, coef: a.coef + b.coef };
       if (x.operator === '-') return { text, coef: a.coef - b.coef };
@@ -365,10 +384,11 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
     if (body.accesses.length === 0) return null;
     const ints = new Set<string>();
     const his = new Set<string>();
-    if (affine(h.lo, h.j, J, ints).coef !== 0 || affine(h.hi, h.j, J, his).coef !== 0) refuse();
+    const lengths = new Map<string, E.Identifier>();
+    if (affine(h.lo, h.j, J, ints).coef !== 0 || affine(h.hi, h.j, J, his, lengths).coef !== 0) refuse();
     const views = [...new Set(body.accesses.map((a) => a.view))];
     for (const a of body.accesses) affine(a.node, h.j, J, ints);
-    const fixed = new Set([h.j, ...views, ...ints, ...his]);
+    const fixed = new Set([h.j, ...views, ...ints, ...his, ...lengths.keys()]);
     const ids = new Map<string, E.Identifier>();
     const collect = (e: E.Node) => {
       const x = unparen(e);
@@ -397,6 +417,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
       if (invariantVariable(rw, loop, id) === null) refuse();
     }
     for (const [name, id] of ids) if (name !== h.j && invariantVariable(rw, loop, id) === null) refuse();
+    for (const id of lengths.values()) if (invariantVariable(rw, loop, id) === null) refuse();
     const numbers = new Set<string>([...ids.keys()].filter((n) => n !== h.j));
     for (const [name, id] of body.free) {
       if (name === h.j || views.includes(name) || body.declared.has(name)) continue;
@@ -418,6 +439,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
       calls: body.calls,
       ints,
       views,
+      lengths: [...lengths.keys()],
     };
   } catch (e) {
     if (e instanceof Refused) return null;
@@ -439,6 +461,7 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const pure = [...objects]
     .map(([o, names]) => `${HOOKS_GLOBAL}.pure(() => ${o}, ${names.join(', ')}) && `)
     .join('');
+  const fixed = plan.lengths.map((v) => `${HOOKS_GLOBAL}.fixedLength(${v}) && `).join('');
   const lo = affine(plan.lo, plan.j, J, new Set()).text;
   const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
   const entries = plan.accesses.map((a, k) => {
@@ -446,7 +469,7 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
     return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${a.coef * plan.step}, ${a.kind}, ${sites[k]}`;
   });
   return (
-    `${plan.temp} = ${unshared} || ${typed}${pure}${HOOKS_GLOBAL}.span(${SITE_FN}, ${lo}, (${hi}), ${plan.step}, ` +
+    `${plan.temp} = ${unshared} || ${typed}${pure}${fixed}${HOOKS_GLOBAL}.span(${SITE_FN}, ${lo}, (${hi}), ${plan.step}, ` +
     `${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`
   );
 }

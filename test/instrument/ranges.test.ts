@@ -10,6 +10,7 @@ import { runInThisContext } from 'node:vm';
 import type { Runtime } from '../../src/hooks/contract.js';
 import { installHooks, installRuntime } from '../../src/hooks/install.js';
 import { passthrough } from '../../src/hooks/thread.js';
+import { fixedLength } from '../../src/hooks/views.js';
 import { instrument } from '../../src/instrument/instrument.js';
 import { iterations } from '../../src/live/spans.js';
 
@@ -23,9 +24,12 @@ let spans = 0;
 let ranged = true;
 
 const nameOf = (o: unknown): string => named.get(o) ?? '?';
+/** The built-in getter of a TypedArray's length (a view's own `length` property may be a user's getter). */
+const lengthOf = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype), 'length')
+  ?.get as (this: unknown) => number;
 /** Records an access of `o[k]` when `k` names an element (else it touches no memory). */
 const note = (kind: string, o: ArrayBufferView, k: unknown): void => {
-  if (Number.isInteger(k) && (k as number) >= 0 && (k as number) < (o as Float64Array).length)
+  if (Number.isInteger(k) && (k as number) >= 0 && (k as number) < lengthOf.call(o))
     seen.add(`${kind} ${nameOf(o)} ${String(k)}`);
 };
 const runtime: Runtime = {
@@ -58,6 +62,15 @@ const runtime: Runtime = {
 };
 installRuntime(runtime);
 
+/** A SharedArrayBuffer of `bytes` that can grow to `max` (ECMA-262 §25.2.3.1; Node 20's types lack the option). */
+const growable = (bytes: number, max: number): SharedArrayBuffer =>
+  new (SharedArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => SharedArrayBuffer)(
+    bytes,
+    {
+      maxByteLength: max,
+    },
+  );
+
 /** Instruments `fn` (a function's source) as a script whose value is that function. */
 const compile = (fn: string): string => instrument(`(${fn})`, { file: 'ranges.js', module: false }).code;
 
@@ -88,7 +101,10 @@ function runOnce(fn: string, args: (v: Float64Array[]) => unknown[], count: numb
 }
 
 /** The loops that take the range check, with arguments: both runs see the same accesses and compute the same. */
-const RANGED: Record<string, { fn: string; args: (v: Float64Array[]) => unknown[]; views?: number }> = {
+const RANGED: Record<
+  string,
+  { fn: string; args: (v: Float64Array[]) => unknown[]; views?: number; spans?: number }
+> = {
   'SOR row (five reads and a write of one view)': {
     fn: `function relaxRow(g, n, i) {
       const w4 = 1.25 * 0.25;
@@ -154,6 +170,15 @@ const RANGED: Record<string, { fn: string; args: (v: Float64Array[]) => unknown[
     }`,
     args: ([a]) => [a, 30, 4],
   },
+  'bounds a.length and b.length - k (the view lengths, fixed over shared memory)': {
+    fn: `function smooth(a, b, k) {
+      for (let j = 0; j < a.length; j++) a[j] *= 2;
+      for (let j = 1; j < b.length - k; j++) b[j] = a[j - 1] + a[j + 1];
+    }`,
+    args: ([a, b]) => [a, b, 1],
+    views: 2,
+    spans: 2,
+  },
   'zero iterations': {
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 9, 3],
@@ -174,7 +199,7 @@ describe('range checks: loops that take them', () => {
       assert.deepEqual(ranged.seen, per.seen);
       assert.deepEqual(ranged.result, per.result);
       assert.deepEqual(ranged.after, per.after);
-      assert.equal(ranged.spans, 1);
+      assert.equal(ranged.spans, c.spans ?? 1);
     });
 
   test('a loop over views that are not shared does not call span', () => {
@@ -202,6 +227,46 @@ describe('range checks: loops that take them', () => {
     assert.equal(spans, 0);
     assert.equal(calls, 2); // once per iteration, as without instrumentation
   });
+  test('a length bound whose read runs code (an own getter) skips span: it runs as without instrumentation', () => {
+    const fn = `function f(a) { for (let j = 0; j < a.length; j++) a[j] = j; }`;
+    assert.ok(spanned(fn));
+    const f = runInThisContext(compile(fn)) as (a: Float64Array) => void;
+    const plain = runInThisContext(`(${fn})`) as (a: Float64Array) => void;
+    const [a, b, c] = views(3, 8);
+    let reads = 0;
+    for (const v of [a, c])
+      Object.defineProperty(v, 'length', {
+        get() {
+          reads++;
+          return 3;
+        },
+      });
+    plain(c);
+    const plainReads = reads;
+    reads = 0;
+    spans = 0;
+    f(a);
+    assert.equal(spans, 0);
+    assert.equal(reads, plainReads); // once per test of the loop, as without instrumentation
+    assert.deepEqual([...a].slice(0, 3), [...c].slice(0, 3));
+    spans = 0;
+    f(b);
+    assert.equal(spans, 1, 'the built-in getter: span');
+  });
+
+  test('a length bound over a growable SharedArrayBuffer skips span', () => {
+    const fn = `function f(a) { for (let j = 0; j < a.length; j++) a[j] = j; }`;
+    const f = runInThisContext(compile(fn)) as (a: Float64Array) => void;
+    const buffer = growable(64, 128);
+    assert.ok(buffer.growable);
+    const a = new Float64Array(buffer);
+    named.set(a, 'g');
+    spans = 0;
+    f(a);
+    assert.equal(spans, 0);
+    assert.deepEqual([...a], [0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
   test('a Math function replaced by user code skips span: its calls run as without instrumentation', () => {
     const fn = `function f(a, n) { for (let j = 0; j < n; j++) a[j] = Math.abs(a[j]); }`;
     assert.ok(spanned(fn));
@@ -242,7 +307,9 @@ const PER_ACCESS: Record<string, string> = {
   'a coefficient that is not a literal': `function f(a, n, m) { for (let j = 0; j < n; j++) a[j * m] = 1; }`,
   'a write before the read of its element (first access a write)': `function f(a, n) { for (let j = 1; j < n; j++) { a[j] = 1; a[j - 1] += a[j]; } }`,
   'a write read only at another index': `function f(a, n) { for (let j = 1; j < n; j++) a[j] = a[j - 1] + 1; }`,
-  'a bound read through a getter (a.length)': `function f(a) { for (let j = 0; j < a.length; j++) a[j] = 1; }`,
+  'a bound read through another property (a.size)': `function f(a) { for (let j = 0; j < a.size; j++) a[j] = 1; }`,
+  'a computed length bound (a["length"])': `function f(a) { for (let j = 0; j < a['length']; j++) a[j] = 1; }`,
+  'a length bound of a view the body assigns': `function f(a, b) { for (let j = 0; j < a.length; j++) { b[j] = 1; a = b; } }`,
   'the loop variable assigned in the body': `function f(a, n) { for (let j = 0; j < n; j++) { a[j] = 1; j += 1; } }`,
   'the view assigned in the body': `function f(a, b, n) { for (let j = 0; j < n; j++) { a[j] = 1; a = b; } }`,
   'an offset assigned in the loop': `function f(a, n) { let o = 0; for (let j = 0; j < n; j++) { a[j + o] = 1; o = 1; } }`,
@@ -260,4 +327,30 @@ const PER_ACCESS: Record<string, string> = {
 describe('range checks: loops that keep per-access checks', () => {
   for (const [name, fn] of Object.entries(PER_ACCESS))
     test(name, () => assert.ok(!spanned(fn), `span in:\n${compile(fn)}`));
+});
+
+describe('Hooks.fixedLength (the test of a V.length bound)', () => {
+  const shared = () => new Float64Array(new SharedArrayBuffer(32));
+  test('a view over a SharedArrayBuffer that cannot grow, and its subarray: fixed', () => {
+    assert.equal(fixedLength(shared()), true);
+    assert.equal(fixedLength(shared().subarray(1, 3)), true);
+  });
+  test('not over shared memory, not a view, or over a growable buffer: not fixed', () => {
+    assert.equal(fixedLength(new Float64Array(4)), false);
+    assert.equal(fixedLength([1, 2]), false);
+    assert.equal(fixedLength({ length: 3 }), false);
+    assert.equal(fixedLength(new Float64Array(growable(32, 64))), false);
+    assert.equal(fixedLength(new Float64Array(growable(32, 64), 0, 2)), false);
+  });
+  test('a length read that would run other code or find another property: not fixed', () => {
+    const own = shared();
+    Object.defineProperty(own, 'length', { value: 2 });
+    assert.equal(fixedLength(own), false);
+    const proxied = shared();
+    Object.setPrototypeOf(proxied, new Proxy(Float64Array.prototype, {}));
+    assert.equal(fixedLength(proxied), false);
+    const shadowed = shared();
+    Object.setPrototypeOf(shadowed, Object.create(Float64Array.prototype, { length: { get: () => 1 } }));
+    assert.equal(fixedLength(shadowed), false);
+  });
 });

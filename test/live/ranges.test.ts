@@ -75,6 +75,7 @@ async function reported(name: string, detector: string, ranges: boolean, args: s
 const RANGED = new Set([
   'range-loop-empty.mjs',
   'range-loop-halves.mjs',
+  'range-loop-length.mjs',
   'range-loop-shared-midway.mjs',
   'range-loop-shift-halves.mjs',
 ]);
@@ -131,5 +132,12 @@ describe('range checks under --on-race=throw', () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-race.mjs')]);
       assert.match(o.stdout, /thrown at element 5, before its write/, o.stderr);
       assert.match(o.stderr, /range-loop-race\.mjs:10:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing loop bounded by a.length throws at its racing element (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-length-race.mjs')]);
+      assert.match(o.stdout, /thrown in worker 1's loop\n/, o.stderr);
+      assert.match(o.stdout, /elements after the joins: 2,2,2,2,2,1,0,0,0,0\n/);
+      assert.match(o.stderr, /range-loop-length-race\.mjs:10:/);
     });
 });
