@@ -391,13 +391,27 @@ export class Shadow {
         const end = word + 2 * runs[r + 1];
         const flags = runs[r + 2];
         const site = runs[r + 3];
+        let h = 0; // the shared list of this run's owned uniform pages (see pointToRun), 0 before the first
+        let spare = 0; // references counted on h ahead of the pages that will point to it
         for (let w = word; w < end; ) {
           const page = lockOf(w);
           const stop = Math.min(end, page + PAGE_INTS);
           const whole = w === page && stop === page + PAGE_INTS;
           if (whole && this.uniform(heap, page)) {
-            if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
-            if (!this.recordOwned(heap, page, flags, site, now)) this.record(page, Access.MASK, flags, site);
+            if (h !== 0 && this.ownedOnly(heap, page, flags)) {
+              this.pointToRun(heap, page, h);
+              spare--;
+            } else {
+              if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
+              if (this.recordOwned(heap, page, flags, site, now)) {
+                if (h === 0) {
+                  this.shareList(page);
+                  h = heap[page + SHARED_SLOT];
+                  spare = h === 0 ? 0 : Math.floor((end - stop) / PAGE_INTS); // at most the run's whole pages after this one
+                  if (spare > 0) this.addRefs(h, spare);
+                }
+              } else this.record(page, Access.MASK, flags, site);
+            }
             w = stop;
             continue;
           }
@@ -405,6 +419,8 @@ export class Shadow {
           for (; w < stop; w += 2)
             if (!this.recordOwned(heap, w, flags, site, now)) this.record(w, Access.MASK, flags, site);
         }
+        this.flushDrops();
+        if (spare > 0) this.addRefs(h, -spare);
       }
       for (let k = 0; k < nPages; k++) this.merge(heap, pages[k]);
       return true;
@@ -444,18 +460,67 @@ export class Shadow {
    * @returns false, having done nothing, when the list is another.
    */
   private recordOwned(heap: Int32Array, word: number, flags: number, site: number, now: number): boolean {
-    const e = heap[word + 1];
-    if (
-      e === 0 ||
-      heap[e + Info.NEXT] !== 0 ||
-      heap[e + Info.OWNER] !== this.t ||
-      heap[e + Info.FLAGS] !== (Access.MASK | flags) ||
-      heap[e + Info.LS] !== 0
-    )
-      return false;
-    this.renew(heap, e, now, site);
+    if (!this.ownedOnly(heap, word, flags)) return false;
+    this.renew(heap, heap[word + 1], now, site);
     return true;
   }
+
+  /**
+   * Is the list of word `word` one Info, this thread's, of a plain access of the whole word with `flags` (0 or
+   * WRITE), without an explicit lockset? Then {@link record} of such an access leaves one Info, this thread's, of
+   * this access at the current position ({@link recordOwned}). Lock held.
+   */
+  private ownedOnly(heap: Int32Array, word: number, flags: number): boolean {
+    const e = heap[word + 1];
+    return (
+      e !== 0 &&
+      heap[e + Info.NEXT] === 0 &&
+      heap[e + Info.OWNER] === this.t &&
+      heap[e + Info.FLAGS] === (Access.MASK | flags) &&
+      heap[e + Info.LS] === 0
+    );
+  }
+
+  /**
+   * **Run-level record** (BigFoot's coalescing on the shadow side, PLDI 2017 §4): a range check's uniform page
+   * whose list is {@link ownedOnly} would be left by {@link recordOwned} with the one Info the run's first such page
+   * got, so it points to that page's shared list, header `h` ({@link shareList}), instead of copying its own and
+   * renewing it: the run's pages then hold one list, one Info, however many pages the run covers. `h` already
+   * counts this page's reference (counted ahead by the caller: a stop in between leaves a count too high, a leak);
+   * the slot is written before the head (the protocol of {@link shareList}); the page's old list is released, or
+   * its shared list's reference dropped ({@link dropRefs}, batched). Page lock held, and the locks of every page
+   * pointing to `h` that this call made point to it.
+   */
+  private pointToRun(heap: Int32Array, page: number, h: number): void {
+    const old = heap[page + SHARED_SLOT];
+    const e = heap[page + 1];
+    heap[page + SHARED_SLOT] = h;
+    heap[page + 1] = heap[h + Shared.FIRST];
+    if (old === 0) this.release(e);
+    else this.dropRefs(old);
+  }
+
+  /**
+   * A reference dropped from the shared list of header `old`, later: consecutive drops from one list are dropped
+   * at once ({@link flushDrops}; a stop before leaves a count too high, a leak).
+   */
+  private dropRefs(old: number): void {
+    if (old !== this.dropping) {
+      this.flushDrops();
+      this.dropping = old;
+    }
+    this.drops++;
+  }
+
+  /** Drops the references {@link dropRefs} keeps. Before the page locks are released. */
+  private flushDrops(): void {
+    if (this.drops !== 0) this.addRefs(this.dropping, -this.drops);
+    this.drops = 0;
+  }
+
+  /** The shared list whose references {@link dropRefs} has yet to drop, and how many. */
+  private dropping = 0;
+  private drops = 0;
 
   /**
    * Info `e` given the position `now`, the site `site` and the alock of an access recorded in place: the innermost

@@ -1,0 +1,84 @@
+/**
+ * Run-level record of range checks (`Shadow.accessRuns`, `pointToRun`, `src/live/shadow/goldilocks.ts`, issue 24
+ * §1): the uniform pages of one run whose lists are this thread's one Info of the access point to one shared list,
+ * the state (Info by Info) stays the per-access checks', and another thread's access inside such a page still
+ * races, per access and in a range check, which then records nothing.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { StateViews } from '../../src/live/memory/state.js';
+import {
+  Access,
+  Info,
+  lockOf,
+  PAGE_INTS,
+  SHARED_SLOT,
+  type Shadow,
+  Shared,
+} from '../../src/live/shadow/goldilocks.js';
+import { twoThreads } from '../helpers/two-threads.js';
+
+/** `shadow.accessRuns` of one run of `n` words from heap index `word`, with its pages. */
+function run(shadow: Shadow, word: number, n: number, flags: number, site: number): boolean {
+  const pages: number[] = [];
+  for (let p = lockOf(word); p <= lockOf(word + 2 * n - 2); p += PAGE_INTS) pages.push(p);
+  return shadow.accessRuns([word, n, flags, site], Int32Array.from(pages), pages.length);
+}
+
+/** The Infos (every field but NEXT) of each of the 4 pages' first words. */
+function firstLists(s: StateViews, base: number): string[] {
+  const out: string[] = [];
+  for (let p = 0; p < 4; p++) {
+    const infos: string[] = [];
+    for (let e = s.heap[base + p * PAGE_INTS + 1]; e !== 0; e = s.heap[e + Info.NEXT])
+      infos.push(Array.from(s.heap.subarray(e + 1, e + Info.SIZE)).join(','));
+    out.push(infos.join(' '));
+  }
+  return out;
+}
+
+describe('range checks: run-level record of uniform pages', () => {
+  test('the owned uniform pages of a run point to one list, with the per-access checks’ Infos', () => {
+    const a = twoThreads();
+    const b = twoThreads();
+    for (const [flags, site, pos] of [
+      [Access.WRITE, 5, 1],
+      [Access.WRITE, 6, 2],
+      [Access.WRITE, 6, 3],
+    ]) {
+      a.one.pos = pos;
+      b.one.pos = pos;
+      assert.ok(run(a.one, a.base, 32, flags, site));
+      for (let w = 0; w < 32; w++)
+        assert.equal(b.one.access(b.base + 2 * w, Access.MASK, flags, site, true), undefined);
+      assert.deepEqual(firstLists(a.s, a.base), firstLists(b.s, b.base), `at position ${pos}`);
+    }
+    const heap = a.s.heap;
+    const h = heap[a.base + SHARED_SLOT];
+    assert.notEqual(h, 0);
+    for (let p = 0; p < 4; p++) {
+      const page = a.base + p * PAGE_INTS;
+      assert.equal(heap[page + SHARED_SLOT], h, `page ${p} names the run's list`);
+      assert.equal(heap[page + 1], heap[h + Shared.FIRST], `page ${p} points to its first Info`);
+    }
+    // the 4 pages and the thread's candidate: references counted ahead and not used are given back
+    assert.equal(heap[h + Shared.REFS], 5);
+  });
+
+  test("another thread's access inside such a page races; its range check records nothing", () => {
+    const { s, base, one, two } = twoThreads();
+    one.pos = 1;
+    assert.ok(run(one, base, 32, Access.WRITE, 5));
+    one.pos = 2;
+    assert.ok(run(one, base, 32, Access.WRITE, 6)); // now one list for the 4 pages
+    const before = firstLists(s, base);
+    // thread 2 (unordered with thread 1) reads the 4 pages in one range check: nothing recorded
+    assert.equal(run(two, base, 32, 0, 7), false);
+    assert.deepEqual(firstLists(s, base), before);
+    // then reads word 13 (page 1) alone: the race with thread 1's write, found through the shared list
+    assert.equal(two.access(base + 2 * 13, Access.MASK, 0, 8, false)?.owner, 1);
+    // thread 1's next write of the pages races with thread 2's read of word 13 (recorded: not stopped on the race)
+    one.pos = 3;
+    assert.equal(run(one, base, 32, Access.WRITE, 9), false);
+  });
+});
