@@ -14,6 +14,7 @@ import type { Runtime, SiteFunction, ThreadHooks } from '../hooks/contract.js';
 import type { Buffers } from './buffers.js';
 import type { CheckRange, CheckWord } from './context.js';
 import { type Coverage, countMiss, uncovered } from './cover.js';
+import { residentFilterBytes } from './filter-census.js';
 import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
@@ -52,6 +53,11 @@ export interface ElementAccess {
    * `Context.listLocked`), after which no earlier check covers an access.
    */
   nextEpoch(): void;
+  /**
+   * Adds the resident bytes of this thread's same-epoch filters (`./filter-census.ts`) to its `filterResidentBytes`
+   * counter: once, at the thread's exit (before its counters are flushed); later calls add nothing.
+   */
+  tallyFilters(): void;
 }
 
 /** The integer index `key` names in `o`, or -1 (not an element: ECMA-262 §10.4.5.14). */
@@ -87,13 +93,23 @@ export function elementAccess({
   /** The same-epoch filters of the buffers this thread accessed, by buffer id, and their hulls ({@link touch}). */
   const filters: Uint32Array[] = [];
   const touched: Int32Array[] = [];
+  /** Whether the filters were cleared wholesale (an epoch wrap: every page of them written). */
+  let cleared = false;
   const nextEpoch = (): void => {
     gen++;
     if (++epoch > 0xffff) {
       for (const f of filters) f?.fill(0);
       for (const t of touched) t?.fill(0);
+      cleared = true;
       epoch = 1;
     }
+  };
+  let tallied = false;
+  const tallyFilters = (): void => {
+    if (tallied) return;
+    tallied = true;
+    for (const f of filters)
+      if (f !== undefined) counts[STAT.filterResidentBytes] += residentFilterBytes(f, cleared);
   };
   const views = new WeakMap<ArrayBufferView, View>();
   const viewOf = (o: Int8Array): View => {
@@ -254,5 +270,5 @@ export function elementAccess({
           checkRange(buffer, o.byteOffset + k * bpe, bpe, 0, siteOf(site), o, hooks.elements);
     },
   };
-  return { runtime, nextEpoch };
+  return { runtime, nextEpoch, tallyFilters };
 }
