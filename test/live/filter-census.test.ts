@@ -7,30 +7,43 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
+import { filterAdd, filterClear, newFilter } from '../../src/live/filter.js';
 import { residentFilterBytes, SYSTEM_PAGE_BYTES } from '../../src/live/filter-census.js';
 import { CLI, tempFile, tempPath } from '../helpers/helpers.js';
 
-const ENTRIES_PER_PAGE = SYSTEM_PAGE_BYTES / 4;
+/** Words whose Uint16 filter entries fill one system page. */
+const WORDS_PER_PAGE = SYSTEM_PAGE_BYTES / 2;
 
 describe('resident filter bytes', () => {
   test('counts the system pages holding a nonzero entry, a partial last page by its size', () => {
-    const f = new Uint32Array(2 * ENTRIES_PER_PAGE + 100);
+    const f = newFilter(2 * WORDS_PER_PAGE + 96);
     assert.equal(residentFilterBytes(f, false), 0, 'never written: nothing resident');
-    f[5] = 1 << 16;
-    f[ENTRIES_PER_PAGE - 1] = (1 << 16) | 0xff;
-    assert.equal(residentFilterBytes(f, false), SYSTEM_PAGE_BYTES, 'two entries of the first page: one page');
-    f[2 * ENTRIES_PER_PAGE + 99] = 2 << 16;
-    assert.equal(residentFilterBytes(f, false), SYSTEM_PAGE_BYTES + 100 * 4, 'and the partial last page');
+    filterAdd(f, 5, 1, 0xff);
+    filterAdd(f, WORDS_PER_PAGE - 1, 1, 0xff00);
+    const epochs = f.epochs.byteLength; // one page: 2 bytes per 8 words
+    assert.equal(
+      residentFilterBytes(f, false),
+      SYSTEM_PAGE_BYTES + epochs,
+      'one page of entries, one of epochs',
+    );
+    filterAdd(f, 2 * WORDS_PER_PAGE + 95, 2, 1);
+    assert.equal(
+      residentFilterBytes(f, false),
+      SYSTEM_PAGE_BYTES + 96 * 2 + epochs,
+      'and the partial last page',
+    );
   });
 
-  test('counts a filter cleared wholesale (an epoch wrap) whole', () => {
-    const f = new Uint32Array(3 * ENTRIES_PER_PAGE);
-    assert.equal(residentFilterBytes(f, true), f.byteLength);
+  test('counts the block epochs cleared wholesale (an epoch wrap) whole, the entries as written', () => {
+    const f = newFilter(64 * WORDS_PER_PAGE);
+    filterAdd(f, 3 * WORDS_PER_PAGE, 7, 1);
+    filterClear(f);
+    assert.equal(residentFilterBytes(f, true), SYSTEM_PAGE_BYTES + f.epochs.byteLength);
   });
 });
 
-// A worker writes the first eighth of a 4 MiB buffer the main thread never accesses: its filter (one Uint32 per
-// 8-byte word) reserves 2 MiB, of which it writes the first 256 KiB.
+// A worker writes the first eighth of a 4 MiB buffer the main thread never accesses: its filter (a Uint16 per
+// 8-byte word and one per 8 words) reserves 1.125 MiB, of which it writes the first eighth.
 const PROGRAM = `
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
 if (isMainThread) {
@@ -55,11 +68,16 @@ describe('filterResidentBytes under goldilocks run', () => {
       ),
     );
     const { stats } = JSON.parse(readFileSync(report, 'utf8')) as { stats: Record<string, number> };
-    const reserved = (4 << 20) / 2;
-    assert.equal(stats.filterBytes, reserved, "the worker's filter only: 4 bytes per 8-byte word");
+    const words = (4 << 20) / 8;
+    const reserved = 2 * words + (2 * words) / 8;
+    assert.equal(
+      stats.filterBytes,
+      reserved,
+      "the worker's filter only: 2 bytes per 8-byte word, 2 per 8 words",
+    );
     const written = reserved / 8;
     assert.ok(
-      stats.filterResidentBytes >= written && stats.filterResidentBytes <= written + SYSTEM_PAGE_BYTES,
+      stats.filterResidentBytes >= written && stats.filterResidentBytes <= written + 2 * SYSTEM_PAGE_BYTES,
       `resident ${stats.filterResidentBytes} B, the worker wrote the filter entries of ${written} B`,
     );
   });
