@@ -42,24 +42,29 @@ export function filterAdd(f: EpochFilter, w: number, epoch: number, bits: number
   f.filter[w] |= bits;
 }
 
-/** {@link filterAdd} of `bits` to each of the words [from, to): a block the run covers whole is written at once. */
+/**
+ * {@link filterAdd} of `bits` to each of the words [from, to): consecutive blocks of another epoch that the run covers
+ * whole are written at once (two fills: a range check's run of writes).
+ */
 export function filterAddRun(f: EpochFilter, from: number, to: number, epoch: number, bits: number): void {
   const { filter, epochs } = f;
+  const whole = to >>> BLOCK_SHIFT; // the blocks before it end inside the run
   let w = from;
   while (w < to) {
-    const b = w >>> BLOCK_SHIFT;
+    let b = w >>> BLOCK_SHIFT;
     const start = b << BLOCK_SHIFT;
-    const end = start + FILTER_BLOCK;
-    const stop = Math.min(to, end);
     if (epochs[b] !== epoch) {
-      epochs[b] = epoch;
-      const whole = w === start && stop === end;
-      for (let x = start; x < end; x++) filter[x] = whole ? bits : 0;
-      if (whole) {
-        w = end;
+      if (w === start && b < whole) {
+        while (b < whole && epochs[b] !== epoch) b++;
+        epochs.fill(epoch, start >>> BLOCK_SHIFT, b);
+        filter.fill(bits, start, b << BLOCK_SHIFT);
+        w = b << BLOCK_SHIFT;
         continue;
       }
+      epochs[b] = epoch;
+      filter.fill(0, start, start + FILTER_BLOCK);
     }
+    const stop = Math.min(to, start + FILTER_BLOCK);
     for (; w < stop; w++) filter[w] |= bits;
   }
 }

@@ -48,6 +48,20 @@ describe('same-epoch filter', () => {
     assert.equal(filterBits(f, 3, 5), 0xffff);
   });
 
+  test('a run over whole blocks: those of another epoch written at once, one of this epoch keeps its bits', () => {
+    const f = newFilter(6 * FILTER_BLOCK);
+    filterAddRun(f, 0, 6 * FILTER_BLOCK, 1, 0xff); // every block in epoch 1
+    filterAdd(f, 2 * FILTER_BLOCK + 1, 2, 0x01); // block 2 in epoch 2
+    filterAddRun(f, FILTER_BLOCK, 5 * FILTER_BLOCK, 2, 0xff00);
+    for (let w = FILTER_BLOCK; w < 5 * FILTER_BLOCK; w++)
+      assert.equal(filterBits(f, w, 2), w === 2 * FILTER_BLOCK + 1 ? 0xff01 : 0xff00, `word ${w}`);
+    assert.equal(filterBits(f, 0, 2), 0, 'block 0 stays in epoch 1');
+    assert.equal(filterBits(f, 0, 1), 0xff);
+    assert.equal(filterBits(f, 5 * FILTER_BLOCK, 2), 0, 'after the run');
+    filterAddRun(f, FILTER_BLOCK, 5 * FILTER_BLOCK, 2, 0x00ff);
+    assert.equal(filterBits(f, 3 * FILTER_BLOCK, 2), 0xffff, 'bits of this epoch are added to');
+  });
+
   test('a clear (an epoch wrap) voids every entry', () => {
     const f = newFilter(2 * FILTER_BLOCK);
     filterAddRun(f, 0, 2 * FILTER_BLOCK, 1, 0xffff);
