@@ -4,12 +4,11 @@
  * (`filterResidentBytes`), what the filters cost in RSS (issue 24 §1: shadow memory stated per shared byte).
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { filterAdd, filterClear, newFilter } from '../../src/live/filter.js';
 import { residentFilterBytes, SYSTEM_PAGE_BYTES } from '../../src/live/filter-census.js';
-import { CLI, tempFile, tempPath } from '../helpers/helpers.js';
+import { cliAsync, tempFile, tempPath } from '../helpers/helpers.js';
 
 /** Words whose Uint16 filter entries fill one system page. */
 const WORDS_PER_PAGE = SYSTEM_PAGE_BYTES / 2;
@@ -59,14 +58,8 @@ describe('filterResidentBytes under goldilocks run', () => {
   test('counts the pages of the filter a worker wrote, not the whole buffer it reserves', async () => {
     const program = tempFile('filter-eighth.mjs', PROGRAM);
     const report = tempPath('filter-eighth.json');
-    await new Promise<void>((done, fail) =>
-      execFile(
-        process.execPath,
-        [CLI, 'run', '--report', report, program],
-        { timeout: 120_000 },
-        (err, _o, e) => (err ? fail(new Error(`${err.message}\n${e}`)) : done()),
-      ),
-    );
+    const o = await cliAsync(['run', '--report', report, program], 120_000);
+    assert.equal(o.code, 0, o.stderr);
     const { stats } = JSON.parse(readFileSync(report, 'utf8')) as { stats: Record<string, number> };
     const words = (4 << 20) / 8;
     const reserved = 2 * words + (2 * words) / 8;

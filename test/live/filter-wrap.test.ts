@@ -7,10 +7,9 @@
  * T's first write of the word (the filter's stale entry).
  */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { CLI, tempFile, tempPath } from '../helpers/helpers.js';
+import { cliAsync, tempFile, tempPath } from '../helpers/helpers.js';
 
 const N = 64;
 const PROGRAM = `
@@ -51,14 +50,8 @@ describe('same-epoch filter across an epoch wrap', () => {
   test("every write of T's second pass is checked and races with U's write", async () => {
     const program = tempFile('filter-wrap.mjs', PROGRAM);
     const report = tempPath('filter-wrap.json');
-    await new Promise<void>((done, fail) =>
-      execFile(
-        process.execPath,
-        [CLI, 'run', '--on-race=report', '--report', report, program],
-        { timeout: 120_000 },
-        (err, _o, e) => (err ? fail(new Error(`${err.message}\n${e}`)) : done()),
-      ),
-    );
+    const o = await cliAsync(['run', '--on-race=report', '--report', report, program], 120_000);
+    assert.equal(o.code, 0, o.stderr);
     const { races } = JSON.parse(readFileSync(report, 'utf8')) as { races: Race[] };
     const at = (r: Race['current'], line: number) => r.location.includes(`${program}:${line}:`);
     const pass = races.filter(
