@@ -37,7 +37,8 @@ export function filterAdd(f: EpochFilter, w: number, epoch: number, bits: number
   const b = w >>> BLOCK_SHIFT;
   if (f.epochs[b] !== epoch) {
     f.epochs[b] = epoch;
-    f.filter.fill(0, b << BLOCK_SHIFT, (b + 1) << BLOCK_SHIFT);
+    const filter = f.filter;
+    for (let x = b << BLOCK_SHIFT, end = x + FILTER_BLOCK; x < end; x++) filter[x] = 0; // no builtin call
   }
   f.filter[w] |= bits;
 }
