@@ -335,7 +335,9 @@ const ratio = (x: number) => `${x.toFixed(x >= 10 ? 0 : 1)}×`;
  * of each detector mode's first successful run: per shared byte, the shadow heap's high-water mark (`shadowKiB`:
  * word tables, Info records, locksets, freed records kept for reuse), of which the word tables and the Info records
  * linked from them (`shadowTableKiB`, `shadowInfoKiB`, `src/live/shadow/census.ts`), and the same-epoch filters the
- * threads allocated (`filterBytes`, an upper bound of their resident part); `shadow` = heap + filters. The rest of
+ * threads allocated (`filterBytes`) and the pages of them they wrote (`filterResidentBytes`,
+ * `src/live/filter-census.ts`: what the filters cost in RSS); `shadow` = heap + resident filters (heap + allocated
+ * filters for a build that does not report the resident part). The rest of
  * the RSS above plain is the fixed part (runtime code, the workers' larger heaps), in MiB. A figure the build does
  * not report (a `--base` build before the census) is left empty.
  */
@@ -360,7 +362,8 @@ function shadowTable(
         const kib = (x: number | undefined) => (x === undefined ? undefined : x * 1024);
         const heap = kib(stats.shadowKiB)!;
         const filters = stats.filterBytes;
-        const total = filters === undefined ? undefined : heap + filters;
+        const resident = stats.filterResidentBytes ?? filters;
+        const total = resident === undefined ? undefined : heap + resident;
         const above =
           plain.ok && f.rssKiB !== undefined && plain.rssKiB !== undefined
             ? (f.rssKiB - plain.rssKiB) * 1024
@@ -368,7 +371,7 @@ function shadowTable(
         const fixed = above === undefined ? '' : ((above - (total ?? heap)) / 2 ** 20).toFixed(0);
         rows.push(
           `| ${k} | ${w} | ${d} | ${bb(heap, shared)} | ${bb(kib(stats.shadowTableKiB), shared)} | ` +
-            `${bb(kib(stats.shadowInfoKiB), shared)} | ${bb(filters, shared)} | ${total === undefined ? '' : `**${bb(total, shared)}**`} | ` +
+            `${bb(kib(stats.shadowInfoKiB), shared)} | ${bb(filters, shared)} | ${bb(stats.filterResidentBytes, shared)} | ${total === undefined ? '' : `**${bb(total, shared)}**`} | ` +
             `${bb(above, shared)} | ${fixed} |`,
         );
       }
@@ -378,11 +381,12 @@ function shadowTable(
     '',
     "Shadow memory per byte of shared data (B/B, from the report's `stats`): the shadow heap's high-water mark " +
       '(heap), of which the word tables (tables) and the Info records linked from them at exit (Infos); the ' +
-      'same-epoch filters the threads allocated (filters; an upper bound of their resident part); shadow = heap + ' +
-      'filters; the RSS above plain per shared byte; and the rest of the RSS above plain, the fixed part (MiB).',
+      'same-epoch filters the threads allocated (filters) and the pages of them they wrote (resident); shadow = ' +
+      'heap + resident filters (allocated where a build does not report them); the RSS above plain per shared ' +
+      'byte; and the rest of the RSS above plain, the fixed part (MiB).',
     '',
-    '| kernel | workers | mode | heap B/B | tables B/B | Infos B/B | filters B/B | shadow B/B | RSS above plain B/B | rest MiB |',
-    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| kernel | workers | mode | heap B/B | tables B/B | Infos B/B | filters B/B | resident filters B/B | shadow B/B | RSS above plain B/B | rest MiB |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
   ];
 }

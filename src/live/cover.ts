@@ -10,6 +10,7 @@
  * in the epoch as it has elements, and again after twice as many as at the last scan ({@link Coverage}): amortized
  * O(1) per miss, and nothing on the filtered path. Views tracking a growable buffer's length are never covered.
  */
+import { filterBits } from './filter.js';
 import type { SpanView } from './spans.js';
 
 /** Bit of {@link covers}'s answer: every byte of the view read or written in the epoch. */
@@ -42,13 +43,11 @@ export const uncovered = <T extends object>(v: T): T & Coverage =>
 export function covers(v: SpanView, epoch: number): number {
   if (v.len <= 0) return 0;
   const end = v.off + v.len * v.bpe; // first byte after the view
-  const filter = v.filter;
   const first = v.off >>> 3;
   const last = (end - 1) >>> 3;
   let answer = READS | WRITES;
   for (let w = first; w <= last; w++) {
-    const e = filter[w];
-    if (e >>> 16 !== epoch) return 0;
+    const e = filterBits(v, w, epoch);
     const lo = w === first ? v.off & 7 : 0;
     const hi = w === last ? ((end - 1) & 7) + 1 : 8;
     const mask = ((1 << hi) - 1) & ~((1 << lo) - 1);

@@ -429,6 +429,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   // ---- exit -----------------------------------------------------------------------------------------------
   if (isMainThread) {
     process.on('exit', () => {
+      elements.tallyFilters();
       writeReport();
       if (memory !== undefined) writeJumbleStats(memory);
       recorder?.flush();
@@ -437,6 +438,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     if (mode === 2) process.on('SIGUSR2', () => process.exit(EXIT_ABORT));
   } else
     process.on('exit', () => {
+      elements.tallyFilters();
       shadow.flush();
       memory?.flush();
       recorder?.flush();

@@ -24,6 +24,7 @@
  * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
  */
 import type { SiteFunction, SpanCheck } from '../hooks/contract.js';
+import { type EpochFilter, filterAddRun, filterBits } from './filter.js';
 import { STAT } from './memory/state.js';
 import type { Shadow } from './shadow/goldilocks.js';
 import { Access, lockOf, PAGE_INTS } from './shadow/goldilocks.js';
@@ -38,21 +39,20 @@ export const iterations = (lo: number, hi: number, step: number, inclusive: numb
 /**
  * What the element accesses and range checks keep of a view over shared memory (per thread): its buffer `id`, the
  * heap index `base` of the buffer's word table, `off` (byteOffset), `bpe` (bytes per element), `len` (its length,
- * -1 when it tracks a growable buffer's length), and `filter`: per word of the buffer, the bytes this thread read
- * (bits 0–7) and wrote (bits 8–15) in epoch `bits 16–31` after a check (the same-epoch filter of `./views.ts`);
+ * -1 when it tracks a growable buffer's length), and `filter`/`epochs`: the same-epoch filter of `./filter.ts`
+ * (per word of the buffer, the bytes this thread read and wrote in its current epoch after a check);
  * `touched` (per buffer, as `filter`, {@link TOUCHED} Int32): [epoch, first word, end word] of the words whose
  * filter entries were set in that epoch (a hull: {@link touch}), so that a range check scans the filter only there;
  * then [epoch, first word, end word] of the longest run of reads range checks recorded in that epoch, the latest
  * of equal ones (its words' entries cover reads until the epoch ends: entries only gain bits within an epoch), so
  * that a loop reading the same words again (lufact's pivot column, sor's row below) does not scan them.
  */
-export interface SpanView {
+export interface SpanView extends EpochFilter {
   id: number;
   base: number;
   off: number;
   bpe: number;
   len: number;
-  filter: Uint32Array;
   touched: Int32Array;
 }
 
@@ -209,20 +209,10 @@ export class Spans {
     for (let r = 0; r < this.nRuns * RUN; r += RUN) {
       const bits = runs[r + 2] & Access.WRITE ? Access.MASK << 8 : Access.MASK;
       const v = this.views[runs[r + 4]] as SpanView;
-      const filter = v.filter;
       const touched = v.touched;
       const from = runs[r];
       const end = from + runs[r + 1];
-      // outside the hull no entry is of this epoch: the run's entries there are all `epoch << 16 | bits`
-      const lo = hullStart(touched, epoch, from, end); // the words [lo, hi) are in the hull
-      const hi = lo === end ? end : Math.min(end, touched[2]);
-      const fresh = (epoch << 16) | bits;
-      if (from < lo) filter.fill(fresh, from, lo);
-      for (let x = lo; x < hi; x++) {
-        const e = filter[x];
-        filter[x] = (e >>> 16 === epoch ? e : epoch << 16) | bits;
-      }
-      if (hi < end) filter.fill(fresh, hi, end);
+      filterAddRun(v, from, end, epoch, bits);
       touch(touched, epoch, from, end);
       if (bits === Access.MASK && (touched[3] !== epoch || end - from >= touched[5] - touched[4])) {
         touched[3] = epoch;
@@ -349,7 +339,6 @@ export class Spans {
    */
   private addRuns(v: SpanView, k: number, from: number, to: number, write: boolean, site: number): void {
     const epoch = this.c.epoch();
-    const filter = v.filter;
     const flags = write ? Access.WRITE : 0;
     const touched = v.touched;
     if (!write && touched[3] === epoch) {
@@ -362,8 +351,8 @@ export class Spans {
     const hi = lo === to ? to : Math.min(to, touched[2]);
     let start = from < lo ? from : -1;
     for (let x = lo; x < hi; x++) {
-      const e = filter[x];
-      const covered = e >>> 16 === epoch && (((write ? 0 : e) | (e >>> 8)) & Access.MASK) === Access.MASK;
+      const e = filterBits(v, x, epoch);
+      const covered = (((write ? 0 : e) | (e >>> 8)) & Access.MASK) === Access.MASK;
       if (!covered) {
         if (start < 0) start = x;
       } else if (start >= 0) {

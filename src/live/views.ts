@@ -14,6 +14,8 @@ import type { Runtime, SiteFunction, ThreadHooks } from '../hooks/contract.js';
 import type { Buffers } from './buffers.js';
 import type { CheckRange, CheckWord } from './context.js';
 import { type Coverage, countMiss, uncovered } from './cover.js';
+import { type EpochFilter, filterAdd, filterBits, filterClear, filterSize, newFilter } from './filter.js';
+import { residentFilterBytes } from './filter-census.js';
 import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
@@ -52,6 +54,11 @@ export interface ElementAccess {
    * `Context.listLocked`), after which no earlier check covers an access.
    */
   nextEpoch(): void;
+  /**
+   * Adds the resident bytes of this thread's same-epoch filters (`./filter-census.ts`) to its `filterResidentBytes`
+   * counter: once, at the thread's exit (before its counters are flushed); later calls add nothing.
+   */
+  tallyFilters(): void;
 }
 
 /** The integer index `key` names in `o`, or -1 (not an element: ECMA-262 §10.4.5.14). */
@@ -85,25 +92,35 @@ export function elementAccess({
   /** This thread's count of epochs ({@link Coverage}'s generation): unlike `epoch`, it never wraps. */
   let gen = 0;
   /** The same-epoch filters of the buffers this thread accessed, by buffer id, and their hulls ({@link touch}). */
-  const filters: Uint32Array[] = [];
+  const filters: EpochFilter[] = [];
   const touched: Int32Array[] = [];
+  /** Whether the filters' block epochs were cleared wholesale (an epoch wrap: every page of them written). */
+  let cleared = false;
   const nextEpoch = (): void => {
     gen++;
     if (++epoch > 0xffff) {
-      for (const f of filters) f?.fill(0);
+      for (const f of filters) if (f !== undefined) filterClear(f);
       for (const t of touched) t?.fill(0);
+      cleared = true;
       epoch = 1;
     }
+  };
+  let tallied = false;
+  const tallyFilters = (): void => {
+    if (tallied) return;
+    tallied = true;
+    for (const f of filters)
+      if (f !== undefined) counts[STAT.filterResidentBytes] += residentFilterBytes(f, cleared);
   };
   const views = new WeakMap<ArrayBufferView, View>();
   const viewOf = (o: Int8Array): View => {
     const buffer = o.buffer as unknown as SharedArrayBuffer;
     const id = buffers.idOf(buffer);
-    let filter = filters[id];
-    if (filter === undefined) {
-      filter = new Uint32Array(Math.ceil(buffers.capacityOf(id) / 8));
-      counts[STAT.filterBytes] += filter.byteLength;
-      filters[id] = filter;
+    let f = filters[id];
+    if (f === undefined) {
+      f = newFilter(Math.ceil(buffers.capacityOf(id) / 8));
+      counts[STAT.filterBytes] += filterSize(f);
+      filters[id] = f;
       touched[id] = new Int32Array(TOUCHED);
     }
     const v: View = uncovered({
@@ -112,7 +129,8 @@ export function elementAccess({
       off: o.byteOffset,
       bpe: o.BYTES_PER_ELEMENT,
       len: buffer.growable ? -1 : o.length,
-      filter,
+      filter: f.filter,
+      epochs: f.epochs,
       touched: touched[id],
     });
     views.set(o, v);
@@ -152,8 +170,7 @@ export function elementAccess({
     const mask = ((1 << v.bpe) - 1) << (byte & 7);
     checkWord(v.id, v.base, w, mask, flags, siteOf(hooks.siteId(m, i)), v.bpe, o, flags ? write : read);
     if (recorder !== undefined) return; // a recorded run writes every access: no filter
-    const e = v.filter[w];
-    v.filter[w] = (e >>> 16 === epoch ? e : epoch << 16) | (flags ? mask << 8 : mask);
+    filterAdd(v, w, epoch, flags ? mask << 8 : mask);
     touch(v.touched, epoch, w, w + 1);
     if (v.len > 0) countMiss(v, v, gen, epoch);
   };
@@ -175,9 +192,9 @@ export function elementAccess({
     if (typeof k !== 'number') return true;
     const byte = byteOf(v, o, k);
     if (byte < 0) return c;
-    const e = v.filter[byte >>> 3];
+    const e = filterBits(v, byte >>> 3, epoch);
     const mask = ((1 << v.bpe) - 1) << (byte & 7);
-    if (e >>> 16 !== epoch || (((flags ? 0 : e) | (e >>> 8)) & mask) !== mask) miss(v, o, m, i, byte, flags);
+    if ((((flags ? 0 : e) | (e >>> 8)) & mask) !== mask) miss(v, o, m, i, byte, flags);
     else counts[SAME_EPOCH]++;
     return c;
   };
@@ -254,5 +271,5 @@ export function elementAccess({
           checkRange(buffer, o.byteOffset + k * bpe, bpe, 0, siteOf(site), o, hooks.elements);
     },
   };
-  return { runtime, nextEpoch };
+  return { runtime, nextEpoch, tallyFilters };
 }

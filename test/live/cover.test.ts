@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { type Coverage, countMiss, covers, READS, uncovered, WRITES } from '../../src/live/cover.js';
+import { filterAdd, newFilter } from '../../src/live/filter.js';
 import { type SpanView, TOUCHED } from '../../src/live/spans.js';
 
 /** A view of `len` elements of `bpe` bytes at byte `off` of a buffer of `words` 8-byte words, nothing filtered. */
@@ -17,19 +18,14 @@ function view(off: number, len: number, bpe: number, words = 8): SpanView & Cove
     off,
     bpe,
     len,
-    filter: new Uint32Array(words),
+    ...newFilter(words),
     touched: new Int32Array(TOUCHED),
   });
 }
 
 /** Sets the filter bits of bytes [from, to) in `epoch`: read bits, or write bits when `write`. */
 function filterBytes(v: SpanView, from: number, to: number, epoch: number, write: boolean): void {
-  for (let b = from; b < to; b++) {
-    const w = b >>> 3;
-    const e = v.filter[w];
-    const bit = 1 << ((b & 7) + (write ? 8 : 0));
-    v.filter[w] = (e >>> 16 === epoch ? e : epoch << 16) | bit;
-  }
+  for (let b = from; b < to; b++) filterAdd(v, b >>> 3, epoch, 1 << ((b & 7) + (write ? 8 : 0)));
 }
 
 describe('covers', () => {

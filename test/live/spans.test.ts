@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { SiteFunction } from '../../src/hooks/contract.js';
+import { filterAdd, filterBits, newFilter } from '../../src/live/filter.js';
 import { STATS } from '../../src/live/memory/state.js';
 import type { Shadow } from '../../src/live/shadow/goldilocks.js';
 import { Access } from '../../src/live/shadow/goldilocks.js';
@@ -13,6 +14,10 @@ import { Spans, type SpanView, TOUCHED, touch } from '../../src/live/spans.js';
 
 const WORDS = 64;
 const BASE = 1024;
+
+/** The filter entries of the words [from, to) of `v` in epoch 1. */
+const filterWords = (v: SpanView, from: number, to: number): number[] =>
+  Array.from({ length: to - from }, (_, i) => filterBits(v, from + i, 1));
 
 /** A range checker over one Float64Array of WORDS elements whose checker records the runs it is given. */
 function setup(answer = true) {
@@ -23,7 +28,7 @@ function setup(answer = true) {
     off: 0,
     bpe: 8,
     len: WORDS,
-    filter: new Uint32Array(WORDS),
+    ...newFilter(WORDS),
     touched: new Int32Array(TOUCHED),
   };
   let epoch = 1;
@@ -116,7 +121,7 @@ describe('range checks: the runs of words checked', () => {
       [16, 8, 0, 101],
     ]);
     assert.deepEqual([...s.view.touched.subarray(0, 3)], [1, 0, 24]);
-    assert.deepEqual([...s.view.filter.subarray(0, 25)], [...Array(24).fill((1 << 16) | Access.MASK), 0]);
+    assert.deepEqual(filterWords(s.view, 0, 25), [...Array(24).fill(Access.MASK), 0]);
     s.next();
     s.given.runs = [];
     s.check(0, 24, [[0, 0, 1]]);
@@ -155,7 +160,7 @@ describe('range checks: the runs of words checked', () => {
     s.given.runs = [];
     s.check(0, 8, [[0, 1, 2]]);
     assert.deepEqual(s.given.runs, [[0, 8, Access.WRITE, 102]]);
-    assert.deepEqual([...s.view.filter.subarray(0, 8)], Array(8).fill((1 << 16) | 0xffff));
+    assert.deepEqual(filterWords(s.view, 0, 8), Array(8).fill(0xffff));
     s.given.runs = [];
     s.check(0, 8, [[0, 0, 3]]);
     assert.deepEqual(s.given.runs, []);
@@ -164,7 +169,7 @@ describe('range checks: the runs of words checked', () => {
   test('words covered by per-access checks (the filter and its hull set as the fast path does) are skipped', () => {
     const s = setup();
     for (const w of [3, 5]) {
-      s.view.filter[w] = (1 << 16) | Access.MASK;
+      filterAdd(s.view, w, 1, Access.MASK);
       touch(s.view.touched, 1, w, w + 1);
     }
     s.check(0, 8, [[0, 0, 1]]);
@@ -173,13 +178,13 @@ describe('range checks: the runs of words checked', () => {
       [4, 1, 0, 101],
       [6, 2, 0, 101],
     ]);
-    assert.deepEqual([...s.view.filter.subarray(0, 8)], Array(8).fill((1 << 16) | Access.MASK));
+    assert.deepEqual(filterWords(s.view, 0, 8), Array(8).fill(Access.MASK));
   });
 
   test('a conflict leaves the filter and its hull as they were', () => {
     const s = setup(false);
     assert.equal(s.check(0, 8, [[0, 1, 1]]), false);
-    assert.deepEqual([...s.view.filter.subarray(0, 8)], [0, 0, 0, 0, 0, 0, 0, 0]);
+    assert.deepEqual(filterWords(s.view, 0, 8), [0, 0, 0, 0, 0, 0, 0, 0]);
     assert.deepEqual([...s.view.touched.subarray(0, 3)], [0, 0, 0]);
   });
 });

@@ -150,6 +150,8 @@ export const STATS = [
    * heap): what they reserve, of which the system commits the pages a thread wrote.
    */
   'filterBytes',
+  /** Of `filterBytes`, the bytes of the system pages the threads wrote, counted at their exit (`../filter-census.ts`). */
+  'filterResidentBytes',
 ] as const;
 export type StatName = (typeof STATS)[number];
 /** Words of `ctl` reserved for the counters (from `CTL.stats` to `CTL.dedup`). */

@@ -1,0 +1,71 @@
+/**
+ * The same-epoch filter's representation (`src/live/filter.ts`): an entry counts only in its block's epoch; the
+ * first write of a block in an epoch voids the block's older entries, not other blocks'; a run covering a block
+ * whole writes it at once, a partial one keeps the block's entries of this epoch; a clear voids every entry.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import {
+  FILTER_BLOCK,
+  filterAdd,
+  filterAddRun,
+  filterBits,
+  filterClear,
+  newFilter,
+} from '../../src/live/filter.js';
+
+describe('same-epoch filter', () => {
+  test("an entry counts in its block's epoch only; a block's first write in an epoch voids its older entries", () => {
+    const f = newFilter(4 * FILTER_BLOCK);
+    filterAdd(f, 1, 3, 0x0f);
+    filterAdd(f, 1, 3, 0xf000);
+    filterAdd(f, 2, 3, 0xff);
+    filterAdd(f, FILTER_BLOCK, 3, 0xff00); // another block
+    assert.equal(filterBits(f, 1, 3), 0xf00f);
+    assert.equal(filterBits(f, 1, 4), 0, 'another epoch: nothing');
+    filterAdd(f, 2, 4, 0x01);
+    assert.equal(filterBits(f, 2, 4), 0x01, "epoch 3's bits of the word are void");
+    assert.equal(filterBits(f, 1, 4), 0, "and those of the block's other words");
+    assert.equal(filterBits(f, FILTER_BLOCK, 3), 0xff00, "another block keeps epoch 3's entries");
+    assert.equal(filterBits(f, 3, 4), 0, 'a word never written');
+  });
+
+  test('a run: blocks it covers whole are written at once, partial blocks keep their entries of this epoch', () => {
+    const f = newFilter(4 * FILTER_BLOCK);
+    filterAdd(f, 2, 5, 0x0100); // block 0 in epoch 5
+    filterAdd(f, 3 * FILTER_BLOCK + 7, 4, 0xff); // block 3 in an older epoch
+    filterAddRun(f, 3, 3 * FILTER_BLOCK + 2, 5, 0xff);
+    assert.equal(filterBits(f, 2, 5), 0x0100, 'before the run, this epoch: kept');
+    for (let w = 3; w < 3 * FILTER_BLOCK + 2; w++) assert.equal(filterBits(f, w, 5), 0xff, `word ${w}`);
+    assert.equal(filterBits(f, 3 * FILTER_BLOCK + 2, 5), 0, 'after the run: nothing');
+    assert.equal(
+      filterBits(f, 3 * FILTER_BLOCK + 7, 5),
+      0,
+      "the older epoch's entry of a partial block: void",
+    );
+    filterAddRun(f, 2, 4, 5, 0xff00);
+    assert.equal(filterBits(f, 2, 5), 0xff00 | 0x0100);
+    assert.equal(filterBits(f, 3, 5), 0xffff);
+  });
+
+  test('a run over whole blocks: those of another epoch written at once, one of this epoch keeps its bits', () => {
+    const f = newFilter(6 * FILTER_BLOCK);
+    filterAddRun(f, 0, 6 * FILTER_BLOCK, 1, 0xff); // every block in epoch 1
+    filterAdd(f, 2 * FILTER_BLOCK + 1, 2, 0x01); // block 2 in epoch 2
+    filterAddRun(f, FILTER_BLOCK, 5 * FILTER_BLOCK, 2, 0xff00);
+    for (let w = FILTER_BLOCK; w < 5 * FILTER_BLOCK; w++)
+      assert.equal(filterBits(f, w, 2), w === 2 * FILTER_BLOCK + 1 ? 0xff01 : 0xff00, `word ${w}`);
+    assert.equal(filterBits(f, 0, 2), 0, 'block 0 stays in epoch 1');
+    assert.equal(filterBits(f, 0, 1), 0xff);
+    assert.equal(filterBits(f, 5 * FILTER_BLOCK, 2), 0, 'after the run');
+    filterAddRun(f, FILTER_BLOCK, 5 * FILTER_BLOCK, 2, 0x00ff);
+    assert.equal(filterBits(f, 3 * FILTER_BLOCK, 2), 0xffff, 'bits of this epoch are added to');
+  });
+
+  test('a clear (an epoch wrap) voids every entry', () => {
+    const f = newFilter(2 * FILTER_BLOCK);
+    filterAddRun(f, 0, 2 * FILTER_BLOCK, 1, 0xffff);
+    filterClear(f);
+    for (let w = 0; w < 2 * FILTER_BLOCK; w++) assert.equal(filterBits(f, w, 1), 0);
+  });
+});
