@@ -1,0 +1,27 @@
+// expect: race
+// idiom: a thread reads elements 1..7 of a view again and again in a loop with a conditional body (no range check),
+// so its covered run for reads is [1, 8), and none for writes; then it writes element 3, inside the read run, which
+// another thread read unordered with it: the write is checked, not decided by the read run.
+import { workers } from './sched.mjs';
+
+const { main, joined, i, at, data } = workers(import.meta.url, 2, () => ({
+  data: new SharedArrayBuffer(64),
+}));
+const v = new Float64Array(data);
+if (main) {
+  await joined;
+} else if (i === 0) {
+  at(1, () => {
+    let s = 0;
+    for (let round = 0; round < 4; round++)
+      for (let j = 1; j < v.length; j++) {
+        if (j % 2 === 0) s += v[j];
+        else s -= v[j];
+      }
+    v[3] = s; // race
+  });
+} else {
+  at(0, () => {
+    if (v[3] !== 0) throw new Error('expected no write yet'); // race
+  });
+}
