@@ -67,10 +67,9 @@ export function scan(v: SpanView, c: Coverage, gen: number, epoch: number): void
       whi = k + 1;
     }
   }
-  c.rg = gen;
+  c.rg = c.wg = gen;
   c.rlo = rlo;
   c.rhi = rhi;
-  c.wg = gen;
   c.wlo = wlo;
   c.whi = whi;
 }
