@@ -2,9 +2,9 @@
  * Runs of a view covered by the same-epoch filter (`./views.ts`; FastTrack's same-epoch case, PLDI'09 §3, taken for
  * many elements at once): once every byte of the elements [lo, hi) of a view was checked in the thread's current
  * epoch — read or written, for reads; written, for writes — no access of that kind to one of them needs a check
- * until the epoch ends. The element fast path then decides it with two comparisons instead of the word's filter
- * test (raytracer's scene and moldyn's positions, read by every ray or pair: 99.9% of raytracer's accesses are
- * filtered).
+ * until the epoch ends. The element fast path then decides it with one comparison (the index less the run's start,
+ * as an unsigned 32-bit integer, below the run's length) instead of the word's filter test (raytracer's scene and
+ * moldyn's positions, read by every ray or pair: 99.9% of raytracer's accesses are filtered).
  *
  * The covered runs are found by scanning the view's filter words ({@link scan}: the longest run of each kind). The
  * element slow path (`./views.ts`) counts the accesses through the view outside its runs in the epoch ({@link
@@ -16,18 +16,17 @@
 import type { SpanView } from './spans.js';
 
 /**
- * What a view keeps of its covered runs, by epoch generation (the thread's count of epochs, which never wraps,
- * unlike the filter's 16-bit epoch): in generation `rg` the elements [`rlo`, `rhi`) are covered for reads, in `wg`
- * the elements [`wlo`, `whi`) for writes (-1: none); `mg`, the generation of the access count `mn`; `mt`, the count
- * at which the view is scanned next, {@link UNARMED} after a scan until a miss.
+ * What a view keeps of its covered runs in the thread's current epoch: the elements [`rlo`, `rlo + rn`) are covered
+ * for reads, [`wlo`, `wlo + wn`) for writes (`rn`, `wn` 0: none; the element hooks set both to 0 when the epoch ends,
+ * for the views covered in it); `mg`, the epoch generation (the thread's count of epochs, which never wraps, unlike
+ * the filter's 16-bit epoch) of the access count `mn`; `mt`, the count at which the view is scanned next, {@link
+ * UNARMED} after a scan until a miss.
  */
 export interface Coverage {
-  rg: number;
   rlo: number;
-  rhi: number;
-  wg: number;
+  rn: number;
   wlo: number;
-  whi: number;
+  wn: number;
   mg: number;
   mn: number;
   mt: number;
@@ -35,14 +34,14 @@ export interface Coverage {
 
 /** `v` with no covered run yet (its fields added in one order: one hidden class for every view). */
 export const uncovered = <T extends object>(v: T): T & Coverage =>
-  Object.assign(v, { rg: -1, rlo: 0, rhi: 0, wg: -1, wlo: 0, whi: 0, mg: -1, mn: 0, mt: 0 });
+  Object.assign(v, { rlo: 0, rn: 0, wlo: 0, wn: 0, mg: -1, mn: 0, mt: 0 });
 
 /**
  * Sets `c`'s covered runs to the longest runs of elements of view `v` (of a fixed length) that the filter covers in
- * filter epoch `epoch`, for reads (every byte read or written) and for writes (every byte written), in generation
- * `gen`. An element lies within one filter word (a view's byteOffset is a multiple of its element size).
+ * filter epoch `epoch`, for reads (every byte read or written) and for writes (every byte written). An element lies
+ * within one filter word (a view's byteOffset is a multiple of its element size).
  */
-export function scan(v: SpanView, c: Coverage, gen: number, epoch: number): void {
+export function scan(v: SpanView, c: Coverage, epoch: number): void {
   const filter = v.filter;
   const ones = (1 << v.bpe) - 1;
   let r0 = 0; // the current runs start here
@@ -67,11 +66,10 @@ export function scan(v: SpanView, c: Coverage, gen: number, epoch: number): void
       whi = k + 1;
     }
   }
-  c.rg = c.wg = gen;
   c.rlo = rlo;
-  c.rhi = rhi;
+  c.rn = rhi - rlo;
   c.wlo = wlo;
-  c.whi = whi;
+  c.wn = whi - wlo;
 }
 
 /** {@link Coverage.mt} after a scan, until a miss sets the next one: a count no epoch reaches (the largest small integer). */

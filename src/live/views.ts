@@ -87,8 +87,12 @@ export function elementAccess({
   /** The same-epoch filters of the buffers this thread accessed, by buffer id, and their hulls ({@link touch}). */
   const filters: Uint32Array[] = [];
   const touched: Int32Array[] = [];
+  /** The views with a covered run in this epoch (`./cover.ts`), each once: their runs end with it. */
+  const covered: View[] = [];
   const nextEpoch = (): void => {
     gen++;
+    for (const v of covered) v.rn = v.wn = 0;
+    covered.length = 0;
     if (++epoch > 0xffff) {
       for (const f of filters) f?.fill(0);
       for (const t of touched) t?.fill(0);
@@ -168,7 +172,9 @@ export function elementAccess({
         v.mn = 0;
         v.mt = v.len;
       } else if (++v.mn >= v.mt) {
-        scan(v, v, gen, epoch);
+        const was = v.rn + v.wn;
+        scan(v, v, epoch);
+        if (was === 0 && v.rn + v.wn > 0) covered.push(v);
         v.mt = UNARMED;
       }
     }
@@ -194,10 +200,9 @@ export function elementAccess({
     (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown): unknown => {
       const v = o === lastView ? last : viewAt(o);
       if (v === undefined) return o;
-      if (
-        typeof k !== 'number' ||
-        !(flags ? v.wg === gen && k >= v.wlo && k < v.whi : v.rg === gen && k >= v.rlo && k < v.rhi)
-      )
+      // k - lo as an unsigned 32-bit integer: a key that is not an integer index may land in the run, and then
+      // skips the check of an access that touches no memory (ECMA-262 §10.4.5.15–16)
+      if (typeof k !== 'number' || (flags ? (k - v.wlo) >>> 0 >= v.wn : (k - v.rlo) >>> 0 >= v.rn))
         return element(v, o, k, m, i, c, flags);
       counts[SAME_EPOCH]++;
       return c;
