@@ -1,75 +1,75 @@
 /**
- * Whole-view coverage by the same-epoch filter (`./views.ts`; FastTrack's same-epoch case, PLDI'09 §3, taken for a
- * whole view at once): once every byte of a view was checked in the thread's current epoch — read or written for
- * reads, written for writes — no access through that view needs a check until the epoch ends, whatever its key
- * (an index out of bounds, or a key that is not an index, touches no shared memory: ECMA-262 §10.4.5.15–16). The
- * element fast path then decides such an access with one comparison instead of the word's filter test (raytracer's
- * scene, read by every ray: 99.9% of its accesses are filtered).
+ * Runs of a view covered by the same-epoch filter (`./views.ts`; FastTrack's same-epoch case, PLDI'09 §3, taken for
+ * many elements at once): once every byte of the elements [lo, hi) of a view was checked in the thread's current
+ * epoch — read or written, for reads; written, for writes — no access of that kind to one of them needs a check
+ * until the epoch ends. The element fast path then decides it with one comparison (the index less the run's start,
+ * as an unsigned 32-bit integer, below the run's length) instead of the word's filter test (raytracer's scene and
+ * moldyn's positions, read by every ray or pair: 99.9% of raytracer's accesses are filtered).
  *
- * A view's coverage is found by scanning its filter words ({@link covers}), after as many misses through the view
- * in the epoch as it has elements, and again after twice as many as at the last scan ({@link Coverage}): amortized
- * O(1) per miss, and nothing on the filtered path. Views tracking a growable buffer's length are never covered.
+ * The covered runs are found by scanning the view's filter words ({@link scan}: the longest run of each kind). The
+ * element slow path (`./views.ts`) counts the accesses through the view outside its runs in the epoch ({@link
+ * Coverage}); the first scan comes after as many of them as the view has elements, and each later one as many
+ * accesses after a miss that followed the previous scan ({@link UNARMED}): no scan while every access is a filter
+ * hit (the runs cannot grow), at most one element scanned per access counted (amortized O(1)), and a view whose
+ * misses have stopped is scanned at most once more. Views tracking a growable buffer's length are never covered.
  */
 import { filterBits } from './filter.js';
 import type { SpanView } from './spans.js';
 
-/** Bit of {@link covers}'s answer: every byte of the view read or written in the epoch. */
-export const READS = 1;
-/** Bit of {@link covers}'s answer: every byte of the view written in the epoch. */
-export const WRITES = 2;
-
 /**
- * What a view keeps of its coverage, by epoch generation (the thread's count of epochs, which never wraps, unlike
- * the filter's 16-bit epoch): `rc`/`wc`, the generation in which reads/writes are all covered (-1: none);
- * `mg`, the generation of the miss count `mn`; `mt`, the count at which the view is scanned next.
+ * What a view keeps of its covered runs in the thread's current epoch: the elements [`rlo`, `rlo + rn`) are covered
+ * for reads, [`wlo`, `wlo + wn`) for writes (`rn`, `wn` 0: none; the element hooks set both to 0 when the epoch ends,
+ * for the views covered in it); `mg`, the epoch generation (the thread's count of epochs, which never wraps, unlike
+ * the filter's 16-bit epoch) of the access count `mn`; `mt`, the count at which the view is scanned next, {@link
+ * UNARMED} after a scan until a miss.
  */
 export interface Coverage {
-  rc: number;
-  wc: number;
+  rlo: number;
+  rn: number;
+  wlo: number;
+  wn: number;
   mg: number;
   mn: number;
   mt: number;
 }
 
-/** `v` with no coverage yet (its fields added in one order: one hidden class for every view). */
+/** `v` with no covered run yet (its fields added in one order: one hidden class for every view). */
 export const uncovered = <T extends object>(v: T): T & Coverage =>
-  Object.assign(v, { rc: -1, wc: -1, mg: -1, mn: 0, mt: 0 });
+  Object.assign(v, { rlo: 0, rn: 0, wlo: 0, wn: 0, mg: -1, mn: 0, mt: 0 });
 
 /**
- * Which accesses through view `v` (of a fixed length) the same-epoch filter covers in filter epoch `epoch`: a bit
- * set of {@link READS} and {@link WRITES}, each set when every byte of the view has the filter's read-or-write
- * (resp. write) bit in that epoch; 0 for a view of no element.
+ * Sets `c`'s covered runs to the longest runs of elements of view `v` (of a fixed length) that the filter covers in
+ * filter epoch `epoch`, for reads (every byte read or written) and for writes (every byte written). An element lies
+ * within one filter word (a view's byteOffset is a multiple of its element size).
  */
-export function covers(v: SpanView, epoch: number): number {
-  if (v.len <= 0) return 0;
-  const end = v.off + v.len * v.bpe; // first byte after the view
-  const first = v.off >>> 3;
-  const last = (end - 1) >>> 3;
-  let answer = READS | WRITES;
-  for (let w = first; w <= last; w++) {
-    const e = filterBits(v, w, epoch);
-    const lo = w === first ? v.off & 7 : 0;
-    const hi = w === last ? ((end - 1) & 7) + 1 : 8;
-    const mask = ((1 << hi) - 1) & ~((1 << lo) - 1);
-    if (((e | (e >>> 8)) & mask) !== mask) return 0;
-    if (((e >>> 8) & mask) !== mask) answer = READS;
+export function scan(v: SpanView, c: Coverage, epoch: number): void {
+  const ones = (1 << v.bpe) - 1;
+  let r0 = 0; // the current runs start here
+  let w0 = 0;
+  let rlo = 0; // the longest runs so far
+  let rhi = 0;
+  let wlo = 0;
+  let whi = 0;
+  for (let k = 0; k < v.len; k++) {
+    const byte = v.off + k * v.bpe;
+    const e = filterBits(v, byte >>> 3, epoch);
+    const mask = ones << (byte & 7);
+    if (((e | (e >>> 8)) & mask) !== mask) r0 = k + 1;
+    else if (k + 1 - r0 > rhi - rlo) {
+      rlo = r0;
+      rhi = k + 1;
+    }
+    if (((e >>> 8) & mask) !== mask) w0 = k + 1;
+    else if (k + 1 - w0 > whi - wlo) {
+      wlo = w0;
+      whi = k + 1;
+    }
   }
-  return answer;
+  c.rlo = rlo;
+  c.rn = rhi - rlo;
+  c.wlo = wlo;
+  c.wn = whi - wlo;
 }
 
-/**
- * Counts a miss through view `v` (`c` its coverage) in generation `gen` (filter epoch `epoch`), after the filter
- * recorded it, and scans the view when the count reaches its threshold; sets `rc`/`wc` to `gen` when covered.
- */
-export function countMiss(v: SpanView, c: Coverage, gen: number, epoch: number): void {
-  if (c.mg !== gen) {
-    c.mg = gen;
-    c.mn = 0;
-    c.mt = v.len; // a miss per element at least, before the view can be covered
-  }
-  if (++c.mn < c.mt) return;
-  const bits = covers(v, epoch);
-  if (bits & READS) c.rc = gen;
-  if (bits & WRITES) c.wc = gen;
-  c.mt = 2 * c.mn;
-}
+/** {@link Coverage.mt} after a scan, until a miss sets the next one: a count no epoch reaches (the largest small integer). */
+export const UNARMED = 0x3fffffff;

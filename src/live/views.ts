@@ -13,7 +13,7 @@
 import type { Runtime, SiteFunction, ThreadHooks } from '../hooks/contract.js';
 import type { Buffers } from './buffers.js';
 import type { CheckRange, CheckWord } from './context.js';
-import { type Coverage, countMiss, uncovered } from './cover.js';
+import { type Coverage, scan, UNARMED, uncovered } from './cover.js';
 import { type EpochFilter, filterAdd, filterBits, filterClear, filterSize, newFilter } from './filter.js';
 import { residentFilterBytes } from './filter-census.js';
 import { STAT } from './memory/state.js';
@@ -27,7 +27,7 @@ const SAME_EPOCH = STAT.sameEpoch;
 /**
  * What the element fast path keeps of a view over shared memory (`./spans.ts` {@link SpanView}). An access covered by
  * its filter (a read of bytes read or written, a write of bytes written, in the current epoch) is not checked again;
- * nor is any access of its kind once the filter covers the whole view in the epoch (`./cover.ts` {@link Coverage}).
+ * nor is an access of its kind to an element of the view's covered run in the epoch (`./cover.ts` {@link Coverage}).
  */
 type View = SpanView & Coverage;
 
@@ -96,8 +96,12 @@ export function elementAccess({
   const touched: Int32Array[] = [];
   /** Whether the filters' block epochs were cleared wholesale (an epoch wrap: every page of them written). */
   let cleared = false;
+  /** The views with a covered run in this epoch (`./cover.ts`), each once: their runs end with it. */
+  const covered: View[] = [];
   const nextEpoch = (): void => {
     gen++;
+    for (const v of covered) v.rn = v.wn = 0;
+    covered.length = 0;
     if (++epoch > 0xffff) {
       for (const f of filters) if (f !== undefined) filterClear(f);
       for (const t of touched) t?.fill(0);
@@ -150,35 +154,18 @@ export function elementAccess({
     return v;
   };
   /**
-   * The byte offset in its buffer of element `k` of `o`, or -1 when `k` is not an integer index in bounds (then the
-   * access touches no memory: ECMA-262 §10.4.5.15–16).
-   */
-  const byteOf = (v: View, o: ArrayBufferView, k: number): number =>
-    k >= 0 && k < (v.len >= 0 ? v.len : (o as Int8Array).length) && Math.floor(k) === k
-      ? v.off + k * v.bpe
-      : -1;
-  /** An element access the filter did not cover: the word check, then the filter records it (not when recording). */
-  const miss = (
-    v: View,
-    o: ArrayBufferView,
-    m: SiteFunction,
-    i: number,
-    byte: number,
-    flags: number,
-  ): void => {
-    const w = byte >>> 3;
-    const mask = ((1 << v.bpe) - 1) << (byte & 7);
-    checkWord(v.id, v.base, w, mask, flags, siteOf(hooks.siteId(m, i)), v.bpe, o, flags ? write : read);
-    if (recorder !== undefined) return; // a recorded run writes every access: no filter
-    filterAdd(v, w, epoch, flags ? mask << 8 : mask);
-    touch(v.touched, epoch, w, w + 1);
-    if (v.len > 0) countMiss(v, v, gen, epoch);
-  };
-  /**
-   * An element access through a view the same-epoch filter does not cover whole (`./cover.ts`): true for a key that
-   * is not a number (the site then calls `get`/`set`), else the word's filter test, and the miss path when it fails.
-   * A read is covered by bytes read or written in this epoch, a write by bytes written. Returns what the fast path
-   * returns.
+   * An element access outside the view's covered runs (`./cover.ts`): true for a key that is not a number (the site
+   * then calls `get`/`set`), else the word's filter test; when it fails (a miss), the word check, after which the
+   * filter records the access (not when recording: a recorded run logs every access). The access counts towards the
+   * next scan of the view's covered runs, which a miss arms ({@link UNARMED}). A read is covered by bytes read or
+   * written in this epoch, a write by bytes written. Returns what the fast path returns.
+   *
+   * Bounds, miss path and count are written inside on purpose: the function's bytecode is then over V8's size limit
+   * for inlining (`--max-inlined-bytecode-size`, 460 bytes in Node 20; test/live/element-inlining.test.ts), so the
+   * fast path's own optimized code never inlines it. V8 charges the bytecodes a callee's optimized code inlined to
+   * every caller that would inline it, and the fast path is optimized on its own before the loops that call it (they
+   * tier up later, by on-stack replacement): with the slow path inside (403e0ce: 130 bytes of its own, 882 inlined),
+   * it cost more than a caller's whole budget (920), and was inlined at no site of moldyn's force loop.
    */
   const element = (
     v: View,
@@ -190,25 +177,51 @@ export function elementAccess({
     flags: number,
   ): unknown => {
     if (typeof k !== 'number') return true;
-    const byte = byteOf(v, o, k);
-    if (byte < 0) return c;
-    const e = filterBits(v, byte >>> 3, epoch);
+    // not an integer index in bounds: the access touches no memory (ECMA-262 §10.4.5.15–16)
+    if (!(k >= 0 && k < (v.len >= 0 ? v.len : (o as Int8Array).length) && Math.floor(k) === k)) return c;
+    const byte = v.off + k * v.bpe;
+    const w = byte >>> 3;
+    const e = filterBits(v, w, epoch);
     const mask = ((1 << v.bpe) - 1) << (byte & 7);
-    if ((((flags ? 0 : e) | (e >>> 8)) & mask) !== mask) miss(v, o, m, i, byte, flags);
-    else counts[SAME_EPOCH]++;
+    if (v.len > 0) {
+      // the count of accesses outside the covered runs, and the scan it is armed for (`./cover.ts`)
+      if (v.mg !== gen) {
+        v.mg = gen;
+        v.mn = 0;
+        v.mt = v.len;
+      } else if (++v.mn >= v.mt) {
+        const was = v.rn + v.wn;
+        scan(v, v, epoch);
+        if (was === 0 && v.rn + v.wn > 0) covered.push(v);
+        v.mt = UNARMED;
+      }
+    }
+    if ((((flags ? 0 : e) | (e >>> 8)) & mask) === mask) {
+      counts[SAME_EPOCH]++;
+      return c;
+    }
+    checkWord(v.id, v.base, w, mask, flags, siteOf(hooks.siteId(m, i)), v.bpe, o, flags ? write : read);
+    if (recorder !== undefined) return c;
+    filterAdd(v, w, epoch, flags ? mask << 8 : mask);
+    touch(v.touched, epoch, w, w + 1);
+    if (v.mt === UNARMED) v.mt = v.mn + v.len;
     return c;
   };
   /**
-   * The fast path of an element read (`flags` 0) or write (WRITE), hooks contract {@link Runtime.r} / `w`: a view
-   * the filter covers whole in this epoch needs no check (`./cover.ts`); anything else takes {@link element}. Kept
-   * this small so that V8 inlines it at every site of a function (its inlining budget is counted in bytecodes).
+   * The fast path of an element read (`flags` 0) or write (WRITE), hooks contract {@link Runtime.r} / `w`: an
+   * element in the view's covered run of this epoch needs no check (`./cover.ts`); anything else takes {@link
+   * element}. Kept this small so that V8 inlines it at every site of a function (its inlining budget is counted in
+   * bytecodes).
    */
   const fastPath =
     (flags: number) =>
     (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown): unknown => {
       const v = o === lastView ? last : viewAt(o);
       if (v === undefined) return o;
-      if ((flags ? v.wc : v.rc) !== gen || typeof k !== 'number') return element(v, o, k, m, i, c, flags);
+      // k - lo as an unsigned 32-bit integer: a key that is not an integer index may land in the run, and then
+      // skips the check of an access that touches no memory (ECMA-262 §10.4.5.15–16)
+      if (typeof k !== 'number' || (flags ? (k - v.wlo) >>> 0 >= v.wn : (k - v.rlo) >>> 0 >= v.rn))
+        return element(v, o, k, m, i, c, flags);
       counts[SAME_EPOCH]++;
       return c;
     };

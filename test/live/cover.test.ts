@@ -1,12 +1,11 @@
 /**
- * Whole-view coverage by the same-epoch filter (`src/live/cover.ts`): a view is covered for reads when every one of
- * its bytes was read or written in the filter's epoch, for writes when every byte was written; bytes of its first
- * and last words outside the view do not count; a view is scanned only after as many misses as it has elements in
- * a generation, then after twice as many.
+ * Covered runs of a view (`src/live/cover.ts`): the longest run of elements each of whose bytes was read or written
+ * in the filter's epoch (for reads), or written (for writes); bytes of its first and last words outside the view do
+ * not count. (When a view is scanned is the element slow path's, `src/live/views.ts`.)
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type Coverage, countMiss, covers, READS, uncovered, WRITES } from '../../src/live/cover.js';
+import { type Coverage, scan, uncovered } from '../../src/live/cover.js';
 import { filterAdd, newFilter } from '../../src/live/filter.js';
 import { type SpanView, TOUCHED } from '../../src/live/spans.js';
 
@@ -28,58 +27,44 @@ function filterBytes(v: SpanView, from: number, to: number, epoch: number, write
   for (let b = from; b < to; b++) filterAdd(v, b >>> 3, epoch, 1 << ((b & 7) + (write ? 8 : 0)));
 }
 
-describe('covers', () => {
-  test('a view starting and ending inside words is covered by its own bytes only', () => {
+/** The covered runs `scan` finds, as [rlo, rhi, wlo, whi]. */
+function runs(v: SpanView & Coverage, epoch: number): number[] {
+  scan(v, v, epoch);
+  return [v.rlo, v.rlo + v.rn, v.wlo, v.wlo + v.wn];
+}
+
+describe('scan', () => {
+  test('a view starting and ending inside words: its own bytes only', () => {
     const v = view(3, 13, 1); // bytes [3, 16)
     filterBytes(v, 3, 15, 2, false);
-    assert.equal(covers(v, 2), 0, 'byte 15 not read yet');
+    assert.deepEqual(runs(v, 2), [0, 12, 0, 0], 'byte 15 not read yet');
     filterBytes(v, 15, 16, 2, false);
-    assert.equal(covers(v, 2), READS);
-    assert.equal(covers(v, 3), 0, 'another epoch covers nothing');
+    filterBytes(v, 0, 3, 2, true); // bytes before the view change nothing
+    assert.deepEqual(runs(v, 2), [0, 13, 0, 0]);
+    assert.deepEqual(runs(v, 3), [0, 0, 0, 0], 'another epoch covers nothing');
   });
 
-  test('writes cover reads and writes; reads cover reads only; a mix covers reads', () => {
+  test('writes cover reads and writes; reads cover reads only', () => {
     const v = view(8, 4, 4); // bytes [8, 24)
     filterBytes(v, 8, 24, 5, true);
-    assert.equal(covers(v, 5), READS | WRITES);
+    assert.deepEqual(runs(v, 5), [0, 4, 0, 4]);
     const u = view(8, 4, 4);
     filterBytes(u, 8, 16, 5, true);
     filterBytes(u, 16, 24, 5, false);
-    assert.equal(covers(u, 5), READS);
+    assert.deepEqual(runs(u, 5), [0, 4, 0, 2]);
   });
 
-  test('a byte of the view missing anywhere, or an empty or growable view, is not covered', () => {
+  test('the longest run of each kind, a byte missing anywhere cutting it', () => {
     const v = view(0, 8, 8); // the whole buffer
     filterBytes(v, 0, 64, 1, true);
     filterBytes(v, 0, 64, 1, false);
-    assert.equal(covers(v, 1), READS | WRITES);
-    v.filter[4] &= ~(1 << 13); // byte 37's write bit
-    assert.equal(covers(v, 1), READS);
-    v.filter[4] &= ~(1 << 5); // and its read bit
-    assert.equal(covers(v, 1), 0);
-    assert.equal(covers(view(0, 0, 8), 1), 0);
-    assert.equal(covers(view(0, -1, 8), 1), 0);
-  });
-});
-
-describe('countMiss', () => {
-  test('scans after as many misses as elements, then after twice as many; a new generation starts over', () => {
-    const v = view(0, 4, 8); // 4 words
-    filterBytes(v, 0, 24, 1, false);
-    for (let n = 1; n <= 3; n++) countMiss(v, v, 7, 1);
-    assert.equal(v.rc, -1, 'not scanned before 4 misses');
-    countMiss(v, v, 7, 1);
-    assert.equal(v.rc, -1, 'scanned at 4, word 3 not covered');
-    assert.equal(v.mt, 8);
-    filterBytes(v, 24, 32, 1, false);
-    for (let n = 5; n <= 7; n++) countMiss(v, v, 7, 1);
-    assert.equal(v.rc, -1, 'not scanned again before 8 misses');
-    countMiss(v, v, 7, 1);
-    assert.equal(v.rc, 7, 'covered for reads in generation 7');
-    assert.equal(v.wc, -1, 'not for writes');
-    countMiss(v, v, 8, 2);
-    assert.equal(v.mg, 8);
-    assert.equal(v.mn, 1);
-    assert.equal(v.mt, 4);
+    assert.deepEqual(runs(v, 1), [0, 8, 0, 8]);
+    v.filter[4] &= ~(1 << 13); // byte 37's write bit: element 4
+    assert.deepEqual(runs(v, 1), [0, 8, 0, 4]);
+    v.filter[1] &= ~(1 << 2); // byte 10's read bit (its write bit stays): element 1 still covered for reads
+    assert.deepEqual(runs(v, 1), [0, 8, 0, 4]);
+    v.filter[1] &= ~(1 << 10); // and its write bit
+    assert.deepEqual(runs(v, 1), [2, 8, 5, 8]);
+    assert.deepEqual(runs(view(0, 0, 8), 1), [0, 0, 0, 0]);
   });
 });
