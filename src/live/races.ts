@@ -12,7 +12,7 @@ import { emptyReport, eventsPerSecond, type JsonRace, type JsonReport, liveInput
 import type { MemoryLocation, RaceAccess, RaceRecord } from '../report/race.js';
 import { type Suppression, suppressionCounts } from '../report/suppressions.js';
 import type { Excuse } from './excuses.js';
-import { CTL, lock, rawAtomics, STATS, type StateViews, unlock } from './memory/state.js';
+import { CTL, lock, rawAtomics, readStat, STATS, type StateViews, unlock } from './memory/state.js';
 import { getString, putString } from './memory/strings.js';
 import { isPrecise, LIVE_DETECTORS } from './options.js';
 import { shadowCensus } from './shadow/census.js';
@@ -136,7 +136,7 @@ export function liveReport(
   }
   const stats: Record<string, number> = {};
   STATS.forEach((name, i) => {
-    stats[name] = rawAtomics.load(ctl, CTL.stats + i);
+    stats[name] = readStat(ctl, i);
   });
   stats.syncCells = rawAtomics.load(ctl, CTL.listEnd);
   stats.shadowKiB = Math.ceil(rawAtomics.load(ctl, CTL.heapTop) / 256);

@@ -123,7 +123,7 @@ export const CTL = {
 } as const;
 
 /**
- * Names of the shared counters at `CTL.stats + i`: how each check was decided under the names of the offline
+ * Names of the shared counters `i` at `CTL.stats` ({@link addStat}): how each check was decided under the names of the offline
  * detector's statistics (CHECK_DECISIONS, the paper's Table 1 shares; `shortCircuitXact` counts two accesses of
  * transactions of `goldilocks/stm`), so that `goldilocks run --stats` prints them as `goldilocks check --stats` does.
  */
@@ -154,14 +154,37 @@ export const STATS = [
   'filterResidentBytes',
 ] as const;
 export type StatName = (typeof STATS)[number];
-/** Words of `ctl` reserved for the counters (from `CTL.stats` to `CTL.dedup`). */
-const STATS_MAX = CTL.dedup - CTL.stats;
+/**
+ * Int32 words of `ctl` per counter: a count of 64 bits, low word then high (a run accesses more than 2^32 words:
+ * crypt at size large), so that a counter never wraps; {@link addStat}, {@link readStat}.
+ */
+const STAT_WORDS = 2;
+/** Counters `ctl` has room for (from `CTL.stats` to `CTL.dedup`). */
+const STATS_MAX = (CTL.dedup - CTL.stats) / STAT_WORDS;
 /** Size classes of the explicit lockset store (`./locksets.ts`), records of 8 << k words: free lists at `CTL.lsFree + k`. */
 export const LS_CLASSES = 20;
 if (CTL.lsFree + LS_CLASSES > CTL.benign)
   throw new Error(`goldilocks: ${LS_CLASSES} lockset free lists overlap the benign-race table`);
-if (STATS.length > STATS_MAX)
-  throw new Error(`goldilocks: ${STATS.length} counters, ${STATS_MAX} words for them`);
+if (STATS.length > STATS_MAX) throw new Error(`goldilocks: ${STATS.length} counters, room for ${STATS_MAX}`);
+/**
+ * Adds `n` (a non-negative safe integer: a thread's local count) to shared counter `i` ({@link STAT}) of `ctl`,
+ * atomically per word: the low word by `Atomics.add` in parts below 2^31, a carry into the high word when the low
+ * word wraps. Concurrent adds sum exactly; a reader sees the sum once the adding threads have flushed.
+ */
+export function addStat(ctl: Int32Array, i: number, n: number): void {
+  const at = CTL.stats + i * STAT_WORDS;
+  for (let rest = n; rest > 0; ) {
+    const part = Math.min(rest, 0x7fffffff);
+    if ((rawAtomics.add(ctl, at, part) >>> 0) + part > 0xffffffff) rawAtomics.add(ctl, at + 1, 1);
+    rest -= part;
+  }
+}
+
+/** Shared counter `i` of `ctl` ({@link addStat}): a non-negative integer below 2^53. */
+export const readStat = (ctl: Int32Array, i: number): number =>
+  (rawAtomics.load(ctl, CTL.stats + i * STAT_WORDS + 1) >>> 0) * 2 ** 32 +
+  (rawAtomics.load(ctl, CTL.stats + i * STAT_WORDS) >>> 0);
+
 /** Index of each counter in `STATS` (and in a thread's local counts). */
 export const STAT = Object.freeze(Object.fromEntries(STATS.map((name, i) => [name, i]))) as Readonly<
   Record<StatName, number>
@@ -522,7 +545,7 @@ function newChunk(s: StateViews, pos: number): void {
   if (c >= s.chunks.length || at + CHUNK_INTS > s.list.length) s.refresh();
   s.chunks[c] = at;
   const live = pos - ctl[CTL.listBase];
-  const peak = CTL.stats + STAT.listPeak;
+  const peak = CTL.stats + STAT.listPeak * STAT_WORDS; // a maximum below 2^31: its low word alone
   if (live > ctl[peak]) rawAtomics.store(ctl, peak, live);
   if (pos >= ctl[CTL.gcAt]) s.gcDue = true;
 }

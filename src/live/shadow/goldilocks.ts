@@ -57,6 +57,7 @@ import {
 import { SyncKind } from '../../model/sync.js';
 import { locksetOf, locksetStart, releaseLockset, retainLockset, storeLockset } from '../memory/locksets.js';
 import {
+  addStat,
   allocHeap,
   CELL,
   CHUNK_MASK,
@@ -1206,7 +1207,7 @@ export class Shadow {
   /** Adds the local counters to the shared ones and clears them. */
   flush(): void {
     for (let i = 0; i < this.counts.length; i++) {
-      if (this.counts[i] !== 0) rawAtomics.add(this.s.ctl, CTL.stats + i, this.counts[i]);
+      if (this.counts[i] !== 0) addStat(this.s.ctl, i, this.counts[i]);
       this.counts[i] = 0;
     }
   }
