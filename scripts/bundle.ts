@@ -20,7 +20,11 @@
  *   built-in is a `require` (V8 drops a script's `import()` callback when it is given `cachedData`), and `import()` of
  *   a module in the bundle a static import, so that no module is initialized lazily ({@link staticImports}).
  * - `dist/trace/parse-worker.js` and `split-worker.js`, the parser threads' modules, likewise (run by `runWorker` of
- *   `dist/node/code-cache.js`).
+ *   `dist/node/code-cache.cjs`).
+ * - `dist/node/code-cache.cjs`: `dist/node/code-cache.js` and the modules it imports as one CommonJS module, which a
+ *   parser thread's first line `require`s (`startWorker` of `src/trace/pipeline.ts`): an `import()` there would start
+ *   the thread's ES module loader and load three modules through it before the thread could parse (issue 24 §3: about
+ *   24 M instructions of a parser thread's start, counted with cachegrind).
  *
  * No source maps, here nor from `tsc` (tsconfig.json): the runtime turns Node's source maps on in every thread
  * (`dist/node/setup.js`), and Node then reads and decodes the map of each module as it loads it: 15–40 ms of each
@@ -183,7 +187,20 @@ writeOutputs(
     outfile: CHECK,
   }),
 );
-// `check`'s parser threads, each started by dist/node/code-cache.js's runWorker (npm packages: none)
+// what each of `check`'s parser threads requires first, as CommonJS: `import.meta.url` is the module's own URL
+writeOutputs(
+  await build({
+    ...COMMON,
+    entryPoints: [path.join(NODE, 'code-cache.js')],
+    format: 'cjs',
+    define: { 'import.meta.url': '__importMetaUrl' },
+    banner: {
+      js: `${LOADER_MARK}\n'use strict';\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;`,
+    },
+    outfile: path.join(NODE, 'code-cache.cjs'),
+  }),
+);
+// `check`'s parser threads, each started by dist/node/code-cache.cjs's runWorker (npm packages: none)
 writeOutputs(
   await build({ ...CODE_CACHED, entryPoints: WORKERS, plugins: [ownImportMetaUrl(TRACE)], outdir: TRACE }),
 );
