@@ -27,7 +27,15 @@ export class Interner {
   private missW1 = 0;
   /** The free slot where {@link find}'s last miss would go, for {@link addMissed}. */
   private missSlot = 0;
-  private strings: (string | undefined)[] = [];
+  /**
+   * The names decoded so far, by id: a `Map`, not an array indexed by id. A report names a few ids spread over the
+   * whole range (a racy variable interned late has an id in the hundreds of thousands); an empty array written at
+   * such an index turns to dictionary elements, the first such transition of V8's initial holey-array map, which then
+   * is no longer stable, and every function optimized on that map's stability (the parser's loop, which reads the
+   * keyword table `SHORT_KEYWORDS` of `trace/std.ts`) is thrown away at the trace's first race (issue 24 §3,
+   * test/cli/recompile.test.ts; docs/ARCHITECTURE.md "Tables that grow").
+   */
+  private readonly strings = new Map<number, string>();
   /** Number of distinct names interned so far; ids are 0..size-1. */
   size = 0;
   /**
@@ -145,12 +153,10 @@ export class Interner {
     return i === head;
   }
 
-  /** Interns a JavaScript string (encoded as UTF-8). */
+  /** Interns a JavaScript string (encoded as UTF-8; {@link name} decodes it again when asked). */
   intern(name: string): number {
     const bytes = Buffer.from(name, 'utf8');
-    const id = this.internBytes(bytes, 0, bytes.length);
-    this.strings[id] = name;
-    return id;
+    return this.internBytes(bytes, 0, bytes.length);
   }
 
   /** Looks a name up without interning it. @returns its id, or -1. */
@@ -161,13 +167,13 @@ export class Interner {
 
   /** The name of `id` as a string (decoded once, then cached). */
   name(id: number): string {
-    let s = this.strings[id];
+    let s = this.strings.get(id);
     if (s === undefined) {
       const off = this.spans[2 * id];
       s = Buffer.from(this.arena.buffer, this.arena.byteOffset + off, this.spans[2 * id + 1]).toString(
         'utf8',
       );
-      this.strings[id] = s;
+      this.strings.set(id, s);
     }
     return s;
   }

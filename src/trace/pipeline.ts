@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import {
   MessageChannel,
   type MessagePort,
@@ -234,7 +235,7 @@ export interface ParserData {
 
 /**
  * Starts the worker module `name` of this folder (`parse-worker`, `split-worker`) and calls its `main`: in the build,
- * through `../node/code-cache.ts`'s `runWorker`, which compiles the bundle the build writes over `name.js` with V8's
+ * through `../node/code-cache.ts`'s `runWorker` (its CommonJS copy `code-cache.cjs` where the build wrote one), which compiles the bundle the build writes over `name.js` with V8's
  * code cache (issue 24 §3); when this module runs from its TypeScript source (tests, benchmarks under tsx, whose
  * `--import` registers no loader in worker threads), a stub that registers tsx, then imports `name.ts`.
  */
@@ -246,9 +247,14 @@ export function startWorker(
   const { stdin = false, transferList } = options;
   let stub: string;
   if (!import.meta.url.endsWith('.ts')) {
-    const codeCache = JSON.stringify(new URL('../node/code-cache.js', import.meta.url).href);
+    // the build's CommonJS copy of code-cache.js (scripts/bundle.ts), required: no ES module loader started in the
+    // thread; a build of `tsc` alone has only the ES module
+    const cjs = JSON.stringify(fileURLToPath(new URL('../node/code-cache.cjs', import.meta.url)));
+    const esm = JSON.stringify(new URL('../node/code-cache.js', import.meta.url).href);
     const entry = JSON.stringify(new URL(`./${name}.js`, import.meta.url).href);
-    stub = `import(${codeCache}).then((c) => c.runWorker(${entry}));`;
+    stub = `let c;
+try { c = require(${cjs}); } catch (e) { if (e.code !== 'MODULE_NOT_FOUND') throw e; }
+(c === undefined ? import(${esm}) : Promise.resolve(c)).then((c) => c.runWorker(${entry}));`;
   } else {
     const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
     const entry = JSON.stringify(new URL(`./${name}.ts`, import.meta.url).href);

@@ -48,7 +48,8 @@ describe('goldilocks check: hot code compiled once', () => {
       env: { ...process.env, GOLDILOCKS_CACHE: mkdtempSync(path.join(tmpdir(), 'goldilocks-recompile-')) },
     };
     // the check's code-cache entry written first (src/cli/check-bundle.ts), as after a user's first check: the
-    // check counted is the one every later check is (a check without an entry invalidates code, still unexplained)
+    // check counted is the one every later check is (writing an entry invalidates code: docs/ARCHITECTURE.md,
+    // "Tables that grow")
     spawnSync(process.execPath, args, options);
     const r = spawnSync(process.execPath, args, options);
     assert.equal(r.error, undefined, `goldilocks check did not exit: ${r.error}`);

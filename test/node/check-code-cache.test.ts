@@ -3,7 +3,8 @@
  * issue 24 §3; the build's `dist/cli/check-bundle.js`, `npm test` builds first): the first check writes one entry into
  * the cache's directory, a later one reads it (the entry stays as it was) and prints the same report, an entry V8
  * rejects (cut short) is written again whole, a check in a parser thread writes that thread's entry too, and all of
- * them print what the modules themselves print (the cache off).
+ * them print what the modules themselves print (the cache off); the parser thread requires `dist/node/code-cache.cjs`
+ * rather than importing the ES module.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -79,5 +80,20 @@ describe("goldilocks check's parser thread from its bundle with the code cache",
     assert.equal(check(cache, ['--pipeline', 'on']), modules);
     assert.equal(entries(cache).length, 2, `the check's and the parser thread's: ${entries(cache)}`);
     assertEntriesRead(cache, () => assert.equal(check(cache, ['--pipeline', 'on']), modules));
+  });
+});
+
+describe("goldilocks check's parser thread loads no ES module", () => {
+  test('its first line requires the CommonJS copy of code-cache.js (scripts/bundle.ts)', LIMIT, () => {
+    const r = spawnSync(process.execPath, [CLI, 'check', '--pipeline', 'on', TRACE], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, GOLDILOCKS_CACHE: path.join(dir, 'cjs'), NODE_DEBUG: 'module,esm' },
+    });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /Module\._load REQUEST \S*code-cache\.cjs parent: \[worker eval\]/);
+    // the calling thread's ES module loader stores dist/node/code-cache.js (cli/main.ts imports it), the thread's none
+    const stored = r.stderr.match(/Storing \S*\/dist\/node\/code-cache\.js /g) ?? [];
+    assert.equal(stored.length, 1, r.stderr);
   });
 });
