@@ -168,6 +168,8 @@ function affine(
 class Body {
   readonly accesses: Planned[] = [];
   readonly declared = new Set<string>();
+  /** The `const`s of `declared`: assigning one throws (a loop that would stop at its first iteration). */
+  readonly constants = new Set<string>();
   /** Identifiers read or assigned that the body does not declare, with a node of each. */
   readonly free = new Map<string, E.Identifier>();
   readonly assigned = new Set<string>();
@@ -203,6 +205,7 @@ class Body {
           if (this.declared.has(name) || name === this.j) refuse();
           if (d.init) this.expression(d.init, false);
           this.declared.add(name);
+          if (s.kind === 'const') this.constants.add(name);
           this.declaredAt.set(name, (d as unknown as N).end);
         }
         return;
@@ -402,7 +405,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
     collect(h.hi);
     for (const a of body.accesses) collect(a.node);
     for (const name of body.declared) if (fixed.has(name)) refuse();
-    for (const name of body.assigned) if (fixed.has(name)) refuse();
+    for (const name of body.assigned) if (fixed.has(name) || body.constants.has(name)) refuse();
     // a called function's object is read once, by the guard: the body may not change it
     for (const { object } of body.calls)
       if (object === h.j || body.declared.has(object) || body.assigned.has(object) || views.includes(object))
@@ -421,7 +424,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
     const numbers = new Set<string>([...ids.keys()].filter((n) => n !== h.j));
     for (const [name, id] of body.free) {
       if (name === h.j || views.includes(name) || body.declared.has(name)) continue;
-      if (!loopLocal(rw, loop, id)) refuse();
+      if (!loopLocal(rw, loop, id, body.assigned.has(name))) refuse();
       numbers.add(name);
     }
     for (const v of views) {

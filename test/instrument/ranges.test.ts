@@ -321,6 +321,8 @@ const PER_ACCESS: Record<string, string> = {
   'a while loop': `function f(a, n) { let j = 0; while (j < n) { a[j] = 1; j++; } }`,
   'a decreasing loop variable': `function f(a, n) { for (let j = n; j > 0; j--) a[j] = 1; }`,
   'a view of the enclosing module (not analyzed as a local)': `function f(n) { for (let j = 0; j < n; j++) globalView[j] = 1; }`,
+  'an accumulator that is a const (its assignment throws)': `function f(a, n) { const s = 0; for (let j = 0; j < n; j++) s += a[j]; return s; }`,
+  'a const of the body assigned (its assignment throws)': `function f(a, n) { for (let j = 0; j < n; j++) { const x = a[j]; x = 1; } }`,
   'a logical assignment to an element': `function f(a, n) { for (let j = 0; j < n; j++) a[j] ||= 1; }`,
 };
 
