@@ -15,8 +15,9 @@
  * when its body is straight-line code that can neither exit early nor run other code: expression statements, `let`
  * / `const` / `var` declarations at the top of the body, `if`s without element accesses; operators on numbers
  * (no `in`, `instanceof`, `delete`, `new`, property reads other than elements, string or BigInt literals; no
-calls but `M.f(...)` with `f` one of `PURE_MATH`, `../hooks/names.ts`, whose value the guard tests to be that
-built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numbers it runs no other code);
+ * calls but `M.f(...)` with `f` one of `PURE_MATH`, `../hooks/names.ts`, whose value the guard tests to be that
+ * built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numbers it runs no other code; and
+ * `f(...)` with `f` a pure function of the module, `./callees.ts`, known when the module is rewritten);
  * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
  * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` invariant in the loop
  * (`./scope.ts`), every other variable read a local of the function declared before the loop (accumulators may be
@@ -35,6 +36,7 @@ built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numb
 
 import type * as E from 'estree';
 import { PURE_MATH } from '../hooks/names.js';
+import { ARITHMETIC, pureCallee, UNARY } from './callees.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
 import { invariantVariable, loopLocal } from './scope.js';
 import { type N, namedMethodCall, unparen } from './syntax.js';
@@ -51,6 +53,12 @@ interface Planned {
   /** The coefficient of the loop variable in the index. */
   coef: number;
   node: E.Expression;
+  /**
+   * An index `c`, `c++` or `++c`: `c`'s name, and its increments in the iteration before the index's value (`c++`
+   * counted before its value, `++c` after); when `c` is a counter ({@link RangePlan} `counters`), the index is `c` at
+   * the loop's entry plus `at` plus its increments per iteration times the iterations before.
+   */
+  counter?: { name: string; at: number; bumped: boolean };
 }
 
 /** What {@link rangePlan} found for a loop. */
@@ -71,31 +79,9 @@ export interface RangePlan {
   views: string[];
   /** The variables `V` of the bounds `V.length` in `HI`, each tested with `Hooks.fixedLength` on entry. */
   lengths: string[];
+  /** The counters of the indices (see the file header): name, increments per iteration. */
+  counters: Map<string, number>;
 }
-
-const ARITHMETIC = new Set([
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  '**',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  '==',
-  '!=',
-  '===',
-  '!==',
-  '&',
-  '|',
-  '^',
-  '<<',
-  '>>',
-  '>>>',
-]);
-const UNARY = new Set(['-', '+', '!', '~', 'typeof', 'void']);
 
 /** The loop variable in an index's text (not an identifier: no other variable prints as it). */
 const J = '#';
@@ -178,8 +164,18 @@ class Body {
   readonly declaredAt = new Map<string, number>();
   /** The calls `M.f(...)` of the body (`f` of `PURE_MATH`), by the texts `M` and `f`. */
   readonly calls: Array<{ object: string; name: string }> = [];
+  /** Per variable, its increments `++` so far in the walk that always run. */
+  readonly bumps = new Map<string, number>();
+  /** Variables assigned otherwise than by an increment that always runs. */
+  readonly otherwise = new Set<string>();
 
-  constructor(readonly j: string) {}
+  /**
+   * @param pure whether a call's callee identifier names a pure module function (`./callees.ts`)
+   */
+  constructor(
+    readonly j: string,
+    private readonly pure: (callee: E.Identifier) => boolean,
+  ) {}
 
   use(id: E.Identifier): void {
     this.uses.push({ name: id.name, pos: (id as N).start });
@@ -263,17 +259,21 @@ class Body {
         for (const y of x.expressions) this.expression(y, conditional);
         return;
       case 'MemberExpression':
-        this.element(x, 0, conditional);
+        this.accesses.push(this.element(x, 0, conditional));
         return;
       case 'CallExpression': {
-        // `M.f(...)`, f of PURE_MATH: the guard tests that `M.f` is that built-in as the loop is entered
-        const named = namedMethodCall(x, PURE_MATH) ?? refuse();
-        const call = { object: named.object.name, name: named.method };
+        // `M.f(...)`, f of PURE_MATH: the guard tests that `M.f` is that built-in as the loop is entered; or
+        // `f(...)`, f a pure function of the module (`./callees.ts`)
+        const named = namedMethodCall(x, PURE_MATH);
+        if (named === null && (x.optional || x.callee.type !== 'Identifier' || !this.pure(x.callee)))
+          refuse();
         for (const a of x.arguments) {
           if (a.type === 'SpreadElement') refuse();
           this.expression(a, conditional);
         }
-        if (!this.calls.some((c) => c.object === call.object && c.name === call.name)) this.calls.push(call);
+        const call = named && { object: named.object.name, name: named.method };
+        if (call && !this.calls.some((c) => c.object === call.object && c.name === call.name))
+          this.calls.push(call);
         return;
       }
       case 'AssignmentExpression': {
@@ -282,6 +282,7 @@ class Body {
           if (x.operator === '&&=' || x.operator === '||=' || x.operator === '??=') refuse();
           this.use(t);
           this.assigned.add(t.name);
+          this.otherwise.add(t.name);
           this.expression(x.right, conditional);
           return;
         }
@@ -292,29 +293,23 @@ class Body {
           x.operator === '??='
         )
           refuse();
-        const m = t as E.MemberExpression;
-        if (x.operator === '=') {
-          this.expression(x.right, conditional);
-          this.element(m, 1, conditional);
-        } else {
-          // the read comes first, then the right-hand side, then the write: the read stands for the pair
-          const at = this.accesses.length;
-          this.element(m, 2, conditional);
-          const planned = this.accesses.pop() as Planned;
-          this.expression(x.right, conditional);
-          this.accesses.splice(at, 0, planned);
-        }
+        // the target's index is evaluated before the right-hand side (its increments first), the write after it;
+        // a compound assignment's read comes before the right-hand side and stands for the pair
+        const planned = this.element(t as E.MemberExpression, x.operator === '=' ? 1 : 2, conditional);
+        if (x.operator !== '=') this.accesses.push(planned);
+        this.expression(x.right, conditional);
+        if (x.operator === '=') this.accesses.push(planned);
         return;
       }
       case 'UpdateExpression': {
         const t = unparen(x.argument);
         if (t.type === 'Identifier') {
           this.use(t);
-          this.assigned.add(t.name);
+          this.bump(t.name, x.operator === '++' && !conditional);
           return;
         }
         if (t.type !== 'MemberExpression') refuse();
-        this.element(t as E.MemberExpression, 2, conditional);
+        this.accesses.push(this.element(t as E.MemberExpression, 2, conditional));
         return;
       }
       default:
@@ -322,21 +317,55 @@ class Body {
     }
   }
 
-  private element(m: E.MemberExpression, kind: 0 | 1 | 2, conditional: boolean): void {
+  /** An update of variable `name`: an increment that always runs (`always`), or another assignment. */
+  private bump(name: string, always: boolean): void {
+    this.assigned.add(name);
+    if (always) this.bumps.set(name, (this.bumps.get(name) ?? 0) + 1);
+    else this.otherwise.add(name);
+  }
+
+  /** The planned access of element access `m` (its index evaluated: increments counted), not yet listed. */
+  private element(m: E.MemberExpression, kind: 0 | 1 | 2, conditional: boolean): Planned {
     if (conditional || !m.computed || m.object.type !== 'Identifier' || m.optional) refuse();
     const view = (m.object as E.Identifier).name;
+    const k = unparen(m.property);
+    const c = k.type === 'UpdateExpression' ? unparen(k.argument) : k;
+    if (
+      c.type === 'Identifier' &&
+      c.name !== this.j &&
+      (k === c || (k as E.UpdateExpression).operator === '++')
+    ) {
+      // `c`, `c++`, `++c`: a counter's value when `c` is one (rangePlan decides)
+      const before = this.bumps.get(c.name) ?? 0;
+      const prefix = k !== c && (k as E.UpdateExpression).prefix;
+      this.use(m.object as E.Identifier);
+      this.use(c);
+      if (k !== c) this.bump(c.name, true);
+      const at = before + (prefix ? 1 : 0);
+      const member = m as E.MemberExpression & N;
+      const counter = { name: c.name, at, bumped: k !== c };
+      return {
+        member,
+        view,
+        index: `@${c.name}+${at}`,
+        kind,
+        coef: 0,
+        node: m.property as E.Expression,
+        counter,
+      };
+    }
     const ids = new Set<string>();
     const { text, coef } = affine(m.property, this.j, J, ids);
     this.use(m.object as E.Identifier);
     for (const id of ids) this.uses.push({ name: id, pos: (m.property as N).start });
-    this.accesses.push({
+    return {
       member: m as E.MemberExpression & N,
       view,
       index: text,
       kind,
       coef,
       node: m.property as E.Expression,
-    });
+    };
   }
 }
 
@@ -373,6 +402,25 @@ function header(node: E.ForStatement) {
 }
 
 /**
+ * The counters of `body` (loop variable `j`), by name with their increments per iteration: variables other than `j`
+ * that the body does not declare and assigns only by increments `++` that always run. An access indexed `c` by a
+ * variable that is not one is an access indexed by an invariant (`affine`); one indexed `c++` or `++c` refuses.
+ */
+function countersOf(body: Body, j: string): Map<string, number> {
+  const counters = new Map<string, number>();
+  for (const [name, n] of body.bumps)
+    if (!body.otherwise.has(name) && !body.declared.has(name) && name !== j) counters.set(name, n);
+  for (const a of body.accesses) {
+    const c = a.counter;
+    if (c === undefined || counters.has(c.name)) continue;
+    if (c.bumped) refuse();
+    a.counter = undefined;
+    a.index = c.name;
+  }
+  return counters;
+}
+
+/**
  * The range plan of `loop` when it qualifies (see the file header), its guard temporary allocated; else null.
  * Called before the loop's body is rewritten.
  */
@@ -381,7 +429,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
   try {
     const node = loop.node as unknown as E.ForStatement;
     const h = header(node);
-    const body = new Body(h.j);
+    const body = new Body(h.j, (callee) => pureCallee(rw, callee));
     if (node.body.type === 'BlockStatement') for (const x of node.body.body) body.statement(x, true);
     else body.statement(node.body, false);
     if (body.accesses.length === 0) return null;
@@ -390,7 +438,8 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
     const lengths = new Map<string, E.Identifier>();
     if (affine(h.lo, h.j, J, ints).coef !== 0 || affine(h.hi, h.j, J, his, lengths).coef !== 0) refuse();
     const views = [...new Set(body.accesses.map((a) => a.view))];
-    for (const a of body.accesses) affine(a.node, h.j, J, ints);
+    const counters = countersOf(body, h.j);
+    for (const a of body.accesses) if (a.counter === undefined) affine(a.node, h.j, J, ints);
     const fixed = new Set([h.j, ...views, ...ints, ...his, ...lengths.keys()]);
     const ids = new Map<string, E.Identifier>();
     const collect = (e: E.Node) => {
@@ -403,7 +452,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
     };
     collect(h.lo);
     collect(h.hi);
-    for (const a of body.accesses) collect(a.node);
+    for (const a of body.accesses) if (a.counter === undefined) collect(a.node);
     for (const name of body.declared) if (fixed.has(name)) refuse();
     for (const name of body.assigned) if (fixed.has(name) || body.constants.has(name)) refuse();
     // a called function's object is read once, by the guard: the body may not change it
@@ -427,6 +476,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
       if (!loopLocal(rw, loop, id, body.assigned.has(name))) refuse();
       numbers.add(name);
     }
+    for (const name of counters.keys()) ints.add(name); // after the tests of `fixed`: a counter is assigned
     for (const v of views) {
       const of = body.accesses.filter((a) => a.view === v);
       if (!of.some((a) => a.kind !== 1)) continue; // only written
@@ -443,6 +493,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
       ints,
       views,
       lengths: [...lengths.keys()],
+      counters,
     };
   } catch (e) {
     if (e instanceof Refused) return null;
@@ -468,8 +519,10 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const lo = affine(plan.lo, plan.j, J, new Set()).text;
   const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
   const entries = plan.accesses.map((a, k) => {
-    const first = affine(a.node, plan.j, lo, new Set()).text;
-    return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${a.coef * plan.step}, ${a.kind}, ${sites[k]}`;
+    const c = a.counter;
+    const first = c ? `(${c.name} + ${c.at})` : affine(a.node, plan.j, lo, new Set()).text;
+    const stride = c ? (plan.counters.get(c.name) as number) : a.coef * plan.step;
+    return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${stride}, ${a.kind}, ${sites[k]}`;
   });
   return (
     `${plan.temp} = ${unshared} || ${typed}${pure}${fixed}${HOOKS_GLOBAL}.span(${SITE_FN}, ${lo}, (${hi}), ${plan.step}, ` +

@@ -331,6 +331,56 @@ describe('range checks: loops that keep per-access checks', () => {
     test(name, () => assert.ok(!spanned(fn), `span in:\n${compile(fn)}`));
 });
 
+/** Instruments `source` as a module: does its loop take the range check? */
+const spannedModule = (source: string): boolean =>
+  instrument(source, { file: 'ranges.mjs', module: true }).code.includes('__goldilocks.span(');
+/** A loop calling `f` (declared by the module text before it) on each element. */
+const callLoop = (f: string): string =>
+  `${f}\nexport function g(a, n) { for (let j = 0; j < n; j++) a[j] = f(a[j], j); }`;
+
+describe("range checks: calls of the module's pure functions (src/instrument/callees.ts)", () => {
+  const PURE: Record<string, string> = {
+    'arithmetic, an if, a conditional and locals (IDEA mul)': `function f(a, b) {
+      if (a === 0) return (0x10001 - b) & 0xffff;
+      const p = a * b;
+      let q = p % 0x10001;
+      q = b === 0 ? -q : q;
+      return q & 0xffff;
+    }`,
+    'no return (undefined)': 'function f(x, y) { x += y; }',
+  };
+  for (const [name, f] of Object.entries(PURE))
+    test(`pure: ${name}`, () => assert.ok(spannedModule(callLoop(f)), callLoop(f)));
+  const IMPURE: Record<string, string> = {
+    'a throw': 'function f(x) { if (x > 1) throw new Error("x"); return x; }',
+    'a loop (it may not end)': 'function f(x) { while (x > 1) x--; return x; }',
+    'a call (recursion: the stack)': 'function f(x) { return x > 1 ? f(x - 1) : x; }',
+    'a property read': 'function f(x, o) { return x + o.length; }',
+    'a module variable (its temporal dead zone)': 'let k = 1;\nfunction f(x) { return x * k; }',
+    'a global (undefined)': 'function f(x) { return x === undefined ? 0 : x; }',
+    'a local read before its declaration': 'function f(x) { const y = x + z; const z = 1; return y; }',
+    'a const assigned': 'function f(x) { const y = 1; y = x; return y; }',
+    this: 'function f(x) { return this === x; }',
+    arguments: 'function f(x) { return arguments.length; }',
+    'a default parameter': 'function f(x, y = 1) { return x + y; }',
+    'a string literal': 'function f(x) { return x + "1"; }',
+    'an async function': 'async function f(x) { return x; }',
+    'a generator': 'function* f(x) { yield x; }',
+    'a function the module assigns': 'function f(x) { return x; }\nexport function h() { f = Math.abs; }',
+  };
+  for (const [name, f] of Object.entries(IMPURE))
+    test(`per-access: ${name}`, () => assert.ok(!spannedModule(callLoop(f)), callLoop(f)));
+  test('per-access: a function of a script (a property of the global object)', () => {
+    const source = callLoop('function f(x) { return x; }').replace('export ', '');
+    assert.ok(!instrument(source, { file: 'ranges.js', module: false }).code.includes('__goldilocks.span('));
+  });
+  test('per-access: a local function shadowing the module one', () => {
+    const source = `function f(x) { return x; }
+      export function g(a, n) { const f = (x) => x; for (let j = 0; j < n; j++) a[j] = f(a[j]); }`;
+    assert.ok(!spannedModule(source));
+  });
+});
+
 describe('Hooks.fixedLength (the test of a V.length bound)', () => {
   const shared = () => new Float64Array(new SharedArrayBuffer(32));
   test('a view over a SharedArrayBuffer that cannot grow, and its subarray: fixed', () => {
