@@ -179,6 +179,46 @@ const RANGED: Record<
     views: 2,
     spans: 2,
   },
+  'a counter index (pack: b[k++] = a[j]), k returned': {
+    fn: `function pack(a, b, n, k) {
+      for (let j = 0; j < n; j++) b[k++] = a[j] * 2;
+      return k;
+    }`,
+    args: ([a, b]) => [a, b, 10, 3],
+    views: 2,
+  },
+  'two increments per iteration, a prefix one, reads of the counter': {
+    fn: `function spread(a, b, n) {
+      let c = 1;
+      let s = 0;
+      for (let j = 0; j < n; j++) {
+        b[c++] = a[j];
+        b[++c] = a[j + 1] + c;
+        s += a[c] * c;
+      }
+      return s + c;
+    }`,
+    args: ([a, b]) => [a, b, 12],
+    views: 2,
+  },
+  'a target indexed by the counter before the right-hand side increments it (b[c] = a[c++])': {
+    fn: `function shift(a, b, n) {
+      let c = 2;
+      for (let j = 0; j < n; j++) b[c] = a[c++];
+      return c;
+    }`,
+    args: ([a, b]) => [a, b, 9],
+    views: 2,
+  },
+  'a target index incremented before the right-hand side reads the counter (b[c++] = a[c])': {
+    fn: `function shift(a, b, n) {
+      let c = 2;
+      for (let j = 0; j < n; j++) b[c++] = a[c] + c;
+      return c;
+    }`,
+    args: ([a, b]) => [a, b, 9],
+    views: 2,
+  },
   'zero iterations': {
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 9, 3],
@@ -321,6 +361,13 @@ const PER_ACCESS: Record<string, string> = {
   'a while loop': `function f(a, n) { let j = 0; while (j < n) { a[j] = 1; j++; } }`,
   'a decreasing loop variable': `function f(a, n) { for (let j = n; j > 0; j--) a[j] = 1; }`,
   'a view of the enclosing module (not analyzed as a local)': `function f(n) { for (let j = 0; j < n; j++) globalView[j] = 1; }`,
+  'a counter incremented under a condition': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) { a[c] = 1; if (j > 2) c++; } }`,
+  'a counter incremented in a conditional expression': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) a[j > 2 ? c++ : c] = 1; }`,
+  'a counter also assigned otherwise': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) { a[c++] = 1; c = c * 2; } }`,
+  'a counter declared in the body': `function f(a, n) { for (let j = 0; j < n; j++) { let c = j; a[c++] = 1; } }`,
+  'a decremented index': `function f(a, n) { let c = n; for (let j = 0; j < n; j++) a[c--] = 1; }`,
+  'a counter that is a const (its increment throws)': `function f(a, n) { const c = 0; for (let j = 0; j < n; j++) a[c++] = 1; }`,
+  'a counter in a bound': `function f(a, n) { let c = 0; for (let j = 0; j < c + n; j++) a[c++] = 1; }`,
   'an accumulator that is a const (its assignment throws)': `function f(a, n) { const s = 0; for (let j = 0; j < n; j++) s += a[j]; return s; }`,
   'a const of the body assigned (its assignment throws)': `function f(a, n) { for (let j = 0; j < n; j++) { const x = a[j]; x = 1; } }`,
   'a logical assignment to an element': `function f(a, n) { for (let j = 0; j < n; j++) a[j] ||= 1; }`,
