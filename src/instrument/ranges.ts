@@ -19,9 +19,12 @@
  * built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numbers it runs no other code; and
  * `f(...)` with `f` a pure function of the module, `./callees.ts`, known when the module is rewritten);
  * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
- * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` invariant in the loop
- * (`./scope.ts`), every other variable read a local of the function declared before the loop (accumulators may be
- * assigned). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
+ * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` invariant in the loop (`./scope.ts`), or `V[c]`, `V[c++]`,
+ * `V[++c]` of a counter `c` ({@link countersOf}: increments that always run, `P` per iteration, the only assignments
+ * of `c`; its value at an index is `c` at entry + the increments before it in the iteration + `P·t`, `t` the
+ * iterations before: stride `P`; a target's index is evaluated before the right-hand side, ECMA-262 §13.15.2),
+ * every other variable read a local of the function declared before the loop (accumulators may be
+ * assigned, but not a `const`: the assignment would throw). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
  * reads `HI` (a TypedArray over a SharedArrayBuffer that cannot grow, its `length` the built-in getter: the same
  * number at every test of the loop, and no code run by the guard's extra read). The typeof tests make every operator one on numbers (the runtime refuses BigInt arrays), so nothing
  * in the body throws or runs code; `ints` (the variables of `LO` and of the indices) must be safe integers for
