@@ -405,6 +405,31 @@ function header(node: E.ForStatement) {
 }
 
 /**
+ * Loops whose bounds are number literals and that iterate fewer times than this are left to their per-access
+ * checks: the range check's fixed cost (the guard's list, the hook, the filter scan of every view) exceeds what it
+ * saves on so few accesses, most of them decided by the same-epoch fast path (crypt's 8 rounds over 52 subkeys).
+ */
+const MIN_LITERAL_ITERATIONS = 16;
+
+/** The iterations of the loop of header `h` when both its bounds are number literals, else undefined. */
+function literalIterations(h: ReturnType<typeof header>): number | undefined {
+  const value = (e: E.Node): number | undefined => {
+    const x = unparen(e);
+    if (x.type === 'Literal' && typeof x.value === 'number') return x.value;
+    if (x.type === 'UnaryExpression' && x.operator === '-') {
+      const v = value(x.argument);
+      return v === undefined ? undefined : -v;
+    }
+    return undefined;
+  };
+  const lo = value(h.lo);
+  const hi = value(h.hi);
+  if (lo === undefined || hi === undefined) return undefined;
+  const span = h.inclusive ? hi - lo + 1 : hi - lo;
+  return span > 0 ? Math.ceil(span / h.step) : 0;
+}
+
+/**
  * The counters of `body` (loop variable `j`), by name with their increments per iteration: variables other than `j`
  * that the body does not declare and assigns only by increments `++` that always run. An access indexed `c` by a
  * variable that is not one is an access indexed by an invariant (`affine`); one indexed `c++` or `++c` refuses.
@@ -432,6 +457,8 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
   try {
     const node = loop.node as unknown as E.ForStatement;
     const h = header(node);
+    const literal = literalIterations(h);
+    if (literal !== undefined && literal < MIN_LITERAL_ITERATIONS) return null;
     const body = new Body(h.j, (callee) => pureCallee(rw, callee));
     if (node.body.type === 'BlockStatement') for (const x of node.body.body) body.statement(x, true);
     else body.statement(node.body, false);

@@ -219,6 +219,10 @@ const RANGED: Record<
     args: ([a, b]) => [a, b, 9],
     views: 2,
   },
+  'literal bounds of 16 iterations (a range check pays)': {
+    fn: `function fill(a) { for (let j = 2; j <= 32; j += 2) a[j] = j; }`,
+    args: ([a]) => [a],
+  },
   'zero iterations': {
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 9, 3],
@@ -361,6 +365,8 @@ const PER_ACCESS: Record<string, string> = {
   'a while loop': `function f(a, n) { let j = 0; while (j < n) { a[j] = 1; j++; } }`,
   'a decreasing loop variable': `function f(a, n) { for (let j = n; j > 0; j--) a[j] = 1; }`,
   'a view of the enclosing module (not analyzed as a local)': `function f(n) { for (let j = 0; j < n; j++) globalView[j] = 1; }`,
+  'literal bounds of fewer than 16 iterations (the fast path costs less)': `function f(a) { for (let j = 0; j < 8; j++) a[j] = 1; }`,
+  'literal bounds of fewer than 16 iterations, inclusive, step 2': `function f(a) { for (let j = -4; j <= 24; j += 2) a[j + 4] = 1; }`,
   'a counter incremented under a condition': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) { a[c] = 1; if (j > 2) c++; } }`,
   'a counter incremented in a conditional expression': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) a[j > 2 ? c++ : c] = 1; }`,
   'a counter also assigned otherwise': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) { a[c++] = 1; c = c * 2; } }`,
