@@ -22,7 +22,9 @@
  * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` invariant in the loop (`./scope.ts`), or `V[c]`, `V[c++]`,
  * `V[++c]` of a counter `c` ({@link countersOf}: increments that always run, `P` per iteration, the only assignments
  * of `c`; its value at an index is `c` at entry + the increments before it in the iteration + `P·t`, `t` the
- * iterations before: stride `P`; a target's index is evaluated before the right-hand side, ECMA-262 §13.15.2),
+ * iterations before: stride `P`; a target's index is evaluated before the right-hand side, ECMA-262 §13.15.2);
+ * an index may name an alias, a `const` of the body whose initializer is affine in `j` (`const i = 8 * j`), which
+ * stands for that initializer (`affine`),
  * every other variable read a local of the function declared before the loop (accumulators may be
  * assigned, but not a `const`: the assignment would throw). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
  * reads `HI` (a TypedArray over a SharedArrayBuffer that cannot grow, its `length` the built-in getter: the same
@@ -84,6 +86,8 @@ export interface RangePlan {
   lengths: string[];
   /** The counters of the indices (see the file header): name, increments per iteration. */
   counters: Map<string, number>;
+  /** The aliases the indices may name (see the file header). */
+  aliases: Aliases;
 }
 
 /** The loop variable in an index's text (not an identifier: no other variable prints as it). */
@@ -94,9 +98,29 @@ const refuse = (): never => {
   throw new Refused();
 };
 
+/** The `const`s of a loop body declared with an affine initializer, by name: their initializers. */
+type Aliases = ReadonlyMap<string, E.Node>;
+
+/**
+ * The identifiers of `e` (in the grammar of indices: identifiers, unary and binary operators) into `out`, by name;
+ * with `aliases`, those of an alias's initializer in place of the alias.
+ */
+function identifiers(e: E.Node, out: Map<string, E.Identifier>, aliases?: Aliases): void {
+  const x = unparen(e);
+  if (x.type === 'Identifier') {
+    const alias = aliases?.get(x.name);
+    if (alias !== undefined) identifiers(alias, out, aliases);
+    else out.set(x.name, x);
+  } else if (x.type === 'BinaryExpression') {
+    identifiers(x.left, out, aliases);
+    identifiers(x.right, out, aliases);
+  } else if (x.type === 'UnaryExpression') identifiers(x.argument, out, aliases);
+}
+
 /**
  * The text of `e` (an index, or `LO`) in the grammar of indices: identifiers, number literals, `+`, `-`, `*`,
- * unary `-` and `+`, fully parenthesized; `j` replaced by `jText`. `ids` collects the identifiers other than `j`.
+ * unary `-` and `+`, fully parenthesized; `j` replaced by `jText`, an alias (`aliases`) by its initializer's text.
+ * `ids` collects the identifiers other than `j` and the aliases.
  * @returns the text and the coefficient of `j`, or refuses (not that grammar, or `j` not affine with a literal
  * coefficient).
  */
@@ -106,6 +130,7 @@ function affine(
   jText: string,
   ids: Set<string>,
   lengths?: Map<string, E.Identifier>,
+  aliases?: Aliases,
 ): { text: string; coef: number } {
   const x = unparen(e);
   switch (x.type) {
@@ -118,22 +143,28 @@ function affine(
       lengths.set((v as E.Identifier).name, v as E.Identifier);
       return { text: `${(v as E.Identifier).name}.length`, coef: 0 };
     }
-    case 'Identifier':
+    case 'Identifier': {
       if (x.name === j) return { text: jText, coef: 1 };
+      const alias = aliases?.get(x.name);
+      if (alias !== undefined) {
+        const a = affine(alias, j, jText, ids, undefined, aliases);
+        return { text: `(${a.text})`, coef: a.coef };
+      }
       ids.add(x.name);
       return { text: x.name, coef: 0 };
+    }
     case 'Literal':
       if (typeof x.value !== 'number' || !Number.isSafeInteger(x.value)) return refuse();
       return { text: String(x.value), coef: 0 };
     case 'UnaryExpression': {
       if (x.operator !== '-' && x.operator !== '+') return refuse();
-      const a = affine(x.argument, j, jText, ids, lengths);
+      const a = affine(x.argument, j, jText, ids, lengths, aliases);
       return { text: `(${x.operator}${a.text})`, coef: x.operator === '-' ? -a.coef : a.coef };
     }
     case 'BinaryExpression': {
       if (x.operator !== '+' && x.operator !== '-' && x.operator !== '*') return refuse();
-      const a = affine(x.left, j, jText, ids, lengths);
-      const b = affine(x.right, j, jText, ids, lengths);
+      const a = affine(x.left, j, jText, ids, lengths, aliases);
+      const b = affine(x.right, j, jText, ids, lengths, aliases);
       const text = `(${a.text} ${x.operator} ${b.text})`;
       if (x.operator === '+') return { text, coef: a.coef + b.coef };
       if (x.operator === '-') return { text, coef: a.coef - b.coef };
@@ -159,6 +190,8 @@ class Body {
   readonly declared = new Set<string>();
   /** The `const`s of `declared`: assigning one throws (a loop that would stop at its first iteration). */
   readonly constants = new Set<string>();
+  /** The `const`s of `declared` whose initializer is affine in `j`: an index may name them (`affine`). */
+  readonly aliases = new Map<string, E.Node>();
   /** Identifiers read or assigned that the body does not declare, with a node of each. */
   readonly free = new Map<string, E.Identifier>();
   readonly assigned = new Set<string>();
@@ -205,6 +238,7 @@ class Body {
           if (d.init) this.expression(d.init, false);
           this.declared.add(name);
           if (s.kind === 'const') this.constants.add(name);
+          if (s.kind === 'const' && d.init && this.isAffine(d.init)) this.aliases.set(name, d.init);
           this.declaredAt.set(name, (d as unknown as N).end);
         }
         return;
@@ -320,6 +354,17 @@ class Body {
     }
   }
 
+  /** Is `e` affine in `j` over the aliases so far? */
+  private isAffine(e: E.Node): boolean {
+    try {
+      affine(e, this.j, J, new Set(), undefined, this.aliases);
+      return true;
+    } catch (x) {
+      if (x instanceof Refused) return false;
+      throw x;
+    }
+  }
+
   /** An update of variable `name`: an increment that always runs (`always`), or another assignment. */
   private bump(name: string, always: boolean): void {
     this.assigned.add(name);
@@ -336,6 +381,7 @@ class Body {
     if (
       c.type === 'Identifier' &&
       c.name !== this.j &&
+      !this.aliases.has(c.name) &&
       (k === c || (k as E.UpdateExpression).operator === '++')
     ) {
       // `c`, `c++`, `++c`: a counter's value when `c` is one (rangePlan decides)
@@ -357,10 +403,11 @@ class Body {
         counter,
       };
     }
-    const ids = new Set<string>();
-    const { text, coef } = affine(m.property, this.j, J, ids);
+    const { text, coef } = affine(m.property, this.j, J, new Set(), undefined, this.aliases);
     this.use(m.object as E.Identifier);
-    for (const id of ids) this.uses.push({ name: id, pos: (m.property as N).start });
+    const named = new Map<string, E.Identifier>(); // aliases included: each used after its declaration
+    identifiers(m.property, named);
+    for (const id of named.keys()) this.uses.push({ name: id, pos: (m.property as N).start });
     return {
       member: m as E.MemberExpression & N,
       view,
@@ -469,20 +516,13 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
     if (affine(h.lo, h.j, J, ints).coef !== 0 || affine(h.hi, h.j, J, his, lengths).coef !== 0) refuse();
     const views = [...new Set(body.accesses.map((a) => a.view))];
     const counters = countersOf(body, h.j);
-    for (const a of body.accesses) if (a.counter === undefined) affine(a.node, h.j, J, ints);
+    for (const a of body.accesses)
+      if (a.counter === undefined) affine(a.node, h.j, J, ints, undefined, body.aliases);
     const fixed = new Set([h.j, ...views, ...ints, ...his, ...lengths.keys()]);
     const ids = new Map<string, E.Identifier>();
-    const collect = (e: E.Node) => {
-      const x = unparen(e);
-      if (x.type === 'Identifier') ids.set(x.name, x);
-      else if (x.type === 'BinaryExpression') {
-        collect(x.left);
-        collect(x.right);
-      } else if (x.type === 'UnaryExpression') collect(x.argument);
-    };
-    collect(h.lo);
-    collect(h.hi);
-    for (const a of body.accesses) if (a.counter === undefined) collect(a.node);
+    identifiers(h.lo, ids);
+    identifiers(h.hi, ids);
+    for (const a of body.accesses) if (a.counter === undefined) identifiers(a.node, ids, body.aliases);
     for (const name of body.declared) if (fixed.has(name)) refuse();
     for (const name of body.assigned) if (fixed.has(name) || body.constants.has(name)) refuse();
     // a called function's object is read once, by the guard: the body may not change it
@@ -524,6 +564,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
       views,
       lengths: [...lengths.keys()],
       counters,
+      aliases: body.aliases,
     };
   } catch (e) {
     if (e instanceof Refused) return null;
@@ -550,7 +591,9 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
   const entries = plan.accesses.map((a, k) => {
     const c = a.counter;
-    const first = c ? `(${c.name} + ${c.at})` : affine(a.node, plan.j, lo, new Set()).text;
+    const first = c
+      ? `(${c.name} + ${c.at})`
+      : affine(a.node, plan.j, lo, new Set(), undefined, plan.aliases).text;
     const stride = c ? (plan.counters.get(c.name) as number) : a.coef * plan.step;
     return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${stride}, ${a.kind}, ${sites[k]}`;
   });

@@ -223,6 +223,26 @@ const RANGED: Record<
     fn: `function fill(a) { for (let j = 2; j <= 32; j += 2) a[j] = j; }`,
     args: ([a]) => [a],
   },
+  'indices through body consts affine in j (const i = 2 * j; const k = i + 1)': {
+    fn: `function pairs(a, b, n) {
+      for (let j = 0; j < n; j++) {
+        const i = 2 * j;
+        const k = i + 1;
+        b[j] = a[i] + a[k] * k;
+      }
+    }`,
+    args: ([a, b]) => [a, b, 15],
+    views: 2,
+  },
+  'a write through a body const after the read of its element (a[i] = a[i] * 2)': {
+    fn: `function twice(a, off, n) {
+      for (let j = 0; j < n; j++) {
+        const i = j + off;
+        a[i] = a[i] * 2;
+      }
+    }`,
+    args: ([a]) => [a, 5, 20],
+  },
   'zero iterations': {
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 9, 3],
@@ -367,6 +387,10 @@ const PER_ACCESS: Record<string, string> = {
   'a view of the enclosing module (not analyzed as a local)': `function f(n) { for (let j = 0; j < n; j++) globalView[j] = 1; }`,
   'literal bounds of fewer than 16 iterations (the fast path costs less)': `function f(a) { for (let j = 0; j < 8; j++) a[j] = 1; }`,
   'literal bounds of fewer than 16 iterations, inclusive, step 2': `function f(a) { for (let j = -4; j <= 24; j += 2) a[j + 4] = 1; }`,
+  'a body const that is not affine (j * j)': `function f(a, n) { for (let j = 0; j < n; j++) { const i = j * j; a[i] = 1; } }`,
+  'a body let as an index': `function f(a, n) { for (let j = 0; j < n; j++) { let i = j + 1; a[i] = 1; } }`,
+  'a body const read in an index before its declaration': `function f(a, n) { for (let j = 0; j < n; j++) { a[i] = 1; const i = j; } }`,
+  'a body const over a variable the body assigns': `function f(a, n) { let o = 0; for (let j = 0; j < n; j++) { const i = j + o; a[i] = 1; o = 1; } }`,
   'a counter incremented under a condition': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) { a[c] = 1; if (j > 2) c++; } }`,
   'a counter incremented in a conditional expression': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) a[j > 2 ? c++ : c] = 1; }`,
   'a counter also assigned otherwise': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) { a[c++] = 1; c = c * 2; } }`,

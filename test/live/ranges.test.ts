@@ -73,6 +73,7 @@ async function reported(name: string, detector: string, ranges: boolean, args: s
 
 /** The programs whose loops take range checks (the others' loops are each refused for the reason they test). */
 const RANGED = new Set([
+  'range-loop-alias.mjs',
   'range-loop-callee.mjs',
   'range-loop-counter.mjs',
   'range-loop-empty.mjs',
