@@ -45,6 +45,9 @@ export const ARITHMETIC = new Set([
   '>>',
   '>>>',
 ]);
+/** Is `v` the value of a literal a range-checked loop or a pure callee may use (number, boolean, null)? */
+export const operandLiteral = (v: unknown): boolean =>
+  typeof v === 'number' || typeof v === 'boolean' || v === null;
 /** The unary operators of a range-checked loop and of a pure callee (no `delete`). */
 export const UNARY = new Set(['-', '+', '!', '~', 'typeof', 'void']);
 
@@ -102,7 +105,7 @@ class Callee {
         this.local(x, false);
         return;
       case 'Literal':
-        if (typeof x.value !== 'number' && typeof x.value !== 'boolean' && x.value !== null) impure();
+        if (!operandLiteral(x.value)) impure();
         return;
       case 'BinaryExpression':
         if (!ARITHMETIC.has(x.operator)) impure();

@@ -41,7 +41,7 @@
 
 import type * as E from 'estree';
 import { PURE_MATH } from '../hooks/names.js';
-import { ARITHMETIC, pureCallee, UNARY } from './callees.js';
+import { ARITHMETIC, operandLiteral, pureCallee, UNARY } from './callees.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
 import { invariantVariable, loopLocal } from './scope.js';
 import { type N, namedMethodCall, unparen } from './syntax.js';
@@ -272,7 +272,7 @@ class Body {
         this.use(x);
         return;
       case 'Literal':
-        if (typeof x.value !== 'number' && typeof x.value !== 'boolean' && x.value !== null) refuse();
+        if (!operandLiteral(x.value)) refuse();
         return;
       case 'BinaryExpression':
         if (!ARITHMETIC.has(x.operator)) refuse();
