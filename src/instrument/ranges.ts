@@ -15,12 +15,18 @@
  * when its body is straight-line code that can neither exit early nor run other code: expression statements, `let`
  * / `const` / `var` declarations at the top of the body, `if`s without element accesses; operators on numbers
  * (no `in`, `instanceof`, `delete`, `new`, property reads other than elements, string or BigInt literals; no
-calls but `M.f(...)` with `f` one of `PURE_MATH`, `../hooks/names.ts`, whose value the guard tests to be that
-built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numbers it runs no other code);
+ * calls but `M.f(...)` with `f` one of `PURE_MATH`, `../hooks/names.ts`, whose value the guard tests to be that
+ * built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numbers it runs no other code; and
+ * `f(...)` with `f` a pure function of the module, `./callees.ts`, known when the module is rewritten);
  * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
- * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` invariant in the loop
- * (`./scope.ts`), every other variable read a local of the function declared before the loop (accumulators may be
- * assigned). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
+ * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` invariant in the loop (`./scope.ts`), or `V[c]`, `V[c++]`,
+ * `V[++c]` of a counter `c` ({@link countersOf}: increments that always run, `P` per iteration, the only assignments
+ * of `c`; its value at an index is `c` at entry + the increments before it in the iteration + `P·t`, `t` the
+ * iterations before: stride `P`; a target's index is evaluated before the right-hand side, ECMA-262 §13.15.2);
+ * an index may name an alias, a `const` of the body whose initializer is affine in `j` (`const i = 8 * j`), which
+ * stands for that initializer (`affine`),
+ * every other variable read a local of the function declared before the loop (accumulators may be
+ * assigned, but not a `const`: the assignment would throw). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
  * reads `HI` (a TypedArray over a SharedArrayBuffer that cannot grow, its `length` the built-in getter: the same
  * number at every test of the loop, and no code run by the guard's extra read). The typeof tests make every operator one on numbers (the runtime refuses BigInt arrays), so nothing
  * in the body throws or runs code; `ints` (the variables of `LO` and of the indices) must be safe integers for
@@ -35,6 +41,7 @@ built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numb
 
 import type * as E from 'estree';
 import { PURE_MATH } from '../hooks/names.js';
+import { ARITHMETIC, operandLiteral, pureCallee, UNARY } from './callees.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
 import { invariantVariable, loopLocal } from './scope.js';
 import { type N, namedMethodCall, unparen } from './syntax.js';
@@ -51,6 +58,12 @@ interface Planned {
   /** The coefficient of the loop variable in the index. */
   coef: number;
   node: E.Expression;
+  /**
+   * An index `c`, `c++` or `++c`: `c`'s name, and its increments in the iteration before the index's value (`c++`
+   * counted before its value, `++c` after); when `c` is a counter ({@link RangePlan} `counters`), the index is `c` at
+   * the loop's entry plus `at` plus its increments per iteration times the iterations before.
+   */
+  counter?: { name: string; at: number; bumped: boolean };
 }
 
 /** What {@link rangePlan} found for a loop. */
@@ -71,31 +84,11 @@ export interface RangePlan {
   views: string[];
   /** The variables `V` of the bounds `V.length` in `HI`, each tested with `Hooks.fixedLength` on entry. */
   lengths: string[];
+  /** The counters of the indices (see the file header): name, increments per iteration. */
+  counters: Map<string, number>;
+  /** The aliases the indices may name (see the file header). */
+  aliases: Aliases;
 }
-
-const ARITHMETIC = new Set([
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  '**',
-  '<',
-  '<=',
-  '>',
-  '>=',
-  '==',
-  '!=',
-  '===',
-  '!==',
-  '&',
-  '|',
-  '^',
-  '<<',
-  '>>',
-  '>>>',
-]);
-const UNARY = new Set(['-', '+', '!', '~', 'typeof', 'void']);
 
 /** The loop variable in an index's text (not an identifier: no other variable prints as it). */
 const J = '#';
@@ -105,9 +98,29 @@ const refuse = (): never => {
   throw new Refused();
 };
 
+/** The `const`s of a loop body declared with an affine initializer, by name: their initializers. */
+type Aliases = ReadonlyMap<string, E.Node>;
+
+/**
+ * The identifiers of `e` (in the grammar of indices: identifiers, unary and binary operators) into `out`, by name;
+ * with `aliases`, those of an alias's initializer in place of the alias.
+ */
+function identifiers(e: E.Node, out: Map<string, E.Identifier>, aliases?: Aliases): void {
+  const x = unparen(e);
+  if (x.type === 'Identifier') {
+    const alias = aliases?.get(x.name);
+    if (alias !== undefined) identifiers(alias, out, aliases);
+    else out.set(x.name, x);
+  } else if (x.type === 'BinaryExpression') {
+    identifiers(x.left, out, aliases);
+    identifiers(x.right, out, aliases);
+  } else if (x.type === 'UnaryExpression') identifiers(x.argument, out, aliases);
+}
+
 /**
  * The text of `e` (an index, or `LO`) in the grammar of indices: identifiers, number literals, `+`, `-`, `*`,
- * unary `-` and `+`, fully parenthesized; `j` replaced by `jText`. `ids` collects the identifiers other than `j`.
+ * unary `-` and `+`, fully parenthesized; `j` replaced by `jText`, an alias (`aliases`) by its initializer's text.
+ * `ids` collects the identifiers other than `j` and the aliases.
  * @returns the text and the coefficient of `j`, or refuses (not that grammar, or `j` not affine with a literal
  * coefficient).
  */
@@ -117,6 +130,7 @@ function affine(
   jText: string,
   ids: Set<string>,
   lengths?: Map<string, E.Identifier>,
+  aliases?: Aliases,
 ): { text: string; coef: number } {
   const x = unparen(e);
   switch (x.type) {
@@ -129,22 +143,28 @@ function affine(
       lengths.set((v as E.Identifier).name, v as E.Identifier);
       return { text: `${(v as E.Identifier).name}.length`, coef: 0 };
     }
-    case 'Identifier':
+    case 'Identifier': {
       if (x.name === j) return { text: jText, coef: 1 };
+      const alias = aliases?.get(x.name);
+      if (alias !== undefined) {
+        const a = affine(alias, j, jText, ids, undefined, aliases);
+        return { text: `(${a.text})`, coef: a.coef };
+      }
       ids.add(x.name);
       return { text: x.name, coef: 0 };
+    }
     case 'Literal':
       if (typeof x.value !== 'number' || !Number.isSafeInteger(x.value)) return refuse();
       return { text: String(x.value), coef: 0 };
     case 'UnaryExpression': {
       if (x.operator !== '-' && x.operator !== '+') return refuse();
-      const a = affine(x.argument, j, jText, ids, lengths);
+      const a = affine(x.argument, j, jText, ids, lengths, aliases);
       return { text: `(${x.operator}${a.text})`, coef: x.operator === '-' ? -a.coef : a.coef };
     }
     case 'BinaryExpression': {
       if (x.operator !== '+' && x.operator !== '-' && x.operator !== '*') return refuse();
-      const a = affine(x.left, j, jText, ids, lengths);
-      const b = affine(x.right, j, jText, ids, lengths);
+      const a = affine(x.left, j, jText, ids, lengths, aliases);
+      const b = affine(x.right, j, jText, ids, lengths, aliases);
       const text = `(${a.text} ${x.operator} ${b.text})`;
       if (x.operator === '+') return { text, coef: a.coef + b.coef };
       if (x.operator === '-') return { text, coef: a.coef - b.coef };
@@ -168,6 +188,10 @@ function affine(
 class Body {
   readonly accesses: Planned[] = [];
   readonly declared = new Set<string>();
+  /** The `const`s of `declared`: assigning one throws (a loop that would stop at its first iteration). */
+  readonly constants = new Set<string>();
+  /** The `const`s of `declared` whose initializer is affine in `j`: an index may name them (`affine`). */
+  readonly aliases = new Map<string, E.Node>();
   /** Identifiers read or assigned that the body does not declare, with a node of each. */
   readonly free = new Map<string, E.Identifier>();
   readonly assigned = new Set<string>();
@@ -176,8 +200,18 @@ class Body {
   readonly declaredAt = new Map<string, number>();
   /** The calls `M.f(...)` of the body (`f` of `PURE_MATH`), by the texts `M` and `f`. */
   readonly calls: Array<{ object: string; name: string }> = [];
+  /** Per variable, its increments `++` so far in the walk that always run. */
+  readonly bumps = new Map<string, number>();
+  /** Variables assigned otherwise than by an increment that always runs. */
+  readonly otherwise = new Set<string>();
 
-  constructor(readonly j: string) {}
+  /**
+   * @param pure whether a call's callee identifier names a pure module function (`./callees.ts`)
+   */
+  constructor(
+    readonly j: string,
+    private readonly pure: (callee: E.Identifier) => boolean,
+  ) {}
 
   use(id: E.Identifier): void {
     this.uses.push({ name: id.name, pos: (id as N).start });
@@ -203,6 +237,8 @@ class Body {
           if (this.declared.has(name) || name === this.j) refuse();
           if (d.init) this.expression(d.init, false);
           this.declared.add(name);
+          if (s.kind === 'const') this.constants.add(name);
+          if (s.kind === 'const' && d.init && this.isAffine(d.init)) this.aliases.set(name, d.init);
           this.declaredAt.set(name, (d as unknown as N).end);
         }
         return;
@@ -236,7 +272,7 @@ class Body {
         this.use(x);
         return;
       case 'Literal':
-        if (typeof x.value !== 'number' && typeof x.value !== 'boolean' && x.value !== null) refuse();
+        if (!operandLiteral(x.value)) refuse();
         return;
       case 'BinaryExpression':
         if (!ARITHMETIC.has(x.operator)) refuse();
@@ -260,17 +296,21 @@ class Body {
         for (const y of x.expressions) this.expression(y, conditional);
         return;
       case 'MemberExpression':
-        this.element(x, 0, conditional);
+        this.accesses.push(this.element(x, 0, conditional));
         return;
       case 'CallExpression': {
-        // `M.f(...)`, f of PURE_MATH: the guard tests that `M.f` is that built-in as the loop is entered
-        const named = namedMethodCall(x, PURE_MATH) ?? refuse();
-        const call = { object: named.object.name, name: named.method };
+        // `M.f(...)`, f of PURE_MATH: the guard tests that `M.f` is that built-in as the loop is entered; or
+        // `f(...)`, f a pure function of the module (`./callees.ts`)
+        const named = namedMethodCall(x, PURE_MATH);
+        if (named === null && (x.optional || x.callee.type !== 'Identifier' || !this.pure(x.callee)))
+          refuse();
         for (const a of x.arguments) {
           if (a.type === 'SpreadElement') refuse();
           this.expression(a, conditional);
         }
-        if (!this.calls.some((c) => c.object === call.object && c.name === call.name)) this.calls.push(call);
+        const call = named && { object: named.object.name, name: named.method };
+        if (call && !this.calls.some((c) => c.object === call.object && c.name === call.name))
+          this.calls.push(call);
         return;
       }
       case 'AssignmentExpression': {
@@ -279,6 +319,7 @@ class Body {
           if (x.operator === '&&=' || x.operator === '||=' || x.operator === '??=') refuse();
           this.use(t);
           this.assigned.add(t.name);
+          this.otherwise.add(t.name);
           this.expression(x.right, conditional);
           return;
         }
@@ -289,29 +330,23 @@ class Body {
           x.operator === '??='
         )
           refuse();
-        const m = t as E.MemberExpression;
-        if (x.operator === '=') {
-          this.expression(x.right, conditional);
-          this.element(m, 1, conditional);
-        } else {
-          // the read comes first, then the right-hand side, then the write: the read stands for the pair
-          const at = this.accesses.length;
-          this.element(m, 2, conditional);
-          const planned = this.accesses.pop() as Planned;
-          this.expression(x.right, conditional);
-          this.accesses.splice(at, 0, planned);
-        }
+        // the target's index is evaluated before the right-hand side (its increments first), the write after it;
+        // a compound assignment's read comes before the right-hand side and stands for the pair
+        const planned = this.element(t as E.MemberExpression, x.operator === '=' ? 1 : 2, conditional);
+        if (x.operator !== '=') this.accesses.push(planned);
+        this.expression(x.right, conditional);
+        if (x.operator === '=') this.accesses.push(planned);
         return;
       }
       case 'UpdateExpression': {
         const t = unparen(x.argument);
         if (t.type === 'Identifier') {
           this.use(t);
-          this.assigned.add(t.name);
+          this.bump(t.name, x.operator === '++' && !conditional);
           return;
         }
         if (t.type !== 'MemberExpression') refuse();
-        this.element(t as E.MemberExpression, 2, conditional);
+        this.accesses.push(this.element(t as E.MemberExpression, 2, conditional));
         return;
       }
       default:
@@ -319,21 +354,68 @@ class Body {
     }
   }
 
-  private element(m: E.MemberExpression, kind: 0 | 1 | 2, conditional: boolean): void {
+  /** Is `e` affine in `j` over the aliases so far? */
+  private isAffine(e: E.Node): boolean {
+    try {
+      affine(e, this.j, J, new Set(), undefined, this.aliases);
+      return true;
+    } catch (x) {
+      if (x instanceof Refused) return false;
+      throw x;
+    }
+  }
+
+  /** An update of variable `name`: an increment that always runs (`always`), or another assignment. */
+  private bump(name: string, always: boolean): void {
+    this.assigned.add(name);
+    if (always) this.bumps.set(name, (this.bumps.get(name) ?? 0) + 1);
+    else this.otherwise.add(name);
+  }
+
+  /** The planned access of element access `m` (its index evaluated: increments counted), not yet listed. */
+  private element(m: E.MemberExpression, kind: 0 | 1 | 2, conditional: boolean): Planned {
     if (conditional || !m.computed || m.object.type !== 'Identifier' || m.optional) refuse();
     const view = (m.object as E.Identifier).name;
-    const ids = new Set<string>();
-    const { text, coef } = affine(m.property, this.j, J, ids);
+    const k = unparen(m.property);
+    const c = k.type === 'UpdateExpression' ? unparen(k.argument) : k;
+    if (
+      c.type === 'Identifier' &&
+      c.name !== this.j &&
+      !this.aliases.has(c.name) &&
+      (k === c || (k as E.UpdateExpression).operator === '++')
+    ) {
+      // `c`, `c++`, `++c`: a counter's value when `c` is one (rangePlan decides)
+      const before = this.bumps.get(c.name) ?? 0;
+      const prefix = k !== c && (k as E.UpdateExpression).prefix;
+      this.use(m.object as E.Identifier);
+      this.use(c);
+      if (k !== c) this.bump(c.name, true);
+      const at = before + (prefix ? 1 : 0);
+      const member = m as E.MemberExpression & N;
+      const counter = { name: c.name, at, bumped: k !== c };
+      return {
+        member,
+        view,
+        index: `@${c.name}+${at}`,
+        kind,
+        coef: 0,
+        node: m.property as E.Expression,
+        counter,
+      };
+    }
+    const { text, coef } = affine(m.property, this.j, J, new Set(), undefined, this.aliases);
     this.use(m.object as E.Identifier);
-    for (const id of ids) this.uses.push({ name: id, pos: (m.property as N).start });
-    this.accesses.push({
+    const named = new Map<string, E.Identifier>(); // aliases included: each used after its declaration
+    identifiers(m.property, named);
+    for (const id of named.keys()) this.uses.push({ name: id, pos: (m.property as N).start });
+    return {
       member: m as E.MemberExpression & N,
       view,
       index: text,
       kind,
       coef,
       node: m.property as E.Expression,
-    });
+    };
   }
 }
 
@@ -370,6 +452,50 @@ function header(node: E.ForStatement) {
 }
 
 /**
+ * Loops whose bounds are number literals and that iterate fewer times than this are left to their per-access
+ * checks: the range check's fixed cost (the guard's list, the hook, the filter scan of every view) exceeds what it
+ * saves on so few accesses, most of them decided by the same-epoch fast path (crypt's 8 rounds over 52 subkeys).
+ */
+const MIN_LITERAL_ITERATIONS = 16;
+
+/** The iterations of the loop of header `h` when both its bounds are number literals, else undefined. */
+function literalIterations(h: ReturnType<typeof header>): number | undefined {
+  const value = (e: E.Node): number | undefined => {
+    const x = unparen(e);
+    if (x.type === 'Literal' && typeof x.value === 'number') return x.value;
+    if (x.type === 'UnaryExpression' && x.operator === '-') {
+      const v = value(x.argument);
+      return v === undefined ? undefined : -v;
+    }
+    return undefined;
+  };
+  const lo = value(h.lo);
+  const hi = value(h.hi);
+  if (lo === undefined || hi === undefined) return undefined;
+  const span = h.inclusive ? hi - lo + 1 : hi - lo;
+  return span > 0 ? Math.ceil(span / h.step) : 0;
+}
+
+/**
+ * The counters of `body` (loop variable `j`), by name with their increments per iteration: variables other than `j`
+ * that the body does not declare and assigns only by increments `++` that always run. An access indexed `c` by a
+ * variable that is not one is an access indexed by an invariant (`affine`); one indexed `c++` or `++c` refuses.
+ */
+function countersOf(body: Body, j: string): Map<string, number> {
+  const counters = new Map<string, number>();
+  for (const [name, n] of body.bumps)
+    if (!body.otherwise.has(name) && !body.declared.has(name) && name !== j) counters.set(name, n);
+  for (const a of body.accesses) {
+    const c = a.counter;
+    if (c === undefined || counters.has(c.name)) continue;
+    if (c.bumped) refuse();
+    a.counter = undefined;
+    a.index = c.name;
+  }
+  return counters;
+}
+
+/**
  * The range plan of `loop` when it qualifies (see the file header), its guard temporary allocated; else null.
  * Called before the loop's body is rewritten.
  */
@@ -378,7 +504,9 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
   try {
     const node = loop.node as unknown as E.ForStatement;
     const h = header(node);
-    const body = new Body(h.j);
+    const literal = literalIterations(h);
+    if (literal !== undefined && literal < MIN_LITERAL_ITERATIONS) return null;
+    const body = new Body(h.j, (callee) => pureCallee(rw, callee));
     if (node.body.type === 'BlockStatement') for (const x of node.body.body) body.statement(x, true);
     else body.statement(node.body, false);
     if (body.accesses.length === 0) return null;
@@ -387,22 +515,16 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
     const lengths = new Map<string, E.Identifier>();
     if (affine(h.lo, h.j, J, ints).coef !== 0 || affine(h.hi, h.j, J, his, lengths).coef !== 0) refuse();
     const views = [...new Set(body.accesses.map((a) => a.view))];
-    for (const a of body.accesses) affine(a.node, h.j, J, ints);
+    const counters = countersOf(body, h.j);
+    for (const a of body.accesses)
+      if (a.counter === undefined) affine(a.node, h.j, J, ints, undefined, body.aliases);
     const fixed = new Set([h.j, ...views, ...ints, ...his, ...lengths.keys()]);
     const ids = new Map<string, E.Identifier>();
-    const collect = (e: E.Node) => {
-      const x = unparen(e);
-      if (x.type === 'Identifier') ids.set(x.name, x);
-      else if (x.type === 'BinaryExpression') {
-        collect(x.left);
-        collect(x.right);
-      } else if (x.type === 'UnaryExpression') collect(x.argument);
-    };
-    collect(h.lo);
-    collect(h.hi);
-    for (const a of body.accesses) collect(a.node);
+    identifiers(h.lo, ids);
+    identifiers(h.hi, ids);
+    for (const a of body.accesses) if (a.counter === undefined) identifiers(a.node, ids, body.aliases);
     for (const name of body.declared) if (fixed.has(name)) refuse();
-    for (const name of body.assigned) if (fixed.has(name)) refuse();
+    for (const name of body.assigned) if (fixed.has(name) || body.constants.has(name)) refuse();
     // a called function's object is read once, by the guard: the body may not change it
     for (const { object } of body.calls)
       if (object === h.j || body.declared.has(object) || body.assigned.has(object) || views.includes(object))
@@ -421,9 +543,10 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
     const numbers = new Set<string>([...ids.keys()].filter((n) => n !== h.j));
     for (const [name, id] of body.free) {
       if (name === h.j || views.includes(name) || body.declared.has(name)) continue;
-      if (!loopLocal(rw, loop, id)) refuse();
+      if (!loopLocal(rw, loop, id, body.assigned.has(name))) refuse();
       numbers.add(name);
     }
+    for (const name of counters.keys()) ints.add(name); // after the tests of `fixed`: a counter is assigned
     for (const v of views) {
       const of = body.accesses.filter((a) => a.view === v);
       if (!of.some((a) => a.kind !== 1)) continue; // only written
@@ -440,6 +563,8 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
       ints,
       views,
       lengths: [...lengths.keys()],
+      counters,
+      aliases: body.aliases,
     };
   } catch (e) {
     if (e instanceof Refused) return null;
@@ -465,8 +590,12 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const lo = affine(plan.lo, plan.j, J, new Set()).text;
   const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
   const entries = plan.accesses.map((a, k) => {
-    const first = affine(a.node, plan.j, lo, new Set()).text;
-    return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${a.coef * plan.step}, ${a.kind}, ${sites[k]}`;
+    const c = a.counter;
+    const first = c
+      ? `(${c.name} + ${c.at})`
+      : affine(a.node, plan.j, lo, new Set(), undefined, plan.aliases).text;
+    const stride = c ? (plan.counters.get(c.name) as number) : a.coef * plan.step;
+    return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${stride}, ${a.kind}, ${sites[k]}`;
   });
   return (
     `${plan.temp} = ${unshared} || ${typed}${pure}${fixed}${HOOKS_GLOBAL}.span(${SITE_FN}, ${lo}, (${hi}), ${plan.step}, ` +

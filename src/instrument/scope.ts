@@ -88,10 +88,28 @@ export function invariantVariable(rw: Rewriter, loop: Loop, id: E.Identifier): V
 /**
  * Whether `id` names a variable of the loop's function that the loop may assign but that reads without an
  * exception anywhere in it: `invariant`'s conditions without the one on assignments (range checks, `./ranges.ts`:
- * an accumulator such as `sum += a[j]`).
+ * an accumulator such as `sum += a[j]`); with `assigned`, also one the loop may assign without an exception (not a
+ * `const`).
  */
-export function loopLocal(rw: Rewriter, loop: Loop, id: E.Identifier): boolean {
+export function loopLocal(rw: Rewriter, loop: Loop, id: E.Identifier, assigned = false): boolean {
   const r = referenceOf(rw, id, loop.fn);
   const v = r?.resolved;
-  return r !== undefined && v !== null && v !== undefined && invariant(v, loop, r.from.variableScope, true);
+  if (r === undefined || v === null || v === undefined || !invariant(v, loop, r.from.variableScope, true))
+    return false;
+  // an assignment to a `const` throws a TypeError (ECMA-262 §9.1.1.1.5): the loop would stop at its first iteration
+  return !assigned || v.defs[0].type !== 'Variable' || v.defs[0].parent.kind !== 'const';
+}
+
+/**
+ * The function declaration `id` names when it is one of the module's top-level functions that nothing assigns (a
+ * module's bindings are not properties of the global object, and an importer cannot assign them: ECMA-262 §16.2.1.6),
+ * from the analysis of the whole program; else null (a script, a shadowing binding, a direct `eval` or `with`).
+ */
+export function moduleFunction(rw: Rewriter, id: E.Identifier): (E.FunctionDeclaration & N) | null {
+  if (!rw.options.module) return null;
+  const v = referenceOf(rw, id, rw.program)?.resolved;
+  if (!v || v.tainted || v.defs.length !== 1 || v.scope.type !== 'module') return null;
+  const d = v.defs[0];
+  if (d.type !== 'FunctionName' || v.references.some((r) => r.isWrite())) return null;
+  return d.node as E.FunctionDeclaration & N;
 }

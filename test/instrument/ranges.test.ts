@@ -179,6 +179,70 @@ const RANGED: Record<
     views: 2,
     spans: 2,
   },
+  'a counter index (pack: b[k++] = a[j]), k returned': {
+    fn: `function pack(a, b, n, k) {
+      for (let j = 0; j < n; j++) b[k++] = a[j] * 2;
+      return k;
+    }`,
+    args: ([a, b]) => [a, b, 10, 3],
+    views: 2,
+  },
+  'two increments per iteration, a prefix one, reads of the counter': {
+    fn: `function spread(a, b, n) {
+      let c = 1;
+      let s = 0;
+      for (let j = 0; j < n; j++) {
+        b[c++] = a[j];
+        b[++c] = a[j + 1] + c;
+        s += a[c] * c;
+      }
+      return s + c;
+    }`,
+    args: ([a, b]) => [a, b, 12],
+    views: 2,
+  },
+  'a target indexed by the counter before the right-hand side increments it (b[c] = a[c++])': {
+    fn: `function shift(a, b, n) {
+      let c = 2;
+      for (let j = 0; j < n; j++) b[c] = a[c++];
+      return c;
+    }`,
+    args: ([a, b]) => [a, b, 9],
+    views: 2,
+  },
+  'a target index incremented before the right-hand side reads the counter (b[c++] = a[c])': {
+    fn: `function shift(a, b, n) {
+      let c = 2;
+      for (let j = 0; j < n; j++) b[c++] = a[c] + c;
+      return c;
+    }`,
+    args: ([a, b]) => [a, b, 9],
+    views: 2,
+  },
+  'literal bounds of 16 iterations (a range check pays)': {
+    fn: `function fill(a) { for (let j = 2; j <= 32; j += 2) a[j] = j; }`,
+    args: ([a]) => [a],
+  },
+  'indices through body consts affine in j (const i = 2 * j; const k = i + 1)': {
+    fn: `function pairs(a, b, n) {
+      for (let j = 0; j < n; j++) {
+        const i = 2 * j;
+        const k = i + 1;
+        b[j] = a[i] + a[k] * k;
+      }
+    }`,
+    args: ([a, b]) => [a, b, 15],
+    views: 2,
+  },
+  'a write through a body const after the read of its element (a[i] = a[i] * 2)': {
+    fn: `function twice(a, off, n) {
+      for (let j = 0; j < n; j++) {
+        const i = j + off;
+        a[i] = a[i] * 2;
+      }
+    }`,
+    args: ([a]) => [a, 5, 20],
+  },
   'zero iterations': {
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 9, 3],
@@ -321,12 +385,77 @@ const PER_ACCESS: Record<string, string> = {
   'a while loop': `function f(a, n) { let j = 0; while (j < n) { a[j] = 1; j++; } }`,
   'a decreasing loop variable': `function f(a, n) { for (let j = n; j > 0; j--) a[j] = 1; }`,
   'a view of the enclosing module (not analyzed as a local)': `function f(n) { for (let j = 0; j < n; j++) globalView[j] = 1; }`,
+  'literal bounds of fewer than 16 iterations (the fast path costs less)': `function f(a) { for (let j = 0; j < 8; j++) a[j] = 1; }`,
+  'literal bounds of fewer than 16 iterations, inclusive, step 2': `function f(a) { for (let j = -4; j <= 24; j += 2) a[j + 4] = 1; }`,
+  'a body const that is not affine (j * j)': `function f(a, n) { for (let j = 0; j < n; j++) { const i = j * j; a[i] = 1; } }`,
+  'a body let as an index': `function f(a, n) { for (let j = 0; j < n; j++) { let i = j + 1; a[i] = 1; } }`,
+  'a body const read in an index before its declaration': `function f(a, n) { for (let j = 0; j < n; j++) { a[i] = 1; const i = j; } }`,
+  'a body const over a variable the body assigns': `function f(a, n) { let o = 0; for (let j = 0; j < n; j++) { const i = j + o; a[i] = 1; o = 1; } }`,
+  'a counter incremented under a condition': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) { a[c] = 1; if (j > 2) c++; } }`,
+  'a counter incremented in a conditional expression': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) a[j > 2 ? c++ : c] = 1; }`,
+  'a counter also assigned otherwise': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) { a[c++] = 1; c = c * 2; } }`,
+  'a counter declared in the body': `function f(a, n) { for (let j = 0; j < n; j++) { let c = j; a[c++] = 1; } }`,
+  'a decremented index': `function f(a, n) { let c = n; for (let j = 0; j < n; j++) a[c--] = 1; }`,
+  'a counter that is a const (its increment throws)': `function f(a, n) { const c = 0; for (let j = 0; j < n; j++) a[c++] = 1; }`,
+  'a counter in a bound': `function f(a, n) { let c = 0; for (let j = 0; j < c + n; j++) a[c++] = 1; }`,
+  'an accumulator that is a const (its assignment throws)': `function f(a, n) { const s = 0; for (let j = 0; j < n; j++) s += a[j]; return s; }`,
+  'a const of the body assigned (its assignment throws)': `function f(a, n) { for (let j = 0; j < n; j++) { const x = a[j]; x = 1; } }`,
   'a logical assignment to an element': `function f(a, n) { for (let j = 0; j < n; j++) a[j] ||= 1; }`,
 };
 
 describe('range checks: loops that keep per-access checks', () => {
   for (const [name, fn] of Object.entries(PER_ACCESS))
     test(name, () => assert.ok(!spanned(fn), `span in:\n${compile(fn)}`));
+});
+
+/** Instruments `source` as a module: does its loop take the range check? */
+const spannedModule = (source: string): boolean =>
+  instrument(source, { file: 'ranges.mjs', module: true }).code.includes('__goldilocks.span(');
+/** A loop calling `f` (declared by the module text before it) on each element. */
+const callLoop = (f: string): string =>
+  `${f}\nexport function g(a, n) { for (let j = 0; j < n; j++) a[j] = f(a[j], j); }`;
+
+describe("range checks: calls of the module's pure functions (src/instrument/callees.ts)", () => {
+  const PURE: Record<string, string> = {
+    'arithmetic, an if, a conditional and locals (IDEA mul)': `function f(a, b) {
+      if (a === 0) return (0x10001 - b) & 0xffff;
+      const p = a * b;
+      let q = p % 0x10001;
+      q = b === 0 ? -q : q;
+      return q & 0xffff;
+    }`,
+    'no return (undefined)': 'function f(x, y) { x += y; }',
+  };
+  for (const [name, f] of Object.entries(PURE))
+    test(`pure: ${name}`, () => assert.ok(spannedModule(callLoop(f)), callLoop(f)));
+  const IMPURE: Record<string, string> = {
+    'a throw': 'function f(x) { if (x > 1) throw new Error("x"); return x; }',
+    'a loop (it may not end)': 'function f(x) { while (x > 1) x--; return x; }',
+    'a call (recursion: the stack)': 'function f(x) { return x > 1 ? f(x - 1) : x; }',
+    'a property read': 'function f(x, o) { return x + o.length; }',
+    'a module variable (its temporal dead zone)': 'let k = 1;\nfunction f(x) { return x * k; }',
+    'a global (undefined)': 'function f(x) { return x === undefined ? 0 : x; }',
+    'a local read before its declaration': 'function f(x) { const y = x + z; const z = 1; return y; }',
+    'a const assigned': 'function f(x) { const y = 1; y = x; return y; }',
+    this: 'function f(x) { return this === x; }',
+    arguments: 'function f(x) { return arguments.length; }',
+    'a default parameter': 'function f(x, y = 1) { return x + y; }',
+    'a string literal': 'function f(x) { return x + "1"; }',
+    'an async function': 'async function f(x) { return x; }',
+    'a generator': 'function* f(x) { yield x; }',
+    'a function the module assigns': 'function f(x) { return x; }\nexport function h() { f = Math.abs; }',
+  };
+  for (const [name, f] of Object.entries(IMPURE))
+    test(`per-access: ${name}`, () => assert.ok(!spannedModule(callLoop(f)), callLoop(f)));
+  test('per-access: a function of a script (a property of the global object)', () => {
+    const source = callLoop('function f(x) { return x; }').replace('export ', '');
+    assert.ok(!instrument(source, { file: 'ranges.js', module: false }).code.includes('__goldilocks.span('));
+  });
+  test('per-access: a local function shadowing the module one', () => {
+    const source = `function f(x) { return x; }
+      export function g(a, n) { const f = (x) => x; for (let j = 0; j < n; j++) a[j] = f(a[j]); }`;
+    assert.ok(!spannedModule(source));
+  });
 });
 
 describe('Hooks.fixedLength (the test of a V.length bound)', () => {

@@ -73,6 +73,9 @@ async function reported(name: string, detector: string, ranges: boolean, args: s
 
 /** The programs whose loops take range checks (the others' loops are each refused for the reason they test). */
 const RANGED = new Set([
+  'range-loop-alias.mjs',
+  'range-loop-callee.mjs',
+  'range-loop-counter.mjs',
   'range-loop-empty.mjs',
   'range-loop-halves.mjs',
   'range-loop-length.mjs',
@@ -132,6 +135,13 @@ describe('range checks under --on-race=throw', () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-race.mjs')]);
       assert.match(o.stdout, /thrown at element 5, before its write/, o.stderr);
       assert.match(o.stderr, /range-loop-race\.mjs:10:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing loop indexed by a counter throws at its racing element (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-counter-race.mjs')]);
+      assert.match(o.stdout, /thrown in b's loop\n/, o.stderr);
+      assert.match(o.stdout, /elements 16-23 after the joins: 2,4,6,8,-1,0,0,0\n/);
+      assert.match(o.stderr, /range-loop-counter-race\.mjs:10:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing loop bounded by a.length throws at its racing element (${detector})`, async () => {
