@@ -204,6 +204,10 @@ export class Shadow {
    */
   private readonly tally = new Float64Array(CHECK_DECISIONS.length);
   private tallied = false;
+  /** The shared list whose references {@link dropRefs} has yet to drop, and how many. */
+  private dropping = 0;
+  private drops = 0;
+
   /** Info records this thread unlinked, reused only by it. */
   protected readonly free: number[] = [];
   /** Sync-library locks this thread holds, innermost last: pairs of (a, b) words. */
@@ -387,47 +391,90 @@ export class Shadow {
         }
       }
       const now = this.now();
-      for (let r = 0; r < runs.length; r += 4) {
-        const word = runs[r];
-        const end = word + 2 * runs[r + 1];
-        const flags = runs[r + 2];
-        const site = runs[r + 3];
-        let h = 0; // the shared list of this run's owned uniform pages (see pointToRun), 0 before the first
-        let spare = 0; // references counted on h ahead of the pages that will point to it
-        for (let w = word; w < end; ) {
-          const page = lockOf(w);
-          const stop = Math.min(end, page + PAGE_INTS);
-          const whole = w === page && stop === page + PAGE_INTS;
-          if (whole && this.uniform(heap, page)) {
-            if (h !== 0 && this.ownedOnly(heap, page, flags)) {
-              this.pointToRun(heap, page, h);
-              spare--;
-            } else {
-              if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
-              if (this.recordOwned(heap, page, flags, site, now)) {
-                if (h === 0) {
-                  this.shareList(page);
-                  h = heap[page + SHARED_SLOT];
-                  spare = h === 0 ? 0 : Math.floor((end - stop) / PAGE_INTS); // at most the run's whole pages after this one
-                  if (spare > 0) this.addRefs(h, spare);
-                }
-              } else this.record(page, Access.MASK, flags, site);
-            }
-            w = stop;
-            continue;
-          }
-          this.splitPage(page);
-          for (; w < stop; w += 2)
-            if (!this.recordOwned(heap, w, flags, site, now)) this.record(w, Access.MASK, flags, site);
-        }
-        this.flushDrops();
-        if (spare > 0) this.addRefs(h, -spare);
-      }
+      for (let r = 0; r < runs.length; r += 4)
+        this.recordRun(heap, runs[r], runs[r + 1], runs[r + 2], runs[r + 3], now);
       for (let k = 0; k < nPages; k++) this.merge(heap, pages[k]);
       return true;
     } finally {
       for (let k = 0; k < held; k++) unlockPage(s, pages[k]);
     }
+  }
+
+  /**
+   * The record step of {@link accessRuns} for one run: `n` whole words from heap index `word`, plain accesses with
+   * `flags` (0 or WRITE) at `site`, list position `now`; every page's lock held, every access checked.
+   *
+   * **Run-level record** (BigFoot's coalescing on the shadow side, PLDI 2017 §4): {@link record} leaves equal lists
+   * on pages that had equal lists (its result depends only on the list and the access, the same for the whole run),
+   * so a uniform page covered whole is recorded by the general path once — its own copy ({@link ownList}),
+   * {@link recordOwned} or {@link record}, then {@link shareList} — and each later page of the run that had the
+   * same list points to the list that page got ({@link pointToRun}), without copying nor comparing: a page pointing
+   * to the same shared list `from`, or a page whose list is one Info of this thread's of this very access when the
+   * general page's was ({@link ownedOnly}: the result is one Info of this access at `now`). The run's pages then go
+   * back to the lists shared across pages and runs, one list per run and kind of list, not one per page.
+   * References: the general page's reference on `from` is kept until the run ends (so that `from` is not freed and
+   * its header reused as another list meanwhile), and `spare` references are counted on `to` ahead of the run's
+   * pages that will point to it, returned at the end; drops are batched ({@link dropRefs}). A stop in between
+   * leaves counts too high: a leak, never a list freed while a page points to it.
+   */
+  private recordRun(
+    heap: Int32Array,
+    word: number,
+    n: number,
+    flags: number,
+    site: number,
+    now: number,
+  ): void {
+    const end = word + 2 * n;
+    let from = 0; // the shared list the general page pointed to (its reference kept), 0 = its own list
+    let to = 0; // the shared list the general page got, 0 = none
+    let owned = false; // the general page's list was ownedOnly
+    let spare = 0; // references counted on `to` ahead
+    for (let w = word; w < end; ) {
+      const page = lockOf(w);
+      const stop = Math.min(end, page + PAGE_INTS);
+      if (w === page && stop === page + PAGE_INTS && this.uniform(heap, page)) {
+        const old = heap[page + SHARED_SLOT];
+        if (to !== 0 && ((old !== 0 && old === from) || (owned && this.ownedOnly(heap, page, flags)))) {
+          if (old !== to) {
+            this.pointToRun(heap, page, to);
+            spare--;
+          }
+        } else {
+          if (old !== 0) this.copyShared(heap, page); // its reference on `old` kept
+          const wasOwned = this.recordOwned(heap, page, flags, site, now);
+          if (!wasOwned) this.record(page, Access.MASK, flags, site);
+          this.shareList(page);
+          const h = heap[page + SHARED_SLOT];
+          if (h === 0) {
+            if (old !== 0) this.addRefs(old, -1);
+          } else {
+            this.endRun(to, spare, from);
+            from = old;
+            to = h;
+            owned = wasOwned;
+            spare = Math.floor((end - stop) / PAGE_INTS); // at most the run's whole pages after this one
+            if (spare > 0) this.addRefs(h, spare);
+          }
+        }
+        w = stop;
+        continue;
+      }
+      this.splitPage(page);
+      for (; w < stop; w += 2)
+        if (!this.recordOwned(heap, w, flags, site, now)) this.record(w, Access.MASK, flags, site);
+    }
+    this.endRun(to, spare, from);
+  }
+
+  /**
+   * The references {@link recordRun} holds for a run, or for the pages of it recorded since its last general page:
+   * the dropped ones ({@link flushDrops}), `spare` counted ahead on `to`, and the general page's on `from` (0: none).
+   */
+  private endRun(to: number, spare: number, from: number): void {
+    this.flushDrops();
+    if (spare > 0) this.addRefs(to, -spare);
+    if (from !== 0) this.addRefs(from, -1);
   }
 
   /**
@@ -483,14 +530,10 @@ export class Shadow {
   }
 
   /**
-   * **Run-level record** (BigFoot's coalescing on the shadow side, PLDI 2017 §4): a range check's uniform page
-   * whose list is {@link ownedOnly} would be left by {@link recordOwned} with the one Info the run's first such page
-   * got, so it points to that page's shared list, header `h` ({@link shareList}), instead of copying its own and
-   * renewing it: the run's pages then hold one list, one Info, however many pages the run covers. `h` already
-   * counts this page's reference (counted ahead by the caller: a stop in between leaves a count too high, a leak);
-   * the slot is written before the head (the protocol of {@link shareList}); the page's old list is released, or
-   * its shared list's reference dropped ({@link dropRefs}, batched). Page lock held, and the locks of every page
-   * pointing to `h` that this call made point to it.
+   * Page `page` (uniform, its lock held) points to the shared list of header `h`, whose reference for it is counted
+   * already ({@link recordRun}); the slot is written before the head (the protocol of {@link shareList}); the page's
+   * old list is released (one Info: {@link ownedOnly}), or its shared list's reference dropped ({@link dropRefs},
+   * batched).
    */
   private pointToRun(heap: Int32Array, page: number, h: number): void {
     const old = heap[page + SHARED_SLOT];
@@ -518,10 +561,6 @@ export class Shadow {
     if (this.drops !== 0) this.addRefs(this.dropping, -this.drops);
     this.drops = 0;
   }
-
-  /** The shared list whose references {@link dropRefs} has yet to drop, and how many. */
-  private dropping = 0;
-  private drops = 0;
 
   /**
    * Info `e` given the position `now`, the site `site` and the alock of an access recorded in place: the innermost
@@ -736,6 +775,16 @@ export class Shadow {
     const heap = this.s.heap;
     const h = heap[page + SHARED_SLOT];
     if (h === 0) return;
+    this.copyShared(heap, page);
+    this.addRefs(h, -1);
+  }
+
+  /**
+   * {@link ownList} of page `page`, which points to a shared list, but the page's reference on that list is left to
+   * the caller to drop.
+   */
+  private copyShared(heap: Int32Array, page: number): void {
+    const h = heap[page + SHARED_SLOT];
     let first = 0;
     let tail = 0;
     for (let e = heap[h + Shared.FIRST]; e !== 0; e = heap[e + Info.NEXT]) {
@@ -749,7 +798,6 @@ export class Shadow {
     }
     heap[page + 1] = first;
     heap[page + SHARED_SLOT] = 0;
-    this.addRefs(h, -1);
   }
 
   /** Shared lists are used (see {@link shareList}); off for the online peers, whose records change otherwise. */
