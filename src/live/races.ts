@@ -148,6 +148,7 @@ export function liveReport(
   stats.shadowPages = census.pages;
   stats.uniformPages = census.uniformPages;
   stats.sharedPages = census.sharedPages;
+  stats.patternPages = census.patternPages;
   const events = stats.accesses + stats.sameEpoch;
   const detector = s.state.settings.detector;
   const j = emptyReport(LIVE_DETECTORS[detector], isPrecise(detector), liveInput(program));

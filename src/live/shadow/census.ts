@@ -7,7 +7,7 @@
  * records being linked or unlinked meanwhile, never an error (indices past the heap are not followed).
  */
 import { CTL, rawAtomics, type StateViews } from '../memory/state.js';
-import { Info, PAGE_INTS, SHARED_SLOT, UNIFORM } from './goldilocks.js';
+import { Info, PAGE_INTS, PATTERN, SHARED_SLOT, UNIFORM } from './goldilocks.js';
 
 /** What the shadow heap holds, in bytes and counts. */
 export interface ShadowCensus {
@@ -19,7 +19,7 @@ export interface ShadowCensus {
   infoBytes: number;
   /**
    * Of `infoBytes`, by kind of list: those of the shared lists (headers included, each list once) and those of the
-   * pages that are not uniform (a list per word); the rest are the uniform pages' own lists.
+   * pages that are split (a list per word); the rest are the uniform and patterned pages' own lists.
    */
   sharedInfoBytes: number;
   splitInfoBytes: number;
@@ -30,6 +30,8 @@ export interface ShadowCensus {
   pages: number;
   uniformPages: number;
   sharedPages: number;
+  /** Word table pages kept patterned (one list, a position per word: `Shadow.pattern`). */
+  patternPages: number;
 }
 
 /** Takes the census of `s`'s shadow heap (see the file header). */
@@ -46,6 +48,7 @@ export function shadowCensus(s: StateViews): ShadowCensus {
     pages: 0,
     uniformPages: 0,
     sharedPages: 0,
+    patternPages: 0,
   };
   const buffers = rawAtomics.load(s.ctl, CTL.nextBuffer);
   let shared = 0; // Infos of the shared lists, headers included
@@ -59,6 +62,11 @@ export function shadowCensus(s: StateViews): ShadowCensus {
     census.tableBytes += (end - base) * 4;
     for (let page = base; page < end; page += PAGE_INTS) {
       census.pages++;
+      if (heap[page + 3] === PATTERN) {
+        census.patternPages++;
+        own += listLength(heap, heap[page + 1], top);
+        continue;
+      }
       const uniform = heap[page + 3] === UNIFORM;
       if (uniform) census.uniformPages++;
       const h = heap[page + SHARED_SLOT];

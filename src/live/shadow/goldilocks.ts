@@ -88,6 +88,11 @@ export const PAGE_INTS = 16;
 export const alignPage = (i: number): number => (i + PAGE_INTS - 1) & -PAGE_INTS;
 /** The head of a page's second word while the page is uniform (see {@link Shadow.uniform}). */
 export const UNIFORM = -1;
+/**
+ * The head of a page's second word while the page is patterned (see {@link Shadow.pattern}): the first word's list
+ * stands for all 8 but for the last Info's `pos`, which the lock slot of each other word holds (plus 1; 0: lost).
+ */
+export const PATTERN = -2;
 /** The check lock of the word at heap index `word` (its page's). */
 export const lockOf = (word: number): number => word & -PAGE_INTS;
 /**
@@ -148,6 +153,26 @@ const conflicts = (f: number, mask: number, flags: number): boolean =>
     (flags & f & Access.ATOMIC) !== 0,
     (f & Access.MASK) === mask,
   );
+
+/**
+ * Do the lists from Infos `a` and `b` hold equal records (every word but `NEXT`), in the same order, but for the
+ * last records' `pos`? ({@link Shadow.pattern})
+ */
+function samePattern(heap: Int32Array, a: number, b: number): boolean {
+  for (; a !== 0 && b !== 0; a = heap[a + Info.NEXT], b = heap[b + Info.NEXT]) {
+    const last = heap[a + Info.NEXT] === 0;
+    for (let f = 1; f < Info.SIZE; f++)
+      if (heap[a + f] !== heap[b + f] && !(last && f === Info.POS)) return false;
+  }
+  return a === b;
+}
+
+/** The last Info of the list from Info `e` (not 0). */
+function lastInfo(heap: Int32Array, e: number): number {
+  let last = e;
+  for (let n = heap[last + Info.NEXT]; n !== 0; n = heap[last + Info.NEXT]) last = n;
+  return last;
+}
 
 /** Do the lists from Infos `a` and `b` hold equal records (every word but `NEXT`), in the same order? */
 function sameList(heap: Int32Array, a: number, b: number): boolean {
@@ -379,6 +404,7 @@ export class Shadow {
         const flags = runs[r + 2];
         for (let w = runs[r]; w < end; ) {
           const page = lockOf(w);
+          if (heap[page + 3] === PATTERN) this.splitPage(page); // a list per word
           const uniform = heap[page + 3] === UNIFORM; // its first word stands for all 8
           const word = uniform ? page : w;
           if (
@@ -621,31 +647,111 @@ export class Shadow {
     return this.uniformPages && this.onAccess === undefined;
   }
 
-  /** A uniform page becomes 8 words with their own lists: copies of the first word's Infos, in order. Lock held. */
+  /**
+   * A uniform page becomes 8 words with their own lists: copies of the first word's Infos, in order; a patterned page
+   * ({@link pattern}) too, each copy's last Info with its word's `pos`. Lock held.
+   */
   splitPage(page: number): void {
-    let heap = this.s.heap;
-    if (heap[page + 3] !== UNIFORM) return;
+    const heap = this.s.heap;
+    const marker = heap[page + 3];
+    if (marker === PATTERN) {
+      this.expand(heap, page);
+      return;
+    }
+    if (marker !== UNIFORM) return;
     if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
     heap[page + 3] = 0;
+    const infos = this.infosOf(heap[page + 1]);
+    for (let k = 3; k < PAGE_INTS; k += 2) this.copyTo(page + k, infos, -1);
+  }
+
+  /** The Infos of the list from Info `e`, in order. */
+  private infosOf(first: number): number[] {
+    let heap = this.s.heap;
     const infos: number[] = [];
-    for (let e = heap[page + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+    for (let e = first; e !== 0; e = heap[e + Info.NEXT]) {
       if (e + Info.SIZE > heap.length) {
         this.s.refresh();
         heap = this.s.heap;
       }
       infos.push(e);
     }
-    for (let k = 3; k < PAGE_INTS; k += 2) {
-      let tail = page + k - Info.NEXT; // heap[tail + NEXT] is the word's head
-      for (const e of infos) {
-        const c = this.free.pop() ?? this.allocInfo();
-        heap = this.s.heap; // allocInfo may have grown it
-        for (let f = 1; f < Info.SIZE; f++) heap[c + f] = heap[e + f];
-        if (heap[c + Info.LS] !== 0) retainLockset(this.s, heap[c + Info.LS]);
-        heap[c + Info.NEXT] = 0;
-        heap[tail + Info.NEXT] = c;
-        tail = c;
-      }
+    return infos;
+  }
+
+  /**
+   * Links copies of the Infos `infos`, in order, as the list of the word whose head is at heap index `head` (empty);
+   * the last copy's `pos` is `pos` unless negative. Each copy is filled before the store that links it.
+   */
+  private copyTo(head: number, infos: number[], pos: number): void {
+    let heap = this.s.heap;
+    let tail = head - Info.NEXT; // heap[tail + NEXT] is the word's head
+    for (let i = 0; i < infos.length; i++) {
+      const e = infos[i];
+      const c = this.free.pop() ?? this.allocInfo();
+      heap = this.s.heap; // allocInfo may have grown it
+      for (let f = 1; f < Info.SIZE; f++) heap[c + f] = heap[e + f];
+      if (heap[c + Info.LS] !== 0) retainLockset(this.s, heap[c + Info.LS]);
+      if (pos >= 0 && i === infos.length - 1) heap[c + Info.POS] = pos;
+      heap[c + Info.NEXT] = 0;
+      heap[tail + Info.NEXT] = c;
+      tail = c;
+    }
+  }
+
+  /**
+   * A patterned page ({@link pattern}) becomes 8 words with their own lists. The positions are cleared before the
+   * marker: a thread stopped in between leaves words without a list (their history lost, as a stopped
+   * {@link splitPage} leaves them: a missed race, never a false alarm). Lock held.
+   */
+  private expand(heap: Int32Array, page: number): void {
+    const pos = this.patternPos;
+    for (let w = 1; w < 8; w++) {
+      pos[w] = heap[page + 2 * w] - 1;
+      heap[page + 2 * w] = 0;
+    }
+    heap[page + 3] = 0;
+    const infos = this.infosOf(heap[page + 1]);
+    for (let w = 1; w < 8; w++) if (pos[w] >= 0) this.copyTo(page + 2 * w + 1, infos, pos[w]);
+  }
+
+  /** The positions {@link expand} reads (words 1–7). */
+  private readonly patternPos = new Int32Array(8);
+
+  /**
+   * **Patterned pages** (issue 24 §1, memory): a page whose 8 words' lists are equal but for the `pos` of their last
+   * (oldest) Info — lufact's upper triangle: each element of a column last written by its owner in another step
+   * (between other barriers), then read by the main thread's solve — keeps the first word's list for all 8 and each
+   * other word's `pos` + 1 in that word's lock slot (unused: a page has one lock), with the marker {@link PATTERN}
+   * in the second word's head: one list per page instead of eight. Every access splits it first
+   * ({@link splitPage}: the copies take their word's `pos`), as a uniform page's; {@link merge} makes it. Written
+   * positions first, then the marker, then the other lists unlinked and freed: a thread stopped in between leaves a
+   * split page with unused slots written, or a patterned page with lists to free (a leak). Off where lists are not
+   * shared (the online peers). Lock held; the page is split, its first word's list not empty.
+   */
+  private pattern(heap: Int32Array, page: number): void {
+    if (!this.listsShared) return;
+    const e0 = heap[page + 1];
+    for (let k = 3; k < PAGE_INTS; k += 2) if (!samePattern(heap, e0, heap[page + k])) return;
+    for (let w = 1; w < 8; w++)
+      heap[page + 2 * w] = heap[lastInfo(heap, heap[page + 2 * w + 1]) + Info.POS] + 1;
+    const second = heap[page + 3];
+    heap[page + 3] = PATTERN;
+    this.releaseList(second);
+    for (let k = 5; k < PAGE_INTS; k += 2) {
+      const e = heap[page + k];
+      heap[page + k] = 0;
+      this.releaseList(e);
+    }
+  }
+
+  /** Frees the Infos of the list from Info `e` (unlinked: no page reaches it). */
+  private releaseList(e: number): void {
+    const heap = this.s.heap;
+    while (e !== 0) {
+      const next = heap[e + Info.NEXT];
+      this.release(e);
+      e = next;
     }
   }
 
@@ -699,19 +805,30 @@ export class Shadow {
    * §1, memory). Lock held.
    */
   private merge(heap: Int32Array, page: number): void {
-    if (!this.pagesKeptWhole() || heap[page + 3] === UNIFORM) return;
+    const marker = heap[page + 3];
+    if (!this.pagesKeptWhole() || marker === UNIFORM || marker === PATTERN) return;
     const e0 = heap[page + 1];
     if (e0 === 0) return;
-    for (let k = 3; k < PAGE_INTS; k += 2) if (!sameList(heap, e0, heap[page + k])) return;
-    for (let k = 3; k < PAGE_INTS; k += 2) {
-      for (let e = heap[page + k]; e !== 0; ) {
-        const next = heap[e + Info.NEXT];
-        this.release(e);
-        e = next;
+    for (let k = 3; k < PAGE_INTS; k += 2)
+      if (!sameList(heap, e0, heap[page + k])) {
+        this.pattern(heap, page);
+        return;
       }
+    for (let k = 3; k < PAGE_INTS; k += 2) {
+      this.releaseList(heap[page + k]);
       heap[page + k] = 0;
     }
+    heap[page + SHARED_SLOT] = 0; // a split page's: unused, or a position left by a stopped pattern
     heap[page + 3] = UNIFORM;
+    this.shareList(page);
+  }
+
+  /**
+   * Page `page` (its lock held) kept as compactly as its lists allow ({@link merge}: uniform, shared, patterned),
+   * after the partially-eager collector rewrote it (`./eager.ts`).
+   */
+  compact(page: number): void {
+    this.merge(this.s.heap, page);
     this.shareList(page);
   }
 
