@@ -38,6 +38,21 @@ function firstLists(s: StateViews, base: number): string[] {
   return out;
 }
 
+/**
+ * At list position `pos`, a range check over the 32 words of `a`'s buffer and the per-access checks of `b`'s, both
+ * accesses with `flags` at `site`: none races, and both leave the same Infos.
+ */
+function sameAsPerAccess(a: Setup, b: Setup, flags: number, site: number, pos: number): void {
+  a.one.pos = pos;
+  b.one.pos = pos;
+  assert.ok(run(a.one, a.base, 32, flags, site));
+  for (let w = 0; w < 32; w++)
+    assert.equal(b.one.access(b.base + 2 * w, Access.MASK, flags, site, true), undefined);
+  assert.deepEqual(firstLists(a.s, a.base), firstLists(b.s, b.base), `at position ${pos}`);
+}
+
+type Setup = ReturnType<typeof twoThreads>;
+
 describe('range checks: run-level record of uniform pages', () => {
   test('the owned uniform pages of a run point to one list, with the per-access checks’ Infos', () => {
     const a = twoThreads();
@@ -46,14 +61,8 @@ describe('range checks: run-level record of uniform pages', () => {
       [Access.WRITE, 5, 1],
       [Access.WRITE, 6, 2],
       [Access.WRITE, 6, 3],
-    ]) {
-      a.one.pos = pos;
-      b.one.pos = pos;
-      assert.ok(run(a.one, a.base, 32, flags, site));
-      for (let w = 0; w < 32; w++)
-        assert.equal(b.one.access(b.base + 2 * w, Access.MASK, flags, site, true), undefined);
-      assert.deepEqual(firstLists(a.s, a.base), firstLists(b.s, b.base), `at position ${pos}`);
-    }
+    ])
+      sameAsPerAccess(a, b, flags, site, pos);
     const heap = a.s.heap;
     const h = heap[a.base + SHARED_SLOT];
     assert.notEqual(h, 0);
@@ -77,12 +86,7 @@ describe('range checks: run-level record of uniform pages', () => {
       [0, 6, 2],
       [0, 7, 3],
     ]) {
-      a.one.pos = pos;
-      b.one.pos = pos;
-      assert.ok(run(a.one, a.base, 32, flags, site));
-      for (let w = 0; w < 32; w++)
-        assert.equal(b.one.access(b.base + 2 * w, Access.MASK, flags, site, true), undefined);
-      assert.deepEqual(firstLists(a.s, a.base), firstLists(b.s, b.base), `at position ${pos}`);
+      sameAsPerAccess(a, b, flags, site, pos);
       const h = heap[a.base + SHARED_SLOT];
       assert.notEqual(h, 0, `at position ${pos}`);
       for (let p = 1; p < 4; p++)

@@ -996,14 +996,11 @@ export class Shadow {
     return false;
   }
 
-  /** The word {@link find} checks is in a shared list ({@link shareList}): no walk cache is stored in its Infos. */
-  private inShared = false;
-
   /** The first Info of the word that conflicts with the access and does not happen before it. Lock held. */
   find(word: number, mask: number, flags: number): Conflict | undefined {
     let heap = this.s.heap;
     this.counts[STAT.accesses]++;
-    this.inShared = heap[lockOf(word) + SHARED_SLOT] !== 0;
+    const shared = heap[lockOf(word) + SHARED_SLOT] !== 0; // a shared list's Infos are never written
     for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
       if (e + Info.SIZE > heap.length) {
         // allocated by another thread after the heap grew past this view
@@ -1011,7 +1008,7 @@ export class Shadow {
         heap = this.s.heap;
       }
       if (!conflicts(heap[e + Info.FLAGS], mask, flags)) continue;
-      const c = this.check(e, flags);
+      const c = this.check(e, flags, shared);
       if (c) return c;
     }
     return undefined;
@@ -1019,9 +1016,10 @@ export class Shadow {
 
   /**
    * Decides whether Info `e` happens before this thread's current point, for an access with `flags`; a conflict
-   * when not. Two transactional accesses never race (§5.3, the xact short-circuit).
+   * when not. Two transactional accesses never race (§5.3, the xact short-circuit). `shared`: `e` is in a shared
+   * list ({@link shareList}), where no walk cache is stored.
    */
-  private check(e: number, flags: number): Conflict | undefined {
+  private check(e: number, flags: number, shared: boolean): Conflict | undefined {
     const heap = this.s.heap;
     const u = heap[e + Info.OWNER];
     this.counts[STAT.checks]++;
@@ -1030,15 +1028,16 @@ export class Shadow {
       this.counts[DECIDED + d]++;
       return undefined;
     }
-    return this.decide(e, u);
+    return this.decide(e, u, shared);
   }
 
   /**
    * {@link check} of Info `e` of another owner `u`: the alock short-circuit and the happens-before memo
    * ({@link proven}), then direct ownership transfer when `e` is at most DIRECT_TRANSFER_MAX_DISTANCE cells back,
-   * then the full lockset walk (PLDI'07 §5.1, Figure 8 Check-Happens-Before).
+   * then the full lockset walk (PLDI'07 §5.1, Figure 8 Check-Happens-Before), whose result is cached in `e` unless
+   * `shared` (see {@link check}).
    */
-  protected decide(e: number, u: number): Conflict | undefined {
+  protected decide(e: number, u: number, shared: boolean): Conflict | undefined {
     const s = this.s;
     const heap = s.heap;
     if (this.proven(heap, e, u)) {
@@ -1067,7 +1066,7 @@ export class Shadow {
     counts[STAT.walkCells] += end - from;
     this.start(u, explicit);
     const hb = this.walk(from, end, -1);
-    if (this.walkEnd - from >= WALK_CACHE_MIN_CELLS && !this.inShared) this.cache(e);
+    if (this.walkEnd - from >= WALK_CACHE_MIN_CELLS && !shared) this.cache(e);
     if (hb) {
       this.remember(u, pos);
       return undefined;
