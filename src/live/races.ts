@@ -143,9 +143,12 @@ export function liveReport(
   const census = shadowCensus(s);
   stats.shadowTableKiB = Math.ceil(census.tableBytes / 1024);
   stats.shadowInfoKiB = Math.ceil(census.infoBytes / 1024);
+  stats.sharedInfoKiB = Math.ceil(census.sharedInfoBytes / 1024);
+  stats.splitInfoKiB = Math.ceil(census.splitInfoBytes / 1024);
   stats.shadowPages = census.pages;
   stats.uniformPages = census.uniformPages;
   stats.sharedPages = census.sharedPages;
+  stats.patternPages = census.patternPages;
   const events = stats.accesses + stats.sameEpoch;
   const detector = s.state.settings.detector;
   const j = emptyReport(LIVE_DETECTORS[detector], isPrecise(detector), liveInput(program));

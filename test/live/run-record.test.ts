@@ -1,6 +1,7 @@
 /**
- * Run-level record of range checks (`Shadow.accessRuns`, `pointToRun`, `src/live/shadow/goldilocks.ts`, issue 24
- * §1): the uniform pages of one run whose lists are this thread's one Info of the access point to one shared list,
+ * Run-level record of range checks (`Shadow.accessRuns`, `recordRun`, `src/live/shadow/goldilocks.ts`, issue 24
+ * §1): the uniform pages of one run whose lists were equal (this thread's one Info of the access, or one shared
+ * list, whatever it holds) point to one shared list after it,
  * the state (Info by Info) stays the per-access checks', and another thread's access inside such a page still
  * races, per access and in a range check, which then records nothing.
  */
@@ -37,6 +38,21 @@ function firstLists(s: StateViews, base: number): string[] {
   return out;
 }
 
+/**
+ * At list position `pos`, a range check over the 32 words of `a`'s buffer and the per-access checks of `b`'s, both
+ * accesses with `flags` at `site`: none races, and both leave the same Infos.
+ */
+function sameAsPerAccess(a: Setup, b: Setup, flags: number, site: number, pos: number): void {
+  a.one.pos = pos;
+  b.one.pos = pos;
+  assert.ok(run(a.one, a.base, 32, flags, site));
+  for (let w = 0; w < 32; w++)
+    assert.equal(b.one.access(b.base + 2 * w, Access.MASK, flags, site, true), undefined);
+  assert.deepEqual(firstLists(a.s, a.base), firstLists(b.s, b.base), `at position ${pos}`);
+}
+
+type Setup = ReturnType<typeof twoThreads>;
+
 describe('range checks: run-level record of uniform pages', () => {
   test('the owned uniform pages of a run point to one list, with the per-access checks’ Infos', () => {
     const a = twoThreads();
@@ -45,14 +61,8 @@ describe('range checks: run-level record of uniform pages', () => {
       [Access.WRITE, 5, 1],
       [Access.WRITE, 6, 2],
       [Access.WRITE, 6, 3],
-    ]) {
-      a.one.pos = pos;
-      b.one.pos = pos;
-      assert.ok(run(a.one, a.base, 32, flags, site));
-      for (let w = 0; w < 32; w++)
-        assert.equal(b.one.access(b.base + 2 * w, Access.MASK, flags, site, true), undefined);
-      assert.deepEqual(firstLists(a.s, a.base), firstLists(b.s, b.base), `at position ${pos}`);
-    }
+    ])
+      sameAsPerAccess(a, b, flags, site, pos);
     const heap = a.s.heap;
     const h = heap[a.base + SHARED_SLOT];
     assert.notEqual(h, 0);
@@ -63,6 +73,33 @@ describe('range checks: run-level record of uniform pages', () => {
     }
     // the 4 pages and the thread's candidate: references counted ahead and not used are given back
     assert.equal(heap[h + Shared.REFS], 5);
+  });
+
+  test('pages that shared a list before the run share one list after it, whatever the list holds', () => {
+    // sor's rows: written (one Info), then read twice at other sites (a read and the write: two Infos per page)
+    const a = twoThreads();
+    const b = twoThreads();
+    const heap = a.s.heap;
+    let before = 0;
+    for (const [flags, site, pos] of [
+      [Access.WRITE, 5, 1],
+      [0, 6, 2],
+      [0, 7, 3],
+    ]) {
+      sameAsPerAccess(a, b, flags, site, pos);
+      const h = heap[a.base + SHARED_SLOT];
+      assert.notEqual(h, 0, `at position ${pos}`);
+      for (let p = 1; p < 4; p++)
+        assert.equal(
+          heap[a.base + p * PAGE_INTS + SHARED_SLOT],
+          h,
+          `page ${p} names the run's list at ${pos}`,
+        );
+      // the 4 pages and the thread's candidate; the list before is left to its candidate reference alone
+      assert.equal(heap[h + Shared.REFS], 5, `at position ${pos}`);
+      if (before !== 0) assert.equal(heap[before + Shared.REFS], 1, `the list before position ${pos}`);
+      before = h;
+    }
   });
 
   test("another thread's access inside such a page races; its range check records nothing", () => {

@@ -1,6 +1,6 @@
 /**
  * The census of the shadow heap (`src/live/shadow/census.ts`): the report's `stats` state the shadow state's bytes by
- * part (word tables, Info records, uniform pages), so that memory is stated per shared byte (issue 24 §1).
+ * part (word tables, Info records by kind of list, uniform pages), so that memory is stated per shared byte (issue 24 §1).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -29,5 +29,7 @@ describe('shadow census', () => {
     assert.equal(c.uniformPages, 1);
     assert.equal(c.sharedPages, 1, "page 0's list became this thread's candidate to share");
     assert.equal(c.infoBytes, 4 * INFO_BYTES, 'page 0: a header and one Info; page 1: two Infos');
+    assert.equal(c.sharedInfoBytes, 2 * INFO_BYTES, "page 0's shared list: its header and its Info");
+    assert.equal(c.splitInfoBytes, 2 * INFO_BYTES, 'page 1, split: the lists of its words');
   });
 });

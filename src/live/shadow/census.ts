@@ -7,7 +7,7 @@
  * records being linked or unlinked meanwhile, never an error (indices past the heap are not followed).
  */
 import { CTL, rawAtomics, type StateViews } from '../memory/state.js';
-import { Info, PAGE_INTS, SHARED_SLOT, UNIFORM } from './goldilocks.js';
+import { Info, PAGE_INTS, PATTERN, SHARED_SLOT, UNIFORM } from './goldilocks.js';
 
 /** What the shadow heap holds, in bytes and counts. */
 export interface ShadowCensus {
@@ -18,12 +18,20 @@ export interface ShadowCensus {
   /** Bytes of the Info records linked from a word table (each `Info.SIZE` Int32), shared lists' headers included. */
   infoBytes: number;
   /**
+   * Of `infoBytes`, by kind of list: those of the shared lists (headers included, each list once) and those of the
+   * pages that are split (a list per word); the rest are the uniform and patterned pages' own lists.
+   */
+  sharedInfoBytes: number;
+  splitInfoBytes: number;
+  /**
    * Word table pages, those of them kept uniform (one list standing for the page's 8 words), and those of these whose
    * list is shared with other pages (`Shadow.shareList`; a shared list's records and header are counted once).
    */
   pages: number;
   uniformPages: number;
   sharedPages: number;
+  /** Word table pages kept patterned (one list, a position per word: `Shadow.pattern`). */
+  patternPages: number;
 }
 
 /** Takes the census of `s`'s shadow heap (see the file header). */
@@ -35,13 +43,18 @@ export function shadowCensus(s: StateViews): ShadowCensus {
     heapBytes: top * 4,
     tableBytes: 0,
     infoBytes: 0,
+    sharedInfoBytes: 0,
+    splitInfoBytes: 0,
     pages: 0,
     uniformPages: 0,
     sharedPages: 0,
+    patternPages: 0,
   };
   const buffers = rawAtomics.load(s.ctl, CTL.nextBuffer);
-  let infos = 0;
-  const shared = new Set<number>(); // the headers of the shared lists counted
+  let shared = 0; // Infos of the shared lists, headers included
+  let split = 0; // Infos of the pages that are not uniform
+  let own = 0; // Infos of the uniform pages' own lists
+  const headers = new Set<number>(); // the headers of the shared lists counted
   for (let id = 1; id <= buffers && 3 * id + 2 < s.buffers.length; id++) {
     if (rawAtomics.load(s.buffers, 3 * id + 2) === 0) continue; // not registered yet
     const base = s.buffers[3 * id];
@@ -49,21 +62,33 @@ export function shadowCensus(s: StateViews): ShadowCensus {
     census.tableBytes += (end - base) * 4;
     for (let page = base; page < end; page += PAGE_INTS) {
       census.pages++;
-      if (heap[page + 3] === UNIFORM) census.uniformPages++;
+      if (heap[page + 3] === PATTERN) {
+        census.patternPages++;
+        own += listLength(heap, heap[page + 1], top);
+        continue;
+      }
+      const uniform = heap[page + 3] === UNIFORM;
+      if (uniform) census.uniformPages++;
       const h = heap[page + SHARED_SLOT];
       if (h !== 0) {
         census.sharedPages++;
-        if (shared.has(h)) continue; // counted once
-        shared.add(h);
-        infos++; // its header
-      }
-      for (let k = 1; k < PAGE_INTS; k += 2) {
-        let n = 0;
-        for (let e = heap[page + k]; e > 0 && e + Info.SIZE <= top && n < top; e = heap[e + Info.NEXT]) n++;
-        infos += n;
-      }
+        if (headers.has(h)) continue; // counted once
+        headers.add(h);
+        shared += 1 + listLength(heap, heap[page + 1], top);
+      } else if (uniform) own += listLength(heap, heap[page + 1], top);
+      else for (let k = 1; k < PAGE_INTS; k += 2) split += listLength(heap, heap[page + k], top);
     }
   }
-  census.infoBytes = infos * Info.SIZE * 4;
+  const bytes = Info.SIZE * 4;
+  census.sharedInfoBytes = shared * bytes;
+  census.splitInfoBytes = split * bytes;
+  census.infoBytes = (shared + split + own) * bytes;
   return census;
+}
+
+/** The Infos of the list from Info `e` (indices past the heap's top not followed). */
+function listLength(heap: Int32Array, e: number, top: number): number {
+  let n = 0;
+  for (; e > 0 && e + Info.SIZE <= top && n < top; e = heap[e + Info.NEXT]) n++;
+  return n;
 }

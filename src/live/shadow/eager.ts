@@ -39,7 +39,7 @@ import {
 } from '../memory/sync-list.js';
 import { LIVE_DETECTORS } from '../options.js';
 import { LaneBatch } from './batch.js';
-import { Info, objectKey, PAGE_INTS, type Shadow, threadKey, UNIFORM } from './goldilocks.js';
+import { Info, objectKey, PAGE_INTS, PATTERN, type Shadow, threadKey, UNIFORM } from './goldilocks.js';
 
 /**
  * Collects the list if it is due and no other thread is collecting it. Call with no lock held but possibly the
@@ -105,9 +105,10 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number): number {
     const pages = forEachPage(s, (page) => collectStarts(s, page, cut, starts));
     evaluateStarts(s, [...starts.values()], cut);
     forEachPage(s, (page) => {
+      if (s.heap[page + 3] === PATTERN) shadow.splitPage(page); // a list per word, each with its own position
       shadow.ownList(page); // a shared list is never written (Shadow.shareList): the page's own copy is
       shadow.counts[STAT.eagerInfos] += movePage(s, shadow, page, cut, starts);
-      shadow.shareList(page);
+      shadow.compact(page);
     });
     return pages;
   } finally {
@@ -151,7 +152,7 @@ function forEachInfoBefore(
 ): void {
   for (let k = 1; k < PAGE_INTS; k += 2) {
     let e = s.heap[page + k];
-    if (e === UNIFORM) continue;
+    if (e === UNIFORM || e === PATTERN) break; // the first word's list stands for the others
     while (e !== 0) {
       if (e + Info.SIZE > s.heap.length) s.refresh();
       const heap = s.heap;
@@ -163,13 +164,26 @@ function forEachInfoBefore(
   }
 }
 
-/** Adds the starts of page `page`'s Infos before `cut` to `starts`, retaining each explicit record once. */
+/**
+ * Adds the starts of page `page`'s Infos before `cut` to `starts`, retaining each explicit record once; of a
+ * patterned page (`Shadow.pattern`), its first word's Infos and its last Info at each other word's position.
+ */
 function collectStarts(s: StateViews, page: number, cut: number, starts: Map<string, Start>): void {
-  forEachInfoBefore(s, page, cut, (e, key, pos, id) => {
+  const add = (e: number, key: string, pos: number, id: number): void => {
     if (starts.has(key)) return;
     if (id !== 0) retainLockset(s, id);
     starts.set(key, { pos, owner: id === 0 ? s.heap[e + Info.OWNER] : -1, id, record: 0 });
-  });
+  };
+  forEachInfoBefore(s, page, cut, add);
+  const heap = s.heap;
+  if (heap[page + 3] !== PATTERN || heap[page + 1] === 0) return;
+  let last = heap[page + 1];
+  while (heap[last + Info.NEXT] !== 0) last = heap[last + Info.NEXT];
+  if (heap[last + Info.LS] !== 0) return; // its start, the explicit lockset's, is the first word's
+  for (let w = 1; w < 8; w++) {
+    const pos = heap[page + 2 * w] - 1;
+    if (pos >= 0 && pos < cut) add(last, `${heap[last + Info.OWNER]}@${pos}`, pos, 0);
+  }
 }
 
 /** The lockset a start begins with: {owner}, or its explicit record's. */

@@ -88,6 +88,11 @@ export const PAGE_INTS = 16;
 export const alignPage = (i: number): number => (i + PAGE_INTS - 1) & -PAGE_INTS;
 /** The head of a page's second word while the page is uniform (see {@link Shadow.uniform}). */
 export const UNIFORM = -1;
+/**
+ * The head of a page's second word while the page is patterned (see {@link Shadow.pattern}): the first word's list
+ * stands for all 8 but for the last Info's `pos`, which the lock slot of each other word holds (plus 1; 0: lost).
+ */
+export const PATTERN = -2;
 /** The check lock of the word at heap index `word` (its page's). */
 export const lockOf = (word: number): number => word & -PAGE_INTS;
 /**
@@ -149,6 +154,26 @@ const conflicts = (f: number, mask: number, flags: number): boolean =>
     (f & Access.MASK) === mask,
   );
 
+/**
+ * Do the lists from Infos `a` and `b` hold equal records (every word but `NEXT`), in the same order, but for the
+ * last records' `pos`? ({@link Shadow.pattern})
+ */
+function samePattern(heap: Int32Array, a: number, b: number): boolean {
+  for (; a !== 0 && b !== 0; a = heap[a + Info.NEXT], b = heap[b + Info.NEXT]) {
+    const last = heap[a + Info.NEXT] === 0;
+    for (let f = 1; f < Info.SIZE; f++)
+      if (heap[a + f] !== heap[b + f] && !(last && f === Info.POS)) return false;
+  }
+  return a === b;
+}
+
+/** The last Info of the list from Info `e` (not 0). */
+function lastInfo(heap: Int32Array, e: number): number {
+  let last = e;
+  for (let n = heap[last + Info.NEXT]; n !== 0; n = heap[last + Info.NEXT]) last = n;
+  return last;
+}
+
 /** Do the lists from Infos `a` and `b` hold equal records (every word but `NEXT`), in the same order? */
 function sameList(heap: Int32Array, a: number, b: number): boolean {
   for (; a !== 0 && b !== 0; a = heap[a + Info.NEXT], b = heap[b + Info.NEXT])
@@ -204,6 +229,10 @@ export class Shadow {
    */
   private readonly tally = new Float64Array(CHECK_DECISIONS.length);
   private tallied = false;
+  /** The shared list whose references {@link dropRefs} has yet to drop, and how many. */
+  private dropping = 0;
+  private drops = 0;
+
   /** Info records this thread unlinked, reused only by it. */
   protected readonly free: number[] = [];
   /** Sync-library locks this thread holds, innermost last: pairs of (a, b) words. */
@@ -375,6 +404,7 @@ export class Shadow {
         const flags = runs[r + 2];
         for (let w = runs[r]; w < end; ) {
           const page = lockOf(w);
+          if (heap[page + 3] === PATTERN) this.splitPage(page); // a list per word
           const uniform = heap[page + 3] === UNIFORM; // its first word stands for all 8
           const word = uniform ? page : w;
           if (
@@ -387,47 +417,90 @@ export class Shadow {
         }
       }
       const now = this.now();
-      for (let r = 0; r < runs.length; r += 4) {
-        const word = runs[r];
-        const end = word + 2 * runs[r + 1];
-        const flags = runs[r + 2];
-        const site = runs[r + 3];
-        let h = 0; // the shared list of this run's owned uniform pages (see pointToRun), 0 before the first
-        let spare = 0; // references counted on h ahead of the pages that will point to it
-        for (let w = word; w < end; ) {
-          const page = lockOf(w);
-          const stop = Math.min(end, page + PAGE_INTS);
-          const whole = w === page && stop === page + PAGE_INTS;
-          if (whole && this.uniform(heap, page)) {
-            if (h !== 0 && this.ownedOnly(heap, page, flags)) {
-              this.pointToRun(heap, page, h);
-              spare--;
-            } else {
-              if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
-              if (this.recordOwned(heap, page, flags, site, now)) {
-                if (h === 0) {
-                  this.shareList(page);
-                  h = heap[page + SHARED_SLOT];
-                  spare = h === 0 ? 0 : Math.floor((end - stop) / PAGE_INTS); // at most the run's whole pages after this one
-                  if (spare > 0) this.addRefs(h, spare);
-                }
-              } else this.record(page, Access.MASK, flags, site);
-            }
-            w = stop;
-            continue;
-          }
-          this.splitPage(page);
-          for (; w < stop; w += 2)
-            if (!this.recordOwned(heap, w, flags, site, now)) this.record(w, Access.MASK, flags, site);
-        }
-        this.flushDrops();
-        if (spare > 0) this.addRefs(h, -spare);
-      }
+      for (let r = 0; r < runs.length; r += 4)
+        this.recordRun(heap, runs[r], runs[r + 1], runs[r + 2], runs[r + 3], now);
       for (let k = 0; k < nPages; k++) this.merge(heap, pages[k]);
       return true;
     } finally {
       for (let k = 0; k < held; k++) unlockPage(s, pages[k]);
     }
+  }
+
+  /**
+   * The record step of {@link accessRuns} for one run: `n` whole words from heap index `word`, plain accesses with
+   * `flags` (0 or WRITE) at `site`, list position `now`; every page's lock held, every access checked.
+   *
+   * **Run-level record** (BigFoot's coalescing on the shadow side, PLDI 2017 §4): {@link record} leaves equal lists
+   * on pages that had equal lists (its result depends only on the list and the access, the same for the whole run),
+   * so a uniform page covered whole is recorded by the general path once — its own copy ({@link ownList}),
+   * {@link recordOwned} or {@link record}, then {@link shareList} — and each later page of the run that had the
+   * same list points to the list that page got ({@link pointToRun}), without copying nor comparing: a page pointing
+   * to the same shared list `from`, or a page whose list is one Info of this thread's of this very access when the
+   * general page's was ({@link ownedOnly}: the result is one Info of this access at `now`). The run's pages then go
+   * back to the lists shared across pages and runs, one list per run and kind of list, not one per page.
+   * References: the general page's reference on `from` is kept until the run ends (so that `from` is not freed and
+   * its header reused as another list meanwhile), and `spare` references are counted on `to` ahead of the run's
+   * pages that will point to it, returned at the end; drops are batched ({@link dropRefs}). A stop in between
+   * leaves counts too high: a leak, never a list freed while a page points to it.
+   */
+  private recordRun(
+    heap: Int32Array,
+    word: number,
+    n: number,
+    flags: number,
+    site: number,
+    now: number,
+  ): void {
+    const end = word + 2 * n;
+    let from = 0; // the shared list the general page pointed to (its reference kept), 0 = its own list
+    let to = 0; // the shared list the general page got, 0 = none
+    let owned = false; // the general page's list was ownedOnly
+    let spare = 0; // references counted on `to` ahead
+    for (let w = word; w < end; ) {
+      const page = lockOf(w);
+      const stop = Math.min(end, page + PAGE_INTS);
+      if (w === page && stop === page + PAGE_INTS && this.uniform(heap, page)) {
+        const old = heap[page + SHARED_SLOT];
+        if (to !== 0 && ((old !== 0 && old === from) || (owned && this.ownedOnly(heap, page, flags)))) {
+          if (old !== to) {
+            this.pointToRun(heap, page, to);
+            spare--;
+          }
+        } else {
+          if (old !== 0) this.copyShared(heap, page); // its reference on `old` kept
+          const wasOwned = this.recordOwned(heap, page, flags, site, now);
+          if (!wasOwned) this.record(page, Access.MASK, flags, site);
+          this.shareList(page);
+          const h = heap[page + SHARED_SLOT];
+          if (h === 0) {
+            if (old !== 0) this.addRefs(old, -1);
+          } else {
+            this.endRun(to, spare, from);
+            from = old;
+            to = h;
+            owned = wasOwned;
+            spare = Math.floor((end - stop) / PAGE_INTS); // at most the run's whole pages after this one
+            if (spare > 0) this.addRefs(h, spare);
+          }
+        }
+        w = stop;
+        continue;
+      }
+      this.splitPage(page);
+      for (; w < stop; w += 2)
+        if (!this.recordOwned(heap, w, flags, site, now)) this.record(w, Access.MASK, flags, site);
+    }
+    this.endRun(to, spare, from);
+  }
+
+  /**
+   * The references {@link recordRun} holds for a run, or for the pages of it recorded since its last general page:
+   * the dropped ones ({@link flushDrops}), `spare` counted ahead on `to`, and the general page's on `from` (0: none).
+   */
+  private endRun(to: number, spare: number, from: number): void {
+    this.flushDrops();
+    if (spare > 0) this.addRefs(to, -spare);
+    if (from !== 0) this.addRefs(from, -1);
   }
 
   /**
@@ -483,14 +556,10 @@ export class Shadow {
   }
 
   /**
-   * **Run-level record** (BigFoot's coalescing on the shadow side, PLDI 2017 §4): a range check's uniform page
-   * whose list is {@link ownedOnly} would be left by {@link recordOwned} with the one Info the run's first such page
-   * got, so it points to that page's shared list, header `h` ({@link shareList}), instead of copying its own and
-   * renewing it: the run's pages then hold one list, one Info, however many pages the run covers. `h` already
-   * counts this page's reference (counted ahead by the caller: a stop in between leaves a count too high, a leak);
-   * the slot is written before the head (the protocol of {@link shareList}); the page's old list is released, or
-   * its shared list's reference dropped ({@link dropRefs}, batched). Page lock held, and the locks of every page
-   * pointing to `h` that this call made point to it.
+   * Page `page` (uniform, its lock held) points to the shared list of header `h`, whose reference for it is counted
+   * already ({@link recordRun}); the slot is written before the head (the protocol of {@link shareList}); the page's
+   * old list is released (one Info: {@link ownedOnly}), or its shared list's reference dropped ({@link dropRefs},
+   * batched).
    */
   private pointToRun(heap: Int32Array, page: number, h: number): void {
     const old = heap[page + SHARED_SLOT];
@@ -518,10 +587,6 @@ export class Shadow {
     if (this.drops !== 0) this.addRefs(this.dropping, -this.drops);
     this.drops = 0;
   }
-
-  /** The shared list whose references {@link dropRefs} has yet to drop, and how many. */
-  private dropping = 0;
-  private drops = 0;
 
   /**
    * Info `e` given the position `now`, the site `site` and the alock of an access recorded in place: the innermost
@@ -582,31 +647,111 @@ export class Shadow {
     return this.uniformPages && this.onAccess === undefined;
   }
 
-  /** A uniform page becomes 8 words with their own lists: copies of the first word's Infos, in order. Lock held. */
+  /**
+   * A uniform page becomes 8 words with their own lists: copies of the first word's Infos, in order; a patterned page
+   * ({@link pattern}) too, each copy's last Info with its word's `pos`. Lock held.
+   */
   splitPage(page: number): void {
-    let heap = this.s.heap;
-    if (heap[page + 3] !== UNIFORM) return;
+    const heap = this.s.heap;
+    const marker = heap[page + 3];
+    if (marker === PATTERN) {
+      this.expand(heap, page);
+      return;
+    }
+    if (marker !== UNIFORM) return;
     if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
     heap[page + 3] = 0;
+    const infos = this.infosOf(heap[page + 1]);
+    for (let k = 3; k < PAGE_INTS; k += 2) this.copyTo(page + k, infos, -1);
+  }
+
+  /** The Infos of the list from Info `e`, in order. */
+  private infosOf(first: number): number[] {
+    let heap = this.s.heap;
     const infos: number[] = [];
-    for (let e = heap[page + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+    for (let e = first; e !== 0; e = heap[e + Info.NEXT]) {
       if (e + Info.SIZE > heap.length) {
         this.s.refresh();
         heap = this.s.heap;
       }
       infos.push(e);
     }
-    for (let k = 3; k < PAGE_INTS; k += 2) {
-      let tail = page + k - Info.NEXT; // heap[tail + NEXT] is the word's head
-      for (const e of infos) {
-        const c = this.free.pop() ?? this.allocInfo();
-        heap = this.s.heap; // allocInfo may have grown it
-        for (let f = 1; f < Info.SIZE; f++) heap[c + f] = heap[e + f];
-        if (heap[c + Info.LS] !== 0) retainLockset(this.s, heap[c + Info.LS]);
-        heap[c + Info.NEXT] = 0;
-        heap[tail + Info.NEXT] = c;
-        tail = c;
-      }
+    return infos;
+  }
+
+  /**
+   * Links copies of the Infos `infos`, in order, as the list of the word whose head is at heap index `head` (empty);
+   * the last copy's `pos` is `pos` unless negative. Each copy is filled before the store that links it.
+   */
+  private copyTo(head: number, infos: number[], pos: number): void {
+    let heap = this.s.heap;
+    let tail = head - Info.NEXT; // heap[tail + NEXT] is the word's head
+    for (let i = 0; i < infos.length; i++) {
+      const e = infos[i];
+      const c = this.free.pop() ?? this.allocInfo();
+      heap = this.s.heap; // allocInfo may have grown it
+      for (let f = 1; f < Info.SIZE; f++) heap[c + f] = heap[e + f];
+      if (heap[c + Info.LS] !== 0) retainLockset(this.s, heap[c + Info.LS]);
+      if (pos >= 0 && i === infos.length - 1) heap[c + Info.POS] = pos;
+      heap[c + Info.NEXT] = 0;
+      heap[tail + Info.NEXT] = c;
+      tail = c;
+    }
+  }
+
+  /**
+   * A patterned page ({@link pattern}) becomes 8 words with their own lists. The positions are cleared before the
+   * marker: a thread stopped in between leaves words without a list (their history lost, as a stopped
+   * {@link splitPage} leaves them: a missed race, never a false alarm). Lock held.
+   */
+  private expand(heap: Int32Array, page: number): void {
+    const pos = this.patternPos;
+    for (let w = 1; w < 8; w++) {
+      pos[w] = heap[page + 2 * w] - 1;
+      heap[page + 2 * w] = 0;
+    }
+    heap[page + 3] = 0;
+    const infos = this.infosOf(heap[page + 1]);
+    for (let w = 1; w < 8; w++) if (pos[w] >= 0) this.copyTo(page + 2 * w + 1, infos, pos[w]);
+  }
+
+  /** The positions {@link expand} reads (words 1–7). */
+  private readonly patternPos = new Int32Array(8);
+
+  /**
+   * **Patterned pages** (issue 24 §1, memory): a page whose 8 words' lists are equal but for the `pos` of their last
+   * (oldest) Info — lufact's upper triangle: each element of a column last written by its owner in another step
+   * (between other barriers), then read by the main thread's solve — keeps the first word's list for all 8 and each
+   * other word's `pos` + 1 in that word's lock slot (unused: a page has one lock), with the marker {@link PATTERN}
+   * in the second word's head: one list per page instead of eight. Every access splits it first
+   * ({@link splitPage}: the copies take their word's `pos`), as a uniform page's; {@link merge} makes it. Written
+   * positions first, then the marker, then the other lists unlinked and freed: a thread stopped in between leaves a
+   * split page with unused slots written, or a patterned page with lists to free (a leak). Off where lists are not
+   * shared (the online peers). Lock held; the page is split, its first word's list not empty.
+   */
+  private pattern(heap: Int32Array, page: number): void {
+    if (!this.listsShared) return;
+    const e0 = heap[page + 1];
+    for (let k = 3; k < PAGE_INTS; k += 2) if (!samePattern(heap, e0, heap[page + k])) return;
+    for (let w = 1; w < 8; w++)
+      heap[page + 2 * w] = heap[lastInfo(heap, heap[page + 2 * w + 1]) + Info.POS] + 1;
+    const second = heap[page + 3];
+    heap[page + 3] = PATTERN;
+    this.releaseList(second);
+    for (let k = 5; k < PAGE_INTS; k += 2) {
+      const e = heap[page + k];
+      heap[page + k] = 0;
+      this.releaseList(e);
+    }
+  }
+
+  /** Frees the Infos of the list from Info `e` (unlinked: no page reaches it). */
+  private releaseList(e: number): void {
+    const heap = this.s.heap;
+    while (e !== 0) {
+      const next = heap[e + Info.NEXT];
+      this.release(e);
+      e = next;
     }
   }
 
@@ -660,19 +805,30 @@ export class Shadow {
    * §1, memory). Lock held.
    */
   private merge(heap: Int32Array, page: number): void {
-    if (!this.pagesKeptWhole() || heap[page + 3] === UNIFORM) return;
+    const marker = heap[page + 3];
+    if (!this.pagesKeptWhole() || marker === UNIFORM || marker === PATTERN) return;
     const e0 = heap[page + 1];
     if (e0 === 0) return;
-    for (let k = 3; k < PAGE_INTS; k += 2) if (!sameList(heap, e0, heap[page + k])) return;
-    for (let k = 3; k < PAGE_INTS; k += 2) {
-      for (let e = heap[page + k]; e !== 0; ) {
-        const next = heap[e + Info.NEXT];
-        this.release(e);
-        e = next;
+    for (let k = 3; k < PAGE_INTS; k += 2)
+      if (!sameList(heap, e0, heap[page + k])) {
+        this.pattern(heap, page);
+        return;
       }
+    for (let k = 3; k < PAGE_INTS; k += 2) {
+      this.releaseList(heap[page + k]);
       heap[page + k] = 0;
     }
+    heap[page + SHARED_SLOT] = 0; // a split page's: unused, or a position left by a stopped pattern
     heap[page + 3] = UNIFORM;
+    this.shareList(page);
+  }
+
+  /**
+   * Page `page` (its lock held) kept as compactly as its lists allow ({@link merge}: uniform, shared, patterned),
+   * after the partially-eager collector rewrote it (`./eager.ts`).
+   */
+  compact(page: number): void {
+    this.merge(this.s.heap, page);
     this.shareList(page);
   }
 
@@ -736,6 +892,16 @@ export class Shadow {
     const heap = this.s.heap;
     const h = heap[page + SHARED_SLOT];
     if (h === 0) return;
+    this.copyShared(heap, page);
+    this.addRefs(h, -1);
+  }
+
+  /**
+   * {@link ownList} of page `page`, which points to a shared list, but the page's reference on that list is left to
+   * the caller to drop.
+   */
+  private copyShared(heap: Int32Array, page: number): void {
+    const h = heap[page + SHARED_SLOT];
     let first = 0;
     let tail = 0;
     for (let e = heap[h + Shared.FIRST]; e !== 0; e = heap[e + Info.NEXT]) {
@@ -749,7 +915,6 @@ export class Shadow {
     }
     heap[page + 1] = first;
     heap[page + SHARED_SLOT] = 0;
-    this.addRefs(h, -1);
   }
 
   /** Shared lists are used (see {@link shareList}); off for the online peers, whose records change otherwise. */
@@ -831,14 +996,11 @@ export class Shadow {
     return false;
   }
 
-  /** The word {@link find} checks is in a shared list ({@link shareList}): no walk cache is stored in its Infos. */
-  private inShared = false;
-
   /** The first Info of the word that conflicts with the access and does not happen before it. Lock held. */
   find(word: number, mask: number, flags: number): Conflict | undefined {
     let heap = this.s.heap;
     this.counts[STAT.accesses]++;
-    this.inShared = heap[lockOf(word) + SHARED_SLOT] !== 0;
+    const shared = heap[lockOf(word) + SHARED_SLOT] !== 0; // a shared list's Infos are never written
     for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
       if (e + Info.SIZE > heap.length) {
         // allocated by another thread after the heap grew past this view
@@ -846,7 +1008,7 @@ export class Shadow {
         heap = this.s.heap;
       }
       if (!conflicts(heap[e + Info.FLAGS], mask, flags)) continue;
-      const c = this.check(e, flags);
+      const c = this.check(e, flags, shared);
       if (c) return c;
     }
     return undefined;
@@ -854,9 +1016,10 @@ export class Shadow {
 
   /**
    * Decides whether Info `e` happens before this thread's current point, for an access with `flags`; a conflict
-   * when not. Two transactional accesses never race (§5.3, the xact short-circuit).
+   * when not. Two transactional accesses never race (§5.3, the xact short-circuit). `shared`: `e` is in a shared
+   * list ({@link shareList}), where no walk cache is stored.
    */
-  private check(e: number, flags: number): Conflict | undefined {
+  private check(e: number, flags: number, shared: boolean): Conflict | undefined {
     const heap = this.s.heap;
     const u = heap[e + Info.OWNER];
     this.counts[STAT.checks]++;
@@ -865,15 +1028,16 @@ export class Shadow {
       this.counts[DECIDED + d]++;
       return undefined;
     }
-    return this.decide(e, u);
+    return this.decide(e, u, shared);
   }
 
   /**
    * {@link check} of Info `e` of another owner `u`: the alock short-circuit and the happens-before memo
    * ({@link proven}), then direct ownership transfer when `e` is at most DIRECT_TRANSFER_MAX_DISTANCE cells back,
-   * then the full lockset walk (PLDI'07 §5.1, Figure 8 Check-Happens-Before).
+   * then the full lockset walk (PLDI'07 §5.1, Figure 8 Check-Happens-Before), whose result is cached in `e` unless
+   * `shared` (see {@link check}).
    */
-  protected decide(e: number, u: number): Conflict | undefined {
+  protected decide(e: number, u: number, shared: boolean): Conflict | undefined {
     const s = this.s;
     const heap = s.heap;
     if (this.proven(heap, e, u)) {
@@ -902,7 +1066,7 @@ export class Shadow {
     counts[STAT.walkCells] += end - from;
     this.start(u, explicit);
     const hb = this.walk(from, end, -1);
-    if (this.walkEnd - from >= WALK_CACHE_MIN_CELLS && !this.inShared) this.cache(e);
+    if (this.walkEnd - from >= WALK_CACHE_MIN_CELLS && !shared) this.cache(e);
     if (hb) {
       this.remember(u, pos);
       return undefined;
