@@ -74,6 +74,7 @@ import {
 } from '../memory/state.js';
 import { mapCells, raisePosition } from '../memory/sync-list.js';
 import { DATA, LiveLockset } from './lockset.js';
+import { lockSome, unlockSome } from './page-locks.js';
 
 const COMMIT = SyncKind.Commit;
 
@@ -354,7 +355,7 @@ export class Shadow {
    * The pages are locked in ascending order; every other holder of a page lock holds no other page lock while it
    * waits for one (`accessRun`, the eager collector), so this cannot deadlock. A run covering a uniform page whole
    * is checked and recorded once for the page, as {@link accessRun} does. Counted as the checks of
-   * {@link accessRun}.
+   * {@link accessRun}. The locks of consecutive pages are taken and released by one call each (`./page-locks.ts`).
    *
    * **The Owner case inline** (97% of lufact's and sor's checks): a word whose Infos are all this thread's is
    * decided by the owner short-circuit without a call ({@link ownedWord}), and a word whose list is this thread's
@@ -367,9 +368,7 @@ export class Shadow {
     let held = 0;
     try {
       const heap = s.heap; // fixed-length (`../memory/state.ts`)
-      for (; held < nPages; held++) {
-        lockPage(s, pages[held]);
-      }
+      while (held < nPages) held += lockSome(s, pages, held, nPages);
       for (let r = 0; r < runs.length; r += 4) {
         const end = runs[r] + 2 * runs[r + 1];
         const flags = runs[r + 2];
@@ -426,7 +425,7 @@ export class Shadow {
       for (let k = 0; k < nPages; k++) this.merge(heap, pages[k]);
       return true;
     } finally {
-      for (let k = 0; k < held; k++) unlockPage(s, pages[k]);
+      for (let k = 0; k < held; ) k += unlockSome(s, pages, k, held);
     }
   }
 
