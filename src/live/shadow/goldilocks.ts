@@ -369,6 +369,8 @@ export class Shadow {
     try {
       const heap = s.heap; // fixed-length (`../memory/state.ts`)
       while (held < nPages) held += lockSome(s, pages, held, nPages);
+      let owned = 0; // words decided by the Owner case, and their checks (counted once, below)
+      let ownChecks = 0;
       for (let r = 0; r < runs.length; r += 4) {
         const end = runs[r] + 2 * runs[r + 1];
         const flags = runs[r + 2];
@@ -376,15 +378,21 @@ export class Shadow {
           const page = lockOf(w);
           const uniform = heap[page + 3] === UNIFORM; // its first word stands for all 8
           const word = uniform ? page : w;
-          if (
-            !this.ownedWord(heap, word, flags) &&
+          const own = this.ownedWord(heap, word, flags);
+          if (own >= 0) {
+            owned++;
+            ownChecks += own;
+          } else if (
             !this.shortCircuited(heap, word, Access.MASK, flags) &&
             this.find(word, Access.MASK, flags)
-          )
+          ) {
+            this.countOwned(owned, ownChecks);
             return false;
+          }
           w = uniform ? Math.min(end, page + PAGE_INTS) : w + 2;
         }
       }
+      this.countOwned(owned, ownChecks);
       const now = this.now();
       for (let r = 0; r < runs.length; r += 4) {
         const word = runs[r];
@@ -422,7 +430,7 @@ export class Shadow {
         this.flushDrops();
         if (spare > 0) this.addRefs(h, -spare);
       }
-      for (let k = 0; k < nPages; k++) this.merge(heap, pages[k]);
+      for (let k = 0; k < nPages; k++) if (heap[pages[k] + 3] !== UNIFORM) this.merge(heap, pages[k]);
       return true;
     } finally {
       for (let k = 0; k < held; ) k += unlockSome(s, pages, k, held);
@@ -432,10 +440,11 @@ export class Shadow {
   /**
    * The Owner case of {@link accessRuns}: are all the Infos of word `word` this thread's? Then each that conflicts
    * with a plain access of the whole word with `flags` (0 or WRITE: it conflicts when it or the access writes) is
-   * decided by the owner short-circuit (program order, §5.1; an access with `flags` is never transactional), counted
-   * as {@link shortCircuited} counts it. Else nothing is counted. Lock held.
+   * decided by the owner short-circuit (program order, §5.1; an access with `flags` is never transactional).
+   * @returns how many Infos it decided so (to be counted by {@link countOwned}), or -1 when some Info is another
+   * thread's (nothing decided). Lock held.
    */
-  private ownedWord(heap: Int32Array, word: number, flags: number): boolean {
+  private ownedWord(heap: Int32Array, word: number, flags: number): number {
     const t = this.t;
     let own = 0;
     let e = heap[word + 1];
@@ -443,12 +452,18 @@ export class Shadow {
       const f = heap[e + Info.FLAGS];
       if (f & Access.MASK && (f | flags) & Access.WRITE) own++;
     }
-    if (e !== 0) return false;
+    return e === 0 ? own : -1;
+  }
+
+  /**
+   * Counts `words` accesses of words decided by {@link ownedWord}, with `checks` Infos decided by the owner
+   * short-circuit, as {@link shortCircuited} counts them.
+   */
+  private countOwned(words: number, checks: number): void {
     const counts = this.counts;
-    counts[STAT.accesses]++;
-    counts[STAT.checks] += own;
-    counts[STAT.shortCircuitOwner] += own;
-    return true;
+    counts[STAT.accesses] += words;
+    counts[STAT.checks] += checks;
+    counts[STAT.shortCircuitOwner] += checks;
   }
 
   /**
