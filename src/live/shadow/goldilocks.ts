@@ -360,7 +360,8 @@ export class Shadow {
    * **The Owner case inline** (97% of lufact's and sor's checks): a word whose Infos are all this thread's is
    * decided by the owner short-circuit without a call ({@link ownedWord}), and a word whose list is this thread's
    * one Info of exactly this access is recorded in place ({@link recordOwned}); any other word takes
-   * {@link shortCircuited}/{@link find} and {@link record}, the reference path.
+   * {@link shortCircuited}/{@link find} and {@link record}, the reference path, and the run's other uniform pages
+   * whose lists equaled it before point to its recorded list ({@link pointToRun}).
    * @returns true when every access was checked and recorded, false when one would conflict (nothing recorded).
    */
   accessRuns(runs: readonly number[], pages: Int32Array, nPages: number): boolean {
@@ -399,26 +400,46 @@ export class Shadow {
         const end = word + 2 * runs[r + 1];
         const flags = runs[r + 2];
         const site = runs[r + 3];
-        let h = 0; // the shared list of this run's owned uniform pages (see pointToRun), 0 before the first
+        let h = 0; // the shared list of this run's recorded uniform pages (see pointToRun), 0 before the first
         let spare = 0; // references counted on h ahead of the pages that will point to it
+        let pre = 0; // the shared list h's first page pointed to before its record (a reference held), or 0
         for (let w = word; w < end; ) {
           const page = lockOf(w);
           const stop = Math.min(end, page + PAGE_INTS);
           const whole = w === page && stop === page + PAGE_INTS;
           if (whole && this.uniform(heap, page)) {
-            if (h !== 0 && this.ownedOnly(heap, page, flags)) {
+            if (
+              h === 0 &&
+              heap[page + SHARED_SLOT] === 0 &&
+              heap[page + 1] !== 0 &&
+              !this.ownedOnly(heap, page, flags)
+            )
+              this.shareList(page); // its list as it is before the record: the run's other pages are compared with it
+            const before = heap[page + SHARED_SLOT];
+            if (
+              h !== 0 &&
+              ((pre !== 0 &&
+                (before === pre ||
+                  (before === 0 && sameList(heap, heap[pre + Shared.FIRST], heap[page + 1])))) ||
+                this.ownedOnly(heap, page, flags))
+            ) {
               this.pointToRun(heap, page, h);
               spare--;
             } else {
-              if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
-              if (this.recordOwned(heap, page, flags, site, now)) {
-                if (h === 0) {
-                  this.shareList(page);
-                  h = heap[page + SHARED_SLOT];
-                  spare = h === 0 ? 0 : Math.floor((end - stop) / PAGE_INTS); // at most the run's whole pages after this one
-                  if (spare > 0) this.addRefs(h, spare);
-                }
-              } else this.record(page, Access.MASK, flags, site);
+              if (before !== 0) {
+                if (h === 0) this.addRefs(before, 1); // kept until the run ends: its header is not reused meanwhile
+                this.ownList(page);
+              }
+              const owned = this.recordOwned(heap, page, flags, site, now);
+              if (!owned) this.record(page, Access.MASK, flags, site);
+              if (h === 0 && (owned || before !== 0)) {
+                this.shareList(page);
+                h = heap[page + SHARED_SLOT];
+                pre = h === 0 ? 0 : before;
+                spare = h === 0 ? 0 : Math.floor((end - stop) / PAGE_INTS); // at most the run's whole pages after this one
+                if (spare > 0) this.addRefs(h, spare);
+                if (pre === 0 && before !== 0) this.addRefs(before, -1);
+              }
             }
             w = stop;
             continue;
@@ -429,6 +450,7 @@ export class Shadow {
         }
         this.flushDrops();
         if (spare > 0) this.addRefs(h, -spare);
+        if (pre !== 0) this.addRefs(pre, -1);
       }
       for (let k = 0; k < nPages; k++) if (heap[pages[k] + 3] !== UNIFORM) this.merge(heap, pages[k]);
       return true;
@@ -500,7 +522,11 @@ export class Shadow {
    * **Run-level record** (BigFoot's coalescing on the shadow side, PLDI 2017 §4): a range check's uniform page
    * whose list is {@link ownedOnly} would be left by {@link recordOwned} with the one Info the run's first such page
    * got, so it points to that page's shared list, header `h` ({@link shareList}), instead of copying its own and
-   * renewing it: the run's pages then hold one list, one Info, however many pages the run covers. `h` already
+   * renewing it: the run's pages then hold one list, one Info, however many pages the run covers. Likewise a page
+   * whose list, before the record, equals the run's first recorded page's (the same shared list, or an equal own
+   * list: {@link record} depends only on the list's records and the access, so it would leave equal lists; sor's rows,
+   * a write and a read of this thread each): the first page's list is shared before its record, so that the others
+   * are compared with it (`pre` in {@link accessRuns}, a reference held until the run ends). `h` already
    * counts this page's reference (counted ahead by the caller: a stop in between leaves a count too high, a leak);
    * the slot is written before the head (the protocol of {@link shareList}); the page's old list is released, or
    * its shared list's reference dropped ({@link dropRefs}, batched). Page lock held, and the locks of every page
@@ -508,11 +534,16 @@ export class Shadow {
    */
   private pointToRun(heap: Int32Array, page: number, h: number): void {
     const old = heap[page + SHARED_SLOT];
-    const e = heap[page + 1];
+    let e = heap[page + 1];
     heap[page + SHARED_SLOT] = h;
     heap[page + 1] = heap[h + Shared.FIRST];
-    if (old === 0) this.release(e);
-    else this.dropRefs(old);
+    if (old !== 0) this.dropRefs(old);
+    else
+      while (e !== 0) {
+        const next = heap[e + Info.NEXT];
+        this.release(e);
+        e = next;
+      }
   }
 
   /**
