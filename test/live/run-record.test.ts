@@ -37,6 +37,25 @@ function firstLists(s: StateViews, base: number): string[] {
   return out;
 }
 
+/**
+ * Thread 1 of `a` records the 32 words from `a.base` by one range check, thread 1 of `b` the same words by per-access
+ * checks, at list position `pos`: both succeed and leave the same Infos.
+ */
+function sameAsPerAccess(
+  a: ReturnType<typeof twoThreads>,
+  b: ReturnType<typeof twoThreads>,
+  flags: number,
+  site: number,
+  pos: number,
+): void {
+  a.one.pos = pos;
+  b.one.pos = pos;
+  assert.ok(run(a.one, a.base, 32, flags, site));
+  for (let w = 0; w < 32; w++)
+    assert.equal(b.one.access(b.base + 2 * w, Access.MASK, flags, site, true), undefined);
+  assert.deepEqual(firstLists(a.s, a.base), firstLists(b.s, b.base), `at position ${pos}`);
+}
+
 describe('range checks: run-level record of uniform pages', () => {
   test('the owned uniform pages of a run point to one list, with the per-access checks’ Infos', () => {
     const a = twoThreads();
@@ -45,14 +64,8 @@ describe('range checks: run-level record of uniform pages', () => {
       [Access.WRITE, 5, 1],
       [Access.WRITE, 6, 2],
       [Access.WRITE, 6, 3],
-    ]) {
-      a.one.pos = pos;
-      b.one.pos = pos;
-      assert.ok(run(a.one, a.base, 32, flags, site));
-      for (let w = 0; w < 32; w++)
-        assert.equal(b.one.access(b.base + 2 * w, Access.MASK, flags, site, true), undefined);
-      assert.deepEqual(firstLists(a.s, a.base), firstLists(b.s, b.base), `at position ${pos}`);
-    }
+    ])
+      sameAsPerAccess(a, b, flags, site, pos);
     const heap = a.s.heap;
     const h = heap[a.base + SHARED_SLOT];
     assert.notEqual(h, 0);
@@ -78,12 +91,7 @@ describe('range checks: run-level record of uniform pages', () => {
       [0, 7, 4],
       [Access.WRITE, 8, 5],
     ]) {
-      a.one.pos = pos;
-      b.one.pos = pos;
-      assert.ok(run(a.one, a.base, 32, flags, site));
-      for (let w = 0; w < 32; w++)
-        assert.equal(b.one.access(b.base + 2 * w, Access.MASK, flags, site, true), undefined);
-      assert.deepEqual(firstLists(a.s, a.base), firstLists(b.s, b.base), `at position ${pos}`);
+      sameAsPerAccess(a, b, flags, site, pos);
       if (pos === 1) continue; // empty pages before: each records its own list
       const heap = a.s.heap;
       const h = heap[a.base + SHARED_SLOT];

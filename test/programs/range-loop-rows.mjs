@@ -1,42 +1,28 @@
 // expect: no race
-// idiom: range-checked loops over a row whose pages hold two records of one thread (its write, then its read, as
-// sor's rows): the run's pages point to the first page's recorded list. b's read of an element of a later page is
-// ordered after all of a's loops (an Atomics store and load): no race.
+// idiom: a row handed from thread to thread (an Atomics store, then load) and read and written by range-checked loops
+// on each side, so that its pages hold records of both threads and the run's later pages point to the first page's
+// recorded list (sor's rows): every access is ordered after the other thread's, no race.
 import { workers } from './sched.mjs';
 
-/** Writes v + j into a[j], j in [0, 64): a range-checked loop. */
-function write(a, v) {
-  for (let j = 0; j < 64; j++) a[j] = v + j;
-}
-
-/** The sum of a[0..64): a range-checked loop. */
-function sum(a) {
-  let s = 0;
-  for (let j = 0; j < 64; j++) s += a[j];
-  return s;
-}
-
-const { main, joined, i, at, row, flag } = workers(import.meta.url, 2, () => ({
-  row: new Float64Array(new SharedArrayBuffer(8 * 64)),
-  flag: new Int32Array(new SharedArrayBuffer(8)),
+const { main, joined, i, at, cells, turn } = workers(import.meta.url, 2, () => ({
+  cells: new Float64Array(new SharedArrayBuffer(8 * 80)),
+  turn: new Int32Array(new SharedArrayBuffer(4)),
 }));
+/** Reads the row, then writes it from what it read: range-checked loops. */
+function relay(row) {
+  let total = 0;
+  for (let j = 0; j < 80; j++) total += row[j];
+  for (let j = 0; j < 80; j++) row[j] = total / 80 + j;
+}
+
 if (main) {
   await joined;
-} else if (i === 0) {
-  at(0, () => {
-    let s = 0;
-    for (let round = 0; round < 3; round++) {
-      write(row, round);
-      Atomics.add(flag, 1, 1); // a new epoch: the read below is recorded beside the write
-      s += sum(row);
-      Atomics.add(flag, 1, 1);
-    }
-    write(row, 10); // the pages' lists are this thread's read and write: all point to the first page's new list
-    Atomics.store(flag, 0, s);
-  });
 } else {
-  at(1, () => {
-    if (Atomics.load(flag, 0) === 0) throw new Error('not ordered after the loops');
-    if (row[37] !== 47) throw new Error(`element 37 is ${row[37]}`);
-  });
+  // thread 0 at steps 0, 2, 4; thread 1 at steps 1, 3, each after the other's store
+  for (let k = i; k < 5; k += 2)
+    at(k, () => {
+      if (Atomics.load(turn, 0) !== k) throw new Error(`turn ${Atomics.load(turn, 0)}, not ${k}`);
+      relay(cells);
+      Atomics.store(turn, 0, k + 1);
+    });
 }
