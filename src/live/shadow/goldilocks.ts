@@ -375,14 +375,19 @@ export class Shadow {
       for (let r = 0; r < runs.length; r += 4) {
         const end = runs[r] + 2 * runs[r + 1];
         const flags = runs[r + 2];
+        let list = 0; // the shared list of the run's last page decided by the Owner case (its Infos: `own`), or 0
+        let listOwn = 0;
         for (let w = runs[r]; w < end; ) {
           const page = lockOf(w);
           const uniform = heap[page + 3] === UNIFORM; // its first word stands for all 8
+          const shared = uniform ? heap[page + SHARED_SLOT] : 0;
           const word = uniform ? page : w;
-          const own = this.ownedWord(heap, word, flags);
+          const own = list !== 0 && shared === list ? listOwn : this.ownedWord(heap, word, flags); // the same list: the same Infos
           if (own >= 0) {
             owned++;
             ownChecks += own;
+            list = shared;
+            listOwn = own;
           } else if (
             !this.shortCircuited(heap, word, Access.MASK, flags) &&
             this.find(word, Access.MASK, flags)
