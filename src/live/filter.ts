@@ -32,6 +32,20 @@ export const filterSize = (f: EpochFilter): number => f.filter.byteLength + f.ep
 export const filterBits = (f: EpochFilter, w: number, epoch: number): number =>
   f.epochs[w >>> BLOCK_SHIFT] === epoch ? f.filter[w] : 0;
 
+/**
+ * The first word in [w, to) whose block is of `epoch` (`to` when none): the words before it have no entry in `epoch`
+ * ({@link filterBits} 0), skipped a block at a time (a range check's scan, `./spans.ts`).
+ */
+export function filterNextBlock(f: EpochFilter, w: number, to: number, epoch: number): number {
+  const epochs = f.epochs;
+  let b = w >>> BLOCK_SHIFT;
+  if (epochs[b] === epoch) return w;
+  const last = (to - 1) >>> BLOCK_SHIFT;
+  do b++;
+  while (b <= last && epochs[b] !== epoch);
+  return Math.min(to, b << BLOCK_SHIFT);
+}
+
 /** Adds `bits` (read bits 0–7, write bits 8–15) to word `w`'s entry in `epoch`, voiding its block's older entries. */
 export function filterAdd(f: EpochFilter, w: number, epoch: number, bits: number): void {
   const b = w >>> BLOCK_SHIFT;

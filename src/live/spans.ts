@@ -24,7 +24,7 @@
  * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
  */
 import type { SiteFunction, SpanCheck } from '../hooks/contract.js';
-import { type EpochFilter, filterAddRun, filterBits } from './filter.js';
+import { type EpochFilter, filterAddRun, filterBits, filterNextBlock } from './filter.js';
 import { STAT } from './memory/state.js';
 import type { Shadow } from './shadow/goldilocks.js';
 import { Access, lockOf, PAGE_INTS } from './shadow/goldilocks.js';
@@ -335,7 +335,8 @@ export class Spans {
   /**
    * Adds the words [from, to) of view `v` (access `k`'s) that the same-epoch filter does not cover, as runs; the
    * filter is read only inside the hull of the words it covers in this epoch (`touched`), the words outside are
-   * not covered.
+   * not covered, and inside it the blocks of another epoch are skipped whole (lufact's update: the row swap's two
+   * words set the hull over the column it then loops over).
    */
   private addRuns(v: SpanView, k: number, from: number, to: number, write: boolean, site: number): void {
     const epoch = this.c.epoch();
@@ -351,6 +352,12 @@ export class Spans {
     const hi = lo === to ? to : Math.min(to, touched[2]);
     let start = from < lo ? from : -1;
     for (let x = lo; x < hi; x++) {
+      const next = filterNextBlock(v, x, hi, epoch); // the words [x, next) are not covered
+      if (next > x) {
+        if (start < 0) start = x;
+        x = next - 1;
+        continue;
+      }
       const e = filterBits(v, x, epoch);
       const covered = (((write ? 0 : e) | (e >>> 8)) & Access.MASK) === Access.MASK;
       if (!covered) {

@@ -102,6 +102,31 @@ describe('range checks: run-level record of uniform pages', () => {
     }
   });
 
+  test('pages whose shared list is the first page’s point to its recorded list: the per-access checks’ Infos', () => {
+    // sor's rows: written, then read (a list of two Infos: no Owner record in place), then written again
+    const a = twoThreads();
+    const b = twoThreads();
+    const lists = new Set<number>();
+    for (const [flags, site, pos] of [
+      [Access.WRITE, 5, 1],
+      [0, 6, 2],
+      [Access.WRITE, 5, 3],
+      [0, 6, 4],
+      [0, 7, 4],
+      [Access.WRITE, 8, 5],
+    ]) {
+      sameAsPerAccess(a, b, flags, site, pos);
+      if (pos === 1) continue; // empty pages before: each records its own list
+      const heap = a.s.heap;
+      const h = heap[a.base + SHARED_SLOT];
+      assert.notEqual(h, 0, `at position ${pos}`);
+      for (let p = 1; p < 4; p++)
+        assert.equal(heap[a.base + p * PAGE_INTS + SHARED_SLOT], h, `page ${p}, ${pos}`);
+      lists.add(h);
+    }
+    assert.ok(lists.size > 1);
+  });
+
   test("another thread's access inside such a page races; its range check records nothing", () => {
     const { s, base, one, two } = twoThreads();
     one.pos = 1;

@@ -28,7 +28,7 @@
 import { getEnvironmentData, setEnvironmentData, threadId } from 'node:worker_threads';
 import { CHECK_DECISIONS } from '../../detectors/goldilocks/short-circuit.js';
 import { LIVE_DETECTORS, SHADOW_LIMIT_DEFAULT, SHADOW_LIMIT_MAX } from '../options.js';
-import { type HeapAtomics, heapAtomics, heapMemory } from './heap-atomics.js';
+import { type HeapAtomics, heapAtomics, heapMemory, PAGE_LOCK_STRIDE } from './heap-atomics.js';
 
 /** The Atomics functions as they were before the runtime patched the global object. */
 export const rawAtomics = {
@@ -401,6 +401,17 @@ export class StateViews {
         : {
             cas: (i, expected, value) => rawAtomics.compareExchange(heap, i, expected, value),
             xchg: (i, value) => rawAtomics.exchange(heap, i, value),
+            lockRange: (first, n, self) => {
+              let k = 0;
+              while (k < n && rawAtomics.compareExchange(heap, first + k * PAGE_LOCK_STRIDE, 0, self) === 0)
+                k++;
+              return k;
+            },
+            unlockRange: (first, n) => {
+              let k = 0;
+              while (k < n && !(rawAtomics.exchange(heap, first + k * PAGE_LOCK_STRIDE, 0) & WAITERS)) k++;
+              return k;
+            },
           };
   }
 

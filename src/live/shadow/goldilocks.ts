@@ -74,6 +74,7 @@ import {
 } from '../memory/state.js';
 import { mapCells, raisePosition } from '../memory/sync-list.js';
 import { DATA, LiveLockset } from './lockset.js';
+import { lockSome, unlockSome } from './page-locks.js';
 
 const COMMIT = SyncKind.Commit;
 
@@ -383,12 +384,13 @@ export class Shadow {
    * The pages are locked in ascending order; every other holder of a page lock holds no other page lock while it
    * waits for one (`accessRun`, the eager collector), so this cannot deadlock. A run covering a uniform page whole
    * is checked and recorded once for the page, as {@link accessRun} does. Counted as the checks of
-   * {@link accessRun}.
+   * {@link accessRun}. The locks of consecutive pages are taken and released by one call each (`./page-locks.ts`).
    *
    * **The Owner case inline** (97% of lufact's and sor's checks): a word whose Infos are all this thread's is
    * decided by the owner short-circuit without a call ({@link ownedWord}), and a word whose list is this thread's
    * one Info of exactly this access is recorded in place ({@link recordOwned}); any other word takes
-   * {@link shortCircuited}/{@link find} and {@link record}, the reference path.
+   * {@link shortCircuited}/{@link find} and {@link record}, the reference path, and the run's other uniform pages
+   * whose lists equaled it before point to its recorded list ({@link pointToRun}).
    * @returns true when every access was checked and recorded, false when one would conflict (nothing recorded).
    */
   accessRuns(runs: readonly number[], pages: Int32Array, nPages: number): boolean {
@@ -396,33 +398,44 @@ export class Shadow {
     let held = 0;
     try {
       const heap = s.heap; // fixed-length (`../memory/state.ts`)
-      for (; held < nPages; held++) {
-        lockPage(s, pages[held]);
-      }
+      while (held < nPages) held += lockSome(s, pages, held, nPages);
+      let owned = 0; // words decided by the Owner case, and their checks (counted once, below)
+      let ownChecks = 0;
       for (let r = 0; r < runs.length; r += 4) {
         const end = runs[r] + 2 * runs[r + 1];
         const flags = runs[r + 2];
+        let list = 0; // the shared list of the run's last page decided by the Owner case (its Infos: `own`), or 0
+        let listOwn = 0;
         for (let w = runs[r]; w < end; ) {
           const page = lockOf(w);
           if (heap[page + 3] === PATTERN) this.splitPage(page); // a list per word
           const uniform = heap[page + 3] === UNIFORM; // its first word stands for all 8
+          const shared = uniform ? heap[page + SHARED_SLOT] : 0;
           const word = uniform ? page : w;
-          if (
-            !this.ownedWord(heap, word, flags) &&
+          const own = list !== 0 && shared === list ? listOwn : this.ownedWord(heap, word, flags); // the same list: the same Infos
+          if (own >= 0) {
+            owned++;
+            ownChecks += own;
+            list = shared;
+            listOwn = own;
+          } else if (
             !this.shortCircuited(heap, word, Access.MASK, flags) &&
             this.find(word, Access.MASK, flags)
-          )
+          ) {
+            this.countOwned(owned, ownChecks);
             return false;
+          }
           w = uniform ? Math.min(end, page + PAGE_INTS) : w + 2;
         }
       }
+      this.countOwned(owned, ownChecks);
       const now = this.now();
       for (let r = 0; r < runs.length; r += 4)
         this.recordRun(heap, runs[r], runs[r + 1], runs[r + 2], runs[r + 3], now);
-      for (let k = 0; k < nPages; k++) this.merge(heap, pages[k]);
+      for (let k = 0; k < nPages; k++) if (heap[pages[k] + 3] !== UNIFORM) this.merge(heap, pages[k]);
       return true;
     } finally {
-      for (let k = 0; k < held; k++) unlockPage(s, pages[k]);
+      for (let k = 0; k < held; ) k += unlockSome(s, pages, k, held);
     }
   }
 
@@ -434,9 +447,11 @@ export class Shadow {
    * on pages that had equal lists (its result depends only on the list and the access, the same for the whole run),
    * so a uniform page covered whole is recorded by the general path once — its own copy ({@link ownList}),
    * {@link recordOwned} or {@link record}, then {@link shareList} — and each later page of the run that had the
-   * same list points to the list that page got ({@link pointToRun}), without copying nor comparing: a page pointing
-   * to the same shared list `from`, or a page whose list is one Info of this thread's of this very access when the
-   * general page's was ({@link ownedOnly}: the result is one Info of this access at `now`). The run's pages then go
+   * same list points to the list that page got ({@link pointToRun}), without copying: a page pointing to the same
+   * shared list `from`, a page whose own list equals `from`'s (the general page's own list is shared before its
+   * record, so that the others are compared with it: sor's rows, this thread's write and read), or a page whose list
+   * is one Info of this thread's of this very access when the general page's was ({@link ownedOnly}: the result is
+   * one Info of this access at `now`). The run's pages then go
    * back to the lists shared across pages and runs, one list per run and kind of list, not one per page.
    * References: the general page's reference on `from` is kept until the run ends (so that `from` is not freed and
    * its header reused as another list meanwhile), and `spare` references are counted on `to` ahead of the run's
@@ -460,13 +475,22 @@ export class Shadow {
       const page = lockOf(w);
       const stop = Math.min(end, page + PAGE_INTS);
       if (w === page && stop === page + PAGE_INTS && this.uniform(heap, page)) {
-        const old = heap[page + SHARED_SLOT];
-        if (to !== 0 && ((old !== 0 && old === from) || (owned && this.ownedOnly(heap, page, flags)))) {
+        let old = heap[page + SHARED_SLOT];
+        if (
+          to !== 0 &&
+          ((from !== 0 &&
+            (old === from || (old === 0 && sameList(heap, heap[from + Shared.FIRST], heap[page + 1])))) ||
+            (owned && this.ownedOnly(heap, page, flags)))
+        ) {
           if (old !== to) {
             this.pointToRun(heap, page, to);
             spare--;
           }
         } else {
+          if (old === 0 && heap[page + 1] !== 0 && !this.ownedOnly(heap, page, flags)) {
+            this.shareList(page); // its list before the record, shared: the run's later pages are compared with it
+            old = heap[page + SHARED_SLOT];
+          }
           if (old !== 0) this.copyShared(heap, page); // its reference on `old` kept
           const wasOwned = this.recordOwned(heap, page, flags, site, now);
           if (!wasOwned) this.record(page, Access.MASK, flags, site);
@@ -506,10 +530,11 @@ export class Shadow {
   /**
    * The Owner case of {@link accessRuns}: are all the Infos of word `word` this thread's? Then each that conflicts
    * with a plain access of the whole word with `flags` (0 or WRITE: it conflicts when it or the access writes) is
-   * decided by the owner short-circuit (program order, §5.1; an access with `flags` is never transactional), counted
-   * as {@link shortCircuited} counts it. Else nothing is counted. Lock held.
+   * decided by the owner short-circuit (program order, §5.1; an access with `flags` is never transactional).
+   * @returns how many Infos it decided so (to be counted by {@link countOwned}), or -1 when some Info is another
+   * thread's (nothing decided). Lock held.
    */
-  private ownedWord(heap: Int32Array, word: number, flags: number): boolean {
+  private ownedWord(heap: Int32Array, word: number, flags: number): number {
     const t = this.t;
     let own = 0;
     let e = heap[word + 1];
@@ -517,12 +542,18 @@ export class Shadow {
       const f = heap[e + Info.FLAGS];
       if (f & Access.MASK && (f | flags) & Access.WRITE) own++;
     }
-    if (e !== 0) return false;
+    return e === 0 ? own : -1;
+  }
+
+  /**
+   * Counts `words` accesses of words decided by {@link ownedWord}, with `checks` Infos decided by the owner
+   * short-circuit, as {@link shortCircuited} counts them.
+   */
+  private countOwned(words: number, checks: number): void {
     const counts = this.counts;
-    counts[STAT.accesses]++;
-    counts[STAT.checks] += own;
-    counts[STAT.shortCircuitOwner] += own;
-    return true;
+    counts[STAT.accesses] += words;
+    counts[STAT.checks] += checks;
+    counts[STAT.shortCircuitOwner] += checks;
   }
 
   /**
@@ -558,16 +589,21 @@ export class Shadow {
   /**
    * Page `page` (uniform, its lock held) points to the shared list of header `h`, whose reference for it is counted
    * already ({@link recordRun}); the slot is written before the head (the protocol of {@link shareList}); the page's
-   * old list is released (one Info: {@link ownedOnly}), or its shared list's reference dropped ({@link dropRefs},
-   * batched).
+   * old list is released (all its Infos: one for {@link ownedOnly}, or a list equal to `h`'s before the record), or
+   * its shared list's reference dropped ({@link dropRefs}, batched).
    */
   private pointToRun(heap: Int32Array, page: number, h: number): void {
     const old = heap[page + SHARED_SLOT];
-    const e = heap[page + 1];
+    let e = heap[page + 1];
     heap[page + SHARED_SLOT] = h;
     heap[page + 1] = heap[h + Shared.FIRST];
-    if (old === 0) this.release(e);
-    else this.dropRefs(old);
+    if (old !== 0) this.dropRefs(old);
+    else
+      while (e !== 0) {
+        const next = heap[e + Info.NEXT];
+        this.release(e);
+        e = next;
+      }
   }
 
   /**
