@@ -36,7 +36,7 @@ built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numb
 import type * as E from 'estree';
 import { PURE_MATH } from '../hooks/names.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
-import { invariantVariable, loopLocal } from './scope.js';
+import { loopLocal } from './scope.js';
 import { type N, namedMethodCall, unparen } from './syntax.js';
 import { tempIn } from './temporaries.js';
 
@@ -71,7 +71,15 @@ export interface RangePlan {
   views: string[];
   /** The variables `V` of the bounds `V.length` in `HI`, each tested with `Hooks.fixedLength` on entry. */
   lengths: string[];
+  /**
+   * A covered loop (see the file header): its body may `continue`, `break` and access elements conditionally; its
+   * guard holds one bit per access (bit k: `accesses[k]` may run plain), from `Hooks.covered`, not `Hooks.span`.
+   */
+  covered: boolean;
 }
+
+/** Accesses past which a loop is not a covered loop: one bit each in its guard, a 32-bit integer. */
+const MAX_COVERED = 31;
 
 const ARITHMETIC = new Set([
   '+',
@@ -177,7 +185,11 @@ class Body {
   /** The calls `M.f(...)` of the body (`f` of `PURE_MATH`), by the texts `M` and `f`. */
   readonly calls: Array<{ object: string; name: string }> = [];
 
-  constructor(readonly j: string) {}
+  /** `loose`: the walk of a covered loop (`continue`, `break`, conditional element accesses allowed). */
+  constructor(
+    readonly j: string,
+    readonly loose: boolean,
+  ) {}
 
   use(id: E.Identifier): void {
     this.uses.push({ name: id.name, pos: (id as N).start });
@@ -190,6 +202,10 @@ class Body {
         this.expression(s.expression, false);
         return;
       case 'EmptyStatement':
+        return;
+      case 'ContinueStatement':
+      case 'BreakStatement':
+        if (!this.loose || s.label) refuse();
         return;
       case 'BlockStatement':
         for (const x of s.body) this.statement(x, false);
@@ -216,10 +232,11 @@ class Body {
     }
   }
 
-  /** An `if` branch: no declarations, no element accesses (`conditional`). */
+  /** An `if` branch: no declarations, no element accesses (`conditional`) but in a covered loop. */
   private branch(s: E.Statement): void {
     if (s.type === 'BlockStatement') for (const x of s.body) this.branch(x);
     else if (s.type === 'ExpressionStatement') this.expression(s.expression, true);
+    else if (s.type === 'ContinueStatement' || s.type === 'BreakStatement') this.statement(s, false);
     else if (s.type === 'IfStatement') {
       this.expression(s.test, true);
       this.branch(s.consequent);
@@ -320,7 +337,7 @@ class Body {
   }
 
   private element(m: E.MemberExpression, kind: 0 | 1 | 2, conditional: boolean): void {
-    if (conditional || !m.computed || m.object.type !== 'Identifier' || m.optional) refuse();
+    if ((conditional && !this.loose) || !m.computed || m.object.type !== 'Identifier' || m.optional) refuse();
     const view = (m.object as E.Identifier).name;
     const ids = new Set<string>();
     const { text, coef } = affine(m.property, this.j, J, ids);
@@ -375,13 +392,18 @@ function header(node: E.ForStatement) {
  */
 export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
   if (loop.node.type !== 'ForStatement') return null;
+  return planOf(rw, loop, false) ?? planOf(rw, loop, true);
+}
+
+/** The range plan of `loop` (a `for` loop), a covered loop's when `loose`; else null. */
+function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
   try {
     const node = loop.node as unknown as E.ForStatement;
     const h = header(node);
-    const body = new Body(h.j);
+    const body = new Body(h.j, loose);
     if (node.body.type === 'BlockStatement') for (const x of node.body.body) body.statement(x, true);
     else body.statement(node.body, false);
-    if (body.accesses.length === 0) return null;
+    if (body.accesses.length === 0 || (loose && body.accesses.length > MAX_COVERED)) return null;
     const ints = new Set<string>();
     const his = new Set<string>();
     const lengths = new Map<string, E.Identifier>();
@@ -411,20 +433,20 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
       const at = body.declaredAt.get(u.name);
       if (at !== undefined && u.pos < at) refuse();
     }
-    // views, index and bound variables: invariant; other free variables: locals declared before the loop
-    for (const a of body.accesses) {
-      const id = (a.member.object as E.Identifier) ?? refuse();
-      if (invariantVariable(rw, loop, id) === null) refuse();
-    }
-    for (const [name, id] of ids) if (name !== h.j && invariantVariable(rw, loop, id) === null) refuse();
-    for (const id of lengths.values()) if (invariantVariable(rw, loop, id) === null) refuse();
+    // views, index and bound variables: locals declared before the loop that the body does not assign (`fixed`,
+    // above), as the body runs no other code: the same value throughout the loop (an outer loop's variable too);
+    // other free variables: locals declared before the loop
+    for (const a of body.accesses) if (!loopLocal(rw, loop, a.member.object as E.Identifier)) refuse();
+    for (const [name, id] of ids) if (name !== h.j && !loopLocal(rw, loop, id)) refuse();
+    for (const id of lengths.values()) if (!loopLocal(rw, loop, id)) refuse();
     const numbers = new Set<string>([...ids.keys()].filter((n) => n !== h.j));
     for (const [name, id] of body.free) {
       if (name === h.j || views.includes(name) || body.declared.has(name)) continue;
       if (!loopLocal(rw, loop, id)) refuse();
       numbers.add(name);
     }
-    for (const v of views) {
+    // a covered loop records nothing: any order of reads and writes
+    for (const v of loose ? [] : views) {
       const of = body.accesses.filter((a) => a.view === v);
       if (!of.some((a) => a.kind !== 1)) continue; // only written
       for (let k = 0; k < of.length; k++)
@@ -440,6 +462,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
       ints,
       views,
       lengths: [...lengths.keys()],
+      covered: loose,
     };
   } catch (e) {
     if (e instanceof Refused) return null;
@@ -453,7 +476,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
  */
 export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | null>): string {
   const unshared = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
-  if (sites.includes(null)) return `${plan.temp} = ${unshared}`;
+  if (sites.includes(null)) return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : 0` : unshared}`;
   const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
   const objects = new Map<string, string[]>();
   for (const c of plan.calls) objects.set(c.object, [...(objects.get(c.object) ?? []), `"${c.name}"`]);
@@ -468,8 +491,9 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
     const first = affine(a.node, plan.j, lo, new Set()).text;
     return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${a.coef * plan.step}, ${a.kind}, ${sites[k]}`;
   });
-  return (
-    `${plan.temp} = ${unshared} || ${typed}${pure}${fixed}${HOOKS_GLOBAL}.span(${SITE_FN}, ${lo}, (${hi}), ${plan.step}, ` +
-    `${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`
-  );
+  const check =
+    `${typed}${pure}${fixed}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${lo}, (${hi}), ` +
+    `${plan.step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
+  // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
+  return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`}`;
 }
