@@ -18,9 +18,10 @@
 calls but `M.f(...)` with `f` one of `PURE_MATH`, `../hooks/names.ts`, whose value the guard tests to be that
 built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numbers it runs no other code);
  * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
- * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` invariant in the loop
- * (`./scope.ts`), every other variable read a local of the function declared before the loop (accumulators may be
- * assigned). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
+ * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` locals of the function declared before the loop
+ * (`./scope.ts` `loopLocal`) that the body does not assign (as it runs no other code, they keep their value
+ * throughout the loop: an outer loop's variable qualifies), every other variable read a local of the function
+ * declared before the loop (accumulators may be assigned). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
  * reads `HI` (a TypedArray over a SharedArrayBuffer that cannot grow, its `length` the built-in getter: the same
  * number at every test of the loop, and no code run by the guard's extra read). The typeof tests make every operator one on numbers (the runtime refuses BigInt arrays), so nothing
  * in the body throws or runs code; `ints` (the variables of `LO` and of the indices) must be safe integers for
@@ -31,6 +32,14 @@ built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numb
  * first access of each element in the loop is of the kind the runtime records first (reads, then writes), so the
  * shadow state it leaves is the one the per-access checks leave. The runtime refuses two view variables over
  * overlapping bytes (`../live/spans.ts`).
+ *
+ * **Covered loops** (docs/RUNTIME.md "Covered loops"): a loop refused only because its body may `continue` or
+ * `break` (unlabeled), accesses elements only in some iterations (under `if`, `?:`, `&&`, `||`, `??`), or writes an
+ * element before reading it, is planned with the same rules otherwise (at most {@link MAX_COVERED} accesses). Its
+ * guard is a number from `__goldilocks.covered(...)` (the arguments of `span`), `-1` when no view is shared, and
+ * each access runs plain when its bit is set (`(R & 2^k) ? ORIGINAL : GUARDED`): the runtime sets it when every
+ * element the access may touch was already checked for its kind in the thread's epoch, and records nothing, so an
+ * access that does not run changes nothing.
  */
 
 import type * as E from 'estree';
