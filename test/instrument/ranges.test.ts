@@ -95,16 +95,27 @@ function views(count: number, n: number): Float64Array[] {
   return out;
 }
 
-/** Runs the instrumented `fn` on fresh views, range-checked or not: the accesses seen, the result, the views after. */
-function runOnce(fn: string, args: (v: Float64Array[]) => unknown[], count: number, withRanges: boolean) {
+/**
+ * Runs the instrumented `fn` on fresh views, range-checked or not, `covered` answering `answer`: the accesses seen,
+ * the result, the views after, and the calls of `span` and `covered`.
+ */
+function runOnce(
+  fn: string,
+  args: (v: Float64Array[]) => unknown[],
+  count: number,
+  withRanges: boolean,
+  answer = 0,
+) {
   named = new Map();
   seen = new Set();
   spans = 0;
   ranged = withRanges;
+  covers = 0;
+  bits = answer;
   const v = views(count, 40);
   const f = runInThisContext(compile(fn)) as (...a: unknown[]) => unknown;
   const result = f(...args(v));
-  return { seen: [...seen].sort(), result, after: v.map((a) => [...a]), spans };
+  return { seen: [...seen].sort(), result, after: v.map((a) => [...a]), spans, covers };
 }
 
 /** The loops that take the range check, with arguments: both runs see the same accesses and compute the same. */
@@ -367,17 +378,9 @@ describe('Hooks.fixedLength (the test of a V.length bound)', () => {
   });
 });
 
-/** Runs the instrumented `fn` on fresh views with `covered` answering `answer`: the accesses seen and the results. */
-function runCovered(fn: string, args: (v: Float64Array[]) => unknown[], count: number, answer: number) {
-  named = new Map();
-  seen = new Set();
-  covers = 0;
-  bits = answer;
-  const v = views(count, 40);
-  const f = runInThisContext(compile(fn)) as (...a: unknown[]) => unknown;
-  const result = f(...args(v));
-  return { seen: [...seen].sort(), result, after: v.map((a) => [...a]), covers };
-}
+/** Runs the instrumented `fn` on fresh views with `covered` answering `answer` (see {@link runOnce}). */
+const runCovered = (fn: string, args: (v: Float64Array[]) => unknown[], count: number, answer: number) =>
+  runOnce(fn, args, count, false, answer);
 
 const coveredIn = (fn: string): boolean => compile(fn).includes('__goldilocks.covered(');
 
