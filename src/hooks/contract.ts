@@ -45,6 +45,12 @@ export type SpanCheck = (
   list: readonly unknown[],
 ) => boolean;
 
+/**
+ * The cover check of a covered loop: {@link Hooks.covered}'s arguments (those of {@link SpanCheck}), one bit per
+ * access of the list, set when the access may run plain.
+ */
+export type CoverCheck = (...args: Parameters<SpanCheck>) => number;
+
 /** The detector behind the hooks; see the file header for the exact contract. */
 export interface Runtime {
   get(o: ArrayBufferView, k: unknown, site: number): unknown;
@@ -65,6 +71,13 @@ export interface Runtime {
    * false (nothing recorded) sends them to their per-access checks. Throws nothing. Optional: without it, false.
    */
   span?: SpanCheck;
+  /**
+   * The cover check of a covered loop (`../instrument/ranges.ts`), see {@link Hooks.covered}: bit k set when every
+   * element the k-th access of the list may touch was checked by this thread in its current epoch, for its kind (the
+   * same-epoch filter's covered runs, `../live/cover.ts`), so that its per-access check would record nothing and
+   * report nothing. Records nothing, throws nothing. Optional: without it, 0.
+   */
+  covered?: CoverCheck;
   /**
    * A read of every element of `o` (a TypedArray over shared memory) at `site`: the copy a TypedArray constructor
    * makes of it (ECMA-262 §23.2.5.1.2 InitializeTypedArrayFromTypedArray). Throws before the copy, like `get`.
@@ -130,7 +143,10 @@ export interface WorkerHooks {
  * The hooks without the fields made from the installed runtime (`installRuntime` makes those when it
  * publishes them): what a runtime is made with.
  */
-export type ThreadHooks = Omit<Hooks, 'r' | 'w' | 'span' | 'callee' | 'callee1' | 'direct' | 'atomics'>;
+export type ThreadHooks = Omit<
+  Hooks,
+  'r' | 'w' | 'span' | 'covered' | 'callee' | 'callee1' | 'direct' | 'atomics'
+>;
 
 /** Default export of a runtime module: called once per thread with that thread's hooks. */
 export type RuntimeFactory = (hooks: ThreadHooks) => Runtime;
@@ -280,6 +296,13 @@ export interface Hooks {
    * runtime's {@link Runtime.span}, else false.
    */
   readonly span: SpanCheck;
+  /**
+   * Before a covered `for` loop (`../instrument/ranges.ts`: it may `continue`, `break` or access elements only in
+   * some iterations, but runs no other code and no synchronization), when one of its views is over shared memory:
+   * the arguments of {@link span}; a number whose bit k (k < 31) is set when the k-th access of the list may run
+   * plain in every iteration. The runtime's {@link Runtime.covered}, else 0.
+   */
+  readonly covered: CoverCheck;
   /** Write `o[k] = v` at site `i` of module `m`; returns `v`. Plain writes have strict-mode semantics. */
   readonly set: (o: ArrayBufferView, k: unknown, v: unknown, m: SiteFunction, i: number) => unknown;
   /**

@@ -14,6 +14,8 @@ import { shared } from './views.js';
 const slow = (o: ArrayBufferView): unknown => shared(o) || o;
 /** Without range checks: every access of the loop is checked on its own. */
 const noSpan = (): boolean => false;
+/** Without cover checks: every access of a covered loop is checked on its own. */
+const noCover = (): number => 0;
 
 /**
  * Publishes `hooks` with the current runtime's fast paths at `globalThis.__goldilocks`. A new frozen object per
@@ -27,6 +29,7 @@ function publish(hooks: ThreadHooks): Hooks {
     r: runtime.r ?? slow,
     w: runtime.w ?? slow,
     span: runtime.span ?? noSpan,
+    covered: runtime.covered ?? noCover,
     ...calleeTests(runtime.sitedMethods ?? [], runtime.originals ?? new Map(), runtime.sitedLater),
     atomics: atomicsHooks(runtime.originals ?? new Map()),
   };

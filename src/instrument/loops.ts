@@ -122,7 +122,7 @@ export function loopGuarded(node: N, before: number, st: State): void {
   for (let j = before; j < rw.notes.length; j++) {
     const note = rw.notes[j];
     if (note.loop !== loop || note.object === null) return;
-    const g = loop.range !== null ? loop.range.temp : guardOf(rw, loop, note.object);
+    const g = loop.range !== null ? rangeBit(rw, loop.range, j) : guardOf(rw, loop, note.object);
     if (g === null) return;
     if (!guards.includes(g)) guards.push(g);
   }
@@ -131,6 +131,18 @@ export function loopGuarded(node: N, before: number, st: State): void {
     node.end,
     `(${guards.join(' && ')} ? ${text} : ${rw.ms.slice(node.start, node.end)})`,
   );
+}
+
+/**
+ * The guard of site `i` in a range-checked loop: the loop's guard, or in a covered loop its bit of the site's
+ * access (null when the site is none of its planned accesses).
+ */
+function rangeBit(rw: Rewriter, range: NonNullable<Loop['range']>, i: number): string | null {
+  if (!range.covered) return range.temp;
+  const k = range.accesses.findIndex(
+    (a) => a.member.start === rw.ranges[2 * i] && a.member.end === rw.ranges[2 * i + 1],
+  );
+  return k < 0 ? null : `(${range.temp} & ${2 ** k})`;
 }
 
 /** The site index of each access `plan` planned, among the sites from `before` on; null for one without a site. */

@@ -19,14 +19,15 @@
  * built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numbers it runs no other code; and
  * `f(...)` with `f` a pure function of the module, `./callees.ts`, known when the module is rewritten);
  * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
- * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` invariant in the loop (`./scope.ts`), or `V[c]`, `V[c++]`,
- * `V[++c]` of a counter `c` ({@link countersOf}: increments that always run, `P` per iteration, the only assignments
- * of `c`; its value at an index is `c` at entry + the increments before it in the iteration + `P·t`, `t` the
- * iterations before: stride `P`; a target's index is evaluated before the right-hand side, ECMA-262 §13.15.2);
- * an index may name an alias, a `const` of the body whose initializer is affine in `j` (`const i = 8 * j`), which
- * stands for that initializer (`affine`),
- * every other variable read a local of the function declared before the loop (accumulators may be
- * assigned, but not a `const`: the assignment would throw). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
+ * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` locals of the function declared before the loop
+ * (`./scope.ts` `loopLocal`) that the body does not assign (as it runs no other code, they keep their value
+ * throughout the loop: an outer loop's variable qualifies), or `V[c]`, `V[c++]`, `V[++c]` of a counter `c` (not in a
+ * covered loop; {@link countersOf}: increments that always run, `P` per iteration, the only assignments of `c`; its
+ * value at an index is `c` at entry + the increments before it in the iteration + `P·t`, `t` the iterations before:
+ * stride `P`; a target's index is evaluated before the right-hand side, ECMA-262 §13.15.2); an index may name an
+ * alias, a `const` of the body whose initializer is affine in `j` (`const i = 8 * j`), which stands for that
+ * initializer (`affine`), every other variable read a local of the function declared before the loop (accumulators
+ * may be assigned, but not a `const`: the assignment would throw). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
  * reads `HI` (a TypedArray over a SharedArrayBuffer that cannot grow, its `length` the built-in getter: the same
  * number at every test of the loop, and no code run by the guard's extra read). The typeof tests make every operator one on numbers (the runtime refuses BigInt arrays), so nothing
  * in the body throws or runs code; `ints` (the variables of `LO` and of the indices) must be safe integers for
@@ -37,13 +38,21 @@
  * first access of each element in the loop is of the kind the runtime records first (reads, then writes), so the
  * shadow state it leaves is the one the per-access checks leave. The runtime refuses two view variables over
  * overlapping bytes (`../live/spans.ts`).
+ *
+ * **Covered loops** (docs/RUNTIME.md "Covered loops"): a loop refused only because its body may `continue` or
+ * `break` (unlabeled), accesses elements only in some iterations (under `if`, `?:`, `&&`, `||`, `??`), or writes an
+ * element before reading it, is planned with the same rules otherwise (at most {@link MAX_COVERED} accesses). Its
+ * guard is a number from `__goldilocks.covered(...)` (the arguments of `span`), `-1` when no view is shared, and
+ * each access runs plain when its bit is set (`(R & 2^k) ? ORIGINAL : GUARDED`): the runtime sets it when every
+ * element the access may touch was already checked for its kind in the thread's epoch, and records nothing, so an
+ * access that does not run changes nothing.
  */
 
 import type * as E from 'estree';
 import { PURE_MATH } from '../hooks/names.js';
 import { ARITHMETIC, operandLiteral, pureCallee, UNARY } from './callees.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
-import { invariantVariable, loopLocal } from './scope.js';
+import { loopLocal } from './scope.js';
 import { type N, namedMethodCall, unparen } from './syntax.js';
 import { tempIn } from './temporaries.js';
 
@@ -88,7 +97,15 @@ export interface RangePlan {
   counters: Map<string, number>;
   /** The aliases the indices may name (see the file header). */
   aliases: Aliases;
+  /**
+   * A covered loop (see the file header): its body may `continue`, `break` and access elements conditionally; its
+   * guard holds one bit per access (bit k: `accesses[k]` may run plain), from `Hooks.covered`, not `Hooks.span`.
+   */
+  covered: boolean;
 }
+
+/** Accesses past which a loop is not a covered loop: one bit each in its guard, a 32-bit integer. */
+const MAX_COVERED = 31;
 
 /** The loop variable in an index's text (not an identifier: no other variable prints as it). */
 const J = '#';
@@ -206,10 +223,12 @@ class Body {
   readonly otherwise = new Set<string>();
 
   /**
+   * @param loose the walk of a covered loop (`continue`, `break`, conditional element accesses allowed)
    * @param pure whether a call's callee identifier names a pure module function (`./callees.ts`)
    */
   constructor(
     readonly j: string,
+    readonly loose: boolean,
     private readonly pure: (callee: E.Identifier) => boolean,
   ) {}
 
@@ -224,6 +243,10 @@ class Body {
         this.expression(s.expression, false);
         return;
       case 'EmptyStatement':
+        return;
+      case 'ContinueStatement':
+      case 'BreakStatement':
+        if (!this.loose || s.label) refuse();
         return;
       case 'BlockStatement':
         for (const x of s.body) this.statement(x, false);
@@ -252,10 +275,11 @@ class Body {
     }
   }
 
-  /** An `if` branch: no declarations, no element accesses (`conditional`). */
+  /** An `if` branch: no declarations, no element accesses (`conditional`) but in a covered loop. */
   private branch(s: E.Statement): void {
     if (s.type === 'BlockStatement') for (const x of s.body) this.branch(x);
     else if (s.type === 'ExpressionStatement') this.expression(s.expression, true);
+    else if (s.type === 'ContinueStatement' || s.type === 'BreakStatement') this.statement(s, false);
     else if (s.type === 'IfStatement') {
       this.expression(s.test, true);
       this.branch(s.consequent);
@@ -374,11 +398,12 @@ class Body {
 
   /** The planned access of element access `m` (its index evaluated: increments counted), not yet listed. */
   private element(m: E.MemberExpression, kind: 0 | 1 | 2, conditional: boolean): Planned {
-    if (conditional || !m.computed || m.object.type !== 'Identifier' || m.optional) refuse();
+    if ((conditional && !this.loose) || !m.computed || m.object.type !== 'Identifier' || m.optional) refuse();
     const view = (m.object as E.Identifier).name;
     const k = unparen(m.property);
     const c = k.type === 'UpdateExpression' ? unparen(k.argument) : k;
     if (
+      !this.loose && // a covered loop's increments may not run (a `continue` before them): no counters
       c.type === 'Identifier' &&
       c.name !== this.j &&
       !this.aliases.has(c.name) &&
@@ -501,15 +526,20 @@ function countersOf(body: Body, j: string): Map<string, number> {
  */
 export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
   if (loop.node.type !== 'ForStatement') return null;
+  return planOf(rw, loop, false) ?? planOf(rw, loop, true);
+}
+
+/** The range plan of `loop` (a `for` loop), a covered loop's when `loose`; else null. */
+function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
   try {
     const node = loop.node as unknown as E.ForStatement;
     const h = header(node);
     const literal = literalIterations(h);
     if (literal !== undefined && literal < MIN_LITERAL_ITERATIONS) return null;
-    const body = new Body(h.j, (callee) => pureCallee(rw, callee));
+    const body = new Body(h.j, loose, (callee) => pureCallee(rw, callee));
     if (node.body.type === 'BlockStatement') for (const x of node.body.body) body.statement(x, true);
     else body.statement(node.body, false);
-    if (body.accesses.length === 0) return null;
+    if (body.accesses.length === 0 || (loose && body.accesses.length > MAX_COVERED)) return null;
     const ints = new Set<string>();
     const his = new Set<string>();
     const lengths = new Map<string, E.Identifier>();
@@ -533,13 +563,12 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
       const at = body.declaredAt.get(u.name);
       if (at !== undefined && u.pos < at) refuse();
     }
-    // views, index and bound variables: invariant; other free variables: locals declared before the loop
-    for (const a of body.accesses) {
-      const id = (a.member.object as E.Identifier) ?? refuse();
-      if (invariantVariable(rw, loop, id) === null) refuse();
-    }
-    for (const [name, id] of ids) if (name !== h.j && invariantVariable(rw, loop, id) === null) refuse();
-    for (const id of lengths.values()) if (invariantVariable(rw, loop, id) === null) refuse();
+    // views, index and bound variables: locals declared before the loop that the body does not assign (`fixed`,
+    // above), as the body runs no other code: the same value throughout the loop (an outer loop's variable too);
+    // other free variables: locals declared before the loop
+    for (const a of body.accesses) if (!loopLocal(rw, loop, a.member.object as E.Identifier)) refuse();
+    for (const [name, id] of ids) if (name !== h.j && !loopLocal(rw, loop, id)) refuse();
+    for (const id of lengths.values()) if (!loopLocal(rw, loop, id)) refuse();
     const numbers = new Set<string>([...ids.keys()].filter((n) => n !== h.j));
     for (const [name, id] of body.free) {
       if (name === h.j || views.includes(name) || body.declared.has(name)) continue;
@@ -547,7 +576,8 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
       numbers.add(name);
     }
     for (const name of counters.keys()) ints.add(name); // after the tests of `fixed`: a counter is assigned
-    for (const v of views) {
+    // a covered loop records nothing: any order of reads and writes
+    for (const v of loose ? [] : views) {
       const of = body.accesses.filter((a) => a.view === v);
       if (!of.some((a) => a.kind !== 1)) continue; // only written
       for (let k = 0; k < of.length; k++)
@@ -565,6 +595,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
       lengths: [...lengths.keys()],
       counters,
       aliases: body.aliases,
+      covered: loose,
     };
   } catch (e) {
     if (e instanceof Refused) return null;
@@ -578,7 +609,7 @@ export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
  */
 export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | null>): string {
   const unshared = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
-  if (sites.includes(null)) return `${plan.temp} = ${unshared}`;
+  if (sites.includes(null)) return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : 0` : unshared}`;
   const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
   const objects = new Map<string, string[]>();
   for (const c of plan.calls) objects.set(c.object, [...(objects.get(c.object) ?? []), `"${c.name}"`]);
@@ -597,8 +628,9 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
     const stride = c ? (plan.counters.get(c.name) as number) : a.coef * plan.step;
     return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${stride}, ${a.kind}, ${sites[k]}`;
   });
-  return (
-    `${plan.temp} = ${unshared} || ${typed}${pure}${fixed}${HOOKS_GLOBAL}.span(${SITE_FN}, ${lo}, (${hi}), ${plan.step}, ` +
-    `${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`
-  );
+  const check =
+    `${typed}${pure}${fixed}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${lo}, (${hi}), ` +
+    `${plan.step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
+  // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
+  return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`}`;
 }

@@ -69,8 +69,11 @@ export interface Loop {
    * variable: the temporary its accesses compare their object with (see `memberGuardOf`).
    */
   members: Array<{ base: Variable | null; p: string; temp: string }>;
-  /** A loop whose accesses are range-checked (`./ranges.ts` RangePlan): the one guard of all of them; else null. */
-  range: { temp: string } | null;
+  /**
+   * A loop whose accesses are range-checked (`./ranges.ts` RangePlan): the one guard of all of them, or, for a
+   * covered loop, the guard whose bit k is that of `accesses[k]`; else null.
+   */
+  range: { temp: string; covered: boolean; accesses: Array<{ member: N }> } | null;
 }
 
 /** A site as the loop guards see it: its position, and the object of an element access (else null). */

@@ -450,6 +450,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
           ...locked.runtime,
           ...lockedFastPaths(elements.runtime, recorder, memory, hooks),
           span: undefined, // range checks record no values and jumble none: per-access checks
+          covered: undefined,
         }
       : {}),
     allocated: (x, site) => buffers.allocated(x, sites.siteOf(site)),

@@ -96,7 +96,8 @@ export interface SpanContext {
   counted(n: number): void;
 }
 
-const TYPED_TAG = Object.getOwnPropertyDescriptor(
+/** The `Symbol.toStringTag` getter of TypedArrays: the constructor's name for a TypedArray, else undefined. */
+export const TYPED_TAG = Object.getOwnPropertyDescriptor(
   Object.getPrototypeOf(Int8Array.prototype),
   Symbol.toStringTag,
 )?.get as (this: unknown) => string | undefined;

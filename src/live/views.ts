@@ -20,7 +20,7 @@ import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
 import type { Sites } from './sites.js';
-import { type SpanContext, Spans, type SpanView, TOUCHED, touch } from './spans.js';
+import { iterations, type SpanContext, Spans, type SpanView, TOUCHED, TYPED_TAG, touch } from './spans.js';
 
 const SAME_EPOCH = STAT.sameEpoch;
 
@@ -48,7 +48,9 @@ export interface ElementChecks {
 
 /** The element hooks of a thread, and the start of its next epoch. */
 export interface ElementAccess {
-  runtime: Required<Pick<Runtime, 'get' | 'set' | 'r' | 'w' | 'span' | 'readAll' | 'readElements'>>;
+  runtime: Required<
+    Pick<Runtime, 'get' | 'set' | 'r' | 'w' | 'span' | 'covered' | 'readAll' | 'readElements'>
+  >;
   /**
    * Starts this thread's next epoch: called at each of its synchronization operations (under the list lock,
    * `Context.listLocked`), after which no earlier check covers an access.
@@ -236,6 +238,41 @@ export function elementAccess({
           epoch: () => epoch,
           siteOf: (m, i) => siteOf(hooks.siteId(m, i)),
         });
+  /**
+   * The cover check of a covered loop (`Hooks.covered`; `../instrument/ranges.ts`): bit k of the answer is set when
+   * the k-th access of `list` (six values each, as `Hooks.span`'s) touches only elements of its view's covered run
+   * of its kind in this epoch, in any iteration it runs in: its index `first + stride·t` (t below the loop's
+   * iterations) stays within the run from the first to the last iteration's, and its per-access check would be a
+   * same-epoch hit (a view not over shared memory: no check at all). The loop runs no synchronization, so the epoch
+   * and what its filter covers last until the loop ends; nothing is recorded, so an iteration the loop skips or
+   * never reaches changes nothing. 0 when range checks are off, a value is not a TypedArray (its element access
+   * could run code) or an index not a safe integer.
+   */
+  const coveredBits: ElementAccess['runtime']['covered'] = (_m, lo, hi, step, inclusive, ints, list) => {
+    if (ranges === undefined || !Number.isSafeInteger(lo) || typeof hi !== 'number') return 0;
+    for (let k = 0; k < ints.length; k++) if (!Number.isSafeInteger(ints[k])) return 0;
+    const count = iterations(lo, hi, step, inclusive);
+    if (count === 0) return -1; // no iteration: no access
+    let bits = 0;
+    for (let k = 0; 6 * k < list.length; k++) {
+      const o = list[6 * k];
+      if (TYPED_TAG.call(o) === undefined) return 0;
+      const first = list[6 * k + 2] as number;
+      const end = first + (list[6 * k + 3] as number) * (count - 1);
+      if (!Number.isSafeInteger(first) || !Number.isSafeInteger(end)) return 0;
+      const v = o === lastView ? last : viewAt(o as ArrayBufferView);
+      const kind = list[6 * k + 4];
+      const a = Math.min(first, end);
+      const b = Math.max(first, end);
+      if (
+        v === undefined ||
+        ((kind === 1 || (a >= v.rlo && b < v.rlo + v.rn)) && (kind === 0 || (a >= v.wlo && b < v.wlo + v.wn)))
+      )
+        bits |= 1 << k;
+    }
+    if (bits !== 0) counts[STAT.ranges]++;
+    return bits;
+  };
   const runtime: ElementAccess['runtime'] = {
     get(o, k, site) {
       const key = toKey(k);
@@ -268,6 +305,7 @@ export function elementAccess({
     w: write,
     span: (m, lo, hi, step, inclusive, ints, list) =>
       ranges?.check(m, lo, hi, step, inclusive, ints, list) === true,
+    covered: coveredBits,
     readAll(o, site) {
       const buffer = o.buffer as SharedArrayBuffer;
       checkRange(buffer, o.byteOffset, o.byteLength, 0, siteOf(site), 'TypedArray constructor', hooks.copied);

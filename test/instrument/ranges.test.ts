@@ -22,6 +22,9 @@ let seen = new Set<string>();
 let spans = 0;
 /** Whether the runtime's `span` records and answers true (else false: the per-access checks run). */
 let ranged = true;
+/** What the runtime's `covered` answers (bit k: the k-th access of a covered loop runs plain), and its calls. */
+let bits = 0;
+let covers = 0;
 
 const nameOf = (o: unknown): string => named.get(o) ?? '?';
 /** The built-in getter of a TypedArray's length (a view's own `length` property may be a user's getter). */
@@ -59,6 +62,10 @@ const runtime: Runtime = {
     }
     return true;
   },
+  covered() {
+    covers++;
+    return bits;
+  },
 };
 installRuntime(runtime);
 
@@ -88,16 +95,27 @@ function views(count: number, n: number): Float64Array[] {
   return out;
 }
 
-/** Runs the instrumented `fn` on fresh views, range-checked or not: the accesses seen, the result, the views after. */
-function runOnce(fn: string, args: (v: Float64Array[]) => unknown[], count: number, withRanges: boolean) {
+/**
+ * Runs the instrumented `fn` on fresh views, range-checked or not, `covered` answering `answer`: the accesses seen,
+ * the result, the views after, and the calls of `span` and `covered`.
+ */
+function runOnce(
+  fn: string,
+  args: (v: Float64Array[]) => unknown[],
+  count: number,
+  withRanges: boolean,
+  answer = 0,
+) {
   named = new Map();
   seen = new Set();
   spans = 0;
   ranged = withRanges;
+  covers = 0;
+  bits = answer;
   const v = views(count, 40);
   const f = runInThisContext(compile(fn)) as (...a: unknown[]) => unknown;
   const result = f(...args(v));
-  return { seen: [...seen].sort(), result, after: v.map((a) => [...a]), spans };
+  return { seen: [...seen].sort(), result, after: v.map((a) => [...a]), spans, covers };
 }
 
 /** The loops that take the range check, with arguments: both runs see the same accesses and compute the same. */
@@ -126,6 +144,12 @@ const RANGED: Record<
     }`,
     args: ([a]) => [a, 6, 1, 3],
   },
+  'an inner loop indexed by the outer loop variable (unassigned in the inner loop; the outer loop nests one)':
+    {
+      fn: `function f(a, n) { for (let i = 0; i < n; i++) { for (let j = 0; j < n; j++) a[i * 8 + j] += 1; } }`,
+      args: ([a]) => [a, 4],
+      spans: 4,
+    },
   'two views, a reduction into a local, step 2, <=': {
     fn: `function dot(a, b, lo, hi) {
       let s = 0;
@@ -381,7 +405,6 @@ const PER_ACCESS: Record<string, string> = {
   'a string literal': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = 'x'; }`,
   'an in operator': `function f(a, o, n) { for (let j = 0; j < n; j++) a[j] = 'k' in o; }`,
   'a global read in the body': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = someGlobal; }`,
-  'a nested loop': `function f(a, n) { for (let i = 0; i < n; i++) { for (let j = 0; j < n; j++) a[i * 8 + j] = 1; } }`,
   'a while loop': `function f(a, n) { let j = 0; while (j < n) { a[j] = 1; j++; } }`,
   'a decreasing loop variable': `function f(a, n) { for (let j = n; j > 0; j--) a[j] = 1; }`,
   'a view of the enclosing module (not analyzed as a local)': `function f(n) { for (let j = 0; j < n; j++) globalView[j] = 1; }`,
@@ -482,4 +505,104 @@ describe('Hooks.fixedLength (the test of a V.length bound)', () => {
     Object.setPrototypeOf(shadowed, Object.create(Float64Array.prototype, { length: { get: () => 1 } }));
     assert.equal(fixedLength(shadowed), false);
   });
+});
+
+/** Runs the instrumented `fn` on fresh views with `covered` answering `answer` (see {@link runOnce}). */
+const runCovered = (fn: string, args: (v: Float64Array[]) => unknown[], count: number, answer: number) =>
+  runOnce(fn, args, count, false, answer);
+
+const coveredIn = (fn: string): boolean => compile(fn).includes('__goldilocks.covered(');
+
+/** Covered loops (`continue`, `break`, conditional accesses): one `covered` check each, no `span`. */
+const COVERED: Record<
+  string,
+  { fn: string; args: (v: Float64Array[]) => unknown[]; views?: number; outside?: string[] }
+> = {
+  "moldyn's force loop (continue past conditional compound writes, an outer loop variable in the bounds)": {
+    fn: `function forces(pos, acc, p, base) {
+      let e = 0;
+      for (let i = 0; i < p; i++) {
+        const xi = pos[3 * i];
+        for (let j = i + 1; j < p; j++) {
+          let xx = xi - pos[3 * j];
+          if (xx < 0) xx = -xx;
+          else if (xx > 6) xx -= 6;
+          const rd = xx * xx;
+          if (rd > 4) continue;
+          e += rd;
+          acc[base + 3 * j] -= xx;
+          acc[base + 3 * j + 1] += rd;
+        }
+      }
+      return e;
+    }`,
+    args: ([pos, acc]) => [pos, acc, 12, 2],
+    views: 2,
+    outside: Array.from({ length: 12 }, (_, i) => `R a ${3 * i}`).sort(), // pos[3 * i], in the outer loop
+  },
+  'a break': {
+    fn: `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) { if (a[j] > 3) break; s += a[j]; } return s; }`,
+    args: ([a]) => [a, 30],
+  },
+  'accesses under ?: and in an if, a write before its read': {
+    fn: `function f(a, b, n) {
+      let s = 0;
+      for (let j = 1; j < n; j++) {
+        s += j % 3 === 0 ? a[j] : b[j - 1];
+        if (s > 10) b[j] = s;
+        a[j - 1] = s;
+      }
+      return s;
+    }`,
+    args: ([a, b]) => [a, b, 20],
+    views: 2,
+  },
+};
+
+describe('covered loops: one cover check, a bit per access', () => {
+  for (const [name, c] of Object.entries(COVERED))
+    test(name, () => {
+      assert.ok(coveredIn(c.fn) && !spanned(c.fn), `not covered:\n${compile(c.fn)}`);
+      const per = runCovered(c.fn, c.args, c.views ?? 1, 0);
+      const plain = runCovered(c.fn, c.args, c.views ?? 1, -1);
+      assert.ok(per.seen.length > 0);
+      assert.deepEqual(plain.seen, c.outside ?? [], 'every bit set: no per-access check in the covered loop');
+      assert.deepEqual(plain.result, per.result);
+      assert.deepEqual(plain.after, per.after);
+      assert.ok(plain.covers > 0);
+    });
+
+  test("an access whose bit is clear keeps its per-access check, the others' run plain", () => {
+    const fn = `function f(a, b, n) { let s = 0; for (let j = 0; j < n; j++) { s += a[j]; if (s > 4) continue; b[j] = s; } return s; }`;
+    const both = runCovered(fn, ([a, b]) => [a, b, 10], 2, 0);
+    const reads = runCovered(fn, ([a, b]) => [a, b, 10], 2, 1);
+    assert.deepEqual(
+      reads.seen,
+      both.seen.filter((x) => x.startsWith('W b')),
+    );
+    assert.ok(reads.seen.length > 0);
+    assert.deepEqual(reads.after, both.after);
+  });
+
+  test('views that are not shared: every bit set, no cover check', () => {
+    const f = runInThisContext(
+      compile(
+        `function f(a, n) { for (let j = 0; j < n; j++) { if (j === 1) continue; a[j] = j; } return a; }`,
+      ),
+    ) as (a: Float64Array, n: number) => Float64Array;
+    covers = 0;
+    bits = 0;
+    assert.deepEqual([...f(new Float64Array(3), 3)], [0, 0, 2]);
+    assert.equal(covers, 0);
+  });
+
+  const NOT_COVERED: Record<string, string> = {
+    'a labeled continue': `function f(a, n) { o: for (let j = 0; j < n; j++) { if (a[j] > 1) continue o; a[j] = 0; } }`,
+    'a return': `function f(a, n) { for (let j = 0; j < n; j++) { if (a[j] > 1) return j; a[j] = 0; } }`,
+    'a call of a function that is not a pure Math one': `function f(a, g, n) { for (let j = 0; j < n; j++) { if (j > 1) continue; a[j] = g(j); } }`,
+    'a declaration in an if': `function f(a, n) { for (let j = 0; j < n; j++) { if (j > 1) { const x = a[j]; } } }`,
+    'an index variable the body assigns': `function f(a, n) { let o = 0; for (let j = 0; j < n; j++) { if (j > 1) continue; a[j + o] = 1; o = 1; } }`,
+  };
+  for (const [name, fn] of Object.entries(NOT_COVERED))
+    test(`not covered: ${name}`, () => assert.ok(!coveredIn(fn) && !spanned(fn), compile(fn)));
 });

@@ -1,9 +1,10 @@
 /**
  * Range checks of loops under `goldilocks run` (issue 24 §1, `src/live/spans.ts`), differentially: each program of
- * test/programs/range-loop-*.mjs and the kernels sor and lufact (size tiny) give the same races (the same pairs of
+ * test/programs/range-loop-*.mjs and the kernels sor, lufact and moldyn (size tiny) give the same races (the same pairs of
  * accesses, kinds and threads) and the same output with range checks as without them (`GOLDILOCKS_RANGES=0`: every
  * access checked on its own), under goldilocks and fasttrack; the race-free ones took range checks (the `ranges`
- * counter). Under `--on-race=throw` the racing loop throws at its racing element, after writing the ones before it.
+ * counter, which counts the cover checks of covered loops too); moldyn's loops are covered ones. Under
+ * `--on-race=throw` the racing loop throws at its racing element, after writing the ones before it.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -76,6 +77,8 @@ const RANGED = new Set([
   'range-loop-alias.mjs',
   'range-loop-callee.mjs',
   'range-loop-counter.mjs',
+  'range-loop-covered-continue.mjs',
+  'range-loop-covered-write-race.mjs',
   'range-loop-empty.mjs',
   'range-loop-halves.mjs',
   'range-loop-length.mjs',
@@ -104,7 +107,7 @@ describe('range checks give the races of per-access checks', () => {
         if (RANGED.has(f)) assert.ok(on.report.stats.ranges > 0, `${f}: no range check taken`);
       });
 
-  for (const kernel of ['sor', 'lufact'])
+  for (const kernel of ['sor', 'lufact', 'moldyn'])
     test(`the ${kernel} kernel, size tiny, 2 workers`, async () => {
       const args = [
         '--',
@@ -149,5 +152,12 @@ describe('range checks under --on-race=throw', () => {
       assert.match(o.stdout, /thrown in worker 1's loop\n/, o.stderr);
       assert.match(o.stdout, /elements after the joins: 2,2,2,2,2,1,0,0,0,0\n/);
       assert.match(o.stderr, /range-loop-length-race\.mjs:10:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing write after a continue in a covered loop throws before it runs (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-covered-write-race.mjs')]);
+      assert.match(o.stdout, /thrown in worker 1's loop\n/, o.stderr);
+      assert.match(o.stdout, /elements after the joins: 0,0,0,0,0,0,0,0\n/);
+      assert.match(o.stderr, /range-loop-covered-write-race\.mjs:16:/);
     });
 });
