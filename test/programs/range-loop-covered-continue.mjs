@@ -9,7 +9,7 @@ import { float64Workers } from './sched.mjs';
 function passes(a) {
   let s = 0;
   for (let pass = 1; pass <= 3; pass++) {
-    for (let j = 0; j < 8; j++) {
+    for (let j = 0; j < a.length; j++) {
       s += a[j];
       if (j === 3) continue;
       a[j] = pass;

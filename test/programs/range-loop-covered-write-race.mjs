@@ -10,7 +10,7 @@ import { workers } from './sched.mjs';
 function passes(a) {
   let s = 1;
   for (let pass = 1; pass <= 3; pass++) {
-    for (let j = 0; j < 8; j++) {
+    for (let j = 0; j < a.length; j++) {
       s += a[j];
       if (pass < 3 || j !== 5) continue;
       a[j] = s; // race
