@@ -58,7 +58,8 @@ export interface ElementAccess {
   nextEpoch(): void;
   /**
    * Adds the resident bytes of this thread's same-epoch filters (`./filter-census.ts`) to its `filterResidentBytes`
-   * counter: once, at the thread's exit (before its counters are flushed); later calls add nothing.
+   * counter: once, by the thread's exit handler (`./runtime.ts`, before its counters are flushed); each call adds
+   * them again.
    */
   tallyFilters(): void;
 }
@@ -111,10 +112,7 @@ export function elementAccess({
       epoch = 1;
     }
   };
-  let tallied = false;
   const tallyFilters = (): void => {
-    if (tallied) return;
-    tallied = true;
     for (const f of filters)
       if (f !== undefined) counts[STAT.filterResidentBytes] += residentFilterBytes(f, cleared);
   };
