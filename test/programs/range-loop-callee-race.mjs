@@ -1,7 +1,7 @@
 // expect: race
 // idiom: a loop calling a pure function of the module reads element 5, which a wrote unordered before it: the range
 // check would report a race, so the loop runs its per-access checks, which report it at element 5.
-import { workers } from './sched.mjs';
+import { float64Workers } from './sched.mjs';
 
 /** x², wrapped to 16 bits. */
 function square(x) {
@@ -15,9 +15,7 @@ function sumSquares(a, n) {
   return s;
 }
 
-const { main, joined, i, at, shared } = workers(import.meta.url, 2, () => ({
-  shared: new Float64Array(new SharedArrayBuffer(128)),
-}));
+const { main, joined, i, at, shared } = float64Workers(import.meta.url, 2, 16);
 if (main) {
   await joined;
 } else if (i === 0) {

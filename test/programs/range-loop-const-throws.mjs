@@ -2,7 +2,7 @@
 // idiom: a loop that assigns a `const` throws a TypeError in its first iteration, after reading only element 0: it
 // is checked access by access (a range check would have recorded reads of elements 0-15 that never happen), so a's
 // later unordered write of element 8 does not race.
-import { workers } from './sched.mjs';
+import { float64Workers } from './sched.mjs';
 
 /** Throws a TypeError at the first iteration's assignment, after its read of a[0]. */
 function sumInto(a, n) {
@@ -12,9 +12,7 @@ function sumInto(a, n) {
   return s;
 }
 
-const { main, joined, i, at, shared } = workers(import.meta.url, 2, () => ({
-  shared: new Float64Array(new SharedArrayBuffer(128)),
-}));
+const { main, joined, i, at, shared } = float64Workers(import.meta.url, 2, 16);
 if (main) {
   await joined;
 } else if (i === 0) {
