@@ -37,6 +37,23 @@ export const iterations = (lo: number, hi: number, step: number, inclusive: numb
   inclusive ? (hi >= lo ? Math.floor((hi - lo) / step) + 1 : 0) : hi > lo ? Math.ceil((hi - lo) / step) : 0;
 
 /**
+ * The {@link iterations} of a range-checked or covered loop (`Hooks.span`, `Hooks.covered`) from what its guard
+ * passed: -1 when `lo` or one of `ints` (the integer variables of its bounds and indices) is not a safe integer, or
+ * `hi` not a number: the loop then takes its per-access checks.
+ */
+export function loopIterations(
+  lo: number,
+  hi: number,
+  step: number,
+  inclusive: number,
+  ints: readonly unknown[],
+): number {
+  for (let k = 0; k < ints.length; k++) if (!Number.isSafeInteger(ints[k])) return -1;
+  if (!Number.isSafeInteger(lo) || typeof hi !== 'number') return -1;
+  return iterations(lo, hi, step, inclusive);
+}
+
+/**
  * What the element accesses and range checks keep of a view over shared memory (per thread): its buffer `id`, the
  * heap index `base` of the buffer's word table, `off` (byteOffset), `bpe` (bytes per element), `len` (its length,
  * -1 when it tracks a growable buffer's length), and `filter`/`epochs`: the same-epoch filter of `./filter.ts`
@@ -135,9 +152,8 @@ export class Spans {
   readonly check: SpanCheck = (m, lo, hi, step, inclusive, ints, list) => {
     const c = this.c;
     if (!c.shadow.rangeChecks) return false;
-    for (let k = 0; k < ints.length; k++) if (!Number.isSafeInteger(ints[k])) return false;
-    if (!Number.isSafeInteger(lo) || typeof hi !== 'number') return false;
-    const count = iterations(lo, hi, step, inclusive);
+    const count = loopIterations(lo, hi, step, inclusive, ints);
+    if (count < 0) return false;
     if (count === 0) {
       c.shadow.counts[STAT.ranges]++; // no iteration: no access
       return true;

@@ -20,7 +20,15 @@ import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
 import { Access } from './shadow/goldilocks.js';
 import type { Sites } from './sites.js';
-import { iterations, type SpanContext, Spans, type SpanView, TOUCHED, TYPED_TAG, touch } from './spans.js';
+import {
+  loopIterations,
+  type SpanContext,
+  Spans,
+  type SpanView,
+  TOUCHED,
+  TYPED_TAG,
+  touch,
+} from './spans.js';
 
 const SAME_EPOCH = STAT.sameEpoch;
 
@@ -247,9 +255,9 @@ export function elementAccess({
    * could run code) or an index not a safe integer.
    */
   const coveredBits: ElementAccess['runtime']['covered'] = (_m, lo, hi, step, inclusive, ints, list) => {
-    if (ranges === undefined || !Number.isSafeInteger(lo) || typeof hi !== 'number') return 0;
-    for (let k = 0; k < ints.length; k++) if (!Number.isSafeInteger(ints[k])) return 0;
-    const count = iterations(lo, hi, step, inclusive);
+    if (ranges === undefined) return 0;
+    const count = loopIterations(lo, hi, step, inclusive, ints);
+    if (count < 0) return 0;
     if (count === 0) return -1; // no iteration: no access
     let bits = 0;
     for (let k = 0; 6 * k < list.length; k++) {
