@@ -1,7 +1,7 @@
 // expect: no race
 // idiom: a loop calling a function that may throw is checked access by access: b's loop over elements 0-15 throws
 // in its call at element 2 and never reaches element 8, which a writes unordered with it.
-import { workers } from './sched.mjs';
+import { throwsOf, workers } from './sched.mjs';
 
 /** x, or an exception above 5. */
 function checked(x) {
@@ -29,12 +29,6 @@ if (main) {
   });
 } else {
   at(0, () => {
-    try {
-      sumChecked(shared, 16);
-      throw new Error('no RangeError');
-    } catch (e) {
-      if (!(e instanceof RangeError)) throw e;
-      console.log(`thrown: ${e.message}`);
-    }
+    console.log(`thrown: ${throwsOf(() => sumChecked(shared, 16), RangeError).message}`);
   });
 }

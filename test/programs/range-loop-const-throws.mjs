@@ -2,7 +2,7 @@
 // idiom: a loop that assigns a `const` throws a TypeError in its first iteration, after reading only element 0: it
 // is checked access by access (a range check would have recorded reads of elements 0-15 that never happen), so a's
 // later unordered write of element 8 does not race.
-import { float64Workers } from './sched.mjs';
+import { float64Workers, throwsOf } from './sched.mjs';
 
 /** Throws a TypeError at the first iteration's assignment, after its read of a[0]. */
 function sumInto(a, n) {
@@ -21,11 +21,6 @@ if (main) {
   });
 } else {
   at(0, () => {
-    try {
-      sumInto(shared, 16);
-      throw new Error('no TypeError');
-    } catch (e) {
-      if (!(e instanceof TypeError)) throw e;
-    }
+    throwsOf(() => sumInto(shared, 16), TypeError);
   });
 }

@@ -134,3 +134,21 @@ export function workers(file, parties, setup) {
 export function float64Workers(file, parties, length) {
   return workers(file, parties, () => ({ shared: new Float64Array(new SharedArrayBuffer(8 * length)) }));
 }
+
+/**
+ * Runs `f`, which must throw an instance of `type` (the programs whose loop is expected to stop in an exception).
+ *
+ * @param {() => unknown} f the code expected to throw.
+ * @param {Function} type the expected error class.
+ * @returns {Error} the error `f` threw.
+ * @throws {Error} when `f` returns normally; rethrows an error that is not a `type`.
+ */
+export function throwsOf(f, type) {
+  try {
+    f();
+  } catch (e) {
+    if (!(e instanceof type)) throw e;
+    return e;
+  }
+  throw new Error(`no ${type.name}`);
+}
