@@ -1126,6 +1126,15 @@ export class Shadow {
     else this.ls.load(explicit, this.t);
   }
 
+  /**
+   * Join of thread `u` by this thread, called right after its join cell is appended: every access of `u` happens
+   * before this thread's current point (PLDI'07 Figure 5, join; Node never reuses a threadId), so the happens-before
+   * memo proves all of them without a walk.
+   */
+  joined(u: number): void {
+    this.remember(u, Number.POSITIVE_INFINITY);
+  }
+
   /** Happens-before memo: an access of `u` at `pos` happens before this thread's current point. */
   private remember(u: number, pos: number): void {
     if (u >= this.known.length) {
