@@ -33,7 +33,8 @@
  *
  * **Memo** (the offline detector's happens-before memo): per thread, `known[u]` = the largest `pos` of an access
  * of u proven to happen before this thread's current point. An access of u with a smaller `pos` precedes that one
- * in u's program order, and this thread only moves forward, so the fact stays true.
+ * in u's program order, and this thread only moves forward, so the fact stays true. A join of u makes it +∞
+ * ({@link Shadow.joined}).
  *
  * **Size.** Over 500 lines because one class, {@link Shadow}, holds both the word machinery every live detector
  * uses (page locks, uniform pages, Info records and their pool) and the Goldilocks check, which the online peers
