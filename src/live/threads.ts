@@ -110,6 +110,7 @@ export function workerHooks(
       w.emit = function (this: unknown, event: string, ...args: unknown[]) {
         if (event === 'exit') {
           ctx.listLocked(() => appendCell(s, SyncKind.Join, t, 0, child));
+          ctx.shadow.joined(child);
           rawAtomics.or(s.threads, child, DEAD);
         }
         return emit.call(this, event, ...args);

@@ -33,7 +33,8 @@
  *
  * **Memo** (the offline detector's happens-before memo): per thread, `known[u]` = the largest `pos` of an access
  * of u proven to happen before this thread's current point. An access of u with a smaller `pos` precedes that one
- * in u's program order, and this thread only moves forward, so the fact stays true.
+ * in u's program order, and this thread only moves forward, so the fact stays true. A join of u makes it +∞
+ * ({@link Shadow.joined}).
  *
  * **Size.** Over 500 lines because one class, {@link Shadow}, holds both the word machinery every live detector
  * uses (page locks, uniform pages, Info records and their pool) and the Goldilocks check, which the online peers
@@ -1124,6 +1125,15 @@ export class Shadow {
   private start(u: number, explicit: Set<number> | undefined): void {
     if (explicit === undefined) this.ls.reset(threadKey(u), this.t);
     else this.ls.load(explicit, this.t);
+  }
+
+  /**
+   * Join of thread `u` by this thread, called right after its join cell is appended: every access of `u` happens
+   * before this thread's current point (PLDI'07 Figure 5, join; Node never reuses a threadId), so the happens-before
+   * memo proves all of them without a walk.
+   */
+  joined(u: number): void {
+    this.remember(u, Number.POSITIVE_INFINITY);
   }
 
   /** Happens-before memo: an access of `u` at `pos` happens before this thread's current point. */

@@ -1,0 +1,33 @@
+/**
+ * A join proves every access of the joined thread in the joiner's happens-before memo (`Shadow.joined`, PLDI'07
+ * Figure 5 join; docs/RUNTIME.md "The check"): after a worker's `'exit'`, main's checks of the worker's Infos are
+ * decided by the memo, without a lockset walk, however far back and in whatever order of `pos` they are.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { JsonReport } from '../../src/report/json.js';
+import { cliAsync, ROOT, tempPath } from '../helpers/helpers.js';
+
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'runtime', 'join-memo.mjs');
+const N = 64;
+
+describe('the join memo', () => {
+  test("main's reads after the join take no walk", { timeout: 120_000 }, async () => {
+    const file = tempPath('report.json');
+    const r = await cliAsync(['run', '--on-race=report', '--report', file, FIXTURE, String(N)]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`sum = ${(N * (N - 1)) / 2}`));
+    const j = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+    assert.equal(j.summary.racePairs, 0);
+    const s = j.stats;
+    assert.equal(s.walks, 0, `${s.walks} walks`);
+    assert.equal(
+      s.lockset + s.directTransfer,
+      0,
+      `${s.lockset} lockset, ${s.directTransfer} direct transfer`,
+    );
+    assert.ok(s.hbMemo >= N, `${s.hbMemo} decided by the memo`);
+  });
+});
