@@ -189,7 +189,9 @@ export class Interner {
     const id = this.size++;
     const len = end - start;
     if (this.arenaLength + len > this.arena.length) this.growArena(this.arenaLength + len);
-    this.arena.set(buf.subarray(start, end), this.arenaLength);
+    // byte by byte: `set(buf.subarray(...))` makes a view object per name (a Buffer's through its constructor)
+    const arena = this.arena;
+    for (let i = 0, a = this.arenaLength; i < len; i++) arena[a + i] = buf[start + i];
     if (2 * id >= this.spans.length) this.spans = grow(this.spans, this.spans.length * 2);
     this.spans[2 * id] = this.arenaLength;
     this.spans[2 * id + 1] = len;

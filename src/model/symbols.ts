@@ -185,6 +185,12 @@ function digits(buf: Uint8Array, s: number, e: number): boolean {
   return true;
 }
 
+/** Whether `buf` holds the bytes `prefix` from `s` on (a loop: no closure per call, as `every` would make). */
+function startsWith(buf: Uint8Array, s: number, prefix: readonly number[]): boolean {
+  for (let k = 0; k < prefix.length; k++) if (buf[s + k] !== prefix[k]) return false;
+  return true;
+}
+
 function isHexDigit(b: number): boolean {
   return (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
 }
@@ -229,7 +235,7 @@ export function splitVariable(buf: Uint8Array, s: number, e: number, out: Float6
     }
   }
   const dot = lastIndexOf(buf, s, e, DOT);
-  if (e - s >= NULL_DOT.length && NULL_DOT.every((b, k) => buf[s + k] === b) && dot > s + 5) {
+  if (e - s >= NULL_DOT.length && startsWith(buf, s, NULL_DOT) && dot > s + 5) {
     out[0] = s + 5;
     out[1] = dot;
     return;

@@ -104,6 +104,15 @@ export function loadBundle<T>(url: URL, dir: string | null): LoadedBundle<T> | u
   };
 }
 
+/**
+ * {@link loadBundle} of the bundle at `url` in the cache's directory ({@link cacheDirectory}; without it when it is
+ * off): `goldilocks check`'s (`../cli/main.ts`) and the parser threads' ({@link runWorker}).
+ * @throws what the bundle's top-level code throws.
+ */
+export function loadCachedBundle<T>(url: URL): LoadedBundle<T> | undefined {
+  return loadBundle<T>(url, cacheDirectory());
+}
+
 /** What a worker thread's module exports (`../trace/parse-worker.ts`, `../trace/split-worker.ts`). */
 interface WorkerModule {
   /** Does the thread's work; calls `compiled` once its code has run enough to be worth caching. */
@@ -117,7 +126,7 @@ interface WorkerModule {
  * @throws what the module throws.
  */
 export async function runWorker(href: string): Promise<void> {
-  const bundle = loadBundle<WorkerModule>(new URL(href), cacheDirectory());
+  const bundle = loadCachedBundle<WorkerModule>(new URL(href));
   const { main } = bundle?.exports ?? ((await import(href)) as WorkerModule);
   await main(() => bundle?.writeCache());
 }

@@ -196,18 +196,23 @@ export class StdParser implements TraceParser {
 
   /**
    * The fast path for the common lines `THREAD|OP(ARG)|LOC` (no value; LF or CRLF) in `buf[pos, whole)`, which ends
-   * with a newline, whose names are all interned already: OP is r, w, acq, rel or one of the other keywords of two
-   * letters (vr, vw, ar, aw). One pass forward over the line: THREAD (recognised without a lookup when equal to the
-   * previous line's), OP, ARG up to the line's first `|` after it (a name interned holds no `|`: only names checked
-   * by the general parser are interned), whose previous byte must be `)`, and LOC to the newline. ARG and LOC are
-   * looked up ({@link Interner.find}: the interner hashes a name from its length and first and last bytes), a LOC
-   * that is a decimal number by {@link locationByNumber}. Stops at the first other line — a name not yet interned,
-   * another keyword, a fourth field, and every malformed line — and leaves it to the general parser
-   * (`parseLine`), which interns its names and gives the errors; the events are the same as parseLine's. Interning
-   * and the rare keywords are left out of this loop so that it stays small: V8 compiles it in a fraction of the
-   * time, and a path first taken after the compilation (the first new variable past a growth of the tables, the
-   * first acquire) no longer sends it back to unoptimized code for a new compilation (issue 24 §3: four
-   * compilations of 60–90 ms each on a 1M-event trace before).
+   * with a newline, whose thread and lock or volatile are interned already: OP is r, w, acq, rel or one of the other
+   * keywords of two letters (vr, vw, ar, aw). One pass forward over the line: THREAD (recognised without a lookup when
+   * equal to the previous line's), OP, ARG up to the line's first `|` after it (a name interned holds no `|`), whose
+   * previous byte must be `)`, and LOC to the newline. ARG and LOC are looked up ({@link Interner.find}: the interner
+   * hashes a name from its length and first and last bytes), a LOC that is a decimal number by
+   * {@link locationByNumber}; a variable or location not yet interned is interned here, in the slot its lookup found
+   * free (`addMissed`), once the whole line is checked: a trace's first lines name new variables and locations at
+   * almost every line (about 5,000 new names in the first 4,096 lines of the 2M-event realistic trace), which
+   * the general parser took at about twice the work, in code not yet optimized (issue 24 §3). Stops at the first
+   * other line — a thread, lock or volatile not yet interned, another keyword, a fourth field, and every malformed
+   * line — and leaves it to the general parser (`parseLine`), which interns its names and gives the errors; the events
+   * and ids are the same as parseLine's (names are interned in the order of their first occurrence either way).
+   * The rare keywords and new threads, locks and volatiles are left out, so that the loop stays small, and a path
+   * first taken after its compilation (the first acquire) does not send it back to unoptimized code for a new
+   * compilation (issue 24 §3: four compilations of 60–90 ms each on a 1M-event trace with all of interning in the loop,
+   * before the growing tables' fields were written twice: docs/ARCHITECTURE.md, "Tables that grow");
+   * test/cli/recompile.test.ts counts its deoptimizations.
    * @returns the position of the first line not parsed (`whole` if all were, or the batch is full before).
    */
   private parseSimpleLines(buf: Buffer, pos: number, whole: number, batch: EventBatch): number {
@@ -302,15 +307,16 @@ export class StdParser implements TraceParser {
         nl = q;
         le = buf[nl - 1] === CR ? nl - 1 : nl;
         lid = locations.find(buf, ls, le);
+        if (lid < 0) lid = locations.addMissed(buf, ls, le);
       }
-      if (lid < 0) break;
-      const x =
-        ns === NS_VAR
-          ? variables.find(buf, as, p2 - 1)
-          : ns === NS_LOCK
-            ? s.locks.find(buf, as, p2 - 1)
-            : s.volatiles.find(buf, as, p2 - 1);
-      if (x < 0) break;
+      let x: number;
+      if (ns === NS_VAR) {
+        x = variables.find(buf, as, p2 - 1);
+        if (x < 0) x = s.newVariable(buf, as, p2 - 1);
+      } else {
+        x = ns === NS_LOCK ? s.locks.find(buf, as, p2 - 1) : s.volatiles.find(buf, as, p2 - 1);
+        if (x < 0) break;
+      }
       kind[n] = opKind;
       threadOf[n] = thread;
       target[n] = x;
@@ -328,14 +334,16 @@ export class StdParser implements TraceParser {
   }
 
   /**
-   * The id of location `buf[s, e)` (a decimal number `num` of at most 6 digits, no leading zero), which
-   * {@link locationByNumber} does not hold: looked up in the interner and entered in the table (grown to hold it).
-   * @returns its id, or -1 if it is not interned yet (then the general parser interns it).
+   * The id of location `buf[s, e)`, a decimal number `num` which {@link locationByNumber} does not hold: looked up in
+   * the interner, interned if new, and entered in the table (grown to hold it) when it has at most 6 digits and no
+   * leading zero.
+   * @returns its id.
    */
   private locationByNumberMissed(buf: Buffer, s: number, e: number, num: number): number {
-    if (e - s > 6 || (buf[s] === 0x30 && e - s > 1)) return this.symbols.locations.find(buf, s, e);
-    const id = this.symbols.locations.find(buf, s, e);
-    if (id < 0) return -1;
+    const locations = this.symbols.locations;
+    let id = locations.find(buf, s, e);
+    if (id < 0) id = locations.addMissed(buf, s, e);
+    if (e - s > 6 || (buf[s] === 0x30 && e - s > 1)) return id;
     if (num >= this.locationByNumber.length) {
       let cap = this.locationByNumber.length * 2;
       while (cap <= num) cap *= 2;
