@@ -27,7 +27,11 @@
  * stride `P`; a target's index is evaluated before the right-hand side, ECMA-262 §13.15.2); an index may name an
  * alias, a `const` of the body whose initializer is affine in `j` (`const i = 8 * j`), which stands for that
  * initializer (`affine`), every other variable read a local of the function declared before the loop (accumulators
- * may be assigned, but not a `const`: the assignment would throw). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
+ * may be assigned, but not a `const`: the assignment would throw); a `let c = N` of the body (`N` an integer
+ * literal) assigned only by increments that always run is a counter whose indices are the same in every iteration.
+ * An inner `for` loop of number-literal bounds and at most {@link MAX_UNROLLED} iterations at the top of the body is
+ * unrolled into the body ({@link Body.inner}): its accesses are the outer loop's, one per inner iteration, and take
+ * its guard (`./loops.ts` `inLoop`). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
  * reads `HI` (a TypedArray over a SharedArrayBuffer that cannot grow, its `length` the built-in getter: the same
  * number at every test of the loop, and no code run by the guard's extra read). The typeof tests make every operator one on numbers (the runtime refuses BigInt arrays), so nothing
  * in the body throws or runs code; `ints` (the variables of `LO` and of the indices) must be safe integers for

@@ -17,9 +17,10 @@
  * write alone (see {@link Spans.group}: the same verdict and the same state). Words this thread already covered in
  * this epoch (the filter of `./views.ts`) are skipped, as the per-access checks skip them; the filter is read only
  * inside the hull of the words it covers in the epoch, and not in the longest run of reads recorded in the epoch
- * ({@link SpanView} `touched`). Two view variables whose elements overlap, views
- * of elements other than 8 bytes, growable buffers and strides other than 0 (one access) or ±1 go to the per-access
- * checks. Out-of-bounds indices touch no memory (ECMA-262 §10.4.5.15–16) and are not recorded.
+ * ({@link SpanView} `touched`). Elements smaller than a word are checked and recorded as runs of words with the
+ * bytes they hold ({@link Spans.group}). Two view variables whose words overlap, growable buffers and strides other
+ * than ±1, 0 and one word go to the per-access checks. Out-of-bounds indices touch no memory (ECMA-262
+ * §10.4.5.15–16) and are not recorded.
  *
  * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
  */
