@@ -133,6 +133,32 @@ describe('range checks: runs of some bytes of each word', () => {
     }
   });
 
+  test('lanes over the same words in one call: checked as one access of their bytes, each recorded with its site', () => {
+    const lanes = (word: number, flags: number) =>
+      Array.from({ length: 8 }, (_, byte) => [word, 26, flags, 10 + byte, 1 << byte]).flat();
+    const pagesOf = (word: number) => Int32Array.from({ length: 4 }, (_, k) => lockOf(word) + k * PAGE_INTS);
+    const a = setUp();
+    const b = setUp();
+    for (const [flags, pos] of [
+      [0, 1],
+      [Access.WRITE, 2],
+    ]) {
+      a.one.pos = pos;
+      b.one.pos = pos;
+      assert.ok(a.one.accessRuns(lanes(a.base + 6, flags), pagesOf(a.base + 6), 4));
+      for (let w = 3; w < 29; w++)
+        for (let byte = 0; byte < 8; byte++)
+          assert.equal(b.one.access(b.base + 2 * w, 1 << byte, flags, 10 + byte, true), undefined);
+      assert.equal(lists(a.s, a.base), lists(b.s, b.base));
+    }
+    // another thread's unordered write of byte 6 of word 20: the lanes' one check finds it, nothing is recorded
+    const c = setUp();
+    assert.equal(c.two.access(c.base + 2 * 20, 0x40, Access.WRITE, 5, true), undefined);
+    const before = lists(c.s, c.base);
+    assert.equal(c.one.accessRuns(lanes(c.base + 6, 0), pagesOf(c.base + 6), 4), false);
+    assert.equal(lists(c.s, c.base), before);
+  });
+
   test("another thread's unordered write of one byte conflicts with that byte only; a conflict records nothing", () => {
     const { s, base, one, two } = setUp();
     for (let w = 0; w < 32; w++)

@@ -411,7 +411,8 @@ export class Shadow {
       for (let r = 0; r < runs.length; r += RUN_FIELDS) {
         const end = runs[r] + 2 * runs[r + 1];
         const flags = runs[r + 2];
-        const mask = runs[r + 4];
+        const mask = this.sameWords(runs, r);
+        r = this.lastSameWords;
         let list = 0; // the shared list of the run's last page decided by the Owner case (its Infos: `own`), or 0
         let listOwn = 0;
         for (let w = runs[r]; w < end; ) {
@@ -443,6 +444,28 @@ export class Shadow {
       for (let k = 0; k < held; ) k += unlockSome(s, pages, k, held);
     }
   }
+
+  /**
+   * The bytes of run `r` of `runs` ({@link accessRuns}) and of the runs right after it over the same words with the
+   * same flags (the lanes of one view: crypt's 8 bytes of a word, each read at its own site), checked as one access
+   * of all those bytes: an Info conflicts with it exactly when it conflicts with one of them (its bytes overlap one,
+   * the same kinds), with the same verdict, as the checks of one thread's accesses do not depend on each other.
+   * Sets {@link lastSameWords} to the last of those runs.
+   */
+  private sameWords(runs: readonly number[], r: number): number {
+    let mask = runs[r + 4];
+    let last = r;
+    for (let x = r + RUN_FIELDS; x < runs.length; x += RUN_FIELDS) {
+      if (runs[x] !== runs[r] || runs[x + 1] !== runs[r + 1] || runs[x + 2] !== runs[r + 2]) break;
+      mask |= runs[x + 4];
+      last = x;
+    }
+    this.lastSameWords = last;
+    return mask;
+  }
+
+  /** The last run {@link sameWords} took. */
+  private lastSameWords = 0;
 
   /**
    * The record step of {@link accessRuns} for one run: `n` words from heap index `word`, plain accesses of the bytes
