@@ -277,7 +277,7 @@ class Body {
         for (const x of s.body) this.statement(x, false);
         return;
       case 'ForStatement':
-        if (this.loose || !top) refuse();
+        if (this.loose || !top || this.depth > 0) refuse(); // one level of inner loops
         this.inner(s);
         return;
       case 'VariableDeclaration':

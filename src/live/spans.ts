@@ -293,12 +293,12 @@ export class Spans {
               cut = Math.max(writes[j], from);
               resume = writes[j + 1];
             }
-          if (from < cut) this.elements(v, k, from, cut, false, site, per, lane);
+          if (from < cut) this.elements(k, from, cut, false, site, per, lane);
           from = resume;
         }
       }
       for (let i = 0; i < writes.length; i += 3)
-        this.elements(v, k, writes[i], writes[i + 1], true, this.c.siteOf(m, writes[i + 2]), per, lane);
+        this.elements(k, writes[i], writes[i + 1], true, this.c.siteOf(m, writes[i + 2]), per, lane);
     }
     if (this.low < this.high) this.hulls.push(v.id, this.low, this.high);
     return true;
@@ -309,11 +309,10 @@ export class Spans {
   private high = 0;
 
   /**
-   * The elements `lane + per·c`, c in [from, to), of access `k`'s view `v` (all of [from, to) when `per` is 1), as
-   * runs of words ({@link addRuns}) with the bytes they hold, widening the group's hull.
+   * The elements `lane + per·c`, c in [from, to), of access `k`'s view (all of [from, to) when `per` is 1), as runs
+   * of words ({@link addRuns}) with the bytes they hold, `write` or read at `site`, widening the group's hull.
    */
   private elements(
-    v: SpanView,
     k: number,
     from: number,
     to: number,
@@ -322,6 +321,7 @@ export class Spans {
     per: number,
     lane: number,
   ): void {
+    const v = this.views[k] as SpanView;
     const bpe = v.bpe;
     if (per > 1) {
       const b = v.off + lane * bpe; // element `lane`'s byte; element lane + per·c is c words further

@@ -466,6 +466,7 @@ const PER_ACCESS: Record<string, string> = {
   'an inner loop assigning its variable': `function f(a, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) { a[j + r] = 1; r++; } } }`,
   'an inner loop with a break': `function f(a, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) { a[j] += r; if (a[j] > 2) break; } } }`,
   'an inner var loop (its variable outlives it)': `function f(a, n) { for (let j = 0; j < n; j++) { for (var r = 0; r < 4; r++) a[j] += r; } }`,
+  'an inner loop inside an inner loop': `function f(a, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 2; r++) { for (let s = 0; s < 2; s++) a[4 * j + 2 * r + s] = 1; } } }`,
   'an inner loop under an if': `function f(a, n) { for (let j = 0; j < n; j++) { if (j > 1) for (let r = 0; r < 4; r++) a[j] += r; } }`,
   'a name an inner loop declares read after it (another variable)': `function f(a, n, t) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) { const t = a[j]; } a[j] = t; } }`,
   'a counter the body declares, also assigned otherwise': `function f(a, n) { for (let j = 0; j < n; j++) { let c = 0; a[c++] = 1; c = 5; a[c] = 2; } }`,

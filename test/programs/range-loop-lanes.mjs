@@ -10,29 +10,27 @@ function mix(x, k) {
   return (x * 31 + k) & 0xffff;
 }
 
-/** Blocks [lo, hi) of text1 into text2 with the 12 subkeys of key. */
+/** Blocks [lo, hi) of text1 into text2 with the 12 subkeys of key: the bytes of a block read out of order. */
 function cipher(text1, text2, key, lo, hi) {
   for (let blk = lo; blk < hi; blk++) {
     const i = 8 * blk;
-    let x1 = text1[i] | (text1[i + 1] << 8);
-    let x2 = text1[i + 2] | (text1[i + 3] << 8);
-    let x3 = text1[i + 4] | (text1[i + 5] << 8);
-    let x4 = text1[i + 6] | (text1[i + 7] << 8);
+    let lo16 = text1[i + 7] ^ (text1[i] << 8);
+    let hi16 = (text1[i + 1] << 8) + text1[i + 6] + text1[i + 2];
+    const odd = text1[i + 3] * text1[i + 5] - text1[i + 4];
     let ik = 0;
     for (let r = 0; r < 3; r++) {
-      x1 = mix(x1, key[ik++]);
-      x2 = (x2 + key[ik++]) & 0xffff;
-      x3 = mix(x3 ^ x1, key[ik++]);
-      x4 = (x4 ^ key[ik++] ^ x2) & 0xffff;
+      lo16 = mix(lo16 ^ odd, key[ik++]);
+      hi16 = (hi16 * 3 + key[ik++] + r) & 0xffff;
+      lo16 = mix(hi16, key[ik++] ^ key[ik++]);
     }
-    text2[i] = x1;
-    text2[i + 1] = x1 >>> 8;
-    text2[i + 2] = x3;
-    text2[i + 3] = x3 >>> 8;
-    text2[i + 4] = x2;
-    text2[i + 5] = x2 >>> 8;
-    text2[i + 6] = x4;
-    text2[i + 7] = x4 >>> 8;
+    text2[i + 4] = lo16;
+    text2[i] = lo16 >>> 8;
+    text2[i + 7] = hi16;
+    text2[i + 1] = hi16 >>> 8;
+    text2[i + 2] = odd;
+    text2[i + 3] = odd >>> 8;
+    text2[i + 6] = lo16 ^ hi16;
+    text2[i + 5] = 255 - blk;
   }
 }
 
