@@ -570,7 +570,8 @@ function header(node: E.ForStatement) {
 /**
  * Loops whose bounds are number literals and that iterate fewer times than this are left to their per-access
  * checks: the range check's fixed cost (the guard's list, the hook, the filter scan of every view) exceeds what it
- * saves on so few accesses, most of them decided by the same-epoch fast path (crypt's 8 rounds over 52 subkeys).
+ * saves on so few accesses, most of them decided by the same-epoch fast path (crypt's 8 rounds over 52 subkeys, unless they are
+ * unrolled into their outer loop's check: {@link Body.inner}).
  */
 const MIN_LITERAL_ITERATIONS = 16;
 
