@@ -304,6 +304,15 @@ const RANGED: Record<
     args: ([a, b, o]) => [a, b, o, 8],
     views: 3,
   },
+  'an inner loop index r * r: a constant in each unrolled iteration': {
+    fn: `function squares(a, k, n) {
+      for (let j = 0; j < n; j++) {
+        for (let r = 0; r < 4; r++) a[j] += k[r * r];
+      }
+    }`,
+    args: ([a, k]) => [a, k, 12],
+    views: 2,
+  },
   'zero iterations': {
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 9, 3],
@@ -467,6 +476,8 @@ const PER_ACCESS: Record<string, string> = {
   'an inner loop with a break': `function f(a, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) { a[j] += r; if (a[j] > 2) break; } } }`,
   'an inner var loop (its variable outlives it)': `function f(a, n) { for (let j = 0; j < n; j++) { for (var r = 0; r < 4; r++) a[j] += r; } }`,
   'an inner loop inside an inner loop': `function f(a, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 2; r++) { for (let s = 0; s < 2; s++) a[4 * j + 2 * r + s] = 1; } } }`,
+  'an index in an inner loop that is not affine in the outer variable (k[j * j + r])': `function f(a, k, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) a[j] += k[j * j + r]; } }`,
+  'an inner loop calling a function that is not pure': `function f(a, g, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) a[j] += g(r); } }`,
   'an inner loop under an if': `function f(a, n) { for (let j = 0; j < n; j++) { if (j > 1) for (let r = 0; r < 4; r++) a[j] += r; } }`,
   'a name an inner loop declares read after it (another variable)': `function f(a, n, t) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) { const t = a[j]; } a[j] = t; } }`,
   'a counter the body declares, also assigned otherwise': `function f(a, n) { for (let j = 0; j < n; j++) { let c = 0; a[c++] = 1; c = 5; a[c] = 2; } }`,
