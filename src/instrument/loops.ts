@@ -174,6 +174,12 @@ export const inLoop =
       members: [],
       range: null,
     };
+    if (st.loop?.range?.nested.has(n)) {
+      // an inner loop the range check of its outer loop unrolled (`./ranges.ts`): its accesses take that guard
+      loop.range = st.loop.range;
+      visit(node, { ...st, loop }, c);
+      return;
+    }
     const plan = rangePlan(st.rw, loop);
     loop.range = plan;
     const before = st.rw.locs.length / 2;

@@ -27,7 +27,11 @@
  * stride `P`; a target's index is evaluated before the right-hand side, ECMA-262 §13.15.2); an index may name an
  * alias, a `const` of the body whose initializer is affine in `j` (`const i = 8 * j`), which stands for that
  * initializer (`affine`), every other variable read a local of the function declared before the loop (accumulators
- * may be assigned, but not a `const`: the assignment would throw). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
+ * may be assigned, but not a `const`: the assignment would throw); a `let c = N` of the body (`N` an integer
+ * literal) assigned only by increments that always run is a counter whose indices are the same in every iteration.
+ * An inner `for` loop of number-literal bounds and at most {@link MAX_UNROLLED} iterations at the top of the body is
+ * unrolled into the body ({@link Body.inner}): its accesses are the outer loop's, one per inner iteration, and take
+ * its guard (`./loops.ts` `inLoop`). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
  * reads `HI` (a TypedArray over a SharedArrayBuffer that cannot grow, its `length` the built-in getter: the same
  * number at every test of the loop, and no code run by the guard's extra read). The typeof tests make every operator one on numbers (the runtime refuses BigInt arrays), so nothing
  * in the body throws or runs code; `ints` (the variables of `LO` and of the indices) must be safe integers for
@@ -73,6 +77,11 @@ interface Planned {
    * the loop's entry plus `at` plus its increments per iteration times the iterations before.
    */
   counter?: { name: string; at: number; bumped: boolean };
+  /**
+   * The aliases of an access of an unrolled inner loop ({@link Body.inner}): the body's, with the inner loop's
+   * variable standing for its value in that inner iteration; else the body's.
+   */
+  aliases?: Aliases;
 }
 
 /** What {@link rangePlan} found for a loop. */
@@ -102,10 +111,18 @@ export interface RangePlan {
    * guard holds one bit per access (bit k: `accesses[k]` may run plain), from `Hooks.covered`, not `Hooks.span`.
    */
   covered: boolean;
+  /** The inner loops of the body, unrolled into `accesses` ({@link Body.inner}): their accesses use this guard. */
+  nested: Set<E.Node>;
 }
 
 /** Accesses past which a loop is not a covered loop: one bit each in its guard, a 32-bit integer. */
 const MAX_COVERED = 31;
+
+/** Iterations past which an inner loop is not unrolled ({@link Body.inner}). */
+const MAX_UNROLLED = 16;
+
+/** Accesses past which a loop with unrolled inner loops is not range-checked: the guard lists each. */
+const MAX_UNROLLED_ACCESSES = 128;
 
 /** The loop variable in an index's text (not an identifier: no other variable prints as it). */
 const J = '#';
@@ -221,6 +238,14 @@ class Body {
   readonly bumps = new Map<string, number>();
   /** Variables assigned otherwise than by an increment that always runs. */
   readonly otherwise = new Set<string>();
+  /** The `let`s of the body (not of an inner loop) declared with a safe-integer literal, by name: their value. */
+  readonly literals = new Map<string, number>();
+  /** The inner loops unrolled into the accesses ({@link inner}). */
+  readonly nested = new Set<E.Node>();
+  /** The names an inner loop declares (its variable, its body's declarations), and its range: used only inside. */
+  readonly scoped: Array<{ name: string; start: number; end: number }> = [];
+  /** Inner loops being walked. */
+  private depth = 0;
 
   /**
    * @param loose the walk of a covered loop (`continue`, `break`, conditional element accesses allowed)
@@ -251,6 +276,10 @@ class Body {
       case 'BlockStatement':
         for (const x of s.body) this.statement(x, false);
         return;
+      case 'ForStatement':
+        if (this.loose || !top || this.depth > 0) refuse(); // one level of inner loops
+        this.inner(s);
+        return;
       case 'VariableDeclaration':
         // not `var`: one declared without an initializer keeps, in each iteration, what it held before
         if (!top || s.kind === 'var') refuse();
@@ -262,6 +291,8 @@ class Body {
           this.declared.add(name);
           if (s.kind === 'const') this.constants.add(name);
           if (s.kind === 'const' && d.init && this.isAffine(d.init)) this.aliases.set(name, d.init);
+          const value = s.kind === 'let' && d.init && this.depth === 0 ? literalValue(d.init) : undefined;
+          if (value !== undefined && Number.isSafeInteger(value)) this.literals.set(name, value);
           this.declaredAt.set(name, (d as unknown as N).end);
         }
         return;
@@ -378,6 +409,66 @@ class Body {
     }
   }
 
+  /**
+   * An inner loop `for (let r = A; r < B; r += c)` of number literals `A`, `B`, `c` (at most
+   * {@link MAX_UNROLLED} iterations) at the top of the body, unrolled: its body is walked once as the body's own
+   * statements with `r` standing for `A` (an alias), then its accesses are listed again for each later iteration,
+   * `r` standing for its value there and each counter index further by the counter's increments of one inner
+   * iteration, so that each access of the inner loop is an access of the outer loop per inner iteration. The names
+   * it declares are used only inside it ({@link scoped}), its variable is not assigned in it.
+   */
+  private inner(s: E.ForStatement): void {
+    const h = header(s);
+    const n = literalIterations(h);
+    const lo = literalValue(h.lo);
+    if (
+      (s.init as E.VariableDeclaration).kind !== 'let' ||
+      n === undefined ||
+      n < 1 ||
+      n > MAX_UNROLLED ||
+      lo === undefined ||
+      !Number.isSafeInteger(lo) ||
+      h.j === this.j ||
+      this.declared.has(h.j)
+    )
+      refuse();
+    const { start, end } = s as E.ForStatement & N;
+    const before = new Set(this.declared);
+    this.declared.add(h.j);
+    this.declaredAt.set(h.j, start);
+    this.nested.add(s);
+    const from = this.accesses.length;
+    const bumps = new Map(this.bumps);
+    this.aliases.set(h.j, literal(lo as number));
+    this.depth++;
+    if (s.body.type === 'BlockStatement') for (const x of s.body.body) this.statement(x, true);
+    else this.statement(s.body, false);
+    this.depth--;
+    if (this.assigned.has(h.j)) refuse();
+    for (const name of this.declared) if (!before.has(name)) this.scoped.push({ name, start, end });
+    const walked = this.accesses.slice(from);
+    const first = new Map(this.aliases);
+    for (const a of walked) a.aliases = first;
+    const per = (name: string) => (this.bumps.get(name) ?? 0) - (bumps.get(name) ?? 0); // one inner iteration's
+    for (let r = 1; r < (n as number); r++) {
+      const aliases = new Map(this.aliases);
+      aliases.set(h.j, literal((lo as number) + r * h.step));
+      for (const a of walked) {
+        const c = a.counter;
+        if (c === undefined) {
+          const index = affine(a.node, this.j, J, new Set(), undefined, aliases).text;
+          this.accesses.push({ ...a, index, aliases });
+        } else {
+          const at = c.at + r * per(c.name);
+          this.accesses.push({ ...a, index: `@${c.name}+${at}`, counter: { ...c, at }, aliases });
+        }
+      }
+    }
+    for (const [name, b] of this.bumps) this.bumps.set(name, b + ((n as number) - 1) * per(name));
+    this.aliases.delete(h.j);
+    if (this.accesses.length > MAX_UNROLLED_ACCESSES) refuse();
+  }
+
   /** Is `e` affine in `j` over the aliases so far? */
   private isAffine(e: E.Node): boolean {
     try {
@@ -479,21 +570,28 @@ function header(node: E.ForStatement) {
 /**
  * Loops whose bounds are number literals and that iterate fewer times than this are left to their per-access
  * checks: the range check's fixed cost (the guard's list, the hook, the filter scan of every view) exceeds what it
- * saves on so few accesses, most of them decided by the same-epoch fast path (crypt's 8 rounds over 52 subkeys).
+ * saves on so few accesses, most of them decided by the same-epoch fast path (crypt's 8 rounds over 52 subkeys, unless they are
+ * unrolled into their outer loop's check: {@link Body.inner}).
  */
 const MIN_LITERAL_ITERATIONS = 16;
 
+/** The value of `e` when it is a number literal, possibly negated, else undefined. */
+function literalValue(e: E.Node): number | undefined {
+  const x = unparen(e);
+  if (x.type === 'Literal' && typeof x.value === 'number') return x.value;
+  if (x.type === 'UnaryExpression' && x.operator === '-') {
+    const v = literalValue(x.argument);
+    return v === undefined ? undefined : -v;
+  }
+  return undefined;
+}
+
+/** A number literal node of `value` (a safe integer), standing for an unrolled inner loop's variable. */
+const literal = (value: number): E.Literal => ({ type: 'Literal', value, raw: String(value) });
+
 /** The iterations of the loop of header `h` when both its bounds are number literals, else undefined. */
 function literalIterations(h: ReturnType<typeof header>): number | undefined {
-  const value = (e: E.Node): number | undefined => {
-    const x = unparen(e);
-    if (x.type === 'Literal' && typeof x.value === 'number') return x.value;
-    if (x.type === 'UnaryExpression' && x.operator === '-') {
-      const v = value(x.argument);
-      return v === undefined ? undefined : -v;
-    }
-    return undefined;
-  };
+  const value = literalValue;
   const lo = value(h.lo);
   const hi = value(h.hi);
   if (lo === undefined || hi === undefined) return undefined;
@@ -513,6 +611,14 @@ function countersOf(body: Body, j: string): Map<string, number> {
   for (const a of body.accesses) {
     const c = a.counter;
     if (c === undefined || counters.has(c.name)) continue;
+    const init = body.literals.get(c.name);
+    if (init !== undefined && !body.otherwise.has(c.name)) {
+      // a counter the body declares with a literal: the same index in every iteration
+      a.counter = undefined;
+      a.node = literal(init + c.at);
+      a.index = String(init + c.at);
+      continue;
+    }
     if (c.bumped) refuse();
     a.counter = undefined;
     a.index = c.name;
@@ -547,12 +653,13 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     const views = [...new Set(body.accesses.map((a) => a.view))];
     const counters = countersOf(body, h.j);
     for (const a of body.accesses)
-      if (a.counter === undefined) affine(a.node, h.j, J, ints, undefined, body.aliases);
+      if (a.counter === undefined) affine(a.node, h.j, J, ints, undefined, a.aliases ?? body.aliases);
     const fixed = new Set([h.j, ...views, ...ints, ...his, ...lengths.keys()]);
     const ids = new Map<string, E.Identifier>();
     identifiers(h.lo, ids);
     identifiers(h.hi, ids);
-    for (const a of body.accesses) if (a.counter === undefined) identifiers(a.node, ids, body.aliases);
+    for (const a of body.accesses)
+      if (a.counter === undefined) identifiers(a.node, ids, a.aliases ?? body.aliases);
     for (const name of body.declared) if (fixed.has(name)) refuse();
     for (const name of body.assigned) if (fixed.has(name) || body.constants.has(name)) refuse();
     // a called function's object is read once, by the guard: the body may not change it
@@ -562,6 +669,8 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     for (const u of body.uses) {
       const at = body.declaredAt.get(u.name);
       if (at !== undefined && u.pos < at) refuse();
+      // a name an inner loop declares, used outside it: another variable, not tested
+      if (body.scoped.some((x) => x.name === u.name && (u.pos < x.start || u.pos >= x.end))) refuse();
     }
     // views, index and bound variables: locals declared before the loop that the body does not assign (`fixed`,
     // above), as the body runs no other code: the same value throughout the loop (an outer loop's variable too);
@@ -596,6 +705,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       counters,
       aliases: body.aliases,
       covered: loose,
+      nested: body.nested,
     };
   } catch (e) {
     if (e instanceof Refused) return null;
@@ -624,7 +734,7 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
     const c = a.counter;
     const first = c
       ? `(${c.name} + ${c.at})`
-      : affine(a.node, plan.j, lo, new Set(), undefined, plan.aliases).text;
+      : affine(a.node, plan.j, lo, new Set(), undefined, a.aliases ?? plan.aliases).text;
     const stride = c ? (plan.counters.get(c.name) as number) : a.coef * plan.step;
     return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${stride}, ${a.kind}, ${sites[k]}`;
   });

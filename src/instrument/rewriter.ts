@@ -73,7 +73,12 @@ export interface Loop {
    * A loop whose accesses are range-checked (`./ranges.ts` RangePlan): the one guard of all of them, or, for a
    * covered loop, the guard whose bit k is that of `accesses[k]`; else null.
    */
-  range: { temp: string; covered: boolean; accesses: Array<{ member: N }> } | null;
+  range: {
+    temp: string;
+    covered: boolean;
+    accesses: Array<{ member: N }>;
+    nested: ReadonlySet<object>;
+  } | null;
 }
 
 /** A site as the loop guards see it: its position, and the object of an element access (else null). */

@@ -17,9 +17,10 @@
  * write alone (see {@link Spans.group}: the same verdict and the same state). Words this thread already covered in
  * this epoch (the filter of `./views.ts`) are skipped, as the per-access checks skip them; the filter is read only
  * inside the hull of the words it covers in the epoch, and not in the longest run of reads recorded in the epoch
- * ({@link SpanView} `touched`). Two view variables whose elements overlap, views
- * of elements other than 8 bytes, growable buffers and strides other than 0 (one access) or ±1 go to the per-access
- * checks. Out-of-bounds indices touch no memory (ECMA-262 §10.4.5.15–16) and are not recorded.
+ * ({@link SpanView} `touched`). Elements smaller than a word are checked and recorded as runs of words with the
+ * bytes they hold ({@link Spans.group}). Two view variables whose words overlap, growable buffers and strides other
+ * than ±1, 0 and one word go to the per-access checks. Out-of-bounds indices touch no memory (ECMA-262
+ * §10.4.5.15–16) and are not recorded.
  *
  * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
  */
@@ -27,7 +28,7 @@ import type { SiteFunction, SpanCheck } from '../hooks/contract.js';
 import { type EpochFilter, filterAddRun, filterBits, filterNextBlock } from './filter.js';
 import { STAT } from './memory/state.js';
 import type { Shadow } from './shadow/goldilocks.js';
-import { Access, lockOf, PAGE_INTS } from './shadow/goldilocks.js';
+import { Access, lockOf, PAGE_INTS, RUN_FIELDS } from './shadow/goldilocks.js';
 
 /**
  * The number of iterations of `for (j = lo; j < hi; j += step)` (`j <= hi` when `inclusive` is 1), `lo` an integer
@@ -122,8 +123,14 @@ export const TYPED_TAG = Object.getOwnPropertyDescriptor(
 const MAX_COUNT = 2 ** 31;
 /** Fields per access in a span's list (see `Hooks.span`). */
 const FIELDS = 6;
-/** Fields per run of words in {@link Spans.runs}: heap index of the first word, words, flags, site, view (index). */
-const RUN = 5;
+/**
+ * Fields per run of words in {@link Spans.runs}: first word (of the view's buffer), words, flags, site, view (index
+ * of its access), byte mask of each word.
+ */
+const RUN = 6;
+
+/** The byte mask of bytes [lo, hi) of a word (0 ≤ lo < hi ≤ 8). */
+const bytes = (lo: number, hi: number): number => (1 << hi) - (1 << lo);
 
 /** A thread's range checks (see the file header), with the scratch arrays each call reuses. */
 export class Spans {
@@ -170,7 +177,7 @@ export class Spans {
       const stride = list[FIELDS * k + 3] as number;
       if (!Number.isSafeInteger(first) || !Number.isSafeInteger(first + stride * (count - 1))) return false;
       const v = c.viewAt(o as ArrayBufferView);
-      if (v !== undefined && (v.bpe !== 8 || v.len < 0)) return false;
+      if (v !== undefined && v.len < 0) return false;
       views[k] = v;
     }
     this.nRuns = 0;
@@ -199,17 +206,17 @@ export class Spans {
     for (let r = 0; r < this.nRuns; r++) {
       const v = this.views[runs[r * RUN + 4]] as SpanView;
       const first = v.base + 2 * runs[r * RUN];
-      heapRuns.push(first, runs[r * RUN + 1], runs[r * RUN + 2], runs[r * RUN + 3]);
+      heapRuns.push(first, runs[r * RUN + 1], runs[r * RUN + 2], runs[r * RUN + 3], runs[r * RUN + 5]);
       // the runs by their first word (insertion sort: a loop has few), for the pages in ascending order
       let at = order.length;
-      while (at > 0 && heapRuns[4 * order[at - 1]] > first) at--;
+      while (at > 0 && heapRuns[RUN_FIELDS * order[at - 1]] > first) at--;
       order.splice(at, 0, r);
     }
     let nPages = 0;
     let done = -1; // the last page listed
     for (const r of order) {
-      const first = heapRuns[4 * r];
-      const last = lockOf(first + 2 * heapRuns[4 * r + 1] - 2);
+      const first = heapRuns[RUN_FIELDS * r];
+      const last = lockOf(first + 2 * heapRuns[RUN_FIELDS * r + 1] - 2);
       for (let p = Math.max(lockOf(first), done + PAGE_INTS); p <= last; p += PAGE_INTS) {
         if (nPages === this.pages.length) {
           const more = new Int32Array(2 * nPages);
@@ -224,7 +231,7 @@ export class Spans {
     const epoch = c.epoch();
     let words = 0;
     for (let r = 0; r < this.nRuns * RUN; r += RUN) {
-      const bits = runs[r + 2] & Access.WRITE ? Access.MASK << 8 : Access.MASK;
+      const bits = runs[r + 2] & Access.WRITE ? runs[r + 5] << 8 : runs[r + 5];
       const v = this.views[runs[r + 4]] as SpanView;
       const touched = v.touched;
       const from = runs[r];
@@ -251,111 +258,174 @@ export class Spans {
    * with a write of its bytes), with the same verdict, and recording the write drops every record of the read (a
    * write replaces every Info on its bytes, `Shadow.record`), so the state left is the one the per-access checks
    * leave; the same-epoch filter's write bits cover reads.
+   *
+   * Strides ±1 reach consecutive elements: runs of words, the first and last with the bytes of their elements only
+   * when elements are smaller than a word. Stride 0: one element per access, in the body's order. A stride of `per`
+   * elements spanning one word (`per · bpe` = 8, as crypt's `text[8 * blk + 3]` over a Uint8Array) reaches one
+   * element per word, at the same bytes of consecutive words: the accesses are taken per *lane* `r` (their first
+   * index ≡ r mod `per`), each lane as a stride of ±1 over its elements `r + per·c`, one run of words with the
+   * lane's byte mask each.
    * @returns false when the group's strides do not allow it (see the file header).
    */
   private group(m: SiteFunction, list: readonly unknown[], k: number, count: number): boolean {
     const v = this.views[k] as SpanView;
     const g = list[FIELDS * k + 1];
     const stride = list[FIELDS * k + 3] as number;
-    let members = 0;
-    for (let x = k; x < this.views.length; x++) {
-      if (list[FIELDS * x + 1] !== g) continue;
-      if (list[FIELDS * x + 3] !== stride) return false;
-      members++;
-    }
-    if (stride !== 1 && stride !== -1 && !(stride === 0 && members === 1)) return false;
-    const w0 = v.off / 8;
-    const reads = this.reached(list, k, count, 0);
-    const writes = this.reached(list, k, count, 1);
-    let lowest = Number.POSITIVE_INFINITY;
-    let highest = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < reads.length; i += 3) {
-      lowest = Math.min(lowest, reads[i]);
-      highest = Math.max(highest, reads[i + 1]);
-    }
-    for (let i = 0; i < writes.length; i += 3) {
-      lowest = Math.min(lowest, writes[i]);
-      highest = Math.max(highest, writes[i + 1]);
-    }
-    // the reads, without the elements written (the write intervals are disjoint: each element is reached once)
-    for (let i = 0; i < reads.length; i += 3) {
-      let from = reads[i];
-      const to = reads[i + 1];
-      const site = this.c.siteOf(m, reads[i + 2]);
-      while (from < to) {
-        let cut = to; // the first written element at or after `from`, and the end of its write interval
-        let resume = to;
-        for (let j = 0; j < writes.length; j += 3)
-          if (writes[j + 1] > from && writes[j] < cut) {
-            cut = Math.max(writes[j], from);
-            resume = writes[j + 1];
-          }
-        if (from < cut) this.addRuns(v, k, w0 + from, w0 + cut, false, site);
-        from = resume;
+    for (let x = k; x < this.views.length; x++)
+      if (list[FIELDS * x + 1] === g && list[FIELDS * x + 3] !== stride) return false;
+    const per = v.bpe < 8 && Math.abs(stride) * v.bpe === 8 ? Math.abs(stride) : 1;
+    if (per === 1 && stride !== 1 && stride !== -1 && stride !== 0) return false;
+    this.low = Number.POSITIVE_INFINITY;
+    this.high = Number.NEGATIVE_INFINITY;
+    for (let lane = 0; lane < per; lane++) {
+      const reads = this.reached(list, k, count, 0, per, lane);
+      const writes = this.reached(list, k, count, 1, per, lane);
+      // the reads, without the elements written (the write intervals are disjoint: each element is reached once)
+      for (let i = 0; i < reads.length; i += 3) {
+        let from = reads[i];
+        const to = reads[i + 1];
+        const site = this.c.siteOf(m, reads[i + 2]);
+        while (from < to) {
+          let cut = to; // the first written element at or after `from`, and the end of its write interval
+          let resume = to;
+          for (let j = 0; j < writes.length; j += 3)
+            if (writes[j + 1] > from && writes[j] < cut) {
+              cut = Math.max(writes[j], from);
+              resume = writes[j + 1];
+            }
+          if (from < cut) this.elements(k, from, cut, false, site, per, lane);
+          from = resume;
+        }
       }
+      for (let i = 0; i < writes.length; i += 3)
+        this.elements(k, writes[i], writes[i + 1], true, this.c.siteOf(m, writes[i + 2]), per, lane);
     }
-    for (let i = 0; i < writes.length; i += 3)
-      this.addRuns(v, k, w0 + writes[i], w0 + writes[i + 1], true, this.c.siteOf(m, writes[i + 2]));
-    if (lowest < highest) this.hulls.push(v.id, w0 + lowest, w0 + highest);
+    if (this.low < this.high) this.hulls.push(v.id, this.low, this.high);
     return true;
   }
 
+  /** The hull of the words of the group {@link group} is adding: first word and end word. */
+  private low = 0;
+  private high = 0;
+
   /**
-   * The elements the accesses of kind `write` (0 read, 1 write) of the group of access `k` reach first, as triples
-   * (first element, end element, site index) in {@link reads} or {@link writes}: the accesses taken by the order
-   * they first reach an element, the largest first index first for stride 1, the smallest for -1 (insertion sort,
-   * stable: the earlier in the body first on a tie), each with the elements in bounds no earlier one reached.
+   * The elements `lane + per·c`, c in [from, to), of access `k`'s view (all of [from, to) when `per` is 1), as runs
+   * of words ({@link addRuns}) with the bytes they hold, `write` or read at `site`, widening the group's hull.
    */
-  private reached(list: readonly unknown[], k: number, count: number, write: number): number[] {
+  private elements(
+    k: number,
+    from: number,
+    to: number,
+    write: boolean,
+    site: number,
+    per: number,
+    lane: number,
+  ): void {
+    const v = this.views[k] as SpanView;
+    const bpe = v.bpe;
+    if (per > 1) {
+      const b = v.off + lane * bpe; // element `lane`'s byte; element lane + per·c is c words further
+      const w = Math.floor(b / 8) + from;
+      this.hull(w, w + to - from);
+      this.addRuns(v, k, w, w + to - from, write, site, bytes(b % 8, (b % 8) + bpe));
+      return;
+    }
+    const b0 = v.off + from * bpe;
+    const b1 = v.off + to * bpe;
+    let w = Math.floor(b0 / 8);
+    const last = Math.floor((b1 - 1) / 8); // the word of the last byte
+    this.hull(w, last + 1);
+    if (b0 % 8 !== 0 || b1 < 8 * w + 8) {
+      // a first word of which the elements hold some bytes only
+      this.addRuns(v, k, w, w + 1, write, site, bytes(b0 - 8 * w, Math.min(8, b1 - 8 * w)));
+      w++;
+    }
+    const whole = b1 % 8 === 0 ? last + 1 : last; // the end of the whole words
+    if (w < whole) this.addRuns(v, k, w, whole, write, site, Access.MASK);
+    if (w <= last && whole === last) this.addRuns(v, k, last, last + 1, write, site, bytes(0, b1 - 8 * last));
+  }
+
+  /** Widens the hull of the group {@link group} is adding by the words [from, to). */
+  private hull(from: number, to: number): void {
+    if (from < this.low) this.low = from;
+    if (to > this.high) this.high = to;
+  }
+
+  /**
+   * The elements the accesses of kind `write` (0 read, 1 write) of the group of access `k` in lane `lane` (first
+   * index ≡ lane mod `per`, see {@link group}) reach first, as triples (first, end, site index) in {@link reads} or
+   * {@link writes}, elements `lane + per·c` named by `c`: the accesses taken by the order they first reach an
+   * element, the largest first index first for stride ±1 going up, the smallest going down (insertion sort, stable:
+   * the earlier in the body first on a tie), in the body's order for stride 0, each with the elements in bounds no
+   * earlier one reached.
+   */
+  private reached(
+    list: readonly unknown[],
+    k: number,
+    count: number,
+    write: number,
+    per: number,
+    lane: number,
+  ): number[] {
     const v = this.views[k] as SpanView;
     const g = list[FIELDS * k + 1];
-    const stride = list[FIELDS * k + 3] as number;
+    const stride = Math.sign(list[FIELDS * k + 3] as number);
+    const at = (x: number) => ((list[FIELDS * x + 2] as number) - lane) / per; // c of the access's first element
     const order = this.order;
     order.length = 0;
     for (let x = k; x < this.views.length; x++) {
       const kind = list[FIELDS * x + 4];
       if (list[FIELDS * x + 1] !== g || kind === (write ? 0 : 1)) continue;
-      const f = list[FIELDS * x + 2] as number;
-      let at = order.length;
-      while (
-        at > 0 &&
-        (stride === -1
-          ? (list[FIELDS * order[at - 1] + 2] as number) > f
-          : (list[FIELDS * order[at - 1] + 2] as number) < f)
-      )
-        at--;
-      order.splice(at, 0, x);
+      const f = at(x);
+      if (!Number.isInteger(f)) continue; // another lane's
+      let i = order.length;
+      if (stride !== 0) while (i > 0 && (stride === -1 ? at(order[i - 1]) > f : at(order[i - 1]) < f)) i--;
+      order.splice(i, 0, x);
     }
     const out = write ? this.writes : this.reads;
     out.length = 0;
+    const end = Math.floor((v.len - 1 - lane) / per) + 1; // the elements in bounds: c in [0, end)
     let reached = stride === -1 ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
     for (const x of order) {
-      const first = list[FIELDS * x + 2] as number;
+      const first = at(x);
       let from: number;
       let to: number; // elements [from, to) no earlier access reached
       if (stride === -1) {
         from = Math.max(first - count + 1, reached);
         to = first + 1;
         reached = Math.max(reached, first + 1);
+      } else if (stride === 0) {
+        from = first;
+        to = first + 1;
+        for (let i = 0; i < out.length && from < to; i += 3) if (out[i] === first) to = from;
       } else {
         from = first;
-        to = stride === 0 ? first + 1 : Math.min(first + count, reached);
+        to = Math.min(first + count, reached);
         reached = Math.min(reached, first);
       }
       from = Math.max(from, 0);
-      to = Math.min(to, v.len);
+      to = Math.min(to, end);
       if (from < to) out.push(from, to, list[FIELDS * x + 5] as number);
     }
     return out;
   }
 
   /**
-   * Adds the words [from, to) of view `v` (access `k`'s) that the same-epoch filter does not cover, as runs; the
+   * Adds the words [from, to) of view `v` (access `k`'s), the bytes `mask` of each, that the same-epoch filter does
+   * not cover, as runs; the
    * filter is read only inside the hull of the words it covers in this epoch (`touched`), the words outside are
    * not covered, and inside it the blocks of another epoch are skipped whole (lufact's update: the row swap's two
    * words set the hull over the column it then loops over).
    */
-  private addRuns(v: SpanView, k: number, from: number, to: number, write: boolean, site: number): void {
+  private addRuns(
+    v: SpanView,
+    k: number,
+    from: number,
+    to: number,
+    write: boolean,
+    site: number,
+    mask: number,
+  ): void {
     const epoch = this.c.epoch();
     const flags = write ? Access.WRITE : 0;
     const touched = v.touched;
@@ -376,20 +446,20 @@ export class Spans {
         continue;
       }
       const e = filterBits(v, x, epoch);
-      const covered = (((write ? 0 : e) | (e >>> 8)) & Access.MASK) === Access.MASK;
+      const covered = (((write ? 0 : e) | (e >>> 8)) & mask) === mask;
       if (!covered) {
         if (start < 0) start = x;
       } else if (start >= 0) {
-        this.addRun(start, x, flags, site, k);
+        this.addRun(start, x, flags, site, k, mask);
         start = -1;
       }
     }
     if (start < 0 && hi < to) start = hi;
-    if (start >= 0) this.addRun(start, to, flags, site, k);
+    if (start >= 0) this.addRun(start, to, flags, site, k, mask);
   }
 
-  /** Adds the run of words [from, to) of access `k`'s view, with `flags` and `site`. */
-  private addRun(from: number, to: number, flags: number, site: number, k: number): void {
+  /** Adds the run of words [from, to) of access `k`'s view, the bytes `mask` of each, with `flags` and `site`. */
+  private addRun(from: number, to: number, flags: number, site: number, k: number, mask: number): void {
     if ((this.nRuns + 1) * RUN > this.runs.length) {
       const more = new Float64Array(2 * this.runs.length);
       more.set(this.runs);
@@ -401,5 +471,6 @@ export class Spans {
     this.runs[r + 2] = flags;
     this.runs[r + 3] = site;
     this.runs[r + 4] = k;
+    this.runs[r + 5] = mask;
   }
 }

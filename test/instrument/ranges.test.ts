@@ -267,6 +267,52 @@ const RANGED: Record<
     }`,
     args: ([a]) => [a, 5, 20],
   },
+  "an inner loop of literal bounds, unrolled (crypt's rounds: a counter the body declares, k[ik++])": {
+    fn: `function cipher(a, b, k, lo, hi) {
+      for (let blk = lo; blk < hi; blk++) {
+        const i = 4 * blk;
+        let x = a[i] + a[i + 1];
+        let ik = 0;
+        for (let r = 0; r < 3; r++) {
+          x = x * k[ik++] + k[ik++];
+          x += k[r + 20];
+        }
+        x += k[ik++];
+        b[i] = x;
+        b[i + 1] = x * 2;
+        b[i + 2] = a[i + 2] + ik;
+        b[i + 3] = x - 1;
+      }
+    }`,
+    args: ([a, b, k]) => [a, b, k, 1, 6],
+    views: 3,
+  },
+  'an inner loop over its own variable (a[i + r], r < 4, step 2) and an outer counter it increments': {
+    fn: `function sums(a, b, o, n) {
+      let c = 3;
+      for (let j = 0; j < n; j++) {
+        const i = 4 * j;
+        let s = 0;
+        for (let r = 0; r < 4; r += 2) {
+          const q = i + r;
+          s += a[q] + a[q + 1] * b[c++];
+        }
+        o[j] = s;
+      }
+      return c;
+    }`,
+    args: ([a, b, o]) => [a, b, o, 8],
+    views: 3,
+  },
+  'an inner loop index r * r: a constant in each unrolled iteration': {
+    fn: `function squares(a, k, n) {
+      for (let j = 0; j < n; j++) {
+        for (let r = 0; r < 4; r++) a[j] += k[r * r];
+      }
+    }`,
+    args: ([a, k]) => [a, k, 12],
+    views: 2,
+  },
   'zero iterations': {
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 9, 3],
@@ -424,6 +470,17 @@ const PER_ACCESS: Record<string, string> = {
   'an accumulator that is a const (its assignment throws)': `function f(a, n) { const s = 0; for (let j = 0; j < n; j++) s += a[j]; return s; }`,
   'a const of the body assigned (its assignment throws)': `function f(a, n) { for (let j = 0; j < n; j++) { const x = a[j]; x = 1; } }`,
   'a logical assignment to an element': `function f(a, n) { for (let j = 0; j < n; j++) a[j] ||= 1; }`,
+  'an inner loop of more than 16 iterations': `function f(a, n) { for (let j = 0; j < n; j++) for (let r = 0; r < 17; r++) a[j] += r; }`,
+  'an inner loop of no iteration': `function f(a, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 0; r++) a[j] += r; } }`,
+  'an inner loop assigning its variable': `function f(a, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) { a[j + r] = 1; r++; } } }`,
+  'an inner loop with a break': `function f(a, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) { a[j] += r; if (a[j] > 2) break; } } }`,
+  'an inner var loop (its variable outlives it)': `function f(a, n) { for (let j = 0; j < n; j++) { for (var r = 0; r < 4; r++) a[j] += r; } }`,
+  'an inner loop inside an inner loop': `function f(a, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 2; r++) { for (let s = 0; s < 2; s++) a[4 * j + 2 * r + s] = 1; } } }`,
+  'an index in an inner loop that is not affine in the outer variable (k[j * j + r])': `function f(a, k, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) a[j] += k[j * j + r]; } }`,
+  'an inner loop calling a function that is not pure': `function f(a, g, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) a[j] += g(r); } }`,
+  'an inner loop under an if': `function f(a, n) { for (let j = 0; j < n; j++) { if (j > 1) for (let r = 0; r < 4; r++) a[j] += r; } }`,
+  'a name an inner loop declares read after it (another variable)': `function f(a, n, t) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) { const t = a[j]; } a[j] = t; } }`,
+  'a counter the body declares, also assigned otherwise': `function f(a, n) { for (let j = 0; j < n; j++) { let c = 0; a[c++] = 1; c = 5; a[c] = 2; } }`,
 };
 
 describe('range checks: loops that keep per-access checks', () => {

@@ -11,11 +11,18 @@ import { twoThreads } from '../helpers/two-threads.js';
 
 const setUp = twoThreads;
 
-/** `shadow.accessRuns` of one run of `n` words from heap index `word`, with its pages. */
-function run(shadow: Shadow, word: number, n: number, flags: number, site: number): boolean {
+/** `shadow.accessRuns` of one run of `n` words from heap index `word` (the bytes `mask` of each), with its pages. */
+function run(
+  shadow: Shadow,
+  word: number,
+  n: number,
+  flags: number,
+  site: number,
+  mask = Access.MASK,
+): boolean {
   const pages: number[] = [];
   for (let p = lockOf(word); p <= lockOf(word + 2 * n - 2); p += PAGE_INTS) pages.push(p);
-  return shadow.accessRuns([word, n, flags, site], Int32Array.from(pages), pages.length);
+  return shadow.accessRuns([word, n, flags, site, mask], Int32Array.from(pages), pages.length);
 }
 
 /** The lists of the 32 words from `base`, Info by Info (every field but NEXT), UNIFORM marked. */
@@ -103,5 +110,64 @@ describe('range checks: the Owner case', () => {
     two.pos = 3;
     assert.ok(run(two, base + 2 * 24, 8, Access.WRITE, 8));
     assert.equal(run(one, base + 2 * 24, 8, 0, 9), false);
+  });
+});
+
+describe('range checks: runs of some bytes of each word', () => {
+  test("leave the state of the per-access checks: crypt's 8 bytes per word at 8 sites, read then written", () => {
+    const a = setUp();
+    const b = setUp();
+    for (const [flags, pos] of [
+      [0, 1],
+      [Access.WRITE, 1],
+      [0, 2],
+    ]) {
+      a.one.pos = pos;
+      b.one.pos = pos;
+      for (let byte = 0; byte < 8; byte++)
+        assert.ok(run(a.one, a.base + 2 * 3, 26, flags, 10 + byte, 1 << byte));
+      for (let w = 3; w < 29; w++)
+        for (let byte = 0; byte < 8; byte++)
+          assert.equal(b.one.access(b.base + 2 * w, 1 << byte, flags, 10 + byte, true), undefined);
+      assert.equal(lists(a.s, a.base), lists(b.s, b.base), `after ${flags ? 'write' : 'read'} at ${pos}`);
+    }
+  });
+
+  test('lanes over the same words in one call: checked as one access of their bytes, each recorded with its site', () => {
+    const lanes = (word: number, flags: number) =>
+      Array.from({ length: 8 }, (_, byte) => [word, 26, flags, 10 + byte, 1 << byte]).flat();
+    const pagesOf = (word: number) => Int32Array.from({ length: 4 }, (_, k) => lockOf(word) + k * PAGE_INTS);
+    const a = setUp();
+    const b = setUp();
+    for (const [flags, pos] of [
+      [0, 1],
+      [Access.WRITE, 2],
+    ]) {
+      a.one.pos = pos;
+      b.one.pos = pos;
+      assert.ok(a.one.accessRuns(lanes(a.base + 6, flags), pagesOf(a.base + 6), 4));
+      for (let w = 3; w < 29; w++)
+        for (let byte = 0; byte < 8; byte++)
+          assert.equal(b.one.access(b.base + 2 * w, 1 << byte, flags, 10 + byte, true), undefined);
+      assert.equal(lists(a.s, a.base), lists(b.s, b.base));
+    }
+    // another thread's unordered write of byte 6 of word 20: the lanes' one check finds it, nothing is recorded
+    const c = setUp();
+    assert.equal(c.two.access(c.base + 2 * 20, 0x40, Access.WRITE, 5, true), undefined);
+    const before = lists(c.s, c.base);
+    assert.equal(c.one.accessRuns(lanes(c.base + 6, 0), pagesOf(c.base + 6), 4), false);
+    assert.equal(lists(c.s, c.base), before);
+  });
+
+  test("another thread's unordered write of one byte conflicts with that byte only; a conflict records nothing", () => {
+    const { s, base, one, two } = setUp();
+    for (let w = 0; w < 32; w++)
+      assert.equal(two.access(base + 2 * w, 0x01, Access.WRITE, 5, true), undefined);
+    const before = lists(s, base);
+    assert.equal(run(one, base + 2, 30, 0, 6, 0x01), false);
+    assert.equal(run(one, base + 2, 30, 0, 6, 0x03), false);
+    assert.equal(lists(s, base), before);
+    assert.equal(run(one, base + 2, 30, Access.WRITE, 6, 0x80), true);
+    assert.notEqual(lists(s, base), before);
   });
 });

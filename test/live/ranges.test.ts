@@ -1,6 +1,6 @@
 /**
  * Range checks of loops under `goldilocks run` (issue 24 §1, `src/live/spans.ts`), differentially: each program of
- * test/programs/range-loop-*.mjs and the kernels sor, lufact and moldyn (size tiny) give the same races (the same pairs of
+ * test/programs/range-loop-*.mjs and the kernels sor, lufact, moldyn and crypt (size tiny) give the same races (the same pairs of
  * accesses, kinds and threads) and the same output with range checks as without them (`GOLDILOCKS_RANGES=0`: every
  * access checked on its own), under goldilocks and fasttrack; the race-free ones took range checks (the `ranges`
  * counter, which counts the cover checks of covered loops too); moldyn's loops are covered ones. Under
@@ -75,12 +75,14 @@ async function reported(name: string, detector: string, ranges: boolean, args: s
 /** The programs whose loops take range checks (the others' loops are each refused for the reason they test). */
 const RANGED = new Set([
   'range-loop-alias.mjs',
+  'range-loop-bytes.mjs',
   'range-loop-callee.mjs',
   'range-loop-counter.mjs',
   'range-loop-covered-continue.mjs',
   'range-loop-covered-write-race.mjs',
   'range-loop-empty.mjs',
   'range-loop-halves.mjs',
+  'range-loop-lanes.mjs',
   'range-loop-length.mjs',
   'range-loop-shared-midway.mjs',
   'range-loop-shift-halves.mjs',
@@ -107,7 +109,7 @@ describe('range checks give the races of per-access checks', () => {
         if (RANGED.has(f)) assert.ok(on.report.stats.ranges > 0, `${f}: no range check taken`);
       });
 
-  for (const kernel of ['sor', 'lufact', 'moldyn'])
+  for (const kernel of ['sor', 'lufact', 'moldyn', 'crypt'])
     test(`the ${kernel} kernel, size tiny, 2 workers`, async () => {
       const args = [
         '--',
@@ -159,5 +161,17 @@ describe('range checks under --on-race=throw', () => {
       assert.match(o.stdout, /thrown in worker 1's loop\n/, o.stderr);
       assert.match(o.stdout, /elements after the joins: 0,0,0,0,0,0,0,0\n/);
       assert.match(o.stderr, /range-loop-covered-write-race\.mjs:16:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing loop over bytes throws at its racing byte, after the bytes before it (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-bytes-race.mjs')]);
+      assert.match(o.stdout, /thrown at element 6, before its write\n/, o.stderr);
+      assert.match(o.stderr, /range-loop-bytes-race\.mjs:11:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing subkey read in an unrolled inner loop throws there (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-lanes-race.mjs')]);
+      assert.match(o.stdout, /thrown in the first block, before its bytes were written\n/, o.stderr);
+      assert.match(o.stderr, /range-loop-lanes-race\.mjs:19:/);
     });
 });

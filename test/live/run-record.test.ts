@@ -23,7 +23,7 @@ import { twoThreads } from '../helpers/two-threads.js';
 function run(shadow: Shadow, word: number, n: number, flags: number, site: number): boolean {
   const pages: number[] = [];
   for (let p = lockOf(word); p <= lockOf(word + 2 * n - 2); p += PAGE_INTS) pages.push(p);
-  return shadow.accessRuns([word, n, flags, site], Int32Array.from(pages), pages.length);
+  return shadow.accessRuns([word, n, flags, site, Access.MASK], Int32Array.from(pages), pages.length);
 }
 
 /** The Infos (every field but NEXT) of each of the 4 pages' first words. */

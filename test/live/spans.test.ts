@@ -9,7 +9,7 @@ import type { SiteFunction } from '../../src/hooks/contract.js';
 import { filterAdd, filterBits, newFilter } from '../../src/live/filter.js';
 import { STATS } from '../../src/live/memory/state.js';
 import type { Shadow } from '../../src/live/shadow/goldilocks.js';
-import { Access } from '../../src/live/shadow/goldilocks.js';
+import { Access, RUN_FIELDS } from '../../src/live/shadow/goldilocks.js';
 import { Spans, type SpanView, TOUCHED, touch } from '../../src/live/spans.js';
 
 const WORDS = 64;
@@ -19,15 +19,20 @@ const BASE = 1024;
 const filterWords = (v: SpanView, from: number, to: number): number[] =>
   Array.from({ length: to - from }, (_, i) => filterBits(v, from + i, 1));
 
-/** A range checker over one Float64Array of WORDS elements whose checker records the runs it is given. */
-function setup(answer = true) {
-  const a = new Float64Array(new SharedArrayBuffer(8 * WORDS));
+type Typed = typeof Float64Array | typeof Int32Array | typeof Int16Array | typeof Uint8Array;
+
+/**
+ * A range checker over one view of type `T` (a Float64Array by default) over WORDS words from byte `off` of its
+ * buffer, whose checker records the runs it is given (the byte mask last, when not the whole word).
+ */
+function setup(answer = true, T: Typed = Float64Array, off = 0) {
+  const a = new T(new SharedArrayBuffer(8 * WORDS), off);
   const view: SpanView = {
     id: 1,
     base: BASE,
-    off: 0,
-    bpe: 8,
-    len: WORDS,
+    off,
+    bpe: T.BYTES_PER_ELEMENT,
+    len: a.length,
     ...newFilter(WORDS),
     touched: new Int32Array(TOUCHED),
   };
@@ -37,8 +42,14 @@ function setup(answer = true) {
     rangeChecks: true,
     counts: new Float64Array(STATS.length),
     accessRuns(runs: readonly number[]): boolean {
-      for (let r = 0; r < runs.length; r += 4)
-        given.runs.push([(runs[r] - BASE) / 2, runs[r + 1], runs[r + 2], runs[r + 3]]);
+      for (let r = 0; r < runs.length; r += RUN_FIELDS)
+        given.runs.push([
+          (runs[r] - BASE) / 2,
+          runs[r + 1],
+          runs[r + 2],
+          runs[r + 3],
+          ...(runs[r + 4] === Access.MASK ? [] : [runs[r + 4]]),
+        ]);
       return answer;
     },
   } as unknown as Shadow;
@@ -57,9 +68,9 @@ function setup(answer = true) {
     next: () => epoch++,
     /**
      * The range check of `for (j = lo; j < hi; j++)` with the accesses [first, kind (0 read, 1 write), site], `first`
-     * the element the access reaches at j = lo.
+     * the element the access reaches at j = lo, each `stride` elements further at each iteration.
      */
-    check: (lo: number, hi: number, accesses: [number, number, number][]) =>
+    check: (lo: number, hi: number, accesses: [number, number, number][], stride = 1) =>
       spans.check(
         m,
         lo,
@@ -67,7 +78,7 @@ function setup(answer = true) {
         1,
         0,
         [],
-        accesses.flatMap(([first, kind, site]) => [a, 0, first, 1, kind, site]),
+        accesses.flatMap(([first, kind, site]) => [a, 0, first, stride, kind, site]),
       ),
   };
 }
@@ -186,5 +197,114 @@ describe('range checks: the runs of words checked', () => {
     assert.equal(s.check(0, 8, [[0, 1, 1]]), false);
     assert.deepEqual(filterWords(s.view, 0, 8), [0, 0, 0, 0, 0, 0, 0, 0]);
     assert.deepEqual([...s.view.touched.subarray(0, 3)], [0, 0, 0]);
+  });
+});
+
+describe('range checks: elements smaller than a word', () => {
+  test('bytes [3, 21) of a Uint8Array: a first and a last word with some bytes, the whole words between', () => {
+    const s = setup(true, Uint8Array);
+    assert.equal(s.check(3, 21, [[3, 0, 1]]), true);
+    assert.deepEqual(s.given.runs, [
+      [0, 1, 0, 101, 0xf8],
+      [1, 1, 0, 101],
+      [2, 1, 0, 101, 0x1f],
+    ]);
+    assert.deepEqual(filterWords(s.view, 0, 4), [0xf8, Access.MASK, 0x1f, 0]);
+  });
+
+  test('Int16 elements within one word, and a view from byte 4 of its buffer', () => {
+    const s = setup(true, Int16Array);
+    s.check(1, 3, [[1, 1, 1]]);
+    assert.deepEqual(s.given.runs, [[0, 1, Access.WRITE, 101, 0x3c]]);
+    const t = setup(true, Int32Array, 4);
+    t.check(0, 5, [[0, 0, 1]]);
+    assert.deepEqual(t.given.runs, [
+      [0, 1, 0, 101, 0xf0],
+      [1, 2, 0, 101],
+    ]);
+  });
+
+  test("crypt's block loop: the 8 bytes of a word read at 8 sites (stride 8), one run per byte with its site", () => {
+    const s = setup(true, Uint8Array);
+    const reads = Array.from({ length: 8 }, (_, b): [number, number, number] => [b, 0, b + 1]);
+    assert.equal(
+      s.check(
+        2,
+        6,
+        reads.map(([f, k, site]) => [f + 16, k, site]),
+        8,
+      ),
+      true,
+    );
+    assert.deepEqual(
+      s.given.runs,
+      reads.map(([b]) => [2, 4, 0, 101 + b, 1 << b]),
+    );
+    assert.deepEqual(filterWords(s.view, 1, 7), [0, ...Array(4).fill(Access.MASK), 0]);
+    s.given.runs = [];
+    // a later loop of the epoch writing byte 5 of words 4-7 is checked: the reads cover no write
+    s.check(0, 4, [[37, 1, 9]], 8);
+    assert.deepEqual(s.given.runs, [[4, 4, Access.WRITE, 109, 0x20]]);
+  });
+
+  test('a lane read and written (text[8j+1] += 1): its write only; another lane read only', () => {
+    const s = setup(true, Uint8Array, 3);
+    s.check(
+      0,
+      3,
+      [
+        [1, 0, 1],
+        [1, 1, 2],
+        [2, 0, 3],
+      ],
+      8,
+    );
+    // element 1 is byte 4 of each word (the view starts at byte 3), element 2 byte 5
+    assert.deepEqual(s.given.runs, [
+      [0, 3, Access.WRITE, 102, 0x10],
+      [0, 3, 0, 103, 0x20],
+    ]);
+  });
+
+  test('stride 0: one element per access in the body order, each element with the site that reaches it first', () => {
+    const s = setup(true, Int32Array);
+    s.check(
+      0,
+      100,
+      [
+        [3, 0, 1],
+        [4, 0, 2],
+        [3, 0, 3],
+        [200, 0, 4],
+      ],
+      0,
+    );
+    assert.deepEqual(s.given.runs, [
+      [1, 1, 0, 101, 0xf0],
+      [2, 1, 0, 102, 0x0f],
+    ]);
+  });
+
+  test('a stride that neither is ±1 nor spans a word goes to the per-access checks', () => {
+    for (const [T, stride] of [
+      [Uint8Array, 2],
+      [Uint8Array, 16],
+      [Int32Array, 4],
+    ] as const) {
+      const s = setup(true, T);
+      assert.equal(s.check(0, 4, [[0, 0, 1]], stride), false);
+      assert.deepEqual(s.given.runs, []);
+    }
+  });
+
+  test("bytes read by one loop leave the word's other bytes to the next loop of the epoch", () => {
+    const s = setup(true, Uint8Array);
+    s.check(0, 4, [[0, 0, 1]]);
+    s.given.runs = [];
+    s.check(0, 8, [[0, 0, 1]]);
+    assert.deepEqual(s.given.runs, [[0, 1, 0, 101]]);
+    s.given.runs = [];
+    s.check(0, 8, [[0, 0, 1]]);
+    assert.deepEqual(s.given.runs, []);
   });
 });

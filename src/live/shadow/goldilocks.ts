@@ -97,6 +97,12 @@ export const UNIFORM = -1;
 export const PATTERN = -2;
 /** The check lock of the word at heap index `word` (its page's). */
 export const lockOf = (word: number): number => word & -PAGE_INTS;
+
+/**
+ * Numbers per run in {@link Shadow.accessRuns}' list: heap index of the first word, words, flags, site, byte mask of
+ * each word.
+ */
+export const RUN_FIELDS = 5;
 /**
  * The slot of a uniform page whose list is shared with other pages (see {@link Shadow.shareList}): the header of
  * that list, 0 when the page's list is its own. The second word's lock slot, unused (a page has one lock).
@@ -377,9 +383,10 @@ export class Shadow {
   }
 
   /**
-   * A range check (`../spans.ts`): checks, then records, the accesses of all the bytes of the runs of words `runs`
-   * (four numbers per run: heap index of its first word, number of words, flags — 0 or WRITE: plain accesses of
-   * whole words —, site), holding the check locks of all their pages, the first `nPages` of `pages` (ascending, each
+   * A range check (`../spans.ts`): checks, then records, the accesses of the runs of words `runs` (five numbers per
+   * run: heap index of its first word, number of words, flags — 0 or WRITE: plain accesses —, site, and the byte
+   * mask accessed in each of its words: {@link Access.MASK} for whole words, fewer bytes for elements smaller than
+   * a word, e.g. byte 3 of each of 1000 words for crypt's `text1[i + 3]`, `i = 8 * blk`), holding the check locks of all their pages, the first `nPages` of `pages` (ascending, each
    * once), throughout, so that no access of another thread comes between the check and the record. Records nothing
    * when an access would conflict: the loop then runs its per-access checks, which report the race at its access.
    * The pages are locked in ascending order; every other holder of a page lock holds no other page lock while it
@@ -402,9 +409,11 @@ export class Shadow {
       while (held < nPages) held += lockSome(s, pages, held, nPages);
       let owned = 0; // words decided by the Owner case, and their checks (counted once, below)
       let ownChecks = 0;
-      for (let r = 0; r < runs.length; r += 4) {
+      for (let r = 0; r < runs.length; r += RUN_FIELDS) {
         const end = runs[r] + 2 * runs[r + 1];
         const flags = runs[r + 2];
+        const mask = this.sameWords(runs, r);
+        r = this.lastSameWords;
         let list = 0; // the shared list of the run's last page decided by the Owner case (its Infos: `own`), or 0
         let listOwn = 0;
         for (let w = runs[r]; w < end; ) {
@@ -413,16 +422,13 @@ export class Shadow {
           const uniform = heap[page + 3] === UNIFORM; // its first word stands for all 8
           const shared = uniform ? heap[page + SHARED_SLOT] : 0;
           const word = uniform ? page : w;
-          const own = list !== 0 && shared === list ? listOwn : this.ownedWord(heap, word, flags); // the same list: the same Infos
+          const own = list !== 0 && shared === list ? listOwn : this.ownedWord(heap, word, flags, mask); // the same list: the same Infos
           if (own >= 0) {
             owned++;
             ownChecks += own;
             list = shared;
             listOwn = own;
-          } else if (
-            !this.shortCircuited(heap, word, Access.MASK, flags) &&
-            this.find(word, Access.MASK, flags)
-          ) {
+          } else if (!this.shortCircuited(heap, word, mask, flags) && this.find(word, mask, flags)) {
             this.countOwned(owned, ownChecks);
             return false;
           }
@@ -431,8 +437,8 @@ export class Shadow {
       }
       this.countOwned(owned, ownChecks);
       const now = this.now();
-      for (let r = 0; r < runs.length; r += 4)
-        this.recordRun(heap, runs[r], runs[r + 1], runs[r + 2], runs[r + 3], now);
+      for (let r = 0; r < runs.length; r += RUN_FIELDS)
+        this.recordRun(heap, runs[r], runs[r + 1], runs[r + 2], runs[r + 3], runs[r + 4], now);
       for (let k = 0; k < nPages; k++) if (heap[pages[k] + 3] !== UNIFORM) this.merge(heap, pages[k]);
       return true;
     } finally {
@@ -441,8 +447,31 @@ export class Shadow {
   }
 
   /**
-   * The record step of {@link accessRuns} for one run: `n` whole words from heap index `word`, plain accesses with
-   * `flags` (0 or WRITE) at `site`, list position `now`; every page's lock held, every access checked.
+   * The bytes of run `r` of `runs` ({@link accessRuns}) and of the runs right after it over the same words with the
+   * same flags (the lanes of one view: crypt's 8 bytes of a word, each read at its own site), checked as one access
+   * of all those bytes: an Info conflicts with it exactly when it conflicts with one of them (its bytes overlap one,
+   * the same kinds), with the same verdict, as the checks of one thread's accesses do not depend on each other.
+   * Sets {@link lastSameWords} to the last of those runs.
+   */
+  private sameWords(runs: readonly number[], r: number): number {
+    let mask = runs[r + 4];
+    let last = r;
+    for (let x = r + RUN_FIELDS; x < runs.length; x += RUN_FIELDS) {
+      if (runs[x] !== runs[r] || runs[x + 1] !== runs[r + 1] || runs[x + 2] !== runs[r + 2]) break;
+      mask |= runs[x + 4];
+      last = x;
+    }
+    this.lastSameWords = last;
+    return mask;
+  }
+
+  /** The last run {@link sameWords} took. */
+  private lastSameWords = 0;
+
+  /**
+   * The record step of {@link accessRuns} for one run: `n` words from heap index `word`, plain accesses of the bytes
+   * `mask` of each with `flags` (0 or WRITE) at `site`, list position `now`; every page's lock held, every access
+   * checked.
    *
    * **Run-level record** (BigFoot's coalescing on the shadow side, PLDI 2017 §4): {@link record} leaves equal lists
    * on pages that had equal lists (its result depends only on the list and the access, the same for the whole run),
@@ -465,6 +494,7 @@ export class Shadow {
     n: number,
     flags: number,
     site: number,
+    mask: number,
     now: number,
   ): void {
     const end = word + 2 * n;
@@ -481,20 +511,20 @@ export class Shadow {
           to !== 0 &&
           ((from !== 0 &&
             (old === from || (old === 0 && sameList(heap, heap[from + Shared.FIRST], heap[page + 1])))) ||
-            (owned && this.ownedOnly(heap, page, flags)))
+            (owned && this.ownedOnly(heap, page, flags, mask)))
         ) {
           if (old !== to) {
             this.pointToRun(heap, page, to);
             spare--;
           }
         } else {
-          if (old === 0 && heap[page + 1] !== 0 && !this.ownedOnly(heap, page, flags)) {
+          if (old === 0 && heap[page + 1] !== 0 && !this.ownedOnly(heap, page, flags, mask)) {
             this.shareList(page); // its list before the record, shared: the run's later pages are compared with it
             old = heap[page + SHARED_SLOT];
           }
           if (old !== 0) this.copyShared(heap, page); // its reference on `old` kept
-          const wasOwned = this.recordOwned(heap, page, flags, site, now);
-          if (!wasOwned) this.record(page, Access.MASK, flags, site);
+          const wasOwned = this.recordOwned(heap, page, flags, site, mask, now);
+          if (!wasOwned) this.record(page, mask, flags, site);
           this.shareList(page);
           const h = heap[page + SHARED_SLOT];
           if (h === 0) {
@@ -513,7 +543,7 @@ export class Shadow {
       }
       this.splitPage(page);
       for (; w < stop; w += 2)
-        if (!this.recordOwned(heap, w, flags, site, now)) this.record(w, Access.MASK, flags, site);
+        if (!this.recordOwned(heap, w, flags, site, mask, now)) this.record(w, mask, flags, site);
     }
     this.endRun(to, spare, from);
   }
@@ -530,18 +560,19 @@ export class Shadow {
 
   /**
    * The Owner case of {@link accessRuns}: are all the Infos of word `word` this thread's? Then each that conflicts
-   * with a plain access of the whole word with `flags` (0 or WRITE: it conflicts when it or the access writes) is
+   * with a plain access of the bytes `mask` with `flags` (0 or WRITE: it conflicts when it has one of those bytes
+   * and it or the access writes) is
    * decided by the owner short-circuit (program order, §5.1; an access with `flags` is never transactional).
    * @returns how many Infos it decided so (to be counted by {@link countOwned}), or -1 when some Info is another
    * thread's (nothing decided). Lock held.
    */
-  private ownedWord(heap: Int32Array, word: number, flags: number): number {
+  private ownedWord(heap: Int32Array, word: number, flags: number, mask: number): number {
     const t = this.t;
     let own = 0;
     let e = heap[word + 1];
     for (; e !== 0 && heap[e + Info.OWNER] === t; e = heap[e + Info.NEXT]) {
       const f = heap[e + Info.FLAGS];
-      if (f & Access.MASK && (f | flags) & Access.WRITE) own++;
+      if (f & mask && (f | flags) & Access.WRITE) own++;
     }
     return e === 0 ? own : -1;
   }
@@ -558,31 +589,39 @@ export class Shadow {
   }
 
   /**
-   * {@link record} of a plain access of the whole word `word` with `flags` (0 or WRITE) at `site`, list position
-   * `now`, when the word's list is one Info, this thread's, of exactly this access (bytes and kind) and without an
+   * {@link record} of a plain access of the bytes `mask` of word `word` with `flags` (0 or WRITE) at `site`, list
+   * position `now`, when the word's list is one Info, this thread's, of exactly this access (bytes and kind) and
+   * without an
    * explicit lockset: {@link record} then updates that Info in place (its `pos`, site and alock) and changes nothing
    * else, which this does without the walk (also for FastTrack's record, whose read-exclusive step drops only other
    * threads' reads). Lock held.
    * @returns false, having done nothing, when the list is another.
    */
-  private recordOwned(heap: Int32Array, word: number, flags: number, site: number, now: number): boolean {
-    if (!this.ownedOnly(heap, word, flags)) return false;
+  private recordOwned(
+    heap: Int32Array,
+    word: number,
+    flags: number,
+    site: number,
+    mask: number,
+    now: number,
+  ): boolean {
+    if (!this.ownedOnly(heap, word, flags, mask)) return false;
     this.renew(heap, heap[word + 1], now, site);
     return true;
   }
 
   /**
-   * Is the list of word `word` one Info, this thread's, of a plain access of the whole word with `flags` (0 or
+   * Is the list of word `word` one Info, this thread's, of a plain access of the bytes `mask` with `flags` (0 or
    * WRITE), without an explicit lockset? Then {@link record} of such an access leaves one Info, this thread's, of
    * this access at the current position ({@link recordOwned}). Lock held.
    */
-  private ownedOnly(heap: Int32Array, word: number, flags: number): boolean {
+  private ownedOnly(heap: Int32Array, word: number, flags: number, mask: number): boolean {
     const e = heap[word + 1];
     return (
       e !== 0 &&
       heap[e + Info.NEXT] === 0 &&
       heap[e + Info.OWNER] === this.t &&
-      heap[e + Info.FLAGS] === (Access.MASK | flags) &&
+      heap[e + Info.FLAGS] === (mask | flags) &&
       heap[e + Info.LS] === 0
     );
   }
