@@ -25,6 +25,14 @@ import { isMainThread, parentPort } from 'node:worker_threads';
 
 if (isMainThread || parentPort !== null) {
   const require = createRequire(import.meta.url);
+  // a worker whose entry is CommonJS starts without the ES module hooks: its set-up registers them when needed
+  if ((require('./lazy-esm.js') as typeof import('./lazy-esm.js')).lazyEsmThread())
+    (require('./code-cache.js') as typeof import('./code-cache.js')).setUp(require);
+  else registerAndSetUp(require);
+}
+
+/** Registers the ES module hooks of `./loader.ts` and sets the thread up while Node starts its loader-hooks thread. */
+function registerAndSetUp(require: NodeJS.Require): void {
   if (isMainThread) (require('./cache.js') as typeof import('./cache.js')).cacheSetup();
   let setUp = false;
   const setUpThread = (): void => {

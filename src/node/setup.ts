@@ -31,6 +31,7 @@ import type { WorkerOptions } from 'node:worker_threads';
 import type { Runtime, RuntimeFactory } from '../hooks/contract.js';
 import { installRuntime } from '../hooks/install.js';
 import { threadHooks } from '../hooks/thread.js';
+import { LAZY_ESM_KEY, lazyEsmThread, mayImport, registerEsmHooks, startsCommonJs } from './lazy-esm.js';
 import { settings } from './settings.js';
 import { loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
 
@@ -38,6 +39,10 @@ import { loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from
 const REGISTER_URL = new URL('./register.js', import.meta.url).href;
 const REGISTER_PATH = fileURLToPath(REGISTER_URL);
 const require = createRequire(REGISTER_URL);
+/** `./loader.js`, the ES module loader hooks, registered late in a worker that starts without them (`./lazy-esm.ts`). */
+const LOADER_URL = new URL('./loader.js', REGISTER_URL).href;
+/** node:module's own `register` (before {@link registerFirst} wraps it). */
+const nodeRegister = Module.register;
 /** The CommonJS exports object of worker_threads, whose `Worker` is replaced (then synced to its ESM namespace). */
 const threads = require('node:worker_threads') as typeof import('node:worker_threads');
 
@@ -56,18 +61,28 @@ function loadRuntime(defaultRuntime: () => RuntimeFactory): Runtime {
   return runtime;
 }
 
-/** Step 2: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts`/`.mts` files are type-stripped first. */
-function instrumentCommonJs(): void {
+/**
+ * Step 2: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts`/`.mts` files are type-stripped first.
+ * With `lazyEsm` (a worker started without the ES module hooks, `./lazy-esm.ts`), the hooks are registered before a
+ * file is compiled that is an ES module (format `module`: `require(esm)`), that is not CommonJS (module-syntax
+ * detection) or that may call `import()`.
+ */
+function instrumentCommonJs(lazyEsm: boolean): void {
   interface CjsModule {
-    _compile(content: string, filename: string): unknown;
+    _compile(content: string, filename: string, format?: string): unknown;
   }
   const cjs = Module as unknown as {
     prototype: CjsModule;
     _extensions: Record<string, (module: CjsModule, filename: string) => void>;
   };
   const compile = cjs.prototype._compile;
-  cjs.prototype._compile = function (this: CjsModule, content: string, filename: string) {
+  let esmHooks = !lazyEsm;
+  cjs.prototype._compile = function (this: CjsModule, content: string, filename: string, format?: string) {
     const code = transformSource(content, filename, false);
+    if (!esmHooks && (format === 'module' || rejectedByEngine(code) || mayImport(content))) {
+      esmHooks = true;
+      registerEsmHooks(nodeRegister, LOADER_URL);
+    }
     // the program runs outside any catch: an error rethrown here would be printed with this frame's source line
     if (!rejectedByEngine(code)) return compile.call(this, code, filename);
     try {
@@ -133,6 +148,7 @@ function instrumentWorkers(runtime: Runtime): void {
         !inherited.includes(REGISTER_PATH);
       if (addPreload) opts = { ...opts, execArgv: [...inherited, '--require', REGISTER_PATH] };
       threads.setEnvironmentData(PRELOAD_ADDED, addPreload);
+      threads.setEnvironmentData(LAZY_ESM_KEY, startsCommonJs(filename, options));
       runtime.worker?.beforeSpawn(opts);
       try {
         super(code, opts);
@@ -153,6 +169,17 @@ function instrumentWorkers(runtime: Runtime): void {
 function evalWorkerCode(code: string): string {
   const script = JSON.stringify(transformSource(code, '[worker eval]', false));
   return `import(${JSON.stringify(REGISTER_URL)}).then(() => require('node:vm').runInThisContext(${script}, { filename: '[worker eval]' }));`;
+}
+
+/**
+ * In a worker started without the ES module hooks: node:module's `register` registers the runtime's hooks before the
+ * program's own (`./lazy-esm.ts`), so that they come first in the chain as when registered at start.
+ */
+function registerFirst(): void {
+  Module.register = function (this: unknown, ...args: Parameters<typeof nodeRegister>) {
+    registerEsmHooks(nodeRegister, LOADER_URL);
+    return nodeRegister.apply(this, args);
+  } as typeof nodeRegister;
 }
 
 /** Step 4: a warning, once per thread, when a native addon or WebAssembly module is loaded. */
@@ -194,7 +221,9 @@ function warnUninstrumented(): void {
 export function setUpThread(defaultRuntime: () => RuntimeFactory): void {
   process.setSourceMapsEnabled(true); // the rewritten files' inline maps: stacks in the program's columns
   const runtime = loadRuntime(defaultRuntime);
-  instrumentCommonJs();
+  const lazyEsm = lazyEsmThread();
+  instrumentCommonJs(lazyEsm);
+  if (lazyEsm) registerFirst();
   instrumentWorkers(runtime);
   warnUninstrumented();
   syncBuiltinESMExports();

@@ -1,0 +1,102 @@
+/**
+ * Workers that start without the ES module loader hooks (issue 24 §2: a worker under the runtime within 50 ms of a
+ * plain one). Node 20 starts a loader-hooks thread in each thread that calls node:module `register` (tens of ms per
+ * worker: the floor of a worker's start under hooks, docs/BENCHMARKS.md), and has no in-thread hooks
+ * (`module.registerHooks`: Node ≥ 22.15). A worker whose entry point Node runs with the CommonJS loader needs none
+ * until it loads an ES module: its CommonJS files are instrumented in the thread by `./setup.ts`'s compile hook. So:
+ *
+ * - the parent decides, as it constructs the Worker ({@link startsCommonJs}), that the worker's entry is CommonJS —
+ *   exactly where Node 20's `shouldUseESMLoader` (internal/modules/run_main) says the CommonJS loader runs it: a
+ *   `.cjs` file, or a `.js` file whose package scope (the nearest package.json, not past `node_modules`) has no
+ *   `"type": "module"`; or `eval` code (a classic script) — and no option in the worker's `execArgv`, the process's
+ *   `execArgv` or `NODE_OPTIONS` that makes Node load the entry or the eval code as an ES module (`--import`,
+ *   `--loader`, `--experimental-loader`, `--experimental-default-type`, `--input-type`). It hands the verdict to the
+ *   worker as `worker_threads` environment data ({@link LAZY_ESM_KEY}); `./register.ts` then registers no hooks there;
+ * - in such a worker, {@link registerEsmHooks} registers them (once) before anything can load an ES module: before
+ *   the CommonJS loader compiles a file that is an ES module (`require(esm)`, on by default in Node ≥ 20.19: the
+ *   compile hook is given format `module`) or that fails to compile as CommonJS (module-syntax detection, on by
+ *   default in Node ≥ 20.19: `--experimental-detect-module`), before a CommonJS file runs whose source may call
+ *   `import()` ({@link mayImport}), and before the program registers hooks of its own (node:module `register`, so
+ *   that the runtime's hooks stay first in the chain, as when registered at start).
+ *
+ * What Node loads after the registration goes through the hooks exactly as in a worker that registered them at start.
+ * Not covered: code built at run time by an indirect `eval` or `Function` that the source names only in pieces
+ * (`globalThis['ev' + 'al']`) and that calls `import()` before any file naming `import`, `eval` or `Function` ran.
+ */
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getEnvironmentData, isMainThread, type WorkerOptions } from 'node:worker_threads';
+
+/** Environment-data key: true in a worker that starts without the ES module hooks ({@link startsCommonJs}). */
+export const LAZY_ESM_KEY = 'goldilocks.lazyEsmHooks';
+
+/** Does this thread start without the ES module hooks (a worker whose parent decided so, see the file header)? */
+export const lazyEsmThread = (): boolean => !isMainThread && getEnvironmentData(LAZY_ESM_KEY) === true;
+
+/** Node options after which the entry point or the eval code may be loaded as an ES module (Node 20 run_main). */
+const ESM_OPTIONS = /(?:^|\s)--(?:import|loader|experimental-loader|experimental-default-type|input-type)\b/;
+
+/**
+ * Does Node 20 run the worker `new Worker(filename, options)` starts with the CommonJS loader, by the rules of the file
+ * header? `env` is the environment whose `NODE_OPTIONS` the process was started with. False when in doubt.
+ */
+export function startsCommonJs(filename: string | URL, options: WorkerOptions | undefined, env = process.env): boolean {
+  const argv = [...(options?.execArgv ?? []), ...process.execArgv, env.NODE_OPTIONS ?? ''];
+  if (argv.some((a) => ESM_OPTIONS.test(a))) return false;
+  if (options?.eval) return typeof filename === 'string' && !mayImport(filename);
+  let path: string;
+  try {
+    const href = filename instanceof URL ? filename.href : filename;
+    path = realpathSync(href.startsWith('file:') ? fileURLToPath(href) : href);
+  } catch {
+    return false; // not a file (a data: URL, a missing file): Node's own error, with the hooks as before
+  }
+  if (path.endsWith('.cjs')) return true;
+  return path.endsWith('.js') && packageScopeType(dirname(path)) === 'commonjs';
+}
+
+/**
+ * The `type` of the package scope of a file in `dir`, as Node's `readPackageScope` finds it: the nearest
+ * package.json, not looking past a `node_modules` directory; `commonjs` when there is none or it has no `type`
+ * (or another value); undefined when the package.json cannot be read or parsed (Node then throws).
+ */
+function packageScopeType(dir: string): 'module' | 'commonjs' | undefined {
+  for (let d = dir; !d.endsWith(`${sep}node_modules`); d = dirname(d)) {
+    let text: string | undefined;
+    try {
+      text = readFileSync(join(d, 'package.json'), 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return undefined;
+    }
+    if (text !== undefined) {
+      try {
+        return (JSON.parse(text) as { type?: unknown }).type === 'module' ? 'module' : 'commonjs';
+      } catch {
+        return undefined;
+      }
+    }
+    if (dirname(d) === d) break;
+  }
+  return 'commonjs';
+}
+
+/**
+ * May CommonJS `source` load an ES module other than by `require` (which the compile hook sees)? True when it names
+ * `import` (a dynamic `import()`), `eval` or `Function` (code built at run time, which may call `import()`) anywhere,
+ * comments and strings included: a superset, whose false positives only register the hooks early.
+ */
+export const mayImport = (source: string): boolean => /\b(?:import|eval|Function)\b/.test(source);
+
+let registered = false;
+
+/**
+ * Registers the ES module loader hooks at `loaderUrl` (`./loader.ts`) with node:module's `register`, once per thread
+ * (in a {@link lazyEsmThread}: the others registered them at start). Blocks while Node starts the thread's
+ * loader-hooks thread.
+ */
+export function registerEsmHooks(register: (specifier: string) => unknown, loaderUrl: string): void {
+  if (registered) return;
+  registered = true;
+  register(loaderUrl);
+}
