@@ -41,7 +41,11 @@ const ESM_OPTIONS = /(?:^|\s)--(?:import|loader|experimental-loader|experimental
  * Does Node 20 run the worker `new Worker(filename, options)` starts with the CommonJS loader, by the rules of the file
  * header? `env` is the environment whose `NODE_OPTIONS` the process was started with. False when in doubt.
  */
-export function startsCommonJs(filename: string | URL, options: WorkerOptions | undefined, env = process.env): boolean {
+export function startsCommonJs(
+  filename: string | URL,
+  options: WorkerOptions | undefined,
+  env = process.env,
+): boolean {
   const argv = [...(options?.execArgv ?? []), ...process.execArgv, env.NODE_OPTIONS ?? ''];
   if (argv.some((a) => ESM_OPTIONS.test(a))) return false;
   if (options?.eval) return typeof filename === 'string' && !mayImport(filename);
