@@ -26,7 +26,12 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getEnvironmentData, isMainThread, type WorkerOptions } from 'node:worker_threads';
+import {
+  getEnvironmentData,
+  isMainThread,
+  setEnvironmentData,
+  type WorkerOptions,
+} from 'node:worker_threads';
 
 /** Environment-data key: true in a worker that starts without the ES module hooks ({@link startsCommonJs}). */
 export const LAZY_ESM_KEY = 'goldilocks.lazyEsmHooks';
@@ -34,19 +39,27 @@ export const LAZY_ESM_KEY = 'goldilocks.lazyEsmHooks';
 /** Does this thread start without the ES module hooks (a worker whose parent decided so, see the file header)? */
 export const lazyEsmThread = (): boolean => !isMainThread && getEnvironmentData(LAZY_ESM_KEY) === true;
 
+/** Environment-data key: the `NODE_OPTIONS` the process started with, as its main thread saw it before user code. */
+const NODE_OPTIONS_KEY = 'goldilocks.nodeOptions';
+
+/**
+ * The `NODE_OPTIONS` the process was started with, whose options every thread inherits (not the thread's `env`, which
+ * the program may change or replace): the main thread's at its set-up, handed on to every worker.
+ */
+const nodeOptions: string = isMainThread
+  ? (process.env.NODE_OPTIONS ?? '')
+  : ((getEnvironmentData(NODE_OPTIONS_KEY) as string | undefined) ?? '');
+if (isMainThread) setEnvironmentData(NODE_OPTIONS_KEY, nodeOptions);
+
 /** Node options after which the entry point or the eval code may be loaded as an ES module (Node 20 run_main). */
 const ESM_OPTIONS = /(?:^|\s)--(?:import|loader|experimental-loader|experimental-default-type|input-type)\b/;
 
 /**
  * Does Node 20 run the worker `new Worker(filename, options)` starts with the CommonJS loader, by the rules of the file
- * header? `env` is the environment whose `NODE_OPTIONS` the process was started with. False when in doubt.
+ * header? False when in doubt.
  */
-export function startsCommonJs(
-  filename: string | URL,
-  options: WorkerOptions | undefined,
-  env = process.env,
-): boolean {
-  const argv = [...(options?.execArgv ?? []), ...process.execArgv, env.NODE_OPTIONS ?? ''];
+export function startsCommonJs(filename: string | URL, options: WorkerOptions | undefined): boolean {
+  const argv = [...(options?.execArgv ?? []), ...process.execArgv, nodeOptions];
   if (argv.some((a) => ESM_OPTIONS.test(a))) return false;
   if (options?.eval) return typeof filename === 'string' && !mayImport(filename);
   let path: string;
