@@ -13,7 +13,9 @@
  *    `./register.js` and then runs the instrumented code (Node 20 runs no preload module in eval workers), a worker
  *    given explicit `execArgv` or `env` still gets `--require <register.js>` (hidden from its `process.execArgv`); the
  *    settings (`GOLDILOCKS_*`) reach every worker through `./settings.ts`, not its env. Workers otherwise inherit the
- *    preload from the parent's execArgv, and child processes from `NODE_OPTIONS` (as set by `./run.ts`);
+ *    preload from the parent's execArgv, and child processes from `NODE_OPTIONS` (as set by `./run.ts`). Each worker
+ *    is told whether it starts without the ES module hooks (a CommonJS entry, `./lazy-esm.ts`); in such a worker,
+ *    step 2's compile hook and node:module `register` register them when first needed;
  * 4. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
  *    WebAssembly (`WebAssembly.compile`, `compileStreaming`, `instantiate`, `instantiateStreaming`, `new Module`).
  * Before them, Node's source maps are enabled (`process.setSourceMapsEnabled`, as `--enable-source-maps`): every
