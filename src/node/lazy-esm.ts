@@ -56,10 +56,15 @@ const ESM_OPTIONS = /(?:^|\s)--(?:import|loader|experimental-loader|experimental
 
 /**
  * Does Node 20 run the worker `new Worker(filename, options)` starts with the CommonJS loader, by the rules of the file
- * header? False when in doubt.
+ * header? `inherited`: the options the worker inherits beside `options.execArgv` (this thread's `execArgv` and the
+ * process's `NODE_OPTIONS`). False when in doubt.
  */
-export function startsCommonJs(filename: string | URL, options: WorkerOptions | undefined): boolean {
-  const argv = [...(options?.execArgv ?? []), ...process.execArgv, nodeOptions];
+export function startsCommonJs(
+  filename: string | URL,
+  options: WorkerOptions | undefined,
+  inherited: readonly string[] = [...process.execArgv, nodeOptions],
+): boolean {
+  const argv = [...(options?.execArgv ?? []), ...inherited];
   if (argv.some((a) => ESM_OPTIONS.test(a))) return false;
   if (options?.eval) return typeof filename === 'string' && !mayImport(filename);
   let path: string;

@@ -4,12 +4,16 @@
  * `import()`, or in a `.js` entry that is an ES module by Node's module-syntax detection is reported, as for an ES
  * module worker; and the program runs as under plain node (`workerData`, `env`, `execArgv`, `resourceLimits`, the
  * worker's error and exit code). The programs are written to a temporary directory whose package.json has no `type`.
+ * Which workers start so: as Node 20 decides to run an entry with the CommonJS loader, and none under an option that
+ * loads it (or the eval code) as an ES module.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import type { WorkerOptions } from 'node:worker_threads';
+import { mayImport, startsCommonJs as startsCommonJsWith } from '../../src/node/lazy-esm.js';
 import type { JsonReport } from '../../src/report/json.js';
 import { cliAsync, tempPath } from '../helpers/helpers.js';
 
@@ -132,4 +136,56 @@ describe('a worker with a CommonJS entry (started without the ES module hooks)',
       assert.equal(r.report.summary.racyVariables, 0);
     },
   );
+});
+
+describe('which workers start without the ES module hooks (startsCommonJs)', () => {
+  const file = (name: string, text = '') => {
+    const p = join(DIR, name);
+    mkdirSync(join(p, '..'), { recursive: true });
+    writeFileSync(p, text);
+    return p;
+  };
+  // the options of this test process (node --import tsx) left out: only the worker's own
+  const startsCommonJs = (f: string | URL, o: WorkerOptions | undefined) => startsCommonJsWith(f, o, []);
+  file('esm/package.json', '{"type":"module"}');
+  const depScope = file('esm/node_modules/dep/index.js'); // no package.json: its scope stops at node_modules
+  file('bad/package.json', '{ not json');
+
+  test('by the entry: .cjs, and .js in a package scope that is not "type": "module"', () => {
+    assert.equal(startsCommonJs(join(DIR, 'entry.cjs'), undefined), true);
+    assert.equal(startsCommonJs(new URL(`file://${join(DIR, 'detected.js')}`), {}), true);
+    assert.equal(startsCommonJs(join(DIR, 'write.mjs'), undefined), false);
+    assert.equal(startsCommonJs(file('esm/worker.js'), undefined), false);
+    assert.equal(startsCommonJs(file('esm/worker.cjs'), undefined), true);
+    assert.equal(startsCommonJs(depScope, undefined), true);
+    assert.equal(startsCommonJs(file('bad/worker.js'), undefined), false); // Node throws on its package.json
+    assert.equal(startsCommonJs(join(DIR, 'missing.cjs'), undefined), false);
+    assert.equal(startsCommonJs(file('worker.ts'), undefined), false);
+  });
+
+  test('eval code, unless it may import()', () => {
+    assert.equal(startsCommonJs('require("node:fs")', { eval: true }), true);
+    assert.equal(startsCommonJs('import("node:fs")', { eval: true }), false);
+  });
+
+  test('never under an option that loads the entry or eval code as an ES module', () => {
+    for (const execArgv of [
+      ['--import', 'tsx'],
+      ['--import=tsx'],
+      ['--loader', 'x'],
+      ['--experimental-loader=x'],
+      ['--experimental-default-type=module'],
+      ['--input-type=module'],
+    ])
+      assert.equal(startsCommonJs(join(DIR, 'entry.cjs'), { execArgv }), false, execArgv.join(' '));
+    assert.equal(startsCommonJs(join(DIR, 'entry.cjs'), { execArgv: ['--no-warnings'] }), true);
+    assert.equal(startsCommonJsWith(join(DIR, 'entry.cjs'), {}, ['--require x --import tsx']), false); // NODE_OPTIONS
+  });
+
+  test('mayImport: import, eval or Function named anywhere', () => {
+    assert.equal(mayImport('module.exports = 1;'), false);
+    for (const s of ['import(x)', 'import /* c */ (x)', '// import', 'eval(s)', 'new Function(s)'])
+      assert.equal(mayImport(s), true, s);
+    assert.equal(mayImport('const importer = 1; evaluate(); Functions;'), false);
+  });
 });
