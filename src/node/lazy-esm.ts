@@ -20,8 +20,11 @@
  *   that the runtime's hooks stay first in the chain, as when registered at start).
  *
  * What Node loads after the registration goes through the hooks exactly as in a worker that registered them at start.
- * Not covered: code built at run time by an indirect `eval` or `Function` that the source names only in pieces
- * (`globalThis['ev' + 'al']`) and that calls `import()` before any file naming `import`, `eval` or `Function` ran.
+ * Code built at run time that calls `import()` is covered when some file compiled before it names `import` (the code
+ * string `'return import(x)'` itself, as real-require's `new Function` has it; `importModuleDynamically`, vm's option),
+ * `eval` or `Function`. Not covered: an `import()` in code that no compiled file holds as text (read from data, or
+ * put together from pieces) run by a code constructor reached without naming it (`(() => {}).constructor`,
+ * `globalThis['ev' + 'al']`) before any file naming `import`, `eval` or `Function` was compiled.
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
@@ -104,11 +107,12 @@ function packageScopeType(dir: string): 'module' | 'commonjs' | undefined {
 }
 
 /**
- * May CommonJS `source` load an ES module other than by `require` (which the compile hook sees)? True when it names
- * `import` (a dynamic `import()`), `eval` or `Function` (code built at run time, which may call `import()`) anywhere,
- * comments and strings included: a superset, whose false positives only register the hooks early.
+ * May CommonJS `source` load an ES module other than by `require` (which the compile hook sees)? True when it holds a
+ * word that starts with `import` (a dynamic `import()`, vm's `importModuleDynamically`) or the word `eval` or
+ * `Function` (code built at run time, which may call `import()`), anywhere, comments and strings included: a
+ * superset, whose false positives only register the hooks early.
  */
-export const mayImport = (source: string): boolean => /\b(?:import|eval|Function)\b/.test(source);
+export const mayImport = (source: string): boolean => /\bimport|\b(?:eval|Function)\b/.test(source);
 
 let registered = false;
 

@@ -182,10 +182,18 @@ describe('which workers start without the ES module hooks (startsCommonJs)', () 
     assert.equal(startsCommonJsWith(join(DIR, 'entry.cjs'), {}, ['--require x --import tsx']), false); // NODE_OPTIONS
   });
 
-  test('mayImport: import, eval or Function named anywhere', () => {
+  test('mayImport: a word starting with import, or eval or Function, anywhere', () => {
     assert.equal(mayImport('module.exports = 1;'), false);
-    for (const s of ['import(x)', 'import /* c */ (x)', '// import', 'eval(s)', 'new Function(s)'])
+    for (const s of [
+      'import(x)',
+      'import /* c */ (x)',
+      '// import',
+      "new F('return import(m)')",
+      '{ importModuleDynamically: c }',
+      'eval(s)',
+      'new Function(s)',
+    ])
       assert.equal(mayImport(s), true, s);
-    assert.equal(mayImport('const importer = 1; evaluate(); Functions;'), false);
+    assert.equal(mayImport('const reimport = 1; evaluate(); Functions;'), false);
   });
 });
