@@ -51,6 +51,25 @@ const url = pathToFileURL(require('node:path').join(__dirname, 'write.mjs')).hre
 import(url).then((m) => m.write());
 `,
   'detected.js': `import { write } from './write.mjs';\nwrite();\n`,
+  // registers hooks of its own (they note whether the source they get of write.mjs is instrumented), then runs a
+  // file that loads write.mjs: the runtime's hooks must come first in the chain, as when registered at start
+  'own-hooks.cjs': `const { register } = require('node:module');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+register(pathToFileURL(join(__dirname, 'own-hooks.mjs')).href, { data: join(__dirname, 'seen.txt') });
+require('./dynamic-import.cjs');
+`,
+  'own-hooks.mjs': `import { writeFileSync } from 'node:fs';
+let seen;
+export function initialize(file) {
+  seen = file;
+}
+export async function load(url, context, nextLoad) {
+  const result = await nextLoad(url, context);
+  if (url.endsWith('/write.mjs')) writeFileSync(seen, String(result.source).includes('__goldilocks') ? 'instrumented' : 'plain');
+  return result;
+}
+`,
   'options.cjs': `const { Worker } = require('node:worker_threads');
 const run = (file, options) =>
   new Promise((resolve) => {
@@ -122,6 +141,19 @@ describe('a worker with a CommonJS entry (started without the ES module hooks)',
       },
     );
   }
+
+  test(
+    "the program's own hooks (node:module register) come after the runtime's, as when registered at start",
+    LIMIT,
+    async () => {
+      const r = await run(['main.cjs', 'own-hooks.cjs']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.report.summary.racyVariables, 1, r.stderr);
+      assert.equal(readFileSync(join(DIR, 'seen.txt'), 'utf8'), 'instrumented');
+      assert.equal(r.stdout, node(['main.cjs', 'own-hooks.cjs']).stdout);
+      assert.equal(readFileSync(join(DIR, 'seen.txt'), 'utf8'), 'plain'); // under node: the hooks ran
+    },
+  );
 
   test(
     'workerData, env, execArgv, resourceLimits, a worker error and exit code: as under node',
