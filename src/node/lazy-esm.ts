@@ -16,8 +16,8 @@
  *   the CommonJS loader compiles a file that is an ES module (`require(esm)`, on by default in Node ≥ 20.19: the
  *   compile hook is given format `module`) or that fails to compile as CommonJS (module-syntax detection, on by
  *   default in Node ≥ 20.19: `--experimental-detect-module`), before a CommonJS file runs whose source may call
- *   `import()` ({@link mayImport}), and before the program registers hooks of its own (node:module `register`, so
- *   that the runtime's hooks stay first in the chain, as when registered at start).
+ *   `import()` ({@link mayImport}). Hooks the program registers itself (node:module `register`) before them get the
+ *   runtime's instrumented source as when the runtime's were registered at start (test/node/lazy-esm.test.ts).
  *
  * What Node loads after the registration goes through the hooks exactly as in a worker that registered them at start.
  * Code built at run time that calls `import()` is covered when some file compiled before it names `import` (the code

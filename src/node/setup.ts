@@ -15,7 +15,7 @@
  *    settings (`GOLDILOCKS_*`) reach every worker through `./settings.ts`, not its env. Workers otherwise inherit the
  *    preload from the parent's execArgv, and child processes from `NODE_OPTIONS` (as set by `./run.ts`). Each worker
  *    is told whether it starts without the ES module hooks (a CommonJS entry, `./lazy-esm.ts`); in such a worker,
- *    step 2's compile hook and node:module `register` register them when first needed;
+ *    step 2's compile hook registers them when first needed;
  * 4. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
  *    WebAssembly (`WebAssembly.compile`, `compileStreaming`, `instantiate`, `instantiateStreaming`, `new Module`).
  * Before them, Node's source maps are enabled (`process.setSourceMapsEnabled`, as `--enable-source-maps`): every
@@ -43,8 +43,6 @@ const REGISTER_PATH = fileURLToPath(REGISTER_URL);
 const require = createRequire(REGISTER_URL);
 /** `./loader.js`, the ES module loader hooks, registered late in a worker that starts without them (`./lazy-esm.ts`). */
 const LOADER_URL = new URL('./loader.js', REGISTER_URL).href;
-/** node:module's own `register` (before {@link registerFirst} wraps it). */
-const nodeRegister = Module.register;
 /** The CommonJS exports object of worker_threads, whose `Worker` is replaced (then synced to its ESM namespace). */
 const threads = require('node:worker_threads') as typeof import('node:worker_threads');
 
@@ -83,7 +81,7 @@ function instrumentCommonJs(lazyEsm: boolean): void {
     const code = transformSource(content, filename, false);
     if (!esmHooks && (format === 'module' || rejectedByEngine(code) || mayImport(content))) {
       esmHooks = true;
-      registerEsmHooks(nodeRegister, LOADER_URL);
+      registerEsmHooks(Module.register, LOADER_URL);
     }
     // the program runs outside any catch: an error rethrown here would be printed with this frame's source line
     if (!rejectedByEngine(code)) return compile.call(this, code, filename);
@@ -173,17 +171,6 @@ function evalWorkerCode(code: string): string {
   return `import(${JSON.stringify(REGISTER_URL)}).then(() => require('node:vm').runInThisContext(${script}, { filename: '[worker eval]' }));`;
 }
 
-/**
- * In a worker started without the ES module hooks: node:module's `register` registers the runtime's hooks before the
- * program's own (`./lazy-esm.ts`), so that they come first in the chain as when registered at start.
- */
-function registerFirst(): void {
-  Module.register = function (this: unknown, ...args: Parameters<typeof nodeRegister>) {
-    registerEsmHooks(nodeRegister, LOADER_URL);
-    return nodeRegister.apply(this, args);
-  } as typeof nodeRegister;
-}
-
 /** Step 4: a warning, once per thread, when a native addon or WebAssembly module is loaded. */
 function warnUninstrumented(): void {
   let reportedNative = false;
@@ -225,7 +212,6 @@ export function setUpThread(defaultRuntime: () => RuntimeFactory): void {
   const runtime = loadRuntime(defaultRuntime);
   const lazyEsm = lazyEsmThread();
   instrumentCommonJs(lazyEsm);
-  if (lazyEsm) registerFirst();
   instrumentWorkers(runtime);
   warnUninstrumented();
   syncBuiltinESMExports();

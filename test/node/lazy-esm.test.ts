@@ -52,7 +52,7 @@ import(url).then((m) => m.write());
 `,
   'detected.js': `import { write } from './write.mjs';\nwrite();\n`,
   // registers hooks of its own (they note whether the source they get of write.mjs is instrumented), then runs a
-  // file that loads write.mjs: the runtime's hooks must come first in the chain, as when registered at start
+  // file that loads write.mjs: they must get it instrumented, as when the runtime's hooks were registered at start
   'own-hooks.cjs': `const { register } = require('node:module');
 const { join } = require('node:path');
 const { pathToFileURL } = require('node:url');
@@ -143,7 +143,7 @@ describe('a worker with a CommonJS entry (started without the ES module hooks)',
   }
 
   test(
-    "the program's own hooks (node:module register) come after the runtime's, as when registered at start",
+    'hooks the program registers itself (node:module register) get instrumented source, as when registered at start',
     LIMIT,
     async () => {
       const r = await run(['main.cjs', 'own-hooks.cjs']);
