@@ -12,7 +12,7 @@
  *   `execArgv` or `NODE_OPTIONS` that makes Node load the entry or the eval code as an ES module (`--import`,
  *   `--loader`, `--experimental-loader`, `--experimental-default-type`, `--input-type`). It hands the verdict to the
  *   worker as `worker_threads` environment data ({@link LAZY_ESM_KEY}); `./register.ts` then registers no hooks there;
- * - in such a worker, {@link registerEsmHooks} registers them (once) before anything can load an ES module: before
+ * - in such a worker, `./setup.ts`'s compile hook registers them (once) before anything can load an ES module: before
  *   the CommonJS loader compiles a file that is an ES module (`require(esm)`, on by default in Node ≥ 20.19: the
  *   compile hook is given format `module`) or that fails to compile as CommonJS (module-syntax detection, on by
  *   default in Node ≥ 20.19: `--experimental-detect-module`), before a CommonJS file runs whose source may call
@@ -113,16 +113,3 @@ function packageScopeType(dir: string): 'module' | 'commonjs' | undefined {
  * superset, whose false positives only register the hooks early.
  */
 export const mayImport = (source: string): boolean => /\bimport|\b(?:eval|Function)\b/.test(source);
-
-let registered = false;
-
-/**
- * Registers the ES module loader hooks at `loaderUrl` (`./loader.ts`) with node:module's `register`, once per thread
- * (in a {@link lazyEsmThread}: the others registered them at start). Blocks while Node starts the thread's
- * loader-hooks thread.
- */
-export function registerEsmHooks(register: (specifier: string) => unknown, loaderUrl: string): void {
-  if (registered) return;
-  registered = true;
-  register(loaderUrl);
-}

@@ -33,7 +33,7 @@ import type { WorkerOptions } from 'node:worker_threads';
 import type { Runtime, RuntimeFactory } from '../hooks/contract.js';
 import { installRuntime } from '../hooks/install.js';
 import { threadHooks } from '../hooks/thread.js';
-import { LAZY_ESM_KEY, lazyEsmThread, mayImport, registerEsmHooks, startsCommonJs } from './lazy-esm.js';
+import { LAZY_ESM_KEY, lazyEsmThread, mayImport, startsCommonJs } from './lazy-esm.js';
 import { settings } from './settings.js';
 import { loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
 
@@ -81,7 +81,7 @@ function instrumentCommonJs(lazyEsm: boolean): void {
     const code = transformSource(content, filename, false);
     if (!esmHooks && (format === 'module' || rejectedByEngine(code) || mayImport(content))) {
       esmHooks = true;
-      registerEsmHooks(Module.register, LOADER_URL);
+      Module.register(LOADER_URL); // blocks while Node starts this thread's loader-hooks thread
     }
     // the program runs outside any catch: an error rethrown here would be printed with this frame's source line
     if (!rejectedByEngine(code)) return compile.call(this, code, filename);
