@@ -13,7 +13,9 @@
  *    `./register.js` and then runs the instrumented code (Node 20 runs no preload module in eval workers), a worker
  *    given explicit `execArgv` or `env` still gets `--require <register.js>` (hidden from its `process.execArgv`); the
  *    settings (`GOLDILOCKS_*`) reach every worker through `./settings.ts`, not its env. Workers otherwise inherit the
- *    preload from the parent's execArgv, and child processes from `NODE_OPTIONS` (as set by `./run.ts`);
+ *    preload from the parent's execArgv, and child processes from `NODE_OPTIONS` (as set by `./run.ts`). Each worker
+ *    is told whether it starts without the ES module hooks (a CommonJS entry, `./lazy-esm.ts`); in such a worker,
+ *    step 2's compile hook registers them when first needed;
  * 4. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
  *    WebAssembly (`WebAssembly.compile`, `compileStreaming`, `instantiate`, `instantiateStreaming`, `new Module`).
  * Before them, Node's source maps are enabled (`process.setSourceMapsEnabled`, as `--enable-source-maps`): every
@@ -31,6 +33,7 @@ import type { WorkerOptions } from 'node:worker_threads';
 import type { Runtime, RuntimeFactory } from '../hooks/contract.js';
 import { installRuntime } from '../hooks/install.js';
 import { threadHooks } from '../hooks/thread.js';
+import { LAZY_ESM_KEY, lazyEsmThread, mayImport, startsCommonJs } from './lazy-esm.js';
 import { settings } from './settings.js';
 import { loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
 
@@ -38,6 +41,8 @@ import { loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from
 const REGISTER_URL = new URL('./register.js', import.meta.url).href;
 const REGISTER_PATH = fileURLToPath(REGISTER_URL);
 const require = createRequire(REGISTER_URL);
+/** `./loader.js`, the ES module loader hooks, registered late in a worker that starts without them (`./lazy-esm.ts`). */
+const LOADER_URL = new URL('./loader.js', REGISTER_URL).href;
 /** The CommonJS exports object of worker_threads, whose `Worker` is replaced (then synced to its ESM namespace). */
 const threads = require('node:worker_threads') as typeof import('node:worker_threads');
 
@@ -56,18 +61,28 @@ function loadRuntime(defaultRuntime: () => RuntimeFactory): Runtime {
   return runtime;
 }
 
-/** Step 2: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts`/`.mts` files are type-stripped first. */
-function instrumentCommonJs(): void {
+/**
+ * Step 2: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts`/`.mts` files are type-stripped first.
+ * With `lazyEsm` (a worker started without the ES module hooks, `./lazy-esm.ts`), the hooks are registered before a
+ * file is compiled that is an ES module (format `module`: `require(esm)`), that is not CommonJS (module-syntax
+ * detection) or that may call `import()`.
+ */
+function instrumentCommonJs(lazyEsm: boolean): void {
   interface CjsModule {
-    _compile(content: string, filename: string): unknown;
+    _compile(content: string, filename: string, format?: string): unknown;
   }
   const cjs = Module as unknown as {
     prototype: CjsModule;
     _extensions: Record<string, (module: CjsModule, filename: string) => void>;
   };
   const compile = cjs.prototype._compile;
-  cjs.prototype._compile = function (this: CjsModule, content: string, filename: string) {
+  let esmHooks = !lazyEsm;
+  cjs.prototype._compile = function (this: CjsModule, content: string, filename: string, format?: string) {
     const code = transformSource(content, filename, false);
+    if (!esmHooks && (format === 'module' || rejectedByEngine(code) || mayImport(content))) {
+      esmHooks = true;
+      Module.register(LOADER_URL); // blocks while Node starts this thread's loader-hooks thread
+    }
     // the program runs outside any catch: an error rethrown here would be printed with this frame's source line
     if (!rejectedByEngine(code)) return compile.call(this, code, filename);
     try {
@@ -133,6 +148,7 @@ function instrumentWorkers(runtime: Runtime): void {
         !inherited.includes(REGISTER_PATH);
       if (addPreload) opts = { ...opts, execArgv: [...inherited, '--require', REGISTER_PATH] };
       threads.setEnvironmentData(PRELOAD_ADDED, addPreload);
+      threads.setEnvironmentData(LAZY_ESM_KEY, startsCommonJs(filename, options));
       runtime.worker?.beforeSpawn(opts);
       try {
         super(code, opts);
@@ -194,7 +210,8 @@ function warnUninstrumented(): void {
 export function setUpThread(defaultRuntime: () => RuntimeFactory): void {
   process.setSourceMapsEnabled(true); // the rewritten files' inline maps: stacks in the program's columns
   const runtime = loadRuntime(defaultRuntime);
-  instrumentCommonJs();
+  const lazyEsm = lazyEsmThread();
+  instrumentCommonJs(lazyEsm);
   instrumentWorkers(runtime);
   warnUninstrumented();
   syncBuiltinESMExports();

@@ -1,0 +1,231 @@
+/**
+ * Workers whose entry is CommonJS start without the ES module loader hooks (`src/node/lazy-esm.ts`, issue 24 §2), and
+ * still every module they run is instrumented: a race written in the CommonJS entry, in an ES module it loads by
+ * `import()`, or in a `.js` entry that is an ES module by Node's module-syntax detection is reported, as for an ES
+ * module worker; and the program runs as under plain node (`workerData`, `env`, `execArgv`, `resourceLimits`, the
+ * worker's error and exit code). The programs are written to a temporary directory whose package.json has no `type`.
+ * Which workers start so: as Node 20 decides to run an entry with the CommonJS loader, and none under an option that
+ * loads it (or the eval code) as an ES module.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { WorkerOptions } from 'node:worker_threads';
+import { mayImport, startsCommonJs as startsCommonJsWith } from '../../src/node/lazy-esm.js';
+import type { JsonReport } from '../../src/report/json.js';
+import { cliAsync, tempPath } from '../helpers/helpers.js';
+
+const LIMIT = { timeout: 120_000 };
+const DIR = tempPath('lazy-esm');
+/** The raw Atomics of the runtime (no synchronization), or the built-ins under plain node. */
+const RAW = `globalThis[Symbol.for('goldilocks.rawAtomics')] ?? Atomics`;
+
+/**
+ * The main program: starts the worker file named by its argument with a shared `data` element, waits (raw, not a
+ * synchronization) until the worker has written it, then reads it: a race whenever the worker's write is checked.
+ */
+const MAIN = `const { Worker } = require('node:worker_threads');
+const raw = ${RAW};
+const sched = new Int32Array(new SharedArrayBuffer(4));
+const data = new Int32Array(new SharedArrayBuffer(4));
+const w = new Worker(require('node:path').join(__dirname, process.argv[2]), { workerData: { data, sched } });
+raw.wait(sched, 0, 0);
+console.log('read', data[0]);
+w.on('exit', (code) => console.log('exit', code));
+`;
+/** The worker's racy write, then the raw signal to the main thread. */
+const WRITE = `workerData.data[0] = 7;
+  const raw = ${RAW};
+  raw.store(workerData.sched, 0, 1);
+  raw.notify(workerData.sched, 0);`;
+
+const FILES: Record<string, string> = {
+  'package.json': '{}\n',
+  'main.cjs': MAIN,
+  'write.mjs': `import { workerData } from 'node:worker_threads';\nexport function write() {\n  ${WRITE}\n}\n`,
+  'entry.cjs': `const { workerData } = require('node:worker_threads');\n{\n  ${WRITE}\n}\n`,
+  'dynamic-import.cjs': `const { pathToFileURL } = require('node:url');
+const url = pathToFileURL(require('node:path').join(__dirname, 'write.mjs')).href;
+import(url).then((m) => m.write());
+`,
+  'detected.js': `import { write } from './write.mjs';\nwrite();\n`,
+  // registers hooks of its own (they note whether the source they get of write.mjs is instrumented), then runs a
+  // file that loads write.mjs: they must get it instrumented, as when the runtime's hooks were registered at start
+  'own-hooks.cjs': `const { register } = require('node:module');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+register(pathToFileURL(join(__dirname, 'own-hooks.mjs')).href, { data: join(__dirname, 'seen.txt') });
+require('./dynamic-import.cjs');
+`,
+  'own-hooks.mjs': `import { writeFileSync } from 'node:fs';
+let seen;
+export function initialize(file) {
+  seen = file;
+}
+export async function load(url, context, nextLoad) {
+  const result = await nextLoad(url, context);
+  if (url.endsWith('/write.mjs')) writeFileSync(seen, String(result.source).includes('__goldilocks') ? 'instrumented' : 'plain');
+  return result;
+}
+`,
+  'options.cjs': `const { Worker } = require('node:worker_threads');
+const run = (file, options) =>
+  new Promise((resolve) => {
+    const w = new Worker(require('node:path').join(__dirname, file), options);
+    w.on('message', (m) => console.log('message', JSON.stringify(m)));
+    w.on('error', (e) => console.log('error', e.constructor.name, e.message));
+    w.on('exit', (code) => resolve(console.log('exit', code)));
+  });
+(async () => {
+  await run('report.cjs', {
+    workerData: { n: 1, list: [2, 3] },
+    env: { ONLY: 'this' },
+    execArgv: ['--no-warnings'],
+    resourceLimits: { maxOldGenerationSizeMb: 64 },
+  });
+  await run('throws.cjs', {});
+  await run('exits.cjs', {});
+  process.exitCode = 3;
+})();
+`,
+  'report.cjs': `const { parentPort, workerData, resourceLimits } = require('node:worker_threads');
+parentPort.postMessage({ workerData, env: process.env, execArgv: process.execArgv, old: resourceLimits.maxOldGenerationSizeMb });
+`,
+  'throws.cjs': `throw new RangeError('from the worker');\n`,
+  'exits.cjs': `process.exit(5);\n`,
+};
+
+mkdirSync(DIR, { recursive: true });
+for (const [name, text] of Object.entries(FILES)) writeFileSync(join(DIR, name), text);
+
+/** `goldilocks run --on-race=report` of `args` in {@link DIR}: its exit code, stdout and JSON report. */
+async function run(args: string[]) {
+  const report = tempPath('report.json');
+  const r = await cliAsync([
+    'run',
+    '--on-race',
+    'report',
+    '--report',
+    report,
+    ...args.map((a, i) => (i === 0 ? join(DIR, a) : a)),
+  ]);
+  return { ...r, report: JSON.parse(readFileSync(report, 'utf8')) as JsonReport };
+}
+
+/** Plain `node` of `args` in {@link DIR}: its exit code and stdout. */
+function node(args: string[]) {
+  const r = spawnSync(process.execPath, [join(DIR, args[0]), ...args.slice(1)], { encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout };
+}
+
+describe('a worker with a CommonJS entry (started without the ES module hooks)', () => {
+  for (const [worker, where] of [
+    ['entry.cjs', 'its CommonJS entry'],
+    ['dynamic-import.cjs', 'an ES module it loads with import()'],
+    ['detected.js', 'a .js entry that is an ES module (module-syntax detection)'],
+  ]) {
+    test(
+      `a race written in ${where} is reported, and the program prints what it prints under node`,
+      LIMIT,
+      async () => {
+        const r = await run(['main.cjs', worker]);
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.report.summary.racyVariables, 1, r.stderr);
+        assert.match(
+          r.report.races[0].previous.location,
+          new RegExp(`${worker === 'entry.cjs' ? 'entry.cjs' : 'write.mjs'}:\\d+:\\d+$`),
+        );
+        assert.equal(r.stdout, node(['main.cjs', worker]).stdout);
+      },
+    );
+  }
+
+  test(
+    'hooks the program registers itself (node:module register) get instrumented source, as when registered at start',
+    LIMIT,
+    async () => {
+      const r = await run(['main.cjs', 'own-hooks.cjs']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.report.summary.racyVariables, 1, r.stderr);
+      assert.equal(readFileSync(join(DIR, 'seen.txt'), 'utf8'), 'instrumented');
+      assert.equal(r.stdout, node(['main.cjs', 'own-hooks.cjs']).stdout);
+      assert.equal(readFileSync(join(DIR, 'seen.txt'), 'utf8'), 'plain'); // under node: the hooks ran
+    },
+  );
+
+  test(
+    'workerData, env, execArgv, resourceLimits, a worker error and exit code: as under node',
+    LIMIT,
+    async () => {
+      const plain = node(['options.cjs']);
+      assert.equal(plain.code, 3);
+      assert.match(plain.stdout, /error RangeError from the worker\nexit 1\nexit 5\n$/);
+      const r = await run(['options.cjs']);
+      assert.equal(r.stdout, plain.stdout, r.stderr);
+      assert.equal(r.code, 3);
+      assert.equal(r.report.summary.racyVariables, 0);
+    },
+  );
+});
+
+describe('which workers start without the ES module hooks (startsCommonJs)', () => {
+  const file = (name: string, text = '') => {
+    const p = join(DIR, name);
+    mkdirSync(join(p, '..'), { recursive: true });
+    writeFileSync(p, text);
+    return p;
+  };
+  // the options of this test process (node --import tsx) left out: only the worker's own
+  const startsCommonJs = (f: string | URL, o: WorkerOptions | undefined) => startsCommonJsWith(f, o, []);
+  file('esm/package.json', '{"type":"module"}');
+  const depScope = file('esm/node_modules/dep/index.js'); // no package.json: its scope stops at node_modules
+  file('bad/package.json', '{ not json');
+
+  test('by the entry: .cjs, and .js in a package scope that is not "type": "module"', () => {
+    assert.equal(startsCommonJs(join(DIR, 'entry.cjs'), undefined), true);
+    assert.equal(startsCommonJs(new URL(`file://${join(DIR, 'detected.js')}`), {}), true);
+    assert.equal(startsCommonJs(join(DIR, 'write.mjs'), undefined), false);
+    assert.equal(startsCommonJs(file('esm/worker.js'), undefined), false);
+    assert.equal(startsCommonJs(file('esm/worker.cjs'), undefined), true);
+    assert.equal(startsCommonJs(depScope, undefined), true);
+    assert.equal(startsCommonJs(file('bad/worker.js'), undefined), false); // Node throws on its package.json
+    assert.equal(startsCommonJs(join(DIR, 'missing.cjs'), undefined), false);
+    assert.equal(startsCommonJs(file('worker.ts'), undefined), false);
+  });
+
+  test('eval code, unless it may import()', () => {
+    assert.equal(startsCommonJs('require("node:fs")', { eval: true }), true);
+    assert.equal(startsCommonJs('import("node:fs")', { eval: true }), false);
+  });
+
+  test('never under an option that loads the entry or eval code as an ES module', () => {
+    for (const execArgv of [
+      ['--import', 'tsx'],
+      ['--import=tsx'],
+      ['--loader', 'x'],
+      ['--experimental-loader=x'],
+      ['--experimental-default-type=module'],
+      ['--input-type=module'],
+    ])
+      assert.equal(startsCommonJs(join(DIR, 'entry.cjs'), { execArgv }), false, execArgv.join(' '));
+    assert.equal(startsCommonJs(join(DIR, 'entry.cjs'), { execArgv: ['--no-warnings'] }), true);
+    assert.equal(startsCommonJsWith(join(DIR, 'entry.cjs'), {}, ['--require x --import tsx']), false); // NODE_OPTIONS
+  });
+
+  test('mayImport: a word starting with import, or eval or Function, anywhere', () => {
+    assert.equal(mayImport('module.exports = 1;'), false);
+    for (const s of [
+      'import(x)',
+      'import /* c */ (x)',
+      '// import',
+      "new F('return import(m)')",
+      '{ importModuleDynamically: c }',
+      'eval(s)',
+      'new Function(s)',
+    ])
+      assert.equal(mayImport(s), true, s);
+    assert.equal(mayImport('const reimport = 1; evaluate(); Functions;'), false);
+  });
+});
