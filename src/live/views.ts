@@ -142,6 +142,7 @@ export function elementAccess({
       bpe: o.BYTES_PER_ELEMENT,
       len: buffer.growable ? -1 : o.length,
       filter: f.filter,
+      writes: f.writes,
       epochs: f.epochs,
       touched: touched[id],
     });
