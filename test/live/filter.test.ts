@@ -14,6 +14,7 @@ import {
   filterClear,
   newFilter,
 } from '../../src/live/filter.js';
+import { seeded } from '../helpers/seeded.js';
 
 describe('same-epoch filter', () => {
   test("an entry counts in its block's epoch only; a block's first write in an epoch voids its older entries", () => {
@@ -84,5 +85,52 @@ describe('same-epoch filter', () => {
     filterAddRun(f, 0, 2 * FILTER_BLOCK, 1, 0xffff);
     filterClear(f);
     for (let w = 0; w < 2 * FILTER_BLOCK; w++) assert.equal(filterBits(f, w, 1), 0);
+  });
+
+  test('exact over random accesses: reads covered by the bytes read or written, writes by bytes written only', () => {
+    const words = 3 * FILTER_BLOCK;
+    for (let seed = 1; seed <= 40; seed++) {
+      const next = seeded(seed);
+      const f = newFilter(words);
+      // the model: per word, the bytes read or written and the bytes written, in the current epoch
+      let read = new Uint8Array(words);
+      let written = new Uint8Array(words);
+      let epoch = 1;
+      for (let step = 0; step < 300; step++) {
+        const op = next(20);
+        if (op === 0) {
+          epoch++; // a synchronization: every entry void
+          read = new Uint8Array(words);
+          written = new Uint8Array(words);
+          continue;
+        }
+        const write = next(2) === 1;
+        const size = 1 << next(4); // an element of 1, 2, 4 or 8 bytes, aligned
+        const mask = ((1 << size) - 1) << (size * next(8 / size));
+        if (op === 1) {
+          const from = next(words);
+          const to = from + 1 + next(words - from);
+          filterAddRun(f, from, to, epoch, write ? 0xff00 : 0xff);
+          for (let w = from; w < to; w++) {
+            read[w] = 0xff;
+            if (write) written[w] = 0xff;
+          }
+        } else {
+          const w = next(words);
+          filterAdd(f, w, epoch, write ? mask << 8 : mask);
+          read[w] |= mask;
+          if (write) written[w] |= mask;
+        }
+        for (let w = 0; w < words; w++) {
+          const e = filterBits(f, w, epoch);
+          assert.equal(e & 0xff, read[w], `seed ${seed} step ${step} word ${w}: reads`);
+          assert.equal(
+            (e >>> 8) & ~written[w],
+            0,
+            `seed ${seed} step ${step} word ${w}: no byte not written`,
+          );
+        }
+      }
+    }
   });
 });
