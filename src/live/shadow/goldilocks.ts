@@ -1383,11 +1383,6 @@ export class Shadow {
   }
 
   /**
-   * Info `e`, unlinked from its word under the word's lock, is free. Kept for this thread's next records; past
-   * 128 kept, 64 go to the shared pool: a thread that only overwrites others' records (a writer after a reader)
-   * would otherwise hoard them while the other allocates without end.
-   */
-  /**
    * Removes `bytes` from the byte mask of Info `e` (flags `f`), which follows `prev` in its word's list (`prev` may be
    * the word's head slot, `word + 1 - NEXT`); when no byte is left, unlinks it and frees it ({@link release}).
    * @returns true if `e` was unlinked (`prev` stays the predecessor of the next Info).
@@ -1403,6 +1398,12 @@ export class Shadow {
     return true;
   }
 
+  /**
+   * Info `e`, unlinked from its word under the word's lock, is free. Kept for this thread's next records; past
+   * 128 kept, 64 go to the shared pool as one batch (its first record's `OWNER` links the next batch:
+   * {@link takeBatch}): a thread that only overwrites others' records (a writer after a reader) would otherwise hoard
+   * them while the other allocates without end.
+   */
   protected release(e: number): void {
     const heap = this.s.heap;
     const ls = heap[e + Info.LS];
