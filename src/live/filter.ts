@@ -50,6 +50,19 @@ export function filterBits(f: EpochFilter, w: number, epoch: number): number {
 }
 
 /**
+ * Whether the bytes `mask` of word `w` were checked in `epoch` for an access of kind `write` (0: a read, covered by
+ * bytes read or written; else a write, covered by halves written): {@link filterBits}'s test, reading the write bits
+ * only for a write (the element hook's test, `./views.ts`).
+ */
+export function filterCovers(f: EpochFilter, w: number, epoch: number, mask: number, write: number): boolean {
+  const b = w >>> BLOCK_SHIFT;
+  if (f.epochs[b] !== epoch) return false;
+  if (write === 0) return (f.filter[w] & mask) === mask;
+  const h = f.writes[b] >>> ((w & (FILTER_BLOCK - 1)) << 1);
+  return ((((h & 1) * 0x0f) | ((h & 2) * 0x78)) & mask) === mask;
+}
+
+/**
  * The first word in [w, to) whose block is of `epoch` (`to` when none): the words before it have no entry in `epoch`
  * ({@link filterBits} 0), skipped a block at a time (a range check's scan, `./spans.ts`).
  */

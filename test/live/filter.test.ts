@@ -12,6 +12,7 @@ import {
   filterAddRun,
   filterBits,
   filterClear,
+  filterCovers,
   newFilter,
 } from '../../src/live/filter.js';
 import { seeded } from '../helpers/seeded.js';
@@ -87,7 +88,7 @@ describe('same-epoch filter', () => {
     for (let w = 0; w < 2 * FILTER_BLOCK; w++) assert.equal(filterBits(f, w, 1), 0);
   });
 
-  test('exact over random accesses: reads covered by the bytes read or written, writes by bytes written only', () => {
+  test('exact over random accesses: reads covered by the bytes read or written, writes by bytes written only; filterCovers agrees', () => {
     const words = 3 * FILTER_BLOCK;
     for (let seed = 1; seed <= 40; seed++) {
       const next = seeded(seed);
@@ -129,6 +130,12 @@ describe('same-epoch filter', () => {
             0,
             `seed ${seed} step ${step} word ${w}: no byte not written`,
           );
+          for (const kind of [0, 0x100])
+            assert.equal(
+              filterCovers(f, w, epoch, mask, kind),
+              (((kind ? 0 : e) | (e >>> 8)) & mask) === mask,
+              `seed ${seed} step ${step} word ${w}: filterCovers as filterBits`,
+            );
         }
       }
     }
