@@ -4,7 +4,7 @@
  *
  *   npm run bench:runtime -- [--kernels sor,lufact,...] [--workers 2,4] [--size tiny|small|medium|large]
  *                            [--modes plain,goldilocks,fasttrack,eraser,goldilocks+history] [--repeat N] [--timeout S] [--shadow-limit MiB]
- *                            [--no-verify] [--json FILE] [--out FILE] [--base REV]
+ *                            [--no-verify] [--json FILE] [--out FILE] [--base REV] [--fixed-size S]
  *
  * Every run is a fresh process. Within a repetition the modes of one kernel × workers run one after the other,
  * so that they are measured side by side; the figures are the minimum over the repetitions. Measured per run:
@@ -19,6 +19,13 @@
  * `--base REV` runs every detector mode also with git revision REV's build (compiled by bench/revision.ts), as mode
  * `D@base` right after mode `D` in each repetition: the build before a change and the build after it, side by side
  * in one run, with the ratio of their kernel times per kernel × workers and its median.
+ *
+ * `--fixed-size S` runs every detector mode once more per kernel × workers at size S (smaller than `--size`), after
+ * the repetitions, and splits the shadow memory (heap + resident filters, see {@link shadowTable}) into its part per
+ * shared byte and its fixed part: shadow is taken as `slope × shared bytes + fixed`, through the two sizes' points
+ * (slope = Δshadow / Δshared in B/B, fixed = shadow − slope × shared in KiB). Both figures are measured, not modelled
+ * apart: a part that grows other than linearly with the size (Info records by access pattern, freed records kept
+ * at the pools' high-water mark) shows in both, which is why they come from two sizes of the same kernel.
  */
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,6 +59,8 @@ const USAGE = `usage: npm run bench:runtime -- [options]
   --json FILE        also write every run and the summary as JSON
   --out FILE         append the Markdown report to FILE
   --base REV         also run each detector mode with git revision REV's build, as mode D@base (side by side)
+  --fixed-size S     also run each detector mode once at size S (smaller than --size): the shadow memory split
+                     into a part per shared byte (B/B) and a fixed part (KiB), from the two sizes
 `;
 
 interface KernelLine {
@@ -341,6 +350,24 @@ const ratio = (x: number) => `${x.toFixed(x >= 10 ? 0 : 1)}×`;
  * the RSS above plain is the fixed part (runtime code, the workers' larger heaps), in MiB. A figure the build does
  * not report (a `--base` build before the census) is left empty.
  */
+/**
+ * A detector run's shadow memory from its report's `stats` ({@link shadowTable}): `heap`, the shadow heap's
+ * high-water mark, and `total`, heap + resident filters (allocated filters where the build does not report the
+ * resident part; undefined where it reports neither), in bytes; undefined before the census.
+ */
+function shadowBytes(
+  stats: Record<string, number> | undefined,
+): { heap: number; total?: number } | undefined {
+  if (stats?.shadowKiB === undefined) return undefined;
+  const heap = stats.shadowKiB * 1024;
+  const resident = stats.filterResidentBytes ?? stats.filterBytes;
+  return { heap, total: resident === undefined ? undefined : heap + resident };
+}
+
+/** The stats of a cell's first successful run. */
+const statsOf = (cell: Cell | undefined) =>
+  cell?.runs.find((r) => r.stats !== undefined && r.result !== undefined)?.stats;
+
 function shadowTable(
   kernels: string[],
   workerCounts: number[],
@@ -356,14 +383,13 @@ function shadowTable(
       for (const d of detectors) {
         const cell = get(k, w, d);
         const f = figures(cell);
-        const stats = cell?.runs.find((r) => r.stats !== undefined && r.result !== undefined)?.stats;
+        const stats = statsOf(cell);
         const shared = f.sharedBytes;
-        if (!f.ok || stats?.shadowKiB === undefined || !shared) continue;
+        const shadow = shadowBytes(stats);
+        if (!f.ok || stats === undefined || shadow === undefined || !shared) continue;
         const kib = (x: number | undefined) => (x === undefined ? undefined : x * 1024);
-        const heap = kib(stats.shadowKiB)!;
+        const { heap, total } = shadow;
         const filters = stats.filterBytes;
-        const resident = stats.filterResidentBytes ?? filters;
-        const total = resident === undefined ? undefined : heap + resident;
         const above =
           plain.ok && f.rssKiB !== undefined && plain.rssKiB !== undefined
             ? (f.rssKiB - plain.rssKiB) * 1024
@@ -387,6 +413,50 @@ function shadowTable(
     '',
     '| kernel | workers | mode | heap B/B | tables B/B | Infos B/B | filters B/B | resident filters B/B | shadow B/B | RSS above plain B/B | rest MiB |',
     '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+  ];
+}
+
+/**
+ * The shadow memory split into its part per shared byte and its fixed part (`--fixed-size`, see the file header):
+ * per kernel × workers × detector mode, the shadow (heap + resident filters, {@link shadowBytes}) at the fixed size
+ * and at `--size`, and the line through the two points.
+ */
+function slopeTable(
+  kernels: string[],
+  workerCounts: number[],
+  detectors: string[],
+  get: (k: string, w: number, m: string) => Cell | undefined,
+  second: { size: string; cells: Map<string, Cell> },
+  size: string,
+): string[] {
+  const rows: string[] = [];
+  for (const k of kernels)
+    for (const w of workerCounts)
+      for (const d of detectors) {
+        const big = get(k, w, d);
+        const small = second.cells.get(`${k}/${w}/${d}`);
+        const b = shadowBytes(statsOf(big))?.total;
+        const a = shadowBytes(statsOf(small))?.total;
+        const xb = figures(big).sharedBytes;
+        const xa = figures(small).sharedBytes;
+        if (a === undefined || b === undefined || !xa || !xb || xb === xa) continue;
+        const slope = (b - a) / (xb - xa);
+        const fixed = b - slope * xb;
+        rows.push(
+          `| ${k} | ${w} | ${d} | ${(xa / 1024).toFixed(0)} | ${(a / 1024).toFixed(0)} | ${(xb / 1024).toFixed(0)} | ` +
+            `${(b / 1024).toFixed(0)} | **${slope.toFixed(2)}** | ${(fixed / 1024).toFixed(0)} |`,
+        );
+      }
+  if (rows.length === 0) return [];
+  return [
+    '',
+    `Shadow memory (heap + resident filters) at two sizes, ${second.size} and ${size}, one run each: shadow = ` +
+      'per byte × shared + fixed, through the two points (per byte in B/B, fixed in KiB; a negative fixed part: ' +
+      'the shadow grows faster than linearly between the sizes).',
+    '',
+    `| kernel | workers | mode | shared KiB (${second.size}) | shadow KiB | shared KiB (${size}) | shadow KiB | per byte B/B | fixed KiB |`,
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|',
     ...rows,
   ];
 }
@@ -420,7 +490,13 @@ function report(
   kernels: string[],
   workerCounts: number[],
   modes: string[],
-  opts: { size: string; repeat: number; wallMs: number; skipped: string[] },
+  opts: {
+    size: string;
+    repeat: number;
+    wallMs: number;
+    skipped: string[];
+    second?: { size: string; cells: Map<string, Cell> };
+  },
 ): { md: string; racy: string[]; medians: Record<string, number | undefined> } {
   const get = (k: string, w: number, m: string) => cells.get(`${k}/${w}/${m}`);
   const detectors = modes.filter((m) => m !== 'plain');
@@ -551,6 +627,8 @@ function report(
       }
   }
   lines.push(...shadowTable(kernels, workerCounts, detectors, get));
+  if (opts.second !== undefined)
+    lines.push(...slopeTable(kernels, workerCounts, detectors, get, opts.second, opts.size));
   if (racy.length > 0) {
     lines.push('', '**RACES REPORTED ON RACE-FREE KERNELS** (a bug of the kernel or of the detector):', '');
     for (const r of racy) lines.push(`- ${r}`);
@@ -573,6 +651,7 @@ async function main(): Promise<void> {
       repeat: { type: 'string', default: '1' },
       timeout: { type: 'string', default: '600' },
       'no-verify': { type: 'boolean', default: false },
+      'fixed-size': { type: 'string' },
       json: { type: 'string' },
       out: { type: 'string' },
       base: { type: 'string' },
@@ -589,8 +668,14 @@ async function main(): Promise<void> {
     if (!existsSync(path.join(ROOT, 'bench', 'kernels', `${k}.mjs`)))
       throw new Error(`unknown kernel '${k}' (one of ${KERNELS.join(', ')})`);
   const workerCounts = list(values.workers).map((w) => positive(w, '--workers'));
-  if (!['tiny', 'small', 'medium', 'large'].includes(values.size))
-    throw new Error(`--size: tiny, small, medium or large`);
+  const sizes = ['tiny', 'small', 'medium', 'large'];
+  if (!sizes.includes(values.size)) throw new Error(`--size: tiny, small, medium or large`);
+  const fixed = values['fixed-size'];
+  if (
+    fixed !== undefined &&
+    !(sizes.indexOf(fixed) >= 0 && sizes.indexOf(fixed) < sizes.indexOf(values.size))
+  )
+    throw new Error(`--fixed-size: a size smaller than --size (${values.size})`);
   if (values['shadow-limit'] !== undefined)
     shadowLimit = String(positive(values['shadow-limit'], '--shadow-limit'));
   let modes = list(values.modes);
@@ -651,8 +736,30 @@ async function main(): Promise<void> {
               `!!! ${where}: ${m} REPORTED ${run.racyVariables} RACY VARIABLES on a race-free kernel\n`,
             );
         }
+  let second: { size: string; cells: Map<string, Cell> } | undefined;
+  const fixedSize = values['fixed-size'];
+  if (fixedSize !== undefined) {
+    second = { size: fixedSize, cells: new Map() };
+    const small = { ...opts, size: fixedSize, verify: false };
+    for (const k of kernels)
+      for (const w of workerCounts)
+        for (const m of modes.filter((x) => x !== 'plain')) {
+          const run = await runOnce(k, w, m, 1, small);
+          second.cells.set(`${k}/${w}/${m}`, { kernel: k, workers: w, mode: m, runs: [run] });
+          const shadow = shadowBytes(run.stats)?.total;
+          process.stderr.write(
+            `${k} ×${w} ${m} at size ${fixedSize}: ${run.error ?? `shadow ${shadow === undefined ? '?' : (shadow / 1024).toFixed(0)} KiB`}\n`,
+          );
+        }
+  }
   const wallMs = performance.now() - t0;
-  const r = report(cells, kernels, workerCounts, modes, { size: values.size, repeat, wallMs, skipped });
+  const r = report(cells, kernels, workerCounts, modes, {
+    size: values.size,
+    repeat,
+    wallMs,
+    skipped,
+    second,
+  });
   process.stdout.write(`\n${r.md}`);
   if (values.out !== undefined) {
     appendFileSync(values.out, `${r.md}\n`);

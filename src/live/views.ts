@@ -14,7 +14,7 @@ import type { Runtime, SiteFunction, ThreadHooks } from '../hooks/contract.js';
 import type { Buffers } from './buffers.js';
 import type { CheckRange, CheckWord } from './context.js';
 import { type Coverage, scan, UNARMED, uncovered } from './cover.js';
-import { type EpochFilter, filterAdd, filterBits, filterClear, filterSize, newFilter } from './filter.js';
+import { type EpochFilter, filterAdd, filterClear, filterCovers, filterSize, newFilter } from './filter.js';
 import { residentFilterBytes } from './filter-census.js';
 import { STAT } from './memory/state.js';
 import type { Recorder } from './record.js';
@@ -142,6 +142,7 @@ export function elementAccess({
       bpe: o.BYTES_PER_ELEMENT,
       len: buffer.growable ? -1 : o.length,
       filter: f.filter,
+      writes: f.writes,
       epochs: f.epochs,
       touched: touched[id],
     });
@@ -189,7 +190,6 @@ export function elementAccess({
     if (!(k >= 0 && k < (v.len >= 0 ? v.len : (o as Int8Array).length) && Math.floor(k) === k)) return c;
     const byte = v.off + k * v.bpe;
     const w = byte >>> 3;
-    const e = filterBits(v, w, epoch);
     const mask = ((1 << v.bpe) - 1) << (byte & 7);
     if (v.len > 0) {
       // the count of accesses outside the covered runs, and the scan it is armed for (`./cover.ts`)
@@ -204,7 +204,7 @@ export function elementAccess({
         v.mt = UNARMED;
       }
     }
-    if ((((flags ? 0 : e) | (e >>> 8)) & mask) === mask) {
+    if (filterCovers(v, w, epoch, mask, flags)) {
       counts[SAME_EPOCH]++;
       return c;
     }

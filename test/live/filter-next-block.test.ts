@@ -6,15 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FILTER_BLOCK, filterAdd, filterBits, filterNextBlock, newFilter } from '../../src/live/filter.js';
-
-/** A seeded generator of integers in [0, n) (a linear congruential one: the test repeats). */
-function random(seed: number): (n: number) => number {
-  let x = seed;
-  return (n) => {
-    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
-    return (x >>> 8) % n;
-  };
-}
+import { seeded as random } from '../helpers/seeded.js';
 
 describe('filter: the next block of an epoch', () => {
   test('the words before it have no entry in the epoch; it is in a block of the epoch, or the end', () => {

@@ -84,8 +84,10 @@ export const CTL = {
   /** Lock of the online peer's shared tables where the list lock does not serialize them (Eraser's locksets). */
   peerLock: 16,
   /**
-   * The shared pool of free `Info` records (`../shadow/goldilocks.ts`): the first of a chain linked through their `next`
-   * fields, 0 = empty. Pushed a batch at a time (compare-exchange), taken whole (exchange): no ABA.
+   * The shared pool of free `Info` records (`../shadow/goldilocks.ts`): a stack of batches, 0 = empty; the first
+   * record of a batch, whose own records are linked through their `next` fields (the last's 0), and whose `owner`
+   * field links the next batch. Pushed by compare-exchange, popped a batch at a time under `freeInfosLock` (one
+   * popper at a time: no ABA).
    */
   freeInfos: 17,
   /**
@@ -110,6 +112,8 @@ export const CTL = {
    * shadow heap pushed by compare-exchange; 0 = none.
    */
   benign: 44,
+  /** Lock of the pops from the shared pool of free `Info` records (`freeInfos`). */
+  freeInfosLock: 45,
   /** Counters summed over all threads (see `STATS`; at most {@link STATS_MAX}). */
   stats: 48,
   /**

@@ -64,6 +64,7 @@ import {
   CHUNK_MASK,
   CHUNK_SHIFT,
   CTL,
+  lock,
   lockPage,
   rawAtomics,
   STAT,
@@ -71,6 +72,7 @@ import {
   type StateViews,
   TAG_SHIFT,
   Tag,
+  unlock,
   unlockPage,
 } from '../memory/state.js';
 import { mapCells, raisePosition } from '../memory/sync-list.js';
@@ -1382,23 +1384,21 @@ export class Shadow {
   }
 
   /**
-   * Free Infos this thread took from the shared pool, as their linked list (through `NEXT`; 0 = none): used one at a
-   * time after {@link free}. Not copied into `free`: the pool can hold millions (a writer after a reader frees all
-   * the reader's records), and a copy made `free` so long that every {@link release} gave 64 back to the pool, which
-   * the other thread then walked again (sor at size small: 2.7 s of 7.8 s in `allocInfo`).
+   * The free Infos of the batch this thread took from the shared pool ({@link takeBatch}), as their linked list
+   * (through `NEXT`; 0 = none): used one at a time after {@link free}.
    */
   private pool = 0;
 
   /**
-   * A free Info for this thread: the next of {@link pool}, else the shared pool's first (this thread then takes the
-   * whole shared list as its pool, one atomic exchange), else 64 new ones from the heap (one atomic add per 64).
+   * A free Info for this thread: the next of {@link pool}, else the first of a batch of the shared pool, else 64 new
+   * ones from the heap (one atomic add per 64).
    */
   protected allocInfo(): number {
     const s = this.s;
     let e = this.pool;
-    if (e === 0) e = rawAtomics.exchange(s.ctl, CTL.freeInfos, 0);
+    if (e === 0) e = this.takeBatch();
     if (e !== 0) {
-      if (e + Info.SIZE > s.heap.length) s.refresh();
+      if (e + Info.SIZE > s.heap.length) s.refresh(); // freed by a thread that grew the heap
       this.pool = s.heap[e + Info.NEXT];
       return e;
     }
@@ -1408,10 +1408,29 @@ export class Shadow {
   }
 
   /**
-   * Info `e`, unlinked from its word under the word's lock, is free. Kept for this thread's next records; past
-   * 128 kept, 64 go to the shared pool: a thread that only overwrites others' records (a writer after a reader)
-   * would otherwise hoard them while the other allocates without end.
+   * Pops one batch (64 records, as {@link release} pushes them) from the shared pool `CTL.freeInfos`, under
+   * `CTL.freeInfosLock`: its first record, 0 when the pool is empty. The pool was a single chain taken whole (one
+   * exchange), which hoarded it: the thread that took it used its own freed records first, and the others, finding
+   * the pool empty, took new records from the heap, whose high-water mark grew with every phase that freed many
+   * (moldyn at 4 workers: 7.5 MiB of heap for 0.3 MiB shared, 6 MiB of it in the pool at exit; issue 24 §1 memory).
    */
+  private takeBatch(): number {
+    const s = this.s;
+    const ctl = s.ctl;
+    if (rawAtomics.load(ctl, CTL.freeInfos) === 0) return 0;
+    lock(s, ctl, CTL.freeInfosLock);
+    let first: number;
+    for (;;) {
+      first = rawAtomics.load(ctl, CTL.freeInfos);
+      if (first === 0) break;
+      if (first + Info.SIZE > s.heap.length) s.refresh(); // freed by a thread that grew the heap
+      // the pushers only push: the batch under `first` is the same until this thread pops it
+      if (rawAtomics.compareExchange(ctl, CTL.freeInfos, first, s.heap[first + Info.OWNER]) === first) break;
+    }
+    unlock(ctl, CTL.freeInfosLock);
+    return first;
+  }
+
   /**
    * Removes `bytes` from the byte mask of Info `e` (flags `f`), which follows `prev` in its word's list (`prev` may be
    * the word's head slot, `word + 1 - NEXT`); when no byte is left, unlinks it and frees it ({@link release}).
@@ -1428,6 +1447,12 @@ export class Shadow {
     return true;
   }
 
+  /**
+   * Info `e`, unlinked from its word under the word's lock, is free. Kept for this thread's next records; past
+   * 128 kept, 64 go to the shared pool as one batch (its first record's `OWNER` links the next batch:
+   * {@link takeBatch}): a thread that only overwrites others' records (a writer after a reader) would otherwise hoard
+   * them while the other allocates without end.
+   */
   protected release(e: number): void {
     const heap = this.s.heap;
     const ls = heap[e + Info.LS];
@@ -1445,10 +1470,11 @@ export class Shadow {
       heap[last + Info.NEXT] = n;
       last = n;
     }
+    heap[last + Info.NEXT] = 0;
     const ctl = this.s.ctl;
     for (;;) {
       const head = rawAtomics.load(ctl, CTL.freeInfos);
-      heap[last + Info.NEXT] = head;
+      heap[first + Info.OWNER] = head; // the next batch
       if (rawAtomics.compareExchange(ctl, CTL.freeInfos, head, first) === head) return;
     }
   }
