@@ -82,6 +82,11 @@ const RANGED = new Set([
   'range-loop-empty.mjs',
   'range-loop-halves.mjs',
   'range-loop-length.mjs',
+  'range-loop-opaque-math-patched.mjs',
+  'range-loop-opaque-proxy.mjs',
+  'range-loop-opaque-setter-race.mjs',
+  'range-loop-opaque-setter-sync.mjs',
+  'range-loop-opaque-strided.mjs',
   'range-loop-shared-midway.mjs',
   'range-loop-shift-halves.mjs',
 ]);
