@@ -31,7 +31,7 @@ if (main) {
     scan(a, {});
     scan(a, {});
     scan(a, {
-      set seen(v) {
+      set seen(_v) {
         Atomics.store(f, 0, 1);
       },
     });
