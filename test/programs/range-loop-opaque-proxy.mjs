@@ -1,22 +1,26 @@
 // expect: race
-// idiom: a covered loop whose property write goes to a Proxy whose `set` trap synchronizes: as
+// idiom: a covered loop that may `break` and whose property write goes to a Proxy whose `set` trap synchronizes: as
 // range-loop-opaque-setter-sync.mjs, the trap releasing the flag worker 0 acquires before it writes element 5, which
 // races with worker 1's read of element 5 after the trap (a new epoch: checked on its own).
 import { releaseThenWrite } from './opaque-release.mjs';
 
-/** Reads the elements of `a`, and writes `box.seen` at element 2. */
-function scan(a, box) {
-  let s = 0;
+/** The index of the first element of `a` above `limit`, or -1; `box.at` written at element 2. */
+function firstAbove(a, limit, box) {
+  let at = -1;
   for (let j = 0; j < a.length; j++) {
-    s += a[j]; // race
-    if (j === 2) box.seen = j;
+    if (j === 2) box.at = j;
+    if (a[j] > limit) {
+      // race
+      at = j;
+      break;
+    }
   }
-  return s;
+  return at;
 }
 
 await releaseThenWrite(import.meta.url, (a, release) => {
-  scan(a, {});
-  scan(a, {});
+  firstAbove(a, 1, {});
+  firstAbove(a, 1, {});
   const trap = {
     set(target, key, value) {
       release();
@@ -24,5 +28,5 @@ await releaseThenWrite(import.meta.url, (a, release) => {
       return true;
     },
   };
-  scan(a, new Proxy({}, trap));
+  firstAbove(a, 1, new Proxy({}, trap));
 });
