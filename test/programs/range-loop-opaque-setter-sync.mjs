@@ -5,7 +5,7 @@
 // reads before the release, not after its read of element 5 in the same loop after the setter. That read is in a
 // new epoch of worker 1: the test after the property write (Hooks.syncs) sends it to its per-access check, and the
 // write races with it.
-import { releaseThenWrite } from './opaque-release.mjs';
+import { workers } from './sched.mjs';
 
 /** Reads the elements of `a`, and writes `box.seen` at element 2. */
 function scan(a, box) {
@@ -17,12 +17,33 @@ function scan(a, box) {
   return s;
 }
 
-await releaseThenWrite(import.meta.url, (a, release) => {
-  scan(a, {});
-  scan(a, {});
-  scan(a, {
-    set seen(_v) {
-      release();
-    },
+const { main, joined, i, at, data, flag } = workers(import.meta.url, 2, () => ({
+  data: new SharedArrayBuffer(64),
+  flag: new SharedArrayBuffer(4),
+}));
+const a = new Float64Array(data);
+const f = new Int32Array(flag);
+if (main) {
+  await joined;
+  console.log(`elements after the joins: ${a.join(',')}`);
+} else if (i === 1) {
+  at(0, () => {
+    scan(a, {});
+    scan(a, {});
+    scan(a, {
+      set seen(_v) {
+        Atomics.store(f, 0, 1);
+      },
+    });
   });
-});
+} else {
+  at(1, () => {
+    if (Atomics.load(f, 0) !== 1) throw new Error('expected the release');
+    try {
+      a[5] = 1; // race
+    } catch (e) {
+      if (e?.name !== 'DataRaceException') throw e;
+      console.log('thrown in worker 0');
+    }
+  });
+}
