@@ -79,6 +79,13 @@ export interface Runtime {
    */
   covered?: CoverCheck;
   /**
+   * This thread's count of synchronization operations, in `n` (the runtime increments it at each of them, before
+   * the operation, and never wraps it): a covered loop that runs code the rewriter cannot see (a property write, a
+   * call) tests it after each such operation to know that its epoch, and with it its cover, still holds (see {@link
+   * Hooks.syncs}). Optional: without it, a cell whose `n` is NaN, so that the test always fails.
+   */
+  syncs?: { readonly n: number };
+  /**
    * A read of every element of `o` (a TypedArray over shared memory) at `site`: the copy a TypedArray constructor
    * makes of it (ECMA-262 §23.2.5.1.2 InitializeTypedArrayFromTypedArray). Throws before the copy, like `get`.
    * Optional: without it the copy is not checked.
@@ -145,7 +152,7 @@ export interface WorkerHooks {
  */
 export type ThreadHooks = Omit<
   Hooks,
-  'r' | 'w' | 'span' | 'covered' | 'callee' | 'callee1' | 'direct' | 'atomics'
+  'r' | 'w' | 'span' | 'covered' | 'syncs' | 'callee' | 'callee1' | 'direct' | 'atomics'
 >;
 
 /** Default export of a runtime module: called once per thread with that thread's hooks. */
@@ -303,6 +310,13 @@ export interface Hooks {
    * plain in every iteration. The runtime's {@link Runtime.covered}, else 0.
    */
   readonly covered: CoverCheck;
+  /**
+   * The runtime's {@link Runtime.syncs}, else `{ n: NaN }`. A covered loop with *opaque operations* (a property
+   * write or a call the rewriter cannot prove harmless, `../instrument/opaque.ts`) keeps `syncs.n` as its guard is
+   * set and compares it after each such operation: unequal (the operation synchronized: a new epoch, in which no
+   * earlier check covers an access), its accesses fall back to their per-access checks for the rest of the loop.
+   */
+  readonly syncs: { readonly n: number };
   /** Write `o[k] = v` at site `i` of module `m`; returns `v`. Plain writes have strict-mode semantics. */
   readonly set: (o: ArrayBufferView, k: unknown, v: unknown, m: SiteFunction, i: number) => unknown;
   /**

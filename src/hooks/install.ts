@@ -16,6 +16,8 @@ const slow = (o: ArrayBufferView): unknown => shared(o) || o;
 const noSpan = (): boolean => false;
 /** Without cover checks: every access of a covered loop is checked on its own. */
 const noCover = (): number => 0;
+/** Without a count of synchronization operations: a cell no value equals, so a covered loop's test always fails. */
+const NO_SYNCS = Object.freeze({ n: Number.NaN });
 
 /**
  * Publishes `hooks` with the current runtime's fast paths at `globalThis.__goldilocks`. A new frozen object per
@@ -30,6 +32,7 @@ function publish(hooks: ThreadHooks): Hooks {
     w: runtime.w ?? slow,
     span: runtime.span ?? noSpan,
     covered: runtime.covered ?? noCover,
+    syncs: runtime.syncs ?? NO_SYNCS,
     ...calleeTests(runtime.sitedMethods ?? [], runtime.originals ?? new Map(), runtime.sitedLater),
     atomics: atomicsHooks(runtime.originals ?? new Map()),
   };

@@ -13,7 +13,7 @@
 
 import type { Variable } from 'eslint-scope';
 import type * as E from 'estree';
-import { type RangePlan, rangeGuard, rangePlan } from './ranges.js';
+import { opaqueGuard, type RangePlan, rangeGuard, rangePlan } from './ranges.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, type State } from './rewriter.js';
 import { invariantVariable } from './scope.js';
 import { type N, unparen, type Visitor } from './syntax.js';
@@ -186,6 +186,8 @@ export const inLoop =
     visit(node, { ...st, loop }, c);
     if (plan !== null) {
       st.rw.ms.prependLeft(loop.start, `${rangeGuard(st.rw, plan, sitesOf(st.rw, plan, before))}; `);
+      // after the body's own edits: an overwrite drops what was appended at its end
+      for (const e of plan.opaque) st.rw.ms.appendLeft(e.end, `, ${opaqueGuard(plan)}`);
       return;
     }
     if (loop.guards.size === 0 && loop.members.length === 0) return;

@@ -55,8 +55,9 @@
 import type * as E from 'estree';
 import { PURE_MATH } from '../hooks/names.js';
 import { ARITHMETIC, operandLiteral, pureCallee, UNARY } from './callees.js';
+import { afterOpaque, keepSyncs, opaqueOperands } from './opaque.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
-import { loopLocal } from './scope.js';
+import { closureWritten, loopLocal, moduleConstant } from './scope.js';
 import { type N, namedMethodCall, unparen } from './syntax.js';
 import { tempIn } from './temporaries.js';
 
@@ -113,6 +114,10 @@ export interface RangePlan {
   covered: boolean;
   /** The inner loops of the body, unrolled into `accesses` ({@link Body.inner}): their accesses use this guard. */
   nested: Set<E.Node>;
+  /** A covered loop's opaque operations (`./opaque.ts`), each an expression statement's expression. */
+  opaque: Array<E.Expression & N>;
+  /** With opaque operations, the temporary that keeps the count of synchronization operations; else null. */
+  syncs: string | null;
 }
 
 /** Accesses past which a loop is not a covered loop: one bit each in its guard, a 32-bit integer. */
@@ -203,8 +208,14 @@ function affine(
       if (x.operator === '+') return { text, coef: a.coef + b.coef };
       if (x.operator === '-') return { text, coef: a.coef - b.coef };
       if (a.coef === 0 && b.coef === 0) return { text, coef: 0 };
-      const lit = (n: E.Node) => {
+      const lit = (n: E.Node): number | null => {
         const u = unparen(n);
+        const alias = u.type === 'Identifier' ? aliases?.get(u.name) : undefined;
+        if (alias !== undefined) return lit(alias);
+        if (u.type === 'UnaryExpression' && u.operator === '-') {
+          const v = lit(u.argument);
+          return v === null ? null : -v;
+        }
         return u.type === 'Literal' && typeof u.value === 'number' ? u.value : null;
       };
       const la = lit(x.left);
@@ -246,26 +257,57 @@ class Body {
   readonly scoped: Array<{ name: string; start: number; end: number }> = [];
   /** Inner loops being walked. */
   private depth = 0;
+  /** A covered loop's opaque operations (`./opaque.ts`). */
+  readonly opaque: Array<E.Expression & N> = [];
+  /** The module constants the body reads (`./scope.ts` `moduleConstant`), also in `aliases`: no typeof test. */
+  readonly constantNames = new Set<string>();
 
   /**
    * @param loose the walk of a covered loop (`continue`, `break`, conditional element accesses allowed)
    * @param pure whether a call's callee identifier names a pure module function (`./callees.ts`)
+   * @param constant the initializer of the module constant an identifier names, if any (covered loops only: read in
+   * its temporal dead zone it throws, which a covered loop survives, as it records nothing)
    */
   constructor(
     readonly j: string,
     readonly loose: boolean,
     private readonly pure: (callee: E.Identifier) => boolean,
+    private readonly constant: (id: E.Identifier) => E.Expression | null = () => null,
   ) {}
 
   use(id: E.Identifier): void {
     this.uses.push({ name: id.name, pos: (id as N).start });
     if (!this.free.has(id.name)) this.free.set(id.name, id);
+    this.constantOf(id);
+  }
+
+  /** Registers `id` as an alias of its initializer when it names a module constant the body does not declare. */
+  private constantOf(id: E.Identifier): void {
+    if (this.declared.has(id.name) || this.aliases.has(id.name)) return;
+    const init = this.constant(id);
+    if (init === null) return;
+    this.aliases.set(id.name, init);
+    this.constantNames.add(id.name);
+  }
+
+  /**
+   * An opaque operation of a covered loop (`./opaque.ts`): its operands walked (no element access among them), itself
+   * listed; false when `e` is none.
+   */
+  private opaqueStatement(e: E.Expression, conditional: boolean): boolean {
+    const operands = this.loose ? opaqueOperands(e, this.pure) : null;
+    if (operands === null) return false;
+    const accesses = this.accesses.length;
+    for (const x of operands) this.expression(x, conditional);
+    if (this.accesses.length !== accesses) refuse();
+    this.opaque.push(e as E.Expression & N);
+    return true;
   }
 
   statement(s: E.Statement, top: boolean): void {
     switch (s.type) {
       case 'ExpressionStatement':
-        this.expression(s.expression, false);
+        if (!this.opaqueStatement(s.expression, false)) this.expression(s.expression, false);
         return;
       case 'EmptyStatement':
         return;
@@ -309,8 +351,9 @@ class Body {
   /** An `if` branch: no declarations, no element accesses (`conditional`) but in a covered loop. */
   private branch(s: E.Statement): void {
     if (s.type === 'BlockStatement') for (const x of s.body) this.branch(x);
-    else if (s.type === 'ExpressionStatement') this.expression(s.expression, true);
-    else if (s.type === 'ContinueStatement' || s.type === 'BreakStatement') this.statement(s, false);
+    else if (s.type === 'ExpressionStatement') {
+      if (!this.opaqueStatement(s.expression, true)) this.expression(s.expression, true);
+    } else if (s.type === 'ContinueStatement' || s.type === 'BreakStatement') this.statement(s, false);
     else if (s.type === 'IfStatement') {
       this.expression(s.test, true);
       this.branch(s.consequent);
@@ -519,10 +562,11 @@ class Body {
         counter,
       };
     }
-    const { text, coef } = affine(m.property, this.j, J, new Set(), undefined, this.aliases);
-    this.use(m.object as E.Identifier);
     const named = new Map<string, E.Identifier>(); // aliases included: each used after its declaration
     identifiers(m.property, named);
+    for (const id of named.values()) this.constantOf(id);
+    const { text, coef } = affine(m.property, this.j, J, new Set(), undefined, this.aliases);
+    this.use(m.object as E.Identifier);
     for (const id of named.keys()) this.uses.push({ name: id, pos: (m.property as N).start });
     return {
       member: m as E.MemberExpression & N,
@@ -642,7 +686,12 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     const h = header(node);
     const literal = literalIterations(h);
     if (literal !== undefined && literal < MIN_LITERAL_ITERATIONS) return null;
-    const body = new Body(h.j, loose, (callee) => pureCallee(rw, callee));
+    const body = new Body(
+      h.j,
+      loose,
+      (callee) => pureCallee(rw, callee),
+      loose ? (id) => moduleConstant(rw, id) : undefined,
+    );
     if (node.body.type === 'BlockStatement') for (const x of node.body.body) body.statement(x, true);
     else body.statement(node.body, false);
     if (body.accesses.length === 0 || (loose && body.accesses.length > MAX_COVERED)) return null;
@@ -680,9 +729,17 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     for (const id of lengths.values()) if (!loopLocal(rw, loop, id)) refuse();
     const numbers = new Set<string>([...ids.keys()].filter((n) => n !== h.j));
     for (const [name, id] of body.free) {
-      if (name === h.j || views.includes(name) || body.declared.has(name)) continue;
+      if (name === h.j || views.includes(name) || body.declared.has(name) || body.constantNames.has(name))
+        continue;
       if (!loopLocal(rw, loop, id, body.assigned.has(name))) refuse();
       numbers.add(name);
+    }
+    // opaque operations run code that could assign a variable through a closure (`./opaque.ts`)
+    if (body.opaque.length > 0) {
+      const objects = body.accesses.map((a) => a.member.object as E.Identifier);
+      for (const id of [...objects, ...ids.values(), ...body.free.values(), ...lengths.values()])
+        if (numbers.has(id.name) || views.includes(id.name) || lengths.has(id.name))
+          if (closureWritten(rw, loop, id)) refuse();
     }
     for (const name of counters.keys()) ints.add(name); // after the tests of `fixed`: a counter is assigned
     // a covered loop records nothing: any order of reads and writes
@@ -706,6 +763,8 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       aliases: body.aliases,
       covered: loose,
       nested: body.nested,
+      opaque: body.opaque,
+      syncs: body.opaque.length > 0 ? tempIn(loop.scope) : null,
     };
   } catch (e) {
     if (e instanceof Refused) return null;
@@ -719,15 +778,10 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
  */
 export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | null>): string {
   const unshared = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
-  if (sites.includes(null)) return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : 0` : unshared}`;
+  const keep = plan.syncs === null ? '' : `, ${keepSyncs(plan.syncs)}`;
+  if (sites.includes(null))
+    return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : 0` : unshared}${keep}`;
   const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
-  const objects = new Map<string, string[]>();
-  for (const c of plan.calls) objects.set(c.object, [...(objects.get(c.object) ?? []), `"${c.name}"`]);
-  // the object read by a function, inside the hook's try: a loop of no iteration would not read it at all
-  const pure = [...objects]
-    .map(([o, names]) => `${HOOKS_GLOBAL}.pure(() => ${o}, ${names.join(', ')}) && `)
-    .join('');
-  const fixed = plan.lengths.map((v) => `${HOOKS_GLOBAL}.fixedLength(${v}) && `).join('');
   const lo = affine(plan.lo, plan.j, J, new Set()).text;
   const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
   const entries = plan.accesses.map((a, k) => {
@@ -739,8 +793,26 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
     return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${stride}, ${a.kind}, ${sites[k]}`;
   });
   const check =
-    `${typed}${pure}${fixed}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${lo}, (${hi}), ` +
+    `${typed}${builtinTests(plan)}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${lo}, (${hi}), ` +
     `${plan.step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
   // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
-  return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`}`;
+  return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`}${keep}`;
 }
+
+/**
+ * The guard's tests of the built-ins the body calls (`Hooks.pure`) and of the views whose length the bound reads
+ * (`Hooks.fixedLength`), each followed by ` && `.
+ */
+function builtinTests(plan: RangePlan): string {
+  const objects = new Map<string, string[]>();
+  for (const c of plan.calls) objects.set(c.object, [...(objects.get(c.object) ?? []), `"${c.name}"`]);
+  // the object read by a function, inside the hook's try: a loop of no iteration would not read it at all
+  const pure = [...objects]
+    .map(([o, names]) => `${HOOKS_GLOBAL}.pure(() => ${o}, ${names.join(', ')}) && `)
+    .join('');
+  return pure + plan.lengths.map((v) => `${HOOKS_GLOBAL}.fixedLength(${v}) && `).join('');
+}
+
+/** What follows each opaque operation of a covered loop with some (`./opaque.ts`): its guard kept or cleared. */
+export const opaqueGuard = (plan: RangePlan): string =>
+  afterOpaque(plan.temp, plan.syncs as string, builtinTests(plan));

@@ -113,3 +113,31 @@ export function moduleFunction(rw: Rewriter, id: E.Identifier): (E.FunctionDecla
   if (d.type !== 'FunctionName' || v.references.some((r) => r.isWrite())) return null;
   return d.node as E.FunctionDeclaration & N;
 }
+
+/**
+ * Whether `id` (resolved in the loop's function, `referenceOf`) may be assigned by a function nested in the one that
+ * declares it: a closure a call or setter runs could then change it in the middle of the loop (covered loops with
+ * opaque operations, `./opaque.ts`). True when `id` does not resolve.
+ */
+export function closureWritten(rw: Rewriter, loop: Loop, id: E.Identifier): boolean {
+  const v = referenceOf(rw, id, loop.fn)?.resolved;
+  if (!v) return true;
+  return v.references.some((r) => r.isWrite() && r.from.variableScope !== v.scope.variableScope);
+}
+
+/**
+ * The initializer of the module constant `id` names: a top-level `const` of an ES module whose initializer is a
+ * number literal, possibly negated (a module's bindings are not properties of the global object, and a `const` is
+ * never assigned: ECMA-262 §16.2.1.6, §14.3.1), from the analysis of the whole program; else null. Read in its
+ * temporal dead zone it throws, as the plain program would.
+ */
+export function moduleConstant(rw: Rewriter, id: E.Identifier): E.Expression | null {
+  if (!rw.options.module) return null;
+  const v = referenceOf(rw, id, rw.program)?.resolved;
+  if (!v || v.tainted || v.defs.length !== 1 || v.scope.type !== 'module') return null;
+  const d = v.defs[0];
+  if (d.type !== 'Variable' || d.parent.kind !== 'const' || d.node.id.type !== 'Identifier') return null;
+  const init = d.node.init;
+  const x = init?.type === 'UnaryExpression' && init.operator === '-' ? init.argument : init;
+  return x?.type === 'Literal' && typeof x.value === 'number' ? (init as E.Expression) : null;
+}

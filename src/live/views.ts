@@ -13,7 +13,7 @@
 import type { Runtime, SiteFunction, ThreadHooks } from '../hooks/contract.js';
 import type { Buffers } from './buffers.js';
 import type { CheckRange, CheckWord } from './context.js';
-import { type Coverage, scan, UNARMED, uncovered } from './cover.js';
+import { type Coverage, scan, stridedCover, UNARMED, uncovered } from './cover.js';
 import { type EpochFilter, filterAdd, filterClear, filterCovers, filterSize, newFilter } from './filter.js';
 import { residentFilterBytes } from './filter-census.js';
 import { STAT } from './memory/state.js';
@@ -57,7 +57,7 @@ export interface ElementChecks {
 /** The element hooks of a thread, and the start of its next epoch. */
 export interface ElementAccess {
   runtime: Required<
-    Pick<Runtime, 'get' | 'set' | 'r' | 'w' | 'span' | 'covered' | 'readAll' | 'readElements'>
+    Pick<Runtime, 'get' | 'set' | 'r' | 'w' | 'span' | 'covered' | 'syncs' | 'readAll' | 'readElements'>
   >;
   /**
    * Starts this thread's next epoch: called at each of its synchronization operations (under the list lock,
@@ -102,6 +102,8 @@ export function elementAccess({
   let epoch = 1;
   /** This thread's count of epochs ({@link Coverage}'s generation): unlike `epoch`, it never wraps. */
   let gen = 0;
+  /** `gen`, published for the covered loops that run opaque operations (`Runtime.syncs`). */
+  const syncs = { n: 0 };
   /** The same-epoch filters of the buffers this thread accessed, by buffer id, and their hulls ({@link touch}). */
   const filters: EpochFilter[] = [];
   const touched: Int32Array[] = [];
@@ -110,7 +112,7 @@ export function elementAccess({
   /** The views with a covered run in this epoch (`./cover.ts`), each once: their runs end with it. */
   const covered: View[] = [];
   const nextEpoch = (): void => {
-    gen++;
+    syncs.n = ++gen;
     for (const v of covered) v.rn = v.wn = 0;
     covered.length = 0;
     if (++epoch > 0xffff) {
@@ -264,7 +266,8 @@ export function elementAccess({
       const o = list[6 * k];
       if (TYPED_TAG.call(o) === undefined) return 0;
       const first = list[6 * k + 2] as number;
-      const end = first + (list[6 * k + 3] as number) * (count - 1);
+      const stride = list[6 * k + 3] as number;
+      const end = first + stride * (count - 1);
       if (!Number.isSafeInteger(first) || !Number.isSafeInteger(end)) return 0;
       const v = o === lastView ? last : viewAt(o as ArrayBufferView);
       const kind = list[6 * k + 4];
@@ -273,6 +276,12 @@ export function elementAccess({
       if (
         v === undefined ||
         ((kind === 1 || (a >= v.rlo && b < v.rlo + v.rn)) && (kind === 0 || (a >= v.wlo && b < v.wlo + v.wn)))
+      )
+        bits |= 1 << k;
+      else if (
+        (stride > 1 || stride < -1) &&
+        v.len > 0 &&
+        stridedCover(v, first, stride, count, kind as number, epoch, gen)
       )
         bits |= 1 << k;
     }
@@ -312,6 +321,7 @@ export function elementAccess({
     span: (m, lo, hi, step, inclusive, ints, list) =>
       ranges?.check(m, lo, hi, step, inclusive, ints, list) === true,
     covered: coveredBits,
+    syncs,
     readAll(o, site) {
       const buffer = o.buffer as SharedArrayBuffer;
       checkRange(buffer, o.byteOffset, o.byteLength, 0, siteOf(site), 'TypedArray constructor', hooks.copied);

@@ -25,6 +25,8 @@ let ranged = true;
 /** What the runtime's `covered` answers (bit k: the k-th access of a covered loop runs plain), and its calls. */
 let bits = 0;
 let covers = 0;
+/** The runtime's count of synchronization operations (`Runtime.syncs`): a test's setter bumps it to synchronize. */
+const syncs = { n: 0 };
 
 const nameOf = (o: unknown): string => named.get(o) ?? '?';
 /** The built-in getter of a TypedArray's length (a view's own `length` property may be a user's getter). */
@@ -66,6 +68,7 @@ const runtime: Runtime = {
     covers++;
     return bits;
   },
+  syncs,
 };
 installRuntime(runtime);
 
@@ -653,6 +656,46 @@ describe('covered loops: one cover check, a bit per access', () => {
     assert.equal(covers, 0);
   });
 
+  /** A loop that reads `a` and, at element 3, writes `box.seen`: the setter of `box` synchronizes when `sync`. */
+  const opaque = `function f(a, box, n) { let s = 0; for (let j = 0; j < n; j++) { s += a[j]; if (j === 3) box.seen = j; } return s; }`;
+  const box = (sync: boolean) => ({
+    set seen(_v: number) {
+      if (sync) syncs.n++;
+    },
+  });
+  test('an opaque operation that synchronizes sends the accesses after it to their per-access checks', () => {
+    assert.ok(coveredIn(opaque) && compile(opaque).includes('__goldilocks.syncs.n'), compile(opaque));
+    const quiet = runCovered(opaque, ([a]) => [a, box(false), 10], 1, 1);
+    assert.deepEqual(quiet.seen, [], 'no synchronization: every access plain');
+    const synced = runCovered(opaque, ([a]) => [a, box(true), 10], 1, 1);
+    assert.deepEqual(
+      synced.seen,
+      [4, 5, 6, 7, 8, 9].map((k) => `R a ${k}`),
+      'the elements read after the setter synchronized',
+    );
+    assert.equal(synced.result, quiet.result);
+  });
+
+  test("a module's number constants stand for their literals in a covered loop's indices", () => {
+    const source = `const S = 3; const LIMIT = 2.5;
+      export function f(a, n) { let s = 0; for (let r = 0; r < n; r++) { const b = r * S; if (a[b] > LIMIT) continue; s += a[b + 1]; } return s; }`;
+    const code = instrument(source, { file: 'ranges.mjs', module: true }).code;
+    assert.match(
+      code,
+      /__goldilocks\.covered\(__gl\$m, 0, \(n\), 1, 0, \[\], \[a, 0, \(\(0 \* \(3\)\)\), 3, 0,/,
+    );
+    assert.doesNotMatch(
+      code,
+      /typeof (S|LIMIT)/,
+      'a constant is not read by the guard (its temporal dead zone)',
+    );
+    const script = instrument(source.replace('export ', ''), { file: 'ranges.js', module: false }).code;
+    assert.ok(
+      !script.includes('__goldilocks.covered('),
+      'not in a script: its top-level bindings are global',
+    );
+  });
+
   const NOT_COVERED: Record<string, string> = {
     'a labeled continue': `function f(a, n) { o: for (let j = 0; j < n; j++) { if (a[j] > 1) continue o; a[j] = 0; } }`,
     'a return': `function f(a, n) { for (let j = 0; j < n; j++) { if (a[j] > 1) return j; a[j] = 0; } }`,
@@ -661,6 +704,12 @@ describe('covered loops: one cover check, a bit per access', () => {
     'an index variable the body assigns': `function f(a, n) { let o = 0; for (let j = 0; j < n; j++) { if (j > 1) continue; a[j + o] = 1; o = 1; } }`,
     // a `continue` may skip the increment: the counter's value at an index is not c at entry + P·t
     'a counter index after a continue': `function f(a, b, n) { let k = 0; for (let j = 0; j < n; j++) { b[k++] = a[j]; if (a[j] > 1) continue; k++; } }`,
+    // the element read would run after a getter of `box.set` or of a global `box`, before the test of the epoch
+    'an opaque operation whose operand reads an element': `function f(a, box, n) { for (let j = 0; j < n; j++) { if (j > 1) continue; box.set(a[j]); } }`,
+    // the call could change the index through the closure
+    'an index variable a closure assigns, with an opaque call': `function f(a, n) { let o = 0; const g = () => { o = 1; }; for (let j = 0; j < n; j++) { if (j > 1) continue; a[j + o] = 1; g(); } }`,
+    // a getter's value may be an object whose valueOf runs code at any operator
+    'a property read': `function f(a, box, n) { let s = 0; for (let j = 0; j < n; j++) { if (j > 1) continue; s += a[j] * box.k; } return s; }`,
   };
   for (const [name, fn] of Object.entries(NOT_COVERED))
     test(`not covered: ${name}`, () => assert.ok(!coveredIn(fn) && !spanned(fn), compile(fn)));

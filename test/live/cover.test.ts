@@ -1,11 +1,13 @@
 /**
  * Covered runs of a view (`src/live/cover.ts`): the longest run of elements each of whose bytes was read or written
  * in the filter's epoch (for reads), or written (for writes); bytes of its first and last words outside the view do
- * not count. (When a view is scanned is the element slow path's, `src/live/views.ts`.)
+ * not count. (When a view is scanned is the element slow path's, `src/live/views.ts`.) Strided sets: every element
+ * `first + stride·t` covered for its kind, kept for the epoch generation it was found in, and a failed walk skipping
+ * the view's next checks (doubling).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type Coverage, scan, uncovered } from '../../src/live/cover.js';
+import { type Coverage, scan, stridedCover, uncovered } from '../../src/live/cover.js';
 import { filterAdd, newFilter } from '../../src/live/filter.js';
 import { type SpanView, TOUCHED } from '../../src/live/spans.js';
 
@@ -76,5 +78,52 @@ describe('scan', () => {
     v.writes[0] &= ~(1 << 2); // and word 1's low half's write bit
     assert.deepEqual(runs(v, 1), [2, 8, 5, 8]);
     assert.deepEqual(runs(view(0, 0, 8), 1), [0, 0, 0, 0]);
+  });
+});
+
+describe('stridedCover', () => {
+  /** A view of 12 Float64 elements, elements 0, 3, 6, 9 read in filter epoch 2 (generation 7), 1 and 4 written. */
+  function strided(): SpanView & Coverage {
+    const v = view(0, 12, 8, 12);
+    for (const k of [0, 3, 6, 9]) filterBytes(v, 8 * k, 8 * k + 8, 2, false);
+    for (const k of [1, 4]) filterBytes(v, 8 * k, 8 * k + 8, 2, true);
+    return v;
+  }
+
+  test('every element of the strided set covered for its kind, with other elements between them', () => {
+    assert.ok(stridedCover(strided(), 0, 3, 4, 0, 2, 7), 'reads of 0, 3, 6, 9');
+    assert.ok(stridedCover(strided(), 9, -3, 4, 0, 2, 7), 'downwards');
+    assert.ok(stridedCover(strided(), 1, 3, 2, 1, 2, 7), 'writes of 1, 4');
+    assert.ok(stridedCover(strided(), 1, 3, 2, 0, 2, 7), 'reads of written elements');
+    assert.ok(!stridedCover(strided(), 0, 3, 4, 1, 2, 7), 'read elements do not cover writes');
+    assert.ok(!stridedCover(strided(), 1, 3, 3, 0, 2, 7), 'element 7 not accessed');
+    assert.ok(!stridedCover(strided(), 0, 3, 5, 0, 2, 7), 'element 12 out of bounds');
+    assert.ok(!stridedCover(strided(), 0, 3, 4, 0, 3, 7), 'another filter epoch');
+  });
+
+  test('a set found covered is answered without a walk until the generation changes', () => {
+    const v = strided();
+    assert.ok(stridedCover(v, 0, 3, 4, 0, 2, 7));
+    v.filter.fill(0); // the filter can only grow within an epoch: the kept set is not walked again
+    assert.ok(stridedCover(v, 0, 3, 4, 0, 2, 7));
+    assert.ok(stridedCover(v, 0, 3, 2, 0, 2, 7), 'a shorter set of the same start and stride');
+    assert.ok(!stridedCover(v, 0, 3, 4, 1, 2, 7), 'not for writes');
+    assert.ok(!stridedCover(v, 0, 3, 4, 0, 2, 8), 'a new generation walks again');
+  });
+
+  test('a failed walk skips the next checks of the view, twice as many after each failure', () => {
+    const v = strided();
+    assert.ok(!stridedCover(v, 2, 3, 4, 0, 2, 7)); // element 2 not read: skip 1
+    filterBytes(v, 0, 96, 2, false); // now every element is read
+    assert.ok(!stridedCover(v, 2, 3, 4, 0, 2, 7), 'skipped');
+    assert.ok(stridedCover(v, 2, 3, 4, 0, 2, 7), 'walked again');
+    const u = strided();
+    assert.ok(!stridedCover(u, 2, 3, 4, 0, 2, 7)); // skip 1
+    assert.ok(!stridedCover(u, 2, 3, 4, 0, 2, 7)); // skipped
+    assert.ok(!stridedCover(u, 2, 3, 4, 0, 2, 7)); // walked, failed: skip 2
+    filterBytes(u, 0, 96, 2, false);
+    assert.ok(!stridedCover(u, 2, 3, 4, 0, 2, 7));
+    assert.ok(!stridedCover(u, 2, 3, 4, 0, 2, 7));
+    assert.ok(stridedCover(u, 2, 3, 4, 0, 2, 7));
   });
 });

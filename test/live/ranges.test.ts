@@ -84,6 +84,11 @@ const RANGED = new Set([
   'range-loop-halves.mjs',
   'range-loop-lanes.mjs',
   'range-loop-length.mjs',
+  'range-loop-opaque-math-patched.mjs',
+  'range-loop-opaque-proxy.mjs',
+  'range-loop-opaque-setter-race.mjs',
+  'range-loop-opaque-setter-sync.mjs',
+  'range-loop-opaque-strided.mjs',
   'range-loop-shared-midway.mjs',
   'range-loop-shift-halves.mjs',
 ]);
