@@ -85,8 +85,8 @@ describe('stridedCover', () => {
   /** A view of 12 Float64 elements, elements 0, 3, 6, 9 read in filter epoch 2 (generation 7), 1 and 4 written. */
   function strided(): SpanView & Coverage {
     const v = view(0, 12, 8, 12);
-    for (const k of [0, 3, 6, 9]) filterBytes(v, 8 * k, 8 * k + 8, 2, false);
-    for (const k of [1, 4]) filterBytes(v, 8 * k, 8 * k + 8, 2, true);
+    for (const k of [0, 3, 6, 9]) filterBytes(v, 8 * k, 8 * k + 8, 2, false, 8);
+    for (const k of [1, 4]) filterBytes(v, 8 * k, 8 * k + 8, 2, true, 8);
     return v;
   }
 
