@@ -27,7 +27,7 @@ import {
 } from './lib.mjs';
 
 /** n, the bytes of each of the three texts; large: 540 MiB of them. */
-const SIZES = { tiny: 1 << 14, small: 3 << 18, medium: 12 << 20, large: 180 << 20 };
+const SIZES = { tiny: 1 << 14, small: 3 << 18, medium: 24 << 20, large: 180 << 20 };
 
 /** IDEA multiplication modulo 65537, 0 standing for 65536. */
 function mul(a, b) {

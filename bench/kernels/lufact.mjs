@@ -25,7 +25,7 @@ import {
   workerBarrier,
 } from './lib.mjs';
 
-const SIZES = { tiny: 60, small: 300, medium: 1100 };
+const SIZES = { tiny: 60, small: 300, medium: 1550 };
 
 /** JGF matgen: a pseudo-random matrix with entries in [-2, 2), column-major; returns its row sums. */
 function matgen(a, n) {

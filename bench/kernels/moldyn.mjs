@@ -33,7 +33,7 @@ import {
 } from './lib.mjs';
 
 /** [mm (p = 4·mm³ particles), time steps] */
-const SIZES = { tiny: [3, 10], small: [5, 30], medium: [8, 50] };
+const SIZES = { tiny: [3, 10], small: [5, 30], medium: [10, 60] };
 const DEN = 0.83134;
 const TREF = 0.722;
 const H = 0.064;

@@ -24,7 +24,7 @@ import {
 } from './lib.mjs';
 
 /** [runs, steps per path] */
-const SIZES = { tiny: [100, 250], small: [3000, 500], medium: [30000, 500] };
+const SIZES = { tiny: [100, 250], small: [3000, 500], medium: [100000, 500] };
 const HISTORY = 1000;
 const DT = 1 / 365;
 

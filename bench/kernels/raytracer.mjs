@@ -12,7 +12,7 @@
 import { isMainThread, workerData } from 'node:worker_threads';
 import { compareArrays, kernelMain, parseKernelArgs, printResult, runWorkers, shared } from './lib.mjs';
 
-const SIZES = { tiny: 40, small: 150, medium: 1000 };
+const SIZES = { tiny: 40, small: 150, medium: 2000 };
 /** Per sphere: centre x, y, z, radius, colour r, g, b, diffuse, specular, shininess, reflectance. */
 const S = 11;
 /** Per light: x, y, z, intensity. */

@@ -19,7 +19,7 @@ import {
   shared,
 } from './lib.mjs';
 
-const SIZES = { tiny: 200, small: 2000, medium: 10000 };
+const SIZES = { tiny: 200, small: 2000, medium: 25000 };
 const STEPS = 1000;
 /** The first four pairs, as published with the Java Grande Forum benchmark (JGFSeriesBench.validate). */
 const REFERENCE = [

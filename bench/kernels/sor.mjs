@@ -24,7 +24,7 @@ import {
 } from './lib.mjs';
 
 /** [n, iterations]; large: a 512 MiB grid. */
-const SIZES = { tiny: [64, 10], small: [450, 100], medium: [1500, 100], large: [8192, 2] };
+const SIZES = { tiny: [64, 10], small: [450, 100], medium: [2100, 100], large: [8192, 2] };
 const OMEGA = 1.25;
 
 /** Updates row i of the n×n grid g in place. */
