@@ -54,7 +54,8 @@ const MAX_SKIP = 1024;
  * thread's count of epochs): the elements a covered loop's access of stride other than ±1 may touch (raytracer's
  * `spheres[s * 11 + c]`, whose view has other fields between them that only some rays read, so that no covered run
  * holds them). The filter only grows within an epoch, so a set found covered stays covered until it ends: kept in
- * `ss` and answered without a walk while `gen` lasts. A walk that fails (an element not yet checked in the epoch, or
+ * `ss`, and it and every subset of it of the same stride (moldyn's inner loop over `pos[3 * j]` for j from i + 1,
+ * whose start moves up with i) answered without a walk while `gen` lasts. A walk that fails (an element not yet checked in the epoch, or
  * out of bounds: an access that touches no memory is left to its per-access path) skips the next `sb` checks of the
  * view, `sb` doubling up to {@link MAX_SKIP}, so that a loop that never covers its set costs at most about one walk
  * per `sb` entries.
@@ -75,9 +76,14 @@ export function stridedCover(
     v.sb = 1;
   }
   const ss = v.ss;
-  for (let e = 0; e < ss.length; e += 4)
-    if (ss[e] === first && ss[e + 1] === stride && ss[e + 2] >= count && (kind === 0 || ss[e + 3] !== 0))
-      return true;
+  for (let e = 0; e < ss.length; e += 4) {
+    if (ss[e + 1] !== stride || (kind !== 0 && ss[e + 3] === 0)) continue;
+    // a subset of a kept set: its first element is the kept set's t-th, and it ends within it
+    const d = first - ss[e];
+    if (d % stride !== 0) continue;
+    const t = d / stride;
+    if (t >= 0 && t + count <= ss[e + 2]) return true;
+  }
   if (v.sk > 0) {
     v.sk--;
     return false;
