@@ -108,7 +108,10 @@ describe('stridedCover', () => {
     assert.ok(stridedCover(v, 0, 3, 4, 0, 2, 7));
     assert.ok(stridedCover(v, 0, 3, 2, 0, 2, 7), 'a shorter set of the same start and stride');
     assert.ok(stridedCover(v, 3, 3, 3, 0, 2, 7), 'a subset starting later: 3, 6, 9');
-    assert.ok(!stridedCover(v, 9, -3, 4, 0, 2, 7), 'the same set downwards is walked (another stride): filter gone');
+    assert.ok(
+      !stridedCover(v, 9, -3, 4, 0, 2, 7),
+      'the same set downwards is walked (another stride): filter gone',
+    );
     assert.ok(!stridedCover(v, 6, 3, 3, 0, 2, 7), 'past the kept set (6, 9, 12): walked');
     assert.ok(!stridedCover(v, 1, 3, 3, 0, 2, 7), 'between its elements (1, 4, 7): walked');
     assert.ok(!stridedCover(v, 0, 3, 4, 1, 2, 7), 'not for writes');
