@@ -3,7 +3,7 @@
 // could be an object whose `valueOf` runs code at any operator): the loop keeps its per-access checks. Worker 1 reads
 // elements 0-7 of `a`, then again in the loop, whose getter at element 2 releases the flag worker 0 acquires before
 // writing element 5, which races with worker 1's read of element 5 after the getter.
-import { workers } from './sched.mjs';
+import { flagWorkers } from './sched.mjs';
 
 /** The sum of `a`'s elements scaled by `box.k`. */
 function scaled(a, box) {
@@ -14,15 +14,9 @@ function scaled(a, box) {
   return s;
 }
 
-const { main, joined, i, at, data, flag } = workers(import.meta.url, 2, () => ({
-  data: new SharedArrayBuffer(64),
-  flag: new SharedArrayBuffer(4),
-}));
-const a = new Float64Array(data);
-const f = new Int32Array(flag);
+const { main, joined, i, at, a, f } = flagWorkers(import.meta.url);
 if (main) {
   await joined;
-  console.log(`elements after the joins: ${a.join(',')}`);
 } else if (i === 1) {
   at(0, () => {
     scaled(a, { k: 2 });

@@ -5,7 +5,7 @@
 // a release after the read of element 5 would order it before the write). The test after
 // `patch` finds `Math.sqrt` no longer the built-in and sends the loop's later accesses to their per-access checks, so
 // the write races with worker 1's read of element 5.
-import { workers } from './sched.mjs';
+import { flagWorkers } from './sched.mjs';
 
 /** The root of the sum of squares of `a`'s elements; `patch(j)` at element 2. */
 function norm(a, patch) {
@@ -18,15 +18,9 @@ function norm(a, patch) {
   return s;
 }
 
-const { main, joined, i, at, data, flag } = workers(import.meta.url, 2, () => ({
-  data: new SharedArrayBuffer(64),
-  flag: new SharedArrayBuffer(4),
-}));
-const a = new Float64Array(data);
-const f = new Int32Array(flag);
+const { main, joined, i, at, a, f } = flagWorkers(import.meta.url);
 if (main) {
   await joined;
-  console.log(`elements after the joins: ${a.join(',')}`);
 } else if (i === 1) {
   at(0, () => {
     norm(a, () => {});

@@ -2,7 +2,7 @@
 // idiom: a covered loop that may `break` and whose property write goes to a Proxy whose `set` trap synchronizes: as
 // range-loop-opaque-setter-sync.mjs, the trap releasing the flag worker 0 acquires before it writes element 5, which
 // races with worker 1's read of element 5 after the trap (a new epoch: checked on its own).
-import { workers } from './sched.mjs';
+import { flagWorkers } from './sched.mjs';
 
 /** The index of the first element of `a` above `limit`, or -1; `box.at` written at element 2. */
 function firstAbove(a, limit, box) {
@@ -18,15 +18,9 @@ function firstAbove(a, limit, box) {
   return at;
 }
 
-const { main, joined, i, at, data, flag } = workers(import.meta.url, 2, () => ({
-  data: new SharedArrayBuffer(64),
-  flag: new SharedArrayBuffer(4),
-}));
-const a = new Float64Array(data);
-const f = new Int32Array(flag);
+const { main, joined, i, at, a, f } = flagWorkers(import.meta.url);
 if (main) {
   await joined;
-  console.log(`elements after the joins: ${a.join(',')}`);
 } else if (i === 1) {
   at(0, () => {
     firstAbove(a, 1, {});

@@ -5,7 +5,7 @@
 // reads before the release, not after its read of element 5 in the same loop after the setter. That read is in a
 // new epoch of worker 1: the test after the property write (Hooks.syncs) sends it to its per-access check, and the
 // write races with it.
-import { workers } from './sched.mjs';
+import { flagWorkers } from './sched.mjs';
 
 /** Reads the elements of `a`, and writes `box.seen` at element 2. */
 function scan(a, box) {
@@ -17,15 +17,9 @@ function scan(a, box) {
   return s;
 }
 
-const { main, joined, i, at, data, flag } = workers(import.meta.url, 2, () => ({
-  data: new SharedArrayBuffer(64),
-  flag: new SharedArrayBuffer(4),
-}));
-const a = new Float64Array(data);
-const f = new Int32Array(flag);
+const { main, joined, i, at, a, f } = flagWorkers(import.meta.url);
 if (main) {
   await joined;
-  console.log(`elements after the joins: ${a.join(',')}`);
 } else if (i === 1) {
   at(0, () => {
     scan(a, {});

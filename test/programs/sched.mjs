@@ -152,3 +152,24 @@ export function throwsOf(f, type) {
   }
   throw new Error(`no ${type.name}`);
 }
+
+/**
+ * {@link workers} with 2 workers over `a`, a `Float64Array` of 8 elements (zeros), and `f`, an `Int32Array` of one
+ * element (a flag): the set-up of the programs whose worker 1 releases the flag from an opaque operation inside a
+ * covered loop (range-loop-opaque-*.mjs). In the main thread, `joined` also prints `a` once the workers have exited.
+ *
+ * @param {string} file the program's `import.meta.url`.
+ */
+export function flagWorkers(file) {
+  const { joined, data, flag, ...rest } = workers(file, 2, () => ({
+    data: new SharedArrayBuffer(64),
+    flag: new SharedArrayBuffer(4),
+  }));
+  const a = new Float64Array(data);
+  return {
+    ...rest,
+    joined: joined?.then(() => console.log(`elements after the joins: ${a.join(',')}`)),
+    a,
+    f: new Int32Array(flag),
+  };
+}
