@@ -3,7 +3,7 @@
 // could be an object whose `valueOf` runs code at any operator): the loop keeps its per-access checks. Worker 1 reads
 // elements 0-7 of `a`, then again in the loop, whose getter at element 2 releases the flag worker 0 acquires before
 // writing element 5, which races with worker 1's read of element 5 after the getter.
-import { flagWorkers } from './sched.mjs';
+import { flagWorkers, raceCaught } from './sched.mjs';
 
 /** The sum of `a`'s elements scaled by `box.k`. */
 function scaled(a, box) {
@@ -31,11 +31,8 @@ if (main) {
 } else {
   at(1, () => {
     if (Atomics.load(f, 0) !== 1) throw new Error('expected the release');
-    try {
+    raceCaught(() => {
       a[5] = 1; // race
-    } catch (e) {
-      if (e?.name !== 'DataRaceException') throw e;
-      console.log('thrown in worker 0');
-    }
+    }, 'worker 0');
   });
 }

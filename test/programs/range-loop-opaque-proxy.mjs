@@ -2,7 +2,7 @@
 // idiom: a covered loop that may `break` and whose property write goes to a Proxy whose `set` trap synchronizes: as
 // range-loop-opaque-setter-sync.mjs, the trap releasing the flag worker 0 acquires before it writes element 5, which
 // races with worker 1's read of element 5 after the trap (a new epoch: checked on its own).
-import { flagWorkers } from './sched.mjs';
+import { flagWorkers, raceCaught } from './sched.mjs';
 
 /** The index of the first element of `a` above `limit`, or -1; `box.at` written at element 2. */
 function firstAbove(a, limit, box) {
@@ -37,11 +37,8 @@ if (main) {
 } else {
   at(1, () => {
     if (Atomics.load(f, 0) !== 1) throw new Error('expected the release');
-    try {
+    raceCaught(() => {
       a[5] = 1; // race
-    } catch (e) {
-      if (e?.name !== 'DataRaceException') throw e;
-      console.log('thrown in worker 0');
-    }
+    }, 'worker 0');
   });
 }

@@ -5,7 +5,7 @@
 // reads before the release, not after its read of element 5 in the same loop after the setter. That read is in a
 // new epoch of worker 1: the test after the property write (Hooks.syncs) sends it to its per-access check, and the
 // write races with it.
-import { flagWorkers } from './sched.mjs';
+import { flagWorkers, raceCaught } from './sched.mjs';
 
 /** Reads the elements of `a`, and writes `box.seen` at element 2. */
 function scan(a, box) {
@@ -33,11 +33,8 @@ if (main) {
 } else {
   at(1, () => {
     if (Atomics.load(f, 0) !== 1) throw new Error('expected the release');
-    try {
+    raceCaught(() => {
       a[5] = 1; // race
-    } catch (e) {
-      if (e?.name !== 'DataRaceException') throw e;
-      console.log('thrown in worker 0');
-    }
+    }, 'worker 0');
   });
 }

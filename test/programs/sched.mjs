@@ -173,3 +173,20 @@ export function flagWorkers(file) {
     f: new Int32Array(flag),
   };
 }
+
+/**
+ * Runs `access`, an access expected to race: under `--on-race=throw` the `DataRaceException` it throws is caught and
+ * `thrown in <who>` printed (as the programs' expected output says); any other exception is rethrown. The racy access
+ * itself stays in the program's own file (its `// race` line).
+ *
+ * @param {() => unknown} access the racing access.
+ * @param {string} who the thread's name in the printed line.
+ */
+export function raceCaught(access, who) {
+  try {
+    access();
+  } catch (e) {
+    if (e?.name !== 'DataRaceException') throw e;
+    console.log(`thrown in ${who}`);
+  }
+}
