@@ -100,9 +100,10 @@ export function elementAccess({
    * the second of the same or a weaker kind to the same bytes needs no check (see {@link View}).
    */
   let epoch = 1;
-  /** This thread's count of epochs ({@link Coverage}'s generation): unlike `epoch`, it never wraps. */
-  let gen = 0;
-  /** `gen`, published for the covered loops that run opaque operations (`Runtime.syncs`). */
+  /**
+   * This thread's count of epochs ({@link Coverage}'s generation; unlike `epoch`, it never wraps), in an object
+   * published to the covered loops that run opaque operations (`Runtime.syncs`).
+   */
   const syncs = { n: 0 };
   /** The same-epoch filters of the buffers this thread accessed, by buffer id, and their hulls ({@link touch}). */
   const filters: EpochFilter[] = [];
@@ -112,7 +113,7 @@ export function elementAccess({
   /** The views with a covered run in this epoch (`./cover.ts`), each once: their runs end with it. */
   const covered: View[] = [];
   const nextEpoch = (): void => {
-    syncs.n = ++gen;
+    syncs.n++;
     for (const v of covered) v.rn = v.wn = 0;
     covered.length = 0;
     if (++epoch > 0xffff) {
@@ -195,8 +196,8 @@ export function elementAccess({
     const mask = ((1 << v.bpe) - 1) << (byte & 7);
     if (v.len > 0) {
       // the count of accesses outside the covered runs, and the scan it is armed for (`./cover.ts`)
-      if (v.mg !== gen) {
-        v.mg = gen;
+      if (v.mg !== syncs.n) {
+        v.mg = syncs.n;
         v.mn = 0;
         v.mt = v.len;
       } else if (++v.mn >= v.mt) {
@@ -251,8 +252,9 @@ export function elementAccess({
    * the k-th access of `list` (six values each, as `Hooks.span`'s) touches only elements of its view's covered run
    * of its kind in this epoch, in any iteration it runs in: its index `first + stride·t` (t below the loop's
    * iterations) stays within the run from the first to the last iteration's, and its per-access check would be a
-   * same-epoch hit (a view not over shared memory: no check at all). The loop runs no synchronization, so the epoch
-   * and what its filter covers last until the loop ends; nothing is recorded, so an iteration the loop skips or
+   * same-epoch hit (a view not over shared memory: no check at all). The loop runs no synchronization (or, with opaque
+   * operations, tests `syncs` after each and falls back when it changed), so the epoch and what its filter covers
+   * last while the bits are used; nothing is recorded, so an iteration the loop skips or
    * never reaches changes nothing. 0 when range checks are off, a value is not a TypedArray (its element access
    * could run code) or an index not a safe integer.
    */
@@ -281,7 +283,7 @@ export function elementAccess({
       else if (
         (stride > 1 || stride < -1) &&
         v.len > 0 &&
-        stridedCover(v, first, stride, count, kind as number, epoch, gen)
+        stridedCover(v, first, stride, count, kind as number, epoch, syncs.n)
       )
         bits |= 1 << k;
     }
