@@ -734,8 +734,11 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       if (!loopLocal(rw, loop, id, body.assigned.has(name))) refuse();
       numbers.add(name);
     }
-    // opaque operations run code that could assign a variable through a closure (`./opaque.ts`)
+    // opaque operations run code that could assign a variable through a closure (`./opaque.ts`): the loop's variable
+    // too when it is a `var` (its iterations would leave the range the cover check checked)
     if (body.opaque.length > 0) {
+      const variable = (node.init as E.VariableDeclaration).declarations[0].id as E.Identifier;
+      if (closureWritten(rw, loop, variable)) refuse();
       const objects = body.accesses.map((a) => a.member.object as E.Identifier);
       for (const id of [...objects, ...ids.values(), ...body.free.values(), ...lengths.values()])
         if (numbers.has(id.name) || views.includes(id.name) || lengths.has(id.name))
