@@ -16,8 +16,9 @@ function note(j) {
 function scan(a) {
   let s = 0;
   for (let j = 0; j < a.length; j++) {
-    if (a[j] < 0) continue; // race
-    s += a[j];
+    const x = a[j]; // race
+    if (x < 0) continue;
+    s += x;
     note(j);
   }
   return s;
