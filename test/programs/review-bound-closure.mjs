@@ -3,7 +3,7 @@
 // worker 1 reads elements 0-7 twice (covered from then on), then loops to n = 8, its setter raising n to 16 at
 // element 0; the loop then reads elements 8-15, which no earlier check covered: its read of element 12, which worker 0
 // wrote unordered with it, races.
-import { workers } from './sched.mjs';
+import { twoSteps } from './sched.mjs';
 
 /** The sum of the first 8 elements of `a`, or of all 16 when `grow`; `box.at` written at each element. */
 function scan(a, grow) {
@@ -22,18 +22,14 @@ function scan(a, grow) {
   return s;
 }
 
-const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
-  a: new Float64Array(new SharedArrayBuffer(8 * 16)),
-}));
-if (main) {
-  await joined;
-} else if (i === 0) {
-  at(0, () => {
+await twoSteps(
+  import.meta.url,
+  16,
+  (a) => {
     a[12] = 1; // race
-  });
-} else {
-  at(1, () => {
+  },
+  (a) => {
     const s = scan(a, false) + scan(a, false) + scan(a, true);
     console.log(`sum ${s}`);
-  });
-}
+  },
+);

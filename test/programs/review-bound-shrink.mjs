@@ -2,7 +2,7 @@
 // idiom: a loop that may `continue`, whose property write (an opaque operation) runs a setter that lowers its bound `n` through
 // a closure: worker 1 loops to n = 8, its setter lowering n to 3 at element 0, so that the loop reads elements 0-2
 // only: worker 0's write of element 6, unordered with it, is no race.
-import { workers } from './sched.mjs';
+import { twoSteps } from './sched.mjs';
 
 /** The sum of the first 8 elements of `a`, or of the first 3 when `shrink`; `box.at` written at each element. */
 function scan(a, shrink) {
@@ -21,18 +21,14 @@ function scan(a, shrink) {
   return s;
 }
 
-const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
-  a: new Float64Array(new SharedArrayBuffer(8 * 8)),
-}));
-if (main) {
-  await joined;
-} else if (i === 0) {
-  at(0, () => {
+await twoSteps(
+  import.meta.url,
+  8,
+  (a) => {
     a[6] = 1;
-  });
-} else {
-  at(1, () => {
+  },
+  (a) => {
     const s = scan(a, true);
     console.log(`sum ${s}`);
-  });
-}
+  },
+);

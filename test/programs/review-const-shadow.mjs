@@ -4,7 +4,7 @@
 // element (0-12) three times, then every fifth (0-20) in a covered loop; the cover check must use the local 5, not the
 // module's 3 (elements 0-12 step 3 are covered, 0-20 step 5 are not), so the read of element 10, which worker 0 wrote
 // unordered with it, is checked and races.
-import { workers } from './sched.mjs';
+import { twoSteps } from './sched.mjs';
 
 const K = 3;
 
@@ -29,20 +29,16 @@ function every(a, n) {
   return s;
 }
 
-const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
-  a: new Float64Array(new SharedArrayBuffer(8 * 32)),
-}));
-if (main) {
-  await joined;
-} else if (i === 0) {
-  at(0, () => {
+await twoSteps(
+  import.meta.url,
+  32,
+  (a) => {
     a[10] = 1; // race
-  });
-} else {
-  at(1, () => {
+  },
+  (a) => {
     globalThis.K = 5;
     let s = third(a, 5) + third(a, 5) + third(a, 5);
     s += every(a, 5);
     console.log(`sum ${s}`);
-  });
-}
+  },
+);

@@ -3,7 +3,7 @@
 // operation) at element 3: worker 1 reads elements 0-3 in each of its runs, as under plain node, and worker 0's write
 // of element 6, unordered with them, is no race (a covered loop records nothing: an access it does not make changes
 // nothing).
-import { workers } from './sched.mjs';
+import { twoSteps } from './sched.mjs';
 
 /** Throws at element `stop`. */
 function check(j, stop) {
@@ -22,17 +22,13 @@ function upTo(a, stop) {
   return s;
 }
 
-const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
-  a: new Float64Array(new SharedArrayBuffer(8 * 8)),
-}));
-if (main) {
-  await joined;
-} else if (i === 0) {
-  at(0, () => {
+await twoSteps(
+  import.meta.url,
+  8,
+  (a) => {
     a[6] = 1;
-  });
-} else {
-  at(1, () => {
+  },
+  (a) => {
     for (let k = 0; k < 4; k++)
       try {
         upTo(a, 3);
@@ -40,5 +36,5 @@ if (main) {
       } catch (e) {
         if (!(e instanceof RangeError)) throw e;
       }
-  });
-}
+  },
+);

@@ -2,7 +2,7 @@
 // idiom: indices that are not affine in the loop variable (`j % 4`, `(j >> 1) | 0`, `j | 0`): their loops are checked
 // access by access. Worker 1 reads elements 0-3 (`%`), 0-5 (`>>`, `|0`) and 8-11 (`|0`); worker 0 wrote elements 5
 // and 7 unordered with it: the read of element 5 races, element 7 is never read.
-import { workers } from './sched.mjs';
+import { twoSteps } from './sched.mjs';
 
 /** Sums over `a` by three index expressions. */
 function mixed(a, n) {
@@ -13,18 +13,14 @@ function mixed(a, n) {
   return s;
 }
 
-const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
-  a: new Float64Array(new SharedArrayBuffer(8 * 16)),
-}));
-if (main) {
-  await joined;
-} else if (i === 0) {
-  at(0, () => {
+await twoSteps(
+  import.meta.url,
+  16,
+  (a) => {
     a[5] = 1; // race
     a[7] = 1;
-  });
-} else {
-  at(1, () => {
+  },
+  (a) => {
     console.log(`sum ${mixed(a, 4)}`);
-  });
-}
+  },
+);

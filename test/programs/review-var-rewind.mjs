@@ -3,7 +3,7 @@
 // 4-7 twice (covered from then on), then loops over 4-7 again, its property write at element 6 running a setter that
 // sets the loop variable back to -1, so that the loop goes on over elements 0-7: the cover check of elements 4-7 says
 // nothing of them, and its read of element 1, which worker 0 wrote unordered with it, races.
-import { workers } from './sched.mjs';
+import { twoSteps } from './sched.mjs';
 
 /** The sum of a[lo..hi), the loop variable set back to -1 at element 6 when `rewind`; `box.at` written at each. */
 function scan(a, lo, hi, rewind) {
@@ -25,18 +25,14 @@ function scan(a, lo, hi, rewind) {
   return s;
 }
 
-const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
-  a: new Float64Array(new SharedArrayBuffer(8 * 8)),
-}));
-if (main) {
-  await joined;
-} else if (i === 0) {
-  at(0, () => {
+await twoSteps(
+  import.meta.url,
+  8,
+  (a) => {
     a[1] = 1; // race
-  });
-} else {
-  at(1, () => {
+  },
+  (a) => {
     const s = scan(a, 4, 8, false) + scan(a, 4, 8, false) + scan(a, 4, 8, false) + scan(a, 4, 8, true);
     console.log(`sum ${s}`);
-  });
-}
+  },
+);

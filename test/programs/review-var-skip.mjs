@@ -2,7 +2,7 @@
 // idiom: a loop that may `continue`, whose variable is a `var` that a closure of the function assigns, forward:
 // worker 1 loops over elements 0-7, its property write at element 1 running a setter that moves the loop variable to
 // 5, so that the loop skips elements 2-5: worker 0's write of element 3, unordered with it, is no race.
-import { workers } from './sched.mjs';
+import { twoSteps } from './sched.mjs';
 
 /** The sum of a[lo..hi), the loop variable moved to 5 at element 1 when `skip`; `box.at` written at each. */
 function scan(a, lo, hi, skip) {
@@ -24,18 +24,14 @@ function scan(a, lo, hi, skip) {
   return s;
 }
 
-const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
-  a: new Float64Array(new SharedArrayBuffer(8 * 8)),
-}));
-if (main) {
-  await joined;
-} else if (i === 0) {
-  at(0, () => {
+await twoSteps(
+  import.meta.url,
+  8,
+  (a) => {
     a[3] = 1;
-  });
-} else {
-  at(1, () => {
+  },
+  (a) => {
     const s = scan(a, 0, 8, true);
     console.log(`sum ${s}`);
-  });
-}
+  },
+);
