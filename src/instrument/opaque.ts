@@ -16,9 +16,9 @@
  * code between the test and the accesses after it, which the rules below give:
  * - the operands (the value written, the arguments) follow the loop's rules and hold no element access: an access
  *   among them would run after a getter of `o.f` or of a global `o` and before the test;
- * - every variable of the body's indices, bounds and operands is one no nested function assigns
- *   (`./scope.ts` `closureWritten`): the code run cannot change them, so the indices stay those the guard checked and
- *   the operators stay on numbers (no `valueOf` runs);
+ * - every variable of the body's indices, bounds and operands, and the loop's variable (a `var` may be a closure's), is
+ *   one no nested function assigns (`./scope.ts` `closureWritten`): the code run cannot change them, so the
+ *   iterations and indices stay those the guard checked and the operators stay on numbers (no `valueOf` runs);
  * - the operation's value is not used (an expression statement).
  */
 

@@ -58,7 +58,7 @@ import { ARITHMETIC, operandLiteral, pureCallee, UNARY } from './callees.js';
 import { afterOpaque, keepSyncs, opaqueOperands } from './opaque.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
 import { closureWritten, loopLocal, moduleConstant } from './scope.js';
-import { type N, namedMethodCall, unparen } from './syntax.js';
+import { literalValue, type N, namedMethodCall, unparen } from './syntax.js';
 import { tempIn } from './temporaries.js';
 
 /** One element access of a range-checked loop, in evaluation order. */
@@ -208,20 +208,11 @@ function affine(
       if (x.operator === '+') return { text, coef: a.coef + b.coef };
       if (x.operator === '-') return { text, coef: a.coef - b.coef };
       if (a.coef === 0 && b.coef === 0) return { text, coef: 0 };
-      const lit = (n: E.Node): number | null => {
-        const u = unparen(n);
-        const alias = u.type === 'Identifier' ? aliases?.get(u.name) : undefined;
-        if (alias !== undefined) return lit(alias);
-        if (u.type === 'UnaryExpression' && u.operator === '-') {
-          const v = lit(u.argument);
-          return v === null ? null : -v;
-        }
-        return u.type === 'Literal' && typeof u.value === 'number' ? u.value : null;
-      };
-      const la = lit(x.left);
-      const lb = lit(x.right);
-      if (a.coef === 0 && la !== null) return { text, coef: la * b.coef };
-      if (b.coef === 0 && lb !== null) return { text, coef: lb * a.coef };
+      const named = (name: string) => aliases?.get(name);
+      const la = literalValue(x.left, named);
+      const lb = literalValue(x.right, named);
+      if (a.coef === 0 && la !== undefined) return { text, coef: la * b.coef };
+      if (b.coef === 0 && lb !== undefined) return { text, coef: lb * a.coef };
       return refuse();
     }
     default:
@@ -619,17 +610,6 @@ function header(node: E.ForStatement) {
  */
 const MIN_LITERAL_ITERATIONS = 16;
 
-/** The value of `e` when it is a number literal, possibly negated, else undefined. */
-function literalValue(e: E.Node): number | undefined {
-  const x = unparen(e);
-  if (x.type === 'Literal' && typeof x.value === 'number') return x.value;
-  if (x.type === 'UnaryExpression' && x.operator === '-') {
-    const v = literalValue(x.argument);
-    return v === undefined ? undefined : -v;
-  }
-  return undefined;
-}
-
 /** A number literal node of `value` (a safe integer), standing for an unrolled inner loop's variable. */
 const literal = (value: number): E.Literal => ({ type: 'Literal', value, raw: String(value) });
 
@@ -734,8 +714,11 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       if (!loopLocal(rw, loop, id, body.assigned.has(name))) refuse();
       numbers.add(name);
     }
-    // opaque operations run code that could assign a variable through a closure (`./opaque.ts`)
+    // opaque operations run code that could assign a variable through a closure (`./opaque.ts`): the loop's variable
+    // too when it is a `var` (its iterations would leave the range the cover check checked)
     if (body.opaque.length > 0) {
+      const variable = (node.init as E.VariableDeclaration).declarations[0].id as E.Identifier;
+      if (closureWritten(rw, loop, variable)) refuse();
       const objects = body.accesses.map((a) => a.member.object as E.Identifier);
       for (const id of [...objects, ...ids.values(), ...body.free.values(), ...lengths.values()])
         if (numbers.has(id.name) || views.includes(id.name) || lengths.has(id.name))

@@ -45,6 +45,22 @@ export const unparen = (n: E.Node): E.Node => {
   return x;
 };
 
+/**
+ * The value of `e` when it is a number literal, possibly negated (parentheses aside), else undefined; an identifier
+ * counts as the expression `named` gives for it, if any (a name standing for a literal: an alias of a range-checked
+ * loop's body, a module constant, `./ranges.ts`).
+ */
+export function literalValue(e: E.Node, named?: (name: string) => E.Node | undefined): number | undefined {
+  const x = unparen(e);
+  if (x.type === 'Literal' && typeof x.value === 'number') return x.value;
+  if (x.type === 'UnaryExpression' && x.operator === '-') {
+    const v = literalValue(x.argument, named);
+    return v === undefined ? undefined : -v;
+  }
+  const init = x.type === 'Identifier' ? named?.(x.name) : undefined;
+  return init === undefined ? undefined : literalValue(init, named);
+}
+
 /** `n` (parentheses aside) when it is an element access `o[k]` whose object is not `super`, else null. */
 export const elementOf = (n: E.Node): (E.MemberExpression & N) | null => {
   const x = unparen(n);

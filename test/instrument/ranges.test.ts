@@ -708,6 +708,8 @@ describe('covered loops: one cover check, a bit per access', () => {
     'an opaque operation whose operand reads an element': `function f(a, box, n) { for (let j = 0; j < n; j++) { if (j > 1) continue; box.set(a[j]); } }`,
     // the call could change the index through the closure
     'an index variable a closure assigns, with an opaque call': `function f(a, n) { let o = 0; const g = () => { o = 1; }; for (let j = 0; j < n; j++) { if (j > 1) continue; a[j + o] = 1; g(); } }`,
+    // the call could set the loop's `var` back to elements the cover check never checked (review-var-rewind.mjs)
+    'a var loop variable a closure assigns, with an opaque call': `function f(a, n) { const g = () => { j = 0; }; for (var j = 4; j < n; j++) { if (j > 5) continue; a[j] = 1; g(); } }`,
     // a getter's value may be an object whose valueOf runs code at any operator
     'a property read': `function f(a, box, n) { let s = 0; for (let j = 0; j < n; j++) { if (j > 1) continue; s += a[j] * box.k; } return s; }`,
   };

@@ -1,6 +1,7 @@
 /**
  * Range checks of loops under `goldilocks run` (issue 24 §1, `src/live/spans.ts`), differentially: each program of
- * test/programs/range-loop-*.mjs and the kernels sor, lufact, moldyn and crypt (size tiny) give the same races (the same pairs of
+ * test/programs/range-loop-*.mjs and review-*.mjs (the precision review's attacks on range checks and covered loops),
+ * and the kernels sor, lufact, moldyn and crypt (size tiny) give the same races (the same pairs of
  * accesses, kinds and threads) and the same output with range checks as without them (`GOLDILOCKS_RANGES=0`: every
  * access checked on its own), under goldilocks and fasttrack; the race-free ones took range checks (the `ranges`
  * counter, which counts the cover checks of covered loops too); moldyn's loops are covered ones. Under
@@ -91,10 +92,18 @@ const RANGED = new Set([
   'range-loop-opaque-strided.mjs',
   'range-loop-shared-midway.mjs',
   'range-loop-shift-halves.mjs',
+  'review-bytes-offset.mjs',
+  'review-const-shadow.mjs',
+  'review-dataview-covered.mjs',
+  'review-fork-midway.mjs',
+  'review-negative-stride.mjs',
+  'review-opaque-release.mjs',
+  'review-proxy-view.mjs',
+  'review-unrolled-lanes.mjs',
 ]);
 
 const programs = readdirSync(PROGRAMS)
-  .filter((f) => f.startsWith('range-loop-') && f.endsWith('.mjs'))
+  .filter((f) => (f.startsWith('range-loop-') || f.startsWith('review-')) && f.endsWith('.mjs'))
   .sort();
 
 describe('range checks give the races of per-access checks', () => {

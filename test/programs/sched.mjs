@@ -190,3 +190,20 @@ export function raceCaught(access, who) {
     console.log(`thrown in ${who}`);
   }
 }
+
+/**
+ * The two steps of a program over one shared `Float64Array` of `length` elements ({@link float64Workers}): worker 0
+ * runs `first(shared)` at step 0, then worker 1 runs `second(shared)` at step 1, unordered with it (the schedule adds
+ * no happens-before edge); the main thread awaits the joins. Called at the top level of the program in every thread.
+ *
+ * @param {string} file the program's `import.meta.url`.
+ * @param {number} length the elements of `shared`.
+ * @param {(shared: Float64Array) => void} first worker 0's step.
+ * @param {(shared: Float64Array) => void} second worker 1's step.
+ * @returns {Promise<void>} resolved once the workers have exited (main thread) or the thread's step ran (a worker).
+ */
+export async function twoSteps(file, length, first, second) {
+  const { main, joined, i, at, shared } = float64Workers(file, 2, length);
+  if (main) await joined;
+  else at(i, () => (i === 0 ? first : second)(shared));
+}

@@ -10,11 +10,11 @@ export function putString(s: StateViews, text: string): number {
   lock(s, s.ctl, CTL.strLock);
   try {
     const start = s.ctl[CTL.strTop];
-    ensureBytes(s.state.str, (start + text.length) * 2);
-    for (let i = 0; i < text.length; i++) s.str[start + i] = text.charCodeAt(i);
     const id = s.ctl[CTL.strCount];
+    ensureBytes(s.state.str, (start + text.length) * 2);
     ensureBytes(s.state.strIndex, (id + 1) * 8);
-    s.refresh();
+    s.refresh(); // before the writes: the views are of the lengths at their last refresh (writes past them are lost)
+    for (let i = 0; i < text.length; i++) s.str[start + i] = text.charCodeAt(i);
     s.strIndex[2 * id] = start;
     s.strIndex[2 * id + 1] = text.length;
     s.ctl[CTL.strTop] = start + text.length;
