@@ -66,18 +66,25 @@ if (isMainThread) setEnvironmentData(MAIN_TS_KEY, mainTypeScript);
 const LOADER_OPTIONS =
   /(?:^|\s)--(?:import|loader|experimental-loader|experimental-default-type|input-type|experimental-policy|experimental-permission|experimental-network-imports)\b/;
 
+/** What a worker inherits of its process that {@link startsWithoutHooks} weighs. */
+export interface Inherited {
+  /** The options beside the worker's `execArgv`: this thread's `execArgv` and the process's `NODE_OPTIONS`. */
+  options: readonly string[];
+  /** Is the process's main module TypeScript? */
+  mainTypeScript: boolean;
+}
+
 /**
  * May the worker `new Worker(filename, options)` starts run without the ES module hooks, by the rules of the file
- * header? `inherited`: the options the worker inherits beside `options.execArgv` (this thread's `execArgv` and the
- * process's `NODE_OPTIONS`). False when in doubt.
+ * header? False when in doubt.
  */
 export function startsWithoutHooks(
   filename: string | URL,
   options: WorkerOptions | undefined,
-  inherited: readonly string[] = [...process.execArgv, nodeOptions],
+  inherited: Inherited = { options: [...process.execArgv, nodeOptions], mainTypeScript },
 ): boolean {
-  const argv = [...(options?.execArgv ?? []), ...inherited];
-  if (mainTypeScript || argv.some((a) => LOADER_OPTIONS.test(a))) return false;
+  const argv = [...(options?.execArgv ?? []), ...inherited.options];
+  if (inherited.mainTypeScript || argv.some((a) => LOADER_OPTIONS.test(a))) return false;
   if (options?.eval) return typeof filename === 'string';
   let path: string;
   try {

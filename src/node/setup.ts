@@ -36,7 +36,7 @@ import { threadHooks } from '../hooks/thread.js';
 import { loadEsmInThread, namesDataUrl } from './esm-source.js';
 import { LAZY_ESM_KEY, lazyEsmThread, startsWithoutHooks } from './lazy-esm.js';
 import { settings } from './settings.js';
-import { loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
+import { isOwn, loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
 
 /** `./register.js`, the preload every thread loads (by file URL and path): workers are given it. */
 const REGISTER_URL = new URL('./register.js', import.meta.url).href;
@@ -102,7 +102,10 @@ function instrumentCommonJs(registerHooks: (() => void) | undefined): void {
   const compile = cjs.prototype._compile;
   cjs.prototype._compile = function (this: CjsModule, content: string, filename: string, format?: string) {
     const code = transformSource(content, filename, false);
-    if (registerHooks && (format === 'module' || rejectedByEngine(code) || namesDataUrl(content))) registerHooks();
+    // the rewriter's own modules (ES modules in dist/, loaded by require on first use) need no hooks
+    const own = loadingTool() || isOwn(filename);
+    if (registerHooks && !own && (format === 'module' || rejectedByEngine(code) || namesDataUrl(content)))
+      registerHooks();
     // the program runs outside any catch: an error rethrown here would be printed with this frame's source line
     if (!rejectedByEngine(code)) return compile.call(this, code, filename);
     try {
