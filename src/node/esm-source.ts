@@ -27,22 +27,27 @@ type ReadFile = typeof promises.readFile;
 
 /** The frame of Node's ES module loader that reads a module's source (`getSource`). */
 const LOADER_FRAME = '(node:internal/modules/esm/load:';
+/** How many frames below the `readFile` wrapper may hold {@link LOADER_FRAME}. */
+const LOADER_DEPTH = 4;
 
-/** Is the caller of `fn` Node's ES module loader? Read from one stack frame, with the program's stack hooks off. */
+/**
+ * Is `fn` called by Node's ES module loader, directly or through functions the program put in its place that call it
+ * (a test's mock of `readFile`)? Read from the {@link LOADER_DEPTH} frames below `fn`, with the program's
+ * `Error.prepareStackTrace` and `Error.stackTraceLimit` set aside.
+ */
 function calledByLoader(fn: (...args: never[]) => unknown): boolean {
-  const error = Error as { prepareStackTrace?: unknown; stackTraceLimit: number };
-  const prepare = error.prepareStackTrace;
-  const limit = error.stackTraceLimit;
+  const prepare = Reflect.get(Error, 'prepareStackTrace');
+  const limit = Reflect.get(Error, 'stackTraceLimit');
   const holder: { stack?: string } = {};
+  if (prepare !== undefined) Reflect.set(Error, 'prepareStackTrace', undefined);
+  Reflect.set(Error, 'stackTraceLimit', LOADER_DEPTH);
   try {
-    error.prepareStackTrace = undefined;
-    error.stackTraceLimit = 1;
     Error.captureStackTrace(holder, fn);
+    return holder.stack?.includes(LOADER_FRAME) === true; // formatted here, before the program's hooks are back
   } finally {
-    error.prepareStackTrace = prepare;
-    error.stackTraceLimit = limit;
+    if (prepare !== undefined) Reflect.set(Error, 'prepareStackTrace', prepare);
+    Reflect.set(Error, 'stackTraceLimit', limit);
   }
-  return holder.stack?.includes(LOADER_FRAME) === true;
 }
 
 /** Node's module-syntax detection, `containsModuleSyntax(source, filename, url)`, read once when first needed. */

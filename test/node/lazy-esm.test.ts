@@ -98,6 +98,18 @@ parentPort.postMessage({ workerData, env: process.env, execArgv: process.execArg
   'throws.cjs': `throw new RangeError('from the worker');\n`,
   'entry.mjs': `import { write } from './write.mjs';\nwrite();\n`,
   'dynamic-import.mjs': `import('./write.mjs').then((m) => m.write());\n`,
+  'stack-hooks.mjs': `Error.prepareStackTrace = () => 'no frames';
+Error.stackTraceLimit = 0;
+import('./write.mjs').then((m) => m.write());
+`,
+  // a test's mock of fs.promises.readFile that calls the one it replaced (node:test's mock.method does)
+  'mock-read.mjs': `import { promises } from 'node:fs';
+const readFile = promises.readFile;
+promises.readFile = function mocked(...args) {
+  return readFile.apply(this, args);
+};
+import('./write.mjs').then((m) => m.write());
+`,
   'typeless.js': `import { workerData } from 'node:worker_threads';\nexport function write() {\n  ${WRITE}\n}\n`,
   'imports-typeless.mjs': `import { write } from './typeless.js';\nwrite();\n`,
   'data-import.mjs': `const source = \`import { workerData } from 'node:worker_threads';\nexport function write() {\n  ${WRITE}\n}\n\`;
@@ -222,6 +234,8 @@ describe('a worker with an ES module entry (started without the ES module hooks)
   for (const [worker, where, file] of [
     ['entry.mjs', 'a module its ES module entry imports', 'write.mjs'],
     ['dynamic-import.mjs', 'a module it loads with import()', 'write.mjs'],
+    ['stack-hooks.mjs', 'a module it loads under its own Error.prepareStackTrace and stackTraceLimit', 'write.mjs'],
+    ['mock-read.mjs', 'a module it loads while fs.promises.readFile is mocked', 'write.mjs'],
     ['imports-typeless.mjs', 'a .js module of no package type it imports (module-syntax detection)', 'typeless.js'],
     ['data-import.mjs', 'a data: module it imports', 'data:text/javascript,'],
     ['own-hooks-entry.mjs', 'a module it loads after registering hooks of its own', 'write.mjs'],
