@@ -66,7 +66,11 @@ function detectModule(source: string, url: URL): boolean {
       process.emitWarning = emitWarning;
     }
   }
-  return (containsModuleSyntax as NonNullable<typeof containsModuleSyntax>)(source, fileURLToPath(url), url.href);
+  return (containsModuleSyntax as NonNullable<typeof containsModuleSyntax>)(
+    source,
+    fileURLToPath(url),
+    url.href,
+  );
 }
 
 /** Is `source`, read from `url`, compiled by Node as an ES module (see the file header)? */
@@ -96,7 +100,12 @@ export function loadEsmInThread(registerHooks: () => void): void {
     return transformSource(text, url.href, true);
   };
   const inThread = function readFile(this: unknown, ...args: Parameters<ReadFile>) {
-    if (args.length === 1 && args[0] instanceof URL && args[0].protocol === 'file:' && calledByLoader(inThread))
+    if (
+      args.length === 1 &&
+      args[0] instanceof URL &&
+      args[0].protocol === 'file:' &&
+      calledByLoader(inThread)
+    )
       return load(args[0]);
     return Reflect.apply(nodeReadFile, this, args);
   };

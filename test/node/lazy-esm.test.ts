@@ -234,9 +234,17 @@ describe('a worker with an ES module entry (started without the ES module hooks)
   for (const [worker, where, file] of [
     ['entry.mjs', 'a module its ES module entry imports', 'write.mjs'],
     ['dynamic-import.mjs', 'a module it loads with import()', 'write.mjs'],
-    ['stack-hooks.mjs', 'a module it loads under its own Error.prepareStackTrace and stackTraceLimit', 'write.mjs'],
+    [
+      'stack-hooks.mjs',
+      'a module it loads under its own Error.prepareStackTrace and stackTraceLimit',
+      'write.mjs',
+    ],
     ['mock-read.mjs', 'a module it loads while fs.promises.readFile is mocked', 'write.mjs'],
-    ['imports-typeless.mjs', 'a .js module of no package type it imports (module-syntax detection)', 'typeless.js'],
+    [
+      'imports-typeless.mjs',
+      'a .js module of no package type it imports (module-syntax detection)',
+      'typeless.js',
+    ],
     ['data-import.mjs', 'a data: module it imports', 'data:text/javascript,'],
     ['own-hooks-entry.mjs', 'a module it loads after registering hooks of its own', 'write.mjs'],
   ]) {
@@ -253,10 +261,14 @@ describe('a worker with an ES module entry (started without the ES module hooks)
     );
   }
 
-  test('hooks the program registers itself in an ES module worker get instrumented source', LIMIT, async () => {
-    await run(['main.cjs', 'own-hooks-entry.mjs']);
-    assert.equal(readFileSync(join(DIR, 'seen.txt'), 'utf8'), 'instrumented');
-  });
+  test(
+    'hooks the program registers itself in an ES module worker get instrumented source',
+    LIMIT,
+    async () => {
+      await run(['main.cjs', 'own-hooks-entry.mjs']);
+      assert.equal(readFileSync(join(DIR, 'seen.txt'), 'utf8'), 'instrumented');
+    },
+  );
 
   test(
     'no loader hooks are loaded unless needed (a data: module); the program sees its modules as under node',
@@ -302,7 +314,8 @@ describe('which workers start without the ES module hooks (startsWithoutHooks)',
   };
   // the options of this test process (node --import tsx) left out: only the worker's own
   const plain = { options: [], mainTypeScript: false };
-  const startsWithoutHooks = (f: string | URL, o: WorkerOptions | undefined) => startsWithoutHooksWith(f, o, plain);
+  const startsWithoutHooks = (f: string | URL, o: WorkerOptions | undefined) =>
+    startsWithoutHooksWith(f, o, plain);
   file('esm/package.json', '{"type":"module"}');
   const depScope = file('esm/node_modules/dep/index.js'); // no package.json: its scope stops at node_modules
   file('bad/package.json', '{ not json');
@@ -343,6 +356,9 @@ describe('which workers start without the ES module hooks (startsWithoutHooks)',
   });
 
   test('never in a process whose main module is TypeScript (its workers may import .ts modules)', () => {
-    assert.equal(startsWithoutHooksWith(join(DIR, 'entry.mjs'), {}, { options: [], mainTypeScript: true }), false);
+    assert.equal(
+      startsWithoutHooksWith(join(DIR, 'entry.mjs'), {}, { options: [], mainTypeScript: true }),
+      false,
+    );
   });
 });
