@@ -50,27 +50,28 @@ function calledByLoader(fn: (...args: never[]) => unknown): boolean {
   }
 }
 
-/** Node's module-syntax detection, `containsModuleSyntax(source, filename, url)`, read once when first needed. */
-let containsModuleSyntax: ((source: string, filename: string, url: string) => boolean) | undefined;
+/** Node's module-syntax detection: does a file of this source, path and URL hold ES module syntax? */
+type Detect = (source: string, filename: string, url: string) => boolean;
 
-/** Node's verdict for an ambiguous file (no `type`): ES module syntax? (process.binding's warning kept quiet). */
-function detectModule(source: string, url: URL): boolean {
-  if (containsModuleSyntax === undefined) {
-    const emitWarning = process.emitWarning;
-    process.emitWarning = () => {}; // DEP0111 under --pending-deprecation: Node's own detection, not the program's
-    try {
-      containsModuleSyntax = (process as unknown as { binding(m: string): Record<string, unknown> }).binding(
-        'contextify',
-      ).containsModuleSyntax as typeof containsModuleSyntax;
-    } finally {
-      process.emitWarning = emitWarning;
-    }
+/** {@link Detect}: `containsModuleSyntax` of the `contextify` binding, read once when first needed. */
+let containsModuleSyntax: Detect | undefined;
+
+/** Node's own {@link Detect}, read through `process.binding` with its deprecation warning kept quiet. */
+function nodeDetection(): Detect {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = () => {}; // DEP0111 under --pending-deprecation: Node's own detection, not the program's
+  try {
+    const node = process as unknown as { binding(m: string): { containsModuleSyntax: Detect } };
+    return node.binding('contextify').containsModuleSyntax;
+  } finally {
+    process.emitWarning = emitWarning;
   }
-  return (containsModuleSyntax as NonNullable<typeof containsModuleSyntax>)(
-    source,
-    fileURLToPath(url),
-    url.href,
-  );
+}
+
+/** Node's verdict for an ambiguous file (a `.js` of no package `type`): ES module syntax? */
+function detectModule(source: string, url: URL): boolean {
+  containsModuleSyntax ??= nodeDetection();
+  return containsModuleSyntax(source, fileURLToPath(url), url.href);
 }
 
 /** Is `source`, read from `url`, compiled by Node as an ES module (see the file header)? */
