@@ -14,8 +14,8 @@
  * Node's own module-syntax detection (`containsModuleSyntax` of the `contextify` binding, the function Node's
  * `detectModuleFormat` calls) finds module syntax in it; any other file (CommonJS, JSON, WebAssembly, TypeScript) gets
  * its source unchanged (Node reloads a CommonJS file with the CommonJS loader, instrumented by `./setup.ts`).
- * A module whose source names a `data:` URL in a string or template literal (a `data:` module, which Node reads
- * without `readFile`) first makes the thread register the hooks (`registerHooks`), which load every later module.
+ * A module whose source imports a `data:` URL written as a literal (a `data:` module, which Node reads without
+ * `readFile`) first makes the thread register the hooks (`registerHooks`), which load every later module.
  */
 import { promises } from 'node:fs';
 import { extname } from 'node:path';
@@ -84,8 +84,12 @@ function isEsModule(source: string, url: URL): boolean {
   return type === 'none' && detectModule(source, url);
 }
 
-/** Does `source` name a `data:` URL in a string or template literal (a module Node would load without `readFile`)? */
-export const namesDataUrl = (source: string): boolean => /['"`]data:/.test(source);
+/**
+ * Does `source` import a `data:` URL (a module Node would load without `readFile`): a string or template literal
+ * starting `data:` as the specifier of an `import` declaration, an `export … from` or an `import()`?
+ */
+export const importsDataUrl = (source: string): boolean =>
+  /(?:\bimport\s*\(|\bfrom|\bimport)\s*['"`]data:/.test(source);
 
 /**
  * Makes this thread's ES module loader get instrumented sources of `file:` modules from `fs.promises.readFile`
@@ -97,7 +101,7 @@ export function loadEsmInThread(registerHooks: () => void): void {
     const bytes = await nodeReadFile(url);
     const text = bytes.toString();
     if (!isEsModule(text, url)) return bytes;
-    if (namesDataUrl(text)) registerHooks();
+    if (importsDataUrl(text)) registerHooks();
     return transformSource(text, url.href, true);
   };
   const inThread = function readFile(this: unknown, ...args: Parameters<ReadFile>) {

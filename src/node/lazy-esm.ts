@@ -11,21 +11,24 @@
  *   a `.cjs` file, or a `.js` file whose package scope, the nearest package.json not past `node_modules`, has no
  *   `"type": "module"`), an ES module of Node's default loader (`.mjs`, or `.js` in a `"type": "module"` scope), or
  *   `eval` code; no option in the worker's `execArgv`, the process's `execArgv` or `NODE_OPTIONS` changes how Node
- *   loads modules ({@link LOADER_OPTIONS}: `--import`, `--loader`, `--experimental-loader`,
- *   `--experimental-default-type`, `--input-type`, `--experimental-policy` (it checks the raw source),
- *   `--experimental-permission`, `--experimental-network-imports`); and the process's main module is not TypeScript
- *   (a `.ts` a worker imports is loaded only by the runtime's hooks, Node 20 has no type stripping). It hands the
- *   verdict to the worker as `worker_threads` environment data ({@link LAZY_ESM_KEY}); `./register.ts` then
- *   registers no hooks there;
+ *   loads modules ({@link LOADER_OPTIONS}: `--loader`, `--experimental-loader`, `--experimental-default-type`,
+ *   `--input-type`, `--experimental-policy` (it checks the raw source), `--experimental-permission`,
+ *   `--experimental-network-imports`); and the process's main module is not TypeScript run by the runtime itself (a
+ *   `.ts` main with no `--import`, such as tsx's, that runs it: then a `.ts` a worker imports is loaded only by the
+ *   runtime's hooks, Node 20 has no type stripping). An `--import` module is loaded after the runtime's `--require`
+ *   preload, in the thread, and hooks it registers come after the runtime's (below). It hands the verdict to the
+ *   worker as `worker_threads` environment data ({@link LAZY_ESM_KEY}); `./register.ts` then registers no hooks
+ *   there;
  * - in such a worker, `./setup.ts` registers them (once) before anything runs that the thread cannot instrument
  *   itself: before the CommonJS loader compiles a file that is an ES module (`require(esm)`, on by default in Node ≥
  *   20.19: the compile hook is given format `module`) or that fails to compile as CommonJS (module-syntax detection),
- *   before a module runs whose source names a `data:` URL (`./esm-source.ts`), and before the program registers hooks
- *   of its own (node:module `register`): those then get the runtime's instrumented source, as when the runtime's were
- *   registered at start (test/node/lazy-esm.test.ts).
+ *   before a module runs whose source imports a `data:` URL written as a literal (`./esm-source.ts`), and before the
+ *   program registers hooks of its own (node:module `register`): those then get the runtime's instrumented source, as
+ *   when the runtime's were registered at start (test/node/lazy-esm.test.ts).
  *
  * What Node loads after the registration goes through the hooks exactly as in a worker that registered them at start.
- * Not covered: a `data:` module whose URL no module's source holds in a string literal (put together from pieces).
+ * Not covered: a `data:` module imported by a specifier that is not a literal starting `data:` at the import (a
+ * variable, a URL put together from pieces).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
@@ -64,7 +67,9 @@ if (isMainThread) setEnvironmentData(MAIN_TS_KEY, mainTypeScript);
 
 /** Node options that change how modules are loaded or what their sources must be (see the file header). */
 const LOADER_OPTIONS =
-  /(?:^|\s)--(?:import|loader|experimental-loader|experimental-default-type|input-type|experimental-policy|experimental-permission|experimental-network-imports)\b/;
+  /(?:^|\s)--(?:loader|experimental-loader|experimental-default-type|input-type|experimental-policy|experimental-permission|experimental-network-imports)\b/;
+/** A module the program preloads as an ES module (a TypeScript loader such as tsx, see the file header). */
+const IMPORT_OPTION = /(?:^|\s)--import\b/;
 
 /** What a worker inherits of its process that {@link startsWithoutHooks} weighs. */
 export interface Inherited {
@@ -84,7 +89,8 @@ export function startsWithoutHooks(
   inherited: Inherited = { options: [...process.execArgv, nodeOptions], mainTypeScript },
 ): boolean {
   const argv = [...(options?.execArgv ?? []), ...inherited.options];
-  if (inherited.mainTypeScript || argv.some((a) => LOADER_OPTIONS.test(a))) return false;
+  if (argv.some((a) => LOADER_OPTIONS.test(a))) return false;
+  if (inherited.mainTypeScript && !argv.some((a) => IMPORT_OPTION.test(a))) return false;
   if (options?.eval) return typeof filename === 'string';
   let path: string;
   try {

@@ -15,6 +15,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { WorkerOptions } from 'node:worker_threads';
+import { importsDataUrl } from '../../src/node/esm-source.js';
 import { startsWithoutHooks as startsWithoutHooksWith } from '../../src/node/lazy-esm.js';
 import type { JsonReport } from '../../src/report/json.js';
 import { cliAsync, tempPath } from '../helpers/helpers.js';
@@ -339,8 +340,6 @@ describe('which workers start without the ES module hooks (startsWithoutHooks)',
 
   test('never under an option that changes how modules are loaded', () => {
     for (const execArgv of [
-      ['--import', 'tsx'],
-      ['--import=tsx'],
       ['--loader', 'x'],
       ['--experimental-loader=x'],
       ['--experimental-default-type=module'],
@@ -350,15 +349,34 @@ describe('which workers start without the ES module hooks (startsWithoutHooks)',
       ['--experimental-network-imports'],
     ])
       assert.equal(startsWithoutHooks(join(DIR, 'entry.mjs'), { execArgv }), false, execArgv.join(' '));
-    assert.equal(startsWithoutHooks(join(DIR, 'entry.mjs'), { execArgv: ['--no-warnings'] }), true);
-    const nodeOptions = { options: ['--require x --import tsx'], mainTypeScript: false };
+    for (const execArgv of [['--no-warnings'], ['--import', 'tsx'], ['--import=tsx']])
+      assert.equal(startsWithoutHooks(join(DIR, 'entry.mjs'), { execArgv }), true, execArgv.join(' '));
+    const nodeOptions = { options: ['--require x --loader tsx'], mainTypeScript: false };
     assert.equal(startsWithoutHooksWith(join(DIR, 'entry.mjs'), {}, nodeOptions), false);
   });
 
-  test('never in a process whose main module is TypeScript (its workers may import .ts modules)', () => {
-    assert.equal(
-      startsWithoutHooksWith(join(DIR, 'entry.mjs'), {}, { options: [], mainTypeScript: true }),
-      false,
-    );
+  test('never in a process whose TypeScript main module the runtime runs (its workers may import .ts)', () => {
+    const ts = (options: string[]) =>
+      startsWithoutHooksWith(join(DIR, 'entry.mjs'), {}, { options, mainTypeScript: true });
+    assert.equal(ts([]), false);
+    assert.equal(ts(['--require x']), false);
+    assert.equal(ts(['--import=tsx']), true); // tsx runs it, as under node
   });
+});
+
+test('importsDataUrl: a literal data: specifier of import(), import or from; not a data: URL used otherwise', () => {
+  for (const s of [
+    "import('data:text/javascript,x')",
+    'await import ( `data:text/javascript,` + s)',
+    "import 'data:text/javascript,x';",
+    'export { x } from "data:text/javascript,export const x = 1";',
+  ])
+    assert.equal(importsDataUrl(s), true, s);
+  for (const s of [
+    'd.responseURL=`data:text/javascript,` + encodeURIComponent(c)',
+    'return"data:application/json;charset=utf-8;base64,"+btoa(m)',
+    "Buffer.from('data:x')",
+    '//# sourceMappingURL=data:application/json;base64,e30=',
+  ])
+    assert.equal(importsDataUrl(s), false, s);
 });
