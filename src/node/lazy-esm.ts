@@ -2,29 +2,33 @@
  * Workers that start without the ES module loader hooks (issue 24 §2: a worker under the runtime within 50 ms of a
  * plain one). Node 20 starts a loader-hooks thread in each thread that calls node:module `register` (tens of ms per
  * worker: the floor of a worker's start under hooks, docs/BENCHMARKS.md), and has no in-thread hooks
- * (`module.registerHooks`: Node ≥ 22.15). A worker whose entry point Node runs with the CommonJS loader needs none
- * until it loads an ES module: its CommonJS files are instrumented in the thread by `./setup.ts`'s compile hook. So:
+ * (`module.registerHooks`: Node ≥ 22.15). A worker needs none as long as everything it loads is instrumented in the
+ * thread: its CommonJS files by `./setup.ts`'s compile hook, its ES modules' `file:` sources by `./esm-source.ts`
+ * (Node's default `load` reads them through `fs.promises.readFile`, which that module wraps). So:
  *
- * - the parent decides, as it constructs the Worker ({@link startsCommonJs}), that the worker's entry is CommonJS —
- *   exactly where Node 20's `shouldUseESMLoader` (internal/modules/run_main) says the CommonJS loader runs it: a
- *   `.cjs` file, or a `.js` file whose package scope (the nearest package.json, not past `node_modules`) has no
- *   `"type": "module"`; or `eval` code (a classic script) — and no option in the worker's `execArgv`, the process's
- *   `execArgv` or `NODE_OPTIONS` that makes Node load the entry or the eval code as an ES module (`--import`,
- *   `--loader`, `--experimental-loader`, `--experimental-default-type`, `--input-type`). It hands the verdict to the
- *   worker as `worker_threads` environment data ({@link LAZY_ESM_KEY}); `./register.ts` then registers no hooks there;
- * - in such a worker, `./setup.ts`'s compile hook registers them (once) before anything can load an ES module: before
- *   the CommonJS loader compiles a file that is an ES module (`require(esm)`, on by default in Node ≥ 20.19: the
- *   compile hook is given format `module`) or that fails to compile as CommonJS (module-syntax detection, on by
- *   default in Node ≥ 20.19: `--experimental-detect-module`), before a CommonJS file runs whose source may call
- *   `import()` ({@link mayImport}). Hooks the program registers itself (node:module `register`) before them get the
- *   runtime's instrumented source as when the runtime's were registered at start (test/node/lazy-esm.test.ts).
+ * - the parent decides, as it constructs the Worker ({@link startsWithoutHooks}), that the worker may start so: its
+ *   entry is a file Node runs with the CommonJS loader (Node 20's `shouldUseESMLoader`, internal/modules/run_main:
+ *   a `.cjs` file, or a `.js` file whose package scope, the nearest package.json not past `node_modules`, has no
+ *   `"type": "module"`), an ES module of Node's default loader (`.mjs`, or `.js` in a `"type": "module"` scope), or
+ *   `eval` code; no option in the worker's `execArgv`, the process's `execArgv` or `NODE_OPTIONS` changes how Node
+ *   loads modules ({@link LOADER_OPTIONS}: `--loader`, `--experimental-loader`, `--experimental-default-type`,
+ *   `--input-type`, `--experimental-policy` (it checks the raw source), `--experimental-permission`,
+ *   `--experimental-network-imports`); and the process's main module is not TypeScript run by the runtime itself (a
+ *   `.ts` main with no `--import`, such as tsx's, that runs it: then a `.ts` a worker imports is loaded only by the
+ *   runtime's hooks, Node 20 has no type stripping). An `--import` module is loaded after the runtime's `--require`
+ *   preload, in the thread, and hooks it registers come after the runtime's (below). It hands the verdict to the
+ *   worker as `worker_threads` environment data ({@link LAZY_ESM_KEY}); `./register.ts` then registers no hooks
+ *   there;
+ * - in such a worker, `./setup.ts` registers them (once) before anything runs that the thread cannot instrument
+ *   itself: before the CommonJS loader compiles a file that is an ES module (`require(esm)`, on by default in Node ≥
+ *   20.19: the compile hook is given format `module`) or that fails to compile as CommonJS (module-syntax detection),
+ *   before a module runs whose source imports a `data:` URL written as a literal (`./esm-source.ts`), and before the
+ *   program registers hooks of its own (node:module `register`): those then get the runtime's instrumented source, as
+ *   when the runtime's were registered at start (test/node/lazy-esm.test.ts).
  *
  * What Node loads after the registration goes through the hooks exactly as in a worker that registered them at start.
- * Code built at run time that calls `import()` is covered when some file compiled before it names `import` (the code
- * string `'return import(x)'` itself, as real-require's `new Function` has it; `importModuleDynamically`, vm's option),
- * `eval` or `Function`. Not covered: an `import()` in code that no compiled file holds as text (read from data, or
- * put together from pieces) run by a code constructor reached without naming it (`(() => {}).constructor`,
- * `globalThis['ev' + 'al']`) before any file naming `import`, `eval` or `Function` was compiled.
+ * Not covered: a `data:` module imported by a specifier that is not a literal starting `data:` at the import (a
+ * variable, a URL put together from pieces).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
@@ -36,7 +40,7 @@ import {
   type WorkerOptions,
 } from 'node:worker_threads';
 
-/** Environment-data key: true in a worker that starts without the ES module hooks ({@link startsCommonJs}). */
+/** Environment-data key: true in a worker that starts without the ES module hooks ({@link startsWithoutHooks}). */
 export const LAZY_ESM_KEY = 'goldilocks.lazyEsmHooks';
 
 /** Does this thread start without the ES module hooks (a worker whose parent decided so, see the file header)? */
@@ -44,6 +48,8 @@ export const lazyEsmThread = (): boolean => !isMainThread && getEnvironmentData(
 
 /** Environment-data key: the `NODE_OPTIONS` the process started with, as its main thread saw it before user code. */
 const NODE_OPTIONS_KEY = 'goldilocks.nodeOptions';
+/** Environment-data key: is the process's main module TypeScript (`.ts`, `.mts`, `.cts`)? */
+const MAIN_TS_KEY = 'goldilocks.mainTypeScript';
 
 /**
  * The `NODE_OPTIONS` the process was started with, whose options every thread inherits (not the thread's `env`, which
@@ -53,23 +59,39 @@ const nodeOptions: string = isMainThread
   ? (process.env.NODE_OPTIONS ?? '')
   : ((getEnvironmentData(NODE_OPTIONS_KEY) as string | undefined) ?? '');
 if (isMainThread) setEnvironmentData(NODE_OPTIONS_KEY, nodeOptions);
+/** Is the process's main module TypeScript (the main thread's `argv[1]`, handed on to every worker)? */
+const mainTypeScript: boolean = isMainThread
+  ? /\.[mc]?ts$/.test(process.argv[1] ?? '')
+  : getEnvironmentData(MAIN_TS_KEY) === true;
+if (isMainThread) setEnvironmentData(MAIN_TS_KEY, mainTypeScript);
 
-/** Node options after which the entry point or the eval code may be loaded as an ES module (Node 20 run_main). */
-const ESM_OPTIONS = /(?:^|\s)--(?:import|loader|experimental-loader|experimental-default-type|input-type)\b/;
+/** Node options that change how modules are loaded or what their sources must be (see the file header). */
+const LOADER_OPTIONS =
+  /(?:^|\s)--(?:loader|experimental-loader|experimental-default-type|input-type|experimental-policy|experimental-permission|experimental-network-imports)\b/;
+/** A module the program preloads as an ES module (a TypeScript loader such as tsx, see the file header). */
+const IMPORT_OPTION = /(?:^|\s)--import\b/;
+
+/** What a worker inherits of its process that {@link startsWithoutHooks} weighs. */
+export interface Inherited {
+  /** The options beside the worker's `execArgv`: this thread's `execArgv` and the process's `NODE_OPTIONS`. */
+  options: readonly string[];
+  /** Is the process's main module TypeScript? */
+  mainTypeScript: boolean;
+}
 
 /**
- * Does Node 20 run the worker `new Worker(filename, options)` starts with the CommonJS loader, by the rules of the file
- * header? `inherited`: the options the worker inherits beside `options.execArgv` (this thread's `execArgv` and the
- * process's `NODE_OPTIONS`). False when in doubt.
+ * May the worker `new Worker(filename, options)` starts run without the ES module hooks, by the rules of the file
+ * header? False when in doubt.
  */
-export function startsCommonJs(
+export function startsWithoutHooks(
   filename: string | URL,
   options: WorkerOptions | undefined,
-  inherited: readonly string[] = [...process.execArgv, nodeOptions],
+  inherited: Inherited = { options: [...process.execArgv, nodeOptions], mainTypeScript },
 ): boolean {
-  const argv = [...(options?.execArgv ?? []), ...inherited];
-  if (argv.some((a) => ESM_OPTIONS.test(a))) return false;
-  if (options?.eval) return typeof filename === 'string' && !mayImport(filename);
+  const argv = [...(options?.execArgv ?? []), ...inherited.options];
+  if (argv.some((a) => LOADER_OPTIONS.test(a))) return false;
+  if (inherited.mainTypeScript && !argv.some((a) => IMPORT_OPTION.test(a))) return false;
+  if (options?.eval) return typeof filename === 'string';
   let path: string;
   try {
     const href = filename instanceof URL ? filename.href : filename;
@@ -77,16 +99,17 @@ export function startsCommonJs(
   } catch {
     return false; // not a file (a data: URL, a missing file): Node's own error, with the hooks as before
   }
-  if (path.endsWith('.cjs')) return true;
-  return path.endsWith('.js') && packageScopeType(dirname(path)) === 'commonjs';
+  if (path.endsWith('.cjs') || path.endsWith('.mjs')) return true;
+  return path.endsWith('.js') && packageScopeType(dirname(path)) !== undefined;
 }
 
 /**
  * The `type` of the package scope of a file in `dir`, as Node's `readPackageScope` finds it: the nearest
- * package.json, not looking past a `node_modules` directory; `commonjs` when there is none or it has no `type`
- * (or another value); undefined when the package.json cannot be read or parsed (Node then throws).
+ * package.json, not looking past a `node_modules` directory; `none` when there is none or its `type` is neither
+ * `module` nor `commonjs`; undefined when the package.json cannot be read or parsed (Node then
+ * throws).
  */
-function packageScopeType(dir: string): 'module' | 'commonjs' | undefined {
+export function packageScopeType(dir: string): 'module' | 'commonjs' | 'none' | undefined {
   for (let d = dir; !d.endsWith(`${sep}node_modules`); d = dirname(d)) {
     let text: string | undefined;
     try {
@@ -96,20 +119,13 @@ function packageScopeType(dir: string): 'module' | 'commonjs' | undefined {
     }
     if (text !== undefined) {
       try {
-        return (JSON.parse(text) as { type?: unknown }).type === 'module' ? 'module' : 'commonjs';
+        const { type } = JSON.parse(text) as { type?: unknown };
+        return type === 'module' || type === 'commonjs' ? type : 'none';
       } catch {
         return undefined;
       }
     }
     if (dirname(d) === d) break;
   }
-  return 'commonjs';
+  return 'none';
 }
-
-/**
- * May CommonJS `source` load an ES module other than by `require` (which the compile hook sees)? True when it holds a
- * word that starts with `import` (a dynamic `import()`, vm's `importModuleDynamically`) or the word `eval` or
- * `Function` (code built at run time, which may call `import()`), anywhere, comments and strings included: a
- * superset, whose false positives only register the hooks early.
- */
-export const mayImport = (source: string): boolean => /\bimport|\b(?:eval|Function)\b/.test(source);

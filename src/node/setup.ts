@@ -14,8 +14,8 @@
  *    given explicit `execArgv` or `env` still gets `--require <register.js>` (hidden from its `process.execArgv`); the
  *    settings (`GOLDILOCKS_*`) reach every worker through `./settings.ts`, not its env. Workers otherwise inherit the
  *    preload from the parent's execArgv, and child processes from `NODE_OPTIONS` (as set by `./run.ts`). Each worker
- *    is told whether it starts without the ES module hooks (a CommonJS entry, `./lazy-esm.ts`); in such a worker,
- *    step 2's compile hook registers them when first needed;
+ *    is told whether it starts without the ES module hooks (`./lazy-esm.ts`); in such a worker, its ES modules
+ *    are instrumented in the thread (`./esm-source.ts`) and the hooks are registered only where that cannot be done;
  * 4. code that cannot be instrumented is reported on stderr once per thread: native addons (`process.dlopen`) and
  *    WebAssembly (`WebAssembly.compile`, `compileStreaming`, `instantiate`, `instantiateStreaming`, `new Module`).
  * Before them, Node's source maps are enabled (`process.setSourceMapsEnabled`, as `--enable-source-maps`): every
@@ -33,9 +33,10 @@ import type { WorkerOptions } from 'node:worker_threads';
 import type { Runtime, RuntimeFactory } from '../hooks/contract.js';
 import { installRuntime } from '../hooks/install.js';
 import { threadHooks } from '../hooks/thread.js';
-import { LAZY_ESM_KEY, lazyEsmThread, mayImport, startsCommonJs } from './lazy-esm.js';
+import { importsDataUrl, loadEsmInThread } from './esm-source.js';
+import { LAZY_ESM_KEY, lazyEsmThread, startsWithoutHooks } from './lazy-esm.js';
 import { settings } from './settings.js';
-import { loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
+import { isOwn, loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
 
 /** `./register.js`, the preload every thread loads (by file URL and path): workers are given it. */
 const REGISTER_URL = new URL('./register.js', import.meta.url).href;
@@ -62,12 +63,35 @@ function loadRuntime(defaultRuntime: () => RuntimeFactory): Runtime {
 }
 
 /**
- * Step 2: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts`/`.mts` files are type-stripped first.
- * With `lazyEsm` (a worker started without the ES module hooks, `./lazy-esm.ts`), the hooks are registered before a
- * file is compiled that is an ES module (format `module`: `require(esm)`), that is not CommonJS (module-syntax
- * detection) or that may call `import()`.
+ * A worker started without the ES module hooks (`./lazy-esm.ts`): its ES modules are instrumented in the thread
+ * (`./esm-source.ts`), and the hooks are registered, once, where it cannot (see `./lazy-esm.ts`), and before the
+ * program registers hooks of its own, which then come after the runtime's as when these were registered at start.
+ * @returns the function that registers them (blocking while Node starts this thread's loader-hooks thread).
  */
-function instrumentCommonJs(lazyEsm: boolean): void {
+function lazyEsmHooks(): () => void {
+  const register = Module.register;
+  let registered = false;
+  const registerHooks = (): void => {
+    if (registered) return;
+    registered = true;
+    register(LOADER_URL);
+  };
+  Module.register = function (this: unknown, ...args: Parameters<typeof register>) {
+    registerHooks();
+    return Reflect.apply(register, this, args);
+  } as typeof register;
+  Object.defineProperty(Module.register, 'name', { value: register.name });
+  loadEsmInThread(registerHooks);
+  return registerHooks;
+}
+
+/**
+ * Step 2: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts`/`.mts` files are type-stripped first.
+ * With `registerHooks` (a worker started without the ES module hooks, {@link lazyEsmHooks}), the hooks are
+ * registered before a file is compiled that is an ES module (format `module`: `require(esm)`), that is not CommonJS
+ * (module-syntax detection) or that imports a `data:` URL.
+ */
+function instrumentCommonJs(registerHooks: (() => void) | undefined): void {
   interface CjsModule {
     _compile(content: string, filename: string, format?: string): unknown;
   }
@@ -76,13 +100,12 @@ function instrumentCommonJs(lazyEsm: boolean): void {
     _extensions: Record<string, (module: CjsModule, filename: string) => void>;
   };
   const compile = cjs.prototype._compile;
-  let esmHooks = !lazyEsm;
   cjs.prototype._compile = function (this: CjsModule, content: string, filename: string, format?: string) {
     const code = transformSource(content, filename, false);
-    if (!esmHooks && (format === 'module' || rejectedByEngine(code) || mayImport(content))) {
-      esmHooks = true;
-      Module.register(LOADER_URL); // blocks while Node starts this thread's loader-hooks thread
-    }
+    // the rewriter's own modules (ES modules in dist/, loaded by require on first use) need no hooks
+    const own = loadingTool() || isOwn(filename);
+    if (registerHooks && !own && (format === 'module' || rejectedByEngine(code) || importsDataUrl(content)))
+      registerHooks();
     // the program runs outside any catch: an error rethrown here would be printed with this frame's source line
     if (!rejectedByEngine(code)) return compile.call(this, code, filename);
     try {
@@ -148,7 +171,7 @@ function instrumentWorkers(runtime: Runtime): void {
         !inherited.includes(REGISTER_PATH);
       if (addPreload) opts = { ...opts, execArgv: [...inherited, '--require', REGISTER_PATH] };
       threads.setEnvironmentData(PRELOAD_ADDED, addPreload);
-      threads.setEnvironmentData(LAZY_ESM_KEY, startsCommonJs(filename, options));
+      threads.setEnvironmentData(LAZY_ESM_KEY, startsWithoutHooks(filename, options));
       runtime.worker?.beforeSpawn(opts);
       try {
         super(code, opts);
@@ -210,8 +233,7 @@ function warnUninstrumented(): void {
 export function setUpThread(defaultRuntime: () => RuntimeFactory): void {
   process.setSourceMapsEnabled(true); // the rewritten files' inline maps: stacks in the program's columns
   const runtime = loadRuntime(defaultRuntime);
-  const lazyEsm = lazyEsmThread();
-  instrumentCommonJs(lazyEsm);
+  instrumentCommonJs(lazyEsmThread() ? lazyEsmHooks() : undefined);
   instrumentWorkers(runtime);
   warnUninstrumented();
   syncBuiltinESMExports();

@@ -1,11 +1,13 @@
 /**
- * Workers whose entry is CommonJS start without the ES module loader hooks (`src/node/lazy-esm.ts`, issue 24 §2), and
- * still every module they run is instrumented: a race written in the CommonJS entry, in an ES module it loads by
- * `import()`, or in a `.js` entry that is an ES module by Node's module-syntax detection is reported, as for an ES
- * module worker; and the program runs as under plain node (`workerData`, `env`, `execArgv`, `resourceLimits`, the
- * worker's error and exit code). The programs are written to a temporary directory whose package.json has no `type`.
- * Which workers start so: as Node 20 decides to run an entry with the CommonJS loader, and none under an option that
- * loads it (or the eval code) as an ES module.
+ * Workers whose entry is CommonJS or an ES module start without the ES module loader hooks (`src/node/lazy-esm.ts`,
+ * `src/node/esm-source.ts`, issue 24 §2), and still every module they run is instrumented: a race written in the
+ * CommonJS entry, in an ES module it loads by `import()`, in a `.js` entry that is an ES module by Node's module-syntax
+ * detection, in an ES module entry, in what it imports (statically, by `import()`, a `.js` of no `type`, a `data:`
+ * module) is reported; the worker loads no loader hooks unless it needs them; and the program runs as under plain node
+ * (`workerData`, `env`, `execArgv`, `resourceLimits`, the worker's error and exit code, `fs.promises.readFile` of a
+ * module's URL, `Error.prepareStackTrace`). The programs are written to a temporary directory whose package.json has
+ * no `type`. Which workers start so: entries Node 20 runs with its default loaders, and none under an option that
+ * changes how modules are loaded.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -13,7 +15,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { WorkerOptions } from 'node:worker_threads';
-import { mayImport, startsCommonJs as startsCommonJsWith } from '../../src/node/lazy-esm.js';
+import { importsDataUrl } from '../../src/node/esm-source.js';
+import { startsWithoutHooks as startsWithoutHooksWith } from '../../src/node/lazy-esm.js';
 import type { JsonReport } from '../../src/report/json.js';
 import { cliAsync, tempPath } from '../helpers/helpers.js';
 
@@ -94,6 +97,64 @@ const run = (file, options) =>
 parentPort.postMessage({ workerData, env: process.env, execArgv: process.execArgv, old: resourceLimits.maxOldGenerationSizeMb });
 `,
   'throws.cjs': `throw new RangeError('from the worker');\n`,
+  'entry.mjs': `import { write } from './write.mjs';\nwrite();\n`,
+  'dynamic-import.mjs': `import('./write.mjs').then((m) => m.write());\n`,
+  'stack-hooks.mjs': `Error.prepareStackTrace = () => 'no frames';
+Error.stackTraceLimit = 0;
+import('./write.mjs').then((m) => m.write());
+`,
+  // a test's mock of fs.promises.readFile that calls the one it replaced (node:test's mock.method does)
+  'mock-read.mjs': `import { promises } from 'node:fs';
+const readFile = promises.readFile;
+promises.readFile = function mocked(...args) {
+  return readFile.apply(this, args);
+};
+import('./write.mjs').then((m) => m.write());
+`,
+  'typeless.js': `import { workerData } from 'node:worker_threads';\nexport function write() {\n  ${WRITE}\n}\n`,
+  'imports-typeless.mjs': `import { write } from './typeless.js';\nwrite();\n`,
+  'data-import.mjs': `const source = \`import { workerData } from 'node:worker_threads';\nexport function write() {\n  ${WRITE}\n}\n\`;
+import('data:text/javascript,' + encodeURIComponent(source)).then((m) => m.write());
+`,
+  'own-hooks-entry.mjs': `import { register } from 'node:module';
+register(new URL('./own-hooks.mjs', import.meta.url).href, { data: new URL('./seen.txt', import.meta.url).pathname });
+const { write } = await import('./write.mjs');
+write();
+`,
+  // what a worker sees of its loading: the loader-hooks module (loaded by node:module register), its own source read
+  // back, a stack under a program's Error.prepareStackTrace, import.meta and a module loaded after that
+  'hooks.cjs': `const { Worker } = require('node:worker_threads');
+const run = (file) =>
+  new Promise((resolve) => {
+    const w = new Worker(require('node:path').join(__dirname, file));
+    w.on('message', (m) => console.log(file, JSON.stringify(m)));
+    w.on('error', (e) => console.log('error', e.message));
+    w.on('exit', resolve);
+  });
+(async () => {
+  for (const file of ['sees.mjs', 'sees.cjs', 'sees-data.mjs']) await run(file);
+})();
+`,
+  'sees.mjs': `import { parentPort } from 'node:worker_threads';
+import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+const own = await readFile(new URL(import.meta.url));
+Error.prepareStackTrace = (e, frames) => \`frames \${frames.length}\`;
+const { x } = await import('./seen.mjs');
+const stack = new Error('e').stack;
+Error.prepareStackTrace = undefined;
+parentPort.postMessage({
+  hooks: process.moduleLoadList.some((m) => m.endsWith('esm/hooks')),
+  ownSource: own.equals(readFileSync(new URL(import.meta.url))),
+  stack, x, url: import.meta.url.endsWith('/sees.mjs'), resolved: import.meta.resolve('./seen.mjs').endsWith('/seen.mjs'),
+});
+`,
+  'seen.mjs': 'export const x = 42;\n',
+  'sees.cjs': `require('node:worker_threads').parentPort.postMessage({ hooks: process.moduleLoadList.some((m) => m.endsWith('esm/hooks')) });\n`,
+  'sees-data.mjs': `import { parentPort } from 'node:worker_threads';
+const { x } = await import('data:text/javascript,export const x = 1;');
+parentPort.postMessage({ hooks: process.moduleLoadList.some((m) => m.endsWith('esm/hooks')), x });
+`,
   'exits.cjs': `process.exit(5);\n`,
 };
 
@@ -120,27 +181,32 @@ function node(args: string[]) {
   return { code: r.status, stdout: r.stdout };
 }
 
+/**
+ * A test that `goldilocks run main.cjs <worker>` reports the race written in `file` (a path ending or a URL prefix,
+ * said as `where`), and that the program prints what it prints under node.
+ */
+function reportsRace(worker: string, where: string, file: string): void {
+  test(
+    `a race written in ${where} is reported, and the program prints what it prints under node`,
+    LIMIT,
+    async () => {
+      const r = await run(['main.cjs', worker]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.report.summary.racyVariables, 1, r.stderr);
+      const location = r.report.races[0].previous.location;
+      assert.ok(location.includes(file), location);
+      assert.equal(r.stdout, node(['main.cjs', worker]).stdout);
+    },
+  );
+}
+
 describe('a worker with a CommonJS entry (started without the ES module hooks)', () => {
-  for (const [worker, where] of [
-    ['entry.cjs', 'its CommonJS entry'],
-    ['dynamic-import.cjs', 'an ES module it loads with import()'],
-    ['detected.js', 'a .js entry that is an ES module (module-syntax detection)'],
-  ]) {
-    test(
-      `a race written in ${where} is reported, and the program prints what it prints under node`,
-      LIMIT,
-      async () => {
-        const r = await run(['main.cjs', worker]);
-        assert.equal(r.code, 0, r.stderr);
-        assert.equal(r.report.summary.racyVariables, 1, r.stderr);
-        assert.match(
-          r.report.races[0].previous.location,
-          new RegExp(`${worker === 'entry.cjs' ? 'entry.cjs' : 'write.mjs'}:\\d+:\\d+$`),
-        );
-        assert.equal(r.stdout, node(['main.cjs', worker]).stdout);
-      },
-    );
-  }
+  for (const [worker, where, file] of [
+    ['entry.cjs', 'its CommonJS entry', '/entry.cjs:'],
+    ['dynamic-import.cjs', 'an ES module it loads with import()', '/write.mjs:'],
+    ['detected.js', 'a .js entry that is an ES module (module-syntax detection)', '/write.mjs:'],
+  ])
+    reportsRace(worker, where, file);
 
   test(
     'hooks the program registers itself (node:module register) get instrumented source, as when registered at start',
@@ -170,7 +236,71 @@ describe('a worker with a CommonJS entry (started without the ES module hooks)',
   );
 });
 
-describe('which workers start without the ES module hooks (startsCommonJs)', () => {
+describe('a worker with an ES module entry (started without the ES module hooks)', () => {
+  for (const [worker, where, file] of [
+    ['entry.mjs', 'a module its ES module entry imports', 'write.mjs'],
+    ['dynamic-import.mjs', 'a module it loads with import()', 'write.mjs'],
+    [
+      'stack-hooks.mjs',
+      'a module it loads under its own Error.prepareStackTrace and stackTraceLimit',
+      'write.mjs',
+    ],
+    ['mock-read.mjs', 'a module it loads while fs.promises.readFile is mocked', 'write.mjs'],
+    [
+      'imports-typeless.mjs',
+      'a .js module of no package type it imports (module-syntax detection)',
+      'typeless.js',
+    ],
+    ['data-import.mjs', 'a data: module it imports', 'data:text/javascript,'],
+    ['own-hooks-entry.mjs', 'a module it loads after registering hooks of its own', 'write.mjs'],
+  ])
+    reportsRace(worker, where, file);
+
+  test(
+    'hooks the program registers itself in an ES module worker get instrumented source',
+    LIMIT,
+    async () => {
+      await run(['main.cjs', 'own-hooks-entry.mjs']);
+      assert.equal(readFileSync(join(DIR, 'seen.txt'), 'utf8'), 'instrumented');
+    },
+  );
+
+  test(
+    'no loader hooks are loaded unless needed (a data: module); the program sees its modules as under node',
+    LIMIT,
+    async () => {
+      const lines = (out: string) =>
+        out
+          .trim()
+          .split('\n')
+          .map((l) => [l.slice(0, l.indexOf(' ')), JSON.parse(l.slice(l.indexOf(' ') + 1))]);
+      const plain = lines(node(['hooks.cjs']).stdout);
+      const r = await run(['hooks.cjs']);
+      assert.equal(r.code, 0, r.stderr);
+      const under = lines(r.stdout);
+      assert.deepEqual(
+        under.map(([f, m]) => [f, m.hooks]),
+        [
+          ['sees.mjs', false],
+          ['sees.cjs', false],
+          ['sees-data.mjs', true],
+        ],
+      );
+      assert.deepEqual(
+        plain.map(([f, m]) => [f, m.hooks]),
+        under.map(([f]) => [f, false]),
+      );
+      const rest = (ls: typeof plain) => ls.map(([f, { hooks, ...m }]) => [f, m]);
+      assert.deepEqual(rest(under), rest(plain));
+      assert.deepEqual(under[0][1], { ...plain[0][1], hooks: false });
+      assert.equal(plain[0][1].ownSource, true);
+      assert.equal(plain[0][1].x, 42);
+      assert.match(plain[0][1].stack, /^frames \d+$/);
+    },
+  );
+});
+
+describe('which workers start without the ES module hooks (startsWithoutHooks)', () => {
   const file = (name: string, text = '') => {
     const p = join(DIR, name);
     mkdirSync(join(p, '..'), { recursive: true });
@@ -178,54 +308,69 @@ describe('which workers start without the ES module hooks (startsCommonJs)', () 
     return p;
   };
   // the options of this test process (node --import tsx) left out: only the worker's own
-  const startsCommonJs = (f: string | URL, o: WorkerOptions | undefined) => startsCommonJsWith(f, o, []);
+  const plain = { options: [], mainTypeScript: false };
+  const startsWithoutHooks = (f: string | URL, o: WorkerOptions | undefined) =>
+    startsWithoutHooksWith(f, o, plain);
   file('esm/package.json', '{"type":"module"}');
   const depScope = file('esm/node_modules/dep/index.js'); // no package.json: its scope stops at node_modules
   file('bad/package.json', '{ not json');
 
-  test('by the entry: .cjs, and .js in a package scope that is not "type": "module"', () => {
-    assert.equal(startsCommonJs(join(DIR, 'entry.cjs'), undefined), true);
-    assert.equal(startsCommonJs(new URL(`file://${join(DIR, 'detected.js')}`), {}), true);
-    assert.equal(startsCommonJs(join(DIR, 'write.mjs'), undefined), false);
-    assert.equal(startsCommonJs(file('esm/worker.js'), undefined), false);
-    assert.equal(startsCommonJs(file('esm/worker.cjs'), undefined), true);
-    assert.equal(startsCommonJs(depScope, undefined), true);
-    assert.equal(startsCommonJs(file('bad/worker.js'), undefined), false); // Node throws on its package.json
-    assert.equal(startsCommonJs(join(DIR, 'missing.cjs'), undefined), false);
-    assert.equal(startsCommonJs(file('worker.ts'), undefined), false);
+  test('by the entry: .cjs, .mjs and .js files (not TypeScript, not a package.json Node cannot read)', () => {
+    assert.equal(startsWithoutHooks(join(DIR, 'entry.cjs'), undefined), true);
+    assert.equal(startsWithoutHooks(new URL(`file://${join(DIR, 'detected.js')}`), {}), true);
+    assert.equal(startsWithoutHooks(join(DIR, 'write.mjs'), undefined), true);
+    assert.equal(startsWithoutHooks(file('esm/worker.js'), undefined), true);
+    assert.equal(startsWithoutHooks(file('esm/worker.cjs'), undefined), true);
+    assert.equal(startsWithoutHooks(depScope, undefined), true);
+    assert.equal(startsWithoutHooks(file('bad/worker.js'), undefined), false); // Node throws on its package.json
+    assert.equal(startsWithoutHooks(join(DIR, 'missing.cjs'), undefined), false);
+    assert.equal(startsWithoutHooks(file('worker.ts'), undefined), false);
   });
 
-  test('eval code, unless it may import()', () => {
-    assert.equal(startsCommonJs('require("node:fs")', { eval: true }), true);
-    assert.equal(startsCommonJs('import("node:fs")', { eval: true }), false);
+  test('eval code, with import() or without', () => {
+    assert.equal(startsWithoutHooks('require("node:fs")', { eval: true }), true);
+    assert.equal(startsWithoutHooks('import("node:fs")', { eval: true }), true);
   });
 
-  test('never under an option that loads the entry or eval code as an ES module', () => {
+  test('never under an option that changes how modules are loaded', () => {
     for (const execArgv of [
-      ['--import', 'tsx'],
-      ['--import=tsx'],
       ['--loader', 'x'],
       ['--experimental-loader=x'],
       ['--experimental-default-type=module'],
       ['--input-type=module'],
+      ['--experimental-policy=p.json'],
+      ['--experimental-permission'],
+      ['--experimental-network-imports'],
     ])
-      assert.equal(startsCommonJs(join(DIR, 'entry.cjs'), { execArgv }), false, execArgv.join(' '));
-    assert.equal(startsCommonJs(join(DIR, 'entry.cjs'), { execArgv: ['--no-warnings'] }), true);
-    assert.equal(startsCommonJsWith(join(DIR, 'entry.cjs'), {}, ['--require x --import tsx']), false); // NODE_OPTIONS
+      assert.equal(startsWithoutHooks(join(DIR, 'entry.mjs'), { execArgv }), false, execArgv.join(' '));
+    for (const execArgv of [['--no-warnings'], ['--import', 'tsx'], ['--import=tsx']])
+      assert.equal(startsWithoutHooks(join(DIR, 'entry.mjs'), { execArgv }), true, execArgv.join(' '));
+    const nodeOptions = { options: ['--require x --loader tsx'], mainTypeScript: false };
+    assert.equal(startsWithoutHooksWith(join(DIR, 'entry.mjs'), {}, nodeOptions), false);
   });
 
-  test('mayImport: a word starting with import, or eval or Function, anywhere', () => {
-    assert.equal(mayImport('module.exports = 1;'), false);
-    for (const s of [
-      'import(x)',
-      'import /* c */ (x)',
-      '// import',
-      "new F('return import(m)')",
-      '{ importModuleDynamically: c }',
-      'eval(s)',
-      'new Function(s)',
-    ])
-      assert.equal(mayImport(s), true, s);
-    assert.equal(mayImport('const reimport = 1; evaluate(); Functions;'), false);
+  test('never in a process whose TypeScript main module the runtime runs (its workers may import .ts)', () => {
+    const ts = (options: string[]) =>
+      startsWithoutHooksWith(join(DIR, 'entry.mjs'), {}, { options, mainTypeScript: true });
+    assert.equal(ts([]), false);
+    assert.equal(ts(['--require x']), false);
+    assert.equal(ts(['--import=tsx']), true); // tsx runs it, as under node
   });
+});
+
+test('importsDataUrl: a literal data: specifier of import(), import or from; not a data: URL used otherwise', () => {
+  for (const s of [
+    "import('data:text/javascript,x')",
+    'await import ( `data:text/javascript,` + s)',
+    "import 'data:text/javascript,x';",
+    'export { x } from "data:text/javascript,export const x = 1";',
+  ])
+    assert.equal(importsDataUrl(s), true, s);
+  for (const s of [
+    'd.responseURL=`data:text/javascript,` + encodeURIComponent(c)',
+    'return"data:application/json;charset=utf-8;base64,"+btoa(m)',
+    "Buffer.from('data:x')",
+    '//# sourceMappingURL=data:application/json;base64,e30=',
+  ])
+    assert.equal(importsDataUrl(s), false, s);
 });
