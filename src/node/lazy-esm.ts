@@ -71,23 +71,37 @@ const LOADER_OPTIONS =
 /** A module the program preloads as an ES module (a TypeScript loader such as tsx, see the file header). */
 const IMPORT_OPTION = /(?:^|\s)--import\b/;
 
+/**
+ * Is this Node's default ES module `load` known to read a `file:` module through `fs.promises.readFile`, the call
+ * `./esm-source.ts` instruments (Node 20's `internal/modules/esm/load`, `getSource`)? Other majors may read sources
+ * otherwise (synchronously), which would leave modules uninstrumented: their workers keep the hooks.
+ */
+export const IN_THREAD_LOAD = process.versions.node.split('.')[0] === '20';
+
 /** What a worker inherits of its process that {@link startsWithoutHooks} weighs. */
 export interface Inherited {
   /** The options beside the worker's `execArgv`: this thread's `execArgv` and the process's `NODE_OPTIONS`. */
   options: readonly string[];
   /** Is the process's main module TypeScript? */
   mainTypeScript: boolean;
+  /** Does this Node load ES modules the way `./esm-source.ts` instruments ({@link IN_THREAD_LOAD})? */
+  inThreadLoad: boolean;
 }
 
 /**
  * May the worker `new Worker(filename, options)` starts run without the ES module hooks, by the rules of the file
- * header? False when in doubt.
+ * header? False when in doubt, and on a Node whose loader `./esm-source.ts` was not written for ({@link IN_THREAD_LOAD}).
  */
 export function startsWithoutHooks(
   filename: string | URL,
   options: WorkerOptions | undefined,
-  inherited: Inherited = { options: [...process.execArgv, nodeOptions], mainTypeScript },
+  inherited: Inherited = {
+    options: [...process.execArgv, nodeOptions],
+    mainTypeScript,
+    inThreadLoad: IN_THREAD_LOAD,
+  },
 ): boolean {
+  if (!inherited.inThreadLoad) return false;
   const argv = [...(options?.execArgv ?? []), ...inherited.options];
   if (argv.some((a) => LOADER_OPTIONS.test(a))) return false;
   if (inherited.mainTypeScript && !argv.some((a) => IMPORT_OPTION.test(a))) return false;

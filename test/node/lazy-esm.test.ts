@@ -308,7 +308,7 @@ describe('which workers start without the ES module hooks (startsWithoutHooks)',
     return p;
   };
   // the options of this test process (node --import tsx) left out: only the worker's own
-  const plain = { options: [], mainTypeScript: false };
+  const plain = { options: [], mainTypeScript: false, inThreadLoad: true };
   const startsWithoutHooks = (f: string | URL, o: WorkerOptions | undefined) =>
     startsWithoutHooksWith(f, o, plain);
   file('esm/package.json', '{"type":"module"}');
@@ -345,16 +345,27 @@ describe('which workers start without the ES module hooks (startsWithoutHooks)',
       assert.equal(startsWithoutHooks(join(DIR, 'entry.mjs'), { execArgv }), false, execArgv.join(' '));
     for (const execArgv of [['--no-warnings'], ['--import', 'tsx'], ['--import=tsx']])
       assert.equal(startsWithoutHooks(join(DIR, 'entry.mjs'), { execArgv }), true, execArgv.join(' '));
-    const nodeOptions = { options: ['--require x --loader tsx'], mainTypeScript: false };
+    const nodeOptions = { options: ['--require x --loader tsx'], mainTypeScript: false, inThreadLoad: true };
     assert.equal(startsWithoutHooksWith(join(DIR, 'entry.mjs'), {}, nodeOptions), false);
   });
 
   test('never in a process whose TypeScript main module the runtime runs (its workers may import .ts)', () => {
     const ts = (options: string[]) =>
-      startsWithoutHooksWith(join(DIR, 'entry.mjs'), {}, { options, mainTypeScript: true });
+      startsWithoutHooksWith(
+        join(DIR, 'entry.mjs'),
+        {},
+        { options, mainTypeScript: true, inThreadLoad: true },
+      );
     assert.equal(ts([]), false);
     assert.equal(ts(['--require x']), false);
     assert.equal(ts(['--import=tsx']), true); // tsx runs it, as under node
+  });
+
+  test('never on a Node whose ES module loader esm-source.ts was not written for (IN_THREAD_LOAD false)', () => {
+    const other = { options: [], mainTypeScript: false, inThreadLoad: false };
+    for (const entry of ['entry.cjs', 'entry.mjs'])
+      assert.equal(startsWithoutHooksWith(join(DIR, entry), undefined, other), false, entry);
+    assert.equal(startsWithoutHooksWith('require("node:fs")', { eval: true }, other), false);
   });
 });
 
