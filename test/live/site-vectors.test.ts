@@ -109,4 +109,16 @@ describe('site vectors', () => {
     const first = s.heap[base + 1];
     for (let p = 1; p < 4; p++) assert.equal(s.heap[base + p * PAGE_INTS + 1], first, `page ${p}`);
   });
+
+  test('pages taking three vectors in turn (moldyn: three sites over 8 words) share three lists', () => {
+    const { s, base, one } = twoThreads();
+    // word k of page p at the site of its index in the array modulo 3: pages 0, 3 alike, 1 and 2 apart
+    for (let p = 0; p < 4; p++)
+      accessPage(one, base + p * PAGE_INTS, Access.WRITE, (k) => siteOne(8 * p + k), upward);
+    const census = shadowCensus(s);
+    assert.equal(census.uniformPages, 4);
+    assert.equal(census.sharedPages, 4);
+    assert.equal(s.heap[base + 3 * PAGE_INTS + 1], s.heap[base + 1], "page 3 shares page 0's list");
+    assert.equal(census.sharedInfoBytes, 6 * Info.SIZE * 4, 'three lists of one Info, and their headers');
+  });
 });

@@ -12,7 +12,7 @@
  *
  * **Info** (8 Int32 in the shadow heap): `next`, `flags` (byte mask | WRITE | ATOMIC), `owner` (thread id), `pos`
  * (length of the synchronization event list when the access was checked), `site` (string id of its
- * `file:line:column`), `alock` (key of a sync-library lock held at the access, two words, 0 = none), `ls` (0, or an
+ * `file:line:column`; on a merged page, minus the heap index of a vector of its 8 words' sites: {@link siteAt}), `alock` (key of a sync-library lock held at the access, two words, 0 = none), `ls` (0, or an
  * explicit lockset of `../memory/locksets.ts` that the Info holds a reference on: {owner} at `pos` evaluated up to
  * the lockset's start, §5.4 — its walks start there; `pos` stays the access's, for the memo). A word keeps
  * the last write of each byte and, since it, the last read of each byte by each thread (the paper's `WriteInfo`,
@@ -1053,8 +1053,9 @@ export class Shadow {
     if (!this.listsShared || heap[page + 3] !== UNIFORM || heap[page + SHARED_SLOT] !== 0) return;
     const own = heap[page + 1];
     if (own === 0) return;
-    // the candidate of the lists like this one: by the first Info's site and kind (a loop interleaves arrays)
-    const slot = (heap[own + Info.SITE] ^ heap[own + Info.FLAGS]) & (CANDIDATES - 1);
+    // the candidate of the lists like this one: by the first Info's site (its first word's, for a site vector:
+    // moldyn's pages take three vectors in turn, each starting at another site) and kind (a loop interleaves arrays)
+    const slot = (siteAt(heap, own, 0) ^ heap[own + Info.FLAGS]) & (CANDIDATES - 1);
     const last = this.candidates[slot];
     if (last !== 0 && sameList(heap, heap[last + Shared.FIRST], own)) {
       this.addRefs(last, 1);
