@@ -151,7 +151,7 @@ describe('shared lists', () => {
     writePages(one, base, 2);
     const h = header(s, base);
     const shared = s.heap[h + Shared.FIRST];
-    for (let p = 0; p < 2; p++) one.access(base + p * PAGE_INTS + 2 * 3, 0xff, Access.WRITE, 30, true); // split both
+    for (let p = 0; p < 2; p++) one.access(base + p * PAGE_INTS + 2 * 3, 0xff, 0, 30, true); // split both
     assert.equal(s.heap[h + Shared.REFS], 1, 'only the candidate');
     // pages 2 and 3, written at another site, make another candidate: the first list is freed
     for (let w = 16; w < 32; w++) one.access(base + 2 * w, 0xff, Access.WRITE, 31, true);

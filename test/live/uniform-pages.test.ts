@@ -45,14 +45,14 @@ describe('uniform pages', () => {
     assert.equal(one.access(base + 2 * 3, 0xff, Access.WRITE, 7, true), undefined);
     assert.ok(isUniform(s, base));
     assert.equal(infos(s, base), 1);
-    // another site is another record: split
-    one.access(base + 2 * 3, 0xff, Access.WRITE, 8, true);
+    // another kind is another record: split
+    one.access(base + 2 * 3, 0xff, 0, 8, true);
     assert.ok(!isUniform(s, base));
   });
 
   test('words with different histories stay apart', () => {
     const { s, base, one } = setUp();
-    for (let w = 0; w < 8; w++) one.access(base + 2 * w, 0xff, Access.WRITE, w === 3 ? 8 : 7, true);
+    for (let w = 0; w < 8; w++) one.access(base + 2 * w, w === 3 ? 0x0f : 0xff, Access.WRITE, 7, true);
     assert.ok(!isUniform(s, base));
     assert.equal(infos(s, base), 8);
   });

@@ -12,7 +12,7 @@
  *
  * **Info** (8 Int32 in the shadow heap): `next`, `flags` (byte mask | WRITE | ATOMIC), `owner` (thread id), `pos`
  * (length of the synchronization event list when the access was checked), `site` (string id of its
- * `file:line:column`), `alock` (key of a sync-library lock held at the access, two words, 0 = none), `ls` (0, or an
+ * `file:line:column`; on a merged page, minus the heap index of a vector of its 8 words' sites: {@link siteAt}), `alock` (key of a sync-library lock held at the access, two words, 0 = none), `ls` (0, or an
  * explicit lockset of `../memory/locksets.ts` that the Info holds a reference on: {owner} at `pos` evaluated up to
  * the lockset's start, §5.4 — its walks start there; `pos` stays the access's, for the memo). A word keeps
  * the last write of each byte and, since it, the last read of each byte by each thread (the paper's `WriteInfo`,
@@ -191,6 +191,25 @@ function sameList(heap: Int32Array, a: number, b: number): boolean {
   return a === b;
 }
 
+/**
+ * The site of Info `e` on word `k` (0–7) of its page: its `SITE`, or, when that is negative, entry `k` of the site
+ * vector at heap index −`SITE` ({@link Shadow.mergeSites}).
+ */
+export function siteAt(heap: Int32Array, e: number, k: number): number {
+  const site = heap[e + Info.SITE];
+  return site >= 0 ? site : heap[k - site];
+}
+
+/** Do the lists from Infos `a` and `b` hold records equal but for their sites (every word but `NEXT`, `SITE`), in order? */
+function sameButSites(heap: Int32Array, a: number, b: number): boolean {
+  for (; a !== 0 && b !== 0; a = heap[a + Info.NEXT], b = heap[b + Info.NEXT])
+    for (let f = 1; f < Info.SIZE; f++) if (f !== Info.SITE && heap[a + f] !== heap[b + f]) return false;
+  return a === b;
+}
+
+/** Site vectors a thread makes at most ({@link Shadow.mergeSites}; never freed: 32 bytes each). */
+const SITE_VECTORS_MAX = 1024;
+
 /** Index of the first check-decision counter (CHECK_DECISIONS, in order) in STATS. */
 const DECIDED = STAT[CHECK_DECISIONS[0]];
 
@@ -358,11 +377,12 @@ export class Shadow {
           w = stop;
           continue;
         }
-        if (n === 1 && heap[page + 3] === UNIFORM && this.unchanged(heap, page, first, flags, site)) {
+        const k = (w - page) / 2; // the word in its page
+        if (n === 1 && heap[page + 3] === UNIFORM && this.unchanged(heap, page, k, first, flags, site)) {
           // an element accessed again since its last synchronization: checked on the page's list, kept whole
           this.lastConflict = this.shortCircuited(heap, page, first, flags)
             ? undefined
-            : this.find(page, first, flags);
+            : this.find(page, first, flags, k);
           return 1;
         }
         const from = w;
@@ -376,7 +396,7 @@ export class Shadow {
         const lastByte =
           stop === page + PAGE_INTS && (stop !== end || (end - 2 === word ? first : last) & 0x80);
         const firstByte = from === page && (page !== word || first & 1);
-        if (lastByte || firstByte) this.merge(heap, page);
+        if (lastByte || firstByte || (n === 1 && this.soleInfo(heap, word))) this.merge(heap, page);
       } finally {
         unlockPage(s, page);
       }
@@ -741,6 +761,7 @@ export class Shadow {
     heap[page + 3] = 0;
     const infos = this.infosOf(heap[page + 1]);
     for (let k = 3; k < PAGE_INTS; k += 2) this.copyTo(page + k, infos, -1);
+    for (const e of infos) heap[e + Info.SITE] = siteAt(heap, e, 0); // its own, as the copies took theirs
   }
 
   /** The Infos of the list from Info `e`, in order. */
@@ -759,10 +780,12 @@ export class Shadow {
 
   /**
    * Links copies of the Infos `infos`, in order, as the list of the word whose head is at heap index `head` (empty);
-   * the last copy's `pos` is `pos` unless negative. Each copy is filled before the store that links it.
+   * the last copy's `pos` is `pos` unless negative; each copy's site is the word's ({@link siteAt}). Each copy is
+   * filled before the store that links it.
    */
   private copyTo(head: number, infos: number[], pos: number): void {
     let heap = this.s.heap;
+    const k = (head - 1 - lockOf(head)) / 2; // the word in its page
     let tail = head - Info.NEXT; // heap[tail + NEXT] is the word's head
     for (let i = 0; i < infos.length; i++) {
       const e = infos[i];
@@ -771,6 +794,7 @@ export class Shadow {
       for (let f = 1; f < Info.SIZE; f++) heap[c + f] = heap[e + f];
       if (heap[c + Info.LS] !== 0) retainLockset(this.s, heap[c + Info.LS]);
       if (pos >= 0 && i === infos.length - 1) heap[c + Info.POS] = pos;
+      heap[c + Info.SITE] = siteAt(heap, e, k);
       heap[c + Info.NEXT] = 0;
       heap[tail + Info.NEXT] = c;
       tail = c;
@@ -834,11 +858,19 @@ export class Shadow {
   }
 
   /**
-   * Would {@link record} leave the list of word `word` as it is? When it holds this thread's Info of exactly this
+   * Would {@link record} leave the list of word `word` (its word `k` of 8, whose sites it reads when `word` is a
+   * uniform page's: {@link siteAt}) as it is? When it holds this thread's Info of exactly this
    * access (kind, bytes, `pos`, site, alock; no explicit lockset) and no other Info that the record would change:
    * an element accessed again since this thread's last synchronization. Lock held.
    */
-  private unchanged(heap: Int32Array, word: number, mask: number, flags: number, site: number): boolean {
+  private unchanged(
+    heap: Int32Array,
+    word: number,
+    k: number,
+    mask: number,
+    flags: number,
+    site: number,
+  ): boolean {
     if (!this.sameAccessKept) return false;
     const t = this.t;
     const write = (flags & Access.WRITE) !== 0;
@@ -856,7 +888,7 @@ export class Shadow {
         f !== same ||
         !own ||
         heap[e + Info.POS] !== this.now() ||
-        heap[e + Info.SITE] !== site ||
+        siteAt(heap, e, k) !== site ||
         heap[e + Info.LS] !== 0 ||
         heap[e + Info.ALOCK_A] !== (held.length ? held[held.length - 2] : 0) ||
         heap[e + Info.ALOCK_B] !== (held.length ? held[held.length - 1] : 0)
@@ -889,9 +921,17 @@ export class Shadow {
     if (e0 === 0) return;
     for (let k = 3; k < PAGE_INTS; k += 2)
       if (!sameList(heap, e0, heap[page + k])) {
-        this.pattern(heap, page);
+        if (!this.mergeSites(heap, page)) this.pattern(heap, page);
         return;
       }
+    this.makeUniform(heap, page);
+  }
+
+  /**
+   * The first word's list of page `page`, split, stands for all 8 from now on: the other lists are freed, the page
+   * marked {@link UNIFORM} and its list offered for sharing ({@link shareList}). Lock held.
+   */
+  private makeUniform(heap: Int32Array, page: number): void {
     for (let k = 3; k < PAGE_INTS; k += 2) {
       this.releaseList(heap[page + k]);
       heap[page + k] = 0;
@@ -899,6 +939,80 @@ export class Shadow {
     heap[page + SHARED_SLOT] = 0; // a split page's: unused, or a position left by a stopped pattern
     heap[page + 3] = UNIFORM;
     this.shareList(page);
+  }
+
+  /**
+   * **Site vectors** (issue 24 §1, memory): a page whose 8 words' lists are equal record by record but for their sites
+   * — moldyn's positions `pos[3*j]`, `pos[3*j + 1]`, `pos[3*j + 2]`, read at three sites by every thread, and its
+   * forces `acc[base + 3*j + d]` written at three — is merged as {@link merge} merges equal lists: each record of the
+   * first word's list whose 8 sites differ takes, as its `SITE`, minus the heap index of a *site vector* (an
+   * Info-sized record of the 8 sites, word by word), which {@link siteAt} reads: a check reports the site of the word
+   * it was made on, as the 8 lists did, and a split ({@link copyTo}) gives each word its own site again. A vector is
+   * made by this thread, interned by its 8 sites ({@link vectors}, at most {@link SITE_VECTORS_MAX}), filled before
+   * any record names it and never freed or written again, so any thread reads it under any page lock; the pages of
+   * one loop get the same vectors and so equal lists, which {@link shareList} shares. The first list's sites are
+   * written before the marker: a thread stopped in between leaves a split page whose first word names vectors, read
+   * by {@link siteAt} as its own sites. Off where lists are not shared (the online peers read `SITE` directly).
+   * @returns whether the page is uniform now. Lock held; the page is split, its first word's list not empty.
+   */
+  private mergeSites(heap: Int32Array, page: number): boolean {
+    if (!this.listsShared) return false;
+    const e0 = heap[page + 1];
+    for (let k = 3; k < PAGE_INTS; k += 2) if (!sameButSites(heap, e0, heap[page + k])) return false;
+    const at = this.siteCursors;
+    for (let k = 0; k < 8; k++) at[k] = heap[page + 2 * k + 1];
+    const sites = this.newSites;
+    sites.length = 0;
+    for (let e = e0; e !== 0; e = heap[e + Info.NEXT]) {
+      const vector = this.siteWords;
+      let same = true;
+      for (let k = 0; k < 8; k++) {
+        vector[k] = siteAt(heap, at[k], k);
+        if (vector[k] < 0) return false; // not a site (string ids are not negative)
+        same &&= vector[k] === vector[0];
+        at[k] = heap[at[k] + Info.NEXT];
+      }
+      const v = same ? vector[0] : -this.siteVector(vector);
+      if (v === 0 && !same) return false; // no room for another vector
+      sites.push(v);
+    }
+    let r = 0;
+    for (let e = e0; e !== 0; e = heap[e + Info.NEXT]) heap[e + Info.SITE] = sites[r++];
+    this.makeUniform(heap, page);
+    return true;
+  }
+
+  /** The 8 words' Infos {@link mergeSites} compares, the sites of one record, and the first list's new sites. */
+  private readonly siteCursors = new Int32Array(8);
+  private readonly siteWords = new Int32Array(8);
+  private readonly newSites: number[] = [];
+
+  /** The site vectors this thread made, by their 8 sites joined: heap index ({@link mergeSites}). */
+  private readonly vectors = new Map<string, number>();
+
+  /**
+   * The heap index of the site vector of the 8 sites `sites` (non-negative), made if new; 0 when this thread has made
+   * {@link SITE_VECTORS_MAX} already.
+   */
+  private siteVector(sites: Int32Array): number {
+    const key = sites.join();
+    const known = this.vectors.get(key);
+    if (known !== undefined) return known;
+    if (this.vectors.size >= SITE_VECTORS_MAX) return 0;
+    const v = this.free.pop() ?? this.allocInfo();
+    this.s.heap.set(sites, v);
+    this.vectors.set(key, v);
+    return v;
+  }
+
+  /**
+   * Is the list of word `word` (of a split page) one Info, this thread's? Then an access has just written it or read
+   * it first, and its page may have become mergeable ({@link merge}) though the access reached neither end of the
+   * page: moldyn's `acc[base + 3*j + d]` of the pairs within the cut-off, written in no order. Lock held.
+   */
+  private soleInfo(heap: Int32Array, word: number): boolean {
+    const e = heap[word + 1];
+    return e !== 0 && heap[e + Info.NEXT] === 0 && heap[e + Info.OWNER] === this.t;
   }
 
   /**
@@ -939,8 +1053,9 @@ export class Shadow {
     if (!this.listsShared || heap[page + 3] !== UNIFORM || heap[page + SHARED_SLOT] !== 0) return;
     const own = heap[page + 1];
     if (own === 0) return;
-    // the candidate of the lists like this one: by the first Info's site and kind (a loop interleaves arrays)
-    const slot = (heap[own + Info.SITE] ^ heap[own + Info.FLAGS]) & (CANDIDATES - 1);
+    // the candidate of the lists like this one: by the first Info's site (its first word's, for a site vector:
+    // moldyn's pages take three vectors in turn, each starting at another site) and kind (a loop interleaves arrays)
+    const slot = (siteAt(heap, own, 0) ^ heap[own + Info.FLAGS]) & (CANDIDATES - 1);
     const last = this.candidates[slot];
     if (last !== 0 && sameList(heap, heap[last + Shared.FIRST], own)) {
       this.addRefs(last, 1);
@@ -1074,8 +1189,11 @@ export class Shadow {
     return false;
   }
 
-  /** The first Info of the word that conflicts with the access and does not happen before it. Lock held. */
-  find(word: number, mask: number, flags: number): Conflict | undefined {
+  /**
+   * The first Info of the word that conflicts with the access and does not happen before it, its site the one it has
+   * on the page's word `k` ({@link siteAt}: the accessed word, when `word` is a uniform page's list). Lock held.
+   */
+  find(word: number, mask: number, flags: number, k = (word - lockOf(word)) / 2): Conflict | undefined {
     let heap = this.s.heap;
     this.counts[STAT.accesses]++;
     const shared = heap[lockOf(word) + SHARED_SLOT] !== 0; // a shared list's Infos are never written
@@ -1087,7 +1205,10 @@ export class Shadow {
       }
       if (!conflicts(heap[e + Info.FLAGS], mask, flags)) continue;
       const c = this.check(e, flags, shared);
-      if (c) return c;
+      if (c) {
+        c.site = siteAt(heap, e, k);
+        return c;
+      }
     }
     return undefined;
   }
