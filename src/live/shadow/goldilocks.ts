@@ -439,9 +439,10 @@ export class Shadow {
       }
       this.countOwned(owned, ownChecks);
       const now = this.now();
+      this.nSplit = 0;
       for (let r = 0; r < runs.length; r += RUN_FIELDS)
         this.recordRun(heap, runs[r], runs[r + 1], runs[r + 2], runs[r + 3], runs[r + 4], now);
-      for (let k = 0; k < nPages; k++) if (heap[pages[k] + 3] !== UNIFORM) this.merge(heap, pages[k]);
+      for (let k = 0; k < this.nSplit; k++) this.merge(heap, this.splitRecorded[k]);
       return true;
     } finally {
       for (let k = 0; k < held; ) k += unlockSome(s, pages, k, held);
@@ -544,11 +545,21 @@ export class Shadow {
         continue;
       }
       this.splitPage(page);
+      this.splitRecorded[this.nSplit++] = page;
       for (; w < stop; w += 2)
         if (!this.recordOwned(heap, w, flags, site, mask, now)) this.record(w, mask, flags, site);
     }
     this.endRun(to, spare, from);
   }
+
+  /**
+   * The pages {@link recordRun} recorded word by word in the current {@link accessRuns} (the first {@link nSplit}):
+   * the only ones of its pages not uniform after the record, so the only ones {@link merge} is tried on (not a pass
+   * over all the pages of the check). A page may be listed twice (two runs ending in it): its second merge finds it
+   * merged, or fails again.
+   */
+  private readonly splitRecorded: number[] = [];
+  private nSplit = 0;
 
   /**
    * The references {@link recordRun} holds for a run, or for the pages of it recorded since its last general page:
