@@ -419,6 +419,15 @@ export class Shadow {
         let list = 0; // the shared list of the run's last page decided by the Owner case (its Infos: `own`), or 0
         let listOwn = 0;
         for (let w = runs[r]; w < end; ) {
+          if (list !== 0) {
+            const n = this.pagesOn(heap, w, end, list); // the same list: the same Infos, decided alike
+            if (n > 0) {
+              owned += n;
+              ownChecks += n * listOwn;
+              w = Math.min(end, lockOf(w) + n * PAGE_INTS);
+              continue;
+            }
+          }
           const page = lockOf(w);
           if (heap[page + 3] === PATTERN) this.splitPage(page); // a list per word
           const uniform = heap[page + 3] === UNIFORM; // its first word stands for all 8
@@ -447,6 +456,22 @@ export class Shadow {
     } finally {
       for (let k = 0; k < held; ) k += unlockSome(s, pages, k, held);
     }
+  }
+
+  /**
+   * How many pages, from the page of word `w` on and starting before word `end`, are uniform and point to the shared
+   * list `list`: {@link accessRuns}' check of the run's pages after one its Owner case decided on that list, in one
+   * tight loop (lufact's column: all its pages but the first). Page locks held.
+   */
+  private pagesOn(heap: Int32Array, w: number, end: number, list: number): number {
+    let n = 0;
+    for (
+      let p = lockOf(w);
+      p < end && heap[p + 3] === UNIFORM && heap[p + SHARED_SLOT] === list;
+      p += PAGE_INTS
+    )
+      n++;
+    return n;
   }
 
   /**
