@@ -13,6 +13,19 @@
  * system commits the pages the thread writes (`./filter-census.ts`).
  */
 
+/**
+ * `%TypedArray%.prototype.fill` as it was when this module was loaded, before the runtime patched it
+ * (`./intercept/`): the filter's arrays are this thread's own, and the patched method's shared-memory test and
+ * spread call cost a range check's record more than the fills (CPU profile of lufact at 4 workers: ~2% of a
+ * worker's time), as `rawAtomics` (`./memory/state.ts`) keeps Atomics'.
+ */
+const fill = Object.getPrototypeOf(Int8Array.prototype).fill as (
+  this: Uint8Array | Uint16Array | Int32Array,
+  value: number,
+  start?: number,
+  end?: number,
+) => unknown;
+
 /** Words of a filter block, which share one epoch and one Int32 of write bits. */
 export const FILTER_BLOCK = 16;
 const BLOCK_SHIFT = 4;
@@ -117,9 +130,9 @@ export function filterAddRun(f: EpochFilter, from: number, to: number, epoch: nu
       if (w === start && b < whole) {
         const first = b;
         while (b < whole && epochs[b] !== epoch) b++;
-        epochs.fill(epoch, first, b);
-        filter.fill(entry, start, b << BLOCK_SHIFT);
-        if (h !== 0) writes.fill(h * 0x55555555, first, b);
+        fill.call(epochs, epoch, first, b);
+        fill.call(filter, entry, start, b << BLOCK_SHIFT);
+        if (h !== 0) fill.call(writes, h * 0x55555555, first, b);
         else for (let x = first; x < b; x++) if (writes[x] !== 0) writes[x] = 0;
         w = b << BLOCK_SHIFT;
         continue;
@@ -138,5 +151,5 @@ export function filterAddRun(f: EpochFilter, from: number, to: number, epoch: nu
 
 /** Voids every entry of `f` (an epoch wrap: epochs restart at 1). */
 export const filterClear = (f: EpochFilter): void => {
-  f.epochs.fill(0);
+  fill.call(f.epochs, 0);
 };

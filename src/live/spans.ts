@@ -136,8 +136,12 @@ const bytes = (lo: number, hi: number): number => (1 << hi) - (1 << lo);
 export class Spans {
   /** Per access of the current call: its view, when over shared memory. */
   private readonly views: Array<SpanView | undefined> = [];
-  /** Runs of words, {@link RUN} numbers each. */
-  private runs = new Float64Array(64 * RUN);
+  /**
+   * Runs of words, {@link RUN} numbers each. Int32 (word indices of a buffer are below 2^31: `lockOf` masks them as
+   * such): copied into {@link heapRuns}, they keep it an array of small integers, which the checker's page loops
+   * index the heap with directly; doubles there (a Float64Array's) made each index a checked float-to-int conversion.
+   */
+  private runs = new Int32Array(64 * RUN);
   private nRuns = 0;
   /** The heap runs handed to the checker (four numbers each) and their pages. */
   private heapRuns: number[] = [];
@@ -461,7 +465,7 @@ export class Spans {
   /** Adds the run of words [from, to) of access `k`'s view, the bytes `mask` of each, with `flags` and `site`. */
   private addRun(from: number, to: number, flags: number, site: number, k: number, mask: number): void {
     if ((this.nRuns + 1) * RUN > this.runs.length) {
-      const more = new Float64Array(2 * this.runs.length);
+      const more = new Int32Array(2 * this.runs.length);
       more.set(this.runs);
       this.runs = more;
     }

@@ -32,6 +32,30 @@ describe('page locks by runs of pages', () => {
     assert.equal(consecutive(pages, 0, 2), 2); // not past n
   });
 
+  test('runs of consecutive pages, long ones: as a page-by-page count (random ascending lists)', () => {
+    let seed = 7; // xorshift32
+    const random = (n: number) => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % n;
+    };
+    for (let trial = 0; trial < 200; trial++) {
+      const n = 1 + random(300);
+      const pages = new Int32Array(n);
+      let p = 16 * random(8);
+      for (let i = 0; i < n; i++) {
+        pages[i] = p;
+        p += PAGE_INTS * (random(60) === 0 ? 2 + random(3) : 1); // mostly consecutive, a gap now and then
+      }
+      for (let k = 0; k < n; k += 1 + random(20)) {
+        let m = 1;
+        while (k + m < n && pages[k + m] === pages[k] + m * PAGE_INTS) m++;
+        assert.equal(consecutive(pages, k, n), m, `trial ${trial}, from ${k} of ${n}`);
+      }
+    }
+  });
+
   for (const [name, shadowLimit] of heaps)
     test(`${name}: a run locked and released whole; a run stops at a held lock and after a lock with waiters`, () => {
       const s = new StateViews(createState({ onRace: 0, detector: 0, shadowLimit }));

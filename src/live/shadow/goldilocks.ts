@@ -439,6 +439,15 @@ export class Shadow {
         let list = 0; // the shared list of the run's last page decided by the Owner case (its Infos: `own`), or 0
         let listOwn = 0;
         for (let w = runs[r]; w < end; ) {
+          if (list !== 0) {
+            const n = this.pagesOn(heap, w, end, list); // the same list: the same Infos, decided alike
+            if (n > 0) {
+              owned += n;
+              ownChecks += n * listOwn;
+              w = Math.min(end, lockOf(w) + n * PAGE_INTS);
+              continue;
+            }
+          }
           const page = lockOf(w);
           if (heap[page + 3] === PATTERN) this.splitPage(page); // a list per word
           const uniform = heap[page + 3] === UNIFORM; // its first word stands for all 8
@@ -459,13 +468,30 @@ export class Shadow {
       }
       this.countOwned(owned, ownChecks);
       const now = this.now();
+      this.nSplit = 0;
       for (let r = 0; r < runs.length; r += RUN_FIELDS)
         this.recordRun(heap, runs[r], runs[r + 1], runs[r + 2], runs[r + 3], runs[r + 4], now);
-      for (let k = 0; k < nPages; k++) if (heap[pages[k] + 3] !== UNIFORM) this.merge(heap, pages[k]);
+      for (let k = 0; k < this.nSplit; k++) this.merge(heap, this.splitRecorded[k]);
       return true;
     } finally {
       for (let k = 0; k < held; ) k += unlockSome(s, pages, k, held);
     }
+  }
+
+  /**
+   * How many pages, from the page of word `w` on and starting before word `end`, are uniform and point to the shared
+   * list `list`: {@link accessRuns}' check of the run's pages after one its Owner case decided on that list, in one
+   * tight loop (lufact's column: all its pages but the first). Page locks held.
+   */
+  private pagesOn(heap: Int32Array, w: number, end: number, list: number): number {
+    let n = 0;
+    for (
+      let p = lockOf(w);
+      p < end && heap[p + 3] === UNIFORM && heap[p + SHARED_SLOT] === list;
+      p += PAGE_INTS
+    )
+      n++;
+    return n;
   }
 
   /**
@@ -561,14 +587,52 @@ export class Shadow {
           }
         }
         w = stop;
+        if (to !== 0 && from !== 0 && from !== to) {
+          const pointed = this.pointRun(heap, w, end, from, to);
+          spare -= pointed;
+          w += pointed * PAGE_INTS;
+        }
         continue;
       }
       this.splitPage(page);
+      this.splitRecorded[this.nSplit++] = page;
       for (; w < stop; w += 2)
         if (!this.recordOwned(heap, w, flags, site, mask, now)) this.record(w, mask, flags, site);
     }
     this.endRun(to, spare, from);
   }
+
+  /**
+   * {@link recordRun}'s common case in one loop: from word `w` (a page's first), each whole page before `end` that is
+   * uniform and points to the shared list `from` (the general page's before its record) points to `to` (the list it
+   * got, `from` ≠ `to`) as {@link pointToRun} does it — the slot before the head, the reference on `from` dropped
+   * (batched), `to`'s counted ahead by the caller — with none of the other cases' tests (lufact's column, sor's
+   * rows: every page of the run but the first). Page locks held. @returns how many pages it did, from `w` on.
+   */
+  private pointRun(heap: Int32Array, w: number, end: number, from: number, to: number): number {
+    const first = heap[to + Shared.FIRST];
+    let n = 0;
+    for (
+      let p = w;
+      p + PAGE_INTS <= end && heap[p + 3] === UNIFORM && heap[p + SHARED_SLOT] === from;
+      p += PAGE_INTS
+    ) {
+      heap[p + SHARED_SLOT] = to;
+      heap[p + 1] = first;
+      n++;
+    }
+    if (n > 0) this.dropRefs(from, n);
+    return n;
+  }
+
+  /**
+   * The pages {@link recordRun} recorded word by word in the current {@link accessRuns} (the first {@link nSplit}):
+   * the only ones of its pages not uniform after the record, so the only ones {@link merge} is tried on (not a pass
+   * over all the pages of the check). A page may be listed twice (two runs ending in it): its second merge finds it
+   * merged, or fails again.
+   */
+  private readonly splitRecorded: number[] = [];
+  private nSplit = 0;
 
   /**
    * The references {@link recordRun} holds for a run, or for the pages of it recorded since its last general page:
@@ -659,7 +723,7 @@ export class Shadow {
     let e = heap[page + 1];
     heap[page + SHARED_SLOT] = h;
     heap[page + 1] = heap[h + Shared.FIRST];
-    if (old !== 0) this.dropRefs(old);
+    if (old !== 0) this.dropRefs(old, 1);
     else
       while (e !== 0) {
         const next = heap[e + Info.NEXT];
@@ -669,15 +733,15 @@ export class Shadow {
   }
 
   /**
-   * A reference dropped from the shared list of header `old`, later: consecutive drops from one list are dropped
+   * `n` references dropped from the shared list of header `old`, later: consecutive drops from one list are dropped
    * at once ({@link flushDrops}; a stop before leaves a count too high, a leak).
    */
-  private dropRefs(old: number): void {
+  private dropRefs(old: number, n: number): void {
     if (old !== this.dropping) {
       this.flushDrops();
       this.dropping = old;
     }
-    this.drops++;
+    this.drops += n;
   }
 
   /** Drops the references {@link dropRefs} keeps. Before the page locks are released. */

@@ -8,12 +8,21 @@
 import { PAGE_LOCK_STRIDE } from '../memory/heap-atomics.js';
 import { lockPage, rawAtomics, type StateViews } from '../memory/state.js';
 
-/** How many of `pages[k..n)` (ascending heap indices of page locks) follow `pages[k]` without a gap, itself included. */
+/**
+ * How many of `pages[k..n)` (ascending heap indices of page locks, each once) follow `pages[k]` without a gap, itself
+ * included. Ascending and distinct, page `k + i` follows without a gap exactly when all before it do, so the answer is
+ * found by bisection: O(log n) reads, one when all do (a range check's single run of pages, lufact's column).
+ */
 export function consecutive(pages: Int32Array, k: number, n: number): number {
   const first = pages[k];
-  let m = 1;
-  while (k + m < n && pages[k + m] === first + m * PAGE_LOCK_STRIDE) m++;
-  return m;
+  let lo = 1; // pages[k .. k + lo) follow without a gap
+  let hi = n - k; // pages[k + hi ..) do not (n - k: none left)
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1; // lo < mid <= hi
+    if (pages[k + mid - 1] === first + (mid - 1) * PAGE_LOCK_STRIDE) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /**
