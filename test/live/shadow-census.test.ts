@@ -33,4 +33,16 @@ describe('shadow census', () => {
     assert.equal(c.splitInfoBytes, 2 * INFO_BYTES, 'page 1, split: the lists of its words');
     assert.equal(c.tableBytes, 4 * 16 + INFO_BYTES, 'the 4 pages and the heads record of page 1, split');
   });
+
+  test('a split page takes its heads record when a word other than its first is recorded, and frees it merged', () => {
+    const { s, base, one } = twoThreads();
+    one.access(base, 0xff, Access.WRITE, 7, true); // page 0, word 0 only: its head is in the page slot
+    assert.equal(shadowCensus(s).tableBytes, 4 * 16);
+    one.access(base + 5, 0xff, Access.WRITE, 7, true);
+    assert.equal(shadowCensus(s).tableBytes, 4 * 16 + INFO_BYTES, 'word 5 needs the heads record');
+    for (let w = 0; w < 8; w++) one.access(base + w, 0xff, Access.WRITE, 7, true); // equal lists: merged
+    const c = shadowCensus(s);
+    assert.equal(c.uniformPages, 1);
+    assert.equal(c.tableBytes, 4 * 16, 'the heads record is freed with the merge');
+  });
 });
