@@ -10,7 +10,7 @@ import { appendCell, EAGER_MIN, ensureThread, STAT, Tag } from '../../src/live/m
 import { shadowCensus } from '../../src/live/shadow/census.js';
 import { collectList } from '../../src/live/shadow/eager.js';
 import { Access, Info, packA, Shadow } from '../../src/live/shadow/goldilocks.js';
-import { headOf, lockOf, MARK, UNIFORM } from '../../src/live/shadow/table.js';
+import { headOf, lockOf, MARK, PAGE_INTS, UNIFORM } from '../../src/live/shadow/table.js';
 import { SyncKind } from '../../src/model/sync.js';
 import { twoThreads } from '../helpers/two-threads.js';
 
@@ -79,6 +79,27 @@ describe('patterned pages', () => {
     assert.ok(s.heap[lockOf(base) + MARK] >= UNIFORM, 'not patterned');
     // word w written after the release cells of words 0 .. w-1, at positions 0 .. w-1
     assert.deepEqual(lastPositions(s.heap, base), [0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  test('pages with equal positions share one positions record; a split drops its reference, the verdicts stay', () => {
+    const t = twoThreads();
+    const { s, base, one, two } = t;
+    for (let w = 0; w < 8; w++) {
+      for (let p = 0; p < 3; p++) one.access(base + 8 * p + w, Access.MASK, Access.WRITE, 7, true);
+      one.pos = appendCell(s, SyncKind.Release, 1, lockAfter(w), 0) + 1;
+    }
+    two.pos = appendCell(s, SyncKind.Acquire, 2, lockAfter(3), 0) + 1;
+    const marks = [0, 1, 2].map((p) => s.heap[lockOf(base) + p * PAGE_INTS + MARK]);
+    assert.ok(marks[0] < UNIFORM, 'patterned');
+    assert.deepEqual(marks, [marks[0], marks[0], marks[0]], 'one positions record');
+    const r = -marks[0];
+    assert.equal(s.heap[r], 4, 'three pages and the candidate');
+    assert.equal(shadowCensus(s).tableBytes, 4 * 16 + Info.SIZE * 4, 'the record counted once');
+    assert.equal(two.access(base + 8 + 6, Access.MASK, 0, 8, true)?.owner, 1, 'page 1, word 6: races');
+    assert.equal(s.heap[r], 3, 'page 1, split, dropped its reference');
+    assert.deepEqual(lastPositions(s.heap, base + 8), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert.equal(two.access(base + 16 + 2, Access.MASK, 0, 9, true), undefined, 'page 2, word 2: ordered');
+    assert.equal(two.access(base + 5, Access.MASK, 0, 10, true)?.owner, 1, 'page 0, word 5: races');
   });
 
   test('the partially-eager collector rewrites a patterned page; the race verdicts stay', () => {

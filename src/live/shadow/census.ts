@@ -16,7 +16,7 @@ export interface ShadowCensus {
   heapBytes: number;
   /**
    * Bytes of the word tables (`./table.ts`): a page slot per 64-byte page, and the heads and positions records of
-   * the pages split or patterned (an Info-sized record each).
+   * the pages split (one each) or patterned (one per distinct record: pages with equal positions share it).
    */
   tableBytes: number;
   /** Bytes of the Info records linked from a word table (each `Info.SIZE` Int32), shared lists' headers included. */
@@ -59,6 +59,7 @@ export function shadowCensus(s: StateViews): ShadowCensus {
   let split = 0; // Infos of the pages that are not uniform
   let own = 0; // Infos of the uniform pages' own lists
   const headers = new Set<number>(); // the headers of the shared lists counted
+  const positions = new Set<number>(); // the positions records counted (shared by patterned pages)
   for (let id = 1; id <= buffers && 3 * id + 2 < s.buffers.length; id++) {
     if (rawAtomics.load(s.buffers, 3 * id + 2) === 0) continue; // not registered yet
     const [first, last] = tablePages(s.buffers[3 * id], s.buffers[3 * id + 1]);
@@ -67,9 +68,11 @@ export function shadowCensus(s: StateViews): ShadowCensus {
     for (let page = first; page < end; page += PAGE_INTS) {
       census.pages++;
       const mark = heap[page + MARK];
-      if (mark !== UNIFORM && mark !== 0) census.tableBytes += Info.SIZE * 4; // its heads or positions record
+      if (mark > 0) census.tableBytes += Info.SIZE * 4; // its heads record
       if (mark < UNIFORM) {
         census.patternPages++;
+        if (!positions.has(mark)) census.tableBytes += Info.SIZE * 4; // its positions record, counted once
+        positions.add(mark);
         own += listLength(heap, heap[page + 1], top);
         continue;
       }

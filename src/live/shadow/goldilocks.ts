@@ -87,6 +87,8 @@ const COMMIT = SyncKind.Commit;
  * byte mask of each word.
  */
 export const RUN_FIELDS = 5;
+/** The word of a positions record (`./table.ts`, `Shadow.pattern`) that counts its references. */
+const POSITIONS_REFS = 0;
 /** Shared lists a thread offers at once (`Shadow.shareList`): a power of 2. */
 const CANDIDATES = 8;
 /** Words of a shared list's header (an Info-sized record): its reference count, then its first Info. */
@@ -797,7 +799,7 @@ export class Shadow {
    * A patterned page ({@link pattern}) becomes 8 words with their own lists: a new heads record replaces the
    * positions record in one store, then the copies are linked: a thread stopped in between leaves words without a
    * list (their history lost, as a stopped {@link splitPage} leaves them: a missed race, never a false alarm), or
-   * the positions record not freed (a leak). Lock held.
+   * the page's reference on the positions record not dropped (a leak). Lock held.
    */
   private expand(heap: Int32Array, page: number): void {
     const pos = this.patternPos;
@@ -805,13 +807,24 @@ export class Shadow {
     for (let w = 1; w < 8; w++) pos[w] = heap[positions + w] - 1;
     const r = this.newRecord();
     heap[page + MARK] = r;
-    this.releaseRecord(positions);
+    this.dropPositions(positions);
     const infos = this.infosOf(heap[page + 1]);
     for (let w = 1; w < 8; w++) if (pos[w] >= 0) this.copyTo(r + w, infos, pos[w]);
   }
 
-  /** The positions {@link expand} reads (words 1–7). */
+  /** The positions {@link expand} reads and {@link pattern} writes (words 1–7). */
   private readonly patternPos = new Int32Array(8);
+
+  /**
+   * The positions record this thread offers the pages it makes patterned next (one reference held on it), or 0: the
+   * last one it made ({@link pattern}). A thread that ends keeps it: one record per thread never freed.
+   */
+  private positionsCandidate = 0;
+
+  /** Drops a reference on the positions record `r` (a page's, or the candidate's); frees it at 0. */
+  private dropPositions(r: number): void {
+    if (this.addCount(r + POSITIONS_REFS, -1) === 0) this.releaseRecord(r);
+  }
 
   /**
    * **Patterned pages** (issue 24 §1, memory): a page whose 8 words' lists are equal but for the `pos` of their last
@@ -819,19 +832,36 @@ export class Shadow {
    * (between other barriers), then read by the main thread's solve — keeps the first word's list for all 8 and each
    * other word's `pos` + 1 in a positions record (`./table.ts`: `MARK` holds its index negated): one list per page
    * instead of eight. Every access splits it first ({@link splitPage}: the copies take their word's `pos`), as a
-   * uniform page's; {@link merge} makes it. The positions record is filled, then linked in place of the heads record
-   * by one store, then the other lists and the heads record are freed: a thread stopped in between leaves a split
-   * page and a record not linked, or a patterned page with lists to free (leaks). Off where lists are not shared
-   * (the online peers). Lock held; the page is split, its first word's list not empty.
+   * uniform page's; {@link merge} makes it. A positions record is never written once linked, and pages with equal
+   * positions share one (lufact: the pages of one owner's columns at one step, rows written at the same steps), as
+   * lists are shared ({@link shareList}): the thread's last record is offered to its next patterned pages
+   * ({@link positionsCandidate}), and a reference count at {@link POSITIONS_REFS} (the page's and the candidate's)
+   * frees it at 0 ({@link dropPositions}). The reference is counted, or the record filled, then linked in place of the
+   * heads record by one store, then the other lists and the heads record are freed: a thread stopped in between
+   * leaves a count too high or a record not linked, or a patterned page with lists to free (leaks). Off where lists
+   * are not shared (the online peers). Lock held; the page is split, its first word's list not empty.
    */
   private pattern(heap: Int32Array, page: number): void {
     const heads = heap[page + MARK];
     if (!this.listsShared || heads <= 0) return;
     const e0 = heap[page + 1];
     for (let k = 1; k < 8; k++) if (!samePattern(heap, e0, heap[heads + k])) return;
-    const r = this.newRecord();
-    for (let w = 1; w < 8; w++) heap[r + w] = heap[lastInfo(heap, heap[heads + w]) + Info.POS] + 1;
-    heap[page + MARK] = -r;
+    const pos = this.patternPos;
+    for (let w = 1; w < 8; w++) pos[w] = heap[lastInfo(heap, heap[heads + w]) + Info.POS] + 1;
+    const c = this.positionsCandidate;
+    let same = c !== 0;
+    for (let w = 1; w < 8 && same; w++) same = heap[c + w] === pos[w];
+    if (same) {
+      this.addCount(c + POSITIONS_REFS, 1);
+      heap[page + MARK] = -c;
+    } else {
+      const r = this.newRecord();
+      for (let w = 1; w < 8; w++) heap[r + w] = pos[w];
+      heap[r + POSITIONS_REFS] = 2; // the page and the candidate
+      heap[page + MARK] = -r;
+      this.positionsCandidate = r;
+      if (c !== 0) this.dropPositions(c);
+    }
     for (let w = 1; w < 8; w++) {
       const e = heap[heads + w];
       heap[heads + w] = 0;
@@ -1024,15 +1054,8 @@ export class Shadow {
 
   /** Adds `n` to the references of the shared list of header `h`; frees it, header and Infos, at 0. */
   private addRefs(h: number, n: number): void {
-    const s = this.s;
-    const heap = s.heap;
-    let refs = heap[h + Shared.REFS];
-    for (;;) {
-      const seen = s.pages.cas(h + Shared.REFS, refs, refs + n);
-      if (seen === refs) break;
-      refs = seen;
-    }
-    if (refs + n !== 0) return;
+    const heap = this.s.heap;
+    if (this.addCount(h + Shared.REFS, n) !== 0) return;
     for (let e = heap[h + Shared.FIRST]; e !== 0; ) {
       const next = heap[e + Info.NEXT];
       this.release(e);
@@ -1040,6 +1063,20 @@ export class Shadow {
     }
     heap[h + Shared.FIRST] = 0;
     this.release(h);
+  }
+
+  /**
+   * Adds `n` to the reference count at heap index `at` by compare-exchange (pages of different locks change it at
+   * once). @returns the count after.
+   */
+  private addCount(at: number, n: number): number {
+    const s = this.s;
+    let refs = s.heap[at];
+    for (;;) {
+      const seen = s.pages.cas(at, refs, refs + n);
+      if (seen === refs) return refs + n;
+      refs = seen;
+    }
   }
 
   /**

@@ -11,7 +11,8 @@
  * - {@link MARK} (3): what the page is — 0: split (a list per word) with words 1–7 empty and no record; a record
  *   `r` > 0: split, the head of word k (1–7) at `r + k`; {@link UNIFORM}: the first word's list stands for all 8;
  *   `-r` < {@link UNIFORM}: patterned (`Shadow.pattern`), the first word's list stands for all 8 but for its last
- *   Info's `pos`, that of word k at `r + k` (plus 1; 0: lost).
+ *   Info's `pos`, that of word k at `r + k` (plus 1; 0: lost), in a positions record that pages with equal
+ *   positions share (its word 0 counts their references).
  *
  * **Word addresses.** A word is named by one Int32, `2 × slot + k` for word k of the page at heap index `slot` (a
  * multiple of 4): the page is `(word >> 1) & -4` ({@link lockOf}), the word in it `word & 7`, and the words of a
