@@ -89,6 +89,10 @@ const COMMIT = SyncKind.Commit;
 export const RUN_FIELDS = 5;
 /** The word of a positions record (`./table.ts`, `Shadow.pattern`) that counts its references. */
 const POSITIONS_REFS = 0;
+/** Bits of the hash of a patterned page's positions that pick its class (`Shadow.pattern`). */
+const POSITION_CLASS_BITS = 10;
+/** Positions records a thread offers at once, one per class. */
+const POSITION_CLASSES = 1 << POSITION_CLASS_BITS;
 /** Shared lists a thread offers at once (`Shadow.shareList`): a power of 2. */
 const CANDIDATES = 8;
 /** Words of a shared list's header (an Info-sized record): its reference count, then its first Info. */
@@ -824,10 +828,13 @@ export class Shadow {
   private readonly patternPos = new Int32Array(8);
 
   /**
-   * The positions record this thread offers the pages it makes patterned next (one reference held on it), or 0: the
-   * last one it made ({@link pattern}). A thread that ends keeps it: one record per thread never freed.
+   * The positions records this thread offers the pages it makes patterned next (one reference held on each), or 0:
+   * the last one it made per class of positions (their hash, {@link pattern}): lufact's solve reads the matrix a
+   * column at a time, each column's pages written at other steps and by another owner, so the records of one
+   * column's pages come back a column later. A thread that ends keeps them: at most POSITION_CLASSES records per
+   * thread never freed.
    */
-  private positionsCandidate = 0;
+  private readonly positionsCandidates = new Int32Array(POSITION_CLASSES);
 
   /** Drops a reference on the positions record `r` (a page's, or the candidate's); frees it at 0. */
   private dropPositions(r: number): void {
@@ -842,8 +849,8 @@ export class Shadow {
    * instead of eight. Every access splits it first ({@link splitPage}: the copies take their word's `pos`), as a
    * uniform page's; {@link merge} makes it. A positions record is never written once linked, and pages with equal
    * positions share one (lufact: the pages of one owner's columns at one step, rows written at the same steps), as
-   * lists are shared ({@link shareList}): the thread's last record is offered to its next patterned pages
-   * ({@link positionsCandidate}), and a reference count at {@link POSITIONS_REFS} (the page's and the candidate's)
+   * lists are shared ({@link shareList}): the thread's last record of each class is offered to its next patterned
+   * pages ({@link positionsCandidates}), and a reference count at {@link POSITIONS_REFS} (the page's and the candidate's)
    * frees it at 0 ({@link dropPositions}). The reference is counted, or the record filled, then linked in place of the
    * heads record by one store, then the other lists and the heads record are freed: a thread stopped in between
    * leaves a count too high or a record not linked, or a patterned page with lists to free (leaks). Off where lists
@@ -855,8 +862,13 @@ export class Shadow {
     const e0 = heap[page + 1];
     for (let k = 1; k < 8; k++) if (!samePattern(heap, e0, heap[heads + k])) return;
     const pos = this.patternPos;
-    for (let w = 1; w < 8; w++) pos[w] = heap[lastInfo(heap, heap[heads + w]) + Info.POS] + 1;
-    const c = this.positionsCandidate;
+    let hash = 0;
+    for (let w = 1; w < 8; w++) {
+      pos[w] = heap[lastInfo(heap, heap[heads + w]) + Info.POS] + 1;
+      hash = Math.imul(hash ^ pos[w], 0x9e3779b1);
+    }
+    const slot = hash >>> (32 - POSITION_CLASS_BITS);
+    const c = this.positionsCandidates[slot];
     let same = c !== 0;
     for (let w = 1; w < 8 && same; w++) same = heap[c + w] === pos[w];
     if (same) {
@@ -867,7 +879,7 @@ export class Shadow {
       for (let w = 1; w < 8; w++) heap[r + w] = pos[w];
       heap[r + POSITIONS_REFS] = 2; // the page and the candidate
       heap[page + MARK] = -r;
-      this.positionsCandidate = r;
+      this.positionsCandidates[slot] = r;
       if (c !== 0) this.dropPositions(c);
     }
     for (let w = 1; w < 8; w++) {
