@@ -90,7 +90,7 @@ export const RUN_FIELDS = 5;
 /** The word of a positions record (`./table.ts`, `Shadow.pattern`) that counts its references. */
 const POSITIONS_REFS = 0;
 /** Bits of the hash of a patterned page's positions that pick its class (`Shadow.pattern`). */
-const POSITION_CLASS_BITS = 10;
+const POSITION_CLASS_BITS = 13;
 /** Positions records a thread offers at once, one per class. */
 const POSITION_CLASSES = 1 << POSITION_CLASS_BITS;
 /** Shared lists a thread offers at once (`Shadow.shareList`): a power of 2. */
