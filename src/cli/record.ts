@@ -263,10 +263,10 @@ function writeProcess(dir: string, prefix: string, out: LineWriter): void {
         l = mid + 1;
       } else h = mid - 1;
     }
-    if (k < 0 || w >= tables[k][1] + 2 * tables[k][2])
+    if (k < 0 || w >= tables[k][1] + tables[k][2])
       throw new Error(`${dir}: shadow word ${w} is in no buffer`);
     const mask = acc.bits[i] & 0xff;
-    const base = ((w - tables[k][1]) >> 1) * 8;
+    const base = (w - tables[k][1]) * 8;
     buf[i] = tables[k][0];
     wordAt[i] = base;
     lo[i] = base + 31 - Math.clz32(mask & -mask);

@@ -1,8 +1,8 @@
 /**
  * The program's shared buffers as this thread's runtime knows them: each SharedArrayBuffer object the thread meets
  * gets the id of the memory it is a view of (one id per memory, whatever object of it a thread holds), and each id
- * a word table in the shared heap (two ints per 8-byte word, `./shadow/goldilocks.ts`), entered in the shared
- * buffer table (`./memory/state.ts`: base, words, bytes + 1 per id), and where it was made in the allocation table
+ * a word table in the shared heap (a page slot of four ints per 64-byte page, `./shadow/table.ts`), entered in the
+ * shared buffer table (`./memory/state.ts`: the address of its first word, words, bytes + 1 per id), and where it was made in the allocation table
  * (the site of the `new SharedArrayBuffer(...)` or `new WebAssembly.Memory(...)` this thread ran, from the rewritten
  * code's `allocated` hook: {@link Buffers.allocated}; shared by id, so a buffer received in a message keeps its
  * maker's site). Shared WebAssembly.Memory objects keep the id of their first buffer across `grow()`
@@ -12,25 +12,16 @@ import { threadId } from 'node:worker_threads';
 import { SAB } from '../hooks/views.js';
 import { warn } from '../node/transform.js';
 import type { Allocation } from '../report/race.js';
-import {
-  allocHeap,
-  CTL,
-  ensureBytes,
-  lock,
-  MAX_BUFFERS,
-  rawAtomics,
-  type StateViews,
-  unlock,
-} from './memory/state.js';
+import { CTL, ensureBytes, lock, MAX_BUFFERS, rawAtomics, type StateViews, unlock } from './memory/state.js';
 import { getString, putString } from './memory/strings.js';
-import { alignPage, PAGE_INTS } from './shadow/goldilocks.js';
+import { allocTable } from './shadow/table.js';
 
 /** Bytes of a WebAssembly page (WebAssembly JS API §Memory). */
 const WASM_PAGE = 65536;
 /**
  * The largest `maximum` (bytes) of a shared WebAssembly.Memory whose word table is sized for it when it is
- * constructed, so that its buffer keeps its id across grows. The table takes as many bytes as the memory, in the
- * detector's heap of `--shadow-limit` MiB (state.ts), for all buffers of the run: its pages are committed as they
+ * constructed, so that its buffer keeps its id across grows. The table takes a quarter as many bytes as the memory,
+ * in the detector's heap of `--shadow-limit` MiB (state.ts), for all buffers of the run: its pages are committed as they
  * are used.
  */
 const MEMORY_TABLE_MAX = 256 << 20;
@@ -39,7 +30,7 @@ const MEMORY_TABLE_MAX = 256 << 20;
 export class Buffers {
   /** The id of each SharedArrayBuffer object this thread met. */
   private readonly ids = new WeakMap<SharedArrayBuffer, number>();
-  /** Heap index of each id's word table, as far as this thread has read it. */
+  /** The address of the first word of each id's word table (`./shadow/table.ts`), as far as this thread has read it. */
   private readonly bases: number[] = [];
   /** The site (string id) of each SharedArrayBuffer and WebAssembly.Memory this thread made. */
   private readonly made = new WeakMap<object, number>();
@@ -74,7 +65,7 @@ export class Buffers {
     const id = rawAtomics.add(s.ctl, CTL.nextBuffer, 1) + 1;
     if (id >= MAX_BUFFERS) throw new RangeError(`goldilocks: more than ${MAX_BUFFERS - 1} shared buffers`);
     const words = Math.max(1, Math.ceil(bytes / 8));
-    const base = alignPage(allocHeap(s, 2 * words + 2 * PAGE_INTS)); // whole pages
+    const base = allocTable(s, words);
     ensureBytes(s.state.buffers, (id + 1) * 12);
     if (3 * id + 2 >= s.buffers.length) s.refresh();
     s.buffers[3 * id] = base;
@@ -135,7 +126,10 @@ export class Buffers {
     }
   }
 
-  /** Heap index of buffer `id`'s word table (a property: passed on as a function). */
+  /**
+   * The address of the first word of buffer `id`'s word table (`./shadow/table.ts`): its word w is `base + w` (a
+   * property: passed on as a function).
+   */
   readonly baseOf = (id: number): number => {
     let b = this.bases[id];
     if (b === undefined) {

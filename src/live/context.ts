@@ -30,7 +30,7 @@ export type CheckRange = (
 ) => void;
 
 /**
- * Checks the bytes `mask` of word `w` of buffer `id` (word table at heap index `base`) for an access of `size`
+ * Checks the bytes `mask` of word `w` of buffer `id` (its word table's first word at address `base`) for an access of `size`
  * bytes (flags: WRITE) at site `site`, and reports a conflict at its first racing byte (see {@link Race}): the
  * element access path's check (`./views.ts`).
  * @throws DataRaceException in `throw` mode when it races.
@@ -77,7 +77,7 @@ export interface Context {
   readonly shared: (o: unknown) => boolean;
   /** The shadow id of a SharedArrayBuffer, registering it on first sight. */
   idOf(buffer: SharedArrayBuffer): number;
-  /** Heap index of buffer `id`'s word table. */
+  /** The address of buffer `id`'s first word (`./shadow/table.ts`): its word w is `base + w`. */
   baseOf(id: number): number;
   /**
    * String id of the user frame calling `fn` (a patched function): the static site of the rewritten call running

@@ -37,7 +37,7 @@ export interface WordMemory {
   /** Are the elements at bytes [off, off + size) of `buffer` jumbled (their write buffers kept)? */
   selects(buffer: SharedArrayBuffer, off: number, size: number): boolean;
   /**
-   * A write of the bytes `mask` of word `word` (heap index) at `site`: an element store of the bytes (lo, hi) of
+   * A write of the bytes `mask` of word `word` (its address, `./shadow/table.ts`) at `site`: an element store of the bytes (lo, hi) of
    * the word, selected, when `known` (the memory holds (realLo, realHi) before it), else a write whose bytes it does
    * not know (Atomics, DataView, bulk, text codecs). The word lock is held; an element store follows the call.
    */
@@ -52,7 +52,7 @@ export interface WordMemory {
     realHi: number,
   ): void;
   /**
-   * A read of the bytes `mask` of word `word` (heap index), selected, whose memory holds (lo, hi) now: @returns
+   * A read of the bytes `mask` of word `word` (its address), selected, whose memory holds (lo, hi) now: @returns
    * true when it chose the bytes to return, left in {@link lo} / {@link hi}. `tearable`: an 8-byte element that
    * may tear (Float64, BigInt64, BigUint64: ECMA-262 IsNoTearConfiguration is false); `place`: the read's site
    * (string id), element type and byte in its word, for its log. Word lock held.

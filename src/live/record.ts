@@ -47,7 +47,7 @@ export interface RecordMeta {
   program: string;
   /** Cells in `list.bin`. */
   listEnd: number;
-  /** Per buffer: [id, heap index of its word table, words]. */
+  /** Per buffer: [id, address of its first word (`./shadow/table.ts`: word w is `base + w`), words]. */
   buffers: [number, number, number][];
   /** The string heap by id (sites are `file:line:column`). */
   strings: string[];

@@ -306,17 +306,17 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     }
   };
   /**
-   * Checks the bytes `mask` of word `w` of buffer `id` (word table at heap index `base`) for an access of `size`
+   * Checks the bytes `mask` of word `w` of buffer `id` (its word table's first word at address `base`) for an access of `size`
    * bytes and reports a conflict at its first racing byte (see {@link Race}). With `--history` the access's Info
    * keeps its stack (see {@link withStack}).
    */
   const checkWord: CheckWord = (id, base, w, mask, flags, site, size, what, fn) => {
     counted(1);
     const kept = history ? withStack(site, fn) : site;
-    const c = shadow.access(base + 2 * w, mask, flags, kept, stopOnRace);
+    const c = shadow.access(base + w, mask, flags, kept, stopOnRace);
     // an excused race: the access happens after all, so it is checked again and recorded
     if (c !== undefined && raceAt(c, id, w, mask, size, flags, site, what, fn) && stopOnRace)
-      shadow.access(base + 2 * w, mask, flags, kept, false);
+      shadow.access(base + w, mask, flags, kept, false);
   };
   /**
    * Reports conflict `c` of an access of the bytes `mask` of word `w` at their first common byte.
@@ -349,7 +349,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     let raced = false; // only the first racing word of one access is reported
     const kept = history ? withStack(site, fn) : site;
     for (let w = w0; w < w1; ) {
-      const done = shadow.accessRun(base + 2 * w, w1 - w, maskOf(w), maskOf(w1 - 1), flags, kept, stopOnRace);
+      const done = shadow.accessRun(base + w, w1 - w, maskOf(w), maskOf(w1 - 1), flags, kept, stopOnRace);
       counted(done);
       w += done;
       const c = shadow.lastConflict;
@@ -358,7 +358,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
         if (raceAt(c, id, w - 1, maskOf(w - 1), size, flags, site, what, fn) && stopOnRace) {
           // an excused race: the rest of the access happens after all, as under --on-race=report
           for (let v = w - 1; v < w1; )
-            v += shadow.accessRun(base + 2 * v, w1 - v, maskOf(v), maskOf(w1 - 1), flags, kept, false);
+            v += shadow.accessRun(base + v, w1 - v, maskOf(v), maskOf(w1 - 1), flags, kept, false);
           return;
         }
       }

@@ -28,7 +28,8 @@ import type { SiteFunction, SpanCheck } from '../hooks/contract.js';
 import { type EpochFilter, filterAddRun, filterBits, filterNextBlock } from './filter.js';
 import { STAT } from './memory/state.js';
 import type { Shadow } from './shadow/goldilocks.js';
-import { Access, lockOf, PAGE_INTS, RUN_FIELDS } from './shadow/goldilocks.js';
+import { Access, RUN_FIELDS } from './shadow/goldilocks.js';
+import { lockOf, PAGE_INTS } from './shadow/table.js';
 
 /**
  * The number of iterations of `for (j = lo; j < hi; j += step)` (`j <= hi` when `inclusive` is 1), `lo` an integer
@@ -56,7 +57,7 @@ export function loopIterations(
 
 /**
  * What the element accesses and range checks keep of a view over shared memory (per thread): its buffer `id`, the
- * heap index `base` of the buffer's word table, `off` (byteOffset), `bpe` (bytes per element), `len` (its length,
+ * address `base` of the first word of the buffer's word table (`./shadow/table.ts`), `off` (byteOffset), `bpe` (bytes per element), `len` (its length,
  * -1 when it tracks a growable buffer's length), and `filter`/`epochs`: the same-epoch filter of `./filter.ts`
  * (per word of the buffer, the bytes this thread read and wrote in its current epoch after a check);
  * `touched` (per buffer, as `filter`, {@link TOUCHED} Int32): [epoch, first word, end word] of the words whose
@@ -209,7 +210,7 @@ export class Spans {
     order.length = 0;
     for (let r = 0; r < this.nRuns; r++) {
       const v = this.views[runs[r * RUN + 4]] as SpanView;
-      const first = v.base + 2 * runs[r * RUN];
+      const first = v.base + runs[r * RUN];
       heapRuns.push(first, runs[r * RUN + 1], runs[r * RUN + 2], runs[r * RUN + 3], runs[r * RUN + 5]);
       // the runs by their first word (insertion sort: a loop has few), for the pages in ascending order
       let at = order.length;
@@ -220,7 +221,7 @@ export class Spans {
     let done = -1; // the last page listed
     for (const r of order) {
       const first = heapRuns[RUN_FIELDS * r];
-      const last = lockOf(first + 2 * heapRuns[RUN_FIELDS * r + 1] - 2);
+      const last = lockOf(first + heapRuns[RUN_FIELDS * r + 1] - 1);
       for (let p = Math.max(lockOf(first), done + PAGE_INTS); p <= last; p += PAGE_INTS) {
         if (nPages === this.pages.length) {
           const more = new Int32Array(2 * nPages);

@@ -5,7 +5,7 @@
  * records are held only for what must be ordered; at the commit point this thread then
  * 1. appends one `commit(R, W)` cell (kind `SyncKind.Commit`, Figure 5 rule 9) whose `a`, `b` words are where
  *    R ∪ W lies in the shadow heap and how many words it has — a data variable is an 8-byte word of a buffer,
- *    the shadow's granularity, named by its word's heap index (`./shadow/lockset.ts` `DATA`);
+ *    the shadow's granularity, named by its word's address (`./shadow/table.ts`) (`./shadow/lockset.ts` `DATA`);
  * 2. checks R as reads and W as writes with the `XACT` flag (Figure 8 Handle-Action lines 24–28), their Infos
  *    starting at the commit cell so that walks from them apply its rule 9 (`Shadow.commitPos`), then ends the
  *    commit (`Shadow.endCommit`). Two transactional accesses never race (the xact short-circuit); a transactional
@@ -58,14 +58,15 @@ import type { AccessLog, StmLibrary, StmObserver } from '../stm/observer.js';
 import type { Callee, Context } from './context.js';
 import { allocHeap, appendCell, lockPage, rawAtomics, unlockPage } from './memory/state.js';
 import { collectList } from './shadow/eager.js';
-import { Access, type Conflict, lockOf, PAGE_INTS } from './shadow/goldilocks.js';
+import { Access, type Conflict } from './shadow/goldilocks.js';
+import { lockOf, PAGE_INTS } from './shadow/table.js';
 
 /** Words found by a scan up to this many; past it, through a map. */
 const SCANNED = 16;
 
 /**
  * The words of one access log (`buffer, byteIndex (a multiple of 8), mask` triples), masks merged per word, in
- * first-appearance order: per word its heap index, buffer id, word index in the buffer and byte mask, at positions
+ * first-appearance order: per word its address (`./shadow/table.ts`), buffer id, word index in the buffer and byte mask, at positions
  * 0 … length − 1. One per thread and log kind, refilled at each commit: its arrays are overwritten, never truncated
  * (no allocation per commit once they have grown).
  */
@@ -105,7 +106,7 @@ class Words {
         otherBase = bb;
       }
       const w = (log[i + 1] as number) / 8;
-      const word = base + 2 * w;
+      const word = base + w;
       const k = this.indexOf(word);
       if (k >= 0) {
         this.mask[k] |= log[i + 2] as number;

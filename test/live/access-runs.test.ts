@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { STAT, type StateViews } from '../../src/live/memory/state.js';
-import { Access, Info, lockOf, PAGE_INTS, type Shadow, UNIFORM } from '../../src/live/shadow/goldilocks.js';
+import { Access, Info, type Shadow } from '../../src/live/shadow/goldilocks.js';
+import { headOf, lockOf, MARK, PAGE_INTS, UNIFORM } from '../../src/live/shadow/table.js';
 import { twoThreads } from '../helpers/two-threads.js';
 
 const setUp = twoThreads;
@@ -21,7 +22,7 @@ function run(
   mask = Access.MASK,
 ): boolean {
   const pages: number[] = [];
-  for (let p = lockOf(word); p <= lockOf(word + 2 * n - 2); p += PAGE_INTS) pages.push(p);
+  for (let p = lockOf(word); p <= lockOf(word + n - 1); p += PAGE_INTS) pages.push(p);
   return shadow.accessRuns([word, n, flags, site, mask], Int32Array.from(pages), pages.length);
 }
 
@@ -29,11 +30,11 @@ function run(
 function lists(s: StateViews, base: number): string {
   const out: string[] = [];
   for (let w = 0; w < 32; w++) {
-    const head = s.heap[base + 2 * w + 1];
-    if (head === UNIFORM) {
+    if ((w & 7) === 1 && s.heap[lockOf(base + w) + MARK] === UNIFORM) {
       out.push('=');
       continue;
     }
+    const head = s.heap[headOf(s.heap, base + w)];
     const infos: string[] = [];
     for (let e = head; e !== 0; e = s.heap[e + Info.NEXT])
       infos.push(Array.from(s.heap.subarray(e + 1, e + Info.SIZE)).join(','));
@@ -58,14 +59,14 @@ describe('range checks: the Owner case', () => {
     for (const [flags, site, pos] of steps) {
       a.one.pos = pos;
       b.one.pos = pos;
-      assert.ok(run(a.one, a.base + 2 * 3, 26, flags, site));
+      assert.ok(run(a.one, a.base + 3, 26, flags, site));
       for (let w = 3; w < 29; w++)
-        assert.equal(b.one.access(b.base + 2 * w, Access.MASK, flags, site, true), undefined);
+        assert.equal(b.one.access(b.base + w, Access.MASK, flags, site, true), undefined);
       assert.equal(lists(a.s, a.base), lists(b.s, b.base), `after ${flags ? 'write' : 'read'} at ${site}`);
     }
     // the whole pages in between were recorded once each, in place
-    const page = a.base + PAGE_INTS;
-    assert.equal(a.s.heap[page + 3], UNIFORM);
+    const page = lockOf(a.base) + PAGE_INTS;
+    assert.equal(a.s.heap[page + MARK], UNIFORM);
     const e = a.s.heap[page + 1];
     assert.equal(a.s.heap[e + Info.NEXT], 0);
     assert.equal(a.s.heap[e + Info.POS], 4);
@@ -96,20 +97,20 @@ describe('range checks: the Owner case', () => {
   test("another thread's Info behind this thread's own is still checked: the race found, nothing recorded", () => {
     const { s, base, one, two } = setUp();
     // thread 2 writes word 9, then thread 1 (unordered) reads it: the list is [1's read, 2's write]
-    two.access(base + 2 * 9, Access.MASK, Access.WRITE, 5, false);
-    assert.equal(one.access(base + 2 * 9, Access.MASK, 0, 6, false)?.owner, 2);
-    const head = s.heap[base + 2 * 9 + 1];
+    two.access(base + 9, Access.MASK, Access.WRITE, 5, false);
+    assert.equal(one.access(base + 9, Access.MASK, 0, 6, false)?.owner, 2);
+    const head = s.heap[headOf(s.heap, base + 9)];
     assert.equal(s.heap[head + Info.OWNER], 1);
     assert.equal(s.heap[s.heap[head + Info.NEXT] + Info.OWNER], 2);
     const before = lists(s, base);
     one.pos = 3;
     // thread 1 writes words 8–15 in a loop: its write races with thread 2's on word 9
-    assert.equal(run(one, base + 2 * 8, 8, Access.WRITE, 7), false);
+    assert.equal(run(one, base + 8, 8, Access.WRITE, 7), false);
     assert.equal(lists(s, base), before);
     // so does a read-only loop over a page whose one Info is thread 2's write
     two.pos = 3;
-    assert.ok(run(two, base + 2 * 24, 8, Access.WRITE, 8));
-    assert.equal(run(one, base + 2 * 24, 8, 0, 9), false);
+    assert.ok(run(two, base + 24, 8, Access.WRITE, 8));
+    assert.equal(run(one, base + 24, 8, 0, 9), false);
   });
 });
 
@@ -124,11 +125,10 @@ describe('range checks: runs of some bytes of each word', () => {
     ]) {
       a.one.pos = pos;
       b.one.pos = pos;
-      for (let byte = 0; byte < 8; byte++)
-        assert.ok(run(a.one, a.base + 2 * 3, 26, flags, 10 + byte, 1 << byte));
+      for (let byte = 0; byte < 8; byte++) assert.ok(run(a.one, a.base + 3, 26, flags, 10 + byte, 1 << byte));
       for (let w = 3; w < 29; w++)
         for (let byte = 0; byte < 8; byte++)
-          assert.equal(b.one.access(b.base + 2 * w, 1 << byte, flags, 10 + byte, true), undefined);
+          assert.equal(b.one.access(b.base + w, 1 << byte, flags, 10 + byte, true), undefined);
       assert.equal(lists(a.s, a.base), lists(b.s, b.base), `after ${flags ? 'write' : 'read'} at ${pos}`);
     }
   });
@@ -145,29 +145,28 @@ describe('range checks: runs of some bytes of each word', () => {
     ]) {
       a.one.pos = pos;
       b.one.pos = pos;
-      assert.ok(a.one.accessRuns(lanes(a.base + 6, flags), pagesOf(a.base + 6), 4));
+      assert.ok(a.one.accessRuns(lanes(a.base + 3, flags), pagesOf(a.base + 3), 4));
       for (let w = 3; w < 29; w++)
         for (let byte = 0; byte < 8; byte++)
-          assert.equal(b.one.access(b.base + 2 * w, 1 << byte, flags, 10 + byte, true), undefined);
+          assert.equal(b.one.access(b.base + w, 1 << byte, flags, 10 + byte, true), undefined);
       assert.equal(lists(a.s, a.base), lists(b.s, b.base));
     }
     // another thread's unordered write of byte 6 of word 20: the lanes' one check finds it, nothing is recorded
     const c = setUp();
-    assert.equal(c.two.access(c.base + 2 * 20, 0x40, Access.WRITE, 5, true), undefined);
+    assert.equal(c.two.access(c.base + 20, 0x40, Access.WRITE, 5, true), undefined);
     const before = lists(c.s, c.base);
-    assert.equal(c.one.accessRuns(lanes(c.base + 6, 0), pagesOf(c.base + 6), 4), false);
+    assert.equal(c.one.accessRuns(lanes(c.base + 3, 0), pagesOf(c.base + 3), 4), false);
     assert.equal(lists(c.s, c.base), before);
   });
 
   test("another thread's unordered write of one byte conflicts with that byte only; a conflict records nothing", () => {
     const { s, base, one, two } = setUp();
-    for (let w = 0; w < 32; w++)
-      assert.equal(two.access(base + 2 * w, 0x01, Access.WRITE, 5, true), undefined);
+    for (let w = 0; w < 32; w++) assert.equal(two.access(base + w, 0x01, Access.WRITE, 5, true), undefined);
     const before = lists(s, base);
-    assert.equal(run(one, base + 2, 30, 0, 6, 0x01), false);
-    assert.equal(run(one, base + 2, 30, 0, 6, 0x03), false);
+    assert.equal(run(one, base + 1, 30, 0, 6, 0x01), false);
+    assert.equal(run(one, base + 1, 30, 0, 6, 0x03), false);
     assert.equal(lists(s, base), before);
-    assert.equal(run(one, base + 2, 30, Access.WRITE, 6, 0x80), true);
+    assert.equal(run(one, base + 1, 30, Access.WRITE, 6, 0x80), true);
     assert.notEqual(lists(s, base), before);
   });
 });

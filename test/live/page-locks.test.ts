@@ -9,8 +9,8 @@ import { describe, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
 import { PAGE_LOCK_STRIDE } from '../../src/live/memory/heap-atomics.js';
 import { createState, StateViews } from '../../src/live/memory/state.js';
-import { PAGE_INTS } from '../../src/live/shadow/goldilocks.js';
 import { consecutive, lockSome, unlockSome } from '../../src/live/shadow/page-locks.js';
+import { PAGE_INTS } from '../../src/live/shadow/table.js';
 
 const WAITERS = 1 << 30;
 const heaps = [
@@ -24,7 +24,7 @@ describe('page locks by runs of pages', () => {
   });
 
   test('runs of consecutive pages', () => {
-    const pages = Int32Array.from([32, 48, 64, 96, 112, 160]);
+    const pages = Int32Array.from([32, 36, 40, 48, 52, 64]);
     assert.equal(consecutive(pages, 0, 6), 3);
     assert.equal(consecutive(pages, 1, 6), 2);
     assert.equal(consecutive(pages, 3, 6), 2);
@@ -61,7 +61,7 @@ describe('page locks by runs of pages', () => {
       const s = new StateViews(createState({ onRace: 0, detector: 0, shadowLimit }));
       assert.equal(s.state.heapMemory !== undefined, name === 'WebAssembly');
       const { lockRange, unlockRange } = s.pages;
-      const pages = Int32Array.from([32, 48, 64, 96]);
+      const pages = Int32Array.from([32, 36, 40, 48]);
       assert.equal(lockSome(s, pages, 0, 4), 3);
       assert.equal(lockSome(s, pages, 3, 4), 1);
       for (const p of pages) assert.equal(s.heap[p], s.self, `page ${p}`);
@@ -69,50 +69,50 @@ describe('page locks by runs of pages', () => {
       assert.equal(unlockSome(s, pages, 3, 4), 1);
       for (const p of pages) assert.equal(s.heap[p], 0, `page ${p}`);
       // the raw operations: stop at the lock held by another (7), and after the lock with a waiter
-      s.heap[64] = 7;
+      s.heap[40] = 7;
       assert.equal(lockRange(32, 4, s.self), 2);
-      assert.deepEqual([s.heap[32], s.heap[48], s.heap[64], s.heap[80]], [s.self, s.self, 7, 0]);
-      s.heap[48] |= WAITERS;
-      assert.equal(unlockRange(32, 2), 1); // page 32 released clean, page 48 released with its waiter
-      assert.deepEqual([s.heap[32], s.heap[48], s.heap[64]], [0, 0, 7]);
-      assert.equal(unlockRange(64, 1), 1); // 7 had no waiters bit: released
-      assert.equal(s.heap[64], 0);
+      assert.deepEqual([s.heap[32], s.heap[36], s.heap[40], s.heap[44]], [s.self, s.self, 7, 0]);
+      s.heap[36] |= WAITERS;
+      assert.equal(unlockRange(32, 2), 1); // page 32 released clean, page 36 released with its waiter
+      assert.deepEqual([s.heap[32], s.heap[36], s.heap[40]], [0, 0, 7]);
+      assert.equal(unlockRange(40, 1), 1); // 7 had no waiters bit: released
+      assert.equal(s.heap[40], 0);
     });
 
   for (const [name, shadowLimit] of heaps)
     test(`${name}: a held page in a run is waited for, and a run's release wakes its waiter`, async () => {
       const s = new StateViews(createState({ onRace: 0, detector: 0, shadowLimit }));
       const buffer = s.state.heapMemory?.buffer ?? s.state.heap;
-      const pages = Int32Array.from([32, 48, 64]);
-      // the worker holds page 48, tells, then waits for page 64 (ours) as state.ts lock does, then releases 48
+      const pages = Int32Array.from([32, 36, 40]);
+      // the worker holds page 36, tells, then waits for page 40 (ours) as state.ts lock does, then releases 36
       const worker = new Worker(
         `const { workerData: { buffer }, parentPort } = require('node:worker_threads');
          const heap = new Int32Array(buffer);
-         Atomics.store(heap, 48, 99);
+         Atomics.store(heap, 36, 99);
          parentPort.postMessage('holding');
          let marked = 0;
          while (marked === 0) {
-           const cur = Atomics.load(heap, 64);
-           if (cur !== 0 && Atomics.compareExchange(heap, 64, cur, cur | (1 << 30)) === cur) marked = cur | (1 << 30);
+           const cur = Atomics.load(heap, 40);
+           if (cur !== 0 && Atomics.compareExchange(heap, 40, cur, cur | (1 << 30)) === cur) marked = cur | (1 << 30);
          }
          parentPort.postMessage('waiting');
-         const woken = Atomics.wait(heap, 64, marked, 20000);
-         Atomics.store(heap, 48, 0);
-         Atomics.notify(heap, 48, 1);
+         const woken = Atomics.wait(heap, 40, marked, 20000);
+         Atomics.store(heap, 36, 0);
+         Atomics.notify(heap, 36, 1);
          parentPort.postMessage(woken);`,
         { eval: true, workerData: { buffer } },
       );
       const messages: string[] = [];
       const next = () => new Promise<string>((resolve) => worker.once('message', resolve));
-      messages.push(await next()); // holding 48
-      s.heap[64] = s.self; // we hold 64 (taken before: the worker marks itself its waiter)
+      messages.push(await next()); // holding 36
+      s.heap[40] = s.self; // we hold 40 (taken before: the worker marks itself its waiter)
       const waiting = next();
       messages.push(await waiting);
-      assert.equal(s.heap[64], s.self | WAITERS);
-      assert.equal(unlockSome(s, pages, 2, 3), 1); // released 64 with its waiter: woken
+      assert.equal(s.heap[40], s.self | WAITERS);
+      assert.equal(unlockSome(s, pages, 2, 3), 1); // released 40 with its waiter: woken
       const woken = await next();
       messages.push(woken);
-      // 32 taken; 48 waited for while the worker holds it, or taken with 64
+      // 32 taken; 36 waited for while the worker holds it, or taken with 40
       let held = 0;
       while (held < 3) held += lockSome(s, pages, held, 3);
       assert.equal(held, 3);

@@ -9,7 +9,8 @@ import { describe, test } from 'node:test';
 import { appendCell, EAGER_MIN, ensureThread, STAT, Tag } from '../../src/live/memory/state.js';
 import { shadowCensus } from '../../src/live/shadow/census.js';
 import { collectList } from '../../src/live/shadow/eager.js';
-import { Access, Info, PAGE_INTS, PATTERN, packA, Shadow } from '../../src/live/shadow/goldilocks.js';
+import { Access, Info, packA, Shadow } from '../../src/live/shadow/goldilocks.js';
+import { headOf, lockOf, MARK, PAGE_INTS, UNIFORM } from '../../src/live/shadow/table.js';
 import { SyncKind } from '../../src/model/sync.js';
 import { twoThreads } from '../helpers/two-threads.js';
 
@@ -24,18 +25,18 @@ function writeApart(ordered: number) {
   const t = twoThreads();
   const { s, base, one, two } = t;
   for (let w = 0; w < 8; w++) {
-    assert.equal(one.access(base + 2 * w, Access.MASK, Access.WRITE, 7, true), undefined);
+    assert.equal(one.access(base + w, Access.MASK, Access.WRITE, 7, true), undefined);
     one.pos = appendCell(s, SyncKind.Release, 1, lockAfter(w), 0) + 1;
   }
   two.pos = appendCell(s, SyncKind.Acquire, 2, lockAfter(ordered), 0) + 1;
   return t;
 }
 
-/** The `pos` of each of page `page`'s words' last Info (the page split). */
-function lastPositions(heap: Int32Array, page: number): number[] {
+/** The `pos` of each of the words' last Info of the page whose first word is `base` (the page split). */
+function lastPositions(heap: Int32Array, base: number): number[] {
   const out: number[] = [];
-  for (let k = 1; k < PAGE_INTS; k += 2) {
-    let e = heap[page + k];
+  for (let k = 0; k < 8; k++) {
+    let e = heap[headOf(heap, base + k)];
     while (heap[e + Info.NEXT] !== 0) e = heap[e + Info.NEXT];
     out.push(heap[e + Info.POS]);
   }
@@ -45,7 +46,7 @@ function lastPositions(heap: Int32Array, page: number): number[] {
 describe('patterned pages', () => {
   test('words last written at different positions keep one list and a position each', () => {
     const { s, base } = writeApart(3);
-    assert.equal(s.heap[base + 3], PATTERN);
+    assert.ok(s.heap[lockOf(base) + MARK] < UNIFORM, 'patterned');
     const c = shadowCensus(s);
     assert.equal(c.patternPages, 1);
     assert.equal(c.infoBytes, Info.SIZE * 4, 'one Info for the 8 words');
@@ -55,7 +56,7 @@ describe('patterned pages', () => {
   test('each word races as its own list says: per access', () => {
     for (let w = 0; w < 8; w++) {
       const { base, two } = writeApart(3); // thread 2 is ordered after the writes of words 0-3 only
-      const c = two.access(base + 2 * w, Access.MASK, 0, 8, true);
+      const c = two.access(base + w, Access.MASK, 0, 8, true);
       if (w <= 3) assert.equal(c, undefined, `word ${w}: ordered`);
       else assert.equal(c?.owner, 1, `word ${w}: races with thread 1's write`);
     }
@@ -63,21 +64,42 @@ describe('patterned pages', () => {
 
   test('and in a range check, which records nothing when one word races', () => {
     const late = writeApart(7);
-    assert.ok(late.two.accessRuns([late.base, 8, 0, 8, Access.MASK], Int32Array.of(late.base), 1));
+    assert.ok(late.two.accessRuns([late.base, 8, 0, 8, Access.MASK], Int32Array.of(lockOf(late.base)), 1));
     const early = writeApart(6);
     assert.equal(
-      early.two.accessRuns([early.base, 8, 0, 8, Access.MASK], Int32Array.of(early.base), 1),
+      early.two.accessRuns([early.base, 8, 0, 8, Access.MASK], Int32Array.of(lockOf(early.base)), 1),
       false,
     );
-    assert.equal(early.two.access(early.base + 2 * 7, Access.MASK, 0, 9, true)?.owner, 1);
+    assert.equal(early.two.access(early.base + 7, Access.MASK, 0, 9, true)?.owner, 1);
   });
 
   test('a split gives each word its own position back', () => {
     const { s, base, one } = writeApart(3);
-    one.splitPage(base);
-    assert.notEqual(s.heap[base + 3], PATTERN);
+    one.splitPage(lockOf(base));
+    assert.ok(s.heap[lockOf(base) + MARK] >= UNIFORM, 'not patterned');
     // word w written after the release cells of words 0 .. w-1, at positions 0 .. w-1
     assert.deepEqual(lastPositions(s.heap, base), [0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  test('pages with equal positions share one positions record; a split drops its reference, the verdicts stay', () => {
+    const t = twoThreads();
+    const { s, base, one, two } = t;
+    for (let w = 0; w < 8; w++) {
+      for (let p = 0; p < 3; p++) one.access(base + 8 * p + w, Access.MASK, Access.WRITE, 7, true);
+      one.pos = appendCell(s, SyncKind.Release, 1, lockAfter(w), 0) + 1;
+    }
+    two.pos = appendCell(s, SyncKind.Acquire, 2, lockAfter(3), 0) + 1;
+    const marks = [0, 1, 2].map((p) => s.heap[lockOf(base) + p * PAGE_INTS + MARK]);
+    assert.ok(marks[0] < UNIFORM, 'patterned');
+    assert.deepEqual(marks, [marks[0], marks[0], marks[0]], 'one positions record');
+    const r = -marks[0];
+    assert.equal(s.heap[r], 4, 'three pages and the candidate');
+    assert.equal(shadowCensus(s).tableBytes, 4 * 16 + Info.SIZE * 4, 'the record counted once');
+    assert.equal(two.access(base + 8 + 6, Access.MASK, 0, 8, true)?.owner, 1, 'page 1, word 6: races');
+    assert.equal(s.heap[r], 3, 'page 1, split, dropped its reference');
+    assert.deepEqual(lastPositions(s.heap, base + 8), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert.equal(two.access(base + 16 + 2, Access.MASK, 0, 9, true), undefined, 'page 2, word 2: ordered');
+    assert.equal(two.access(base + 5, Access.MASK, 0, 10, true)?.owner, 1, 'page 0, word 5: races');
   });
 
   test('the partially-eager collector rewrites a patterned page; the race verdicts stay', () => {
@@ -89,8 +111,8 @@ describe('patterned pages', () => {
     three.pos = two.pos;
     collectList(s, one);
     assert.equal(one.counts[STAT.eagerRuns], 1, 'collected');
-    assert.equal(two.access(base + 2 * 2, Access.MASK, 0, 50, true), undefined, 'word 2: ordered');
-    assert.equal(two.access(base + 2 * 6, Access.MASK, 0, 51, true)?.owner, 1, 'word 6: races');
-    assert.equal(three.access(base + 2 * 1, Access.MASK, 0, 52, true)?.owner, 1, 'word 1: races');
+    assert.equal(two.access(base + 2, Access.MASK, 0, 50, true), undefined, 'word 2: ordered');
+    assert.equal(two.access(base + 6, Access.MASK, 0, 51, true)?.owner, 1, 'word 6: races');
+    assert.equal(three.access(base + 1, Access.MASK, 0, 52, true)?.owner, 1, 'word 1: races');
   });
 });

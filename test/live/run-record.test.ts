@@ -8,21 +8,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { StateViews } from '../../src/live/memory/state.js';
-import {
-  Access,
-  Info,
-  lockOf,
-  PAGE_INTS,
-  SHARED_SLOT,
-  type Shadow,
-  Shared,
-} from '../../src/live/shadow/goldilocks.js';
+import { Access, Info, type Shadow, Shared } from '../../src/live/shadow/goldilocks.js';
+import { lockOf, PAGE_INTS, SHARED_SLOT } from '../../src/live/shadow/table.js';
 import { twoThreads } from '../helpers/two-threads.js';
 
 /** `shadow.accessRuns` of one run of `n` words from heap index `word`, with its pages. */
 function run(shadow: Shadow, word: number, n: number, flags: number, site: number): boolean {
   const pages: number[] = [];
-  for (let p = lockOf(word); p <= lockOf(word + 2 * n - 2); p += PAGE_INTS) pages.push(p);
+  for (let p = lockOf(word); p <= lockOf(word + n - 1); p += PAGE_INTS) pages.push(p);
   return shadow.accessRuns([word, n, flags, site, Access.MASK], Int32Array.from(pages), pages.length);
 }
 
@@ -31,7 +24,7 @@ function firstLists(s: StateViews, base: number): string[] {
   const out: string[] = [];
   for (let p = 0; p < 4; p++) {
     const infos: string[] = [];
-    for (let e = s.heap[base + p * PAGE_INTS + 1]; e !== 0; e = s.heap[e + Info.NEXT])
+    for (let e = s.heap[lockOf(base) + p * PAGE_INTS + 1]; e !== 0; e = s.heap[e + Info.NEXT])
       infos.push(Array.from(s.heap.subarray(e + 1, e + Info.SIZE)).join(','));
     out.push(infos.join(' '));
   }
@@ -47,7 +40,7 @@ function sameAsPerAccess(a: Setup, b: Setup, flags: number, site: number, pos: n
   b.one.pos = pos;
   assert.ok(run(a.one, a.base, 32, flags, site));
   for (let w = 0; w < 32; w++)
-    assert.equal(b.one.access(b.base + 2 * w, Access.MASK, flags, site, true), undefined);
+    assert.equal(b.one.access(b.base + w, Access.MASK, flags, site, true), undefined);
   assert.deepEqual(firstLists(a.s, a.base), firstLists(b.s, b.base), `at position ${pos}`);
 }
 
@@ -64,10 +57,10 @@ describe('range checks: run-level record of uniform pages', () => {
     ])
       sameAsPerAccess(a, b, flags, site, pos);
     const heap = a.s.heap;
-    const h = heap[a.base + SHARED_SLOT];
+    const h = heap[lockOf(a.base) + SHARED_SLOT];
     assert.notEqual(h, 0);
     for (let p = 0; p < 4; p++) {
-      const page = a.base + p * PAGE_INTS;
+      const page = lockOf(a.base) + p * PAGE_INTS;
       assert.equal(heap[page + SHARED_SLOT], h, `page ${p} names the run's list`);
       assert.equal(heap[page + 1], heap[h + Shared.FIRST], `page ${p} points to its first Info`);
     }
@@ -87,11 +80,11 @@ describe('range checks: run-level record of uniform pages', () => {
       [0, 7, 3],
     ]) {
       sameAsPerAccess(a, b, flags, site, pos);
-      const h = heap[a.base + SHARED_SLOT];
+      const h = heap[lockOf(a.base) + SHARED_SLOT];
       assert.notEqual(h, 0, `at position ${pos}`);
       for (let p = 1; p < 4; p++)
         assert.equal(
-          heap[a.base + p * PAGE_INTS + SHARED_SLOT],
+          heap[lockOf(a.base) + p * PAGE_INTS + SHARED_SLOT],
           h,
           `page ${p} names the run's list at ${pos}`,
         );
@@ -118,10 +111,10 @@ describe('range checks: run-level record of uniform pages', () => {
       sameAsPerAccess(a, b, flags, site, pos);
       if (pos === 1) continue; // empty pages before: each records its own list
       const heap = a.s.heap;
-      const h = heap[a.base + SHARED_SLOT];
+      const h = heap[lockOf(a.base) + SHARED_SLOT];
       assert.notEqual(h, 0, `at position ${pos}`);
       for (let p = 1; p < 4; p++)
-        assert.equal(heap[a.base + p * PAGE_INTS + SHARED_SLOT], h, `page ${p}, ${pos}`);
+        assert.equal(heap[lockOf(a.base) + p * PAGE_INTS + SHARED_SLOT], h, `page ${p}, ${pos}`);
       lists.add(h);
     }
     assert.ok(lists.size > 1);
@@ -138,7 +131,7 @@ describe('range checks: run-level record of uniform pages', () => {
     assert.equal(run(two, base, 32, 0, 7), false);
     assert.deepEqual(firstLists(s, base), before);
     // then reads word 13 (page 1) alone: the race with thread 1's write, found through the shared list
-    assert.equal(two.access(base + 2 * 13, Access.MASK, 0, 8, false)?.owner, 1);
+    assert.equal(two.access(base + 13, Access.MASK, 0, 8, false)?.owner, 1);
     // thread 1's next write of the pages races with thread 2's read of word 13 (recorded: not stopped on the race)
     one.pos = 3;
     assert.equal(run(one, base, 32, Access.WRITE, 9), false);

@@ -19,7 +19,8 @@ import {
   StateViews,
 } from '../../src/live/memory/state.js';
 import { SHADOW_LIMIT_DEFAULT, SHADOW_LIMIT_MAX } from '../../src/live/options.js';
-import { Access, Info, PAGE_INTS, SHARED_SLOT, Shadow, Shared } from '../../src/live/shadow/goldilocks.js';
+import { Access, Info, Shadow, Shared } from '../../src/live/shadow/goldilocks.js';
+import { headOf, lockOf, PAGE_INTS, SHARED_SLOT } from '../../src/live/shadow/table.js';
 import { cli, tempFile } from '../helpers/helpers.js';
 
 const MiB = 1 << 20;
@@ -47,16 +48,16 @@ describe('shadow heap', () => {
 
   test('a 1 GiB buffer is checked at its end, its Infos past 2^31 bytes', () => {
     const s = views(4 * 1024);
-    allocHeap(s, (1.5 * GiB) / 4); // earlier shadow state
+    allocHeap(s, (2 * GiB) / 4); // earlier shadow state
     const t = 1;
     ensureThread(s, t);
     const buffer = new SharedArrayBuffer(GiB);
     const buffers = new Buffers(s);
     const base = buffers.baseOf(buffers.register(buffer));
     const shadow = new Shadow(s, t);
-    const last = base + 2 * (GiB / 8 - 1); // the word of the buffer's last 8 bytes
+    const last = base + (GiB / 8 - 1); // the word of the buffer's last 8 bytes
     assert.equal(shadow.access(last, 0xff, Access.WRITE, 1, true), undefined);
-    const info = s.heap[last + 1];
+    const info = s.heap[headOf(s.heap, last)];
     assert.ok(info * 4 > 2 ** 31, `Info at byte ${info * 4}`);
     assert.equal(s.heap[info + Info.OWNER], t);
     // another thread's unordered read of it races
@@ -73,12 +74,12 @@ describe('shadow heap', () => {
     const buffers = new Buffers(s);
     const base = buffers.baseOf(buffers.register(new SharedArrayBuffer(4 * 64)));
     const one = new Shadow(s, 1);
-    for (let w = 0; w < 32; w++) one.access(base + 2 * w, 0xff, Access.WRITE, 5, true);
-    const header = s.heap[base + SHARED_SLOT];
+    for (let w = 0; w < 32; w++) one.access(base + w, 0xff, Access.WRITE, 5, true);
+    const header = s.heap[lockOf(base) + SHARED_SLOT];
     assert.ok(header * 4 > 2 ** 31, `header at byte ${header * 4}`);
-    for (let p = 1; p < 4; p++) assert.equal(s.heap[base + p * PAGE_INTS + SHARED_SLOT], header);
+    for (let p = 1; p < 4; p++) assert.equal(s.heap[lockOf(base) + p * PAGE_INTS + SHARED_SLOT], header);
     assert.equal(s.heap[header + Shared.REFS], 5, 'four pages and the candidate');
-    assert.equal(new Shadow(s, 2).access(base + PAGE_INTS + 2 * 3, 0x01, 0, 6, true)?.site, 5);
+    assert.equal(new Shadow(s, 2).access(base + 8 + 3, 0x01, 0, 6, true)?.site, 5);
     assert.equal(s.heap[header + Shared.REFS], 4, 'the page split out holds its own copy');
   });
 
@@ -98,6 +99,15 @@ describe('shadow heap', () => {
     assert.ok(allocHeap(s, MiB / 4) >= top, 'smaller allocations go on');
   });
 
+  test('a word table past the first 4 GiB of the heap: a ShadowLimitError naming the bound', () => {
+    const s = views(SHADOW_LIMIT_MAX);
+    allocHeap(s, GiB); // earlier shadow state: 4 GiB
+    assert.throws(
+      () => new Buffers(s).register(new SharedArrayBuffer(64)),
+      (e: unknown) => e instanceof ShadowLimitError && /first 4 GiB/.test(e.message),
+    );
+  });
+
   test('at the most the runtime can shadow, the message says so', () => {
     const s = views(SHADOW_LIMIT_MAX);
     assert.throws(
@@ -107,10 +117,10 @@ describe('shadow heap', () => {
   });
 
   test('goldilocks run past --shadow-limit: the program stops with the message, no RangeError', () => {
-    // a 2 MiB buffer's word table alone takes 2 MiB of shadow heap
+    // an 8 MiB buffer's word table alone takes 2 MiB of shadow heap
     const program = tempFile(
       'shadow-limit.mjs',
-      'const a = new Float64Array(new SharedArrayBuffer(2 << 20));\na[0] = 1;\nconsole.log("done");\n',
+      'const a = new Float64Array(new SharedArrayBuffer(8 << 20));\na[0] = 1;\nconsole.log("done");\n',
     );
     const r = cli(['run', '--shadow-limit', '1', program]);
     assert.notEqual(r.status, 0);

@@ -15,16 +15,8 @@ import {
 } from '../../src/live/memory/state.js';
 import { shadowCensus } from '../../src/live/shadow/census.js';
 import { collectList } from '../../src/live/shadow/eager.js';
-import {
-  Access,
-  Info,
-  PAGE_INTS,
-  packA,
-  SHARED_SLOT,
-  Shadow,
-  Shared,
-  UNIFORM,
-} from '../../src/live/shadow/goldilocks.js';
+import { Access, Info, packA, Shadow, Shared } from '../../src/live/shadow/goldilocks.js';
+import { lockOf, PAGE_INTS, SHARED_SLOT, UNIFORM } from '../../src/live/shadow/table.js';
 import { SyncKind } from '../../src/model/sync.js';
 import { twoThreads } from '../helpers/two-threads.js';
 
@@ -34,10 +26,12 @@ function writePages(
   base: number,
   pages: number,
 ) {
-  for (let w = 0; w < 8 * pages; w++) one.access(base + 2 * w, 0xff, Access.WRITE, 7, true);
+  for (let w = 0; w < 8 * pages; w++) one.access(base + w, 0xff, Access.WRITE, 7, true);
 }
 
-const header = (s: StateViews, page: number): number => s.heap[page + SHARED_SLOT];
+/** The shared list header of page `p` of the buffer whose first word is `base`. */
+const header = (s: StateViews, base: number, p = 0): number =>
+  s.heap[lockOf(base) + p * PAGE_INTS + SHARED_SLOT];
 
 describe('shared lists', () => {
   test('pages written by one loop point to one list, kept once', () => {
@@ -46,9 +40,9 @@ describe('shared lists', () => {
     const h = header(s, base);
     assert.notEqual(h, 0);
     for (let p = 0; p < 4; p++) {
-      const page = base + p * PAGE_INTS;
+      const page = lockOf(base) + p * PAGE_INTS;
       assert.equal(s.heap[page + 3], UNIFORM);
-      assert.equal(header(s, page), h, `page ${p} shares the list`);
+      assert.equal(header(s, base, p), h, `page ${p} shares the list`);
       assert.equal(s.heap[page + 1], s.heap[h + Shared.FIRST]);
     }
     assert.equal(s.heap[h + Shared.REFS], 5, '4 pages and the thread that offers it');
@@ -62,13 +56,13 @@ describe('shared lists', () => {
     writePages(one, base, 2);
     const h = header(s, base);
     const shared = s.heap[h + Shared.FIRST];
-    const page1 = base + PAGE_INTS;
+    const page1 = lockOf(base) + PAGE_INTS;
     // thread 2, unordered with thread 1, reads one byte of page 1's word 5: thread 1's write races with it
-    const c = two.access(page1 + 2 * 5, 0x10, 0, 11, true);
+    const c = two.access(base + 8 + 5, 0x10, 0, 11, true);
     assert.equal(c?.owner, 1);
     assert.equal(c?.site, 7);
     // the read was not recorded (stopOnRace), but the page was split, into copies: the shared list is as it was
-    assert.equal(header(s, page1), 0);
+    assert.equal(header(s, base, 1), 0);
     assert.notEqual(s.heap[page1 + 3], UNIFORM);
     assert.notEqual(s.heap[page1 + 1], shared);
     assert.equal(s.heap[h + Shared.FIRST], shared);
@@ -76,10 +70,10 @@ describe('shared lists', () => {
     assert.equal(s.heap[shared + Info.SITE], 7);
     assert.equal(s.heap[h + Shared.REFS], 2, 'page 0 and the candidate');
     // thread 1 writes page 1's word 2 again at another site: page 0 keeps site 7
-    assert.equal(one.access(page1 + 2 * 2, 0xff, Access.WRITE, 12, true), undefined);
-    assert.equal(two.access(page1 + 2 * 2, 0xff, 0, 13, true)?.site, 12);
-    assert.equal(two.access(base + 2 * 2, 0xff, 0, 14, true)?.site, 7);
-    assert.equal(two.access(page1 + 2 * 6, 0xff, Access.WRITE, 15, true)?.site, 7);
+    assert.equal(one.access(base + 8 + 2, 0xff, Access.WRITE, 12, true), undefined);
+    assert.equal(two.access(base + 8 + 2, 0xff, 0, 13, true)?.site, 12);
+    assert.equal(two.access(base + 2, 0xff, 0, 14, true)?.site, 7);
+    assert.equal(two.access(base + 8 + 6, 0xff, Access.WRITE, 15, true)?.site, 7);
   });
 
   test('an access that records on a whole shared page changes its own copy only', () => {
@@ -89,7 +83,7 @@ describe('shared lists', () => {
     // thread 1 reads page 0 whole (a bulk access): recorded in page 0's own copy
     assert.equal(one.accessRun(base, 8, 0xff, 0xff, 0, 20, true), 8);
     assert.equal(header(s, base), 0);
-    assert.equal(header(s, base + PAGE_INTS), h);
+    assert.equal(header(s, base, 1), h);
     assert.equal(
       s.heap[s.heap[h + Shared.FIRST] + Info.NEXT],
       0,
@@ -97,7 +91,7 @@ describe('shared lists', () => {
     );
     // thread 2 writes page 1 whole: the write of thread 1 (site 7) races; page 0 has the read of site 20 first
     assert.equal(
-      two.accessRun(base + PAGE_INTS, 8, 0xff, 0xff, Access.WRITE, 21, true),
+      two.accessRun(base + 8, 8, 0xff, 0xff, Access.WRITE, 21, true),
       1,
       'stops at its first word',
     );
@@ -111,15 +105,15 @@ describe('shared lists', () => {
     writePages(one, base, 2);
     const h = header(s, base);
     // thread 1's loop reads page 0 whole: one run of 8 words, read (flags 0), site 40
-    assert.ok(one.accessRuns([base, 8, 0, 40, Access.MASK], Int32Array.of(base), 1));
-    assert.equal(header(s, base + PAGE_INTS), h);
+    assert.ok(one.accessRuns([base, 8, 0, 40, Access.MASK], Int32Array.of(lockOf(base)), 1));
+    assert.equal(header(s, base, 1), h);
     assert.equal(
       s.heap[s.heap[h + Shared.FIRST] + Info.NEXT],
       0,
       'the shared list still holds the write alone',
     );
-    assert.equal(two.access(base + PAGE_INTS + 2, 0xff, Access.WRITE, 41, true)?.site, 7);
-    assert.equal(two.access(base + 2, 0xff, Access.WRITE, 42, true)?.site, 40);
+    assert.equal(two.access(base + 8 + 1, 0xff, Access.WRITE, 41, true)?.site, 7);
+    assert.equal(two.access(base + 1, 0xff, Access.WRITE, 42, true)?.site, 40);
   });
 
   test('the partially-eager collector rewrites shared pages and shares them again; the race verdicts stay', () => {
@@ -137,13 +131,12 @@ describe('shared lists', () => {
     assert.equal(one.counts[STAT.eagerRuns], 1, 'collected');
     const h = header(s, base);
     assert.notEqual(h, 0);
-    for (let p = 1; p < 4; p++)
-      assert.equal(header(s, base + p * PAGE_INTS), h, `page ${p} shares the list again`);
+    for (let p = 1; p < 4; p++) assert.equal(header(s, base, p), h, `page ${p} shares the list again`);
     const e = s.heap[h + Shared.FIRST];
     assert.notEqual(s.heap[e + Info.LS], 0, 'its record starts at the cut, with its lockset evaluated');
     // thread 2 acquired the lock thread 1 released after its writes: ordered; thread 3 is not
-    assert.equal(two.access(base + PAGE_INTS + 2 * 4, 0xff, 0, 50, true), undefined);
-    assert.equal(three.access(base + 2 * PAGE_INTS + 2, 0xff, 0, 51, true)?.owner, 1);
+    assert.equal(two.access(base + 8 + 4, 0xff, 0, 50, true), undefined);
+    assert.equal(three.access(base + 16 + 1, 0xff, 0, 51, true)?.owner, 1);
   });
 
   test('a shared list is freed when no page points to it and its thread offers another', () => {
@@ -151,11 +144,11 @@ describe('shared lists', () => {
     writePages(one, base, 2);
     const h = header(s, base);
     const shared = s.heap[h + Shared.FIRST];
-    for (let p = 0; p < 2; p++) one.access(base + p * PAGE_INTS + 2 * 3, 0xff, 0, 30, true); // split both
+    for (let p = 0; p < 2; p++) one.access(base + 8 * p + 3, 0xff, 0, 30, true); // split both
     assert.equal(s.heap[h + Shared.REFS], 1, 'only the candidate');
     // pages 2 and 3, written at another site, make another candidate: the first list is freed
-    for (let w = 16; w < 32; w++) one.access(base + 2 * w, 0xff, Access.WRITE, 31, true);
-    assert.notEqual(header(s, base + 2 * PAGE_INTS), h);
+    for (let w = 16; w < 32; w++) one.access(base + w, 0xff, Access.WRITE, 31, true);
+    assert.notEqual(header(s, base, 2), h);
     assert.notEqual(
       s.heap[h + Shared.FIRST],
       shared,

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { StateViews } from '../../src/live/memory/state.js';
 import { shadowCensus } from '../../src/live/shadow/census.js';
-import { Access, Info, PAGE_INTS, type Shadow, siteAt, UNIFORM } from '../../src/live/shadow/goldilocks.js';
+import { Access, Info, type Shadow, siteAt } from '../../src/live/shadow/goldilocks.js';
+import { headOf, lockOf, MARK, UNIFORM } from '../../src/live/shadow/table.js';
 import { twoThreads } from '../helpers/two-threads.js';
 
 /** The site of thread 1's access to word `k`: three sites in turn, as `pos[3*j]`, `pos[3*j + 1]`, `pos[3*j + 2]`. */
@@ -16,18 +17,22 @@ const siteOne = (k: number): number => 20 + (k % 3);
 /** The site of thread 2's access to word `k`: three others. */
 const siteTwo = (k: number): number => 30 + (k % 3);
 
-const isUniform = (s: StateViews, page: number): boolean => s.heap[page + 3] === UNIFORM;
+const isUniform = (s: StateViews, base: number): boolean => s.heap[lockOf(base) + MARK] === UNIFORM;
 
-/** The Infos of page `page`'s lists, the uniform marker aside. */
-function infos(s: StateViews, page: number): number {
+/** The Infos of the lists of the 8 words of the page whose first word is `base`. */
+function infos(s: StateViews, base: number): number {
   let n = 0;
-  for (let k = 1; k < PAGE_INTS; k += 2) for (let e = s.heap[page + k]; e > 0; e = s.heap[e + Info.NEXT]) n++;
+  for (let k = 0; k < 8; k++)
+    for (let e = s.heap[headOf(s.heap, base + k)]; e > 0; e = s.heap[e + Info.NEXT]) n++;
   return n;
 }
 
-/** Thread `t` accesses the 8 words of page `page`, in the order `order`, at the sites `site(k)`. */
-function accessPage(t: Shadow, page: number, flags: number, site: (k: number) => number, order: number[]) {
-  for (const k of order) t.access(page + 2 * k, Access.MASK, flags, site(k), false);
+/** The head of the list of the page's first word (of a uniform page: the page's list). */
+const firstHead = (s: StateViews, base: number): number => s.heap[lockOf(base) + 1];
+
+/** Thread `t` accesses the 8 words of the page whose first word is `base`, in the order `order`, at the sites `site(k)`. */
+function accessPage(t: Shadow, base: number, flags: number, site: (k: number) => number, order: number[]) {
+  for (const k of order) t.access(base + k, Access.MASK, flags, site(k), false);
 }
 
 const upward = [0, 1, 2, 3, 4, 5, 6, 7];
@@ -40,7 +45,7 @@ describe('site vectors', () => {
     accessPage(one, base, Access.WRITE, siteOne, upward);
     assert.ok(isUniform(s, base));
     assert.equal(infos(s, base), 1);
-    const e = s.heap[base + 1];
+    const e = firstHead(s, base);
     assert.ok(s.heap[e + Info.SITE] < 0, 'a site vector');
     for (let k = 0; k < 8; k++) assert.equal(siteAt(s.heap, e, k), siteOne(k));
   });
@@ -60,12 +65,12 @@ describe('site vectors', () => {
       accessPage(one, base, Access.WRITE, siteOne, upward);
       assert.ok(isUniform(s, base));
       // thread 2, unordered with thread 1, reads word k: the race names thread 1's write of word k
-      const c = two.access(base + 2 * k, Access.MASK, 0, 40, true);
+      const c = two.access(base + k, Access.MASK, 0, 40, true);
       assert.equal(c?.owner, 1, `word ${k}`);
       assert.equal(c?.site, siteOne(k), `word ${k}`);
       assert.ok(!isUniform(s, base));
       for (let w = 0; w < 8; w++) {
-        const e = s.heap[base + 2 * w + 1];
+        const e = s.heap[headOf(s.heap, base + w)];
         assert.equal(s.heap[e + Info.SITE], siteOne(w), `word ${w} split with its own site`);
       }
     }
@@ -79,11 +84,11 @@ describe('site vectors', () => {
       // access that races merges nothing, the collector's compaction merges the page (`./eager.ts`)
       accessPage(one, base, 0, siteOne, upward);
       assert.ok(!isUniform(s, base));
-      one.compact(base);
+      one.compact(lockOf(base));
       assert.ok(isUniform(s, base));
       assert.equal(infos(s, base), 2);
       // the same read of word k again: the list is left whole, the race with thread 2's write of word k reported
-      const c = one.access(base + 2 * k, Access.MASK, 0, siteOne(k), true);
+      const c = one.access(base + k, Access.MASK, 0, siteOne(k), true);
       assert.equal(c?.owner, 2, `word ${k}`);
       assert.equal(c?.site, siteTwo(k), `word ${k}`);
       assert.ok(isUniform(s, base), 'unchanged: kept whole');
@@ -102,23 +107,23 @@ describe('site vectors', () => {
   test('the pages of one loop get the same vectors and share one list', () => {
     const { s, base, one } = twoThreads();
     // 4 pages, each word at the site of its index in the page: the same 8 sites on every page
-    for (let p = 0; p < 4; p++) accessPage(one, base + p * PAGE_INTS, Access.WRITE, siteOne, upward);
+    for (let p = 0; p < 4; p++) accessPage(one, base + 8 * p, Access.WRITE, siteOne, upward);
     const census = shadowCensus(s);
     assert.equal(census.uniformPages, 4);
     assert.equal(census.sharedPages, 4);
-    const first = s.heap[base + 1];
-    for (let p = 1; p < 4; p++) assert.equal(s.heap[base + p * PAGE_INTS + 1], first, `page ${p}`);
+    const first = firstHead(s, base);
+    for (let p = 1; p < 4; p++) assert.equal(firstHead(s, base + 8 * p), first, `page ${p}`);
   });
 
   test('pages taking three vectors in turn (moldyn: three sites over 8 words) share three lists', () => {
     const { s, base, one } = twoThreads();
     // word k of page p at the site of its index in the array modulo 3: pages 0, 3 alike, 1 and 2 apart
     for (let p = 0; p < 4; p++)
-      accessPage(one, base + p * PAGE_INTS, Access.WRITE, (k) => siteOne(8 * p + k), upward);
+      accessPage(one, base + 8 * p, Access.WRITE, (k) => siteOne(8 * p + k), upward);
     const census = shadowCensus(s);
     assert.equal(census.uniformPages, 4);
     assert.equal(census.sharedPages, 4);
-    assert.equal(s.heap[base + 3 * PAGE_INTS + 1], s.heap[base + 1], "page 3 shares page 0's list");
+    assert.equal(firstHead(s, base + 8 * 3), firstHead(s, base), "page 3 shares page 0's list");
     assert.equal(census.sharedInfoBytes, 6 * Info.SIZE * 4, 'three lists of one Info, and their headers');
   });
 });

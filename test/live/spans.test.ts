@@ -44,7 +44,7 @@ function setup(answer = true, T: Typed = Float64Array, off = 0) {
     accessRuns(runs: readonly number[]): boolean {
       for (let r = 0; r < runs.length; r += RUN_FIELDS)
         given.runs.push([
-          (runs[r] - BASE) / 2,
+          runs[r] - BASE,
           runs[r + 1],
           runs[r + 2],
           runs[r + 3],

@@ -23,7 +23,8 @@ import {
   unlock,
 } from '../../src/live/memory/state.js';
 import { FastTrackShadow } from '../../src/live/shadow/fasttrack.js';
-import { Access, type Conflict, lockOf, packA, Shadow } from '../../src/live/shadow/goldilocks.js';
+import { Access, type Conflict, packA, Shadow } from '../../src/live/shadow/goldilocks.js';
+import { lockOf } from '../../src/live/shadow/table.js';
 import { stmObserver } from '../../src/live/stm-observer.js';
 import { SyncKind } from '../../src/model/sync.js';
 import type { AccessLog, StmObserver } from '../../src/stm/observer.js';
@@ -91,7 +92,7 @@ function setUp(detector: number, ShadowClass: typeof Shadow, onRace: Race = REPO
     th.stm = stmObserver(th.ctx, () => undefined);
     threads.push(th);
   }
-  const word = (byte: number) => buffers.baseOf(id) + 2 * (byte >> 3);
+  const word = (byte: number) => buffers.baseOf(id) + (byte >> 3);
   return { buffer, threads, word, x: 0, y: 64 };
 }
 

@@ -17,7 +17,8 @@ import type { SyncAtomics } from '../../sync/observer.js';
 import type { Callee, Context } from '../context.js';
 import { appendCell, lockPage, rawAtomics, STAT, Tag, unlockPage } from '../memory/state.js';
 import { collectList } from '../shadow/eager.js';
-import { Access, lockOf, packA } from '../shadow/goldilocks.js';
+import { Access, packA } from '../shadow/goldilocks.js';
+import { lockOf, PAGE_INTS } from '../shadow/table.js';
 import { runtimeFramesBelow } from '../sites.js';
 import { type AnyFn, type Fn, integer, originals } from './common.js';
 
@@ -83,12 +84,12 @@ function checkedAtomics(ctx: Context) {
     const id = ctx.idOf(ta.buffer as SharedArrayBuffer);
     const w = Math.floor(off / 8);
     const mask = ((1 << bpe) - 1) << (off - w * 8);
-    const word = ctx.baseOf(id) + 2 * w;
+    const word = ctx.baseOf(id) + w;
     shadow.counts[STAT.atomics]++;
     let conflict: ReturnType<typeof shadow.find>;
     let flags = 0;
     let result: unknown;
-    if (word + 2 > s.heap.length) s.refresh();
+    if (lockOf(word) + PAGE_INTS > s.heap.length) s.refresh();
     let collect = false;
     lockPage(s, lockOf(word)); // one WebAssembly compare-exchange when free, as a range check's
     try {

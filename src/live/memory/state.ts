@@ -281,7 +281,7 @@ export interface SharedState {
   /** UTF-16 code units of interned strings (growable), and their (start, length) index. */
   str: SharedArrayBuffer;
   strIndex: SharedArrayBuffer;
-  /** Per buffer id: [word table index in the heap, words, byte length]. */
+  /** Per buffer id: [address of its word table's first word (`../shadow/table.ts`), words, byte length + 1]. */
   buffers: SharedArrayBuffer;
   /**
    * Per buffer id: where it was made and what it holds, for race reports (`../buffers.ts`): [string id of the site

@@ -7,13 +7,17 @@
  * records being linked or unlinked meanwhile, never an error (indices past the heap are not followed).
  */
 import { CTL, rawAtomics, type StateViews } from '../memory/state.js';
-import { Info, PAGE_INTS, PATTERN, SHARED_SLOT, UNIFORM } from './goldilocks.js';
+import { Info } from './goldilocks.js';
+import { MARK, PAGE_INTS, SHARED_SLOT, tablePages, UNIFORM } from './table.js';
 
 /** What the shadow heap holds, in bytes and counts. */
 export interface ShadowCensus {
   /** Bytes of the heap allocated so far (its high-water mark: freed records stay in the pools). */
   heapBytes: number;
-  /** Bytes of the word tables (a check lock and a list head per 8-byte word, whole pages). */
+  /**
+   * Bytes of the word tables (`./table.ts`): a page slot per 64-byte page, and the heads and positions records of
+   * the pages split (one each) or patterned (one per distinct record: pages with equal positions share it).
+   */
   tableBytes: number;
   /** Bytes of the Info records linked from a word table (each `Info.SIZE` Int32), shared lists' headers included. */
   infoBytes: number;
@@ -55,19 +59,24 @@ export function shadowCensus(s: StateViews): ShadowCensus {
   let split = 0; // Infos of the pages that are not uniform
   let own = 0; // Infos of the uniform pages' own lists
   const headers = new Set<number>(); // the headers of the shared lists counted
+  const positions = new Set<number>(); // the positions records counted (shared by patterned pages)
   for (let id = 1; id <= buffers && 3 * id + 2 < s.buffers.length; id++) {
     if (rawAtomics.load(s.buffers, 3 * id + 2) === 0) continue; // not registered yet
-    const base = s.buffers[3 * id];
-    const end = Math.min(top, base + 2 * s.buffers[3 * id + 1]);
-    census.tableBytes += (end - base) * 4;
-    for (let page = base; page < end; page += PAGE_INTS) {
+    const [first, last] = tablePages(s.buffers[3 * id], s.buffers[3 * id + 1]);
+    const end = Math.min(top, last);
+    census.tableBytes += (end - first) * 4;
+    for (let page = first; page < end; page += PAGE_INTS) {
       census.pages++;
-      if (heap[page + 3] === PATTERN) {
+      const mark = heap[page + MARK];
+      if (mark > 0) census.tableBytes += Info.SIZE * 4; // its heads record
+      if (mark < UNIFORM) {
         census.patternPages++;
+        if (!positions.has(mark)) census.tableBytes += Info.SIZE * 4; // its positions record, counted once
+        positions.add(mark);
         own += listLength(heap, heap[page + 1], top);
         continue;
       }
-      const uniform = heap[page + 3] === UNIFORM;
+      const uniform = mark === UNIFORM;
       if (uniform) census.uniformPages++;
       const h = heap[page + SHARED_SLOT];
       if (h !== 0) {
@@ -76,7 +85,11 @@ export function shadowCensus(s: StateViews): ShadowCensus {
         headers.add(h);
         shared += 1 + listLength(heap, heap[page + 1], top);
       } else if (uniform) own += listLength(heap, heap[page + 1], top);
-      else for (let k = 1; k < PAGE_INTS; k += 2) split += listLength(heap, heap[page + k], top);
+      else {
+        split += listLength(heap, heap[page + 1], top);
+        if (mark > 0 && mark + Info.SIZE <= top)
+          for (let k = 1; k < 8; k++) split += listLength(heap, heap[mark + k], top);
+      }
     }
   }
   const bytes = Info.SIZE * 4;

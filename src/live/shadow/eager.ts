@@ -39,7 +39,8 @@ import {
 } from '../memory/sync-list.js';
 import { LIVE_DETECTORS } from '../options.js';
 import { LaneBatch } from './batch.js';
-import { Info, objectKey, PAGE_INTS, PATTERN, type Shadow, threadKey, UNIFORM } from './goldilocks.js';
+import { Info, objectKey, type Shadow, threadKey } from './goldilocks.js';
+import { MARK, PAGE_INTS, tablePages, UNIFORM } from './table.js';
 
 /**
  * Collects the list if it is due and no other thread is collecting it. Call with no lock held but possibly the
@@ -105,7 +106,7 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number): number {
     const pages = forEachPage(s, (page) => collectStarts(s, page, cut, starts));
     evaluateStarts(s, [...starts.values()], cut);
     forEachPage(s, (page) => {
-      if (s.heap[page + 3] === PATTERN) shadow.splitPage(page); // a list per word, each with its own position
+      if (s.heap[page + MARK] < UNIFORM) shadow.splitPage(page); // patterned: a list per word, each its position
       shadow.ownList(page); // a shared list is never written (Shadow.shareList): the page's own copy is
       shadow.counts[STAT.eagerInfos] += movePage(s, shadow, page, cut, starts);
       shadow.compact(page);
@@ -126,9 +127,8 @@ function forEachPage(s: StateViews, fn: (page: number) => void): number {
   for (let id = 1; id <= buffers; id++) {
     if (3 * id + 2 >= s.buffers.length) s.refresh();
     if (rawAtomics.load(s.buffers, 3 * id + 2) === 0) continue; // not registered yet: no Info
-    const base = s.buffers[3 * id];
-    const end = base + 2 * s.buffers[3 * id + 1];
-    for (let page = base; page < end; page += PAGE_INTS) {
+    const [first, end] = tablePages(s.buffers[3 * id], s.buffers[3 * id + 1]);
+    for (let page = first; page < end; page += PAGE_INTS) {
       pages++;
       if (page + PAGE_INTS > s.heap.length) s.refresh();
       const mine = holds(s, s.heap, page);
@@ -150,9 +150,10 @@ function forEachInfoBefore(
   cut: number,
   fn: (e: number, key: string, pos: number, id: number) => void,
 ): void {
-  for (let k = 1; k < PAGE_INTS; k += 2) {
-    let e = s.heap[page + k];
-    if (e === UNIFORM || e === PATTERN) break; // the first word's list stands for the others
+  const heads = s.heap[page + MARK]; // > 0: the heads of words 1–7 (`./table.ts`); else the first word's list only
+  if (heads + 8 > s.heap.length) s.refresh();
+  for (let k = 0; k < (heads > 0 ? 8 : 1); k++) {
+    let e = s.heap[k === 0 ? page + 1 : heads + k];
     while (e !== 0) {
       if (e + Info.SIZE > s.heap.length) s.refresh();
       const heap = s.heap;
@@ -176,12 +177,14 @@ function collectStarts(s: StateViews, page: number, cut: number, starts: Map<str
   };
   forEachInfoBefore(s, page, cut, add);
   const heap = s.heap;
-  if (heap[page + 3] !== PATTERN || heap[page + 1] === 0) return;
+  const mark = heap[page + MARK];
+  if (mark >= UNIFORM || heap[page + 1] === 0) return; // not patterned
+  const positions = -mark;
   let last = heap[page + 1];
   while (heap[last + Info.NEXT] !== 0) last = heap[last + Info.NEXT];
   if (heap[last + Info.LS] !== 0) return; // its start, the explicit lockset's, is the first word's
   for (let w = 1; w < 8; w++) {
-    const pos = heap[page + 2 * w] - 1;
+    const pos = heap[positions + w] - 1;
     if (pos >= 0 && pos < cut) add(last, `${heap[last + Info.OWNER]}@${pos}`, pos, 0);
   }
 }

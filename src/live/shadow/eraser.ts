@@ -48,6 +48,7 @@ import {
   unlock,
 } from '../memory/state.js';
 import { Access, type Conflict, Info, objectKey, Shadow } from './goldilocks.js';
+import { headOf } from './table.js';
 
 const LOCKSET = Info.POS;
 const OTHER = 5;
@@ -126,7 +127,7 @@ export class EraserShadow extends Shadow {
     this.counts[STAT.accesses]++;
     const write = (flags & Access.WRITE) !== 0;
     let held = -1;
-    for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+    for (let e = heap[headOf(heap, word)]; e !== 0; e = heap[e + Info.NEXT]) {
       if (e + Info.SIZE > heap.length) {
         this.s.refresh();
         heap = this.s.heap;
@@ -152,7 +153,7 @@ export class EraserShadow extends Shadow {
     const write = (flags & Access.WRITE) !== 0;
     let rest = mask;
     let held = -1;
-    for (let e = this.s.heap[word + 1]; e !== 0; ) {
+    for (let e = this.s.heap[headOf(this.s.heap, word)]; e !== 0; ) {
       let heap = this.s.heap;
       if (e + Info.SIZE > heap.length) {
         this.s.refresh();
@@ -187,6 +188,7 @@ export class EraserShadow extends Shadow {
       e = next;
     }
     if (rest === 0) return;
+    const head = this.headFor(word);
     const n = this.free.pop() ?? this.allocInfo();
     const heap = this.s.heap;
     heap[n + Info.FLAGS] = rest | (flags & ACCESS_BITS) | EXCLUSIVE;
@@ -195,8 +197,8 @@ export class EraserShadow extends Shadow {
     heap[n + Info.SITE] = site;
     heap[n + OTHER] = 0;
     heap[n + OTHER_SITE] = 0;
-    heap[n + Info.NEXT] = heap[word + 1];
-    heap[word + 1] = n;
+    heap[n + Info.NEXT] = heap[head];
+    heap[head] = n;
   }
 
   /** The candidate lockset after the last {@link step}. */

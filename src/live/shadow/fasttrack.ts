@@ -34,7 +34,7 @@
  * `C_t[t] = 1` (epoch 0 = never).
  *
  * **Transaction commits** (Goldilocks PLDI'07 §5.3; `../stm-observer.ts`): a data variable y that transactions touch
- * (an 8-byte word, named by its word heap index) has a clock TX_y, key (TXVAR, y). The commit cell of thread t with
+ * (an 8-byte word, named by its word's address) has a clock TX_y, key (TXVAR, y). The commit cell of thread t with
  * R ∪ W does `C_t ⊔= TX_y` for each y ({@link rules.commitEnter}) and then `TX_y ⊔= C_t` for each y
  * ({@link rules.commitLeave}: the same as after the accesses' checks, which do not change C_t); the commit's
  * accesses are then checked with `XACT` at the epoch C_t[t], and only after them is C_t[t] incremented
@@ -73,6 +73,7 @@ import {
   unlock,
 } from '../memory/state.js';
 import { Access, type Conflict, Info, Shadow } from './goldilocks.js';
+import { headOf } from './table.js';
 
 /** Chain heads of the clock table (fixed: chains grow with the number of synchronization objects). */
 const BUCKETS = 1 << 16;
@@ -89,7 +90,7 @@ const E_CLOCK = 3;
 const ENTRY = 4;
 /** The `a` word of a thread's key (object tags in cells stay below 2^21). */
 const THREAD = 1 << 30;
-/** The `a` word of a transactional variable's key (its `b`: the word's heap index). */
+/** The `a` word of a transactional variable's key (its `b`: the word's address). */
 const TXVAR = 1 << 29;
 const MIN_CAP = 8;
 
@@ -224,7 +225,8 @@ export class FastTrackShadow extends Shadow implements rules.ClockStore<number> 
     let seen = 0;
     let shared = 0;
     let others = 0; // the bytes read by other threads
-    for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+    const head = headOf(heap, word);
+    for (let e = heap[head]; e !== 0; e = heap[e + Info.NEXT]) {
       if (e + Info.SIZE > heap.length) {
         this.s.refresh();
         heap = this.s.heap;
@@ -238,8 +240,8 @@ export class FastTrackShadow extends Shadow implements rules.ClockStore<number> 
     const exclusive = mask & ~shared;
     if ((others & exclusive) === 0) return;
     const same = mask | flags;
-    let prev = word + 1 - Info.NEXT; // heap[prev + NEXT] is the head
-    for (let e = heap[word + 1]; e !== 0; ) {
+    let prev = head - Info.NEXT; // heap[prev + NEXT] is the head
+    for (let e = heap[head]; e !== 0; ) {
       const next = heap[e + Info.NEXT];
       const f = heap[e + Info.FLAGS];
       const u = heap[e + Info.OWNER];
@@ -334,7 +336,7 @@ export class FastTrackShadow extends Shadow implements rules.ClockStore<number> 
   }
 
   /**
-   * The commit cell of this thread with R ∪ W the `n` word heap indices from heap index `at`: C_t ⊔= TX_y for each
+   * The commit cell of this thread with R ∪ W the `n` word addresses from heap index `at`: C_t ⊔= TX_y for each
    * y, then TX_y ⊔= C_t (see the file header; the tick waits for {@link endCommit}). List lock held.
    */
   private commit(at: number, n: number): void {

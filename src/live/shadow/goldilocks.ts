@@ -78,38 +78,21 @@ import {
 import { mapCells, raisePosition } from '../memory/sync-list.js';
 import { DATA, LiveLockset } from './lockset.js';
 import { lockSome, unlockSome } from './page-locks.js';
+import { firstWord, headOf, lockOf, MARK, PAGE_INTS, pageEnd, SHARED_SLOT, UNIFORM } from './table.js';
 
 const COMMIT = SyncKind.Commit;
 
 /**
- * A word table (two Int32 per 8-byte word: check lock, list head) is aligned to PAGE_INTS, and the words of one
- * 64-byte page (8 words, a cache line of the buffer) share one check lock, the lock slot of the page's first word:
- * a bulk access takes one lock per page instead of one per word. Two threads then wait on each other only for
- * accesses to one cache line, which the hardware serializes already.
- */
-export const PAGE_INTS = 16;
-/** The first multiple of PAGE_INTS at or after heap index `i`. */
-export const alignPage = (i: number): number => (i + PAGE_INTS - 1) & -PAGE_INTS;
-/** The head of a page's second word while the page is uniform (see {@link Shadow.uniform}). */
-export const UNIFORM = -1;
-/**
- * The head of a page's second word while the page is patterned (see {@link Shadow.pattern}): the first word's list
- * stands for all 8 but for the last Info's `pos`, which the lock slot of each other word holds (plus 1; 0: lost).
- */
-export const PATTERN = -2;
-/** The check lock of the word at heap index `word` (its page's). */
-export const lockOf = (word: number): number => word & -PAGE_INTS;
-
-/**
- * Numbers per run in {@link Shadow.accessRuns}' list: heap index of the first word, words, flags, site, byte mask of
- * each word.
+ * Numbers per run in {@link Shadow.accessRuns}' list: address of the first word (`./table.ts`), words, flags, site,
+ * byte mask of each word.
  */
 export const RUN_FIELDS = 5;
-/**
- * The slot of a uniform page whose list is shared with other pages (see {@link Shadow.shareList}): the header of
- * that list, 0 when the page's list is its own. The second word's lock slot, unused (a page has one lock).
- */
-export const SHARED_SLOT = 2;
+/** The word of a positions record (`./table.ts`, `Shadow.pattern`) that counts its references. */
+const POSITIONS_REFS = 0;
+/** Bits of the hash of a patterned page's positions that pick its class (`Shadow.pattern`). */
+const POSITION_CLASS_BITS = 13;
+/** Positions records a thread offers at once, one per class. */
+const POSITION_CLASSES = 1 << POSITION_CLASS_BITS;
 /** Shared lists a thread offers at once (`Shadow.shareList`): a power of 2. */
 const CANDIDATES = 8;
 /** Words of a shared list's header (an Info-sized record): its reference count, then its first Info. */
@@ -175,6 +158,14 @@ function samePattern(heap: Int32Array, a: number, b: number): boolean {
       if (heap[a + f] !== heap[b + f] && !(last && f === Info.POS)) return false;
   }
   return a === b;
+}
+
+/**
+ * Zeroes the Info-sized record at heap index `r`, word by word: `TypedArray.prototype.fill` is a C++ builtin in V8
+ * (`builtins-typed-array.cc`), entered through an exit frame, too dear for 8 words on a page's split and merge.
+ */
+function zeroRecord(heap: Int32Array, r: number): void {
+  for (let f = 0; f < Info.SIZE; f++) heap[r + f] = 0;
 }
 
 /** The last Info of the list from Info `e` (not 0). */
@@ -303,7 +294,7 @@ export class Shadow {
   }
 
   /**
-   * Checks an access of the bytes `mask` of word `word` (heap index of its [lock, head]) with `flags` (WRITE,
+   * Checks an access of the bytes `mask` of word `word` (its address, `./table.ts`) with `flags` (WRITE,
    * ATOMIC) at site `site` (string id) and, unless it races and `stopOnRace`, records it. Takes and releases the
    * word's check lock (its page's).
    * @returns the first conflict found, or undefined.
@@ -333,13 +324,13 @@ export class Shadow {
     if (page + PAGE_INTS > this.s.heap.length) this.s.refresh();
     this.splitPage(page);
     this.checkRecord(this.s.heap, word, mask, flags, site, stopOnRace);
-    if ((word === page && mask & 1) || (word === page + PAGE_INTS - 2 && mask & 0x80))
+    if ((word === firstWord(page) && mask & 1) || (word === firstWord(page) + 7 && mask & 0x80))
       this.merge(this.s.heap, page);
     return this.lastConflict;
   }
 
   /**
-   * {@link access} of `n` consecutive words from heap index `word`: the bytes `first` of the first, `last` of the
+   * {@link access} of `n` consecutive words from address `word`: the bytes `first` of the first, `last` of the
    * last (`first` alone when n = 1), all 8 of the others. Takes each page's check lock once. A page the run covers
    * whole, all 64 bytes, is checked and recorded once when it is *uniform* (below). Stops after the first word with
    * a conflict, left in {@link lastConflict} (in a uniform page: its first word).
@@ -355,48 +346,51 @@ export class Shadow {
     stopOnRace: boolean,
   ): number {
     const s = this.s;
-    const end = word + 2 * n;
+    const end = word + n;
     this.lastConflict = undefined;
     for (let w = word; w < end; ) {
       const page = lockOf(w);
       if (page + PAGE_INTS > s.heap.length) s.refresh();
       const heap = s.heap;
-      const stop = Math.min(end, page + PAGE_INTS);
+      const w0 = firstWord(page);
+      const stop = Math.min(end, w0 + 8);
       lockPage(s, page);
       try {
         const whole =
-          w === page &&
-          stop === page + PAGE_INTS &&
+          w === w0 &&
+          stop === w0 + 8 &&
           (w !== word || first === Access.MASK) &&
           (stop !== end || last === Access.MASK);
         if (whole && this.uniform(heap, page)) {
           // the page's first word stands for all 8
           if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
-          if (this.checkRecord(heap, page, Access.MASK, flags, site, stopOnRace))
-            return (page - word) / 2 + 1;
+          if (this.checkRecord(heap, w0, Access.MASK, flags, site, stopOnRace)) return w0 - word + 1;
           w = stop;
           continue;
         }
-        const k = (w - page) / 2; // the word in its page
-        if (n === 1 && heap[page + 3] === UNIFORM && this.unchanged(heap, page, k, first, flags, site)) {
+        if (
+          n === 1 &&
+          heap[page + MARK] === UNIFORM &&
+          this.unchanged(heap, page + 1, w & 7, first, flags, site)
+        ) {
           // an element accessed again since its last synchronization: checked on the page's list, kept whole
-          this.lastConflict = this.shortCircuited(heap, page, first, flags)
+          this.lastConflict = this.shortCircuited(heap, page + 1, first, flags)
             ? undefined
-            : this.find(page, first, flags, k);
+            : this.find(w0, first, flags, w & 7);
           return 1;
         }
         const from = w;
         this.splitPage(page);
-        for (; w < stop; w += 2) {
-          const mask = w === word ? first : w + 2 === end ? last : Access.MASK;
-          if (this.checkRecord(heap, w, mask, flags, site, stopOnRace)) return (w - word) / 2 + 1;
+        for (; w < stop; w++) {
+          const mask = w === word ? first : w + 1 === end ? last : Access.MASK;
+          if (this.checkRecord(heap, w, mask, flags, site, stopOnRace)) return w - word + 1;
         }
         // a loop over the page, up or down, has reached its end: the access covered the page's last byte (bit 7 of
         // its last word's mask) or its first (bit 0 of its first word's mask)
-        const lastByte =
-          stop === page + PAGE_INTS && (stop !== end || (end - 2 === word ? first : last) & 0x80);
-        const firstByte = from === page && (page !== word || first & 1);
-        if (lastByte || firstByte || (n === 1 && this.soleInfo(heap, word))) this.merge(heap, page);
+        const lastByte = stop === w0 + 8 && (stop !== end || (end - 1 === word ? first : last) & 0x80);
+        const firstByte = from === w0 && (w0 !== word || first & 1);
+        if (lastByte || firstByte || (n === 1 && this.soleInfo(heap, headOf(heap, word))))
+          this.merge(heap, page);
       } finally {
         unlockPage(s, page);
       }
@@ -406,7 +400,7 @@ export class Shadow {
 
   /**
    * A range check (`../spans.ts`): checks, then records, the accesses of the runs of words `runs` (five numbers per
-   * run: heap index of its first word, number of words, flags — 0 or WRITE: plain accesses —, site, and the byte
+   * run: address of its first word, number of words, flags — 0 or WRITE: plain accesses —, site, and the byte
    * mask accessed in each of its words: {@link Access.MASK} for whole words, fewer bytes for elements smaller than
    * a word, e.g. byte 3 of each of 1000 words for crypt's `text1[i + 3]`, `i = 8 * blk`), holding the check locks of all their pages, the first `nPages` of `pages` (ascending, each
    * once), throughout, so that no access of another thread comes between the check and the record. Records nothing
@@ -432,7 +426,7 @@ export class Shadow {
       let owned = 0; // words decided by the Owner case, and their checks (counted once, below)
       let ownChecks = 0;
       for (let r = 0; r < runs.length; r += RUN_FIELDS) {
-        const end = runs[r] + 2 * runs[r + 1];
+        const end = runs[r] + runs[r + 1];
         const flags = runs[r + 2];
         const mask = this.sameWords(runs, r);
         r = this.lastSameWords;
@@ -444,26 +438,31 @@ export class Shadow {
             if (n > 0) {
               owned += n;
               ownChecks += n * listOwn;
-              w = Math.min(end, lockOf(w) + n * PAGE_INTS);
+              w = Math.min(end, firstWord(lockOf(w)) + 8 * n);
               continue;
             }
           }
           const page = lockOf(w);
-          if (heap[page + 3] === PATTERN) this.splitPage(page); // a list per word
-          const uniform = heap[page + 3] === UNIFORM; // its first word stands for all 8
+          let mark = heap[page + MARK];
+          if (mark < UNIFORM) {
+            this.splitPage(page); // patterned: a list per word
+            mark = heap[page + MARK];
+          }
+          const uniform = mark === UNIFORM; // its first word stands for all 8
           const shared = uniform ? heap[page + SHARED_SLOT] : 0;
-          const word = uniform ? page : w;
-          const own = list !== 0 && shared === list ? listOwn : this.ownedWord(heap, word, flags, mask); // the same list: the same Infos
+          const word = uniform ? firstWord(page) : w;
+          const head = (word & 7) === 0 ? page + 1 : mark > 0 ? mark + (word & 7) : 0; // headOf, inline
+          const own = list !== 0 && shared === list ? listOwn : this.ownedWord(heap, head, flags, mask); // the same list: the same Infos
           if (own >= 0) {
             owned++;
             ownChecks += own;
             list = shared;
             listOwn = own;
-          } else if (!this.shortCircuited(heap, word, mask, flags) && this.find(word, mask, flags)) {
+          } else if (!this.shortCircuited(heap, head, mask, flags) && this.find(word, mask, flags)) {
             this.countOwned(owned, ownChecks);
             return false;
           }
-          w = uniform ? Math.min(end, page + PAGE_INTS) : w + 2;
+          w = uniform ? Math.min(end, pageEnd(w)) : w + 1;
         }
       }
       this.countOwned(owned, ownChecks);
@@ -487,7 +486,7 @@ export class Shadow {
     let n = 0;
     for (
       let p = lockOf(w);
-      p < end && heap[p + 3] === UNIFORM && heap[p + SHARED_SLOT] === list;
+      firstWord(p) < end && heap[p + MARK] === UNIFORM && heap[p + SHARED_SLOT] === list;
       p += PAGE_INTS
     )
       n++;
@@ -517,7 +516,7 @@ export class Shadow {
   private lastSameWords = 0;
 
   /**
-   * The record step of {@link accessRuns} for one run: `n` words from heap index `word`, plain accesses of the bytes
+   * The record step of {@link accessRuns} for one run: `n` words from address `word`, plain accesses of the bytes
    * `mask` of each with `flags` (0 or WRITE) at `site`, list position `now`; every page's lock held, every access
    * checked.
    *
@@ -545,34 +544,34 @@ export class Shadow {
     mask: number,
     now: number,
   ): void {
-    const end = word + 2 * n;
+    const end = word + n;
     let from = 0; // the shared list the general page pointed to (its reference kept), 0 = its own list
     let to = 0; // the shared list the general page got, 0 = none
     let owned = false; // the general page's list was ownedOnly
     let spare = 0; // references counted on `to` ahead
     for (let w = word; w < end; ) {
       const page = lockOf(w);
-      const stop = Math.min(end, page + PAGE_INTS);
-      if (w === page && stop === page + PAGE_INTS && this.uniform(heap, page)) {
+      const stop = Math.min(end, pageEnd(w));
+      if (w === firstWord(page) && stop === pageEnd(w) && this.uniform(heap, page)) {
         let old = heap[page + SHARED_SLOT];
         if (
           to !== 0 &&
           ((from !== 0 &&
             (old === from || (old === 0 && sameList(heap, heap[from + Shared.FIRST], heap[page + 1])))) ||
-            (owned && this.ownedOnly(heap, page, flags, mask)))
+            (owned && this.ownedOnly(heap, page + 1, flags, mask)))
         ) {
           if (old !== to) {
             this.pointToRun(heap, page, to);
             spare--;
           }
         } else {
-          if (old === 0 && heap[page + 1] !== 0 && !this.ownedOnly(heap, page, flags, mask)) {
+          if (old === 0 && heap[page + 1] !== 0 && !this.ownedOnly(heap, page + 1, flags, mask)) {
             this.shareList(page); // its list before the record, shared: the run's later pages are compared with it
             old = heap[page + SHARED_SLOT];
           }
           if (old !== 0) this.copyShared(heap, page); // its reference on `old` kept
-          const wasOwned = this.recordOwned(heap, page, flags, site, mask, now);
-          if (!wasOwned) this.record(page, mask, flags, site);
+          const wasOwned = this.recordOwned(heap, page + 1, flags, site, mask, now);
+          if (!wasOwned) this.record(firstWord(page), mask, flags, site);
           this.shareList(page);
           const h = heap[page + SHARED_SLOT];
           if (h === 0) {
@@ -582,7 +581,7 @@ export class Shadow {
             from = old;
             to = h;
             owned = wasOwned;
-            spare = Math.floor((end - stop) / PAGE_INTS); // at most the run's whole pages after this one
+            spare = (end - stop) >> 3; // at most the run's whole pages after this one (8 words each)
             if (spare > 0) this.addRefs(h, spare);
           }
         }
@@ -590,14 +589,15 @@ export class Shadow {
         if (to !== 0 && from !== 0 && from !== to) {
           const pointed = this.pointRun(heap, w, end, from, to);
           spare -= pointed;
-          w += pointed * PAGE_INTS;
+          w += 8 * pointed;
         }
         continue;
       }
       this.splitPage(page);
       this.splitRecorded[this.nSplit++] = page;
-      for (; w < stop; w += 2)
-        if (!this.recordOwned(heap, w, flags, site, mask, now)) this.record(w, mask, flags, site);
+      for (; w < stop; w++)
+        if (!this.recordOwned(heap, headOf(heap, w), flags, site, mask, now))
+          this.record(w, mask, flags, site);
     }
     this.endRun(to, spare, from);
   }
@@ -613,8 +613,8 @@ export class Shadow {
     const first = heap[to + Shared.FIRST];
     let n = 0;
     for (
-      let p = w;
-      p + PAGE_INTS <= end && heap[p + 3] === UNIFORM && heap[p + SHARED_SLOT] === from;
+      let p = lockOf(w);
+      firstWord(p) + 8 <= end && heap[p + MARK] === UNIFORM && heap[p + SHARED_SLOT] === from;
       p += PAGE_INTS
     ) {
       heap[p + SHARED_SLOT] = to;
@@ -645,17 +645,18 @@ export class Shadow {
   }
 
   /**
-   * The Owner case of {@link accessRuns}: are all the Infos of word `word` this thread's? Then each that conflicts
+   * The Owner case of {@link accessRuns}: are all the Infos of the word whose list head is at heap index `head`
+   * ({@link headOf}) this thread's? Then each that conflicts
    * with a plain access of the bytes `mask` with `flags` (0 or WRITE: it conflicts when it has one of those bytes
    * and it or the access writes) is
    * decided by the owner short-circuit (program order, §5.1; an access with `flags` is never transactional).
    * @returns how many Infos it decided so (to be counted by {@link countOwned}), or -1 when some Info is another
    * thread's (nothing decided). Lock held.
    */
-  private ownedWord(heap: Int32Array, word: number, flags: number, mask: number): number {
+  private ownedWord(heap: Int32Array, head: number, flags: number, mask: number): number {
     const t = this.t;
     let own = 0;
-    let e = heap[word + 1];
+    let e = heap[head];
     for (; e !== 0 && heap[e + Info.OWNER] === t; e = heap[e + Info.NEXT]) {
       const f = heap[e + Info.FLAGS];
       if (f & mask && (f | flags) & Access.WRITE) own++;
@@ -675,8 +676,8 @@ export class Shadow {
   }
 
   /**
-   * {@link record} of a plain access of the bytes `mask` of word `word` with `flags` (0 or WRITE) at `site`, list
-   * position `now`, when the word's list is one Info, this thread's, of exactly this access (bytes and kind) and
+   * {@link record} of a plain access of the bytes `mask` of the word whose list head is at `head` ({@link headOf})
+   * with `flags` (0 or WRITE) at `site`, list position `now`, when the word's list is one Info, this thread's, of exactly this access (bytes and kind) and
    * without an
    * explicit lockset: {@link record} then updates that Info in place (its `pos`, site and alock) and changes nothing
    * else, which this does without the walk (also for FastTrack's record, whose read-exclusive step drops only other
@@ -685,24 +686,24 @@ export class Shadow {
    */
   private recordOwned(
     heap: Int32Array,
-    word: number,
+    head: number,
     flags: number,
     site: number,
     mask: number,
     now: number,
   ): boolean {
-    if (!this.ownedOnly(heap, word, flags, mask)) return false;
-    this.renew(heap, heap[word + 1], now, site);
+    if (!this.ownedOnly(heap, head, flags, mask)) return false;
+    this.renew(heap, heap[head], now, site);
     return true;
   }
 
   /**
-   * Is the list of word `word` one Info, this thread's, of a plain access of the bytes `mask` with `flags` (0 or
+   * Is the list from head `head` ({@link headOf}) one Info, this thread's, of a plain access of the bytes `mask` with `flags` (0 or
    * WRITE), without an explicit lockset? Then {@link record} of such an access leaves one Info, this thread's, of
    * this access at the current position ({@link recordOwned}). Lock held.
    */
-  private ownedOnly(heap: Int32Array, word: number, flags: number, mask: number): boolean {
-    const e = heap[word + 1];
+  private ownedOnly(heap: Int32Array, head: number, flags: number, mask: number): boolean {
+    const e = heap[head];
     return (
       e !== 0 &&
       heap[e + Info.NEXT] === 0 &&
@@ -779,7 +780,7 @@ export class Shadow {
     site: number,
     stopOnRace: boolean,
   ): boolean {
-    const c = this.shortCircuited(heap, w, mask, flags) ? undefined : this.find(w, mask, flags);
+    const c = this.shortCircuited(heap, headOf(heap, w), mask, flags) ? undefined : this.find(w, mask, flags);
     if (c === undefined || !stopOnRace) this.record(w, mask, flags, site);
     this.lastConflict = c; // before onAccess, which performs the access only when no race stops it (../locked.ts)
     if (this.onAccess !== undefined) this.onAccess(w, mask | flags, site);
@@ -789,16 +790,19 @@ export class Shadow {
   /**
    * **Uniform pages** (adaptive granularity, as FastTrack's coarse array shadows, PLDI'09 §5): while every access
    * to a page covers all its 64 bytes, its 8 words have the same history, kept once: the list of its first word,
-   * with the marker UNIFORM in the second word's head. Any other access splits it first (each Info copied to the
-   * other 7 words, {@link splitPage}), unless it leaves the list as it is ({@link unchanged}); once the 8 lists are
+   * with the marker UNIFORM in its page slot (`./table.ts`). Any other access splits it first (each Info copied to
+   * the other 7 words, {@link splitPage}), unless it leaves the list as it is ({@link unchanged}); once the 8 lists are
    * equal again the page is merged back ({@link merge}). Off while the run is recorded (a record per word) and for Eraser (its own records).
    * @returns whether page `page` is uniform now (an empty page becomes uniform). Page lock held.
    */
   protected uniform(heap: Int32Array, page: number): boolean {
     if (!this.pagesKeptWhole()) return false;
-    if (heap[page + 3] === UNIFORM) return true;
-    for (let k = 1; k < PAGE_INTS; k += 2) if (heap[page + k] !== 0) return false;
-    heap[page + 3] = UNIFORM;
+    const mark = heap[page + MARK];
+    if (mark === UNIFORM) return true;
+    if (heap[page + 1] !== 0 || mark < UNIFORM) return false;
+    if (mark > 0) for (let k = 1; k < 8; k++) if (heap[mark + k] !== 0) return false;
+    heap[page + MARK] = UNIFORM;
+    if (mark > 0) this.releaseRecord(mark);
     return true;
   }
 
@@ -815,17 +819,47 @@ export class Shadow {
    */
   splitPage(page: number): void {
     const heap = this.s.heap;
-    const marker = heap[page + 3];
-    if (marker === PATTERN) {
+    const mark = heap[page + MARK];
+    if (mark < UNIFORM) {
       this.expand(heap, page);
       return;
     }
-    if (marker !== UNIFORM) return;
+    if (mark !== UNIFORM) return;
     if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
-    heap[page + 3] = 0;
     const infos = this.infosOf(heap[page + 1]);
-    for (let k = 3; k < PAGE_INTS; k += 2) this.copyTo(page + k, infos, -1);
+    const r = infos.length === 0 ? 0 : this.newRecord();
+    heap[page + MARK] = r;
+    if (r !== 0) for (let k = 1; k < 8; k++) this.copyTo(r + k, k, infos, -1);
     for (const e of infos) heap[e + Info.SITE] = siteAt(heap, e, 0); // its own, as the copies took theirs
+  }
+
+  /**
+   * A heads record (`./table.ts`) for a page to be split: an Info-sized record of the pool, zeroed (no word has a
+   * list yet), to be linked by one store to the page's `MARK`.
+   */
+  private newRecord(): number {
+    const r = this.free.pop() ?? this.allocInfo();
+    zeroRecord(this.s.heap, r);
+    return r;
+  }
+
+  /** Frees a heads or positions record `r` that no page links any more (its words zeroed: none is an Info's). */
+  private releaseRecord(r: number): void {
+    zeroRecord(this.s.heap, r);
+    this.release(r);
+  }
+
+  /**
+   * The heap index of the head of word `word`'s list ({@link headOf}), for the list to be written: its page's
+   * heads record is made first if it has none (the page split, its words 1–7 empty). Lock held.
+   */
+  protected headFor(word: number): number {
+    const heap = this.s.heap;
+    const head = headOf(heap, word);
+    if (head !== 0) return head;
+    const r = this.newRecord();
+    heap[lockOf(word) + MARK] = r;
+    return r + (word & 7);
   }
 
   /** The Infos of the list from Info `e`, in order. */
@@ -843,13 +877,12 @@ export class Shadow {
   }
 
   /**
-   * Links copies of the Infos `infos`, in order, as the list of the word whose head is at heap index `head` (empty);
-   * the last copy's `pos` is `pos` unless negative; each copy's site is the word's ({@link siteAt}). Each copy is
-   * filled before the store that links it.
+   * Links copies of the Infos `infos`, in order, as the list of the word whose head is at heap index `head` (empty),
+   * word `k` (1–7) of its page; the last copy's `pos` is `pos` unless negative; each copy's site is the word's
+   * ({@link siteAt}). Each copy is filled before the store that links it.
    */
-  private copyTo(head: number, infos: number[], pos: number): void {
+  private copyTo(head: number, k: number, infos: number[], pos: number): void {
     let heap = this.s.heap;
-    const k = (head - 1 - lockOf(head)) / 2; // the word in its page
     let tail = head - Info.NEXT; // heap[tail + NEXT] is the word's head
     for (let i = 0; i < infos.length; i++) {
       const e = infos[i];
@@ -866,49 +899,86 @@ export class Shadow {
   }
 
   /**
-   * A patterned page ({@link pattern}) becomes 8 words with their own lists. The positions are cleared before the
-   * marker: a thread stopped in between leaves words without a list (their history lost, as a stopped
-   * {@link splitPage} leaves them: a missed race, never a false alarm). Lock held.
+   * A patterned page ({@link pattern}) becomes 8 words with their own lists: a new heads record replaces the
+   * positions record in one store, then the copies are linked: a thread stopped in between leaves words without a
+   * list (their history lost, as a stopped {@link splitPage} leaves them: a missed race, never a false alarm), or
+   * the page's reference on the positions record not dropped (a leak). Lock held.
    */
   private expand(heap: Int32Array, page: number): void {
     const pos = this.patternPos;
-    for (let w = 1; w < 8; w++) {
-      pos[w] = heap[page + 2 * w] - 1;
-      heap[page + 2 * w] = 0;
-    }
-    heap[page + 3] = 0;
+    const positions = -heap[page + MARK];
+    for (let w = 1; w < 8; w++) pos[w] = heap[positions + w] - 1;
+    const r = this.newRecord();
+    heap[page + MARK] = r;
+    this.dropPositions(positions);
     const infos = this.infosOf(heap[page + 1]);
-    for (let w = 1; w < 8; w++) if (pos[w] >= 0) this.copyTo(page + 2 * w + 1, infos, pos[w]);
+    for (let w = 1; w < 8; w++) if (pos[w] >= 0) this.copyTo(r + w, w, infos, pos[w]);
   }
 
-  /** The positions {@link expand} reads (words 1–7). */
+  /** The positions {@link expand} reads and {@link pattern} writes (words 1–7). */
   private readonly patternPos = new Int32Array(8);
+
+  /**
+   * The positions records this thread offers the pages it makes patterned next (one reference held on each), or 0:
+   * the last one it made per class of positions (their hash, {@link pattern}): lufact's solve reads the matrix a
+   * column at a time, each column's pages written at other steps and by another owner, so the records of one
+   * column's pages come back a column later. A thread that ends keeps them: at most POSITION_CLASSES records per
+   * thread never freed.
+   */
+  private readonly positionsCandidates = new Int32Array(POSITION_CLASSES);
+
+  /** Drops a reference on the positions record `r` (a page's, or the candidate's); frees it at 0. */
+  private dropPositions(r: number): void {
+    if (this.addCount(r + POSITIONS_REFS, -1) === 0) this.releaseRecord(r);
+  }
 
   /**
    * **Patterned pages** (issue 24 §1, memory): a page whose 8 words' lists are equal but for the `pos` of their last
    * (oldest) Info — lufact's upper triangle: each element of a column last written by its owner in another step
    * (between other barriers), then read by the main thread's solve — keeps the first word's list for all 8 and each
-   * other word's `pos` + 1 in that word's lock slot (unused: a page has one lock), with the marker {@link PATTERN}
-   * in the second word's head: one list per page instead of eight. Every access splits it first
-   * ({@link splitPage}: the copies take their word's `pos`), as a uniform page's; {@link merge} makes it. Written
-   * positions first, then the marker, then the other lists unlinked and freed: a thread stopped in between leaves a
-   * split page with unused slots written, or a patterned page with lists to free (a leak). Off where lists are not
-   * shared (the online peers). Lock held; the page is split, its first word's list not empty.
+   * other word's `pos` + 1 in a positions record (`./table.ts`: `MARK` holds its index negated): one list per page
+   * instead of eight. Every access splits it first ({@link splitPage}: the copies take their word's `pos`), as a
+   * uniform page's; {@link merge} makes it. A positions record is never written once linked, and pages with equal
+   * positions share one (lufact: the pages of one owner's columns at one step, rows written at the same steps), as
+   * lists are shared ({@link shareList}): the thread's last record of each class is offered to its next patterned
+   * pages ({@link positionsCandidates}), and a reference count at {@link POSITIONS_REFS} (the page's and the candidate's)
+   * frees it at 0 ({@link dropPositions}). The reference is counted, or the record filled, then linked in place of the
+   * heads record by one store, then the other lists and the heads record are freed: a thread stopped in between
+   * leaves a count too high or a record not linked, or a patterned page with lists to free (leaks). Off where lists
+   * are not shared (the online peers). Lock held; the page is split, its first word's list not empty.
    */
   private pattern(heap: Int32Array, page: number): void {
-    if (!this.listsShared) return;
+    const heads = heap[page + MARK];
+    if (!this.listsShared || heads <= 0) return;
     const e0 = heap[page + 1];
-    for (let k = 3; k < PAGE_INTS; k += 2) if (!samePattern(heap, e0, heap[page + k])) return;
-    for (let w = 1; w < 8; w++)
-      heap[page + 2 * w] = heap[lastInfo(heap, heap[page + 2 * w + 1]) + Info.POS] + 1;
-    const second = heap[page + 3];
-    heap[page + 3] = PATTERN;
-    this.releaseList(second);
-    for (let k = 5; k < PAGE_INTS; k += 2) {
-      const e = heap[page + k];
-      heap[page + k] = 0;
+    for (let k = 1; k < 8; k++) if (!samePattern(heap, e0, heap[heads + k])) return;
+    const pos = this.patternPos;
+    let hash = 0;
+    for (let w = 1; w < 8; w++) {
+      pos[w] = heap[lastInfo(heap, heap[heads + w]) + Info.POS] + 1;
+      hash = Math.imul(hash ^ pos[w], 0x9e3779b1);
+    }
+    const slot = hash >>> (32 - POSITION_CLASS_BITS);
+    const c = this.positionsCandidates[slot];
+    let same = c !== 0;
+    for (let w = 1; w < 8 && same; w++) same = heap[c + w] === pos[w];
+    if (same) {
+      this.addCount(c + POSITIONS_REFS, 1);
+      heap[page + MARK] = -c;
+    } else {
+      const r = this.newRecord();
+      for (let w = 1; w < 8; w++) heap[r + w] = pos[w];
+      heap[r + POSITIONS_REFS] = 2; // the page and the candidate
+      heap[page + MARK] = -r;
+      this.positionsCandidates[slot] = r;
+      if (c !== 0) this.dropPositions(c);
+    }
+    for (let w = 1; w < 8; w++) {
+      const e = heap[heads + w];
+      heap[heads + w] = 0;
       this.releaseList(e);
     }
+    this.releaseRecord(heads);
   }
 
   /** Frees the Infos of the list from Info `e` (unlinked: no page reaches it). */
@@ -922,14 +992,14 @@ export class Shadow {
   }
 
   /**
-   * Would {@link record} leave the list of word `word` (its word `k` of 8, whose sites it reads when `word` is a
-   * uniform page's: {@link siteAt}) as it is? When it holds this thread's Info of exactly this
-   * access (kind, bytes, `pos`, site, alock; no explicit lockset) and no other Info that the record would change:
-   * an element accessed again since this thread's last synchronization. Lock held.
+   * Would {@link record} leave the list from head `head` ({@link headOf}) of word `k` (0–7) of its page, whose sites it
+   * reads ({@link siteAt}), as it is? When it holds this thread's Info of exactly this access (kind, bytes, `pos`,
+   * site, alock; no explicit lockset) and no other Info that the record would change: an element accessed again since
+   * this thread's last synchronization. Lock held.
    */
   private unchanged(
     heap: Int32Array,
-    word: number,
+    head: number,
     k: number,
     mask: number,
     flags: number,
@@ -942,7 +1012,7 @@ export class Shadow {
     const kindOnly = (flags & Access.ATOMIC) !== 0 && !write;
     const held = this.held;
     let found = false;
-    for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+    for (let e = heap[head]; e !== 0; e = heap[e + Info.NEXT]) {
       const f = heap[e + Info.FLAGS];
       const own = heap[e + Info.OWNER] === t;
       // the Infos record() updates or drops bytes of (its first condition)
@@ -979,29 +1049,30 @@ export class Shadow {
    * §1, memory). Lock held.
    */
   private merge(heap: Int32Array, page: number): void {
-    const marker = heap[page + 3];
-    if (!this.pagesKeptWhole() || marker === UNIFORM || marker === PATTERN) return;
+    const heads = heap[page + MARK];
+    if (!this.pagesKeptWhole() || heads <= 0) return; // uniform, patterned, or words 1–7 empty
     const e0 = heap[page + 1];
     if (e0 === 0) return;
-    for (let k = 3; k < PAGE_INTS; k += 2)
-      if (!sameList(heap, e0, heap[page + k])) {
-        if (!this.mergeSites(heap, page)) this.pattern(heap, page);
+    for (let k = 1; k < 8; k++)
+      if (!sameList(heap, e0, heap[heads + k])) {
+        if (!this.mergeSites(heap, page, heads)) this.pattern(heap, page);
         return;
       }
-    this.makeUniform(heap, page);
+    this.makeUniform(heap, page, heads);
   }
 
   /**
-   * The first word's list of page `page`, split, stands for all 8 from now on: the other lists are freed, the page
-   * marked {@link UNIFORM} and its list offered for sharing ({@link shareList}). Lock held.
+   * The first word's list of page `page`, split with heads record `heads`, stands for all 8 from now on: the other
+   * lists are freed, the page marked {@link UNIFORM}, the record freed and the list offered for sharing
+   * ({@link shareList}). Lock held.
    */
-  private makeUniform(heap: Int32Array, page: number): void {
-    for (let k = 3; k < PAGE_INTS; k += 2) {
-      this.releaseList(heap[page + k]);
-      heap[page + k] = 0;
+  private makeUniform(heap: Int32Array, page: number, heads: number): void {
+    for (let k = 1; k < 8; k++) {
+      this.releaseList(heap[heads + k]);
+      heap[heads + k] = 0;
     }
-    heap[page + SHARED_SLOT] = 0; // a split page's: unused, or a position left by a stopped pattern
-    heap[page + 3] = UNIFORM;
+    heap[page + MARK] = UNIFORM;
+    this.releaseRecord(heads);
     this.shareList(page);
   }
 
@@ -1017,14 +1088,16 @@ export class Shadow {
    * one loop get the same vectors and so equal lists, which {@link shareList} shares. The first list's sites are
    * written before the marker: a thread stopped in between leaves a split page whose first word names vectors, read
    * by {@link siteAt} as its own sites. Off where lists are not shared (the online peers read `SITE` directly).
-   * @returns whether the page is uniform now. Lock held; the page is split, its first word's list not empty.
+   * @returns whether the page is uniform now. Lock held; the page is split with heads record `heads`, its first
+   * word's list not empty.
    */
-  private mergeSites(heap: Int32Array, page: number): boolean {
+  private mergeSites(heap: Int32Array, page: number, heads: number): boolean {
     if (!this.listsShared) return false;
     const e0 = heap[page + 1];
-    for (let k = 3; k < PAGE_INTS; k += 2) if (!sameButSites(heap, e0, heap[page + k])) return false;
+    for (let k = 1; k < 8; k++) if (!sameButSites(heap, e0, heap[heads + k])) return false;
     const at = this.siteCursors;
-    for (let k = 0; k < 8; k++) at[k] = heap[page + 2 * k + 1];
+    at[0] = e0;
+    for (let k = 1; k < 8; k++) at[k] = heap[heads + k];
     const sites = this.newSites;
     sites.length = 0;
     for (let e = e0; e !== 0; e = heap[e + Info.NEXT]) {
@@ -1042,7 +1115,7 @@ export class Shadow {
     }
     let r = 0;
     for (let e = e0; e !== 0; e = heap[e + Info.NEXT]) heap[e + Info.SITE] = sites[r++];
-    this.makeUniform(heap, page);
+    this.makeUniform(heap, page, heads);
     return true;
   }
 
@@ -1070,12 +1143,13 @@ export class Shadow {
   }
 
   /**
-   * Is the list of word `word` (of a split page) one Info, this thread's? Then an access has just written it or read
-   * it first, and its page may have become mergeable ({@link merge}) though the access reached neither end of the
-   * page: moldyn's `acc[base + 3*j + d]` of the pairs within the cut-off, written in no order. Lock held.
+   * Is the list from head `head` ({@link headOf}; 0: none) of a split page's word one Info, this thread's? Then an
+   * access has just written it or read it first, and its page may have become mergeable ({@link merge}) though the
+   * access reached neither end of the page: moldyn's `acc[base + 3*j + d]` of the pairs within the cut-off, written
+   * in no order. Lock held.
    */
-  private soleInfo(heap: Int32Array, word: number): boolean {
-    const e = heap[word + 1];
+  private soleInfo(heap: Int32Array, head: number): boolean {
+    const e = heap[head];
     return e !== 0 && heap[e + Info.NEXT] === 0 && heap[e + Info.OWNER] === this.t;
   }
 
@@ -1114,7 +1188,7 @@ export class Shadow {
    */
   shareList(page: number): void {
     const heap = this.s.heap;
-    if (!this.listsShared || heap[page + 3] !== UNIFORM || heap[page + SHARED_SLOT] !== 0) return;
+    if (!this.listsShared || heap[page + MARK] !== UNIFORM || heap[page + SHARED_SLOT] !== 0) return;
     const own = heap[page + 1];
     if (own === 0) return;
     // the candidate of the lists like this one: by the first Info's site (its first word's, for a site vector:
@@ -1186,15 +1260,8 @@ export class Shadow {
 
   /** Adds `n` to the references of the shared list of header `h`; frees it, header and Infos, at 0. */
   private addRefs(h: number, n: number): void {
-    const s = this.s;
-    const heap = s.heap;
-    let refs = heap[h + Shared.REFS];
-    for (;;) {
-      const seen = s.pages.cas(h + Shared.REFS, refs, refs + n);
-      if (seen === refs) break;
-      refs = seen;
-    }
-    if (refs + n !== 0) return;
+    const heap = this.s.heap;
+    if (this.addCount(h + Shared.REFS, n) !== 0) return;
     for (let e = heap[h + Shared.FIRST]; e !== 0; ) {
       const next = heap[e + Info.NEXT];
       this.release(e);
@@ -1205,15 +1272,30 @@ export class Shadow {
   }
 
   /**
-   * The short-circuits for a whole word at once: true when every Info of the word that the access must be checked
+   * Adds `n` to the reference count at heap index `at` by compare-exchange (pages of different locks change it at
+   * once). @returns the count after.
+   */
+  private addCount(at: number, n: number): number {
+    const s = this.s;
+    let refs = s.heap[at];
+    for (;;) {
+      const seen = s.pages.cas(at, refs, refs + n);
+      if (seen === refs) return refs + n;
+      refs = seen;
+    }
+  }
+
+  /**
+   * The short-circuits for a whole word at once, its list's head at `head` ({@link headOf}): true when every Info of
+   * the word that the access must be checked
    * against is this thread's or decided by {@link proven} (counted like {@link find} counts them). Lock held.
    */
-  protected shortCircuited(heap: Int32Array, word: number, mask: number, flags: number): boolean {
+  protected shortCircuited(heap: Int32Array, head: number, mask: number, flags: number): boolean {
     const t = this.t;
     let own = 0;
     let xact = 0;
     let other = 0;
-    for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+    for (let e = heap[head]; e !== 0; e = heap[e + Info.NEXT]) {
       if (e + Info.SIZE > heap.length) return this.untally();
       const f = heap[e + Info.FLAGS];
       if (!conflicts(f, mask, flags)) continue;
@@ -1257,11 +1339,11 @@ export class Shadow {
    * The first Info of the word that conflicts with the access and does not happen before it, its site the one it has
    * on the page's word `k` ({@link siteAt}: the accessed word, when `word` is a uniform page's list). Lock held.
    */
-  find(word: number, mask: number, flags: number, k = (word - lockOf(word)) / 2): Conflict | undefined {
+  find(word: number, mask: number, flags: number, k = word & 7): Conflict | undefined {
     let heap = this.s.heap;
     this.counts[STAT.accesses]++;
     const shared = heap[lockOf(word) + SHARED_SLOT] !== 0; // a shared list's Infos are never written
-    for (let e = heap[word + 1]; e !== 0; e = heap[e + Info.NEXT]) {
+    for (let e = heap[headOf(heap, word)]; e !== 0; e = heap[e + Info.NEXT]) {
       if (e + Info.SIZE > heap.length) {
         // allocated by another thread after the heap grew past this view
         this.s.refresh();
@@ -1490,6 +1572,7 @@ export class Shadow {
    * a byte at a time (a `Uint8Array` loop) keeps one Info per thread and kind, not eight. Lock held.
    */
   record(word: number, mask: number, flags: number, site: number): void {
+    const head = this.headFor(word);
     const heap = this.s.heap;
     const t = this.t;
     const write = (flags & Access.WRITE) !== 0;
@@ -1501,8 +1584,8 @@ export class Shadow {
     const alockB = held.length ? held[held.length - 1] : 0;
     let reuse = 0; // this thread's Info of exactly this access kind and bytes: updated in place
     let widen = 0; // this thread's Info of this plain access on other bytes: its mask widened
-    let prev = word + 1 - Info.NEXT; // heap[prev + NEXT] is the head
-    for (let e = heap[word + 1]; e !== 0; ) {
+    let prev = head - Info.NEXT; // heap[prev + NEXT] is the head
+    for (let e = heap[head]; e !== 0; ) {
       const next = heap[e + Info.NEXT];
       const f = heap[e + Info.FLAGS];
       if (
@@ -1548,8 +1631,8 @@ export class Shadow {
     if (reuse) return;
     heap[n + Info.FLAGS] = same;
     heap[n + Info.OWNER] = t;
-    heap[n + Info.NEXT] = heap[word + 1];
-    heap[word + 1] = n;
+    heap[n + Info.NEXT] = heap[head];
+    heap[head] = n;
   }
 
   /**
@@ -1618,7 +1701,7 @@ export class Shadow {
 
   /**
    * Removes `bytes` from the byte mask of Info `e` (flags `f`), which follows `prev` in its word's list (`prev` may be
-   * the word's head slot, `word + 1 - NEXT`); when no byte is left, unlinks it and frees it ({@link release}).
+   * the word's head slot less NEXT, `headOf(heap, word) - NEXT`); when no byte is left, unlinks it and frees it ({@link release}).
    * @returns true if `e` was unlinked (`prev` stays the predecessor of the next Info).
    */
   protected dropBytes(heap: Int32Array, prev: number, e: number, f: number, bytes: number): boolean {

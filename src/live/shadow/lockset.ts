@@ -4,7 +4,7 @@
  * of a cell (lock, waiter list, atomic location, message, sync-library volatile) is `a * 2^32 + (b >>> 0)` of its
  * cell's `a`, `b` words (`objectKey` of `./goldilocks.ts`, ≥ 2^50 since `a` has a tag), so one set holds both and the
  * rules' lock and volatile namespaces are the same keys. A data variable of rule 9 (a word a transaction
- * accessed, named by its word's heap index `x`, see `./goldilocks.ts`) is `DATA + x`, between the two.
+ * accessed, named by its word's address `x`, see `./table.ts`) is `DATA + x`, between the two.
  */
 import type { RuleLockset } from '../../detectors/goldilocks/rules.js';
 

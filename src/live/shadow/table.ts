@@ -1,0 +1,73 @@
+/**
+ * The word table of a shared buffer in the shadow heap (`../memory/state.ts`; issue 24 §1, memory): a *page slot* of
+ * {@link PAGE_INTS} Int32 per 64-byte page (8 words of 8 bytes, a cache line of the buffer), 0.25 shadow bytes per
+ * shared byte, and, only for a page whose words have lists of their own, a record of the words' heads from the
+ * Info pool (`./goldilocks.ts`, an Info-sized record).
+ *
+ * A page slot, 16-byte aligned (so within one cache line: the check reads its lock and a head together):
+ * - `LOCK` (0): the page's check lock (`../memory/state.ts` `lock`): one per page, shared by its 8 words;
+ * - `HEAD` (1): the head of the page's first word's list of Infos (of a uniform or patterned page: the page's list);
+ * - {@link SHARED_SLOT} (2): of a uniform page whose list is shared with other pages, that list's header (else 0);
+ * - {@link MARK} (3): what the page is — 0: split (a list per word) with words 1–7 empty and no record; a record
+ *   `r` > 0: split, the head of word k (1–7) at `r + k`; {@link UNIFORM}: the first word's list stands for all 8;
+ *   `-r` < {@link UNIFORM}: patterned (`Shadow.pattern`), the first word's list stands for all 8 but for its last
+ *   Info's `pos`, that of word k at `r + k` (plus 1; 0: lost), in a positions record that pages with equal
+ *   positions share (its word 0 counts their references).
+ *
+ * **Word addresses.** A word is named by one Int32, `2 × slot + k` for word k of the page at heap index `slot` (a
+ * multiple of 4): the page is `(word >> 1) & -4` ({@link lockOf}), the word in it `word & 7`, and the words of a
+ * buffer are consecutive numbers from its table's first ({@link allocTable}: buffer word w is `base + w`). A table
+ * lies in the first 2^30 Int32 of the heap (4 GiB), so that its addresses are Int32.
+ */
+import { allocHeap, ShadowLimitError, type StateViews } from '../memory/state.js';
+
+/** Int32 of a page slot (see the file header). */
+export const PAGE_INTS = 4;
+/** The slot of a uniform page's shared list header, 0 when the page's list is its own (`Shadow.shareList`). */
+export const SHARED_SLOT = 2;
+/** The slot of a page's marker or heads record (see the file header). */
+export const MARK = 3;
+/** {@link MARK} of a uniform page (`Shadow.uniform`). */
+export const UNIFORM = -1;
+/** The page slot (its check lock's heap index) of the word at address `word`. */
+export const lockOf = (word: number): number => (word >> 1) & -PAGE_INTS;
+/** The address of the first word of the page at slot `page`. */
+export const firstWord = (page: number): number => 2 * page;
+/** The address of the word after the last of `word`'s page. */
+export const pageEnd = (word: number): number => (word | 7) + 1;
+/** Heap index past which no table may end: its word addresses are Int32. */
+const TABLE_END = 2 ** 30;
+
+/**
+ * The heap index of the head of word `word`'s list, or 0 when it has none: a word 1–7 of a page that is not split or
+ * has no record yet, whose list is empty then (the heap's index 0 holds 0). Not for writing: `Shadow.headFor`.
+ */
+export function headOf(heap: Int32Array, word: number): number {
+  const page = lockOf(word);
+  const k = word & 7;
+  if (k === 0) return page + 1;
+  const mark = heap[page + MARK];
+  return mark > 0 ? mark + k : 0;
+}
+
+/**
+ * Allocates the zeroed word table of a buffer of `words` words: whole pages, 16-byte aligned.
+ * @returns the address of its first word. @throws ShadowLimitError when the heap is exhausted, or the table would
+ * end past the first 4 GiB of the heap (its addresses would not be Int32).
+ */
+export function allocTable(s: StateViews, words: number): number {
+  const ints = PAGE_INTS * Math.ceil(words / 8);
+  const raw = allocHeap(s, ints + PAGE_INTS - 1);
+  if (raw + ints + PAGE_INTS > TABLE_END)
+    throw new ShadowLimitError(
+      `goldilocks: the shadow memory limit is reached: word tables must lie in the first 4 GiB of the detector's ` +
+        `state, and a buffer of ${words * 8} bytes was shared after it filled; share less memory per process`,
+    );
+  return firstWord((raw + PAGE_INTS - 1) & -PAGE_INTS);
+}
+
+/** The page slots of the table of `words` words from address `base` ({@link allocTable}): [first, end). */
+export const tablePages = (base: number, words: number): [number, number] => [
+  lockOf(base),
+  lockOf(base) + PAGE_INTS * Math.ceil(words / 8),
+];
