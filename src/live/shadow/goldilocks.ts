@@ -389,7 +389,7 @@ export class Shadow {
         // its last word's mask) or its first (bit 0 of its first word's mask)
         const lastByte = stop === w0 + 8 && (stop !== end || (end - 1 === word ? first : last) & 0x80);
         const firstByte = from === w0 && (w0 !== word || first & 1);
-        if (lastByte || firstByte || (n === 1 && this.soleInfo(heap, headOf(heap, word))))
+        if (lastByte || firstByte || (n === 1 && this.soleLike(heap, headOf(heap, word), page + 1)))
           this.merge(heap, page);
       } finally {
         unlockPage(s, page);
@@ -1143,14 +1143,26 @@ export class Shadow {
   }
 
   /**
-   * Is the list from head `head` ({@link headOf}; 0: none) of a split page's word one Info, this thread's? Then an
-   * access has just written it or read it first, and its page may have become mergeable ({@link merge}) though the
-   * access reached neither end of the page: moldyn's `acc[base + 3*j + d]` of the pairs within the cut-off, written
-   * in no order. Lock held.
+   * Are the lists from head `head` ({@link headOf}; 0: none) of a split page's word and from head `first` (its page's
+   * first word's) each one Info, this thread's, of the same `pos` and flags? Then an access has just written the word
+   * or read it first, as the first word was, and its page may have become mergeable ({@link merge}) though the access
+   * reached neither end of the page: moldyn's `acc[base + 3*j + d]` of the pairs within the cut-off, written in no
+   * order. The first word's test keeps the merge attempt off the pages that cannot merge yet (a word of another
+   * thread's or epoch's history): a pre-test, the merge compares the lists. Lock held.
    */
-  private soleInfo(heap: Int32Array, head: number): boolean {
+  private soleLike(heap: Int32Array, head: number, first: number): boolean {
     const e = heap[head];
-    return e !== 0 && heap[e + Info.NEXT] === 0 && heap[e + Info.OWNER] === this.t;
+    const e0 = heap[first];
+    return (
+      e !== 0 &&
+      e0 !== 0 &&
+      heap[e + Info.NEXT] === 0 &&
+      heap[e0 + Info.NEXT] === 0 &&
+      heap[e + Info.OWNER] === this.t &&
+      heap[e0 + Info.OWNER] === this.t &&
+      heap[e + Info.POS] === heap[e0 + Info.POS] &&
+      heap[e + Info.FLAGS] === heap[e0 + Info.FLAGS]
+    );
   }
 
   /**
