@@ -480,7 +480,7 @@ export class Shadow {
   /**
    * How many pages, from the page of word `w` on and starting before word `end`, are uniform and point to the shared
    * list `list`: {@link accessRuns}' check of the run's pages after one its Owner case decided on that list, in one
-   * tight loop (lufact's column: all its pages but the first). Page locks held.
+   * tight loop (lufact's column: all its pages but the first), and {@link pointRun}'s pages. Page locks held.
    */
   private pagesOn(heap: Int32Array, w: number, end: number, list: number): number {
     let n = 0;
@@ -611,15 +611,10 @@ export class Shadow {
    */
   private pointRun(heap: Int32Array, w: number, end: number, from: number, to: number): number {
     const first = heap[to + Shared.FIRST];
-    let n = 0;
-    for (
-      let p = lockOf(w);
-      firstWord(p) + 8 <= end && heap[p + MARK] === UNIFORM && heap[p + SHARED_SLOT] === from;
-      p += PAGE_INTS
-    ) {
+    const n = this.pagesOn(heap, w, end - 7, from); // whole pages: their first word at most `end - 8`
+    for (let p = lockOf(w), k = 0; k < n; k++, p += PAGE_INTS) {
       heap[p + SHARED_SLOT] = to;
       heap[p + 1] = first;
-      n++;
     }
     if (n > 0) this.dropRefs(from, n);
     return n;
