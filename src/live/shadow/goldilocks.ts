@@ -1119,21 +1119,29 @@ export class Shadow {
   private readonly siteWords = new Int32Array(8);
   private readonly newSites: number[] = [];
 
-  /** The site vectors this thread made, by their 8 sites joined: heap index ({@link mergeSites}). */
-  private readonly vectors = new Map<string, number>();
+  /**
+   * The site vectors this thread made, by a hash of their 8 sites: heap index ({@link mergeSites}; a string key of the
+   * sites was a string built per record of every merge).
+   */
+  private readonly vectors = new Map<number, number>();
 
   /**
    * The heap index of the site vector of the 8 sites `sites` (non-negative), made if new; 0 when this thread has made
-   * {@link SITE_VECTORS_MAX} already.
+   * {@link SITE_VECTORS_MAX} already, or made another vector of the same hash (the page then stays split).
    */
   private siteVector(sites: Int32Array): number {
-    const key = sites.join();
-    const known = this.vectors.get(key);
-    if (known !== undefined) return known;
+    let hash = 0;
+    for (let k = 0; k < 8; k++) hash = Math.imul(hash ^ sites[k], 0x9e3779b1);
+    const heap = this.s.heap;
+    const known = this.vectors.get(hash);
+    if (known !== undefined) {
+      for (let k = 0; k < 8; k++) if (heap[known + k] !== sites[k]) return 0;
+      return known;
+    }
     if (this.vectors.size >= SITE_VECTORS_MAX) return 0;
     const v = this.free.pop() ?? this.allocInfo();
     this.s.heap.set(sites, v);
-    this.vectors.set(key, v);
+    this.vectors.set(hash, v);
     return v;
   }
 
