@@ -187,11 +187,20 @@ function instrumentWorkers(runtime: Runtime): void {
 
 /**
  * An eval worker's code is a classic script that Node names `[worker eval]`; Node 20 runs no preload module
- * before it, so the instrumented script is run by `vm.runInThisContext` once this file has been imported there.
+ * before it, so the instrumented script is run by `vm.runInThisContext` once this file has been imported there. Its
+ * `import()` calls go to the thread's default ES module loader (`vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER`, Node ≥
+ * 20.12), as they do in the script Node would have run (without it, V8 rejects them:
+ * `ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING`). Node warns once per thread that this option is experimental, at the
+ * first such `import()`: a first one of a built-in module is made before the script runs, with that warning (not the
+ * program's) held back.
  */
 function evalWorkerCode(code: string): string {
   const script = JSON.stringify(transformSource(code, '[worker eval]', false));
-  return `import(${JSON.stringify(REGISTER_URL)}).then(() => require('node:vm').runInThisContext(${script}, { filename: '[worker eval]' }));`;
+  const main = 'vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER';
+  const quiet = `(w, ...a) => { if (!String(w).includes('USE_MAIN_CONTEXT_DEFAULT_LOADER')) emit.call(process, w, ...a); }`;
+  const prime = `try { vm.runInThisContext("import('node:vm')", { importModuleDynamically: ${main} }); } finally { process.emitWarning = emit; }`;
+  const run = `vm.runInThisContext(${script}, { filename: '[worker eval]', importModuleDynamically: ${main} });`;
+  return `import(${JSON.stringify(REGISTER_URL)}).then(() => { const vm = require('node:vm'); const emit = process.emitWarning; process.emitWarning = ${quiet}; ${prime} ${run} });`;
 }
 
 /** Step 4: a warning, once per thread, when a native addon or WebAssembly module is loaded. */
