@@ -246,7 +246,8 @@ export class GoldilocksDetector implements Detector {
   ): void {
     if (x >= this.writeInfo.length) this.growVars(x + 1);
     // set only with stopAfterFirstRace: without it the flag is not loaded (one cache line less per access)
-    if (this.opt.stopAfterFirstRace === true && this.disabled[x] !== 0) {
+    const stop = this.opt.stopAfterFirstRace === true;
+    if (stop && this.disabled[x] !== 0) {
       this.n.skippedAfterRace++;
       return;
     }
@@ -295,7 +296,9 @@ export class GoldilocksDetector implements Detector {
         this.readHead[x] = r;
       } else this.newInfo(reuse, x, t, pos, xact, range, false, loc, ev);
     }
-    if (racy && this.opt.stopAfterFirstRace === true) this.disabled[x] = 1;
+    // `stop` first: tested after `racy`, the option's load had no type feedback until the trace's first race, which
+    // then sent the optimized access back to unoptimized code (--trace-deopt, issue 24 §3)
+    if (stop && racy) this.disabled[x] = 1;
   }
 
   /**
