@@ -577,8 +577,7 @@ export class GoldilocksDetector implements Detector {
   private moveInfo(i: number, pos: number, id: number): void {
     if (this.iLs[i] >= 0) this.locksets.release(this.iLs[i]);
     this.iLs[i] = id;
-    this.list.release(this.iPos[i]);
-    this.list.retain(pos);
+    this.list.move(this.iPos[i], pos);
     this.iPos[i] = pos;
   }
 
@@ -630,8 +629,7 @@ export class GoldilocksDetector implements Detector {
     ev: number,
   ): void {
     if (this.iPos[i] !== pos) {
-      this.list.release(this.iPos[i]);
-      this.list.retain(pos);
+      this.list.move(this.iPos[i], pos);
       this.iPos[i] = pos;
     }
     if (this.iLs[i] >= 0) {
