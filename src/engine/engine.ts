@@ -86,6 +86,8 @@ export class Engine {
     const { kind, thread, target, loc } = batch;
     const dets = this.detectors;
     const nd = dets.length;
+    // the only detector (the common check), called without the loop over detectors around each access (issue 24 §3)
+    const one = nd === 1 ? dets[0] : undefined;
     const state = this.threadState;
     const counts = this.kindCounts;
     const skip = this.options.skip;
@@ -106,11 +108,13 @@ export class Engine {
       if (k === READ) {
         const x = target[i];
         if (skip === undefined || !this.skipped(skip, x, loc[i]))
-          for (let d = 0; d < nd; d++) dets[d].read(t, x, loc[i], base + i);
+          if (one !== undefined) one.read(t, x, loc[i], base + i);
+          else for (let d = 0; d < nd; d++) dets[d].read(t, x, loc[i], base + i);
       } else if (k === WRITE) {
         const x = target[i];
         if (skip === undefined || !this.skipped(skip, x, loc[i]))
-          for (let d = 0; d < nd; d++) dets[d].write(t, x, loc[i], base + i);
+          if (one !== undefined) one.write(t, x, loc[i], base + i);
+          else for (let d = 0; d < nd; d++) dets[d].write(t, x, loc[i], base + i);
       } else this.synchronization(batch, i, k, t, target[i], base + i);
     }
   }

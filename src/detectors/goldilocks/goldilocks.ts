@@ -246,7 +246,8 @@ export class GoldilocksDetector implements Detector {
   ): void {
     if (x >= this.writeInfo.length) this.growVars(x + 1);
     // set only with stopAfterFirstRace: without it the flag is not loaded (one cache line less per access)
-    if (this.opt.stopAfterFirstRace === true && this.disabled[x] !== 0) {
+    const stop = this.opt.stopAfterFirstRace === true;
+    if (stop && this.disabled[x] !== 0) {
       this.n.skippedAfterRace++;
       return;
     }
@@ -265,10 +266,12 @@ export class GoldilocksDetector implements Detector {
     const w = this.writeInfo[x];
     // ECMA-262 (../ecma.ts): the same variable, one access a write; two accesses of atomic operations on the same
     // location (range ≥ 0, and then the other's range is ≥ 0 when equal) are no data race. The ranges are compared
-    // only when both are atomic (the predicate reads them only then): a plain access loads no range.
+    // only when both are atomic (the predicate reads them only then): a plain access loads no range. A plain access
+    // (range < 0: not both atomic) conflicts with every Info of x by the predicate itself, which is then not called
+    // (issue 24 §3: V8 did not inline it into access, ~58 instructions a call on the realistic trace's shared accesses).
     if (
       w !== NO_INFO &&
-      this.conflicting(true, true, range >= 0, range >= 0 && this.iRange[w] === range) &&
+      (range < 0 || this.conflicting(true, true, true, this.iRange[w] === range)) &&
       !this.shortCircuit(w, t, xact)
     )
       racy = !this.checkHappensBefore(w, t, xact, range, x, loc, ev, write);
@@ -278,7 +281,7 @@ export class GoldilocksDetector implements Detector {
         const next = this.iNext[r];
         if (
           !racy &&
-          this.conflicting(true, true, range >= 0, range >= 0 && this.iRange[r] === range) &&
+          (range < 0 || this.conflicting(true, true, true, this.iRange[r] === range)) &&
           !this.shortCircuit(r, t, xact)
         )
           racy = !this.checkHappensBefore(r, t, xact, range, x, loc, ev, write);
@@ -295,7 +298,9 @@ export class GoldilocksDetector implements Detector {
         this.readHead[x] = r;
       } else this.newInfo(reuse, x, t, pos, xact, range, false, loc, ev);
     }
-    if (racy && this.opt.stopAfterFirstRace === true) this.disabled[x] = 1;
+    // `stop` first: tested after `racy`, the option's load had no type feedback until the trace's first race, which
+    // then sent the optimized access back to unoptimized code (--trace-deopt, issue 24 §3)
+    if (stop && racy) this.disabled[x] = 1;
   }
 
   /**
@@ -574,8 +579,7 @@ export class GoldilocksDetector implements Detector {
   private moveInfo(i: number, pos: number, id: number): void {
     if (this.iLs[i] >= 0) this.locksets.release(this.iLs[i]);
     this.iLs[i] = id;
-    this.list.release(this.iPos[i]);
-    this.list.retain(pos);
+    this.list.move(this.iPos[i], pos);
     this.iPos[i] = pos;
   }
 
@@ -627,8 +631,7 @@ export class GoldilocksDetector implements Detector {
     ev: number,
   ): void {
     if (this.iPos[i] !== pos) {
-      this.list.release(this.iPos[i]);
-      this.list.retain(pos);
+      this.list.move(this.iPos[i], pos);
       this.iPos[i] = pos;
     }
     if (this.iLs[i] >= 0) {

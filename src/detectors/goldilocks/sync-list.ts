@@ -54,6 +54,17 @@ export class SyncEventList {
     this.refs[pos & this.mask]--;
   }
 
+  /**
+   * Moves one reference from the cell at `from` to the cell at `to` ({@link release} then {@link retain}, in one call:
+   * an Info renewed at a later position, on most accesses; issue 24 §3).
+   */
+  move(from: number, to: number): void {
+    const refs = this.refs;
+    const mask = this.mask;
+    refs[from & mask]--;
+    refs[to & mask]++;
+  }
+
   /** Discards unreferenced cells from the head. @returns how many. */
   collect(): number {
     let n = 0;
