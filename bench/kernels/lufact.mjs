@@ -19,7 +19,6 @@ import { isMainThread, workerData } from 'node:worker_threads';
 import {
   compareArrays,
   kernelMain,
-  LARGE_SIZES,
   parseKernelArgs,
   printResult,
   runWorkers,
@@ -149,7 +148,7 @@ function checkSolution(a, ipvt, n, b) {
 }
 
 async function main() {
-  const args = parseKernelArgs('lufact', LARGE_SIZES);
+  const args = parseKernelArgs('lufact');
   const [n, pivots] = SIZES[args.size];
   const a = shared(Float64Array, n * n);
   const ipvt = shared(Int32Array, n);

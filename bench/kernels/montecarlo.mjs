@@ -18,7 +18,6 @@ import {
   block,
   compareArrays,
   kernelMain,
-  LARGE_SIZES,
   parseKernelArgs,
   printResult,
   random,
@@ -89,7 +88,7 @@ function worker(data) {
 }
 
 async function main() {
-  const args = parseKernelArgs('montecarlo', LARGE_SIZES);
+  const args = parseKernelArgs('montecarlo');
   const [runs, steps, keep] = SIZES[args.size];
   // the historical rate path the parameters are estimated from (JGF reads one from a file)
   const history = new Float64Array(HISTORY);

@@ -11,15 +11,7 @@
  *   node bench/kernels/raytracer.mjs --workers 4 --size small
  */
 import { isMainThread, workerData } from 'node:worker_threads';
-import {
-  compareArrays,
-  kernelMain,
-  LARGE_SIZES,
-  parseKernelArgs,
-  printResult,
-  runWorkers,
-  shared,
-} from './lib.mjs';
+import { compareArrays, kernelMain, parseKernelArgs, printResult, runWorkers, shared } from './lib.mjs';
 
 /**
  * [n (an n×n image), g (a g×g×g grid of spheres)]. large: an 11586×11586 image, 512 MiB of pixels, of a scene of
@@ -189,7 +181,7 @@ function worker(data) {
 }
 
 async function main() {
-  const args = parseKernelArgs('raytracer', LARGE_SIZES);
+  const args = parseKernelArgs('raytracer');
   const [n, g] = SIZES[args.size];
   const spheres = shared(Float64Array, g * g * g * S);
   const lights = shared(Float64Array, 5 * L);

@@ -14,7 +14,6 @@ import {
   block,
   compareArrays,
   kernelMain,
-  LARGE_SIZES,
   parseKernelArgs,
   printResult,
   runWorkers,
@@ -79,7 +78,7 @@ function worker(data) {
 }
 
 async function main() {
-  const args = parseKernelArgs('series', LARGE_SIZES);
+  const args = parseKernelArgs('series');
   const [n, steps] = SIZES[args.size];
   const a = shared(Float64Array, n);
   const b = shared(Float64Array, n);
