@@ -51,6 +51,7 @@ describe('bench/kernels', async () => {
       const help = await kernel(name, ['--help']);
       assert.equal(help.code, 0, help.stderr);
       assert.ok(help.stdout.includes(`--size ${SIZES.join('|')}`), help.stdout);
+      assert.match(help.stdout, /\|large\]/);
       const bad = await kernel(name, ['--size', 'huge']);
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, new RegExp(`one of ${SIZES.join(', ')}, not huge`));
