@@ -28,12 +28,13 @@ import {
 
 /**
  * [n, pivot columns K]: the factorization eliminates columns 0..K-1 (K = n-1: the whole of it, then the solve).
- * large: the full 8193×8193 matrix (512 MiB) shared, eliminated for its first 64 pivot columns only (~2-4 s plain
- * at 2 workers) — each is a pass over the whole trailing matrix, O(n²) (~67 M multiply-adds), while the whole
- * n³/3 would take hours even plain. The matrix is then only partly factored, so there is no solve: the checksum
- * is the sum of its entries, and `--verify` compares it and ipvt with the same K steps computed sequentially.
- * n is odd because matgen's generator has period 2^14: with n = 8192 every other column would repeat, and the
- * trailing matrix would be exactly zero after two pivots (every update skipped).
+ * large: the full 8193×8193 matrix (512 MiB) shared, eliminated for its first 64 pivot columns only (3.4 s plain at 2
+ * workers, 6.6 s of CPU) — each is a pass over the whole trailing matrix, O(n²) (~67 M multiply-adds), while the
+ * whole n³/3 is ~43 times that work (~5 min of CPU plain, several times that under the runtime). The matrix is then
+ * only partly factored, so there is no solve: the checksum is the sum of its entries, and `--verify` compares it and
+ * ipvt with the same K steps computed sequentially. n is odd because matgen's generator has period 2^14: with n =
+ * 8192 every other column would repeat, and the trailing matrix would be exactly zero after two pivots (every update
+ * skipped).
  */
 const SIZES = { tiny: [60, 59], small: [300, 299], medium: [1550, 1549], large: [8193, 64] };
 

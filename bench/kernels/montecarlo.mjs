@@ -26,10 +26,10 @@ import {
 } from './lib.mjs';
 
 /**
- * [runs, steps per path, every run's path kept]. large: 135,000 runs of 500 steps with every path kept, 515 MiB
- * of paths: the work is linear in the data (one step computes one path element), so the paths are what is shared
- * at 512 MiB, each run as long as at medium (~3 s plain at 2 workers); the per-run results alone would need 32 M
- * runs of a few steps each, too short for the drift and volatility estimates.
+ * [runs, steps per path, every run's path kept]. large: 135,000 runs of 500 steps with every path kept, 515 MiB of
+ * paths: the work is linear in the data (one step computes one path element), so the paths are what is shared at 512
+ * MiB, each run as long as at medium (3-13 s plain at 2 workers on a shared 2-core host); the per-run results alone
+ * would need 32 M runs of a few steps each, too short for the drift and volatility estimates.
  */
 const SIZES = {
   tiny: [100, 250, false],

@@ -21,13 +21,13 @@ import {
 } from './lib.mjs';
 
 /**
- * [n coefficient pairs, trapezoid steps per integral]. large: 2^25 pairs, 512 MiB of coefficients, each integral
- * in 3 steps (JGF's loop: the two ends and one interior point, so 6 evaluations of f per pair; 15 s plain at 2
- * workers here). The work per pair is what bounds this kernel — 1000 steps for 2^25 pairs would take hours plain, 6
- * steps took 59 s — and the coefficient arrays are its only data, so many coefficients with coarse integrals is
- * how it shares 512 MiB in seconds. Coarse integrals of high frequencies alias (the values are not the series'):
- * the published values are checked only at 1000 steps; `--verify` compares with the same integrals computed
- * sequentially.
+ * [n coefficient pairs, trapezoid steps per integral]. large: 2^25 pairs, 512 MiB of coefficients, each integral in 3
+ * steps (JGF's loop: the two ends and one interior point, so 6 evaluations of f per pair; 16 s of CPU plain, 8-20 s
+ * at 2 workers on a shared 2-core host). The work per pair is what bounds this kernel — 1000 steps for 2^25 pairs
+ * would take ~1.5 h of CPU plain, 6 steps took 40 s of CPU — and the coefficient arrays are its only data, so many
+ * coefficients with coarse integrals is how it shares 512 MiB in seconds. Coarse integrals of high frequencies alias
+ * (the values are not the series'): the published values are checked only at 1000 steps; `--verify` compares with the
+ * same integrals computed sequentially.
  */
 const SIZES = { tiny: [200, 1000], small: [2000, 1000], medium: [25000, 1000], large: [1 << 25, 3] };
 /** The first four pairs at 1000 steps, as published with the Java Grande Forum benchmark (JGFSeriesBench.validate). */
