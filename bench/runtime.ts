@@ -37,8 +37,6 @@ import { describeMachine, ROOT } from '../scripts/child.js';
 import { buildRevision } from './revision.js';
 
 const KERNELS = ['series', 'lufact', 'sor', 'crypt', 'moldyn', 'raytracer', 'montecarlo'];
-/** The kernels offering size `large` (≥ 512 MiB shared; bench/kernels/lib.mjs LARGE_SIZES): the default there. */
-const LARGE_KERNELS = ['sor', 'crypt'];
 const DETECTORS = ['goldilocks', 'fasttrack', 'djit', 'eraser'];
 const DEFAULT_MODES = 'plain,goldilocks,fasttrack,eraser';
 /** Detectors whose verdict is exact: a race they report on these race-free kernels is a bug. */
@@ -47,7 +45,7 @@ const CLI = path.join(ROOT, 'dist', 'cli', 'main.js');
 const PRELOAD = path.join(ROOT, 'bench', 'maxrss-preload.mjs');
 
 const USAGE = `usage: npm run bench:runtime -- [options]
-  --kernels A,B      kernels of bench/kernels/ (default ${KERNELS.join(',')}; at size large ${LARGE_KERNELS.join(',')})
+  --kernels A,B      kernels of bench/kernels/ (default ${KERNELS.join(',')})
   --workers N,N      worker counts (default 2,4)
   --size S           tiny | small | medium | large (default small; large: at least 512 MiB shared)
   --shadow-limit M   goldilocks run --shadow-limit M (MiB) for the detector modes (not the --base ones)
@@ -663,7 +661,7 @@ async function main(): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  const kernels = list(values.kernels ?? (values.size === 'large' ? LARGE_KERNELS : KERNELS).join(','));
+  const kernels = list(values.kernels ?? KERNELS.join(','));
   for (const k of kernels)
     if (!existsSync(path.join(ROOT, 'bench', 'kernels', `${k}.mjs`)))
       throw new Error(`unknown kernel '${k}' (one of ${KERNELS.join(', ')})`);

@@ -17,7 +17,6 @@ import {
   block,
   compareArrays,
   kernelMain,
-  LARGE_SIZES,
   parseKernelArgs,
   printResult,
   random,
@@ -144,7 +143,7 @@ function worker(data) {
 }
 
 async function main() {
-  const args = parseKernelArgs('crypt', LARGE_SIZES);
+  const args = parseKernelArgs('crypt');
   const n = SIZES[args.size];
   const plain1 = shared(Uint8Array, n);
   const crypt1 = shared(Uint8Array, n);

@@ -12,22 +12,23 @@
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 
-/** The sizes every kernel accepts: tiny (tests), small (~0.2-0.5 s plain), medium (~1-3 s plain). */
-export const SIZES = ['tiny', 'small', 'medium'];
 /**
- * `large`: at least 512 MiB of shared data (issue 24 §1 "Scale"), offered by the kernels whose work is linear in
- * their data, sor and crypt (a few seconds plain). The others' work grows faster than their data (lufact n³/3, moldyn
- * and series per particle or coefficient a loop over many, raytracer and montecarlo per pixel or path a simulation):
- * at 512 MiB they would run for hours even plain.
+ * The sizes every kernel accepts: tiny (tests), small (~0.2-0.5 s plain), medium (~1-3 s plain), and large: at
+ * least 512 MiB of shared data (issue 24 §1 "Scale"). At large, sor and crypt do work linear in their data and
+ * simply grow; the others' work grows faster than their data (lufact n³/3, moldyn per particle a loop over its
+ * box, series and montecarlo per coefficient or path a loop of steps, raytracer per pixel a loop over the scene),
+ * so each bounds its work the way its problem allows — lufact the first pivot columns, moldyn an ensemble of small
+ * boxes, series coarse integrals, montecarlo every path kept, raytracer a smaller scene — for a few seconds to
+ * ~20 s plain. Each kernel's SIZES docstring says how and why.
  */
-export const LARGE_SIZES = [...SIZES, 'large'];
+export const SIZES = ['tiny', 'small', 'medium', 'large'];
 
 /**
- * Parses `--workers N --size S [--verify | --no-verify]`, S one of `sizes` (default {@link SIZES}). The check
- * against a sequential computation runs by default on tiny and small, not on medium and large.
+ * Parses `--workers N --size S [--verify | --no-verify]`, S one of {@link SIZES}. The check against a sequential
+ * computation runs by default on tiny and small, not on medium and large.
  * @returns {{workers: number, size: string, verify: boolean}}
  */
-export function parseKernelArgs(kernel, sizes = SIZES) {
+export function parseKernelArgs(kernel) {
   const { values } = parseArgs({
     options: {
       workers: { type: 'string', default: '4' },
@@ -39,14 +40,14 @@ export function parseKernelArgs(kernel, sizes = SIZES) {
   });
   if (values.help) {
     process.stdout.write(
-      `usage: node bench/kernels/${kernel}.mjs [--workers N] [--size ${sizes.join('|')}] [--verify|--no-verify]\n`,
+      `usage: node bench/kernels/${kernel}.mjs [--workers N] [--size ${SIZES.join('|')}] [--verify|--no-verify]\n`,
     );
     process.exit(0);
   }
   const workers = Number(values.workers);
   if (!Number.isInteger(workers) || workers < 1)
     usage(kernel, `--workers: not a positive integer: ${values.workers}`);
-  if (!sizes.includes(values.size)) usage(kernel, `--size: one of ${sizes.join(', ')}, not ${values.size}`);
+  if (!SIZES.includes(values.size)) usage(kernel, `--size: one of ${SIZES.join(', ')}, not ${values.size}`);
   const verify =
     values.verify || (!values['no-verify'] && values.size !== 'medium' && values.size !== 'large');
   return { workers, size: values.size, verify };

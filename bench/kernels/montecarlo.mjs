@@ -4,10 +4,12 @@
  * mean over the runs of each simulated path's expected return rate.
  *
  * Data (shared): params (Float64Array: drift, volatility, time step, start value; written by the main thread
- * before the start, then only read), the per-run results rate and vol (Float64Arrays of runs), and the path
- * buffers (Float64Array of workers × steps; worker w uses only its own slice, as each JGF task allocates its
- * own path). Worker w simulates its contiguous block of runs and writes only their results. No barrier; the
- * main thread averages after the join.
+ * before the start, then only read), the per-run results rate and vol (Float64Arrays of runs), and the paths
+ * (Float64Array): at sizes tiny to medium one buffer per worker (workers × steps; worker w reuses its own slice
+ * for each of its runs, as each JGF task allocates its own path), at size large every run's path (runs × steps;
+ * run k writes slice k, as JGF's ToResult keeps each run's stockPriceTimeSeries). Worker w simulates its
+ * contiguous block of runs and writes only their results and paths. No barrier; the main thread averages after
+ * the join.
  *
  *   node bench/kernels/montecarlo.mjs --workers 4 --size small
  */
@@ -23,8 +25,18 @@ import {
   shared,
 } from './lib.mjs';
 
-/** [runs, steps per path] */
-const SIZES = { tiny: [100, 250], small: [3000, 500], medium: [100000, 500] };
+/**
+ * [runs, steps per path, every run's path kept]. large: 135,000 runs of 500 steps with every path kept, 515 MiB of
+ * paths: the work is linear in the data (one step computes one path element), so the paths are what is shared at 512
+ * MiB, each run as long as at medium (3-13 s plain at 2 workers on a shared 2-core host); the per-run results alone
+ * would need 32 M runs of a few steps each, too short for the drift and volatility estimates.
+ */
+const SIZES = {
+  tiny: [100, 250, false],
+  small: [3000, 500, false],
+  medium: [100000, 500, false],
+  large: [135000, 500, true],
+};
 const HISTORY = 1000;
 const DT = 1 / 365;
 
@@ -70,14 +82,14 @@ function simulate(params, path, offset, steps, k, rate, vol) {
 }
 
 function worker(data) {
-  const { params, paths, rate, vol, runs, steps, id, workers } = data;
+  const { params, paths, rate, vol, runs, steps, keep, id, workers } = data;
   const [lo, hi] = block(runs, workers, id);
-  for (let k = lo; k < hi; k++) simulate(params, paths, id * steps, steps, k, rate, vol);
+  for (let k = lo; k < hi; k++) simulate(params, paths, (keep ? k : id) * steps, steps, k, rate, vol);
 }
 
 async function main() {
   const args = parseKernelArgs('montecarlo');
-  const [runs, steps] = SIZES[args.size];
+  const [runs, steps, keep] = SIZES[args.size];
   // the historical rate path the parameters are estimated from (JGF reads one from a file)
   const history = new Float64Array(HISTORY);
   const r = random(2718281);
@@ -91,7 +103,7 @@ async function main() {
   params[3] = history[HISTORY - 1];
   const rate = shared(Float64Array, runs);
   const vol = shared(Float64Array, runs);
-  const paths = shared(Float64Array, args.workers * steps);
+  const paths = shared(Float64Array, (keep ? runs : args.workers) * steps);
   const ms = await runWorkers(new URL(import.meta.url), args.workers, {
     params,
     paths,
@@ -99,6 +111,7 @@ async function main() {
     vol,
     runs,
     steps,
+    keep,
   });
   let sum = 0;
   for (let k = 0; k < runs; k++) sum += rate[k];

@@ -14,7 +14,6 @@ import {
   block,
   compareArrays,
   kernelMain,
-  LARGE_SIZES,
   parseKernelArgs,
   printResult,
   random,
@@ -62,7 +61,7 @@ function sequential(n, iterations) {
 }
 
 async function main() {
-  const args = parseKernelArgs('sor', LARGE_SIZES);
+  const args = parseKernelArgs('sor');
   const [n, iterations] = SIZES[args.size];
   const g = shared(Float64Array, n * n);
   fill(g);
