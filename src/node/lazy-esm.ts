@@ -43,8 +43,41 @@ import {
 /** Environment-data key: true in a worker that starts without the ES module hooks ({@link startsWithoutHooks}). */
 export const LAZY_ESM_KEY = 'goldilocks.lazyEsmHooks';
 
-/** Does this thread start without the ES module hooks (a worker whose parent decided so, see the file header)? */
-export const lazyEsmThread = (): boolean => !isMainThread && getEnvironmentData(LAZY_ESM_KEY) === true;
+/** Environment-data key: the main thread's verdict ({@link mainStartsWithoutHooks}), found once per process. */
+const MAIN_KEY = 'goldilocks.mainWithoutHooks';
+
+/**
+ * Does this thread start without the ES module hooks: a worker whose parent decided so, or the main thread by
+ * {@link mainStartsWithoutHooks} of the process's own `argv` and `execArgv`, found once per process (the preload and
+ * the set-up bundle both ask) and kept as the main thread's `worker_threads` environment data (see the file header)?
+ */
+export function lazyEsmThread(): boolean {
+  if (!isMainThread) return getEnvironmentData(LAZY_ESM_KEY) === true;
+  const known = getEnvironmentData(MAIN_KEY);
+  if (typeof known === 'boolean') return known;
+  const verdict = mainStartsWithoutHooks(process.argv, process.execArgv);
+  setEnvironmentData(MAIN_KEY, verdict);
+  return verdict;
+}
+
+/** Options after which the main thread runs code of no entry file: `-e`, `-p`, `-i` (alone or combined), long forms. */
+const NO_ENTRY_OPTION = /^(?:--eval|--print|--interactive)(?:=|$)|^-[a-zA-Z]*[epi][a-zA-Z]*$/;
+
+/**
+ * May a process's main thread start without the ES module hooks? When its entry (`argv[1]`) is a file a worker may
+ * start from without them ({@link startsWithoutHooks}, under the same options: `execArgv` and `NODE_OPTIONS`), and
+ * it runs no `-e`/`-p` code, REPL or stdin (no entry file: then the hooks, as before). Under `node --test`, `argv[1]`
+ * is the first test file: the runner runs none of them itself (each runs in a process of its own, which decides anew).
+ */
+export function mainStartsWithoutHooks(
+  argv: readonly string[],
+  execArgv: readonly string[],
+  inherited?: Inherited,
+): boolean {
+  const entry = argv[1];
+  if (entry === undefined || entry === '-' || execArgv.some((a) => NO_ENTRY_OPTION.test(a))) return false;
+  return startsWithoutHooks(entry, { execArgv: [...execArgv] }, inherited);
+}
 
 /** Environment-data key: the `NODE_OPTIONS` the process started with, as its main thread saw it before user code. */
 const NODE_OPTIONS_KEY = 'goldilocks.nodeOptions';

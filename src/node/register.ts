@@ -27,7 +27,8 @@ import { isMainThread, parentPort } from 'node:worker_threads';
 
 if (isMainThread || parentPort !== null) {
   const require = createRequire(import.meta.url);
-  // a worker that starts without the ES module hooks (./lazy-esm.ts): its set-up registers them when needed
+  if (isMainThread) (require('./cache.js') as typeof import('./cache.js')).cacheSetup();
+  // a thread that starts without the ES module hooks (./lazy-esm.ts): its set-up registers them when needed
   if ((require('./lazy-esm.js') as typeof import('./lazy-esm.js')).lazyEsmThread())
     (require('./code-cache.js') as typeof import('./code-cache.js')).setUp(require);
   else registerAndSetUp(require);
@@ -35,7 +36,6 @@ if (isMainThread || parentPort !== null) {
 
 /** Registers the ES module hooks of `./loader.ts` and sets the thread up while Node starts its loader-hooks thread. */
 function registerAndSetUp(require: NodeJS.Require): void {
-  if (isMainThread) (require('./cache.js') as typeof import('./cache.js')).cacheSetup();
   let setUp = false;
   const setUpThread = (): void => {
     if (setUp) return;
