@@ -22,13 +22,18 @@
  * - in such a worker, `./setup.ts` registers them (once) before anything runs that the thread cannot instrument
  *   itself: before the CommonJS loader compiles a file that is an ES module (`require(esm)`, on by default in Node ≥
  *   20.19: the compile hook is given format `module`) or that fails to compile as CommonJS (module-syntax detection),
- *   before a module runs whose source imports a `data:` URL written as a literal (`./esm-source.ts`), and before the
+ *   before a module runs whose source imports a `data:` URL or a TypeScript file written as a literal
+ *   (`./esm-source.ts` `importsForHooks`), and before the
  *   program registers hooks of its own (node:module `register`): those then get the runtime's instrumented source, as
  *   when the runtime's were registered at start (test/node/lazy-esm.test.ts).
  *
  * What Node loads after the registration goes through the hooks exactly as in a worker that registered them at start.
  * Not covered: a `data:` module imported by a specifier that is not a literal starting `data:` at the import (a
- * variable, a URL put together from pieces).
+ * variable, a URL put together from pieces); a TypeScript module imported so fails as under plain Node 20.
+ *
+ * The main thread decides the same for itself ({@link mainStartsWithoutHooks}): its entry file as the worker's, its
+ * own options; never for `-e`/`-p` code, the REPL or stdin. A process then starts no loader-hooks thread at all
+ * unless it needs one (thread-stream's suite: a process per test file).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
