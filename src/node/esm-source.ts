@@ -14,8 +14,9 @@
  * Node's own module-syntax detection (`containsModuleSyntax` of the `contextify` binding, the function Node's
  * `detectModuleFormat` calls) finds module syntax in it; any other file (CommonJS, JSON, WebAssembly, TypeScript) gets
  * its source unchanged (Node reloads a CommonJS file with the CommonJS loader, instrumented by `./setup.ts`).
- * A module whose source imports a `data:` URL written as a literal (a `data:` module, which Node reads without
- * `readFile`) first makes the thread register the hooks (`registerHooks`), which load every later module.
+ * A module whose source imports a `data:` URL or a TypeScript file written as a literal (a `data:` module, which Node
+ * reads without `readFile`; TypeScript, which Node 20 does not strip) first makes the thread register the hooks
+ * (`registerHooks`), which load every later module.
  */
 import { promises } from 'node:fs';
 import { extname } from 'node:path';
@@ -85,11 +86,13 @@ function isEsModule(source: string, url: URL): boolean {
 }
 
 /**
- * Does `source` import a `data:` URL (a module Node would load without `readFile`): a string or template literal
- * starting `data:` as the specifier of an `import` declaration, an `export … from` or an `import()`?
+ * Does `source` import a module that only the runtime's hooks load: a `data:` URL (a module Node would load without
+ * `readFile`), or a TypeScript file (`.ts`, `.mts`, `.cts`: Node 20's own loader strips no types, `./loader.ts`
+ * does), named by a string or template literal as the specifier of an `import` declaration, an `export … from` or an
+ * `import()`?
  */
-export const importsDataUrl = (source: string): boolean =>
-  /(?:\bimport\s*\(|\bfrom|\bimport)\s*['"`]data:/.test(source);
+export const importsForHooks = (source: string): boolean =>
+  /(?:\bimport\s*\(|\bfrom|\bimport)\s*(?:['"`]data:|(['"`])[^'"`\n]*\.[mc]?ts\1)/.test(source);
 
 /**
  * Makes this thread's ES module loader get instrumented sources of `file:` modules from `fs.promises.readFile`
@@ -101,7 +104,7 @@ export function loadEsmInThread(registerHooks: () => void): void {
     const bytes = await nodeReadFile(url);
     const text = bytes.toString();
     if (!isEsModule(text, url)) return bytes;
-    if (importsDataUrl(text)) registerHooks();
+    if (importsForHooks(text)) registerHooks();
     return transformSource(text, url.href, true);
   };
   const inThread = function readFile(this: unknown, ...args: Parameters<ReadFile>) {

@@ -22,13 +22,18 @@
  * - in such a worker, `./setup.ts` registers them (once) before anything runs that the thread cannot instrument
  *   itself: before the CommonJS loader compiles a file that is an ES module (`require(esm)`, on by default in Node ≥
  *   20.19: the compile hook is given format `module`) or that fails to compile as CommonJS (module-syntax detection),
- *   before a module runs whose source imports a `data:` URL written as a literal (`./esm-source.ts`), and before the
+ *   before a module runs whose source imports a `data:` URL or a TypeScript file written as a literal
+ *   (`./esm-source.ts` `importsForHooks`), and before the
  *   program registers hooks of its own (node:module `register`): those then get the runtime's instrumented source, as
  *   when the runtime's were registered at start (test/node/lazy-esm.test.ts).
  *
  * What Node loads after the registration goes through the hooks exactly as in a worker that registered them at start.
  * Not covered: a `data:` module imported by a specifier that is not a literal starting `data:` at the import (a
- * variable, a URL put together from pieces).
+ * variable, a URL put together from pieces); a TypeScript module imported so fails as under plain Node 20.
+ *
+ * The main thread decides the same for itself ({@link mainStartsWithoutHooks}): its entry file as the worker's, its
+ * own options; never for `-e`/`-p` code, the REPL or stdin. A process then starts no loader-hooks thread at all
+ * unless it needs one (thread-stream's suite: a process per test file).
  */
 import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
@@ -43,8 +48,41 @@ import {
 /** Environment-data key: true in a worker that starts without the ES module hooks ({@link startsWithoutHooks}). */
 export const LAZY_ESM_KEY = 'goldilocks.lazyEsmHooks';
 
-/** Does this thread start without the ES module hooks (a worker whose parent decided so, see the file header)? */
-export const lazyEsmThread = (): boolean => !isMainThread && getEnvironmentData(LAZY_ESM_KEY) === true;
+/** Environment-data key: the main thread's verdict ({@link mainStartsWithoutHooks}), found once per process. */
+const MAIN_KEY = 'goldilocks.mainWithoutHooks';
+
+/**
+ * Does this thread start without the ES module hooks: a worker whose parent decided so, or the main thread by
+ * {@link mainStartsWithoutHooks} of the process's own `argv` and `execArgv`, found once per process (the preload and
+ * the set-up bundle both ask) and kept as the main thread's `worker_threads` environment data (see the file header)?
+ */
+export function lazyEsmThread(): boolean {
+  if (!isMainThread) return getEnvironmentData(LAZY_ESM_KEY) === true;
+  const known = getEnvironmentData(MAIN_KEY);
+  if (typeof known === 'boolean') return known;
+  const verdict = mainStartsWithoutHooks(process.argv, process.execArgv);
+  setEnvironmentData(MAIN_KEY, verdict);
+  return verdict;
+}
+
+/** Options after which the main thread runs code of no entry file: `-e`, `-p`, `-i` (alone or combined), long forms. */
+const NO_ENTRY_OPTION = /^(?:--eval|--print|--interactive)(?:=|$)|^-[a-zA-Z]*[epi][a-zA-Z]*$/;
+
+/**
+ * May a process's main thread start without the ES module hooks? When its entry (`argv[1]`) is a file a worker may
+ * start from without them ({@link startsWithoutHooks}, under the same options: `execArgv` and `NODE_OPTIONS`), and
+ * it runs no `-e`/`-p` code, REPL or stdin (no entry file: then the hooks, as before). Under `node --test`, `argv[1]`
+ * is the first test file: the runner runs none of them itself (each runs in a process of its own, which decides anew).
+ */
+export function mainStartsWithoutHooks(
+  argv: readonly string[],
+  execArgv: readonly string[],
+  inherited?: Inherited,
+): boolean {
+  const entry = argv[1];
+  if (entry === undefined || entry === '-' || execArgv.some((a) => NO_ENTRY_OPTION.test(a))) return false;
+  return startsWithoutHooks(entry, { execArgv: [...execArgv] }, inherited);
+}
 
 /** Environment-data key: the `NODE_OPTIONS` the process started with, as its main thread saw it before user code. */
 const NODE_OPTIONS_KEY = 'goldilocks.nodeOptions';

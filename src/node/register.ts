@@ -9,8 +9,9 @@
  * Node's loader-hooks thread (a worker without a parent port) also runs `--require` preloads: there this module does
  * nothing and loads nothing more (`./loader.ts` installs the passthrough hooks it needs), as the worker whose modules
  * that thread loads waits for it to start (issue 24 §2). A worker that its parent decided may start without the ESM loader
- * hooks (`./lazy-esm.ts`: a CommonJS or ES module entry of Node's default loaders) is only set up (`./setup.ts`): its
- * ES modules are instrumented in the thread, and the hooks registered there later only where that cannot be done. In any other thread that runs user code it registers the ESM loader
+ * hooks, or a main thread that decided so for itself (`./lazy-esm.ts`: a CommonJS or ES module entry of Node's
+ * default loaders), is only set up (`./setup.ts`): its ES modules are instrumented in the thread, and the hooks
+ * registered there later only where that cannot be done. In any other thread that runs user code it registers the ESM loader
  * hooks of `./loader.ts` (node:module `register`), first, and sets the thread up (`./setup.ts`: the runtime, the
  * CommonJS loader, workers) while Node starts the loader-hooks thread that registering starts: `register` blocks
  * until that thread has started (Node 20: tens of milliseconds, a thread per thread that registers; the floor of a
@@ -27,7 +28,8 @@ import { isMainThread, parentPort } from 'node:worker_threads';
 
 if (isMainThread || parentPort !== null) {
   const require = createRequire(import.meta.url);
-  // a worker that starts without the ES module hooks (./lazy-esm.ts): its set-up registers them when needed
+  if (isMainThread) (require('./cache.js') as typeof import('./cache.js')).cacheSetup();
+  // a thread that starts without the ES module hooks (./lazy-esm.ts): its set-up registers them when needed
   if ((require('./lazy-esm.js') as typeof import('./lazy-esm.js')).lazyEsmThread())
     (require('./code-cache.js') as typeof import('./code-cache.js')).setUp(require);
   else registerAndSetUp(require);
@@ -35,7 +37,6 @@ if (isMainThread || parentPort !== null) {
 
 /** Registers the ES module hooks of `./loader.ts` and sets the thread up while Node starts its loader-hooks thread. */
 function registerAndSetUp(require: NodeJS.Require): void {
-  if (isMainThread) (require('./cache.js') as typeof import('./cache.js')).cacheSetup();
   let setUp = false;
   const setUpThread = (): void => {
     if (setUp) return;

@@ -33,7 +33,7 @@ import type { WorkerOptions } from 'node:worker_threads';
 import type { Runtime, RuntimeFactory } from '../hooks/contract.js';
 import { installRuntime } from '../hooks/install.js';
 import { threadHooks } from '../hooks/thread.js';
-import { importsDataUrl, loadEsmInThread } from './esm-source.js';
+import { importsForHooks, loadEsmInThread } from './esm-source.js';
 import { LAZY_ESM_KEY, lazyEsmThread, startsWithoutHooks } from './lazy-esm.js';
 import { settings } from './settings.js';
 import { isOwn, loadingTool, rejectedByEngine, stripTypes, transformSource, warn } from './transform.js';
@@ -89,7 +89,7 @@ function lazyEsmHooks(): () => void {
  * Step 2: CommonJS sources are instrumented as they are compiled; `.ts`/`.cts`/`.mts` files are type-stripped first.
  * With `registerHooks` (a worker started without the ES module hooks, {@link lazyEsmHooks}), the hooks are
  * registered before a file is compiled that is an ES module (format `module`: `require(esm)`), that is not CommonJS
- * (module-syntax detection) or that imports a `data:` URL.
+ * (module-syntax detection) or that imports a `data:` URL or a TypeScript file (`./esm-source.ts` `importsForHooks`).
  */
 function instrumentCommonJs(registerHooks: (() => void) | undefined): void {
   interface CjsModule {
@@ -104,7 +104,7 @@ function instrumentCommonJs(registerHooks: (() => void) | undefined): void {
     const code = transformSource(content, filename, false);
     // the rewriter's own modules (ES modules in dist/, loaded by require on first use) need no hooks
     const own = loadingTool() || isOwn(filename);
-    if (registerHooks && !own && (format === 'module' || rejectedByEngine(code) || importsDataUrl(content)))
+    if (registerHooks && !own && (format === 'module' || rejectedByEngine(code) || importsForHooks(content)))
       registerHooks();
     // the program runs outside any catch: an error rethrown here would be printed with this frame's source line
     if (!rejectedByEngine(code)) return compile.call(this, code, filename);

@@ -15,8 +15,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { WorkerOptions } from 'node:worker_threads';
-import { importsDataUrl } from '../../src/node/esm-source.js';
-import { startsWithoutHooks as startsWithoutHooksWith } from '../../src/node/lazy-esm.js';
+import { importsForHooks } from '../../src/node/esm-source.js';
+import {
+  mainStartsWithoutHooks,
+  startsWithoutHooks as startsWithoutHooksWith,
+} from '../../src/node/lazy-esm.js';
 import type { JsonReport } from '../../src/report/json.js';
 import { cliAsync, tempPath } from '../helpers/helpers.js';
 
@@ -111,6 +114,8 @@ promises.readFile = function mocked(...args) {
 };
 import('./write.mjs').then((m) => m.write());
 `,
+  'write-ts.mts': `import { workerData } from 'node:worker_threads';\nexport function write(): void {\n  ${WRITE}\n}\n`,
+  'imports-ts.mjs': `import { write } from './write-ts.mts';\nwrite();\n`,
   'typeless.js': `import { workerData } from 'node:worker_threads';\nexport function write() {\n  ${WRITE}\n}\n`,
   'imports-typeless.mjs': `import { write } from './typeless.js';\nwrite();\n`,
   'data-import.mjs': `const source = \`import { workerData } from 'node:worker_threads';\nexport function write() {\n  ${WRITE}\n}\n\`;
@@ -156,6 +161,17 @@ const { x } = await import('data:text/javascript,export const x = 1;');
 parentPort.postMessage({ hooks: process.moduleLoadList.some((m) => m.endsWith('esm/hooks')), x });
 `,
   'exits.cjs': `process.exit(5);\n`,
+  // the main thread's own start: an ES module main whose read of the worker's write (no synchronization) is the race
+  'main.mjs': `import { Worker } from 'node:worker_threads';
+const raw = ${RAW};
+const sched = new Int32Array(new SharedArrayBuffer(4));
+const data = new Int32Array(new SharedArrayBuffer(4));
+const w = new Worker(new URL('./entry.cjs', import.meta.url), { workerData: { data, sched } });
+raw.wait(sched, 0, 0);
+console.log('read', data[0]);
+console.log('hooks', process.moduleLoadList.some((m) => m.endsWith('esm/hooks')));
+w.on('exit', (code) => console.log('exit', code));
+`,
 };
 
 mkdirSync(DIR, { recursive: true });
@@ -252,6 +268,7 @@ describe('a worker with an ES module entry (started without the ES module hooks)
       'typeless.js',
     ],
     ['data-import.mjs', 'a data: module it imports', 'data:text/javascript,'],
+    ['imports-ts.mjs', 'a TypeScript module it imports (which Node 20 does not strip)', 'write-ts.mts'],
     ['own-hooks-entry.mjs', 'a module it loads after registering hooks of its own', 'write.mjs'],
   ])
     reportsRace(worker, where, file);
@@ -298,6 +315,47 @@ describe('a worker with an ES module entry (started without the ES module hooks)
       assert.match(plain[0][1].stack, /^frames \d+$/);
     },
   );
+});
+
+describe('a main thread whose entry is a file (started without the ES module hooks)', () => {
+  test(
+    'a race read in its ES module entry is reported; no loader hooks are loaded; it prints what it prints under node',
+    LIMIT,
+    async () => {
+      const r = await run(['main.mjs']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.report.summary.racyVariables, 1, r.stderr);
+      assert.ok(
+        r.report.races[0].current.location.includes('/main.mjs:'),
+        r.report.races[0].current.location,
+      );
+      assert.match(r.stdout, /^hooks false$/m);
+      assert.equal(r.stdout, node(['main.mjs']).stdout);
+    },
+  );
+
+  test('which: a file entry as for a worker; not -e, -p, -i, stdin or the REPL', () => {
+    const plain = { options: [], mainTypeScript: false, inThreadLoad: true };
+    const main = (argv: string[], execArgv: string[] = []) =>
+      mainStartsWithoutHooks(['node', ...argv], execArgv, plain);
+    assert.equal(main([join(DIR, 'main.mjs')]), true);
+    assert.equal(main([join(DIR, 'main.cjs'), 'entry.cjs'], ['--expose-gc']), true);
+    assert.equal(main([join(DIR, 'main.mjs')], ['--test']), true); // the test runner: each file in a process of its own
+    assert.equal(main([join(DIR, 'worker.ts')]), false);
+    assert.equal(main([join(DIR, 'missing.cjs')]), false);
+    assert.equal(main([join(DIR, 'main.mjs')], ['--loader', 'x']), false);
+    assert.equal(main([]), false); // the REPL
+    assert.equal(main(['-']), false); // stdin
+    for (const execArgv of [
+      ['-e', 'code'],
+      ['--eval=code'],
+      ['-p', 'code'],
+      ['--print', 'code'],
+      ['-pe', 'c'],
+      ['-i'],
+    ])
+      assert.equal(main([join(DIR, 'main.cjs')], execArgv), false, execArgv.join(' '));
+  });
 });
 
 describe('which workers start without the ES module hooks (startsWithoutHooks)', () => {
@@ -369,19 +427,24 @@ describe('which workers start without the ES module hooks (startsWithoutHooks)',
   });
 });
 
-test('importsDataUrl: a literal data: specifier of import(), import or from; not a data: URL used otherwise', () => {
+test('importsForHooks: a literal data: or TypeScript specifier of import(), import or from; not one used otherwise', () => {
   for (const s of [
+    "import('./x.mts')",
+    'import { a } from "../lib/a.ts";',
+    'export * from `./b.cts`',
     "import('data:text/javascript,x')",
     'await import ( `data:text/javascript,` + s)',
     "import 'data:text/javascript,x';",
     'export { x } from "data:text/javascript,export const x = 1";',
   ])
-    assert.equal(importsDataUrl(s), true, s);
+    assert.equal(importsForHooks(s), true, s);
   for (const s of [
     'd.responseURL=`data:text/javascript,` + encodeURIComponent(c)',
     'return"data:application/json;charset=utf-8;base64,"+btoa(m)',
     "Buffer.from('data:x')",
     '//# sourceMappingURL=data:application/json;base64,e30=',
+    "import('./x.mjs'); const f = 'a.ts'",
+    "import { ts } from './parts.js'",
   ])
-    assert.equal(importsDataUrl(s), false, s);
+    assert.equal(importsForHooks(s), false, s);
 });
