@@ -19,20 +19,43 @@ const POSITIONS_REFS = 0;
 const POSITION_CLASS_BITS = 13;
 /** Positions records a thread offers at once, one per class. */
 const POSITION_CLASSES = 1 << POSITION_CLASS_BITS;
+/**
+ * The word of a heads record (`./table.ts`; words 1–7 hold the heads) that holds the word (1–7) whose list failed the
+ * page's last merge attempt (`Pages.merge`), 0 = none yet: a hint, never read for a check.
+ */
+const MERGE_HINT = 0;
 /** Shared lists a thread offers at once (`Pages.shareList`): a power of 2. */
 const CANDIDATES = 8;
 
+/** How two lists differ ({@link listDiff}): bits. */
+// biome-ignore lint/suspicious/noConstEnum: as `Info` of `./records.ts`
+const enum Diff {
+  NONE = 0,
+  /** In some records' sites. */
+  SITE = 1,
+  /** In the last records' `pos`. */
+  LAST_POS = 2,
+  /** Otherwise: another word of a record, or the lists' lengths. */
+  OTHER = 4,
+}
+
 /**
- * Do the lists from Infos `a` and `b` hold equal records (every word but `NEXT`), in the same order, but for the
- * last records' `pos`? ({@link Pages.pattern})
+ * How the lists from Infos `a` and `b` differ, record by record in order (every word but `NEXT`): {@link Diff}
+ * bits, {@link Diff.OTHER} alone as soon as found. One pass for the three merges of {@link Pages.merge}: equal lists
+ * (uniform), lists equal but for sites (site vectors), lists equal but for the last records' `pos` (patterned).
  */
-function samePattern(heap: Int32Array, a: number, b: number): boolean {
+function listDiff(heap: Int32Array, a: number, b: number): number {
+  let diff = Diff.NONE;
   for (; a !== 0 && b !== 0; a = heap[a + Info.NEXT], b = heap[b + Info.NEXT]) {
     const last = heap[a + Info.NEXT] === 0;
     for (let f = 1; f < Info.SIZE; f++)
-      if (heap[a + f] !== heap[b + f] && !(last && f === Info.POS)) return false;
+      if (heap[a + f] !== heap[b + f]) {
+        if (f === Info.SITE) diff |= Diff.SITE;
+        else if (f === Info.POS && last) diff |= Diff.LAST_POS;
+        else return Diff.OTHER;
+      }
   }
-  return a === b;
+  return a === b ? diff : Diff.OTHER;
 }
 
 /**
@@ -137,10 +160,14 @@ export class Pages extends InfoPool {
     return r + (word & 7);
   }
 
-  /** The Infos of the list from Info `e`, in order. */
+  /**
+   * The Infos of the list from Info `e`, in order, in an array reused by the next call (a page's split, moldyn: one
+   * array per split was garbage).
+   */
   private infosOf(first: number): number[] {
     let heap = this.s.heap;
-    const infos: number[] = [];
+    const infos = this.splitInfos;
+    infos.length = 0;
     for (let e = first; e !== 0; e = heap[e + Info.NEXT]) {
       if (e + Info.SIZE > heap.length) {
         this.s.refresh();
@@ -150,6 +177,9 @@ export class Pages extends InfoPool {
     }
     return infos;
   }
+
+  /** {@link infosOf}' array. */
+  private readonly splitInfos: number[] = [];
 
   /**
    * Links copies of the Infos `infos`, in order, as the list of the word whose head is at heap index `head` (empty),
@@ -220,13 +250,10 @@ export class Pages extends InfoPool {
    * frees it at 0 ({@link dropPositions}). The reference is counted, or the record filled, then linked in place of the
    * heads record by one store, then the other lists and the heads record are freed: a thread stopped in between
    * leaves a count too high or a record not linked, or a patterned page with lists to free (leaks). Off where lists
-   * are not shared (the online peers). Lock held; the page is split, its first word's list not empty.
+   * are not shared (the online peers). Lock held; the page is split with heads record `heads`, its first word's list
+   * not empty, the 8 lists equal but for their last Infos' `pos` ({@link merge}).
    */
-  private pattern(heap: Int32Array, page: number): void {
-    const heads = heap[page + MARK];
-    if (!this.listsShared || heads <= 0) return;
-    const e0 = heap[page + 1];
-    for (let k = 1; k < 8; k++) if (!samePattern(heap, e0, heap[heads + k])) return;
+  private pattern(heap: Int32Array, page: number, heads: number): void {
     const pos = this.patternPos;
     let hash = 0;
     for (let w = 1; w < 8; w++) {
@@ -273,19 +300,33 @@ export class Pages extends InfoPool {
    * page; a loop over a page (one access per element, in order: the main thread's fill of an array, a row read
    * between two barriers) leaves equal lists, since between two synchronization events a thread's accesses of one
    * site get equal records. So the shadow of a page whose words share a history is one list, not eight (issue 24
-   * §1, memory). Lock held.
+   * §1, memory). Lists equal but for their sites are merged by site vectors ({@link mergeSites}), lists equal but
+   * for their last Infos' `pos` make the page patterned ({@link pattern}); the three tests are one pass over the
+   * lists ({@link listDiff}), which stops at the first word whose list allows none of them. The words are compared
+   * from the one that stopped the page's last attempt, kept in its heads record's word {@link MERGE_HINT}: while a
+   * loop reaches a page's words in no order (moldyn's `acc[base + 3*j + d]` of the pairs within the cut-off, an
+   * attempt after each, {@link Shadow.soleLike}), an attempt costs the comparison of that one word until the loop has
+   * reached it (was up to three passes over the 8 lists: in moldyn at 4 workers, 87% of the attempts failed).
+   * Lock held.
    */
   protected merge(heap: Int32Array, page: number): void {
     const heads = heap[page + MARK];
     if (!this.pagesKeptWhole() || heads <= 0) return; // uniform, patterned, or words 1–7 empty
     const e0 = heap[page + 1];
     if (e0 === 0) return;
-    for (let k = 1; k < 8; k++)
-      if (!sameList(heap, e0, heap[heads + k])) {
-        if (!this.mergeSites(heap, page, heads)) this.pattern(heap, page);
+    const shared = this.listsShared; // else only equal lists merge
+    let diff = Diff.NONE;
+    let k = heap[heads + MERGE_HINT] || 1;
+    for (let n = 0; n < 7; n++, k = k === 7 ? 1 : k + 1) {
+      diff |= listDiff(heap, e0, heap[heads + k]);
+      if (diff >= (Diff.SITE | Diff.LAST_POS) || (diff !== Diff.NONE && !shared)) {
+        heap[heads + MERGE_HINT] = k;
         return;
       }
-    this.makeUniform(heap, page, heads);
+    }
+    if (diff === Diff.NONE) this.makeUniform(heap, page, heads);
+    else if (diff === Diff.SITE) this.mergeSites(heap, page, heads);
+    else this.pattern(heap, page, heads);
   }
 
   /**
@@ -305,21 +346,19 @@ export class Pages extends InfoPool {
 
   /**
    * Merges page `page` by its site vectors (`./site-vectors.ts`) when its 8 words' lists are equal but for their
-   * sites ({@link SiteVectors.sitesOf}). The first list's sites are written before the marker: a thread stopped in
-   * between leaves a split page whose first word names vectors, read by {@link siteAt} as its own sites. Off where
-   * lists are not shared (the online peers read `SITE` directly).
-   * @returns whether the page is uniform now. Lock held; the page is split with heads record `heads`, its first
-   * word's list not empty.
+   * sites ({@link SiteVectors.sitesOf}; it stays split when no vector can be had). The first list's sites are
+   * written before the marker: a thread stopped in between leaves a split page whose first word names vectors, read
+   * by {@link siteAt} as its own sites. Only where lists are shared (the online peers read `SITE` directly). Lock
+   * held; the page is split with heads record `heads`, its first word's list not empty, the 8 lists equal but for
+   * their sites ({@link merge}).
    */
-  private mergeSites(heap: Int32Array, page: number, heads: number): boolean {
-    if (!this.listsShared) return false;
+  private mergeSites(heap: Int32Array, page: number, heads: number): void {
     const e0 = heap[page + 1];
     const sites = this.siteVectors.sitesOf(heap, e0, heads);
-    if (sites === undefined) return false;
+    if (sites === undefined) return;
     let r = 0;
     for (let e = e0; e !== 0; e = heap[e + Info.NEXT]) heap[e + Info.SITE] = sites[r++];
     this.makeUniform(heap, page, heads);
-    return true;
   }
 
   /** This thread's site vectors ({@link mergeSites}), allocated from its Info pool. */

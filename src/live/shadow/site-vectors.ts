@@ -21,13 +21,6 @@ export function siteAt(heap: Int32Array, e: number, k: number): number {
   return site >= 0 ? site : heap[k - site];
 }
 
-/** Do the lists from Infos `a` and `b` hold records equal but for their sites (every word but `NEXT`, `SITE`), in order? */
-function sameButSites(heap: Int32Array, a: number, b: number): boolean {
-  for (; a !== 0 && b !== 0; a = heap[a + Info.NEXT], b = heap[b + Info.NEXT])
-    for (let f = 1; f < Info.SIZE; f++) if (f !== Info.SITE && heap[a + f] !== heap[b + f]) return false;
-  return a === b;
-}
-
 /** Site vectors a thread makes at most ({@link SiteVectors}; never freed: 32 bytes each). */
 const SITE_VECTORS_MAX = 1024;
 
@@ -53,14 +46,14 @@ export class SiteVectors {
   private readonly vectors = new Map<number, number>();
 
   /**
-   * The new `SITE` of each record of the list from Info `e0` (a split page's first word's), in order, when the lists
-   * of the page's words 1–7 (heads at `heads + 1` … `heads + 7`, `./table.ts`) are equal to it but for their sites:
-   * the record's site when its 8 words' sites are equal, else minus its site vector's heap index (made if new).
-   * @returns the sites (an array reused by the next call), or undefined when the lists differ otherwise, a site is
-   * already negative, or no vector can be had ({@link siteVector}): the page then stays split. Lock held.
+   * The new `SITE` of each record of the list from Info `e0` (a split page's first word's), in order, the lists of
+   * the page's words 1–7 (heads at `heads + 1` … `heads + 7`, `./table.ts`) being equal to it but for their sites
+   * (`Pages.merge` tested it): the record's site when its 8 words' sites are equal, else minus its site vector's heap
+   * index (made if new).
+   * @returns the sites (an array reused by the next call), or undefined when a site is already negative or no vector
+   * can be had ({@link siteVector}): the page then stays split. Lock held.
    */
   sitesOf(heap: Int32Array, e0: number, heads: number): number[] | undefined {
-    for (let k = 1; k < 8; k++) if (!sameButSites(heap, e0, heap[heads + k])) return undefined;
     const at = this.siteCursors;
     at[0] = e0;
     for (let k = 1; k < 8; k++) at[k] = heap[heads + k];
