@@ -9,7 +9,7 @@
  * - `HEAD` (1): the head of the page's first word's list of Infos (of a uniform or patterned page: the page's list);
  * - {@link SHARED_SLOT} (2): of a uniform page whose list is shared with other pages, that list's header (else 0);
  * - {@link MARK} (3): what the page is — 0: split (a list per word) with words 1–7 empty and no record; a record
- *   `r` > 0: split, the head of word k (1–7) at `r + k`; {@link UNIFORM}: the first word's list stands for all 8;
+ *   `r` > 0: split, the head of word k (1–7) at `r + k` (`r + 0`: the merge's hint, `Pages.merge`); {@link UNIFORM}: the first word's list stands for all 8;
  *   `-r` < {@link UNIFORM}: patterned (`Pages.pattern` of `./pages.ts`), the first word's list stands for all 8 but for its last
  *   Info's `pos`, that of word k at `r + k` (plus 1; 0: lost), in a positions record that pages with equal
  *   positions share (its word 0 counts their references).
