@@ -1,5 +1,5 @@
 /**
- * Patterned pages (`src/live/shadow/goldilocks.ts` `Shadow.pattern`, issue 24 §1 memory): a page whose 8 words'
+ * Patterned pages (`src/live/shadow/pages.ts` `Pages.pattern`, issue 24 §1 memory): a page whose 8 words'
  * lists differ only in their last Info's position (lufact's upper triangle: each element last written in another
  * step) keeps one list and a position per word, and stays exact: each word's race verdict is the one its own list
  * gives, per access, in a range check, and after the partially-eager collector rewrote the page.

@@ -1,5 +1,5 @@
 /**
- * Site vectors (`src/live/shadow/goldilocks.ts` `Shadow.mergeSites`, issue 24 §1 memory): a page whose 8 words'
+ * Site vectors (`src/live/shadow/site-vectors.ts`, issue 24 §1 memory): a page whose 8 words'
  * lists differ only in their sites — moldyn's `pos[3*j + d]` read at three sites, its `acc[base + 3*j + d]` written
  * at three in no order — is kept as one list whose records name a vector of the 8 sites, and stays exact: a race on
  * any word names the site of that word's access, whether the page is split by the access or checked whole.

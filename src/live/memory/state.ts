@@ -84,7 +84,7 @@ export const CTL = {
   /** Lock of the online peer's shared tables where the list lock does not serialize them (Eraser's locksets). */
   peerLock: 16,
   /**
-   * The shared pool of free `Info` records (`../shadow/goldilocks.ts`): a stack of batches, 0 = empty; the first
+   * The shared pool of free `Info` records (`../shadow/info-pool.ts`): a stack of batches, 0 = empty; the first
    * record of a batch, whose own records are linked through their `next` fields (the last's 0), and whose `owner`
    * field links the next batch. Pushed by compare-exchange, popped a batch at a time under `freeInfosLock` (one
    * popper at a time: no ABA).

@@ -34,7 +34,7 @@ export interface ShadowCensus {
   pages: number;
   uniformPages: number;
   sharedPages: number;
-  /** Word table pages kept patterned (one list, a position per word: `Shadow.pattern`). */
+  /** Word table pages kept patterned (one list, a position per word: `Pages.pattern` of `./pages.ts`). */
   patternPages: number;
 }
 

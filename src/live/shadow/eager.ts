@@ -167,7 +167,7 @@ function forEachInfoBefore(
 
 /**
  * Adds the starts of page `page`'s Infos before `cut` to `starts`, retaining each explicit record once; of a
- * patterned page (`Shadow.pattern`), its first word's Infos and its last Info at each other word's position.
+ * patterned page (`Pages.pattern` of `./pages.ts`), its first word's Infos and its last Info at each other word's position.
  */
 function collectStarts(s: StateViews, page: number, cut: number, starts: Map<string, Start>): void {
   const add = (e: number, key: string, pos: number, id: number): void => {

@@ -36,11 +36,11 @@
  * in u's program order, and this thread only moves forward, so the fact stays true. A join of u makes it +∞
  * ({@link Shadow.joined}).
  *
- * **Size.** Over 500 lines because one class, {@link Shadow}, holds both the word machinery every live detector
- * uses (page locks, uniform pages, Info records and their pool) and the Goldilocks check, which the online peers
- * (`./fasttrack.ts`, `./eraser.ts`) subclass by overriding the check. Splitting it means a base class of the word
- * machinery apart from the Goldilocks checker; not done yet (the rules, short-circuits and predicate it applies are
- * already the shared modules of `../../detectors/`).
+ * **Files.** {@link Shadow} holds the Goldilocks check and the record of an access; it extends the word machinery
+ * every live detector uses: the page forms and their split and merge (`./pages.ts`, with the site vectors of
+ * `./site-vectors.ts`) over the Info pool (`./info-pool.ts`), the Info layout being `./records.ts`'. The online peers
+ * (`./fasttrack.ts`, `./eraser.ts`) subclass it by overriding the check (the rules, short-circuits and predicate it
+ * applies are the shared modules of `../../detectors/`).
  */
 import { conflicting } from '../../detectors/ecma.js';
 import {
@@ -56,29 +56,31 @@ import {
   laterShortCircuits,
 } from '../../detectors/goldilocks/short-circuit.js';
 import { SyncKind } from '../../model/sync.js';
-import { locksetOf, locksetStart, releaseLockset, retainLockset, storeLockset } from '../memory/locksets.js';
+import { locksetOf, locksetStart, releaseLockset, storeLockset } from '../memory/locksets.js';
 import {
   addStat,
-  allocHeap,
   CELL,
   CHUNK_MASK,
   CHUNK_SHIFT,
   CTL,
-  lock,
   lockPage,
   rawAtomics,
   STAT,
   STATS,
-  type StateViews,
   TAG_SHIFT,
   Tag,
-  unlock,
   unlockPage,
 } from '../memory/state.js';
 import { mapCells, raisePosition } from '../memory/sync-list.js';
 import { DATA, LiveLockset } from './lockset.js';
 import { lockSome, unlockSome } from './page-locks.js';
+import { Pages } from './pages.js';
+import { Access, Info, Shared, sameList } from './records.js';
+import { siteAt } from './site-vectors.js';
 import { firstWord, headOf, lockOf, MARK, PAGE_INTS, pageEnd, SHARED_SLOT, UNIFORM } from './table.js';
+
+export { Access, Info, Shared } from './records.js';
+export { siteAt } from './site-vectors.js';
 
 const COMMIT = SyncKind.Commit;
 
@@ -87,50 +89,6 @@ const COMMIT = SyncKind.Commit;
  * byte mask of each word.
  */
 export const RUN_FIELDS = 5;
-/** The word of a positions record (`./table.ts`, `Shadow.pattern`) that counts its references. */
-const POSITIONS_REFS = 0;
-/** Bits of the hash of a patterned page's positions that pick its class (`Shadow.pattern`). */
-const POSITION_CLASS_BITS = 13;
-/** Positions records a thread offers at once, one per class. */
-const POSITION_CLASSES = 1 << POSITION_CLASS_BITS;
-/** Shared lists a thread offers at once (`Shadow.shareList`): a power of 2. */
-const CANDIDATES = 8;
-/** Words of a shared list's header (an Info-sized record): its reference count, then its first Info. */
-export enum Shared {
-  REFS = 0,
-  FIRST = 1,
-}
-
-/**
- * The flag bits of an access and of an Info's `flags` word: the byte mask (bits 0–7, one per byte of the 8-byte
- * word), WRITE, ATOMIC, and XACT (an access inside a transaction, checked at its commit: §5.3,
- * `../stm-observer.ts`). A `const enum`, so that the compiled code holds the numbers themselves: V8 reads an
- * exported module constant through a cell, with a hole check and a tag check, at each use in the hot path.
- */
-// biome-ignore lint/suspicious/noConstEnum: inlined by tsc into dist/ (the point, see above); tsx keeps an object
-export const enum Access {
-  MASK = 0xff,
-  WRITE = 1 << 8,
-  ATOMIC = 1 << 9,
-  XACT = 1 << 10,
-}
-/**
- * An Info record's words (the online peers share the layout): `NEXT` (the word's next Info), `FLAGS` (an
- * {@link Access} mask and kind), `OWNER` (thread), `POS` (list position), `SITE`, `ALOCK_A`/`ALOCK_B` (the alock's
- * object key), `LS` (its explicit lockset, `../memory/locksets.ts`, 0 = {owner} at `pos`); `SIZE` Int32 in all.
- */
-// biome-ignore lint/suspicious/noConstEnum: as Access
-export const enum Info {
-  NEXT = 0,
-  FLAGS = 1,
-  OWNER = 2,
-  POS = 3,
-  SITE = 4,
-  ALOCK_A = 5,
-  ALOCK_B = 6,
-  LS = 7,
-  SIZE = 8,
-}
 /** The walk cache: a walk over at least this many cells stores its result in the Info (see the file header). */
 export const WALK_CACHE_MIN_CELLS = 256;
 
@@ -146,60 +104,6 @@ const conflicts = (f: number, mask: number, flags: number): boolean =>
     (flags & f & Access.ATOMIC) !== 0,
     (f & Access.MASK) === mask,
   );
-
-/**
- * Do the lists from Infos `a` and `b` hold equal records (every word but `NEXT`), in the same order, but for the
- * last records' `pos`? ({@link Shadow.pattern})
- */
-function samePattern(heap: Int32Array, a: number, b: number): boolean {
-  for (; a !== 0 && b !== 0; a = heap[a + Info.NEXT], b = heap[b + Info.NEXT]) {
-    const last = heap[a + Info.NEXT] === 0;
-    for (let f = 1; f < Info.SIZE; f++)
-      if (heap[a + f] !== heap[b + f] && !(last && f === Info.POS)) return false;
-  }
-  return a === b;
-}
-
-/**
- * Zeroes the Info-sized record at heap index `r`, word by word: `TypedArray.prototype.fill` is a C++ builtin in V8
- * (`builtins-typed-array.cc`), entered through an exit frame, too dear for 8 words on a page's split and merge.
- */
-function zeroRecord(heap: Int32Array, r: number): void {
-  for (let f = 0; f < Info.SIZE; f++) heap[r + f] = 0;
-}
-
-/** The last Info of the list from Info `e` (not 0). */
-function lastInfo(heap: Int32Array, e: number): number {
-  let last = e;
-  for (let n = heap[last + Info.NEXT]; n !== 0; n = heap[last + Info.NEXT]) last = n;
-  return last;
-}
-
-/** Do the lists from Infos `a` and `b` hold equal records (every word but `NEXT`), in the same order? */
-function sameList(heap: Int32Array, a: number, b: number): boolean {
-  for (; a !== 0 && b !== 0; a = heap[a + Info.NEXT], b = heap[b + Info.NEXT])
-    for (let f = 1; f < Info.SIZE; f++) if (heap[a + f] !== heap[b + f]) return false;
-  return a === b;
-}
-
-/**
- * The site of Info `e` on word `k` (0–7) of its page: its `SITE`, or, when that is negative, entry `k` of the site
- * vector at heap index −`SITE` ({@link Shadow.mergeSites}).
- */
-export function siteAt(heap: Int32Array, e: number, k: number): number {
-  const site = heap[e + Info.SITE];
-  return site >= 0 ? site : heap[k - site];
-}
-
-/** Do the lists from Infos `a` and `b` hold records equal but for their sites (every word but `NEXT`, `SITE`), in order? */
-function sameButSites(heap: Int32Array, a: number, b: number): boolean {
-  for (; a !== 0 && b !== 0; a = heap[a + Info.NEXT], b = heap[b + Info.NEXT])
-    for (let f = 1; f < Info.SIZE; f++) if (f !== Info.SITE && heap[a + f] !== heap[b + f]) return false;
-  return a === b;
-}
-
-/** Site vectors a thread makes at most ({@link Shadow.mergeSites}; never freed: 32 bytes each). */
-const SITE_VECTORS_MAX = 1024;
 
 /** Index of the first check-decision counter (CHECK_DECISIONS, in order) in STATS. */
 const DECIDED = STAT[CHECK_DECISIONS[0]];
@@ -237,7 +141,7 @@ export const packA = (tag: number, id: number): number => (tag << TAG_SHIFT) | i
  * replaces {@link find} and {@link record}; the word locks, {@link access}, the Info allocation and the counters
  * are shared.
  */
-export class Shadow {
+export class Shadow extends Pages {
   /** Happens-before memo: per other thread, the largest proven `pos` (see the file header). */
   private known = new Float64Array(16).fill(-1);
   /** The lockset of the walks (reused). */
@@ -253,24 +157,10 @@ export class Shadow {
   private dropping = 0;
   private drops = 0;
 
-  /** Info records this thread unlinked, reused only by it. */
-  protected readonly free: number[] = [];
   /** Sync-library locks this thread holds, innermost last: pairs of (a, b) words. */
   readonly held: number[] = [];
   /** Local counters, added to the shared ones by {@link flush}. */
   readonly counts = new Float64Array(STATS.length);
-  /**
-   * Set when the run is recorded (`../record.ts`) or jumbled (`../locked.ts`): called by {@link access} for every
-   * checked word, under the word's check lock, with the word, `mask | flags` and the site — also for a racing access
-   * that `stopOnRace` keeps from happening ({@link lastConflict} is already set then).
-   */
-  onAccess: ((word: number, bits: number, site: number) => void) | undefined = undefined;
-
-  constructor(
-    protected readonly s: StateViews,
-    /** This thread's id. */
-    readonly t: number,
-  ) {}
 
   /**
    * Where this thread's accesses start their lockset walks: the list position right after this thread's last
@@ -783,210 +673,6 @@ export class Shadow {
   }
 
   /**
-   * **Uniform pages** (adaptive granularity, as FastTrack's coarse array shadows, PLDI'09 §5): while every access
-   * to a page covers all its 64 bytes, its 8 words have the same history, kept once: the list of its first word,
-   * with the marker UNIFORM in its page slot (`./table.ts`). Any other access splits it first (each Info copied to
-   * the other 7 words, {@link splitPage}), unless it leaves the list as it is ({@link unchanged}); once the 8 lists are
-   * equal again the page is merged back ({@link merge}). Off while the run is recorded (a record per word) and for Eraser (its own records).
-   * @returns whether page `page` is uniform now (an empty page becomes uniform). Page lock held.
-   */
-  protected uniform(heap: Int32Array, page: number): boolean {
-    if (!this.pagesKeptWhole()) return false;
-    const mark = heap[page + MARK];
-    if (mark === UNIFORM) return true;
-    if (heap[page + 1] !== 0 || mark < UNIFORM) return false;
-    if (mark > 0) for (let k = 1; k < 8; k++) if (heap[mark + k] !== 0) return false;
-    heap[page + MARK] = UNIFORM;
-    if (mark > 0) this.releaseRecord(mark);
-    return true;
-  }
-
-  /** Uniform pages are used (see {@link uniform}), unless the run is recorded. */
-  protected uniformPages = true;
-
-  private pagesKeptWhole(): boolean {
-    return this.uniformPages && this.onAccess === undefined;
-  }
-
-  /**
-   * A uniform page becomes 8 words with their own lists: copies of the first word's Infos, in order; a patterned page
-   * ({@link pattern}) too, each copy's last Info with its word's `pos`. Lock held.
-   */
-  splitPage(page: number): void {
-    const heap = this.s.heap;
-    const mark = heap[page + MARK];
-    if (mark < UNIFORM) {
-      this.expand(heap, page);
-      return;
-    }
-    if (mark !== UNIFORM) return;
-    if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
-    const infos = this.infosOf(heap[page + 1]);
-    const r = infos.length === 0 ? 0 : this.newRecord();
-    heap[page + MARK] = r;
-    if (r !== 0) for (let k = 1; k < 8; k++) this.copyTo(r + k, k, infos, -1);
-    for (const e of infos) heap[e + Info.SITE] = siteAt(heap, e, 0); // its own, as the copies took theirs
-  }
-
-  /**
-   * A heads record (`./table.ts`) for a page to be split: an Info-sized record of the pool, zeroed (no word has a
-   * list yet), to be linked by one store to the page's `MARK`.
-   */
-  private newRecord(): number {
-    const r = this.free.pop() ?? this.allocInfo();
-    zeroRecord(this.s.heap, r);
-    return r;
-  }
-
-  /** Frees a heads or positions record `r` that no page links any more (its words zeroed: none is an Info's). */
-  private releaseRecord(r: number): void {
-    zeroRecord(this.s.heap, r);
-    this.release(r);
-  }
-
-  /**
-   * The heap index of the head of word `word`'s list ({@link headOf}), for the list to be written: its page's
-   * heads record is made first if it has none (the page split, its words 1–7 empty). Lock held.
-   */
-  protected headFor(word: number): number {
-    const heap = this.s.heap;
-    const head = headOf(heap, word);
-    if (head !== 0) return head;
-    const r = this.newRecord();
-    heap[lockOf(word) + MARK] = r;
-    return r + (word & 7);
-  }
-
-  /** The Infos of the list from Info `e`, in order. */
-  private infosOf(first: number): number[] {
-    let heap = this.s.heap;
-    const infos: number[] = [];
-    for (let e = first; e !== 0; e = heap[e + Info.NEXT]) {
-      if (e + Info.SIZE > heap.length) {
-        this.s.refresh();
-        heap = this.s.heap;
-      }
-      infos.push(e);
-    }
-    return infos;
-  }
-
-  /**
-   * Links copies of the Infos `infos`, in order, as the list of the word whose head is at heap index `head` (empty),
-   * word `k` (1–7) of its page; the last copy's `pos` is `pos` unless negative; each copy's site is the word's
-   * ({@link siteAt}). Each copy is filled before the store that links it.
-   */
-  private copyTo(head: number, k: number, infos: number[], pos: number): void {
-    let heap = this.s.heap;
-    let tail = head - Info.NEXT; // heap[tail + NEXT] is the word's head
-    for (let i = 0; i < infos.length; i++) {
-      const e = infos[i];
-      const c = this.free.pop() ?? this.allocInfo();
-      heap = this.s.heap; // allocInfo may have grown it
-      for (let f = 1; f < Info.SIZE; f++) heap[c + f] = heap[e + f];
-      if (heap[c + Info.LS] !== 0) retainLockset(this.s, heap[c + Info.LS]);
-      if (pos >= 0 && i === infos.length - 1) heap[c + Info.POS] = pos;
-      heap[c + Info.SITE] = siteAt(heap, e, k);
-      heap[c + Info.NEXT] = 0;
-      heap[tail + Info.NEXT] = c;
-      tail = c;
-    }
-  }
-
-  /**
-   * A patterned page ({@link pattern}) becomes 8 words with their own lists: a new heads record replaces the
-   * positions record in one store, then the copies are linked: a thread stopped in between leaves words without a
-   * list (their history lost, as a stopped {@link splitPage} leaves them: a missed race, never a false alarm), or
-   * the page's reference on the positions record not dropped (a leak). Lock held.
-   */
-  private expand(heap: Int32Array, page: number): void {
-    const pos = this.patternPos;
-    const positions = -heap[page + MARK];
-    for (let w = 1; w < 8; w++) pos[w] = heap[positions + w] - 1;
-    const r = this.newRecord();
-    heap[page + MARK] = r;
-    this.dropPositions(positions);
-    const infos = this.infosOf(heap[page + 1]);
-    for (let w = 1; w < 8; w++) if (pos[w] >= 0) this.copyTo(r + w, w, infos, pos[w]);
-  }
-
-  /** The positions {@link expand} reads and {@link pattern} writes (words 1–7). */
-  private readonly patternPos = new Int32Array(8);
-
-  /**
-   * The positions records this thread offers the pages it makes patterned next (one reference held on each), or 0:
-   * the last one it made per class of positions (their hash, {@link pattern}): lufact's solve reads the matrix a
-   * column at a time, each column's pages written at other steps and by another owner, so the records of one
-   * column's pages come back a column later. A thread that ends keeps them: at most POSITION_CLASSES records per
-   * thread never freed.
-   */
-  private readonly positionsCandidates = new Int32Array(POSITION_CLASSES);
-
-  /** Drops a reference on the positions record `r` (a page's, or the candidate's); frees it at 0. */
-  private dropPositions(r: number): void {
-    if (this.addCount(r + POSITIONS_REFS, -1) === 0) this.releaseRecord(r);
-  }
-
-  /**
-   * **Patterned pages** (issue 24 §1, memory): a page whose 8 words' lists are equal but for the `pos` of their last
-   * (oldest) Info — lufact's upper triangle: each element of a column last written by its owner in another step
-   * (between other barriers), then read by the main thread's solve — keeps the first word's list for all 8 and each
-   * other word's `pos` + 1 in a positions record (`./table.ts`: `MARK` holds its index negated): one list per page
-   * instead of eight. Every access splits it first ({@link splitPage}: the copies take their word's `pos`), as a
-   * uniform page's; {@link merge} makes it. A positions record is never written once linked, and pages with equal
-   * positions share one (lufact: the pages of one owner's columns at one step, rows written at the same steps), as
-   * lists are shared ({@link shareList}): the thread's last record of each class is offered to its next patterned
-   * pages ({@link positionsCandidates}), and a reference count at {@link POSITIONS_REFS} (the page's and the candidate's)
-   * frees it at 0 ({@link dropPositions}). The reference is counted, or the record filled, then linked in place of the
-   * heads record by one store, then the other lists and the heads record are freed: a thread stopped in between
-   * leaves a count too high or a record not linked, or a patterned page with lists to free (leaks). Off where lists
-   * are not shared (the online peers). Lock held; the page is split, its first word's list not empty.
-   */
-  private pattern(heap: Int32Array, page: number): void {
-    const heads = heap[page + MARK];
-    if (!this.listsShared || heads <= 0) return;
-    const e0 = heap[page + 1];
-    for (let k = 1; k < 8; k++) if (!samePattern(heap, e0, heap[heads + k])) return;
-    const pos = this.patternPos;
-    let hash = 0;
-    for (let w = 1; w < 8; w++) {
-      pos[w] = heap[lastInfo(heap, heap[heads + w]) + Info.POS] + 1;
-      hash = Math.imul(hash ^ pos[w], 0x9e3779b1);
-    }
-    const slot = hash >>> (32 - POSITION_CLASS_BITS);
-    const c = this.positionsCandidates[slot];
-    let same = c !== 0;
-    for (let w = 1; w < 8 && same; w++) same = heap[c + w] === pos[w];
-    if (same) {
-      this.addCount(c + POSITIONS_REFS, 1);
-      heap[page + MARK] = -c;
-    } else {
-      const r = this.newRecord();
-      for (let w = 1; w < 8; w++) heap[r + w] = pos[w];
-      heap[r + POSITIONS_REFS] = 2; // the page and the candidate
-      heap[page + MARK] = -r;
-      this.positionsCandidates[slot] = r;
-      if (c !== 0) this.dropPositions(c);
-    }
-    for (let w = 1; w < 8; w++) {
-      const e = heap[heads + w];
-      heap[heads + w] = 0;
-      this.releaseList(e);
-    }
-    this.releaseRecord(heads);
-  }
-
-  /** Frees the Infos of the list from Info `e` (unlinked: no page reaches it). */
-  private releaseList(e: number): void {
-    const heap = this.s.heap;
-    while (e !== 0) {
-      const next = heap[e + Info.NEXT];
-      this.release(e);
-      e = next;
-    }
-  }
-
-  /**
    * Would {@link record} leave the list from head `head` ({@link headOf}) of word `k` (0–7) of its page, whose sites it
    * reads ({@link siteAt}), as it is? When it holds this thread's Info of exactly this access (kind, bytes, `pos`,
    * site, alock; no explicit lockset) and no other Info that the record would change: an element accessed again since
@@ -1033,272 +719,6 @@ export class Shadow {
    * for a subclass whose record also changes other threads' Infos (FastTrack's read-exclusive).
    */
   protected sameAccessKept = true;
-
-  /**
-   * Makes page `page` uniform again when its 8 words hold equal lists, Info by Info (same flags, owner, `pos`,
-   * site, alock and explicit lockset, in the same order): the first word's list then stands for all 8, and the
-   * other 7 lists are freed. Called once an access reached the page's last byte, or a range check recorded the
-   * page; a loop over a page (one access per element, in order: the main thread's fill of an array, a row read
-   * between two barriers) leaves equal lists, since between two synchronization events a thread's accesses of one
-   * site get equal records. So the shadow of a page whose words share a history is one list, not eight (issue 24
-   * §1, memory). Lock held.
-   */
-  private merge(heap: Int32Array, page: number): void {
-    const heads = heap[page + MARK];
-    if (!this.pagesKeptWhole() || heads <= 0) return; // uniform, patterned, or words 1–7 empty
-    const e0 = heap[page + 1];
-    if (e0 === 0) return;
-    for (let k = 1; k < 8; k++)
-      if (!sameList(heap, e0, heap[heads + k])) {
-        if (!this.mergeSites(heap, page, heads)) this.pattern(heap, page);
-        return;
-      }
-    this.makeUniform(heap, page, heads);
-  }
-
-  /**
-   * The first word's list of page `page`, split with heads record `heads`, stands for all 8 from now on: the other
-   * lists are freed, the page marked {@link UNIFORM}, the record freed and the list offered for sharing
-   * ({@link shareList}). Lock held.
-   */
-  private makeUniform(heap: Int32Array, page: number, heads: number): void {
-    for (let k = 1; k < 8; k++) {
-      this.releaseList(heap[heads + k]);
-      heap[heads + k] = 0;
-    }
-    heap[page + MARK] = UNIFORM;
-    this.releaseRecord(heads);
-    this.shareList(page);
-  }
-
-  /**
-   * **Site vectors** (issue 24 §1, memory): a page whose 8 words' lists are equal record by record but for their sites
-   * — moldyn's positions `pos[3*j]`, `pos[3*j + 1]`, `pos[3*j + 2]`, read at three sites by every thread, and its
-   * forces `acc[base + 3*j + d]` written at three — is merged as {@link merge} merges equal lists: each record of the
-   * first word's list whose 8 sites differ takes, as its `SITE`, minus the heap index of a *site vector* (an
-   * Info-sized record of the 8 sites, word by word), which {@link siteAt} reads: a check reports the site of the word
-   * it was made on, as the 8 lists did, and a split ({@link copyTo}) gives each word its own site again. A vector is
-   * made by this thread, interned by its 8 sites ({@link vectors}, at most {@link SITE_VECTORS_MAX}), filled before
-   * any record names it and never freed or written again, so any thread reads it under any page lock; the pages of
-   * one loop get the same vectors and so equal lists, which {@link shareList} shares. The first list's sites are
-   * written before the marker: a thread stopped in between leaves a split page whose first word names vectors, read
-   * by {@link siteAt} as its own sites. Off where lists are not shared (the online peers read `SITE` directly).
-   * @returns whether the page is uniform now. Lock held; the page is split with heads record `heads`, its first
-   * word's list not empty.
-   */
-  private mergeSites(heap: Int32Array, page: number, heads: number): boolean {
-    if (!this.listsShared) return false;
-    const e0 = heap[page + 1];
-    for (let k = 1; k < 8; k++) if (!sameButSites(heap, e0, heap[heads + k])) return false;
-    const at = this.siteCursors;
-    at[0] = e0;
-    for (let k = 1; k < 8; k++) at[k] = heap[heads + k];
-    const sites = this.newSites;
-    sites.length = 0;
-    for (let e = e0; e !== 0; e = heap[e + Info.NEXT]) {
-      const vector = this.siteWords;
-      let same = true;
-      for (let k = 0; k < 8; k++) {
-        vector[k] = siteAt(heap, at[k], k);
-        if (vector[k] < 0) return false; // not a site (string ids are not negative)
-        same &&= vector[k] === vector[0];
-        at[k] = heap[at[k] + Info.NEXT];
-      }
-      const v = same ? vector[0] : -this.siteVector(vector);
-      if (v === 0 && !same) return false; // no room for another vector
-      sites.push(v);
-    }
-    let r = 0;
-    for (let e = e0; e !== 0; e = heap[e + Info.NEXT]) heap[e + Info.SITE] = sites[r++];
-    this.makeUniform(heap, page, heads);
-    return true;
-  }
-
-  /** The 8 words' Infos {@link mergeSites} compares, the sites of one record, and the first list's new sites. */
-  private readonly siteCursors = new Int32Array(8);
-  private readonly siteWords = new Int32Array(8);
-  private readonly newSites: number[] = [];
-
-  /**
-   * The site vectors this thread made, by a hash of their 8 sites: heap index ({@link mergeSites}; a string key of the
-   * sites was a string built per record of every merge).
-   */
-  private readonly vectors = new Map<number, number>();
-
-  /**
-   * The heap index of the site vector of the 8 sites `sites` (non-negative), made if new; 0 when this thread has made
-   * {@link SITE_VECTORS_MAX} already, or made another vector of the same hash (the page then stays split).
-   */
-  private siteVector(sites: Int32Array): number {
-    let hash = 0;
-    for (let k = 0; k < 8; k++) hash = Math.imul(hash ^ sites[k], 0x9e3779b1);
-    const heap = this.s.heap;
-    const known = this.vectors.get(hash);
-    if (known !== undefined) {
-      for (let k = 0; k < 8; k++) if (heap[known + k] !== sites[k]) return 0;
-      return known;
-    }
-    if (this.vectors.size >= SITE_VECTORS_MAX) return 0;
-    const v = this.free.pop() ?? this.allocInfo();
-    this.s.heap.set(sites, v);
-    this.vectors.set(hash, v);
-    return v;
-  }
-
-  /**
-   * Are the lists from head `head` ({@link headOf}; 0: none) of a split page's word and from head `first` (its page's
-   * first word's) each one Info, this thread's, of the same `pos` and flags? Then an access has just written the word
-   * or read it first, as the first word was, and its page may have become mergeable ({@link merge}) though the access
-   * reached neither end of the page: moldyn's `acc[base + 3*j + d]` of the pairs within the cut-off, written in no
-   * order. The first word's test keeps the merge attempt off the pages that cannot merge yet (a word of another
-   * thread's or epoch's history): a pre-test, the merge compares the lists. Lock held.
-   */
-  private soleLike(heap: Int32Array, head: number, first: number): boolean {
-    const e = heap[head];
-    const e0 = heap[first];
-    return (
-      e !== 0 &&
-      e0 !== 0 &&
-      heap[e + Info.NEXT] === 0 &&
-      heap[e0 + Info.NEXT] === 0 &&
-      heap[e + Info.OWNER] === this.t &&
-      heap[e0 + Info.OWNER] === this.t &&
-      heap[e + Info.POS] === heap[e0 + Info.POS] &&
-      heap[e + Info.FLAGS] === heap[e0 + Info.FLAGS]
-    );
-  }
-
-  /**
-   * Page `page` (its lock held) kept as compactly as its lists allow ({@link merge}: uniform, shared, patterned),
-   * after the partially-eager collector rewrote it (`./eager.ts`).
-   */
-  compact(page: number): void {
-    this.merge(this.s.heap, page);
-    this.shareList(page);
-  }
-
-  /**
-   * **Shared lists** (issue 24 §1, memory): the pages of a loop over an array get equal lists (one thread's
-   * accesses of the same sites between two synchronization events; crypt's 8 reads of a word, one per byte and site,
-   * in every page), and a census found a few dozen distinct lists over all the words of a kernel. So a uniform page
-   * whose list equals another page's points to one shared copy of it: the head of its first word points to the
-   * list's first Info, its {@link SHARED_SLOT} to the list's header ([references, first Info], {@link Shared}).
-   *
-   * Protocol. A shared list is never written: its Infos are read by every thread that holds the lock of a page
-   * pointing to it, under different locks. A thread about to change a shared page's list in place takes its own
-   * copy first ({@link ownList}: an Info copied, the walk cache not stored into a shared Info, {@link find}); the
-   * partially-eager collector (`./eager.ts`) does the same for each page it rewrites, and shares it again after.
-   * The header's reference count (a compare-exchange, pages of different locks drop it at once) counts the pages
-   * pointing to the list and the one thread that keeps it as a candidate for its next merged pages
-   * ({@link candidates}); whoever drops it to 0 frees the list, which no page reaches any more, nor a thread (a
-   * page's list is read under its lock only). Terminate-safety: the copy is linked with one store, before the slot
-   * is cleared and the reference dropped; a new reference is counted before a page points to the list, the slot
-   * written before the head: a holder stopped between two writes leaves either a page whose own list is a copy of
-   * the shared one while its slot still names it (the next {@link ownList} copies again, and drops the reference
-   * once) or a count one too high (the list is never freed: a leak, not an error).
-   *
-   * Called with page `page` uniform (or not: then nothing is done), its lock held: the page's list is shared with the
-   * candidate of its class (the last list of this class this thread shared) when equal to it, else becomes that
-   * candidate.
-   */
-  shareList(page: number): void {
-    const heap = this.s.heap;
-    if (!this.listsShared || heap[page + MARK] !== UNIFORM || heap[page + SHARED_SLOT] !== 0) return;
-    const own = heap[page + 1];
-    if (own === 0) return;
-    // the candidate of the lists like this one: by the first Info's site (its first word's, for a site vector:
-    // moldyn's pages take three vectors in turn, each starting at another site) and kind (a loop interleaves arrays)
-    const slot = (siteAt(heap, own, 0) ^ heap[own + Info.FLAGS]) & (CANDIDATES - 1);
-    const last = this.candidates[slot];
-    if (last !== 0 && sameList(heap, heap[last + Shared.FIRST], own)) {
-      this.addRefs(last, 1);
-      heap[page + SHARED_SLOT] = last;
-      heap[page + 1] = heap[last + Shared.FIRST];
-      for (let e = own; e !== 0; ) {
-        const next = heap[e + Info.NEXT];
-        this.release(e);
-        e = next;
-      }
-      return;
-    }
-    const h = this.free.pop() ?? this.allocInfo();
-    heap[h + Shared.REFS] = 2; // the page and this thread's candidate
-    heap[h + Shared.FIRST] = own;
-    heap[h + Info.LS] = 0; // released as an Info at the end
-    heap[page + SHARED_SLOT] = h;
-    this.candidates[slot] = h;
-    if (last !== 0) this.addRefs(last, -1);
-  }
-
-  /**
-   * Page `page` (its lock held) gets its own copy of the shared list it points to, if it does (see
-   * {@link shareList}), to be changed in place.
-   */
-  ownList(page: number): void {
-    const heap = this.s.heap;
-    const h = heap[page + SHARED_SLOT];
-    if (h === 0) return;
-    this.copyShared(heap, page);
-    this.addRefs(h, -1);
-  }
-
-  /**
-   * {@link ownList} of page `page`, which points to a shared list, but the page's reference on that list is left to
-   * the caller to drop.
-   */
-  private copyShared(heap: Int32Array, page: number): void {
-    const h = heap[page + SHARED_SLOT];
-    let first = 0;
-    let tail = 0;
-    for (let e = heap[h + Shared.FIRST]; e !== 0; e = heap[e + Info.NEXT]) {
-      const c = this.free.pop() ?? this.allocInfo();
-      for (let f = 1; f < Info.SIZE; f++) heap[c + f] = heap[e + f];
-      if (heap[c + Info.LS] !== 0) retainLockset(this.s, heap[c + Info.LS]);
-      heap[c + Info.NEXT] = 0;
-      if (tail === 0) first = c;
-      else heap[tail + Info.NEXT] = c;
-      tail = c;
-    }
-    heap[page + 1] = first;
-    heap[page + SHARED_SLOT] = 0;
-  }
-
-  /** Shared lists are used (see {@link shareList}); off for the online peers, whose records change otherwise. */
-  protected listsShared = true;
-
-  /**
-   * The headers of the shared lists this thread offers its next merged pages (one reference held on each), or 0:
-   * the last one made per class of first Info ({@link shareList}). A thread that ends (or is terminated) keeps its
-   * references: at most CANDIDATES lists per thread are never freed.
-   */
-  private readonly candidates = new Int32Array(CANDIDATES);
-
-  /** Adds `n` to the references of the shared list of header `h`; frees it, header and Infos, at 0. */
-  private addRefs(h: number, n: number): void {
-    const heap = this.s.heap;
-    if (this.addCount(h + Shared.REFS, n) !== 0) return;
-    for (let e = heap[h + Shared.FIRST]; e !== 0; ) {
-      const next = heap[e + Info.NEXT];
-      this.release(e);
-      e = next;
-    }
-    heap[h + Shared.FIRST] = 0;
-    this.release(h);
-  }
-
-  /**
-   * Adds `n` to the reference count at heap index `at` by compare-exchange (pages of different locks change it at
-   * once). @returns the count after.
-   */
-  private addCount(at: number, n: number): number {
-    const s = this.s;
-    let refs = s.heap[at];
-    for (;;) {
-      const seen = s.pages.cas(at, refs, refs + n);
-      if (seen === refs) return refs + n;
-      refs = seen;
-    }
-  }
 
   /**
    * The short-circuits for a whole word at once, its list's head at `head` ({@link headOf}): true when every Info of
@@ -1667,54 +1087,6 @@ export class Shadow {
   }
 
   /**
-   * The free Infos of the batch this thread took from the shared pool ({@link takeBatch}), as their linked list
-   * (through `NEXT`; 0 = none): used one at a time after {@link free}.
-   */
-  private pool = 0;
-
-  /**
-   * A free Info for this thread: the next of {@link pool}, else the first of a batch of the shared pool, else 64 new
-   * ones from the heap (one atomic add per 64).
-   */
-  protected allocInfo(): number {
-    const s = this.s;
-    let e = this.pool;
-    if (e === 0) e = this.takeBatch();
-    if (e !== 0) {
-      if (e + Info.SIZE > s.heap.length) s.refresh(); // freed by a thread that grew the heap
-      this.pool = s.heap[e + Info.NEXT];
-      return e;
-    }
-    const base = allocHeap(s, Info.SIZE * 64);
-    for (let i = 63; i > 0; i--) this.free.push(base + i * Info.SIZE);
-    return base;
-  }
-
-  /**
-   * Pops one batch (64 records, as {@link release} pushes them) from the shared pool `CTL.freeInfos`, under
-   * `CTL.freeInfosLock`: its first record, 0 when the pool is empty. The pool was a single chain taken whole (one
-   * exchange), which hoarded it: the thread that took it used its own freed records first, and the others, finding
-   * the pool empty, took new records from the heap, whose high-water mark grew with every phase that freed many
-   * (moldyn at 4 workers: 7.5 MiB of heap for 0.3 MiB shared, 6 MiB of it in the pool at exit; issue 24 §1 memory).
-   */
-  private takeBatch(): number {
-    const s = this.s;
-    const ctl = s.ctl;
-    if (rawAtomics.load(ctl, CTL.freeInfos) === 0) return 0;
-    lock(s, ctl, CTL.freeInfosLock);
-    let first: number;
-    for (;;) {
-      first = rawAtomics.load(ctl, CTL.freeInfos);
-      if (first === 0) break;
-      if (first + Info.SIZE > s.heap.length) s.refresh(); // freed by a thread that grew the heap
-      // the pushers only push: the batch under `first` is the same until this thread pops it
-      if (rawAtomics.compareExchange(ctl, CTL.freeInfos, first, s.heap[first + Info.OWNER]) === first) break;
-    }
-    unlock(ctl, CTL.freeInfosLock);
-    return first;
-  }
-
-  /**
    * Removes `bytes` from the byte mask of Info `e` (flags `f`), which follows `prev` in its word's list (`prev` may be
    * the word's head slot less NEXT, `headOf(heap, word) - NEXT`); when no byte is left, unlinks it and frees it ({@link release}).
    * @returns true if `e` was unlinked (`prev` stays the predecessor of the next Info).
@@ -1728,38 +1100,6 @@ export class Shadow {
     heap[prev + Info.NEXT] = heap[e + Info.NEXT];
     this.release(e);
     return true;
-  }
-
-  /**
-   * Info `e`, unlinked from its word under the word's lock, is free. Kept for this thread's next records; past
-   * 128 kept, 64 go to the shared pool as one batch (its first record's `OWNER` links the next batch:
-   * {@link takeBatch}): a thread that only overwrites others' records (a writer after a reader) would otherwise hoard
-   * them while the other allocates without end.
-   */
-  protected release(e: number): void {
-    const heap = this.s.heap;
-    const ls = heap[e + Info.LS];
-    if (ls !== 0) {
-      heap[e + Info.LS] = 0;
-      releaseLockset(this.s, ls);
-    }
-    const free = this.free;
-    free.push(e);
-    if (free.length < 128) return;
-    const first = free.pop() as number;
-    let last = first;
-    for (let k = 1; k < 64; k++) {
-      const n = free.pop() as number;
-      heap[last + Info.NEXT] = n;
-      last = n;
-    }
-    heap[last + Info.NEXT] = 0;
-    const ctl = this.s.ctl;
-    for (;;) {
-      const head = rawAtomics.load(ctl, CTL.freeInfos);
-      heap[first + Info.OWNER] = head; // the next batch
-      if (rawAtomics.compareExchange(ctl, CTL.freeInfos, head, first) === head) return;
-    }
   }
 
   /** Adds the local counters to the shared ones and clears them. */

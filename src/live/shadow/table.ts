@@ -2,15 +2,15 @@
  * The word table of a shared buffer in the shadow heap (`../memory/state.ts`; issue 24 §1, memory): a *page slot* of
  * {@link PAGE_INTS} Int32 per 64-byte page (8 words of 8 bytes, a cache line of the buffer), 0.25 shadow bytes per
  * shared byte, and, only for a page whose words have lists of their own, a record of the words' heads from the
- * Info pool (`./goldilocks.ts`, an Info-sized record).
+ * Info pool (`./info-pool.ts`, an Info-sized record).
  *
  * A page slot, 16-byte aligned (so within one cache line: the check reads its lock and a head together):
  * - `LOCK` (0): the page's check lock (`../memory/state.ts` `lock`): one per page, shared by its 8 words;
  * - `HEAD` (1): the head of the page's first word's list of Infos (of a uniform or patterned page: the page's list);
  * - {@link SHARED_SLOT} (2): of a uniform page whose list is shared with other pages, that list's header (else 0);
  * - {@link MARK} (3): what the page is — 0: split (a list per word) with words 1–7 empty and no record; a record
- *   `r` > 0: split, the head of word k (1–7) at `r + k`; {@link UNIFORM}: the first word's list stands for all 8;
- *   `-r` < {@link UNIFORM}: patterned (`Shadow.pattern`), the first word's list stands for all 8 but for its last
+ *   `r` > 0: split, the head of word k (1–7) at `r + k` (`r + 0`: the merge's hint, `Pages.merge`); {@link UNIFORM}: the first word's list stands for all 8;
+ *   `-r` < {@link UNIFORM}: patterned (`Pages.pattern` of `./pages.ts`), the first word's list stands for all 8 but for its last
  *   Info's `pos`, that of word k at `r + k` (plus 1; 0: lost), in a positions record that pages with equal
  *   positions share (its word 0 counts their references).
  *
