@@ -90,11 +90,11 @@ describe('goldilocks run --record', () => {
       const live = lineShapes(r.stderr);
       assert.deepEqual(live, lineShapes(offline.stdout));
       assert.match(r.stderr, /^ {4}at .*ftp-connection\.mjs:51:/m); // the racing access's stack, live only
-      assert.match(offline.stdout, /^ {2}read by thread T2 at .*ftp-connection\.mjs:51:15 \(event \d+\)$/m);
+      assert.match(offline.stdout, /^ {2}read by thread T1 at .*ftp-connection\.mjs:51:15 \(event \d+\)$/m);
       assert.deepEqual(live, [
         '==================',
         `WARNING: goldilocks: data race on ${r.live.racyVariables[0]}`,
-        `  read by thread T2 at ${r.live.races[0].current.location}`,
+        `  read by thread T1 at ${r.live.races[0].current.location}`,
         `  previous write by thread T0 at ${r.live.races[0].previous.location}`,
         '  lockset: {…}',
         '  decided by: …',

@@ -193,7 +193,10 @@ async function run(args: string[]) {
 
 /** Plain `node` of `args` in {@link DIR}: its exit code and stdout. */
 function node(args: string[]) {
-  const r = spawnSync(process.execPath, [join(DIR, args[0]), ...args.slice(1)], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(DIR, args[0]), ...args.slice(1)], {
+    encoding: 'utf8',
+    timeout: LIMIT.timeout,
+  });
   return { code: r.status, stdout: r.stdout };
 }
 
@@ -201,7 +204,7 @@ function node(args: string[]) {
  * A test that `goldilocks run main.cjs <worker>` reports the race written in `file` (a path ending or a URL prefix,
  * said as `where`), and that the program prints what it prints under node.
  */
-function reportsRace(worker: string, where: string, file: string): void {
+function reportsRace(worker: string, where: string, file: string, plainTwin = worker): void {
   test(
     `a race written in ${where} is reported, and the program prints what it prints under node`,
     LIMIT,
@@ -211,7 +214,7 @@ function reportsRace(worker: string, where: string, file: string): void {
       assert.equal(r.report.summary.racyVariables, 1, r.stderr);
       const location = r.report.races[0].previous.location;
       assert.ok(location.includes(file), location);
-      assert.equal(r.stdout, node(['main.cjs', worker]).stdout);
+      assert.equal(r.stdout, node(['main.cjs', plainTwin]).stdout);
     },
   );
 }
@@ -268,10 +271,17 @@ describe('a worker with an ES module entry (started without the ES module hooks)
       'typeless.js',
     ],
     ['data-import.mjs', 'a data: module it imports', 'data:text/javascript,'],
-    ['imports-ts.mjs', 'a TypeScript module it imports (which Node 20 does not strip)', 'write-ts.mts'],
     ['own-hooks-entry.mjs', 'a module it loads after registering hooks of its own', 'write.mjs'],
   ])
     reportsRace(worker, where, file);
+  // plain Node 20 cannot load the .mts (ERR_UNKNOWN_FILE_EXTENSION; the worker fails and main.cjs waits forever): the
+  // output is compared with plain node's of the same program in JavaScript (entry.mjs imports write.mjs)
+  reportsRace(
+    'imports-ts.mjs',
+    'a TypeScript module it imports (which Node 20 does not strip)',
+    'write-ts.mts',
+    'entry.mjs',
+  );
 
   test(
     'hooks the program registers itself in an ES module worker get instrumented source',
