@@ -337,7 +337,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     return race(c, id, w * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
   };
   const checkRange: CheckRange = (buffer, off, size, flags, site, what, fn) => {
-    if (size <= 0) return;
+    if (size <= 0 || buffers.isPrivate(buffer)) return; // a private buffer: no other thread's access can race
     const id = idOf(buffer);
     const base = baseOf(id);
     const end = off + size;
@@ -414,6 +414,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       ? new LockedElements({ hooks, sites, shadow, checkRange, stopOnRace, recorder, memory })
       : undefined;
   if (locked !== undefined) shadow.onAccess = locked.onAccess;
+  buffers.privateUntilSent = locked === undefined && precise;
   if (locked !== undefined && memory !== undefined) lockDataViews(locked);
 
   // ---- WebAssembly memories, messages, threads, the sync library, annotations ---------------------------------

@@ -154,12 +154,24 @@ export function elementAccess({
   };
   let lastView: ArrayBufferView | undefined; // a one-entry cache in front of `views`
   let last: View | undefined;
-  /** The View of `o` for the fast path, or undefined when it is not shared. */
+  /**
+   * The views over buffers private to this thread (`Buffers.isPrivate`), each with the count of this thread's
+   * sends ({@link sent}) when it was found private: it is private while that count stands. Such a view gets no View
+   * (its accesses are not checked, as those of a view not over shared memory); a send makes them public at once.
+   */
+  const privateViews = new WeakMap<ArrayBufferView, number>();
+  let sent = 0;
+  buffers.onPublish = () => {
+    sent++;
+    lastView = last = undefined;
+  };
+  /** The View of `o` for the fast path, or undefined when it is not shared or its buffer is private. */
   const viewAt = (o: ArrayBufferView): View | undefined => {
     let v = views.get(o);
-    if (v === undefined) {
+    if (v === undefined && privateViews.get(o) !== sent) {
       if (!hooks.shared(o)) return undefined;
-      v = viewOf(o as Int8Array);
+      if (buffers.isPrivate(o.buffer)) privateViews.set(o, sent);
+      else v = viewOf(o as Int8Array);
     }
     lastView = o;
     last = v;
