@@ -166,12 +166,6 @@ export class Messages {
         : broadcast.call(this, messages.wrap(args[0], postBroadcast, Tag.Broadcast));
     };
     broadcastProto.postMessage = postBroadcast;
-    // environment data reaches the workers started after it is set, whose `new Worker` publishes too
-    const setEnvironment = threads.setEnvironmentData;
-    threads.setEnvironmentData = function setEnvironmentData(key, value) {
-      messages.buffers.publish();
-      setEnvironment(key, value);
-    };
 
     // structuredClone of a shared buffer (or of a value holding one) returns a new SharedArrayBuffer object over the
     // same memory (HTML StructuredSerialize): cloned as `{ sabs, v }`, the clones in `sabs` are the very objects in

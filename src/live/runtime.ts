@@ -48,6 +48,7 @@ import { colorsFor, textRace, textSummary } from '../report/text.js';
 import { observeAnnotations } from './annotation-observer.js';
 import { Buffers, Memories } from './buffers.js';
 import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './context.js';
+import { observeEnvironment } from './environment.js';
 import { benignReason, liveSuppressions } from './excuses.js';
 import { lockDataViews } from './intercept/dataview.js';
 import { installPatches } from './intercept/index.js';
@@ -422,6 +423,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   patchSharedSlice(ctx, buffers);
   const messages = new Messages(ctx, buffers, memories);
   messages.install();
+  observeEnvironment(buffers, messages);
   if (!isMainThread) awaitFork(ctx, buffers, messages);
   observeSync(ctx, lockNames);
   observeAnnotations(ctx);
