@@ -155,9 +155,29 @@ export function elementAccess({
   let lastView: ArrayBufferView | undefined; // a one-entry cache in front of `views`
   let last: View | undefined;
   /**
-   * The views over buffers private to this thread (`Buffers.isPrivate`), each with the count of this thread's
-   * sends ({@link sent}) when it was found private: it is private while that count stands. Such a view gets no View
-   * (its accesses are not checked, as those of a view not over shared memory); a send makes them public at once.
+   * The View of every view over a buffer private to this thread (`Buffers.isPrivate`): its covered runs take every
+   * index below 2^30 (a small integer, as in every View: the fields keep their representation), so its accesses take
+   * the fast path's covered case, unchecked (counted as same-epoch hits), and its site's cache keeps calling the
+   * hook (a view not over shared memory is cached there as such: `../instrument/elements.ts`). Any other index, or
+   * a key that is not a number, reaches {@link element}, whose bounds test (length 0) returns at once, and the
+   * `get`/`set` hooks, whose range check skips a private buffer. nextEpoch never clears these runs.
+   */
+  const none = newFilter(8);
+  const PRIVATE: View = uncovered({
+    id: -1,
+    base: 0,
+    off: 0,
+    bpe: 1,
+    len: 0,
+    filter: none.filter,
+    writes: none.writes,
+    epochs: none.epochs,
+    touched: new Int32Array(TOUCHED),
+  });
+  PRIVATE.rn = PRIVATE.wn = 0x3fffffff;
+  /**
+   * The views found private (each with the count of this thread's sends, {@link sent}, then): private while that
+   * count stands. A send makes them public at once: the one-entry cache forgets its view.
    */
   const privateViews = new WeakMap<ArrayBufferView, number>();
   let sent = 0;
@@ -165,13 +185,16 @@ export function elementAccess({
     sent++;
     lastView = last = undefined;
   };
-  /** The View of `o` for the fast path, or undefined when it is not shared or its buffer is private. */
+  /** The View of `o` for the fast path ({@link PRIVATE} when its buffer is private), or undefined when it is not shared. */
   const viewAt = (o: ArrayBufferView): View | undefined => {
     let v = views.get(o);
-    if (v === undefined && privateViews.get(o) !== sent) {
-      if (!hooks.shared(o)) return undefined;
-      if (buffers.isPrivate(o.buffer)) privateViews.set(o, sent);
-      else v = viewOf(o as Int8Array);
+    if (v === undefined) {
+      if (privateViews.get(o) === sent) v = PRIVATE;
+      else if (!hooks.shared(o)) return undefined;
+      else if (buffers.isPrivate(o.buffer)) {
+        privateViews.set(o, sent);
+        v = PRIVATE;
+      } else v = viewOf(o as Int8Array);
     }
     lastView = o;
     last = v;
@@ -255,7 +278,10 @@ export function elementAccess({
       ? undefined
       : new Spans({
           ...spans,
-          viewAt: (o) => (o === lastView ? last : viewAt(o)),
+          viewAt: (o) => {
+            const v = o === lastView ? last : viewAt(o);
+            return v === PRIVATE ? undefined : v; // no check
+          },
           epoch: () => epoch,
           siteOf: (m, i) => siteOf(hooks.siteId(m, i)),
         });

@@ -1,7 +1,8 @@
 // expect: no race
 // idiom: escape analysis: the main thread fills a fresh SharedArrayBuffer before any worker sees it, then hands it to a worker in workerData; after the join it reads what the worker wrote.
-import { join, spawn } from './sched.mjs';
+
 import { isMainThread, workerData } from 'node:worker_threads';
+import { join, spawn } from './sched.mjs';
 
 if (isMainThread) {
   const data = new Int32Array(new SharedArrayBuffer(64 * 4));
