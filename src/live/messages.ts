@@ -40,7 +40,7 @@ export class Messages {
 
   constructor(
     private readonly ctx: Context,
-    readonly buffers: Buffers,
+    private readonly buffers: Buffers,
     private readonly memories: Memories,
   ) {}
 
