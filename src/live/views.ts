@@ -185,16 +185,23 @@ export function elementAccess({
     sent++;
     lastView = last = undefined;
   };
+  /**
+   * The View of `o`, not in `views`: {@link PRIVATE} when its buffer is private, undefined when it is not shared (out
+   * of {@link viewAt}, which the fast path may inline, so that it stays as small as without private buffers).
+   */
+  const firstView = (o: ArrayBufferView): View | undefined => {
+    if (privateViews.get(o) === sent) return PRIVATE;
+    if (!hooks.shared(o)) return undefined;
+    if (!buffers.isPrivate(o.buffer)) return viewOf(o as Int8Array);
+    privateViews.set(o, sent);
+    return PRIVATE;
+  };
   /** The View of `o` for the fast path ({@link PRIVATE} when its buffer is private), or undefined when it is not shared. */
   const viewAt = (o: ArrayBufferView): View | undefined => {
     let v = views.get(o);
     if (v === undefined) {
-      if (privateViews.get(o) === sent) v = PRIVATE;
-      else if (!hooks.shared(o)) return undefined;
-      else if (buffers.isPrivate(o.buffer)) {
-        privateViews.set(o, sent);
-        v = PRIVATE;
-      } else v = viewOf(o as Int8Array);
+      v = firstView(o);
+      if (v === undefined) return undefined;
     }
     lastView = o;
     last = v;
