@@ -8,13 +8,18 @@
 //   columns  — lufact's daxpy (bench/kernels/lufact.mjs `update`): after an `Atomics.add` (a new epoch), each of the
 //              columns 1–63 of 1024 elements gets `col[i] += t * col0[i]` for i in [1, 1024) (range-checked loops over
 //              128 pages, the first one partly: a write run per column, col0's reads covered after the first;
-//              2 × 63 × 1023 accesses a round).
+//              2 × 63 × 1023 accesses a round);
+//   private  — the loops of `checked` over a buffer made after the program's one send and never sent: private to the
+//              thread, its accesses unchecked (docs/RUNTIME.md "Private buffers"). The other patterns' buffers are
+//              public (sent first), as a worker program's are.
 // Prints a checksum so that the loops are not dead code.
 const [pattern, roundsArg] = process.argv.slice(2);
 const rounds = Number(roundsArg);
 const N = 1 << 16;
 const g = new Float64Array(new SharedArrayBuffer(8 * N));
 const flag = new Int32Array(new SharedArrayBuffer(4 * N));
+new MessageChannel().port1.postMessage(0); // a send: g and flag are public from here on
+const p = new Float64Array(new SharedArrayBuffer(8 * N));
 let s = 0;
 const read = () => {
   for (let j = 0; j < N; j++) s += g[j];
@@ -41,6 +46,11 @@ for (let r = 0; r < rounds; r++) {
     Atomics.add(flag, 0, 1);
     for (let c = 1; c < 64; c++) daxpy(g, COLUMN, c * COLUMN, 1 / c);
     s += g[COLUMN + 1];
+  } else if (pattern === 'private') {
+    Atomics.add(flag, 0, 1);
+    for (let j = 0; j < N; j++) s += p[j];
+    Atomics.add(flag, 0, 1);
+    for (let j = 0; j < N; j++) p[j] = s + j;
   } else if (pattern === 'atomic') {
     for (let j = 0; j < N; j++) Atomics.add(flag, j, 1);
     for (let j = 0; j < N; j++) s += Atomics.load(flag, j);

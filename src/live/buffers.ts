@@ -34,6 +34,21 @@ export class Buffers {
   private readonly bases: number[] = [];
   /** The site (string id) of each SharedArrayBuffer and WebAssembly.Memory this thread made. */
   private readonly made = new WeakMap<object, number>();
+  /**
+   * The SharedArrayBuffers this thread made since its last send ({@link publish}): private to it (docs/RUNTIME.md
+   * "Private buffers"). Empty unless {@link privateUntilSent}.
+   */
+  private fresh = new WeakSet<SharedArrayBuffer>();
+  /** Whether {@link fresh} may hold a buffer (one was made since the last send). */
+  private anyFresh = false;
+  /**
+   * Whether a buffer this thread makes is private until its next send; off in recorded and jumbled runs (they log
+   * or choose every access) and under `--detector eraser` (a lockset without happens-before: the creator's accesses
+   * before a hand-off count there).
+   */
+  privateUntilSent = false;
+  /** Called by {@link publish} when buffers turned public (the element hooks drop what they cached of them). */
+  onPublish: (() => void) | undefined;
 
   constructor(private readonly s: StateViews) {}
 
@@ -49,6 +64,33 @@ export class Buffers {
    */
   allocated(x: unknown, site: number): void {
     if (x instanceof SAB || x instanceof WebAssembly.Memory) this.made.set(x, site);
+    // a constructor that returned a buffer met before (a received one) does not make it private
+    if (this.privateUntilSent && x instanceof SAB && !this.ids.has(x)) {
+      this.fresh.add(x);
+      this.anyFresh = true;
+    }
+  }
+
+  /**
+   * Is `buffer` private to this thread: made by it (`new SharedArrayBuffer(...)` in instrumented code, seen by
+   * {@link allocated}) since its last send? No other thread can hold a reference to it, so no access of another
+   * thread can race with this thread's accesses to it now: every such access is ordered after the send that hands
+   * it over (happens-before through the message edge).
+   */
+  isPrivate(buffer: ArrayBufferLike): boolean {
+    return this.anyFresh && this.fresh.has(buffer as SharedArrayBuffer);
+  }
+
+  /**
+   * Makes every buffer private to this thread public, for good: called at each operation of this thread that could
+   * hand a reference to another thread (a send: `postMessage` of a port, worker or BroadcastChannel, `new Worker`,
+   * `setEnvironmentData`), before it runs.
+   */
+  publish(): void {
+    if (!this.anyFresh) return;
+    this.fresh = new WeakSet();
+    this.anyFresh = false;
+    this.onPublish?.();
   }
 
   /**

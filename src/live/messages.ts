@@ -87,6 +87,7 @@ export class Messages {
    */
   wrap(value: unknown, fn: Callee, tag: number = Tag.Message): Wrapped {
     const { s, t } = this.ctx;
+    this.buffers.publish();
     const sabs: SharedArrayBuffer[] = [];
     const memories: WebAssembly.Memory[] = [];
     this.collect(value, sabs, memories);
@@ -118,6 +119,7 @@ export class Messages {
     const portProto = threads.MessagePort.prototype as unknown as Record<PropertyKey, Callee>;
     const postOriginal = portProto.postMessage;
     const post = function postMessage(this: object, value: unknown, ...rest: unknown[]): unknown {
+      messages.buffers.publish(); // any port's message may carry a buffer, wrapped or not
       return postOriginal.call(
         this,
         messages.spawning === 0 && messages.userPorts.has(this) ? messages.wrap(value, post) : value,
@@ -158,6 +160,7 @@ export class Messages {
     const broadcastProto = threads.BroadcastChannel.prototype as unknown as Record<string, Callee>;
     const broadcast = broadcastProto.postMessage;
     const postBroadcast = function postMessage(this: unknown, ...args: unknown[]): unknown {
+      messages.buffers.publish();
       return args.length === 0
         ? broadcast.call(this)
         : broadcast.call(this, messages.wrap(args[0], postBroadcast, Tag.Broadcast));

@@ -48,6 +48,7 @@ import { colorsFor, textRace, textSummary } from '../report/text.js';
 import { observeAnnotations } from './annotation-observer.js';
 import { Buffers, Memories } from './buffers.js';
 import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './context.js';
+import { observeEnvironment } from './environment.js';
 import { benignReason, liveSuppressions } from './excuses.js';
 import { lockDataViews } from './intercept/dataview.js';
 import { installPatches } from './intercept/index.js';
@@ -337,7 +338,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     return race(c, id, w * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
   };
   const checkRange: CheckRange = (buffer, off, size, flags, site, what, fn) => {
-    if (size <= 0) return;
+    if (size <= 0 || buffers.isPrivate(buffer)) return; // a private buffer: no other thread's access can race
     const id = idOf(buffer);
     const base = baseOf(id);
     const end = off + size;
@@ -414,6 +415,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       ? new LockedElements({ hooks, sites, shadow, checkRange, stopOnRace, recorder, memory })
       : undefined;
   if (locked !== undefined) shadow.onAccess = locked.onAccess;
+  buffers.privateUntilSent = locked === undefined && precise;
   if (locked !== undefined && memory !== undefined) lockDataViews(locked);
 
   // ---- WebAssembly memories, messages, threads, the sync library, annotations ---------------------------------
@@ -421,6 +423,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   patchSharedSlice(ctx, buffers);
   const messages = new Messages(ctx, buffers, memories);
   messages.install();
+  observeEnvironment(buffers, messages);
   if (!isMainThread) awaitFork(ctx, buffers, messages);
   observeSync(ctx, lockNames);
   observeAnnotations(ctx);

@@ -83,6 +83,7 @@ export function workerHooks(
   return {
     beforeSpawn(options) {
       site = ctx.callerSite(this.beforeSpawn, true);
+      buffers.publish(); // its workerData, env, transferList or environment data may hold a private buffer
       const sabs: SharedArrayBuffer[] = [];
       const found: WebAssembly.Memory[] = [];
       messages.collect(options?.workerData, sabs, found);

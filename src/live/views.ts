@@ -154,12 +154,54 @@ export function elementAccess({
   };
   let lastView: ArrayBufferView | undefined; // a one-entry cache in front of `views`
   let last: View | undefined;
-  /** The View of `o` for the fast path, or undefined when it is not shared. */
+  /**
+   * The View of every view over a buffer private to this thread (`Buffers.isPrivate`): its covered runs take every
+   * index below 2^30 (a small integer, as in every View: the fields keep their representation), so its accesses take
+   * the fast path's covered case, unchecked (counted as same-epoch hits), and its site's cache keeps calling the
+   * hook (a view not over shared memory is cached there as such: `../instrument/elements.ts`). Any other index, or
+   * a key that is not a number, reaches {@link element}, whose bounds test (length 0) returns at once, and the
+   * `get`/`set` hooks, whose range check skips a private buffer. nextEpoch never clears these runs.
+   */
+  const none = newFilter(8);
+  const PRIVATE: View = uncovered({
+    id: -1,
+    base: 0,
+    off: 0,
+    bpe: 1,
+    len: 0,
+    filter: none.filter,
+    writes: none.writes,
+    epochs: none.epochs,
+    touched: new Int32Array(TOUCHED),
+  });
+  PRIVATE.rn = PRIVATE.wn = 0x3fffffff;
+  /**
+   * The views found private (each with the count of this thread's sends, {@link sent}, then): private while that
+   * count stands. A send makes them public at once: the one-entry cache forgets its view.
+   */
+  const privateViews = new WeakMap<ArrayBufferView, number>();
+  let sent = 0;
+  buffers.onPublish = () => {
+    sent++;
+    lastView = last = undefined;
+  };
+  /**
+   * The View of `o`, not in `views`: {@link PRIVATE} when its buffer is private, undefined when it is not shared (out
+   * of {@link viewAt}, which the fast path may inline, so that it stays as small as without private buffers).
+   */
+  const firstView = (o: ArrayBufferView): View | undefined => {
+    if (privateViews.get(o) === sent) return PRIVATE;
+    if (!hooks.shared(o)) return undefined;
+    if (!buffers.isPrivate(o.buffer)) return viewOf(o as Int8Array);
+    privateViews.set(o, sent);
+    return PRIVATE;
+  };
+  /** The View of `o` for the fast path ({@link PRIVATE} when its buffer is private), or undefined when it is not shared. */
   const viewAt = (o: ArrayBufferView): View | undefined => {
     let v = views.get(o);
     if (v === undefined) {
-      if (!hooks.shared(o)) return undefined;
-      v = viewOf(o as Int8Array);
+      v = firstView(o);
+      if (v === undefined) return undefined;
     }
     lastView = o;
     last = v;
@@ -243,7 +285,10 @@ export function elementAccess({
       ? undefined
       : new Spans({
           ...spans,
-          viewAt: (o) => (o === lastView ? last : viewAt(o)),
+          viewAt: (o) => {
+            const v = o === lastView ? last : viewAt(o);
+            return v === PRIVATE ? undefined : v; // no check
+          },
           epoch: () => epoch,
           siteOf: (m, i) => siteOf(hooks.siteId(m, i)),
         });

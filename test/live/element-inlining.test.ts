@@ -19,10 +19,12 @@ function v8Default(name: string): number {
 }
 
 test("the element slow path is over V8's inlining limit", { timeout: 60_000 }, () => {
-  // one element read and write outside any covered run: both hooks and the slow path run, so V8 compiles them
+  // one element read and write outside any covered run: both hooks and the slow path run, so V8 compiles them (the
+  // buffer posted first: a buffer its thread has not sent is private, its accesses unchecked)
   const program = tempFile(
     'element-inlining.mjs',
-    'const a = new Float64Array(new SharedArrayBuffer(16));\na[1] = 2;\nconsole.log(a[1]);\n',
+    'const a = new Float64Array(new SharedArrayBuffer(16));\nnew MessageChannel().port1.postMessage(a);\n' +
+      'a[1] = 2;\nconsole.log(a[1]);\n',
   );
   const out = execFileSync(
     process.execPath,
