@@ -9,6 +9,9 @@
 //              columns 1–63 of 1024 elements gets `col[i] += t * col0[i]` for i in [1, 1024) (range-checked loops over
 //              128 pages, the first one partly: a write run per column, col0's reads covered after the first;
 //              2 × 63 × 1023 accesses a round).
+//   fresh    — a new shared Float64Array of 2^16 elements each round, written in order, each element from the one
+//              before (montecarlo's path at size large: every write a word never accessed, its read a same-epoch
+//              hit; 2 × 2^16 accesses a round).
 // Prints a checksum so that the loops are not dead code.
 const [pattern, roundsArg] = process.argv.slice(2);
 const rounds = Number(roundsArg);
@@ -27,6 +30,13 @@ const COLUMN = 1024;
 const daxpy = (a, n, col, t) => {
   for (let i = 1; i < n; i++) a[col + i] += t * a[i];
 };
+/** A fresh buffer, written in order from its element before (bench/kernels/montecarlo.mjs `simulate`). */
+const fresh = () => {
+  const f = new Float64Array(new SharedArrayBuffer(8 * N));
+  f[0] = s;
+  for (let j = 1; j < N; j++) f[j] = f[j - 1] * 0.5 + j;
+  s += f[N - 1];
+};
 for (let r = 0; r < rounds; r++) {
   if (pattern === 'checked') {
     Atomics.add(flag, 0, 1);
@@ -41,6 +51,8 @@ for (let r = 0; r < rounds; r++) {
     Atomics.add(flag, 0, 1);
     for (let c = 1; c < 64; c++) daxpy(g, COLUMN, c * COLUMN, 1 / c);
     s += g[COLUMN + 1];
+  } else if (pattern === 'fresh') {
+    fresh();
   } else if (pattern === 'atomic') {
     for (let j = 0; j < N; j++) Atomics.add(flag, j, 1);
     for (let j = 0; j < N; j++) s += Atomics.load(flag, j);
