@@ -9,9 +9,10 @@
 //              columns 1–63 of 1024 elements gets `col[i] += t * col0[i]` for i in [1, 1024) (range-checked loops over
 //              128 pages, the first one partly: a write run per column, col0's reads covered after the first;
 //              2 × 63 × 1023 accesses a round).
-//   fresh    — a new shared Float64Array of 2^16 elements each round, written in order, each element from the one
-//              before (montecarlo's path at size large: every write a word never accessed, its read a same-epoch
-//              hit; 2 × 2^16 accesses a round).
+//   fresh    — round r writes the r-th 2^16 elements of a shared Float64Array of rounds × 2^16, in order, each from
+//              the one before (montecarlo's paths at size large: every write a word never accessed, its read a
+//              same-epoch hit; 2 × 2^16 accesses a round). One buffer, not one a round: a buffer collected meanwhile
+//              would make the counts of R and 2R rounds differ by more than the rounds.
 // Prints a checksum so that the loops are not dead code.
 const [pattern, roundsArg] = process.argv.slice(2);
 const rounds = Number(roundsArg);
@@ -30,12 +31,13 @@ const COLUMN = 1024;
 const daxpy = (a, n, col, t) => {
   for (let i = 1; i < n; i++) a[col + i] += t * a[i];
 };
-/** A fresh buffer, written in order from its element before (bench/kernels/montecarlo.mjs `simulate`). */
-const fresh = () => {
-  const f = new Float64Array(new SharedArrayBuffer(8 * N));
-  f[0] = s;
-  for (let j = 1; j < N; j++) f[j] = f[j - 1] * 0.5 + j;
-  s += f[N - 1];
+const paths = new Float64Array(new SharedArrayBuffer(pattern === 'fresh' ? 8 * N * rounds : 8));
+/** Round r's fresh elements, written in order from the one before (bench/kernels/montecarlo.mjs `simulate`). */
+const fresh = (r) => {
+  const o = r * N;
+  paths[o] = s;
+  for (let j = o + 1; j < o + N; j++) paths[j] = paths[j - 1] * 0.5 + j;
+  s += paths[o + N - 1];
 };
 for (let r = 0; r < rounds; r++) {
   if (pattern === 'checked') {
@@ -52,7 +54,7 @@ for (let r = 0; r < rounds; r++) {
     for (let c = 1; c < 64; c++) daxpy(g, COLUMN, c * COLUMN, 1 / c);
     s += g[COLUMN + 1];
   } else if (pattern === 'fresh') {
-    fresh();
+    fresh(r);
   } else if (pattern === 'atomic') {
     for (let j = 0; j < N; j++) Atomics.add(flag, j, 1);
     for (let j = 0; j < N; j++) s += Atomics.load(flag, j);
