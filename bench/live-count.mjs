@@ -9,6 +9,10 @@
 //              columns 1–63 of 1024 elements gets `col[i] += t * col0[i]` for i in [1, 1024) (range-checked loops over
 //              128 pages, the first one partly: a write run per column, col0's reads covered after the first;
 //              2 × 63 × 1023 accesses a round);
+//   fresh    — round r writes the r-th 2^16 elements of a shared Float64Array of rounds × 2^16, in order, each from
+//              the one before (montecarlo's paths at size large: every write a word never accessed, its read a
+//              same-epoch hit; 2 × 2^16 accesses a round; one buffer, not one a round: a buffer collected meanwhile
+//              would make the counts of R and 2R rounds differ by more than the rounds);
 //   private  — the loops of `checked` over a buffer made after the program's one send and never sent: private to the
 //              thread, its accesses unchecked (docs/RUNTIME.md "Private buffers"). The other patterns' buffers are
 //              public (sent first), as a worker program's are.
@@ -18,7 +22,8 @@ const rounds = Number(roundsArg);
 const N = 1 << 16;
 const g = new Float64Array(new SharedArrayBuffer(8 * N));
 const flag = new Int32Array(new SharedArrayBuffer(4 * N));
-new MessageChannel().port1.postMessage(0); // a send: g and flag are public from here on
+const paths = new Float64Array(new SharedArrayBuffer(pattern === 'fresh' ? 8 * N * rounds : 8));
+new MessageChannel().port1.postMessage(0); // a send: g, flag and paths are public from here on
 const p = new Float64Array(new SharedArrayBuffer(8 * N));
 let s = 0;
 const read = () => {
@@ -31,6 +36,13 @@ const COLUMN = 1024;
 /** The column from a[col] += t × the column from a[0], from row 1 on (n rows; lufact's loop, range-checked). */
 const daxpy = (a, n, col, t) => {
   for (let i = 1; i < n; i++) a[col + i] += t * a[i];
+};
+/** Round r's fresh elements, written in order from the one before (bench/kernels/montecarlo.mjs `simulate`). */
+const fresh = (r) => {
+  const o = r * N;
+  paths[o] = s;
+  for (let j = o + 1; j < o + N; j++) paths[j] = paths[j - 1] * 0.5 + j;
+  s += paths[o + N - 1];
 };
 for (let r = 0; r < rounds; r++) {
   if (pattern === 'checked') {
@@ -51,6 +63,8 @@ for (let r = 0; r < rounds; r++) {
     for (let j = 0; j < N; j++) s += p[j];
     Atomics.add(flag, 0, 1);
     for (let j = 0; j < N; j++) p[j] = s + j;
+  } else if (pattern === 'fresh') {
+    fresh(r);
   } else if (pattern === 'atomic') {
     for (let j = 0; j < N; j++) Atomics.add(flag, j, 1);
     for (let j = 0; j < N; j++) s += Atomics.load(flag, j);

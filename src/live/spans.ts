@@ -94,6 +94,18 @@ export function touch(touched: Int32Array, epoch: number, from: number, to: numb
 }
 
 /**
+ * The words [from, to), whose filter entries cover reads of all their bytes in `epoch`, become the run of reads of
+ * `touched` ({@link SpanView}) when at least as long as the run it holds for `epoch`.
+ */
+function keepReads(touched: Int32Array, epoch: number, from: number, to: number): void {
+  if (touched[3] !== epoch || to - from >= touched[5] - touched[4]) {
+    touched[3] = epoch;
+    touched[4] = from;
+    touched[5] = to;
+  }
+}
+
+/**
  * The first of the words [from, to) inside the hull `touched` of `epoch` ({@link touch}), or `to` when none is; the
  * words inside then end at min(to, touched[2]).
  */
@@ -243,11 +255,7 @@ export class Spans {
       const end = from + runs[r + 1];
       filterAddRun(v, from, end, epoch, bits);
       touch(touched, epoch, from, end);
-      if (bits === Access.MASK && (touched[3] !== epoch || end - from >= touched[5] - touched[4])) {
-        touched[3] = epoch;
-        touched[4] = from;
-        touched[5] = end;
-      }
+      if (bits === Access.MASK) keepReads(touched, epoch, from, end);
       words += runs[r + 1];
     }
     c.counted(words);
@@ -443,6 +451,7 @@ export class Spans {
     const lo = hullStart(touched, epoch, from, to); // the words [lo, hi) are scanned
     const hi = lo === to ? to : Math.min(to, touched[2]);
     let start = from < lo ? from : -1;
+    const runs = this.nRuns;
     for (let x = lo; x < hi; x++) {
       const next = filterNextBlock(v, x, hi, epoch); // the words [x, next) are not covered
       if (next > x) {
@@ -461,6 +470,9 @@ export class Spans {
     }
     if (start < 0 && hi < to) start = hi;
     if (start >= 0) this.addRun(start, to, flags, site, k, mask);
+    // reads of whole words all covered already (montecarlo's estimate of the path it has just written by per-access
+    // checks): the next range check of them in the epoch skips them without a scan, as it skips the reads recorded
+    else if (!write && mask === Access.MASK && this.nRuns === runs) keepReads(touched, epoch, from, to);
   }
 
   /** Adds the run of words [from, to) of access `k`'s view, the bytes `mask` of each, with `flags` and `site`. */

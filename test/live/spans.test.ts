@@ -192,6 +192,27 @@ describe('range checks: the runs of words checked', () => {
     assert.deepEqual(filterWords(s.view, 0, 8), Array(8).fill(Access.MASK));
   });
 
+  test('reads the per-access checks covered whole are not scanned again in the epoch, in the next one they are', () => {
+    const s = setup();
+    for (let w = 2; w < 10; w++) {
+      filterAdd(s.view, w, 1, Access.MASK << 8); // written by the fast path: covers reads
+      touch(s.view.touched, 1, w, w + 1);
+    }
+    s.check(2, 10, [
+      [2, 0, 1],
+      [1, 0, 2],
+    ]);
+    assert.deepEqual(s.given.runs, [[1, 1, 0, 102]]); // a[j-1] at j = 2 only
+    assert.deepEqual([...s.view.touched.subarray(3)], [1, 2, 10]); // the words the scan found covered: longer
+    s.given.runs = [];
+    s.view.filter[6] = 0; // not what a check leaves: shows that those words are not read again
+    s.check(5, 9, [[5, 0, 1]]);
+    assert.deepEqual(s.given.runs, []);
+    s.next();
+    s.check(5, 9, [[5, 0, 1]]);
+    assert.deepEqual(s.given.runs, [[5, 4, 0, 101]]);
+  });
+
   test('a conflict leaves the filter and its hull as they were', () => {
     const s = setup(false);
     assert.equal(s.check(0, 8, [[0, 1, 1]]), false);

@@ -315,6 +315,9 @@ export class Pages extends InfoPool {
     if (!this.pagesKeptWhole() || heads <= 0) return; // uniform, patterned, or words 1–7 empty
     const e0 = heap[page + 1];
     if (e0 === 0) return;
+    // a word without a list differs from the first (listDiff: OTHER): a loop filling the page word after word, up
+    // (word 7 the last without one) or down (the first word the last), tries with a load or two, no comparison
+    for (let k = 7; k > 0; k--) if (heap[heads + k] === 0) return;
     const shared = this.listsShared; // else only equal lists merge
     let diff = Diff.NONE;
     let k = heap[heads + MERGE_HINT] || 1;
