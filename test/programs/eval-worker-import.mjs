@@ -1,9 +1,7 @@
 // expect: race
 // idiom: an eval worker that loads a module with import() (a classic script's dynamic import, which Node's default
 // loader serves in plain node) and then races with main: main reads while the worker, not yet joined, has written.
-import { readFileSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
-import { join, schedule } from './sched.mjs';
+import { join, schedule, spawnEval } from './sched.mjs';
 
 // An eval script cannot import sched.mjs by a relative name, so it ends its step by hand: the raw add + notify.
 const CODE = `import('node:worker_threads').then(({ workerData }) => {
@@ -14,13 +12,10 @@ const CODE = `import('node:worker_threads').then(({ workerData }) => {
   raw.notify(sched, 0);
 });
 `;
-// Pad the script with newlines so its line numbers ([worker eval]:line:col) are this file's line numbers.
-const source = readFileSync(new URL(import.meta.url), 'utf8');
-const padding = '\n'.repeat(source.slice(0, source.indexOf(CODE)).split('\n').length - 1);
 
 const s = schedule();
 const data = new Int32Array(new SharedArrayBuffer(4));
-const w = new Worker(padding + CODE, { eval: true, workerData: { data, sched: new Int32Array(s.buffer) } });
+const w = spawnEval(import.meta.url, CODE, { data, sched: new Int32Array(s.buffer) });
 const seen = s.at(1, () => data[0]); // race
 await join(w);
 if (seen !== 21) throw new Error(`saw ${seen}`);

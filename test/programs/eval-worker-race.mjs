@@ -1,8 +1,6 @@
 // expect: race
 // idiom: an eval worker racing with main: main reads while the eval worker, not yet joined, has written.
-import { readFileSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
-import { join, schedule } from './sched.mjs';
+import { join, schedule, spawnEval } from './sched.mjs';
 
 // An eval script cannot import sched.mjs, so it ends its step by hand: the raw add + notify of schedule().next().
 const CODE = `const { workerData } = require('node:worker_threads');
@@ -12,13 +10,10 @@ data[0] = 21; // race
 raw.add(sched, 0, 1);
 raw.notify(sched, 0);
 `;
-// Pad the script with newlines so its line numbers ([worker eval]:line:col) are this file's line numbers.
-const source = readFileSync(new URL(import.meta.url), 'utf8');
-const padding = '\n'.repeat(source.slice(0, source.indexOf(CODE)).split('\n').length - 1);
 
 const s = schedule();
 const data = new Int32Array(new SharedArrayBuffer(4));
-const w = new Worker(padding + CODE, { eval: true, workerData: { data, sched: new Int32Array(s.buffer) } });
+const w = spawnEval(import.meta.url, CODE, { data, sched: new Int32Array(s.buffer) });
 const seen = s.at(1, () => data[0]); // race
 await join(w);
 if (seen !== 21) throw new Error(`saw ${seen}`);

@@ -14,6 +14,7 @@
  *
  * Words: [0] the step counter, [1] abort flag (set when a thread fails, so the others stop waiting).
  */
+import { readFileSync } from 'node:fs';
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
 
 const raw = globalThis[Symbol.for('goldilocks.rawAtomics')] ?? Atomics;
@@ -67,6 +68,17 @@ export function schedule(buffer = new SharedArrayBuffer(8)) {
 /** Starts a worker running `file` (the program's `import.meta.url`) with `workerData` = `data`. */
 export function spawn(file, data, options = {}) {
   return new Worker(new URL(file), { ...options, workerData: data });
+}
+
+/**
+ * Starts an eval worker running `code`, a script written verbatim in the program `file` (its `import.meta.url`), with
+ * `workerData` = `data`: the script is padded with newlines so that its lines ([worker eval]:line:col) are the
+ * program's, where its `// race` markers are.
+ */
+export function spawnEval(file, code, data) {
+  const source = readFileSync(new URL(file), 'utf8');
+  const padding = '\n'.repeat(source.slice(0, source.indexOf(code)).split('\n').length - 1);
+  return new Worker(padding + code, { eval: true, workerData: data });
 }
 
 /**
