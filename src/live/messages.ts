@@ -87,7 +87,6 @@ export class Messages {
    */
   wrap(value: unknown, fn: Callee, tag: number = Tag.Message): Wrapped {
     const { s, t } = this.ctx;
-    this.buffers.publish();
     const sabs: SharedArrayBuffer[] = [];
     const memories: WebAssembly.Memory[] = [];
     this.collect(value, sabs, memories);

@@ -123,6 +123,7 @@ export function workerHooks(
       };
       const post = w.postMessage;
       const wrapped = function postMessage(this: unknown, value: unknown, ...rest: unknown[]): unknown {
+        buffers.publish(); // a send, as every patched postMessage's (./messages.ts)
         return post.call(this, messages.wrap(value, wrapped), ...rest);
       };
       w.postMessage = wrapped;
