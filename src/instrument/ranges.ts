@@ -19,7 +19,9 @@
  * built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numbers it runs no other code; and
  * `f(...)` with `f` a pure function of the module, `./callees.ts`, known when the module is rewritten);
  * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
- * `a` an integer literal, `V` and the variables of `b`, `LO` and `HI` locals of the function declared before the loop
+ * `a` an integer literal, `b` (and `LO`) without `j` in the grammar of {@link affine} (bitwise operators and `% N` allowed
+ * there), `V` and the variables of `b`, `LO` and `HI` locals of the function declared before the loop, or the module's
+ * number constants, which the guard first tests to be initialized ({@link initializedTest})
  * (`./scope.ts` `loopLocal`) that the body does not assign (as it runs no other code, they keep their value
  * throughout the loop: an outer loop's variable qualifies), or `V[c]`, `V[c++]`, `V[++c]` of a counter `c` (not in a
  * covered loop; {@link countersOf}: increments that always run, `P` per iteration, the only assignments of `c`; its
@@ -56,7 +58,7 @@ import type * as E from 'estree';
 import { PURE_MATH } from '../hooks/names.js';
 import { ARITHMETIC, operandLiteral, pureCallee, UNARY } from './callees.js';
 import { afterOpaque, keepSyncs, opaqueOperands } from './opaque.js';
-import { HOOKS_GLOBAL, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
+import { HOOKS_GLOBAL, INITIALIZED, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
 import { closureWritten, loopLocal, moduleConstant } from './scope.js';
 import { literalValue, type N, namedMethodCall, unparen } from './syntax.js';
 import { tempIn } from './temporaries.js';
@@ -107,6 +109,8 @@ export interface RangePlan {
   counters: Map<string, number>;
   /** The aliases the indices may name (see the file header). */
   aliases: Aliases;
+  /** The initializers of the module constants the body reads (`./scope.ts` `moduleConstant`). */
+  constants: Array<E.Expression & N>;
   /**
    * A covered loop (see the file header): its body may `continue`, `break` and access elements conditionally; its
    * guard holds one bit per access (bit k: `accesses[k]` may run plain), from `Hooks.covered`, not `Hooks.span`.
@@ -157,8 +161,21 @@ function identifiers(e: E.Node, out: Map<string, E.Identifier>, aliases?: Aliase
 }
 
 /**
+ * Operators whose result is an integer (int32 or uint32) whatever numbers they take (ECMA-262 §13.9, §13.12): in an
+ * index or `LO`, a part without the loop variable may use them (`1 + ((i + p) & 1)`, a red-black sweep's start).
+ */
+const INTEGER_OPERATORS = new Set(['&', '|', '^', '<<', '>>', '>>>']);
+
+/** Is `e` an integer literal other than 0 (the right operand of a `%` an index may use: integers in, integer out)? */
+function nonzeroLiteral(e: E.Node): boolean {
+  const v = literalValue(e);
+  return v !== undefined && Number.isSafeInteger(v) && v !== 0;
+}
+
+/**
  * The text of `e` (an index, or `LO`) in the grammar of indices: identifiers, number literals, `+`, `-`, `*`,
- * unary `-` and `+`, fully parenthesized; `j` replaced by `jText`, an alias (`aliases`) by its initializer's text.
+ * unary `-` and `+`, and in parts without the loop variable {@link INTEGER_OPERATORS} and `% N` (`N` an integer literal
+ * other than 0), fully parenthesized; `j` replaced by `jText`, an alias (`aliases`) by its initializer's text.
  * `ids` collects the identifiers other than `j` and the aliases.
  * @returns the text and the coefficient of `j`, or refuses (not that grammar, or `j` not affine with a literal
  * coefficient).
@@ -201,10 +218,12 @@ function affine(
       return { text: `(${x.operator}${a.text})`, coef: x.operator === '-' ? -a.coef : a.coef };
     }
     case 'BinaryExpression': {
-      if (x.operator !== '+' && x.operator !== '-' && x.operator !== '*') return refuse();
+      const integer = INTEGER_OPERATORS.has(x.operator) || (x.operator === '%' && nonzeroLiteral(x.right));
+      if (x.operator !== '+' && x.operator !== '-' && x.operator !== '*' && !integer) return refuse();
       const a = affine(x.left, j, jText, ids, lengths, aliases);
       const b = affine(x.right, j, jText, ids, lengths, aliases);
       const text = `(${a.text} ${x.operator} ${b.text})`;
+      if (integer) return a.coef === 0 && b.coef === 0 ? { text, coef: 0 } : refuse();
       if (x.operator === '+') return { text, coef: a.coef + b.coef };
       if (x.operator === '-') return { text, coef: a.coef - b.coef };
       if (a.coef === 0 && b.coef === 0) return { text, coef: 0 };
@@ -250,14 +269,18 @@ class Body {
   private depth = 0;
   /** A covered loop's opaque operations (`./opaque.ts`). */
   readonly opaque: Array<E.Expression & N> = [];
-  /** The module constants the body reads (`./scope.ts` `moduleConstant`), also in `aliases`: no typeof test. */
-  readonly constantNames = new Set<string>();
+  /**
+   * The module constants the body reads (`./scope.ts` `moduleConstant`), also in `aliases`: no typeof test. By name,
+   * their initializers.
+   */
+  readonly constantNames = new Map<string, E.Expression & N>();
 
   /**
    * @param loose the walk of a covered loop (`continue`, `break`, conditional element accesses allowed)
    * @param pure whether a call's callee identifier names a pure module function (`./callees.ts`)
-   * @param constant the initializer of the module constant an identifier names, if any (covered loops only: read in
-   * its temporal dead zone it throws, which a covered loop survives, as it records nothing)
+   * @param constant the initializer of the module constant an identifier names, if any (read in its temporal dead
+   * zone it throws: a covered loop survives that, as it records nothing; a range-checked loop's guard first tests
+   * that the constants are initialized, {@link initializedTest})
    */
   constructor(
     readonly j: string,
@@ -278,7 +301,7 @@ class Body {
     const init = this.constant(id);
     if (init === null) return;
     this.aliases.set(id.name, init);
-    this.constantNames.add(id.name);
+    this.constantNames.set(id.name, init as E.Expression & N);
   }
 
   /**
@@ -670,7 +693,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       h.j,
       loose,
       (callee) => pureCallee(rw, callee),
-      loose ? (id) => moduleConstant(rw, id) : undefined,
+      (id) => moduleConstant(rw, id),
     );
     if (node.body.type === 'BlockStatement') for (const x of node.body.body) body.statement(x, true);
     else body.statement(node.body, false);
@@ -744,6 +767,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       lengths: [...lengths.keys()],
       counters,
       aliases: body.aliases,
+      constants: [...body.constantNames.values()],
       covered: loose,
       nested: body.nested,
       opaque: body.opaque,
@@ -775,11 +799,31 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
     const stride = c ? (plan.counters.get(c.name) as number) : a.coef * plan.step;
     return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${stride}, ${a.kind}, ${sites[k]}`;
   });
+  const initialized = plan.covered ? '' : initializedTest(rw, plan.constants);
   const check =
-    `${typed}${builtinTests(plan)}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${lo}, (${hi}), ` +
+    `${initialized}${typed}${builtinTests(plan)}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${lo}, (${hi}), ` +
     `${plan.step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
   // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
   return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`}${keep}`;
+}
+
+/**
+ * The guard's test that the module constants whose initializers are `inits` are out of their temporal dead zone
+ * (ECMA-262 §9.1.1.1: read before its declaration ran, a `const` throws; the body of a range-checked loop must not),
+ * followed by ` && `, or '' for none: each initializer `X` becomes `(INITIALIZED = START, X)`, `START` its offset, so
+ * that the module's variable {@link INITIALIZED} (declared in the trailer, `./sites.ts`) holds the offset of the last
+ * module constant initialized — top-level declarations run in source order — and the test is `INITIALIZED >= S`, `S`
+ * the last of `inits` (undefined before any: false).
+ */
+function initializedTest(rw: Rewriter, inits: Array<E.Expression & N>): string {
+  if (inits.length === 0) return '';
+  for (const init of inits) {
+    if (rw.initializers.has(init.start)) continue;
+    rw.initializers.add(init.start);
+    rw.ms.prependRight(init.start, `(${INITIALIZED} = ${init.start}, `);
+    rw.ms.appendLeft(init.end, ')');
+  }
+  return `${INITIALIZED} >= ${Math.max(...inits.map((i) => i.start))} && `;
 }
 
 /**

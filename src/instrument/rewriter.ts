@@ -19,6 +19,11 @@ export const RESERVED_PREFIX = '__gl$';
 export const SITE_FN = `${RESERVED_PREFIX}m`;
 /** Prefix of the per-site cache variables, `__gl$c<site>` (see `./guarded.ts`). */
 export const SITE_CACHE = `${RESERVED_PREFIX}c`;
+/**
+ * The module's variable that holds the source offset of the last module constant initialized that a range-checked
+ * loop reads (`./ranges.ts` `initializedTest`); declared in the trailer (`./sites.ts`) when used.
+ */
+export const INITIALIZED = `${RESERVED_PREFIX}k`;
 
 /**
  * What to rewrite: `file` is the URL or path recorded with each site; `module` selects ESM (strict) parsing;
@@ -119,6 +124,8 @@ export class Rewriter {
    * that function alone (see `./scope.ts`).
    */
   readonly analyses = new Map<N, Map<E.Node, Reference> | null>();
+  /** Start offsets of the module constants' initializers that set {@link INITIALIZED} (`./ranges.ts`). */
+  readonly initializers = new Set<number>();
   /** Constructors of classes with an `extends` clause: `this` is in its temporal dead zone until `super()`. */
   readonly derivedConstructors = new Set<E.Node>();
 

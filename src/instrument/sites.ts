@@ -7,7 +7,7 @@
  */
 
 import type * as E from 'estree';
-import { type Rewriter, type Scope, SITE_CACHE, SITE_FN, type State } from './rewriter.js';
+import { INITIALIZED, type Rewriter, type Scope, SITE_CACHE, SITE_FN, type State } from './rewriter.js';
 import { type N, unparen } from './syntax.js';
 import { tempNames } from './temporaries.js';
 
@@ -31,6 +31,7 @@ export function newSite(rw: Rewriter, n: N, element?: { member: E.MemberExpressi
 export function appendSiteFunction(rw: Rewriter, top: Scope): void {
   const temps = tempNames(top.temps);
   for (const i of rw.cached) temps.push(`${SITE_CACHE}${i}`);
+  if (rw.initializers.size > 0) temps.push(INITIALIZED);
   const decl = temps.length ? `var ${temps.join(', ')};` : '';
   rw.ms.append(
     `\n;${decl}function ${SITE_FN}() { return [${JSON.stringify(rw.options.file)}, [${rw.locs.join(',')}]]; }\n`,

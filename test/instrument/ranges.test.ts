@@ -316,6 +316,19 @@ const RANGED: Record<
     args: ([a, k]) => [a, k, 12],
     views: 2,
   },
+  "a start with bitwise operators on locals (a red-black sweep's 1 + ((i + p) & 1), step 2)": {
+    fn: `function sweep(a, i, p, n) {
+      for (let j = 1 + ((i + p) & 1); j < n; j += 2) a[j] = a[j] * 2 + a[j - 1];
+    }`,
+    args: ([a]) => [a, 3, 4, 20],
+  },
+  'an offset with a remainder by a literal and a shift ((i % 3) << 2)': {
+    fn: `function shift(a, b, i, n) {
+      for (let j = 0; j < n; j++) b[j] = a[j + ((i % 3) << 2)];
+    }`,
+    args: ([a, b]) => [a, b, 5, 12],
+    views: 2,
+  },
   'zero iterations': {
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 9, 3],
@@ -441,6 +454,8 @@ const PER_ACCESS: Record<string, string> = {
   'a pure Math call whose object the body assigns': `function f(a, M, n) { for (let j = 0; j < n; j++) { a[j] = M.abs(a[j]); M = Math; } }`,
   'an index that is not affine (j * j)': `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) s += a[j * j]; return s; }`,
   'an indirect index': `function f(a, idx, n) { for (let j = 0; j < n; j++) a[idx[j]] = 1; }`,
+  'a bitwise operator on the loop variable (j & 3: not affine)': `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) s += a[j & 3]; return s; }`,
+  'a remainder by a variable (it may be 0: NaN)': `function f(a, i, m, n) { for (let j = 0; j < n; j++) a[j + (i % m)] = 1; }`,
   'a coefficient that is not a literal': `function f(a, n, m) { for (let j = 0; j < n; j++) a[j * m] = 1; }`,
   'a write before the read of its element (first access a write)': `function f(a, n) { for (let j = 1; j < n; j++) { a[j] = 1; a[j - 1] += a[j]; } }`,
   'a write read only at another index': `function f(a, n) { for (let j = 1; j < n; j++) a[j] = a[j - 1] + 1; }`,
@@ -694,6 +709,36 @@ describe('covered loops: one cover check, a bit per access', () => {
       !script.includes('__goldilocks.covered('),
       'not in a script: its top-level bindings are global',
     );
+  });
+
+  test("a module's number constants in a range-checked loop: its guard first tests they are initialized", () => {
+    const source = `export function f(a, n) { for (let j = 0; j < n; j++) a[j] = a[j] * SCALE + OFFSET; }
+      const SCALE = 2;
+      const OFFSET = -1;`;
+    const code = instrument(source, { file: 'ranges.mjs', module: true }).code;
+    const at = (name: string) => source.indexOf(name === 'SCALE' ? '2;' : '-1;');
+    assert.match(code, /const SCALE = \(__gl\$k = \d+, 2\);/);
+    assert.match(code, /const OFFSET = \(__gl\$k = \d+, -1\);/);
+    assert.ok(code.includes(`__gl$k >= ${at('OFFSET')} && `), code);
+    assert.ok(code.includes('__goldilocks.span('), code);
+    assert.match(code, /var [^;]*__gl\$k\b/, 'declared in the trailer');
+    // evaluated as a script whose top level is the module's: f called before the constants are initialized (their
+    // temporal dead zone) must throw as the plain code does, without its guard reading them
+    const body = code.replace('export function', 'function').replace(/\/\/# sourceMappingURL=.*$/s, '');
+    const a = new Float64Array(new SharedArrayBuffer(8 * 4)).fill(1);
+    named = new Map([[a, 'a']]);
+    seen = new Set();
+    spans = 0;
+    ranged = true;
+    const early = runInThisContext(
+      `(a) => { try { f(a, 4); return 'ran'; } catch (e) { return e.name; } ${body}\n}`,
+    );
+    assert.equal(early(a), 'ReferenceError');
+    assert.equal(spans, 0, 'no span before the constants are initialized');
+    assert.deepEqual([...seen], ['R a 0'], 'the per-access check of the first read, then the throw');
+    const late = runInThisContext(`(a) => { ${body}\n f(a, 4); return [...a]; }`);
+    assert.deepEqual(late(a), [1, 1, 1, 1]);
+    assert.equal(spans, 1);
   });
 
   const NOT_COVERED: Record<string, string> = {

@@ -85,6 +85,7 @@ const RANGED = new Set([
   'range-loop-halves.mjs',
   'range-loop-lanes.mjs',
   'range-loop-length.mjs',
+  'range-loop-module-constant.mjs',
   'range-loop-opaque-math-patched.mjs',
   'range-loop-opaque-proxy.mjs',
   'range-loop-opaque-setter-race.mjs',
