@@ -1,0 +1,92 @@
+/**
+ * Programs written apart from this project's kernels, plain node against `goldilocks run` (issue 24: its opening
+ * example is bench/programs/sor-flat.mjs):
+ *
+ *   node --import tsx bench/programs.ts [--repeat R] [--base REV] [--detector D] [FILE [ARGS...]]
+ *
+ * Runs FILE with ARGS (default: every bench/programs/*.mjs, without arguments) R times (default 3) in each mode,
+ * alternating: `plain` (`node FILE ARGS`), `goldilocks` (`goldilocks run --detector D FILE ARGS`, this checkout's
+ * build: `npm run build` first) and, with `--base REV`, `goldilocks@base` (git revision REV's build, bench/revision.ts).
+ * A program must print the same under the runtime as under plain node (else the run stops with an error). Prints per
+ * program and mode the median wall seconds of the whole process (start-up included), its range, the median
+ * processor seconds (user + system: less noisy on a loaded host) and both as ratios to plain. A timing benchmark: run
+ * it on a quiet machine.
+ */
+import { readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from '../scripts/child.js';
+import { buildRevision } from './revision.js';
+import { median, type Run, timed } from './timing.js';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    repeat: { type: 'string', default: '3' },
+    base: { type: 'string' },
+    detector: { type: 'string', default: 'goldilocks' },
+  },
+});
+const repeat = Number(values.repeat);
+if (!Number.isInteger(repeat) || repeat < 1)
+  throw new Error(`--repeat ${values.repeat}: expected a positive integer`);
+const dir = path.join(ROOT, 'bench', 'programs');
+const programs: string[][] =
+  positionals.length > 0
+    ? [positionals]
+    : readdirSync(dir)
+        .filter((f) => f.endsWith('.mjs'))
+        .sort()
+        .map((f) => [path.join(dir, f)]);
+
+const modes: { name: string; args: (p: string[]) => string[] }[] = [
+  { name: 'plain', args: (p) => p },
+  {
+    name: 'goldilocks',
+    args: (p) => [path.join(ROOT, 'dist', 'cli', 'main.js'), 'run', '--detector', values.detector, ...p],
+  },
+];
+if (values.base !== undefined) {
+  const cli = path.join(buildRevision(values.base).dist, 'cli', 'main.js');
+  modes.push({ name: 'goldilocks@base', args: (p) => [cli, 'run', '--detector', values.detector, ...p] });
+}
+
+const lines = [
+  `Programs, plain node vs goldilocks run (bench/programs.ts; ${os.cpus()[0]?.model ?? '?'}, ${os.cpus().length} cores, ` +
+    `Node ${process.version}; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ${repeat} runs per mode, alternating)`,
+  '',
+  '| program | mode | wall s (median) | min–max s | CPU s (median) | wall ÷ plain | CPU ÷ plain |',
+  '|---|---|---:|---:|---:|---:|---:|',
+];
+for (const program of programs) {
+  const runs = new Map<string, Run[]>(modes.map((m) => [m.name, []]));
+  for (let r = 0; r < repeat; r++)
+    for (const m of modes) {
+      const run = timed(process.execPath, m.args(program));
+      const plain = runs.get('plain')?.[r];
+      if (plain !== undefined && run.stdout !== plain.stdout)
+        throw new Error(
+          `${program.join(' ')}: ${m.name} printed\n${run.stdout}\nplain node printed\n${plain.stdout}`,
+        );
+      runs.get(m.name)?.push(run);
+      process.stderr.write(`${path.basename(program[0])} ${m.name}: ${run.seconds.toFixed(2)} s\n`);
+    }
+  const plainWall = median((runs.get('plain') ?? []).map((x) => x.seconds));
+  const plainCpu = median((runs.get('plain') ?? []).map((x) => x.cpuSeconds));
+  for (const m of modes) {
+    const rs = runs.get(m.name) ?? [];
+    const wall = median(rs.map((x) => x.seconds));
+    const cpu = median(rs.map((x) => x.cpuSeconds));
+    const walls = rs.map((x) => x.seconds);
+    lines.push(
+      `| ${[path.relative(ROOT, program[0]), ...program.slice(1)].join(' ')} | ${m.name} | ${wall.toFixed(2)} | ` +
+        `${Math.min(...walls).toFixed(2)}–${Math.max(...walls).toFixed(2)} | ${cpu.toFixed(2)} | ` +
+        `${(wall / plainWall).toFixed(1)} | ${(cpu / plainCpu).toFixed(1)} |`,
+    );
+  }
+}
+process.stdout.write(`${lines.join('\n')}\n`);
