@@ -74,7 +74,7 @@ import {
 import { mapCells, raisePosition } from '../memory/sync-list.js';
 import { DATA, LiveLockset } from './lockset.js';
 import { lockSome, unlockSome } from './page-locks.js';
-import { Pages } from './pages.js';
+import { Held, Pages } from './pages.js';
 import { Access, Info, Shared, sameList } from './records.js';
 import { siteAt } from './site-vectors.js';
 import { firstWord, headOf, lockOf, MARK, PAGE_INTS, pageEnd, SHARED_SLOT, UNIFORM } from './table.js';
@@ -269,6 +269,14 @@ export class Shadow extends Pages {
             : this.find(w0, first, flags, w & 7);
           return 1;
         }
+        if (
+          n === 1 &&
+          first === Access.MASK &&
+          (flags & ~Access.WRITE) === 0 &&
+          this.commitPos < 0 &&
+          this.pendingWord(heap, page, w, flags, site, stopOnRace)
+        )
+          return 1;
         const from = w;
         this.splitPage(page);
         for (; w < stop; w++) {
@@ -286,6 +294,56 @@ export class Shadow extends Pages {
       }
     }
     return n;
+  }
+
+  /**
+   * {@link accessRun} of a plain access of all the bytes of word `w` (a write when `flags` is WRITE) on page `page`
+   * (its lock held) when it can be pending (`Pages.pendingState` of `./pages.ts`): checked against the list the word
+   * stands for — the page's list, after this thread's own read or write when it has one (the owner short-circuit) —
+   * and recorded as pending (`Pages.pend`). A conflict splits the page first, then the access is recorded as
+   * {@link checkRecord} does (unless `stopOnRace`), left in {@link lastConflict}.
+   * @returns false when the access cannot be pending (nothing done).
+   */
+  private pendingWord(
+    heap: Int32Array,
+    page: number,
+    w: number,
+    flags: number,
+    site: number,
+    stopOnRace: boolean,
+  ): boolean {
+    const held = this.held;
+    const alockA = held.length ? held[held.length - 2] : 0;
+    const alockB = held.length ? held[held.length - 1] : 0;
+    const now = this.now();
+    const k = w & 7;
+    const write = flags !== 0;
+    const state = this.pendingState(heap, page, k, write, now, alockA, alockB);
+    if (state === Held.NONE) return false;
+    const counts = this.counts;
+    let c: Conflict | undefined;
+    if (state === Held.WRITTEN) {
+      // its list is this thread's write alone
+      counts[STAT.accesses]++;
+      counts[STAT.checks]++;
+      counts[STAT.shortCircuitOwner]++;
+    } else {
+      if (state === Held.READ && write) {
+        // this thread's read, in front of the page's list
+        counts[STAT.checks]++;
+        counts[STAT.shortCircuitOwner]++;
+      }
+      c = this.shortCircuited(heap, page + 1, Access.MASK, flags)
+        ? undefined
+        : this.find(firstWord(page), Access.MASK, flags, k);
+    }
+    this.lastConflict = c;
+    if (c === undefined) this.pend(page, k, write, site, now, alockA, alockB);
+    else {
+      this.splitPage(page);
+      if (!stopOnRace) this.record(w, Access.MASK, flags, site);
+    }
+    return true;
   }
 
   /**

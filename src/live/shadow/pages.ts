@@ -9,9 +9,9 @@
  */
 import { retainLockset } from '../memory/locksets.js';
 import { InfoPool } from './info-pool.js';
-import { Info, Shared, sameList } from './records.js';
+import { Access, Info, Shared, sameList } from './records.js';
 import { SiteVectors, siteAt } from './site-vectors.js';
-import { headOf, lockOf, MARK, SHARED_SLOT, UNIFORM } from './table.js';
+import { firstWord, headOf, isPending, lockOf, MARK, SHARED_SLOT, UNIFORM } from './table.js';
 
 /** The word of a positions record (`./table.ts`, `Pages.pattern`) that counts its references. */
 const POSITIONS_REFS = 0;
@@ -26,6 +26,37 @@ const POSITION_CLASSES = 1 << POSITION_CLASS_BITS;
 const MERGE_HINT = 0;
 /** Shared lists a thread offers at once (`Pages.shareList`): a power of 2. */
 const CANDIDATES = 8;
+
+/**
+ * The words of a pending record (`Pages.pending`; an Info-sized record of the pool, its owner, `pos` and alock at
+ * `Info`'s indices).
+ */
+// biome-ignore lint/suspicious/noConstEnum: as `Info` of `./records.ts`
+const enum Pending {
+  /** `~(read | written << 8)`, bit k of `read`/`written`: word k's access is a read/write (negative: `isPending`). */
+  STATE = 0,
+  /** The heap index of the record of the 8 words' sites of their access (an Info-sized record; the others' 0). */
+  SITES = 1,
+  OWNER = 2,
+  POS = 3,
+  /** 1 when the page's list holds no plain read of the owner's (a read's record then adds one Info in front), else 0. */
+  READS = 4,
+  ALOCK_A = 5,
+  ALOCK_B = 6,
+}
+
+/** What a word of a pending page holds ({@link Pages.pendingState}). */
+// biome-ignore lint/suspicious/noConstEnum: as `Info` of `./records.ts`
+export const enum Held {
+  /** The access cannot be pending: the page is split first. */
+  NONE = -1,
+  /** The page's list (the word not accessed yet). */
+  LIST = 0,
+  /** The owner's read, then the page's list. */
+  READ = 1,
+  /** The owner's write alone. */
+  WRITTEN = 2,
+}
 
 /** How two lists differ ({@link listDiff}): bits. */
 // biome-ignore lint/suspicious/noConstEnum: as `Info` of `./records.ts`
@@ -119,7 +150,8 @@ export class Pages extends InfoPool {
     const heap = this.s.heap;
     const mark = heap[page + MARK];
     if (mark < UNIFORM) {
-      this.expand(heap, page);
+      if (isPending(heap, mark)) this.unpend(page, -mark);
+      else this.expand(heap, page);
       return;
     }
     if (mark !== UNIFORM) return;
@@ -367,6 +399,175 @@ export class Pages extends InfoPool {
 
   /** This thread's site vectors ({@link mergeSites}), allocated from its Info pool. */
   private readonly siteVectors = new SiteVectors(this.s, () => this.free.pop() ?? this.allocInfo());
+
+  /**
+   * **Pending pages** (issue 24 §1, speed at size large): the first accesses of a thread in an epoch to the words of a
+   * uniform page — moldyn's forces, each word read and written once or twice per phase, in no order — would split it
+   * (7 copies of its list) and merge it back once the 8 words agree. When they are plain accesses of whole words, the
+   * page keeps its list L instead, for the words the thread has not accessed yet, and a pending record of the thread's
+   * `pos` and alock, and of the words it read (their list: its read, then L, as `Shadow.record` leaves it when L
+   * holds no plain read of the thread's) or wrote (its write alone), each with its site (a record of 8 sites). Once
+   * every word is read or every word written, the page is uniform again, its list one Info in front of L or in place
+   * of it, with a site vector (`./site-vectors.ts`). Any other access — another thread, epoch or alock, a partial or
+   * atomic access, a read after a write, a range check, the collector — splits it first ({@link splitPage}:
+   * {@link unpend}), each word with the list it stands for. The checks of a pending word are `Shadow`'s, against L.
+   * Off where pages are not kept whole or lists not shared (the online peers), and in a transaction's commit.
+   *
+   * {@link Held} of word `k` of page `page` (its lock held) for a plain access of all its bytes (a write when
+   * `write`) by this thread at list position `now` with the alock (`alockA`, `alockB`): {@link Held.NONE} when the
+   * access cannot be pending; an unsplit empty page becomes uniform ({@link uniform}).
+   */
+  protected pendingState(
+    heap: Int32Array,
+    page: number,
+    k: number,
+    write: boolean,
+    now: number,
+    alockA: number,
+    alockB: number,
+  ): Held {
+    if (!this.pendingPages || !this.listsShared) return Held.NONE;
+    const mark = heap[page + MARK];
+    if (!isPending(heap, mark)) {
+      if (!this.uniform(heap, page)) return Held.NONE;
+      return write || this.noOwnRead(heap, heap[page + 1]) ? Held.LIST : Held.NONE;
+    }
+    const x = -mark;
+    if (
+      heap[x + Pending.OWNER] !== this.t ||
+      heap[x + Pending.POS] !== now ||
+      heap[x + Pending.ALOCK_A] !== alockA ||
+      heap[x + Pending.ALOCK_B] !== alockB
+    )
+      return Held.NONE;
+    const state = ~heap[x + Pending.STATE];
+    if (state & (0x100 << k)) return write ? Held.WRITTEN : Held.NONE; // a read after a write adds an Info
+    if (state & (1 << k)) return Held.READ;
+    return write || heap[x + Pending.READS] === 1 ? Held.LIST : Held.NONE;
+  }
+
+  /** Pending pages are used (see {@link pendingState}); a checker without them keeps the split form's steps. */
+  protected pendingPages = true;
+
+  /** Does the list from Info `e` hold no plain read (nor atomic read) of this thread's? */
+  private noOwnRead(heap: Int32Array, e: number): boolean {
+    for (; e !== 0; e = heap[e + Info.NEXT])
+      if (heap[e + Info.OWNER] === this.t && (heap[e + Info.FLAGS] & Access.WRITE) === 0) return false;
+    return true;
+  }
+
+  /**
+   * Word `k` of page `page` (its lock held; {@link pendingState} not {@link Held.NONE}, the access checked) holds
+   * this thread's plain access of all its bytes (a write when `write`) at `site`, list position `now`, alock
+   * (`alockA`, `alockB`): the page is made pending if it is uniform, and uniform again when the access completes it
+   * (see {@link pendingState}).
+   */
+  protected pend(
+    page: number,
+    k: number,
+    write: boolean,
+    site: number,
+    now: number,
+    alockA: number,
+    alockB: number,
+  ): void {
+    let heap = this.s.heap;
+    let x = -heap[page + MARK];
+    if (heap[page + MARK] === UNIFORM) {
+      const sites = this.newRecord();
+      x = this.free.pop() ?? this.allocInfo();
+      heap = this.s.heap;
+      heap[x + Pending.STATE] = ~0;
+      heap[x + Pending.SITES] = sites;
+      heap[x + Pending.OWNER] = this.t;
+      heap[x + Pending.POS] = now;
+      heap[x + Pending.READS] = this.noOwnRead(heap, heap[page + 1]) ? 1 : 0;
+      heap[x + Pending.ALOCK_A] = alockA;
+      heap[x + Pending.ALOCK_B] = alockB;
+      heap[x + Info.LS] = 0;
+      heap[page + MARK] = -x; // filled first: linked by one store
+    }
+    let state = ~heap[x + Pending.STATE];
+    state = write ? (state & ~(1 << k)) | (0x100 << k) : state | (1 << k);
+    heap[x + Pending.STATE] = ~state;
+    heap[heap[x + Pending.SITES] + k] = site;
+    if (state === 0xff || state === 0xff00) this.complete(page, x, state === 0xff00);
+  }
+
+  /**
+   * Pending page `page` (record `x`), whose 8 words all hold this thread's read (or all its write, `written`), becomes
+   * uniform: its list that Info, with the words' sites ({@link SiteVectors.siteOf}), in front of the page's list (or in
+   * place of it). It stays pending when no site vector can be had. Lock held.
+   */
+  private complete(page: number, x: number, written: boolean): void {
+    let heap = this.s.heap;
+    const site = this.siteVectors.siteOf(heap, heap[x + Pending.SITES]);
+    if (site === undefined) return;
+    const e = this.free.pop() ?? this.allocInfo();
+    heap = this.s.heap;
+    this.pendingInfo(heap, x, e, written, site);
+    if (written) {
+      const h = heap[page + SHARED_SLOT];
+      const old = heap[page + 1];
+      heap[page + 1] = e;
+      heap[page + SHARED_SLOT] = 0;
+      if (h !== 0) this.addRefs(h, -1);
+      else this.releaseList(old);
+    } else {
+      if (heap[page + SHARED_SLOT] !== 0) this.ownList(page); // its Infos follow the new one: its own copy
+      heap = this.s.heap;
+      heap[e + Info.NEXT] = heap[page + 1];
+      heap[page + 1] = e;
+    }
+    heap[page + MARK] = UNIFORM;
+    this.releaseRecord(heap[x + Pending.SITES]);
+    this.releaseRecord(x);
+    this.shareList(page);
+  }
+
+  /** Info `e` is the access of pending record `x` (a write when `written`) at `site`: `NEXT` 0. */
+  private pendingInfo(heap: Int32Array, x: number, e: number, written: boolean, site: number): void {
+    heap[e + Info.NEXT] = 0;
+    heap[e + Info.FLAGS] = written ? Access.MASK | Access.WRITE : Access.MASK;
+    heap[e + Info.OWNER] = heap[x + Pending.OWNER];
+    heap[e + Info.POS] = heap[x + Pending.POS];
+    heap[e + Info.SITE] = site;
+    heap[e + Info.ALOCK_A] = heap[x + Pending.ALOCK_A];
+    heap[e + Info.ALOCK_B] = heap[x + Pending.ALOCK_B];
+    heap[e + Info.LS] = 0;
+  }
+
+  /**
+   * Pending page `page` (record `x`) becomes 8 words with their own lists ({@link pendingState}): the page, uniform
+   * again with its list, is split, then each word its owner accessed gets its Info, in front of its copy of the list
+   * (a read) or in place of it (a write). A thread stopped in between leaves words without their pending access (a
+   * missed race, never a false alarm, as a stopped {@link splitPage}) or the records not freed (a leak). Lock held.
+   */
+  private unpend(page: number, x: number): void {
+    let heap = this.s.heap;
+    heap[page + MARK] = UNIFORM;
+    this.splitPage(page);
+    const state = ~heap[x + Pending.STATE];
+    const sites = heap[x + Pending.SITES];
+    const w0 = firstWord(page);
+    for (let k = 0; k < 8; k++) {
+      const written = (state & (0x100 << k)) !== 0;
+      if (!written && (state & (1 << k)) === 0) continue;
+      const e = this.free.pop() ?? this.allocInfo();
+      const head = this.headFor(w0 + k);
+      heap = this.s.heap;
+      this.pendingInfo(heap, x, e, written, heap[sites + k]);
+      if (written) {
+        this.releaseList(heap[head]);
+        heap[head] = e;
+      } else {
+        heap[e + Info.NEXT] = heap[head];
+        heap[head] = e;
+      }
+    }
+    this.releaseRecord(sites);
+    this.releaseRecord(x);
+  }
 
   /**
    * Are the lists from head `head` ({@link headOf}; 0: none) of a split page's word and from head `first` (its page's
