@@ -72,7 +72,8 @@ export function shadowCensus(s: StateViews): ShadowCensus {
       if (mark > 0) census.tableBytes += Info.SIZE * 4; // its heads record
       // pending (`Pages.pendingState` of `./pages.ts`): its list stands for its words as a uniform page's
       const pending = mark < UNIFORM && Info.SIZE - mark <= top && isPending(heap, mark);
-      if (pending) census.tableBytes += 2 * Info.SIZE * 4; // its pending record, its sites' record
+      if (pending)
+        census.tableBytes += 2 * Info.SIZE * 4; // its pending record, its sites' record
       else if (mark < UNIFORM) {
         census.patternPages++;
         if (!positions.has(mark)) census.tableBytes += Info.SIZE * 4; // its positions record, counted once
