@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Buffers } from '../../src/live/buffers.js';
 import { appendCell, createState, ensureThread, StateViews, Tag } from '../../src/live/memory/state.js';
-import { Access, type Conflict, packA, Shadow } from '../../src/live/shadow/goldilocks.js';
+import { Access, type Conflict, Info, packA, Shadow } from '../../src/live/shadow/goldilocks.js';
 import { isPending, lockOf, MARK, UNIFORM } from '../../src/live/shadow/table.js';
 import { SyncKind } from '../../src/model/sync.js';
 
@@ -20,7 +20,7 @@ class PerWord extends Shadow {
 }
 
 const THREADS = 3;
-const WORDS = 16; // two pages
+const WORDS = 32; // four pages
 
 /** A fresh state with threads 1–3, a registered 4-page buffer, and each thread's checker made by `make`. */
 function world(make: (s: StateViews, t: number) => Shadow) {
@@ -60,7 +60,24 @@ function compare(seed: number, ops: number): number {
   // a thread sweeps a page in a random order for a while, as moldyn's force loop does
   let order: number[] = [];
   let sweeper = 1;
-  let kind = 0; // of the sweep: 0 reads, 1 writes, 2 read-modify-writes, 3 any
+  /** One access on both checkers, its verdicts compared. */
+  const both = (
+    t: number,
+    word: number,
+    mask: number,
+    flags: number,
+    site: number,
+    stop: boolean,
+    at: string,
+  ) => {
+    const got = verdict(a.checkers[t].access(a.base + word, mask, flags, site, stop));
+    const want = verdict(b.checkers[t].access(b.base + word, mask, flags, site, stop));
+    const what = flags & Access.WRITE ? 'writes' : 'reads';
+    assert.equal(got, want, `seed ${seed}, op ${at}: T${t} ${what} bytes ${mask} of word ${word}`);
+  };
+  // of the sweep: 0 reads, 1 writes, 2 read-modify-writes, 3 any, 4 writes of the two halves of each word (Int32
+  // pixels, raytracer's), at one site or two
+  let kind = 0;
   let start = 0; // its page's first word
   for (let i = 0; i < ops; i++) {
     const roll = r();
@@ -74,7 +91,7 @@ function compare(seed: number, ops: number): number {
     }
     if (order.length === 0 || r() < 0.05) {
       sweeper = 1 + pick(THREADS);
-      kind = pick(4);
+      kind = pick(5);
       start = 8 * pick(WORDS / 8);
       order = Array.from({ length: 8 }, (_, k) => start + k).sort(() => r() - 0.5);
     }
@@ -112,19 +129,13 @@ function compare(seed: number, ops: number): number {
       assert.equal(seen[0], seen[1], `seed ${seed}, op ${i}: T${t} run over words ${first}–${first + 7}`);
       continue;
     }
-    const got = verdict(a.checkers[t].access(a.base + word, mask, flags, site, stop));
-    const want = verdict(b.checkers[t].access(b.base + word, mask, flags, site, stop));
-    assert.equal(
-      got,
-      want,
-      `seed ${seed}, op ${i}: T${t} ${flags & Access.WRITE ? 'writes' : 'reads'} word ${word}`,
-    );
-    if (flags === 0 && (swept ? kind === 2 : r() < 0.3)) {
-      // a read-modify-write (moldyn's `acc[j] -= f`): the word written right after
-      const got2 = verdict(a.checkers[t].access(a.base + word, mask, Access.WRITE, site + 1, stop));
-      const want2 = verdict(b.checkers[t].access(b.base + word, mask, Access.WRITE, site + 1, stop));
-      assert.equal(got2, want2, `seed ${seed}, op ${i}: T${t} writes word ${word} after reading it`);
-    }
+    if (kind === 4 && t === sweeper && word >> 3 === start >> 3) {
+      const low = r() < 0.5;
+      both(t, word, low ? 0x0f : 0xf0, Access.WRITE, site, stop, `${i}`);
+      both(t, word, low ? 0xf0 : 0x0f, Access.WRITE, r() < 0.7 ? site : 10 + pick(4), stop, `${i}'`);
+    } else both(t, word, mask, flags, site, stop, `${i}`);
+    if (flags === 0 && (swept ? kind === 2 : r() < 0.3))
+      both(t, word, mask, Access.WRITE, site + 1, stop, `${i}, then`); // a read-modify-write (moldyn's `acc[j] -= f`)
     const mark = a.s.heap[lockOf(a.base + word) + MARK];
     if (mark < UNIFORM && isPending(a.s.heap, mark)) pending++;
   }
@@ -136,6 +147,23 @@ describe('pending pages', () => {
     let pending = 0;
     for (let seed = 1; seed <= 300; seed++) pending += compare(seed, 400);
     assert.ok(pending > 1000, `pages were pending after ${pending} accesses`);
+  });
+
+  test('a fresh page written a half word at a time (Int32 pixels) is one Info, never split', () => {
+    const { s, base, checkers } = world((st, t) => new Shadow(st, t));
+    for (let half = 0; half < 16; half++) {
+      assert.equal(
+        checkers[1].access(base + (half >> 1), half & 1 ? 0xf0 : 0x0f, Access.WRITE, 5, true),
+        undefined,
+      );
+      const mark = s.heap[lockOf(base) + MARK];
+      if (half < 15) assert.ok(mark < UNIFORM && isPending(s.heap, mark), `pending after half ${half}`);
+    }
+    assert.equal(s.heap[lockOf(base) + MARK], UNIFORM);
+    const e = s.heap[lockOf(base) + 1];
+    assert.equal(s.heap[e + Info.NEXT], 0, 'one Info');
+    assert.equal(s.heap[e + Info.FLAGS], Access.MASK | Access.WRITE);
+    assert.equal(new Shadow(s, 2).access(base + 6, 0x80, 0, 20, true)?.site, 5);
   });
 
   test('a page a thread reads, then writes, word by word in any order is one list again, that write', () => {

@@ -271,10 +271,10 @@ export class Shadow extends Pages {
         }
         if (
           n === 1 &&
-          first === Access.MASK &&
+          (first === Access.MASK || flags === Access.WRITE) &&
           (flags & ~Access.WRITE) === 0 &&
           this.commitPos < 0 &&
-          this.pendingWord(heap, page, w, flags, site, stopOnRace)
+          this.pendingWord(heap, page, w, first, flags, site, stopOnRace)
         )
           return 1;
         const from = w;
@@ -297,17 +297,19 @@ export class Shadow extends Pages {
   }
 
   /**
-   * {@link accessRun} of a plain access of all the bytes of word `w` (a write when `flags` is WRITE) on page `page`
-   * (its lock held) when it can be pending (`Pages.pendingState` of `./pages.ts`): checked against the list the word
-   * stands for — the page's list, after this thread's own read or write when it has one (the owner short-circuit) —
-   * and recorded as pending (`Pages.pend`). A conflict splits the page first, then the access is recorded as
-   * {@link checkRecord} does (unless `stopOnRace`), left in {@link lastConflict}.
+   * {@link accessRun} of a plain access of the bytes `mask` of word `w` (a write when `flags` is WRITE, else a read
+   * of all 8) on page `page` (its lock held) when it can be pending (`Pages.pendingState` of `./pages.ts`): checked
+   * against the list the word stands for — the page's list, after this thread's own read or write when it has one
+   * (the owner short-circuit, when it conflicts) — and recorded as pending (`Pages.pend`). A conflict splits the page
+   * first, then the access is recorded as {@link checkRecord} does (unless `stopOnRace`), left in
+   * {@link lastConflict}.
    * @returns false when the access cannot be pending (nothing done).
    */
   private pendingWord(
     heap: Int32Array,
     page: number,
     w: number,
+    mask: number,
     flags: number,
     site: number,
     stopOnRace: boolean,
@@ -318,30 +320,29 @@ export class Shadow extends Pages {
     const now = this.now();
     const k = w & 7;
     const write = flags !== 0;
-    const state = this.pendingState(heap, page, k, write, now, alockA, alockB);
+    const state = this.pendingState(heap, page, k, mask, write, site, now, alockA, alockB);
     if (state === Held.NONE) return false;
     const counts = this.counts;
-    let c: Conflict | undefined;
-    if (state === Held.WRITTEN) {
-      // its list is this thread's write alone
-      counts[STAT.accesses]++;
+    if (
+      state === Held.WRITTEN ||
+      (write && (state === Held.READ || (state === Held.PART && mask === Access.MASK)))
+    ) {
+      // this thread's own read or write, conflicting
       counts[STAT.checks]++;
       counts[STAT.shortCircuitOwner]++;
-    } else {
-      if (state === Held.READ && write) {
-        // this thread's read, in front of the page's list
-        counts[STAT.checks]++;
-        counts[STAT.shortCircuitOwner]++;
-      }
-      c = this.shortCircuited(heap, page + 1, Access.MASK, flags)
-        ? undefined
-        : this.find(firstWord(page), Access.MASK, flags, k);
     }
+    let c: Conflict | undefined;
+    if (state === Held.WRITTEN)
+      counts[STAT.accesses]++; // its list: this thread's write alone
+    else
+      c = this.shortCircuited(heap, page + 1, mask, flags)
+        ? undefined
+        : this.find(firstWord(page), mask, flags, k);
     this.lastConflict = c;
-    if (c === undefined) this.pend(page, k, write, site, now, alockA, alockB);
+    if (c === undefined) this.pend(page, k, mask, write, site, now, alockA, alockB);
     else {
       this.splitPage(page);
-      if (!stopOnRace) this.record(w, Access.MASK, flags, site);
+      if (!stopOnRace) this.record(w, mask, flags, site);
     }
     return true;
   }

@@ -33,17 +33,32 @@ const CANDIDATES = 8;
  */
 // biome-ignore lint/suspicious/noConstEnum: as `Info` of `./records.ts`
 const enum Pending {
-  /** `~(read | written << 8)`, bit k of `read`/`written`: word k's access is a read/write (negative: `isPending`). */
+  /**
+   * `~(read | READS)`, bit k of `read` set when word k holds the owner's read, {@link READS} when a read can be pending
+   * (negative: `isPending` of `./table.ts`).
+   */
   STATE = 0,
   /** The heap index of the record of the 8 words' sites of their access (an Info-sized record; the others' 0). */
   SITES = 1,
   OWNER = 2,
   POS = 3,
-  /** 1 when the page's list holds no plain read of the owner's (a read's record then adds one Info in front), else 0. */
-  READS = 4,
+  /** The bytes of words 0–3 the owner wrote, 8 bits a word (word k's at bit 8k). */
+  LOW = 4,
   ALOCK_A = 5,
   ALOCK_B = 6,
+  /** Those of words 4–7. */
+  HIGH = 7,
 }
+
+/**
+ * The bit of a pending record's {@link Pending.STATE} set when the page's list holds no plain read of the owner's: a
+ * read's record then adds one Info in front of it.
+ */
+const READS = 0x100;
+
+/** The bytes of word `k` (0–7) that pending record `x` holds the owner's write of. */
+const writtenBytes = (heap: Int32Array, x: number, k: number): number =>
+  (heap[x + (k < 4 ? Pending.LOW : Pending.HIGH)] >>> (8 * (k & 3))) & 0xff;
 
 /** What a word of a pending page holds ({@link Pages.pendingState}). */
 // biome-ignore lint/suspicious/noConstEnum: as `Info` of `./records.ts`
@@ -54,8 +69,10 @@ export const enum Held {
   LIST = 0,
   /** The owner's read, then the page's list. */
   READ = 1,
-  /** The owner's write alone. */
+  /** The owner's write of all its bytes, alone. */
   WRITTEN = 2,
+  /** The owner's write of some of its bytes, alone (the page's list is empty). */
+  PART = 3,
 }
 
 /** How two lists differ ({@link listDiff}): bits. */
@@ -402,34 +419,41 @@ export class Pages extends InfoPool {
 
   /**
    * **Pending pages** (issue 24 §1, speed at size large): the first accesses of a thread in an epoch to the words of a
-   * uniform page — moldyn's forces, each word read and written once or twice per phase, in no order — would split it
-   * (7 copies of its list) and merge it back once the 8 words agree. When they are plain accesses of whole words, the
-   * page keeps its list L instead, for the words the thread has not accessed yet, and a pending record of the thread's
-   * `pos` and alock, and of the words it read (their list: its read, then L, as `Shadow.record` leaves it when L
-   * holds no plain read of the thread's) or wrote (its write alone), each with its site (a record of 8 sites). Once
-   * every word is read or every word written, the page is uniform again, its list one Info in front of L or in place
-   * of it, with a site vector (`./site-vectors.ts`). Any other access — another thread, epoch or alock, a partial or
-   * atomic access, a read after a write, a range check, the collector — splits it first ({@link splitPage}:
-   * {@link unpend}), each word with the list it stands for. The checks of a pending word are `Shadow`'s, against L.
-   * Off where pages are not kept whole or lists not shared (the online peers), and in a transaction's commit.
+   * uniform page — moldyn's forces, each word read and written once or twice per phase, in no order; raytracer's
+   * pixels, two to a word — would split it (7 copies of its list) and merge it back once the 8 words agree. When they
+   * are plain accesses of whole words (or writes of part of a word, on a page whose list is empty), the page keeps its
+   * list L instead, for the words the thread has not accessed yet, and a pending record of the thread's `pos` and
+   * alock, and of the words it read (their list: its read, then L, as `Shadow.record` leaves it when L holds no plain
+   * read of the thread's) and of the bytes of each word it wrote (its write alone: what a write of all the bytes
+   * leaves, or writes of disjoint bytes at one site, widened), each word with its site (a record of 8 sites). Once
+   * every word is read or every word written whole, the page is uniform again, its list one Info in front of L or in
+   * place of it, with a site vector (`./site-vectors.ts`). Any other access — another thread, epoch or alock, a
+   * partial read, an atomic, a read after a write, a range check, the collector — splits it first
+   * ({@link splitPage}: {@link unpend}), each word with the list it stands for. The checks of a pending word are
+   * `Shadow`'s, against L. Off where pages are not kept whole or lists not shared (the online peers), and in a
+   * transaction's commit.
    *
-   * {@link Held} of word `k` of page `page` (its lock held) for a plain access of all its bytes (a write when
-   * `write`) by this thread at list position `now` with the alock (`alockA`, `alockB`): {@link Held.NONE} when the
-   * access cannot be pending; an unsplit empty page becomes uniform ({@link uniform}).
+   * {@link Held} of word `k` of page `page` (its lock held) for a plain access of its bytes `mask` at `site` (a write
+   * when `write`; a read of all 8 bytes) by this thread at list position `now` with the alock (`alockA`, `alockB`):
+   * {@link Held.NONE} when the access cannot be pending; an unsplit empty page becomes uniform ({@link uniform}).
    */
   protected pendingState(
     heap: Int32Array,
     page: number,
     k: number,
+    mask: number,
     write: boolean,
+    site: number,
     now: number,
     alockA: number,
     alockB: number,
   ): Held {
     if (!this.pendingPages || !this.listsShared) return Held.NONE;
+    const whole = mask === Access.MASK;
     const mark = heap[page + MARK];
     if (!isPending(heap, mark)) {
       if (!this.uniform(heap, page)) return Held.NONE;
+      if (!whole) return heap[page + 1] === 0 ? Held.LIST : Held.NONE;
       return write || this.noOwnRead(heap, heap[page + 1]) ? Held.LIST : Held.NONE;
     }
     const x = -mark;
@@ -440,10 +464,18 @@ export class Pages extends InfoPool {
       heap[x + Pending.ALOCK_B] !== alockB
     )
       return Held.NONE;
+    const bytes = writtenBytes(heap, x, k);
+    // a read after a write adds an Info; so does a write of part of a word after a write of other bytes at another site
+    // (or of some of the same bytes, which takes them from the first)
+    if (bytes === Access.MASK) return write && whole ? Held.WRITTEN : Held.NONE;
+    if (bytes !== 0)
+      return write && (whole || ((bytes & mask) === 0 && heap[heap[x + Pending.SITES] + k] === site))
+        ? Held.PART
+        : Held.NONE;
     const state = ~heap[x + Pending.STATE];
-    if (state & (0x100 << k)) return write ? Held.WRITTEN : Held.NONE; // a read after a write adds an Info
-    if (state & (1 << k)) return Held.READ;
-    return write || heap[x + Pending.READS] === 1 ? Held.LIST : Held.NONE;
+    if (state & (1 << k)) return whole ? Held.READ : Held.NONE;
+    if (!whole) return heap[page + 1] === 0 ? Held.LIST : Held.NONE;
+    return write || (state & READS) !== 0 ? Held.LIST : Held.NONE;
   }
 
   /** Pending pages are used (see {@link pendingState}); a checker without them keeps the split form's steps. */
@@ -458,13 +490,14 @@ export class Pages extends InfoPool {
 
   /**
    * Word `k` of page `page` (its lock held; {@link pendingState} not {@link Held.NONE}, the access checked) holds
-   * this thread's plain access of all its bytes (a write when `write`) at `site`, list position `now`, alock
+   * this thread's plain access of its bytes `mask` (a write when `write`) at `site`, list position `now`, alock
    * (`alockA`, `alockB`): the page is made pending if it is uniform, and uniform again when the access completes it
    * (see {@link pendingState}).
    */
   protected pend(
     page: number,
     k: number,
+    mask: number,
     write: boolean,
     site: number,
     now: number,
@@ -477,27 +510,30 @@ export class Pages extends InfoPool {
       const sites = this.newRecord();
       x = this.free.pop() ?? this.allocInfo();
       heap = this.s.heap;
-      heap[x + Pending.STATE] = ~0;
+      heap[x + Pending.STATE] = ~(this.noOwnRead(heap, heap[page + 1]) ? READS : 0);
       heap[x + Pending.SITES] = sites;
       heap[x + Pending.OWNER] = this.t;
       heap[x + Pending.POS] = now;
-      heap[x + Pending.READS] = this.noOwnRead(heap, heap[page + 1]) ? 1 : 0;
+      heap[x + Pending.LOW] = 0;
       heap[x + Pending.ALOCK_A] = alockA;
       heap[x + Pending.ALOCK_B] = alockB;
-      heap[x + Info.LS] = 0;
+      heap[x + Pending.HIGH] = 0;
       heap[page + MARK] = -x; // filled first: linked by one store
     }
-    let state = ~heap[x + Pending.STATE];
-    state = write ? (state & ~(1 << k)) | (0x100 << k) : state | (1 << k);
-    heap[x + Pending.STATE] = ~state;
+    // STATE holds the read bits inverted
+    if (write) {
+      heap[x + Pending.STATE] |= 1 << k; // no read of word k: a write replaces it
+      heap[x + (k < 4 ? Pending.LOW : Pending.HIGH)] |= mask << (8 * (k & 3));
+    } else heap[x + Pending.STATE] &= ~(1 << k);
     heap[heap[x + Pending.SITES] + k] = site;
-    if (state === 0xff || state === 0xff00) this.complete(page, x, state === 0xff00);
+    const read = ~heap[x + Pending.STATE] & 0xff;
+    if (read === 0xff) this.complete(page, x, false);
+    else if (heap[x + Pending.LOW] === -1 && heap[x + Pending.HIGH] === -1) this.complete(page, x, true);
   }
-
   /**
-   * Pending page `page` (record `x`), whose 8 words all hold this thread's read (or all its write, `written`), becomes
-   * uniform: its list that Info, with the words' sites ({@link SiteVectors.siteOf}), in front of the page's list (or in
-   * place of it). It stays pending when no site vector can be had. Lock held.
+   * Pending page `page` (record `x`), whose 8 words all hold this thread's read (or all its write of every byte,
+   * `written`), becomes uniform: its list that Info, with the words' sites ({@link SiteVectors.siteOf}), in front of
+   * the page's list (or in place of it). It stays pending when no site vector can be had. Lock held.
    */
   private complete(page: number, x: number, written: boolean): void {
     let heap = this.s.heap;
@@ -505,7 +541,7 @@ export class Pages extends InfoPool {
     if (site === undefined) return;
     const e = this.free.pop() ?? this.allocInfo();
     heap = this.s.heap;
-    this.pendingInfo(heap, x, e, written, site);
+    this.pendingInfo(heap, x, e, written ? Access.MASK : 0, site);
     if (written) {
       const h = heap[page + SHARED_SLOT];
       const old = heap[page + 1];
@@ -525,10 +561,13 @@ export class Pages extends InfoPool {
     this.shareList(page);
   }
 
-  /** Info `e` is the access of pending record `x` (a write when `written`) at `site`: `NEXT` 0. */
-  private pendingInfo(heap: Int32Array, x: number, e: number, written: boolean, site: number): void {
+  /**
+   * Info `e` is the access of pending record `x` at `site`: its write of the bytes `written`, or its read of all 8
+   * when `written` is 0; `NEXT` 0.
+   */
+  private pendingInfo(heap: Int32Array, x: number, e: number, written: number, site: number): void {
     heap[e + Info.NEXT] = 0;
-    heap[e + Info.FLAGS] = written ? Access.MASK | Access.WRITE : Access.MASK;
+    heap[e + Info.FLAGS] = written !== 0 ? written | Access.WRITE : Access.MASK;
     heap[e + Info.OWNER] = heap[x + Pending.OWNER];
     heap[e + Info.POS] = heap[x + Pending.POS];
     heap[e + Info.SITE] = site;
@@ -547,17 +586,17 @@ export class Pages extends InfoPool {
     let heap = this.s.heap;
     heap[page + MARK] = UNIFORM;
     this.splitPage(page);
-    const state = ~heap[x + Pending.STATE];
+    const read = ~heap[x + Pending.STATE];
     const sites = heap[x + Pending.SITES];
     const w0 = firstWord(page);
     for (let k = 0; k < 8; k++) {
-      const written = (state & (0x100 << k)) !== 0;
-      if (!written && (state & (1 << k)) === 0) continue;
+      const written = writtenBytes(heap, x, k);
+      if (written === 0 && (read & (1 << k)) === 0) continue;
       const e = this.free.pop() ?? this.allocInfo();
       const head = this.headFor(w0 + k);
       heap = this.s.heap;
       this.pendingInfo(heap, x, e, written, heap[sites + k]);
-      if (written) {
+      if (written !== 0) {
         this.releaseList(heap[head]);
         heap[head] = e;
       } else {
