@@ -339,8 +339,11 @@ export class Shadow extends Pages {
         ? undefined
         : this.find(firstWord(page), mask, flags, k);
     this.lastConflict = c;
-    if (c === undefined) this.pend(page, k, mask, write, site, now, alockA, alockB);
-    else {
+    if (c === undefined) {
+      const mark = heap[page + MARK];
+      const x = mark === UNIFORM ? this.openPending(page, now, alockA, alockB) : -mark;
+      this.pend(page, x, k, mask, write, site);
+    } else {
       this.splitPage(page);
       if (!stopOnRace) this.record(w, mask, flags, site);
     }

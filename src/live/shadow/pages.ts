@@ -489,37 +489,33 @@ export class Pages extends InfoPool {
   }
 
   /**
-   * Word `k` of page `page` (its lock held; {@link pendingState} not {@link Held.NONE}, the access checked) holds
-   * this thread's plain access of its bytes `mask` (a write when `write`) at `site`, list position `now`, alock
-   * (`alockA`, `alockB`): the page is made pending if it is uniform, and uniform again when the access completes it
-   * (see {@link pendingState}).
+   * Uniform page `page` (its lock held) becomes pending ({@link pendingState}) for this thread at list position `now`
+   * with the alock (`alockA`, `alockB`), no word accessed yet: its records filled, then linked by one store.
+   * @returns the pending record.
    */
-  protected pend(
-    page: number,
-    k: number,
-    mask: number,
-    write: boolean,
-    site: number,
-    now: number,
-    alockA: number,
-    alockB: number,
-  ): void {
-    let heap = this.s.heap;
-    let x = -heap[page + MARK];
-    if (heap[page + MARK] === UNIFORM) {
-      const sites = this.newRecord();
-      x = this.free.pop() ?? this.allocInfo();
-      heap = this.s.heap;
-      heap[x + Pending.STATE] = ~(this.noOwnRead(heap, heap[page + 1]) ? READS : 0);
-      heap[x + Pending.SITES] = sites;
-      heap[x + Pending.OWNER] = this.t;
-      heap[x + Pending.POS] = now;
-      heap[x + Pending.LOW] = 0;
-      heap[x + Pending.ALOCK_A] = alockA;
-      heap[x + Pending.ALOCK_B] = alockB;
-      heap[x + Pending.HIGH] = 0;
-      heap[page + MARK] = -x; // filled first: linked by one store
-    }
+  protected openPending(page: number, now: number, alockA: number, alockB: number): number {
+    const sites = this.newRecord();
+    const x = this.free.pop() ?? this.allocInfo();
+    const heap = this.s.heap;
+    heap[x + Pending.STATE] = ~(this.noOwnRead(heap, heap[page + 1]) ? READS : 0);
+    heap[x + Pending.SITES] = sites;
+    heap[x + Pending.OWNER] = this.t;
+    heap[x + Pending.POS] = now;
+    heap[x + Pending.LOW] = 0;
+    heap[x + Pending.ALOCK_A] = alockA;
+    heap[x + Pending.ALOCK_B] = alockB;
+    heap[x + Pending.HIGH] = 0;
+    heap[page + MARK] = -x;
+    return x;
+  }
+
+  /**
+   * Word `k` of pending page `page` (its lock held, record `x`; {@link pendingState} not {@link Held.NONE}, the
+   * access checked) holds this thread's plain access of its bytes `mask` (a write when `write`) at `site`: the page is
+   * uniform again when the access completes it (see {@link pendingState}).
+   */
+  protected pend(page: number, x: number, k: number, mask: number, write: boolean, site: number): void {
+    const heap = this.s.heap;
     // STATE holds the read bits inverted
     if (write) {
       heap[x + Pending.STATE] |= 1 << k; // no read of word k: a write replaces it
@@ -530,6 +526,7 @@ export class Pages extends InfoPool {
     if (read === 0xff) this.complete(page, x, false);
     else if (heap[x + Pending.LOW] === -1 && heap[x + Pending.HIGH] === -1) this.complete(page, x, true);
   }
+
   /**
    * Pending page `page` (record `x`), whose 8 words all hold this thread's read (or all its write of every byte,
    * `written`), becomes uniform: its list that Info, with the words' sites ({@link SiteVectors.siteOf}), in front of
