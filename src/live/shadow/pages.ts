@@ -2,8 +2,9 @@
  * The page machinery of the live shadow (`./goldilocks.ts`), under the word table of `./table.ts`: how a 64-byte
  * page's 8 words keep their lists of Info records (`./records.ts`) — split, one list per word (a heads record for
  * words 1–7), or kept as one list for all 8: uniform ({@link Pages.uniform}), shared with other pages
- * ({@link Pages.shareList}), patterned ({@link Pages.pattern}) or by site vectors (`./site-vectors.ts`) — and the
- * moves between these forms: {@link Pages.splitPage}, {@link Pages.merge}. Issue 24 §1 (memory); adaptive
+ * ({@link Pages.shareList}), patterned ({@link Pages.pattern}) or by site vectors (`./site-vectors.ts`), or pending a
+ * thread's accesses of this epoch ({@link Pages.pendingState}) — and the moves between these forms:
+ * {@link Pages.splitPage}, {@link Pages.merge}, {@link Pages.pend}. Issue 24 §1 (memory); adaptive
  * granularity as FastTrack's coarse array shadows (PLDI'09 §5). Every method is called with the page's check lock
  * held. The checks themselves are `Shadow` of `./goldilocks.ts`, which extends this class.
  */
