@@ -3,7 +3,7 @@ import { Buffers } from '../../src/live/buffers.js';
 import { createState, ensureThread, StateViews } from '../../src/live/memory/state.js';
 import { Shadow } from '../../src/live/shadow/goldilocks.js';
 
-/** A checker without pending pages (`src/live/shadow/pages.ts` `Pages.pendingState`): the split form's steps. */
+/** A checker without pending pages (`src/live/shadow/pending.ts` `PendingPages.pendingState`): the split form's steps. */
 export class SplitShadow extends Shadow {
   protected override pendingPages = false;
 }

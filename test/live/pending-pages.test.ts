@@ -1,5 +1,5 @@
 /**
- * Pending pages (`src/live/shadow/pages.ts` `Pages.pendingState`, issue 24 §1 speed at size large): a thread's
+ * Pending pages (`src/live/shadow/pending.ts` `PendingPages.pendingState`, issue 24 §1 speed at size large): a thread's
  * first plain whole-word accesses of a uniform page in an epoch are kept beside the page's list instead of splitting
  * it. Property: over random programs — three threads, two pages, accesses in random word orders (whole words mostly,
  * some halves, some atomic, some runs over a page), lock releases and acquires between them, stopping at a race or

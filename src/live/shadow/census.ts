@@ -17,7 +17,7 @@ export interface ShadowCensus {
   /**
    * Bytes of the word tables (`./table.ts`): a page slot per 64-byte page, and the heads and positions records of
    * the pages split (one each) or patterned (one per distinct record: pages with equal positions share it), and the
-   * two records of each pending page (`./pages.ts`).
+   * two records of each pending page (`./pending.ts`).
    */
   tableBytes: number;
   /** Bytes of the Info records linked from a word table (each `Info.SIZE` Int32), shared lists' headers included. */
@@ -70,7 +70,7 @@ export function shadowCensus(s: StateViews): ShadowCensus {
       census.pages++;
       const mark = heap[page + MARK];
       if (mark > 0) census.tableBytes += Info.SIZE * 4; // its heads record
-      // pending (`Pages.pendingState` of `./pages.ts`): its list stands for its words as a uniform page's
+      // pending (`PendingPages.pendingState` of `./pending.ts`): its list stands for its words as a uniform page's
       const pending = mark < UNIFORM && Info.SIZE - mark <= top && isPending(heap, mark);
       if (pending)
         census.tableBytes += 2 * Info.SIZE * 4; // its pending record, its sites' record

@@ -37,7 +37,7 @@
  * ({@link Shadow.joined}).
  *
  * **Files.** {@link Shadow} holds the Goldilocks check and the record of an access; it extends the word machinery
- * every live detector uses: the page forms and their split and merge (`./pages.ts`, with the site vectors of
+ * every live detector uses: the pending form (`./pending.ts`), the page forms and their split and merge (`./pages.ts`, with the site vectors of
  * `./site-vectors.ts`) over the Info pool (`./info-pool.ts`), the Info layout being `./records.ts`'. The online peers
  * (`./fasttrack.ts`, `./eraser.ts`) subclass it by overriding the check (the rules, short-circuits and predicate it
  * applies are the shared modules of `../../detectors/`).
@@ -74,7 +74,7 @@ import {
 import { mapCells, raisePosition } from '../memory/sync-list.js';
 import { DATA, LiveLockset } from './lockset.js';
 import { lockSome, unlockSome } from './page-locks.js';
-import { Held, Pages } from './pages.js';
+import { Held, PendingPages } from './pending.js';
 import { Access, Info, Shared, sameList } from './records.js';
 import { siteAt } from './site-vectors.js';
 import { firstWord, headOf, lockOf, MARK, PAGE_INTS, pageEnd, SHARED_SLOT, UNIFORM } from './table.js';
@@ -141,7 +141,7 @@ export const packA = (tag: number, id: number): number => (tag << TAG_SHIFT) | i
  * replaces {@link find} and {@link record}; the word locks, {@link access}, the Info allocation and the counters
  * are shared.
  */
-export class Shadow extends Pages {
+export class Shadow extends PendingPages {
   /** Happens-before memo: per other thread, the largest proven `pos` (see the file header). */
   private known = new Float64Array(16).fill(-1);
   /** The lockset of the walks (reused). */
@@ -298,9 +298,9 @@ export class Shadow extends Pages {
 
   /**
    * {@link accessRun} of a plain access of the bytes `mask` of word `w` (a write when `flags` is WRITE, else a read
-   * of all 8) on page `page` (its lock held) when it can be pending (`Pages.pendingState` of `./pages.ts`): checked
+   * of all 8) on page `page` (its lock held) when it can be pending (`PendingPages.pendingState` of `./pending.ts`): checked
    * against the list the word stands for — the page's list, after this thread's own read or write when it has one
-   * (the owner short-circuit, when it conflicts) — and recorded as pending (`Pages.pend`). A conflict splits the page
+   * (the owner short-circuit, when it conflicts) — and recorded as pending (`PendingPages.pend`). A conflict splits the page
    * first, then the access is recorded as {@link checkRecord} does (unless `stopOnRace`), left in
    * {@link lastConflict}.
    * @returns false when the access cannot be pending (nothing done).

@@ -77,7 +77,7 @@ export class SiteVectors {
 
   /**
    * The `SITE` of one record standing for the 8 words of a page whose sites are the 8 non-negative Int32 of the heap
-   * from index `at` (a pending page's, `Pages.pending` of `./pages.ts`): the site when they are equal, else minus
+   * from index `at` (a pending page's, `PendingPages.pendingState` of `./pending.ts`): the site when they are equal, else minus
    * their site vector's heap index (made if new).
    * @returns that site, or undefined when no vector can be had ({@link siteVector}).
    */

@@ -13,7 +13,7 @@
  *   `-r` < {@link UNIFORM}: patterned (`Pages.pattern` of `./pages.ts`), the first word's list stands for all 8 but for its last
  *   Info's `pos`, that of word k at `r + k` (plus 1; 0: lost), in a positions record that pages with equal
  *   positions share (its word 0 counts their references); or, when that word 0 is negative, *pending*
- *   (`Pages.pending` of `./pages.ts`): the page's list stands for the words one thread has not accessed yet in its
+ *   (`PendingPages.pendingState` of `./pending.ts`): the page's list stands for the words one thread has not accessed yet in its
  *   current epoch, a pending record `r` (not shared) for those it has ({@link isPending}).
  *
  * **Word addresses.** A word is named by one Int32, `2 × slot + k` for word k of the page at heap index `slot` (a
