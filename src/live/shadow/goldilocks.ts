@@ -274,7 +274,7 @@ export class Shadow extends PendingPages {
           (first === Access.MASK || flags === Access.WRITE) &&
           (flags & ~Access.WRITE) === 0 &&
           this.commitPos < 0 &&
-          this.pendingWord(heap, page, w, first, flags, site, stopOnRace)
+          this.pendingWord(page, w, first, flags, site, stopOnRace)
         )
           return 1;
         const from = w;
@@ -301,19 +301,19 @@ export class Shadow extends PendingPages {
    * of all 8) on page `page` (its lock held) when it can be pending (`PendingPages.pendingState` of `./pending.ts`): checked
    * against the list the word stands for — the page's list, after this thread's own read or write when it has one
    * (the owner short-circuit, when it conflicts) — and recorded as pending (`PendingPages.pend`). A conflict splits the page
-   * first, then the access is recorded as {@link checkRecord} does (unless `stopOnRace`), left in
+   * first, then the access is recorded as {@link checkRecord} does (unless `stop`, on a race), left in
    * {@link lastConflict}.
    * @returns false when the access cannot be pending (nothing done).
    */
   private pendingWord(
-    heap: Int32Array,
     page: number,
     w: number,
     mask: number,
     flags: number,
     site: number,
-    stopOnRace: boolean,
+    stop: boolean,
   ): boolean {
+    const heap = this.s.heap;
     const held = this.held;
     const alockA = held.length ? held[held.length - 2] : 0;
     const alockB = held.length ? held[held.length - 1] : 0;
@@ -345,7 +345,7 @@ export class Shadow extends PendingPages {
       this.pend(page, x, k, mask, write, site);
     } else {
       this.splitPage(page);
-      if (!stopOnRace) this.record(w, mask, flags, site);
+      if (!stop) this.record(w, mask, flags, site);
     }
     return true;
   }
