@@ -13,6 +13,9 @@
 //              the one before (montecarlo's paths at size large: every write a word never accessed, its read a
 //              same-epoch hit; 2 × 2^16 accesses a round; one buffer, not one a round: a buffer collected meanwhile
 //              would make the counts of R and 2R rounds differ by more than the rounds);
+//   scatter  — after an `Atomics.add` (a new epoch), each element is read and written once (`g[i] -= 1`), the 8 of a
+//              page in a fixed order that is not the index order (moldyn's `acc[base + 3*j + d] -= f` at size large:
+//              each word's first access in the epoch is a check, on a page written whole the epoch before);
 //   private  — the loops of `checked` over a buffer made after the program's one send and never sent: private to the
 //              thread, its accesses unchecked (docs/RUNTIME.md "Private buffers"). The other patterns' buffers are
 //              public (sent first), as a worker program's are.
@@ -38,6 +41,12 @@ const daxpy = (a, n, col, t) => {
   for (let i = 1; i < n; i++) a[col + i] += t * a[i];
 };
 /** Round r's fresh elements, written in order from the one before (bench/kernels/montecarlo.mjs `simulate`). */
+/** The order `scatter` visits the 8 elements of a page in. */
+const ORDER = [5, 2, 7, 0, 3, 6, 1, 4];
+/** Each element of g read and written once, page by page, in {@link ORDER}. */
+const scatter = () => {
+  for (let p = 0; p < N; p += 8) for (let k = 0; k < 8; k++) g[p + ORDER[k]] -= 1;
+};
 const fresh = (r) => {
   const o = r * N;
   paths[o] = s;
@@ -63,6 +72,10 @@ for (let r = 0; r < rounds; r++) {
     for (let j = 0; j < N; j++) s += p[j];
     Atomics.add(flag, 0, 1);
     for (let j = 0; j < N; j++) p[j] = s + j;
+  } else if (pattern === 'scatter') {
+    Atomics.add(flag, 0, 1);
+    scatter();
+    s += g[ORDER[0]];
   } else if (pattern === 'fresh') {
     fresh(r);
   } else if (pattern === 'atomic') {

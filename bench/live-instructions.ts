@@ -11,7 +11,8 @@
  * Patterns (`bench/live-count.mjs`): `checked`, every access a word check; `filtered`, every access covered by the
  * same-epoch filter; `atomic`, `Atomics.add` and `Atomics.load` calls; `columns`, lufact's daxpy; `fresh`, each round
  * the next part of one buffer written in order (every write a word check of a word never accessed, every read a
- * same-epoch hit); `private`, the `checked` loops over a buffer private to the thread (never sent). R defaults to 10.
+ * same-epoch hit); `scatter`, after a new epoch each element read and written once, a page's 8 in an order not the
+ * index order (moldyn's forces at size large); `private`, the `checked` loops over a buffer private to the thread (never sent). R defaults to 10.
  * Prints per pattern and
  * build the two counts and the instructions per access, then the ratio current / base. Needs valgrind (Debian
  * package `valgrind`). Exit code 2 for bad arguments or a missing valgrind.
@@ -22,7 +23,7 @@ import { describeMachine, ROOT } from '../scripts/child.js';
 import { countInstructions, hasValgrind } from './cachegrind.js';
 import { buildRevision } from './revision.js';
 
-const PATTERNS = ['checked', 'filtered', 'atomic', 'columns', 'fresh', 'private'];
+const PATTERNS = ['checked', 'filtered', 'atomic', 'columns', 'fresh', 'scatter', 'private'];
 /** Element accesses of one round of bench/live-count.mjs. */
 const PER_ROUND = 2 * (1 << 16);
 

@@ -46,7 +46,7 @@ function lists(s: StateViews, base: number): string {
 describe('range checks: the Owner case', () => {
   test('leaves the state of the per-access checks, epoch after epoch', () => {
     const a = setUp();
-    const b = setUp();
+    const b = setUp(false);
     // words 3–28 (the first and last pages partly), read then written, each kind twice, with a new epoch between
     const steps: Array<[number, number, number]> = [
       [0, 5, 1],
@@ -117,7 +117,7 @@ describe('range checks: the Owner case', () => {
 describe('range checks: runs of some bytes of each word', () => {
   test("leave the state of the per-access checks: crypt's 8 bytes per word at 8 sites, read then written", () => {
     const a = setUp();
-    const b = setUp();
+    const b = setUp(false);
     for (const [flags, pos] of [
       [0, 1],
       [Access.WRITE, 1],
@@ -138,7 +138,7 @@ describe('range checks: runs of some bytes of each word', () => {
       Array.from({ length: 8 }, (_, byte) => [word, 26, flags, 10 + byte, 1 << byte]).flat();
     const pagesOf = (word: number) => Int32Array.from({ length: 4 }, (_, k) => lockOf(word) + k * PAGE_INTS);
     const a = setUp();
-    const b = setUp();
+    const b = setUp(false);
     for (const [flags, pos] of [
       [0, 1],
       [Access.WRITE, 2],
@@ -152,7 +152,7 @@ describe('range checks: runs of some bytes of each word', () => {
       assert.equal(lists(a.s, a.base), lists(b.s, b.base));
     }
     // another thread's unordered write of byte 6 of word 20: the lanes' one check finds it, nothing is recorded
-    const c = setUp();
+    const c = setUp(false);
     assert.equal(c.two.access(c.base + 20, 0x40, Access.WRITE, 5, true), undefined);
     const before = lists(c.s, c.base);
     assert.equal(c.one.accessRuns(lanes(c.base + 3, 0), pagesOf(c.base + 3), 4), false);
@@ -160,7 +160,7 @@ describe('range checks: runs of some bytes of each word', () => {
   });
 
   test("another thread's unordered write of one byte conflicts with that byte only; a conflict records nothing", () => {
-    const { s, base, one, two } = setUp();
+    const { s, base, one, two } = setUp(false);
     for (let w = 0; w < 32; w++) assert.equal(two.access(base + w, 0x01, Access.WRITE, 5, true), undefined);
     const before = lists(s, base);
     assert.equal(run(one, base + 1, 30, 0, 6, 0x01), false);

@@ -36,7 +36,7 @@ function permutation(seed: number): number[] {
  * the page's words in the order `order` (moldyn's phases: another owner's history, then this thread's epoch).
  */
 function rewrite(order: number[]): { s: StateViews; base: number; one: Shadow; uniformAfter: boolean[] } {
-  const { s, base, one, two } = twoThreads();
+  const { s, base, one, two } = twoThreads(false);
   two.accessRun(base, 8, Access.MASK, Access.MASK, Access.WRITE, 30, true);
   assert.equal(mark(s, base), UNIFORM);
   const lock = packA(Tag.Named, 9);

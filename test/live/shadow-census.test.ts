@@ -35,7 +35,7 @@ describe('shadow census', () => {
   });
 
   test('a split page takes its heads record when a word other than its first is recorded, and frees it merged', () => {
-    const { s, base, one } = twoThreads();
+    const { s, base, one } = twoThreads(false);
     one.access(base, 0xff, Access.WRITE, 7, true); // page 0, word 0 only: its head is in the page slot
     assert.equal(shadowCensus(s).tableBytes, 4 * 16);
     one.access(base + 5, 0xff, Access.WRITE, 7, true);

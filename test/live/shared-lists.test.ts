@@ -140,7 +140,7 @@ describe('shared lists', () => {
   });
 
   test('a shared list is freed when no page points to it and its thread offers another', () => {
-    const { s, base, one } = twoThreads();
+    const { s, base, one } = twoThreads(false);
     writePages(one, base, 2);
     const h = header(s, base);
     const shared = s.heap[h + Shared.FIRST];

@@ -8,7 +8,7 @@
  */
 import { CTL, rawAtomics, type StateViews } from '../memory/state.js';
 import { Info } from './goldilocks.js';
-import { MARK, PAGE_INTS, SHARED_SLOT, tablePages, UNIFORM } from './table.js';
+import { isPending, MARK, PAGE_INTS, SHARED_SLOT, tablePages, UNIFORM } from './table.js';
 
 /** What the shadow heap holds, in bytes and counts. */
 export interface ShadowCensus {
@@ -16,7 +16,8 @@ export interface ShadowCensus {
   heapBytes: number;
   /**
    * Bytes of the word tables (`./table.ts`): a page slot per 64-byte page, and the heads and positions records of
-   * the pages split (one each) or patterned (one per distinct record: pages with equal positions share it).
+   * the pages split (one each) or patterned (one per distinct record: pages with equal positions share it), and the
+   * two records of each pending page (`./pending.ts`).
    */
   tableBytes: number;
   /** Bytes of the Info records linked from a word table (each `Info.SIZE` Int32), shared lists' headers included. */
@@ -69,7 +70,11 @@ export function shadowCensus(s: StateViews): ShadowCensus {
       census.pages++;
       const mark = heap[page + MARK];
       if (mark > 0) census.tableBytes += Info.SIZE * 4; // its heads record
-      if (mark < UNIFORM) {
+      // pending (`PendingPages.pendingState` of `./pending.ts`): its list stands for its words as a uniform page's
+      const pending = mark < UNIFORM && Info.SIZE - mark <= top && isPending(heap, mark);
+      if (pending)
+        census.tableBytes += 2 * Info.SIZE * 4; // its pending record, its sites' record
+      else if (mark < UNIFORM) {
         census.patternPages++;
         if (!positions.has(mark)) census.tableBytes += Info.SIZE * 4; // its positions record, counted once
         positions.add(mark);
@@ -84,7 +89,7 @@ export function shadowCensus(s: StateViews): ShadowCensus {
         if (headers.has(h)) continue; // counted once
         headers.add(h);
         shared += 1 + listLength(heap, heap[page + 1], top);
-      } else if (uniform) own += listLength(heap, heap[page + 1], top);
+      } else if (uniform || pending) own += listLength(heap, heap[page + 1], top);
       else {
         split += listLength(heap, heap[page + 1], top);
         if (mark > 0 && mark + Info.SIZE <= top)

@@ -40,7 +40,7 @@ import {
 import { LIVE_DETECTORS } from '../options.js';
 import { LaneBatch } from './batch.js';
 import { Info, objectKey, type Shadow, threadKey } from './goldilocks.js';
-import { MARK, PAGE_INTS, tablePages, UNIFORM } from './table.js';
+import { isPending, MARK, PAGE_INTS, tablePages, UNIFORM } from './table.js';
 
 /**
  * Collects the list if it is due and no other thread is collecting it. Call with no lock held but possibly the
@@ -103,7 +103,10 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number): number {
   /** Starts by key (`owner@pos`, or `#record`). */
   const starts = new Map<string, Start>();
   try {
-    const pages = forEachPage(s, (page) => collectStarts(s, page, cut, starts));
+    const pages = forEachPage(s, (page) => {
+      if (isPending(s.heap, s.heap[page + MARK])) shadow.splitPage(page); // its pending accesses: Infos
+      collectStarts(s, page, cut, starts);
+    });
     evaluateStarts(s, [...starts.values()], cut);
     forEachPage(s, (page) => {
       if (s.heap[page + MARK] < UNIFORM) shadow.splitPage(page); // patterned: a list per word, each its position

@@ -37,7 +37,7 @@
  * ({@link Shadow.joined}).
  *
  * **Files.** {@link Shadow} holds the Goldilocks check and the record of an access; it extends the word machinery
- * every live detector uses: the page forms and their split and merge (`./pages.ts`, with the site vectors of
+ * every live detector uses: the pending form (`./pending.ts`), the page forms and their split and merge (`./pages.ts`, with the site vectors of
  * `./site-vectors.ts`) over the Info pool (`./info-pool.ts`), the Info layout being `./records.ts`'. The online peers
  * (`./fasttrack.ts`, `./eraser.ts`) subclass it by overriding the check (the rules, short-circuits and predicate it
  * applies are the shared modules of `../../detectors/`).
@@ -74,7 +74,7 @@ import {
 import { mapCells, raisePosition } from '../memory/sync-list.js';
 import { DATA, LiveLockset } from './lockset.js';
 import { lockSome, unlockSome } from './page-locks.js';
-import { Pages } from './pages.js';
+import { Held, PendingPages } from './pending.js';
 import { Access, Info, Shared, sameList } from './records.js';
 import { siteAt } from './site-vectors.js';
 import { firstWord, headOf, lockOf, MARK, PAGE_INTS, pageEnd, SHARED_SLOT, UNIFORM } from './table.js';
@@ -141,7 +141,7 @@ export const packA = (tag: number, id: number): number => (tag << TAG_SHIFT) | i
  * replaces {@link find} and {@link record}; the word locks, {@link access}, the Info allocation and the counters
  * are shared.
  */
-export class Shadow extends Pages {
+export class Shadow extends PendingPages {
   /** Happens-before memo: per other thread, the largest proven `pos` (see the file header). */
   private known = new Float64Array(16).fill(-1);
   /** The lockset of the walks (reused). */
@@ -269,6 +269,14 @@ export class Shadow extends Pages {
             : this.find(w0, first, flags, w & 7);
           return 1;
         }
+        if (
+          n === 1 &&
+          (first === Access.MASK || flags === Access.WRITE) &&
+          (flags & ~Access.WRITE) === 0 &&
+          this.commitPos < 0 &&
+          this.pendingWord(page, w, first, flags, site, stopOnRace)
+        )
+          return 1;
         const from = w;
         this.splitPage(page);
         for (; w < stop; w++) {
@@ -286,6 +294,60 @@ export class Shadow extends Pages {
       }
     }
     return n;
+  }
+
+  /**
+   * {@link accessRun} of a plain access of the bytes `mask` of word `w` (a write when `flags` is WRITE, else a read
+   * of all 8) on page `page` (its lock held) when it can be pending (`PendingPages.pendingState` of `./pending.ts`): checked
+   * against the list the word stands for — the page's list, after this thread's own read or write when it has one
+   * (the owner short-circuit, when it conflicts) — and recorded as pending (`PendingPages.pend`). A conflict splits the page
+   * first, then the access is recorded as {@link checkRecord} does (unless `stop`, on a race), left in
+   * {@link lastConflict}.
+   * @returns false when the access cannot be pending (nothing done).
+   */
+  private pendingWord(
+    page: number,
+    w: number,
+    mask: number,
+    flags: number,
+    site: number,
+    stop: boolean,
+  ): boolean {
+    const heap = this.s.heap;
+    const held = this.held;
+    const alockA = held.length ? held[held.length - 2] : 0;
+    const alockB = held.length ? held[held.length - 1] : 0;
+    const now = this.now();
+    const k = w & 7;
+    const write = flags !== 0;
+    const state = this.pendingState(heap, page, k, mask, write, site, now, alockA, alockB);
+    if (state === Held.NONE) return false;
+    const counts = this.counts;
+    if (
+      state === Held.WRITTEN ||
+      (write && (state === Held.READ || (state === Held.PART && mask === Access.MASK)))
+    ) {
+      // this thread's own read or write, conflicting
+      counts[STAT.checks]++;
+      counts[STAT.shortCircuitOwner]++;
+    }
+    let c: Conflict | undefined;
+    if (state === Held.WRITTEN)
+      counts[STAT.accesses]++; // its list: this thread's write alone
+    else
+      c = this.shortCircuited(heap, page + 1, mask, flags)
+        ? undefined
+        : this.find(firstWord(page), mask, flags, k);
+    this.lastConflict = c;
+    if (c === undefined) {
+      const mark = heap[page + MARK];
+      const x = mark === UNIFORM ? this.openPending(page, now, alockA, alockB) : -mark;
+      this.pend(page, x, k, mask, write, site);
+    } else {
+      this.splitPage(page);
+      if (!stop) this.record(w, mask, flags, site);
+    }
+    return true;
   }
 
   /**

@@ -3,9 +3,10 @@
  * page's 8 words keep their lists of Info records (`./records.ts`) — split, one list per word (a heads record for
  * words 1–7), or kept as one list for all 8: uniform ({@link Pages.uniform}), shared with other pages
  * ({@link Pages.shareList}), patterned ({@link Pages.pattern}) or by site vectors (`./site-vectors.ts`) — and the
- * moves between these forms: {@link Pages.splitPage}, {@link Pages.merge}. Issue 24 §1 (memory); adaptive
+ * moves between these forms: {@link Pages.splitPage}, {@link Pages.merge}; the pending form is `./pending.ts`'. Issue
+ * 24 §1 (memory); adaptive
  * granularity as FastTrack's coarse array shadows (PLDI'09 §5). Every method is called with the page's check lock
- * held. The checks themselves are `Shadow` of `./goldilocks.ts`, which extends this class.
+ * held. The checks themselves are `Shadow` of `./goldilocks.ts`, which extends this class (through `./pending.ts`).
  */
 import { retainLockset } from '../memory/locksets.js';
 import { InfoPool } from './info-pool.js';
@@ -135,14 +136,14 @@ export class Pages extends InfoPool {
    * A heads record (`./table.ts`) for a page to be split: an Info-sized record of the pool, zeroed (no word has a
    * list yet), to be linked by one store to the page's `MARK`.
    */
-  private newRecord(): number {
+  protected newRecord(): number {
     const r = this.free.pop() ?? this.allocInfo();
     zeroRecord(this.s.heap, r);
     return r;
   }
 
   /** Frees a heads or positions record `r` that no page links any more (its words zeroed: none is an Info's). */
-  private releaseRecord(r: number): void {
+  protected releaseRecord(r: number): void {
     zeroRecord(this.s.heap, r);
     this.release(r);
   }
@@ -284,7 +285,7 @@ export class Pages extends InfoPool {
   }
 
   /** Frees the Infos of the list from Info `e` (unlinked: no page reaches it). */
-  private releaseList(e: number): void {
+  protected releaseList(e: number): void {
     const heap = this.s.heap;
     while (e !== 0) {
       const next = heap[e + Info.NEXT];
@@ -366,7 +367,7 @@ export class Pages extends InfoPool {
   }
 
   /** This thread's site vectors ({@link mergeSites}), allocated from its Info pool. */
-  private readonly siteVectors = new SiteVectors(this.s, () => this.free.pop() ?? this.allocInfo());
+  protected readonly siteVectors = new SiteVectors(this.s, () => this.free.pop() ?? this.allocInfo());
 
   /**
    * Are the lists from head `head` ({@link headOf}; 0: none) of a split page's word and from head `first` (its page's

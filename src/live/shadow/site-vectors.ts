@@ -76,6 +76,24 @@ export class SiteVectors {
   }
 
   /**
+   * The `SITE` of one record standing for the 8 words of a page whose sites are the 8 non-negative Int32 of the heap
+   * from index `at` (a pending page's, `PendingPages.pendingState` of `./pending.ts`): the site when they are equal, else minus
+   * their site vector's heap index (made if new).
+   * @returns that site, or undefined when no vector can be had ({@link siteVector}).
+   */
+  siteOf(heap: Int32Array, at: number): number | undefined {
+    const vector = this.siteWords;
+    let same = true;
+    for (let k = 0; k < 8; k++) {
+      vector[k] = heap[at + k];
+      same &&= vector[k] === vector[0];
+    }
+    if (same) return vector[0];
+    const v = this.siteVector(vector);
+    return v === 0 ? undefined : -v;
+  }
+
+  /**
    * The heap index of the site vector of the 8 sites `sites` (non-negative), made if new; 0 when this thread has made
    * {@link SITE_VECTORS_MAX} already, or made another vector of the same hash (the page then stays split).
    */

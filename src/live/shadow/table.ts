@@ -12,7 +12,9 @@
  *   `r` > 0: split, the head of word k (1–7) at `r + k` (`r + 0`: the merge's hint, `Pages.merge`); {@link UNIFORM}: the first word's list stands for all 8;
  *   `-r` < {@link UNIFORM}: patterned (`Pages.pattern` of `./pages.ts`), the first word's list stands for all 8 but for its last
  *   Info's `pos`, that of word k at `r + k` (plus 1; 0: lost), in a positions record that pages with equal
- *   positions share (its word 0 counts their references).
+ *   positions share (its word 0 counts their references); or, when that word 0 is negative, *pending*
+ *   (`PendingPages.pendingState` of `./pending.ts`): the page's list stands for the words one thread has not accessed yet in its
+ *   current epoch, a pending record `r` (not shared) for those it has ({@link isPending}).
  *
  * **Word addresses.** A word is named by one Int32, `2 × slot + k` for word k of the page at heap index `slot` (a
  * multiple of 4): the page is `(word >> 1) & -4` ({@link lockOf}), the word in it `word & 7`, and the words of a
@@ -29,6 +31,11 @@ export const SHARED_SLOT = 2;
 export const MARK = 3;
 /** {@link MARK} of a uniform page (`Shadow.uniform`). */
 export const UNIFORM = -1;
+/**
+ * Is a page of {@link MARK} `mark` pending (see the file header)? Its mark is then minus its pending record, whose
+ * word 0 is negative (a positions record's counts its references: at least 1).
+ */
+export const isPending = (heap: Int32Array, mark: number): boolean => mark < UNIFORM && heap[-mark] < 0;
 /** The page slot (its check lock's heap index) of the word at address `word`. */
 export const lockOf = (word: number): number => (word >> 1) & -PAGE_INTS;
 /** The address of the first word of the page at slot `page`. */

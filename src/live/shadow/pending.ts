@@ -1,0 +1,258 @@
+/**
+ * **Pending pages** of the live shadow (issue 24 §1, speed at size large; docs/RUNTIME.md): the form of a page
+ * whose list stands for the words a thread has not accessed yet in its epoch, and a pending record for those it has
+ * ({@link PendingPages.pendingState}), over the page forms of `./pages.ts`; the checks of its words are `Shadow`'s
+ * (`./goldilocks.ts`, which extends this class). Every method is called with the page's check lock held.
+ */
+import { Pages } from './pages.js';
+import { Access, Info } from './records.js';
+import { firstWord, isPending, MARK, SHARED_SLOT, UNIFORM } from './table.js';
+
+/**
+ * The words of a pending record (`PendingPages.pendingState`; an Info-sized record of the pool, its owner, `pos` and alock at
+ * `Info`'s indices).
+ */
+// biome-ignore lint/suspicious/noConstEnum: as `Info` of `./records.ts`
+const enum Pending {
+  /**
+   * `~(read | READS)`, bit k of `read` set when word k holds the owner's read, {@link READS} when a read can be pending
+   * (negative: `isPending` of `./table.ts`).
+   */
+  STATE = 0,
+  /** The heap index of the record of the 8 words' sites of their access (an Info-sized record; the others' 0). */
+  SITES = 1,
+  OWNER = 2,
+  POS = 3,
+  /** The bytes of words 0–3 the owner wrote, 8 bits a word (word k's at bit 8k). */
+  LOW = 4,
+  ALOCK_A = 5,
+  ALOCK_B = 6,
+  /** Those of words 4–7. */
+  HIGH = 7,
+}
+
+/**
+ * The bit of a pending record's {@link Pending.STATE} set when the page's list holds no plain read of the owner's: a
+ * read's record then adds one Info in front of it.
+ */
+const READS = 0x100;
+
+/** The bytes of word `k` (0–7) that pending record `x` holds the owner's write of. */
+const writtenBytes = (heap: Int32Array, x: number, k: number): number =>
+  (heap[x + (k < 4 ? Pending.LOW : Pending.HIGH)] >>> (8 * (k & 3))) & 0xff;
+
+/** What a word of a pending page holds ({@link PendingPages.pendingState}). */
+// biome-ignore lint/suspicious/noConstEnum: as `Info` of `./records.ts`
+export const enum Held {
+  /** The access cannot be pending: the page is split first. */
+  NONE = -1,
+  /** The page's list (the word not accessed yet). */
+  LIST = 0,
+  /** The owner's read, then the page's list. */
+  READ = 1,
+  /** The owner's write of all its bytes, alone. */
+  WRITTEN = 2,
+  /** The owner's write of some of its bytes, alone (the page's list is empty). */
+  PART = 3,
+}
+
+/** The page machinery of `./pages.ts` with pending pages (see the file header). */
+export class PendingPages extends Pages {
+  /**
+   * {@link Pages.splitPage}, which makes a pending page 8 words with their own lists first ({@link unpend}). Lock held.
+   */
+  override splitPage(page: number): void {
+    const heap = this.s.heap;
+    const mark = heap[page + MARK];
+    if (mark < UNIFORM && isPending(heap, mark)) this.unpend(page, -mark);
+    else super.splitPage(page);
+  }
+
+  /**
+   * **Pending pages** (issue 24 §1, speed at size large): the first accesses of a thread in an epoch to the words of a
+   * uniform page — moldyn's forces, each word read and written once or twice per phase, in no order; raytracer's
+   * pixels, two to a word — would split it (7 copies of its list) and merge it back once the 8 words agree. When they
+   * are plain accesses of whole words (or writes of part of a word, on a page whose list is empty), the page keeps its
+   * list L instead, for the words the thread has not accessed yet, and a pending record of the thread's `pos` and
+   * alock, and of the words it read (their list: its read, then L, as `Shadow.record` leaves it when L holds no plain
+   * read of the thread's) and of the bytes of each word it wrote (its write alone: what a write of all the bytes
+   * leaves, or writes of disjoint bytes at one site, widened), each word with its site (a record of 8 sites). Once
+   * every word is read or every word written whole, the page is uniform again, its list one Info in front of L or in
+   * place of it, with a site vector (`./site-vectors.ts`). Any other access — another thread, epoch or alock, a
+   * partial read, an atomic, a read after a write, a range check, the collector — splits it first
+   * ({@link splitPage}: {@link unpend}), each word with the list it stands for. The checks of a pending word are
+   * `Shadow`'s, against L. Off where pages are not kept whole or lists not shared (the online peers), and in a
+   * transaction's commit.
+   *
+   * {@link Held} of word `k` of page `page` (its lock held) for a plain access of its bytes `mask` at `site` (a write
+   * when `write`; a read of all 8 bytes) by this thread at list position `now` with the alock (`alockA`, `alockB`):
+   * {@link Held.NONE} when the access cannot be pending; an unsplit empty page becomes uniform ({@link uniform}).
+   */
+  protected pendingState(
+    heap: Int32Array,
+    page: number,
+    k: number,
+    mask: number,
+    write: boolean,
+    site: number,
+    now: number,
+    alockA: number,
+    alockB: number,
+  ): Held {
+    if (!this.pendingPages || !this.listsShared) return Held.NONE;
+    const whole = mask === Access.MASK;
+    const mark = heap[page + MARK];
+    if (!isPending(heap, mark)) {
+      if (!this.uniform(heap, page)) return Held.NONE;
+      if (!whole) return heap[page + 1] === 0 ? Held.LIST : Held.NONE;
+      return write || this.noOwnRead(heap, heap[page + 1]) ? Held.LIST : Held.NONE;
+    }
+    const x = -mark;
+    if (
+      heap[x + Pending.OWNER] !== this.t ||
+      heap[x + Pending.POS] !== now ||
+      heap[x + Pending.ALOCK_A] !== alockA ||
+      heap[x + Pending.ALOCK_B] !== alockB
+    )
+      return Held.NONE;
+    const bytes = writtenBytes(heap, x, k);
+    // a read after a write adds an Info; so does a write of part of a word after a write of other bytes at another site
+    // (or of some of the same bytes, which takes them from the first)
+    if (bytes === Access.MASK) return write && whole ? Held.WRITTEN : Held.NONE;
+    if (bytes !== 0)
+      return write && (whole || ((bytes & mask) === 0 && heap[heap[x + Pending.SITES] + k] === site))
+        ? Held.PART
+        : Held.NONE;
+    const state = ~heap[x + Pending.STATE];
+    if (state & (1 << k)) return whole ? Held.READ : Held.NONE;
+    if (!whole) return heap[page + 1] === 0 ? Held.LIST : Held.NONE;
+    return write || (state & READS) !== 0 ? Held.LIST : Held.NONE;
+  }
+
+  /** Pending pages are used (see {@link pendingState}); a checker without them keeps the split form's steps. */
+  protected pendingPages = true;
+
+  /** Does the list from Info `e` hold no plain read (nor atomic read) of this thread's? */
+  private noOwnRead(heap: Int32Array, e: number): boolean {
+    for (; e !== 0; e = heap[e + Info.NEXT])
+      if (heap[e + Info.OWNER] === this.t && (heap[e + Info.FLAGS] & Access.WRITE) === 0) return false;
+    return true;
+  }
+
+  /**
+   * Uniform page `page` (its lock held) becomes pending ({@link pendingState}) for this thread at list position `now`
+   * with the alock (`alockA`, `alockB`), no word accessed yet: its records filled, then linked by one store.
+   * @returns the pending record.
+   */
+  protected openPending(page: number, now: number, alockA: number, alockB: number): number {
+    const sites = this.newRecord();
+    const x = this.free.pop() ?? this.allocInfo();
+    const heap = this.s.heap;
+    heap[x + Pending.STATE] = ~(this.noOwnRead(heap, heap[page + 1]) ? READS : 0);
+    heap[x + Pending.SITES] = sites;
+    heap[x + Pending.OWNER] = this.t;
+    heap[x + Pending.POS] = now;
+    heap[x + Pending.LOW] = 0;
+    heap[x + Pending.ALOCK_A] = alockA;
+    heap[x + Pending.ALOCK_B] = alockB;
+    heap[x + Pending.HIGH] = 0;
+    heap[page + MARK] = -x;
+    return x;
+  }
+
+  /**
+   * Word `k` of pending page `page` (its lock held, record `x`; {@link pendingState} not {@link Held.NONE}, the
+   * access checked) holds this thread's plain access of its bytes `mask` (a write when `write`) at `site`: the page is
+   * uniform again when the access completes it (see {@link pendingState}).
+   */
+  protected pend(page: number, x: number, k: number, mask: number, write: boolean, site: number): void {
+    const heap = this.s.heap;
+    // STATE holds the read bits inverted
+    if (write) {
+      heap[x + Pending.STATE] |= 1 << k; // no read of word k: a write replaces it
+      heap[x + (k < 4 ? Pending.LOW : Pending.HIGH)] |= mask << (8 * (k & 3));
+    } else heap[x + Pending.STATE] &= ~(1 << k);
+    heap[heap[x + Pending.SITES] + k] = site;
+    const read = ~heap[x + Pending.STATE] & 0xff;
+    if (read === 0xff) this.complete(page, x, false);
+    else if (heap[x + Pending.LOW] === -1 && heap[x + Pending.HIGH] === -1) this.complete(page, x, true);
+  }
+
+  /**
+   * Pending page `page` (record `x`), whose 8 words all hold this thread's read (or all its write of every byte,
+   * `written`), becomes uniform: its list that Info, with the words' sites ({@link SiteVectors.siteOf}), in front of
+   * the page's list (or in place of it). It stays pending when no site vector can be had. Lock held.
+   */
+  private complete(page: number, x: number, written: boolean): void {
+    let heap = this.s.heap;
+    const site = this.siteVectors.siteOf(heap, heap[x + Pending.SITES]);
+    if (site === undefined) return;
+    const e = this.free.pop() ?? this.allocInfo();
+    heap = this.s.heap;
+    this.pendingInfo(heap, x, e, written ? Access.MASK : 0, site);
+    if (written) {
+      const h = heap[page + SHARED_SLOT];
+      const old = heap[page + 1];
+      heap[page + 1] = e;
+      heap[page + SHARED_SLOT] = 0;
+      if (h !== 0) this.addRefs(h, -1);
+      else this.releaseList(old);
+    } else {
+      if (heap[page + SHARED_SLOT] !== 0) this.ownList(page); // its Infos follow the new one: its own copy
+      heap = this.s.heap;
+      heap[e + Info.NEXT] = heap[page + 1];
+      heap[page + 1] = e;
+    }
+    heap[page + MARK] = UNIFORM;
+    this.releaseRecord(heap[x + Pending.SITES]);
+    this.releaseRecord(x);
+    this.shareList(page);
+  }
+
+  /**
+   * Info `e` is the access of pending record `x` at `site`: its write of the bytes `written`, or its read of all 8
+   * when `written` is 0; `NEXT` 0.
+   */
+  private pendingInfo(heap: Int32Array, x: number, e: number, written: number, site: number): void {
+    heap[e + Info.NEXT] = 0;
+    heap[e + Info.FLAGS] = written !== 0 ? written | Access.WRITE : Access.MASK;
+    heap[e + Info.OWNER] = heap[x + Pending.OWNER];
+    heap[e + Info.POS] = heap[x + Pending.POS];
+    heap[e + Info.SITE] = site;
+    heap[e + Info.ALOCK_A] = heap[x + Pending.ALOCK_A];
+    heap[e + Info.ALOCK_B] = heap[x + Pending.ALOCK_B];
+    heap[e + Info.LS] = 0;
+  }
+
+  /**
+   * Pending page `page` (record `x`) becomes 8 words with their own lists ({@link pendingState}): the page, uniform
+   * again with its list, is split, then each word its owner accessed gets its Info, in front of its copy of the list
+   * (a read) or in place of it (a write). A thread stopped in between leaves words without their pending access (a
+   * missed race, never a false alarm, as a stopped {@link splitPage}) or the records not freed (a leak). Lock held.
+   */
+  private unpend(page: number, x: number): void {
+    let heap = this.s.heap;
+    heap[page + MARK] = UNIFORM;
+    this.splitPage(page);
+    const read = ~heap[x + Pending.STATE];
+    const sites = heap[x + Pending.SITES];
+    const w0 = firstWord(page);
+    for (let k = 0; k < 8; k++) {
+      const written = writtenBytes(heap, x, k);
+      if (written === 0 && (read & (1 << k)) === 0) continue;
+      const e = this.free.pop() ?? this.allocInfo();
+      const head = this.headFor(w0 + k);
+      heap = this.s.heap;
+      this.pendingInfo(heap, x, e, written, heap[sites + k]);
+      if (written !== 0) {
+        this.releaseList(heap[head]);
+        heap[head] = e;
+      } else {
+        heap[e + Info.NEXT] = heap[head];
+        heap[head] = e;
+      }
+    }
+    this.releaseRecord(sites);
+    this.releaseRecord(x);
+  }
+}

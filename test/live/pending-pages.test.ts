@@ -1,0 +1,186 @@
+/**
+ * Pending pages (`src/live/shadow/pending.ts` `PendingPages.pendingState`, issue 24 §1 speed at size large): a thread's
+ * first plain whole-word accesses of a uniform page in an epoch are kept beside the page's list instead of splitting
+ * it. Property: over random programs — three threads, two pages, accesses in random word orders (whole words mostly,
+ * some halves, some atomic, some runs over a page), lock releases and acquires between them, stopping at a race or
+ * not — every access gets the verdict (conflict or none, its owner and site) that the per-word form gives, a checker
+ * whose every word keeps its own list (no uniform page: `uniformPages` off).
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { Buffers } from '../../src/live/buffers.js';
+import { appendCell, createState, ensureThread, StateViews, Tag } from '../../src/live/memory/state.js';
+import { Access, type Conflict, Info, packA, Shadow } from '../../src/live/shadow/goldilocks.js';
+import { isPending, lockOf, MARK, UNIFORM } from '../../src/live/shadow/table.js';
+import { SyncKind } from '../../src/model/sync.js';
+
+/** The per-word form: every word its own list. */
+class PerWord extends Shadow {
+  protected override uniformPages = false;
+}
+
+const THREADS = 3;
+const WORDS = 32; // four pages
+
+/** A fresh state with threads 1–3, a registered 4-page buffer, and each thread's checker made by `make`. */
+function world(make: (s: StateViews, t: number) => Shadow) {
+  const s = new StateViews(createState({ onRace: 0, detector: 0, shadowLimit: 64 }));
+  for (let t = 1; t <= THREADS; t++) ensureThread(s, t);
+  const buffers = new Buffers(s);
+  const base = buffers.baseOf(buffers.register(new SharedArrayBuffer(4 * 64)));
+  const checkers = [undefined, ...Array.from({ length: THREADS }, (_, i) => make(s, i + 1))];
+  return { s, base, checkers: checkers as Shadow[] };
+}
+
+/** A seeded generator of numbers in [0, 1) (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** What a check answered, for comparison. */
+const verdict = (c: Conflict | undefined): string => (c === undefined ? 'none' : `T${c.owner}@${c.site}`);
+
+/**
+ * Runs the random program of `seed` on both checkers, asserting equal verdicts access by access.
+ * @returns how many accesses found the page they touched pending afterwards (the form exercised).
+ */
+function compare(seed: number, ops: number): number {
+  const r = random(seed);
+  const pick = (n: number): number => Math.floor(r() * n);
+  const a = world((s, t) => new Shadow(s, t));
+  const b = world((s, t) => new PerWord(s, t));
+  let pending = 0;
+  // a thread sweeps a page in a random order for a while, as moldyn's force loop does
+  let order: number[] = [];
+  let sweeper = 1;
+  /** One access on both checkers, its verdicts compared. */
+  const both = (
+    t: number,
+    word: number,
+    mask: number,
+    flags: number,
+    site: number,
+    stop: boolean,
+    at: string,
+  ) => {
+    const got = verdict(a.checkers[t].access(a.base + word, mask, flags, site, stop));
+    const want = verdict(b.checkers[t].access(b.base + word, mask, flags, site, stop));
+    const what = flags & Access.WRITE ? 'writes' : 'reads';
+    assert.equal(got, want, `seed ${seed}, op ${at}: T${t} ${what} bytes ${mask} of word ${word}`);
+  };
+  // of the sweep: 0 reads, 1 writes, 2 read-modify-writes, 3 any, 4 writes of the two halves of each word (Int32
+  // pixels, raytracer's), at one site or two
+  let kind = 0;
+  let start = 0; // its page's first word
+  for (let i = 0; i < ops; i++) {
+    const roll = r();
+    if (roll < 0.06) {
+      // a synchronization: a release or an acquire of one of two locks, the same cell in both states
+      const t = 1 + pick(THREADS);
+      const kind = r() < 0.5 ? SyncKind.Release : SyncKind.Acquire;
+      const lock = packA(Tag.Named, 1 + pick(2));
+      for (const w of [a, b]) w.checkers[t].pos = appendCell(w.s, kind, t, lock, 0) + 1;
+      continue;
+    }
+    if (order.length === 0 || r() < 0.05) {
+      sweeper = 1 + pick(THREADS);
+      kind = pick(5);
+      start = 8 * pick(WORDS / 8);
+      order = Array.from({ length: 8 }, (_, k) => start + k).sort(() => r() - 0.5);
+    }
+    const t = r() < 0.85 ? sweeper : 1 + pick(THREADS);
+    const word = order.length > 0 && r() < 0.9 ? (order.pop() as number) : pick(WORDS);
+    const m = r();
+    const mask = m < 0.85 ? Access.MASK : m < 0.93 ? 0x0f : 0xf0;
+    const swept = t === sweeper && word >> 3 === start >> 3 && kind < 3;
+    const flags = ((swept ? kind === 1 : r() < 0.5) ? Access.WRITE : 0) | (r() < 0.03 ? Access.ATOMIC : 0);
+    const site = 10 + pick(4);
+    const stop = r() < 0.7;
+    if (roll < 0.1) {
+      // a run over a whole page (a bulk operation)
+      const first = word & ~7;
+      // as the runtime's range check does (src/live/runtime.ts): on from the word after each stop, its first
+      // conflict reported
+      const seen = [a, b].map((w) => {
+        const shadow = w.checkers[t];
+        let reported: Conflict | undefined;
+        for (let x = first; x < first + 8; ) {
+          x += shadow.accessRun(
+            w.base + x,
+            first + 8 - x,
+            Access.MASK,
+            Access.MASK,
+            flags & Access.WRITE,
+            site,
+            stop,
+          );
+          reported ??= shadow.lastConflict;
+          if (shadow.lastConflict !== undefined && stop) break;
+        }
+        return verdict(reported);
+      });
+      assert.equal(seen[0], seen[1], `seed ${seed}, op ${i}: T${t} run over words ${first}–${first + 7}`);
+      continue;
+    }
+    if (kind === 4 && t === sweeper && word >> 3 === start >> 3) {
+      const low = r() < 0.5;
+      both(t, word, low ? 0x0f : 0xf0, Access.WRITE, site, stop, `${i}`);
+      both(t, word, low ? 0xf0 : 0x0f, Access.WRITE, r() < 0.7 ? site : 10 + pick(4), stop, `${i}'`);
+    } else both(t, word, mask, flags, site, stop, `${i}`);
+    if (flags === 0 && (swept ? kind === 2 : r() < 0.3))
+      both(t, word, mask, Access.WRITE, site + 1, stop, `${i}, then`); // a read-modify-write (moldyn's `acc[j] -= f`)
+    const mark = a.s.heap[lockOf(a.base + word) + MARK];
+    if (mark < UNIFORM && isPending(a.s.heap, mark)) pending++;
+  }
+  return pending;
+}
+
+describe('pending pages', () => {
+  test('every access gets the per-word form’s verdict, over random programs', () => {
+    let pending = 0;
+    for (let seed = 1; seed <= 300; seed++) pending += compare(seed, 400);
+    assert.ok(pending > 1000, `pages were pending after ${pending} accesses`);
+  });
+
+  test('a fresh page written a half word at a time (Int32 pixels) is one Info, never split', () => {
+    const { s, base, checkers } = world((st, t) => new Shadow(st, t));
+    for (let half = 0; half < 16; half++) {
+      assert.equal(
+        checkers[1].access(base + (half >> 1), half & 1 ? 0xf0 : 0x0f, Access.WRITE, 5, true),
+        undefined,
+      );
+      const mark = s.heap[lockOf(base) + MARK];
+      if (half < 15) assert.ok(mark < UNIFORM && isPending(s.heap, mark), `pending after half ${half}`);
+    }
+    assert.equal(s.heap[lockOf(base) + MARK], UNIFORM);
+    const e = s.heap[lockOf(base) + 1];
+    assert.equal(s.heap[e + Info.NEXT], 0, 'one Info');
+    assert.equal(s.heap[e + Info.FLAGS], Access.MASK | Access.WRITE);
+    assert.equal(new Shadow(s, 2).access(base + 6, 0x80, 0, 20, true)?.site, 5);
+  });
+
+  test('a page a thread reads, then writes, word by word in any order is one list again, that write', () => {
+    const { s, base, checkers } = world((st, t) => new Shadow(st, t));
+    const one = checkers[1];
+    for (let k = 0; k < 8; k++) one.access(base + k, Access.MASK, Access.WRITE, 5, true); // uniform: one write
+    one.pos = appendCell(s, SyncKind.Release, 1, packA(Tag.Named, 1), 0) + 1;
+    const order = [5, 2, 7, 0, 3, 6, 1, 4];
+    for (const k of order) {
+      assert.equal(one.access(base + k, Access.MASK, 0, 6, true), undefined);
+      assert.equal(one.access(base + k, Access.MASK, Access.WRITE, 7 + (k % 3), true), undefined);
+      if (k !== 4) assert.ok(isPending(s.heap, s.heap[lockOf(base) + MARK]), `pending after word ${k}`);
+    }
+    assert.equal(s.heap[lockOf(base) + MARK], UNIFORM);
+    // another thread, unordered, races with the write of the word it reads, reported at that word's site
+    const c = new Shadow(s, 2).access(base + 4, 0x01, 0, 20, true);
+    assert.equal(c?.owner, 1);
+    assert.equal(c?.site, 7 + (4 % 3));
+  });
+});
