@@ -271,6 +271,9 @@ export class Shadow extends PendingPages {
         }
         if (
           n === 1 &&
+          // a page split with a list for its first word cannot be pending (`PendingPages.pendingState` says NONE): not
+          // asked, so that an access of a split page (a red-black sweep's, every page) costs no call
+          (heap[page + MARK] <= UNIFORM || heap[page + 1] === 0) &&
           (first === Access.MASK || flags === Access.WRITE) &&
           (flags & ~Access.WRITE) === 0 &&
           this.commitPos < 0 &&
@@ -278,7 +281,7 @@ export class Shadow extends PendingPages {
         )
           return 1;
         const from = w;
-        this.splitPage(page);
+        if (heap[page + MARK] <= UNIFORM) this.splitPage(page); // else split already (or empty): no call
         for (; w < stop; w++) {
           const mask = w === word ? first : w + 1 === end ? last : Access.MASK;
           if (this.checkRecord(heap, w, mask, flags, site, stopOnRace)) return w - word + 1;
