@@ -16,7 +16,7 @@ import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ROOT } from '../scripts/child.js';
+import { describeMachine, ROOT } from '../scripts/child.js';
 import { buildRevision } from './revision.js';
 import { median, type Run, timed } from './timing.js';
 
@@ -53,11 +53,8 @@ if (values.base !== undefined) {
 }
 
 const lines = [
-  `Programs, plain node vs goldilocks run (bench/programs.ts; ${os.cpus()[0]?.model ?? '?'}, ${os.cpus().length} cores, ` +
-    `Node ${process.version}; load ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')}; ${repeat} runs per mode, alternating)`,
+  `Programs, plain node vs goldilocks run (bench/programs.ts; ${describeMachine()}; ` +
+    `load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${repeat} runs per mode, alternating)`,
   '',
   '| program | mode | wall s (median) | min–max s | CPU s (median) | wall ÷ plain | CPU ÷ plain |',
   '|---|---|---:|---:|---:|---:|---:|',

@@ -30,13 +30,14 @@
  * commons-cli; without it, or if it is absent, the RAPID column is skipped, saying so.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeMachine, ROOT } from '../scripts/child.js';
 import { parseCount } from './generate.js';
 import { buildRevision } from './revision.js';
+import { hasTime, median, type Run, timed as timedRun } from './timing.js';
 
 const USAGE = `usage: npm run bench:rapid -- [options]
   --rapid DIR|JAR   RAPID's build: a directory with bin/ (compiled classes) and lib/*.jar, or a jar
@@ -73,8 +74,6 @@ const sizes = values.events.split(',').map((s) => parseCount(s, '--events'));
 const reps = parseCount(values.reps, '--reps');
 const variablesMax = parseCount(values['variables-max'], '--variables-max');
 if (reps < 1) throw new Error('--reps must be at least 1');
-const TIME = '/usr/bin/time';
-const hasTime = existsSync(TIME);
 
 /** The Java class path of RAPID's build at `p`, or a sentence saying why it cannot run. */
 function rapidClassPath(p: string | undefined): { cp?: string; why?: string } {
@@ -96,39 +95,9 @@ function rapidClassPath(p: string | undefined): { cp?: string; why?: string } {
   return { cp: [bin, ...jars].join(path.delimiter) };
 }
 
-interface Run {
-  seconds: number;
-  /** User plus system processor seconds (NaN without /usr/bin/time). */
-  cpuSeconds: number;
-  /** Peak resident set, MiB (NaN without /usr/bin/time). */
-  rssMiB: number;
-  stdout: string;
-}
-
-/** Runs `cmd args` to completion, its stdout kept, timed by GNU time where present. @throws on a non-zero exit. */
-function timed(cmd: string, args: string[]): Run {
-  const tmp = path.join(os.tmpdir(), `goldilocks-rapid-time-${process.pid}`);
-  const t0 = performance.now();
-  const r = hasTime
-    ? spawnSync(TIME, ['-f', '%e %M %U %S', '-o', tmp, cmd, ...args], {
-        maxBuffer: 1 << 28,
-        encoding: 'utf8',
-      })
-    : spawnSync(cmd, args, { maxBuffer: 1 << 28, encoding: 'utf8' });
-  const seconds = (performance.now() - t0) / 1000;
-  if (r.status !== 0 && !(r.status === 1 && cmd === process.execPath)) {
-    throw new Error(`${cmd} ${args.join(' ')}: exit ${r.status ?? r.signal}: ${r.stderr.slice(-500)}`);
-  }
-  let rssMiB = Number.NaN;
-  let cpuSeconds = Number.NaN;
-  if (hasTime) {
-    const [, kb, user, sys] = readFileSync(tmp, 'utf8').trim().split('\n').at(-1)!.split(' ');
-    rssMiB = Number(kb) / 1024;
-    cpuSeconds = Number(user) + Number(sys);
-    rmSync(tmp, { force: true });
-  }
-  return { seconds, cpuSeconds, rssMiB, stdout: r.stdout };
-}
+/** {@link timedRun} of `cmd args`; `goldilocks check` exits 1 when it finds races, a success here. */
+const timed = (cmd: string, args: string[]): Run =>
+  timedRun(cmd, args, (status) => status === 0 || (status === 1 && cmd === process.execPath));
 
 interface Races {
   /** As printed by the tool. */
@@ -158,17 +127,11 @@ function rapidVariables(stdout: string): Set<string> {
   return variables;
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-}
-
 const outDir = path.join(ROOT, 'bench', 'out');
 mkdirSync(outDir, { recursive: true });
 const { cp, why } = rapidClassPath(values.rapid);
 if (why) process.stderr.write(`RAPID skipped: ${why} (see --help)\n`);
-if (!hasTime) process.stderr.write(`peak RSS not measured: ${TIME} (GNU time) is absent\n`);
+if (!hasTime) process.stderr.write('peak RSS not measured: /usr/bin/time (GNU time) is absent\n');
 
 const tools: { name: string; cmd: string; args: (f: string) => string[]; races: (o: string) => Races }[] = [
   {
