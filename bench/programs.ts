@@ -54,7 +54,10 @@ if (values.base !== undefined) {
 
 const lines = [
   `Programs, plain node vs goldilocks run (bench/programs.ts; ${describeMachine()}; ` +
-    `load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${repeat} runs per mode, alternating)`,
+    `load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; ${repeat} runs per mode, alternating)`,
   '',
   '| program | mode | wall s (median) | min–max s | CPU s (median) | wall ÷ plain | CPU ÷ plain |',
   '|---|---|---:|---:|---:|---:|---:|',
