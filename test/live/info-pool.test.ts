@@ -1,5 +1,5 @@
 /**
- * The shared pool of free Info records (`Shadow.allocInfo`, `takeBatch`, `release`, `src/live/shadow/goldilocks.ts`;
+ * The shared pool of free Info records (`InfoPool.takeInfo`, `allocInfo`, `takeBatch`, `release`, `src/live/shadow/goldilocks.ts`;
  * `CTL.freeInfos`): a thread takes one batch of it at a time, so that records one thread freed serve every other
  * before the shadow heap grows (issue 24 §1 memory: moldyn's heap was 7.5 MiB for 0.3 MiB shared, most of it free
  * records one thread had taken whole).
@@ -13,7 +13,7 @@ import { twoThreads } from '../helpers/two-threads.js';
 /** A thread's checker with its record allocation open: a record as the checker takes one, and its release. */
 class Pooled extends Shadow {
   take(): number {
-    return this.free.pop() ?? this.allocInfo();
+    return this.takeInfo();
   }
   give(e: number): void {
     this.release(e);

@@ -189,7 +189,7 @@ export class EraserShadow extends Shadow {
     }
     if (rest === 0) return;
     const head = this.headFor(word);
-    const n = this.free.pop() ?? this.allocInfo();
+    const n = this.takeInfo();
     const heap = this.s.heap;
     heap[n + Info.FLAGS] = rest | (flags & ACCESS_BITS) | EXCLUSIVE;
     heap[n + Info.OWNER] = t;
@@ -219,7 +219,7 @@ export class EraserShadow extends Shadow {
 
   /** A copy of record `e` on bytes `m` (a strict subset of its bytes), linked after it; `e` keeps the others. */
   private split(e: number, m: number): number {
-    const n = this.free.pop() ?? this.allocInfo();
+    const n = this.takeInfo();
     const heap = this.s.heap;
     for (let i = 0; i < Info.SIZE; i++) heap[n + i] = heap[e + i];
     heap[n + Info.FLAGS] = (heap[e + Info.FLAGS] & ~Access.MASK) | m;

@@ -77,7 +77,17 @@ import { lockSome, unlockSome } from './page-locks.js';
 import { Held, PendingPages } from './pending.js';
 import { Access, Info, Shared, sameList } from './records.js';
 import { siteAt } from './site-vectors.js';
-import { firstWord, headOf, lockOf, MARK, PAGE_INTS, pageEnd, SHARED_SLOT, UNIFORM } from './table.js';
+import {
+  firstWord,
+  headOf,
+  isSplit,
+  lockOf,
+  MARK,
+  PAGE_INTS,
+  pageEnd,
+  SHARED_SLOT,
+  UNIFORM,
+} from './table.js';
 
 export { Access, Info, Shared } from './records.js';
 export { siteAt } from './site-vectors.js';
@@ -273,7 +283,7 @@ export class Shadow extends PendingPages {
           n === 1 &&
           // a page split with a list for its first word cannot be pending (`PendingPages.pendingState` says NONE): not
           // asked, so that an access of a split page (a red-black sweep's, every page) costs no call
-          (heap[page + MARK] <= UNIFORM || heap[page + 1] === 0) &&
+          (!isSplit(heap, page) || heap[page + 1] === 0) &&
           (first === Access.MASK || flags === Access.WRITE) &&
           (flags & ~Access.WRITE) === 0 &&
           this.commitPos < 0 &&
@@ -281,7 +291,7 @@ export class Shadow extends PendingPages {
         )
           return 1;
         const from = w;
-        if (heap[page + MARK] <= UNIFORM) this.splitPage(page); // else split already (or empty): no call
+        if (!isSplit(heap, page)) this.splitPage(page); // a split page: no call (splitPage would do nothing)
         for (; w < stop; w++) {
           const mask = w === word ? first : w + 1 === end ? last : Access.MASK;
           if (this.checkRecord(heap, w, mask, flags, site, stopOnRace)) return w - word + 1;
@@ -1121,7 +1131,7 @@ export class Shadow extends PendingPages {
       heap[widen + Info.FLAGS] |= mask;
       return;
     }
-    const n = reuse || (this.free.pop() ?? this.allocInfo());
+    const n = reuse || this.takeInfo();
     if (reuse && heap[n + Info.LS] !== 0) {
       const old = heap[n + Info.LS];
       heap[n + Info.LS] = 0;

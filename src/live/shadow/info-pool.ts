@@ -26,10 +26,18 @@ export class InfoPool {
   private pool = 0;
 
   /**
+   * A free Info record for this thread: the last it freed itself ({@link free}), else {@link allocInfo}'s. The heap
+   * may have grown: read `s.heap` again after it.
+   */
+  protected takeInfo(): number {
+    return this.free.pop() ?? this.allocInfo();
+  }
+
+  /**
    * A free Info for this thread: the next of {@link pool}, else the first of a batch of the shared pool, else 64 new
    * ones from the heap (one atomic add per 64).
    */
-  protected allocInfo(): number {
+  private allocInfo(): number {
     const s = this.s;
     let e = this.pool;
     if (e === 0) e = this.takeBatch();

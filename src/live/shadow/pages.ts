@@ -12,7 +12,7 @@ import { retainLockset } from '../memory/locksets.js';
 import { InfoPool } from './info-pool.js';
 import { Info, Shared, sameList } from './records.js';
 import { SiteVectors, siteAt } from './site-vectors.js';
-import { headOf, lockOf, MARK, SHARED_SLOT, UNIFORM } from './table.js';
+import { headOf, isSplit, lockOf, MARK, SHARED_SLOT, UNIFORM } from './table.js';
 
 /** The word of a positions record (`./table.ts`, `Pages.pattern`) that counts its references. */
 const POSITIONS_REFS = 0;
@@ -118,12 +118,11 @@ export class Pages extends InfoPool {
    */
   splitPage(page: number): void {
     const heap = this.s.heap;
-    const mark = heap[page + MARK];
-    if (mark < UNIFORM) {
+    if (isSplit(heap, page)) return;
+    if (heap[page + MARK] < UNIFORM) {
       this.expand(heap, page);
       return;
     }
-    if (mark !== UNIFORM) return;
     if (heap[page + SHARED_SLOT] !== 0) this.ownList(page);
     const infos = this.infosOf(heap[page + 1]);
     const r = infos.length === 0 ? 0 : this.newRecord();
@@ -137,7 +136,7 @@ export class Pages extends InfoPool {
    * list yet), to be linked by one store to the page's `MARK`.
    */
   protected newRecord(): number {
-    const r = this.free.pop() ?? this.allocInfo();
+    const r = this.takeInfo();
     zeroRecord(this.s.heap, r);
     return r;
   }
@@ -192,8 +191,8 @@ export class Pages extends InfoPool {
     let tail = head - Info.NEXT; // heap[tail + NEXT] is the word's head
     for (let i = 0; i < infos.length; i++) {
       const e = infos[i];
-      const c = this.free.pop() ?? this.allocInfo();
-      heap = this.s.heap; // allocInfo may have grown it
+      const c = this.takeInfo();
+      heap = this.s.heap; // takeInfo may have grown it
       for (let f = 1; f < Info.SIZE; f++) heap[c + f] = heap[e + f];
       if (heap[c + Info.LS] !== 0) retainLockset(this.s, heap[c + Info.LS]);
       if (pos >= 0 && i === infos.length - 1) heap[c + Info.POS] = pos;
@@ -367,7 +366,7 @@ export class Pages extends InfoPool {
   }
 
   /** This thread's site vectors ({@link mergeSites}), allocated from its Info pool. */
-  protected readonly siteVectors = new SiteVectors(this.s, () => this.free.pop() ?? this.allocInfo());
+  protected readonly siteVectors = new SiteVectors(this.s, () => this.takeInfo());
 
   /**
    * Are the lists from head `head` ({@link headOf}; 0: none) of a split page's word and from head `first` (its page's
@@ -445,7 +444,7 @@ export class Pages extends InfoPool {
       }
       return;
     }
-    const h = this.free.pop() ?? this.allocInfo();
+    const h = this.takeInfo();
     heap[h + Shared.REFS] = 2; // the page and this thread's candidate
     heap[h + Shared.FIRST] = own;
     heap[h + Info.LS] = 0; // released as an Info at the end
@@ -475,7 +474,7 @@ export class Pages extends InfoPool {
     let first = 0;
     let tail = 0;
     for (let e = heap[h + Shared.FIRST]; e !== 0; e = heap[e + Info.NEXT]) {
-      const c = this.free.pop() ?? this.allocInfo();
+      const c = this.takeInfo();
       for (let f = 1; f < Info.SIZE; f++) heap[c + f] = heap[e + f];
       if (heap[c + Info.LS] !== 0) retainLockset(this.s, heap[c + Info.LS]);
       heap[c + Info.NEXT] = 0;

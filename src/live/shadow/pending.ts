@@ -146,7 +146,7 @@ export class PendingPages extends Pages {
    */
   protected openPending(page: number, now: number, alockA: number, alockB: number): number {
     const sites = this.newRecord();
-    const x = this.free.pop() ?? this.allocInfo();
+    const x = this.takeInfo();
     const heap = this.s.heap;
     heap[x + Pending.STATE] = ~(this.noOwnRead(heap, heap[page + 1]) ? READS : 0);
     heap[x + Pending.SITES] = sites;
@@ -187,7 +187,7 @@ export class PendingPages extends Pages {
     let heap = this.s.heap;
     const site = this.siteVectors.siteOf(heap, heap[x + Pending.SITES]);
     if (site === undefined) return;
-    const e = this.free.pop() ?? this.allocInfo();
+    const e = this.takeInfo();
     heap = this.s.heap;
     this.pendingInfo(heap, x, e, written ? Access.MASK : 0, site);
     if (written) {
@@ -240,7 +240,7 @@ export class PendingPages extends Pages {
     for (let k = 0; k < 8; k++) {
       const written = writtenBytes(heap, x, k);
       if (written === 0 && (read & (1 << k)) === 0) continue;
-      const e = this.free.pop() ?? this.allocInfo();
+      const e = this.takeInfo();
       const head = this.headFor(w0 + k);
       heap = this.s.heap;
       this.pendingInfo(heap, x, e, written, heap[sites + k]);

@@ -36,6 +36,11 @@ export const UNIFORM = -1;
  * word 0 is negative (a positions record's counts its references: at least 1).
  */
 export const isPending = (heap: Int32Array, mark: number): boolean => mark < UNIFORM && heap[-mark] < 0;
+/**
+ * Is page `page` split (its {@link MARK} 0 or a heads record: a list per word)? Then splitting it does nothing, and,
+ * when its first word has a list, it can neither be made uniform nor be pending.
+ */
+export const isSplit = (heap: Int32Array, page: number): boolean => heap[page + MARK] > UNIFORM;
 /** The page slot (its check lock's heap index) of the word at address `word`. */
 export const lockOf = (word: number): number => (word >> 1) & -PAGE_INTS;
 /** The address of the first word of the page at slot `page`. */
