@@ -17,6 +17,7 @@ import type { PipelineMode } from '../dist/trace/reading.js';
 import { describeMachine, ROOT, runNode } from '../scripts/child.js';
 import { parseCount } from './generate.js';
 import type { RunResult } from './run-one.js';
+import { median } from './timing.js';
 
 const HERE = path.join(ROOT, 'bench');
 const ALL_DETECTORS = ['goldilocks', 'eager', 'djit', 'fasttrack', 'eraser'];
@@ -79,12 +80,6 @@ function mevs(perSec: number): string {
 
 function mib(kib: number): string {
   return (kib / 1024).toFixed(0);
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 /**

@@ -35,6 +35,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { describeMachine, ROOT } from '../scripts/child.js';
 import { buildRevision } from './revision.js';
+import { median } from './timing.js';
 
 const KERNELS = ['series', 'lufact', 'sor', 'crypt', 'moldyn', 'raytracer', 'montecarlo'];
 const DETECTORS = ['goldilocks', 'fasttrack', 'djit', 'eraser'];
@@ -313,12 +314,8 @@ function min(xs: number[]): number | undefined {
   return xs.length === 0 ? undefined : Math.min(...xs);
 }
 
-function median(xs: number[]): number | undefined {
-  if (xs.length === 0) return undefined;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
-}
+/** The median of `xs` ({@link median}), undefined when it is empty. */
+const medianOf = (xs: number[]): number | undefined => (xs.length === 0 ? undefined : median(xs));
 
 /** The figures of a cell: minima over its successful runs. */
 function figures(cell: Cell | undefined) {
@@ -578,8 +575,8 @@ function report(
   lines.push('');
   for (const d of detectors) {
     const xs = slowdowns.get(d)!;
-    medians[d] = median(xs);
-    const wall = median(wallSlowdowns.get(d)!);
+    medians[d] = medianOf(xs);
+    const wall = medianOf(wallSlowdowns.get(d)!);
     lines.push(
       xs.length === 0
         ? `- ${d}: no slowdown measured`
@@ -601,7 +598,7 @@ function report(
     if (ratios.length > 0)
       lines.push(
         `- ${current} against ${before}: kernel time ratio (${history ? 'with --history / without' : 'this build / base'}) median ` +
-          `**${median(ratios)!.toFixed(2)}**, from ${Math.min(...ratios).toFixed(2)} to ` +
+          `**${medianOf(ratios)!.toFixed(2)}**, from ${Math.min(...ratios).toFixed(2)} to ` +
           `${Math.max(...ratios).toFixed(2)} over ${ratios.length} kernel × workers`,
       );
   }

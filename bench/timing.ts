@@ -1,6 +1,7 @@
 /**
  * Whole-command timing for the benchmarks that compare commands side by side (bench/rapid.ts, bench/programs.ts):
- * wall seconds measured here, processor seconds and peak resident set from GNU time (`/usr/bin/time`) where present.
+ * wall seconds measured here, processor seconds and peak resident set from GNU time (`/usr/bin/time`) where present;
+ * and the median the benchmarks report (those two, bench/bench.ts, bench/runtime.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
