@@ -22,7 +22,7 @@
  * - `dist/trace/parse-worker.js` and `split-worker.js`, the parser threads' modules, likewise (run by `runWorker` of
  *   `dist/node/code-cache.cjs`).
  * - `dist/node/code-cache.cjs`: `dist/node/code-cache.js` and the modules it imports as one CommonJS module, which a
- *   parser thread's first line `require`s (`startWorker` of `src/trace/pipeline.ts`): an `import()` there would start
+ *   parser thread's first line `require`s (`startWorker` of `src/trace/parser-start.ts`): an `import()` there would start
  *   the thread's ES module loader and load three modules through it before the thread could parse (issue 24 §3: about
  *   24 M instructions of a parser thread's start, counted with cachegrind); `dist/cli/main.js` requires it too, to
  *   load `check`'s bundle (about 8 M instructions less than importing its ES modules).

@@ -13,7 +13,7 @@ import { jsonReport } from '../report/report.js';
 import type { Format } from '../trace/reader.js';
 import type { PipelineMode } from '../trace/reading.js';
 import { EXIT_OK, EXIT_RACES, OPTIMIZATIONS, VERSION } from './options.js';
-import { prestarted } from './prestart.js';
+import { prestarted } from './prestarted.js';
 import { readableFile, suppressionsFile, UsageError, writableFile } from './usage.js';
 
 export interface CheckFlags {
@@ -108,7 +108,7 @@ export async function check(trace: string, flags: CheckFlags): Promise<number> {
     },
   };
   let result: Awaited<ReturnType<typeof checkFile>>;
-  await prestarted(); // the parser thread the executable may have started for this check (./prestart.ts)
+  await prestarted(); // the parser thread the executable may have started for this check (./prestarted.ts)
   try {
     result = await checkFile(trace, options);
     bar?.update(bar.getTotal()); // the last MiB, which a whole-MiB count of bytes read does not reach

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * The `goldilocks` executable: starts `check`'s parser thread where it will be needed (`./prestart.ts`), before the
- * command line's wiring (`./program.ts`, commander and the option values) is loaded, then runs that wiring; stops the
- * thread at the end if `check` did not take it, and ends a `check` as soon as its output is written. `check` loads all
- * of it from one bundle compiled with V8's code cache (`./check-bundle.ts`), written after the check on a miss.
+ * check's bundle and the command line's wiring (`./program.ts`, commander and the option values) are loaded, hands it
+ * to the check (`./prestarted.ts`), then runs that wiring; stops the thread at the end if `check` did not take it, and
+ * ends a `check` as soon as its output is written. `check` loads all of it but `./prestart.ts` from one bundle
+ * compiled with V8's code cache (`./check-bundle.ts`), written after the check on a miss.
  */
 import { createRequire } from 'node:module';
 import type { LoadedBundle } from '../node/code-cache.js';
@@ -40,14 +41,15 @@ async function codeCache(): Promise<typeof import('../node/code-cache.js')> {
 
 /** What `./check-bundle.ts` exports, from the modules themselves (the bundle is written over it). */
 async function modules(): Promise<Cli> {
-  return { ...(await import('./prestart.js')), loadProgram: () => import('./program.js') };
+  return { ...(await import('./prestarted.js')), loadProgram: () => import('./program.js') };
 }
 
+// before the check's bundle loads, so that the thread's start-up overlaps the loading (./prestart.ts); a module of its
+// own, loaded for `check` only
+const started = argv[0] === 'check' ? await (await import('./prestart.js')).prestartCheck(argv) : undefined;
 const bundle = await checkBundle();
-const { dropPrestarted, loadProgram, prestartCheck } = bundle?.exports ?? (await modules());
-// awaited before program.js is imported: the thread's modules would otherwise load interleaved with commander's and
-// the check's, and the thread start after most of them (130–390 ms after this line on a loaded host, issue 24 §3)
-await prestartCheck(argv);
+const { adoptPrestarted, dropPrestarted, loadProgram } = bundle?.exports ?? (await modules());
+adoptPrestarted(started);
 // a write of the stream (not writeAll's synchronous ones) to a closed pipe fails as an 'error' event
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code !== 'EPIPE') throw e;

@@ -120,7 +120,7 @@ interface WorkerModule {
 }
 
 /**
- * Runs the worker module at `href` in this thread (`startWorker` of `../trace/pipeline.ts`): its bundle with the code
+ * Runs the worker module at `href` in this thread (`startWorker` of `../trace/parser-start.ts`): its bundle with the code
  * cache, in the cache's directory ({@link cacheDirectory}; without it when it is off), written when its `main` says
  * its code is compiled; else (a build of `tsc` alone) the ES module.
  * @throws what the module throws.

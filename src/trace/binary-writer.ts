@@ -2,7 +2,6 @@ import { COMMIT, type EventBatch } from '../model/events.js';
 import { growAtLeast, type Interner } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
 import {
-  BINARY_MAGIC,
   BINARY_VERSION,
   NS_COUNT,
   NS_LOCATION,
@@ -15,6 +14,7 @@ import {
   TAG_OPTIONAL,
   TARGET_NS,
 } from './binary.js';
+import { BINARY_MAGIC } from './reading.js';
 import { writeAll } from './write-all.js';
 
 /** Bytes buffered before a write to the file. */

@@ -3,6 +3,7 @@ import * as ev from '../model/events.js';
 import { growAtLeast, type Interner } from '../model/interner.js';
 import type { Symbols } from '../model/symbols.js';
 import type { TraceParser } from './parser.js';
+import { BINARY_MAGIC } from './reading.js';
 
 /**
  * Goldilocks' binary trace format (`bin`), grammar in docs/FORMATS.md ("Binary format"): an 8-byte header
@@ -14,8 +15,6 @@ import type { TraceParser } from './parser.js';
  *    or for commit `nReads, reads..., nWrites, writes...`, or for a marker the marker id when 0x40 is set.
  */
 
-/** The first 7 bytes of a binary trace; the 8th is {@link BINARY_VERSION}. */
-export const BINARY_MAGIC: Buffer = Buffer.from('GLKTRC\0', 'latin1');
 /** The version of the format this code reads and writes. */
 export const BINARY_VERSION = 1;
 

@@ -1,11 +1,12 @@
 /**
  * The parser thread of a pipelined read (`pipeline.ts`, which documents the protocol): reads and parses the
  * trace given in `workerData` ({@link ParserData}) and posts its batches, names, progress and result, or the
- * error that stopped it, to the thread that started it: {@link main}, which `startWorker` (`pipeline.ts`) calls.
+ * error that stopped it, to the thread that started it: {@link main}, which `startWorker` (`parser-start.ts`) calls.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { Symbols } from '../model/symbols.js';
-import { BatchShipper, type ParserData, type ParserMessage, sendError } from './pipeline.js';
+import type { ParserData } from './parser-start.js';
+import { BatchShipper, type ParserMessage, sendError } from './pipeline.js';
 import { readTrace } from './reader.js';
 
 /**

@@ -1,15 +1,9 @@
-import { fileURLToPath } from 'node:url';
-import {
-  MessageChannel,
-  type MessagePort,
-  receiveMessageOnPort,
-  type Transferable,
-  Worker,
-} from 'node:worker_threads';
+import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import { TraceError } from '../model/errors.js';
 import { EventBatch } from '../model/events.js';
 import type { Symbols, SymbolsChanges } from '../model/symbols.js';
 import { namespaceTables } from './binary.js';
+import { MAX_IN_FLIGHT, type ParserThreadOptions, StartedParser, type WorkerEvent } from './parser-start.js';
 import type { ReadOptions, ReadResult } from './reader.js';
 
 /**
@@ -29,9 +23,6 @@ import type { ReadOptions, ReadResult } from './reader.js';
  * The batches sent and not yet processed are counted in a SharedArrayBuffer cell; the worker waits
  * (`Atomics.wait`) while there are `maxInFlight` of them: memory stays bounded by that many batches.
  */
-
-/** Batches sent by the worker and not yet processed, at most (default of `maxInFlight`). */
-const MAX_IN_FLIGHT = 4;
 
 /**
  * Names new in the symbol tables since the last delta (what a split read's parser thread sends, `split.ts`), per namespace in `namespaceTables` order: `counts[ns]`
@@ -220,49 +211,6 @@ export type ParserMessage =
   | { type: 'end'; names: SymbolsChanges; result: ReadResult }
   | { type: 'error'; error: SentError };
 
-/** What the worker is given (`workerData`). */
-export interface ParserData {
-  path: string;
-  format: ReadOptions['format'];
-  batchSize: number | undefined;
-  /** Cell 0: batches sent and not yet processed. */
-  inFlight: Int32Array;
-  maxInFlight: number;
-  progress: boolean;
-  /** Where the calling thread sends back the storage of each batch it has processed ({@link BatchShipper}). */
-  returns: MessagePort;
-}
-
-/**
- * Starts the worker module `name` of this folder (`parse-worker`, `split-worker`) and calls its `main`: in the build,
- * through `../node/code-cache.ts`'s `runWorker` (its CommonJS copy `code-cache.cjs` where the build wrote one), which compiles the bundle the build writes over `name.js` with V8's
- * code cache (issue 24 §3); when this module runs from its TypeScript source (tests, benchmarks under tsx, whose
- * `--import` registers no loader in worker threads), a stub that registers tsx, then imports `name.ts`.
- */
-export function startWorker(
-  name: string,
-  workerData: unknown,
-  options: { stdin?: boolean; transferList?: Transferable[] } = {},
-): Worker {
-  const { stdin = false, transferList } = options;
-  let stub: string;
-  if (!import.meta.url.endsWith('.ts')) {
-    // the build's CommonJS copy of code-cache.js (scripts/bundle.ts), required: no ES module loader started in the
-    // thread; a build of `tsc` alone has only the ES module
-    const cjs = JSON.stringify(fileURLToPath(new URL('../node/code-cache.cjs', import.meta.url)));
-    const esm = JSON.stringify(new URL('../node/code-cache.js', import.meta.url).href);
-    const entry = JSON.stringify(new URL(`./${name}.js`, import.meta.url).href);
-    stub = `let c;
-try { c = require(${cjs}); } catch (e) { if (e.code !== 'MODULE_NOT_FOUND') throw e; }
-(c === undefined ? import(${esm}) : Promise.resolve(c)).then((c) => c.runWorker(${entry}));`;
-  } else {
-    const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-    const entry = JSON.stringify(new URL(`./${name}.ts`, import.meta.url).href);
-    stub = `import(${tsx}).then((api) => { api.register(); return import(${entry}); }).then((m) => m.main());`;
-  }
-  return new Worker(stub, { eval: true, workerData, stdin, transferList });
-}
-
 /**
  * As {@link readTrace}, with the parsing in a worker thread (see above): same batches (the calling thread's
  * `symbols` interned as `readTrace` would), same result, same errors (a TraceError is rebuilt with the same
@@ -286,54 +234,25 @@ export function readTracePipelined(
   );
 }
 
-/** What a {@link ParserThread} reads with: the format, events per batch, whether it reports progress. */
-export interface ParserThreadOptions {
-  format?: ReadOptions['format'];
-  batchSize?: number;
-  progress?: boolean;
-}
-
-/** The parser thread {@link ParserThread.prestart} started, and the file it reads. */
+/** The parser thread {@link ParserThread.adopt} was given, and the file it reads. */
 let prestarted: { path: string; thread: ParserThread } | undefined;
 
-/** What the worker's events are, kept from its start until {@link ParserThread.read} handles them. */
-type WorkerEvent = { message: ParserMessage } | { failed: unknown };
-
 /**
- * A parser thread reading `path` (see above), started at construction, so that its start-up (about 0.1 s: a Node
- * thread, its modules, the parser's first batch in unoptimized code) overlaps the calling thread's own work until it
- * calls {@link read}, which takes its batches from the first; or {@link stop}, which ends it unread (issue 24 §3:
- * `checkFile` starts it while it finds out whether a core is free). What it sends before `read` waits in a queue,
- * bounded as the batches in flight are.
+ * A parser thread reading `path` (see above), started at construction (`StartedParser`, `./parser-start.ts`), so that
+ * its start-up (about 0.1 s: a Node thread, its modules, the parser's first batch in unoptimized code) overlaps the
+ * calling thread's own work until it calls {@link read}, which takes its batches from the first; or {@link stop},
+ * which ends it unread (issue 24 §3: `checkFile` starts it while it finds out whether a core is free). What it sends
+ * before `read` waits in a queue, bounded as the batches in flight are.
  */
 export class ParserThread {
-  private readonly worker: Worker;
-  private readonly returns: MessagePort;
-  private readonly inFlight = new Int32Array(new SharedArrayBuffer(4));
-  private readonly stdin: boolean;
-  private queue: WorkerEvent[] | undefined = [];
-  private handle: (e: WorkerEvent) => void = (e) => this.queue?.push(e);
+  private readonly started: StartedParser;
 
-  constructor(path: string, options: ParserThreadOptions = {}, maxInFlight = MAX_IN_FLIGHT) {
-    const { port1: returns, port2 } = new MessageChannel();
-    this.returns = returns;
-    const data: ParserData = {
-      path,
-      format: options.format,
-      batchSize: options.batchSize,
-      inFlight: this.inFlight,
-      maxInFlight,
-      progress: options.progress === true,
-      returns: port2,
-    };
-    this.stdin = path === '-';
-    this.worker = startWorker('parse-worker', data, { stdin: this.stdin, transferList: [port2] });
-    if (this.stdin && this.worker.stdin !== null) process.stdin.pipe(this.worker.stdin);
-    this.worker.on('message', (message: ParserMessage) => this.handle({ message }));
-    this.worker.on('error', (failed) => this.handle({ failed }));
-    this.worker.on('exit', (code) =>
-      this.handle({ failed: new Error(`the parser thread exited (code ${code}) before the end`) }),
-    );
+  /**
+   * @param path the trace (`-`: this thread's stdin); or a thread already started (by the executable, as it starts:
+   *   cli/prestart.ts), whose path and options are its own.
+   */
+  constructor(path: string | StartedParser, options: ParserThreadOptions = {}, maxInFlight = MAX_IN_FLIGHT) {
+    this.started = typeof path === 'string' ? new StartedParser(path, options, maxInFlight) : path;
   }
 
   /**
@@ -345,7 +264,7 @@ export class ParserThread {
     onBatch: (batch: EventBatch) => void,
     onProgress?: ReadOptions['onProgress'],
   ): Promise<ReadResult> {
-    const { inFlight, returns } = this;
+    const { inFlight, returns } = this.started;
     return new Promise((resolve, reject) => {
       let done = false;
       const finish = (error: unknown, result?: ReadResult): void => {
@@ -355,10 +274,10 @@ export class ParserThread {
         if (result === undefined) reject(error);
         else resolve(result);
       };
-      this.handle = (e: WorkerEvent) => {
+      this.started.listen((e: WorkerEvent) => {
         if (done) return;
         if ('failed' in e) return finish(e.failed);
-        const m = e.message;
+        const m = e.message as ParserMessage;
         try {
           switch (m.type) {
             case 'batch': {
@@ -383,24 +302,21 @@ export class ParserThread {
         } catch (e) {
           finish(e);
         }
-      };
-      const queued = this.queue ?? [];
-      this.queue = undefined;
-      for (const e of queued) this.handle(e);
+      });
     });
   }
 
   /**
-   * Starts a parser thread reading `path` in the format found in it, reporting progress, for {@link take} (the CLI, as
-   * soon as it starts: cli/prestart.ts); a thread started before and not taken is stopped.
+   * Takes `started`, a parser thread started as the executable started (cli/prestart.ts: reading its file in the
+   * format found in it, reporting progress), for {@link take}; a thread adopted before and not taken is stopped.
    */
-  static prestart(path: string): void {
+  static adopt(started: StartedParser): void {
     ParserThread.drop();
-    prestarted = { path, thread: new ParserThread(path, { progress: true }) };
+    prestarted = { path: started.path, thread: new ParserThread(started) };
   }
 
   /**
-   * The thread {@link prestart} started for `path` if it reads it as asked (`format` found in the file), or undefined;
+   * The thread {@link adopt} was given for `path` if it reads it as asked (`format` found in the file), or undefined;
    * either way none is left prestarted (one started for another file is stopped).
    */
   static take(path: string, format: ReadOptions['format']): ParserThread | undefined {
@@ -411,7 +327,7 @@ export class ParserThread {
     return undefined;
   }
 
-  /** Stops the thread {@link prestart} started, if it was not taken. */
+  /** Stops the thread {@link adopt} was given, if it was not taken. */
   static drop(): void {
     prestarted?.thread.stop();
     prestarted = undefined;
@@ -419,13 +335,6 @@ export class ParserThread {
 
   /** Ends the thread (and the piping of stdin to it); what it sent and was not read is dropped. */
   stop(): void {
-    this.handle = () => {};
-    this.queue = undefined;
-    if (this.stdin) {
-      process.stdin.unpipe();
-      process.stdin.pause();
-    }
-    void this.worker.terminate();
-    this.returns.close();
+    this.started.stop();
   }
 }

@@ -3,8 +3,9 @@ import { Readable } from 'node:stream';
 import { TraceError } from '../model/errors.js';
 import { EventBatch } from '../model/events.js';
 import type { Symbols } from '../model/symbols.js';
-import { BINARY_MAGIC, BinaryParser } from './binary.js';
+import { BinaryParser } from './binary.js';
 import type { TraceParser } from './parser.js';
+import { BINARY_MAGIC } from './reading.js';
 import { RoadRunnerParser } from './roadrunner.js';
 import { StdParser } from './std.js';
 

@@ -12,6 +12,12 @@ import type { CpuInfo } from 'node:os';
  */
 export type PipelineMode = 'auto' | 'on' | 'split' | 'off';
 
+/**
+ * The first 7 bytes of a binary trace (`./binary.ts`); the 8th is its version (`BINARY_VERSION`). Here, with the other
+ * facts told from an input's first bytes, so that `../cli/prestart.ts` tells them without loading the readers.
+ */
+export const BINARY_MAGIC: Buffer = Buffer.from('GLKTRC\0', 'latin1');
+
 /** How a trace was read: in the calling thread, by one parser thread, or split between parser threads. */
 export type Reading = 'one thread' | 'parser thread' | 'split';
 
@@ -98,17 +104,18 @@ export function coreIsFree(): Promise<boolean> {
 let early: Promise<boolean> | undefined;
 
 /**
- * Begins {@link coreIsFree}'s sample now, for its next call to take: `goldilocks check` of a file read by a parser
- * thread begins it as the executable starts (cli/prestart.ts), so that its {@link CORE_SAMPLE_MS} ms pass while the
- * command line, the check and the detectors load instead of after (issue 24 §3). The thread started then, and the
- * loading, are this process's: counted as its own use, as {@link coreIsFree} counts them.
+ * Gives {@link coreIsFree}'s next call `sample`, a sample begun by {@link sampleCores} (by default now): `goldilocks
+ * check` of a file read by a parser thread begins it as the executable starts (cli/prestart.ts, in its own copy of
+ * this module, before the check's bundle is loaded), so that its {@link CORE_SAMPLE_MS} ms pass while the command line,
+ * the check and the detectors load instead of after (issue 24 §3). The thread started then, and the loading, are this
+ * process's: counted as its own use, as {@link coreIsFree} counts them. A sample given before and not yet taken stays.
  */
-export function startCoreSample(): void {
-  early ??= sampleCores();
+export function startCoreSample(sample: Promise<boolean> = sampleCores()): void {
+  early ??= sample;
 }
 
-/** One sample of {@link coreIsFree} over the next {@link CORE_SAMPLE_MS} ms. */
-async function sampleCores(): Promise<boolean> {
+/** One sample of {@link coreIsFree}, begun now, over the next {@link CORE_SAMPLE_MS} ms. Never rejects. */
+export async function sampleCores(): Promise<boolean> {
   const { availableParallelism, cpus } = await import('node:os'); // loaded only for a file of 8 MiB or more
   if (availableParallelism() < 2) return false;
   const before = cpus();

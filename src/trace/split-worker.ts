@@ -39,7 +39,7 @@ async function parseSegment(s: number): Promise<void> {
 }
 
 /**
- * Takes and parses segments until none is left (see the file header), which `startWorker` (`pipeline.ts`) calls;
+ * Takes and parses segments until none is left (see the file header), which `startWorker` (`parser-start.ts`) calls;
  * `compiled` is called after each segment (the parser's functions then compiled: what a code cache of this thread
  * should hold, `../node/code-cache.ts`). Never rejects: an error is posted.
  */

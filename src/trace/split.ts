@@ -14,6 +14,7 @@ import {
   SECOND_NS,
   TARGET_NS,
 } from './binary.js';
+import { startWorker } from './parser-start.js';
 import {
   internNames,
   landBatch,
@@ -21,7 +22,6 @@ import {
   receiveError,
   type SentError,
   type ShippedBatch,
-  startWorker,
 } from './pipeline.js';
 import type { ReadOptions, ReadResult } from './reader.js';
 

@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { checkFile } from '../../dist/check.js';
 import { TraceError } from '../../dist/model/errors.js';
 import { Symbols } from '../../dist/model/symbols.js';
+import { StartedParser } from '../../dist/trace/parser-start.js';
 import { ParserThread, readTracePipelined } from '../../dist/trace/pipeline.js';
 import { readTrace } from '../../dist/trace/reader.js';
 import { formatEvent } from '../../dist/trace/writer.js';
@@ -125,6 +126,34 @@ describe('pipelined reading: the parser in a worker thread', () => {
     );
     const stopped = spawnSync(process.execPath, [stopper], { encoding: 'utf8', timeout: 20_000 });
     assert.equal(stopped.status, 0, stopped.stderr);
+  });
+
+  it('a thread started apart (the executable, cli/prestart.ts) and adopted: taken for its file, read in order; stopped for another', async () => {
+    const path = await generatedTrace(3);
+    const a = await events(path, false);
+    ParserThread.adopt(new StartedParser(path, { progress: true }));
+    await new Promise((resolve) => setTimeout(resolve, 300)); // its first batches wait in its queue
+    assert.equal(ParserThread.take(path, 'std'), undefined, 'a format given: not taken (and stopped)');
+    ParserThread.adopt(new StartedParser(path, { progress: true }));
+    assert.equal(ParserThread.take(`${path}.other`, undefined), undefined, 'another file: not taken');
+    ParserThread.adopt(new StartedParser(path, { progress: true }));
+    const thread = ParserThread.take(path, 'auto');
+    assert.ok(thread !== undefined);
+    assert.equal(ParserThread.take(path, 'auto'), undefined, 'taken once');
+    const symbols = new Symbols();
+    const lines: string[] = [];
+    let progress = 0;
+    const result = await thread.read(
+      symbols,
+      (b) => {
+        for (let i = 0; i < b.length; i++)
+          lines.push(`${b.line[i]}:${b.firstIndex + i}:${formatEvent(symbols, b, i)}`);
+      },
+      () => progress++,
+    );
+    assert.deepEqual(lines, a.lines);
+    assert.deepEqual(result, a.result);
+    assert.ok(progress > 0, 'started reporting progress');
   });
 
   it('a check that fails before reading (an unknown detector) stops the parser thread started for it', () => {
