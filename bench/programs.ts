@@ -2,15 +2,18 @@
  * Programs written apart from this project's kernels, plain node against `goldilocks run` (issue 24: its opening
  * example is bench/programs/sor-flat.mjs):
  *
- *   node --import tsx bench/programs.ts [--repeat R] [--base REV] [--detector D] [FILE [ARGS...]]
+ *   node --import tsx bench/programs.ts [--repeat R] [--base REV] [--detector D] [--keep-extra-ca-certs]
+ *     [FILE [ARGS...]]
  *
  * Runs FILE with ARGS (default: every bench/programs/*.mjs, without arguments) R times (default 3) in each mode,
- * alternating: `plain` (`node FILE ARGS`), `goldilocks` (`goldilocks run --detector D FILE ARGS`, this checkout's
- * build: `npm run build` first) and, with `--base REV`, `goldilocks@base` (git revision REV's build, bench/revision.ts).
+ * alternating, in an order rotated each time (bench/timing.ts `rotation`): `plain` (`node FILE ARGS`), `goldilocks`
+ * (`goldilocks run --detector D FILE ARGS`, this checkout's build: `npm run build` first) and, with `--base REV`,
+ * `goldilocks@base` (git revision REV's build, bench/revision.ts).
  * A program must print the same under the runtime as under plain node (else the run stops with an error). Prints per
  * program and mode the median wall seconds of the whole process (start-up included), its range, the median
  * processor seconds (user + system: less noisy on a loaded host) and both as ratios to plain. A timing benchmark: run
- * it on a quiet machine.
+ * it on a quiet machine. Every mode runs without the host's `NODE_EXTRA_CA_CERTS` unless `--keep-extra-ca-certs`
+ * (bench/timing.ts `timedEnv`: Node parses the certificates it names as each process starts).
  */
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
@@ -18,7 +21,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeMachine, ROOT } from '../scripts/child.js';
 import { buildRevision } from './revision.js';
-import { median, type Run, timed } from './timing.js';
+import { median, type Run, rotation, timed, timedEnv, timedEnvNote } from './timing.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -26,8 +29,11 @@ const { values, positionals } = parseArgs({
     repeat: { type: 'string', default: '3' },
     base: { type: 'string' },
     detector: { type: 'string', default: 'goldilocks' },
+    'keep-extra-ca-certs': { type: 'boolean', default: false },
   },
 });
+const keepCaCerts = values['keep-extra-ca-certs'];
+const env = timedEnv(keepCaCerts);
 const repeat = Number(values.repeat);
 if (!Number.isInteger(repeat) || repeat < 1)
   throw new Error(`--repeat ${values.repeat}: expected a positive integer`);
@@ -65,16 +71,19 @@ const lines = [
 for (const program of programs) {
   const runs = new Map<string, Run[]>(modes.map((m) => [m.name, []]));
   for (let r = 0; r < repeat; r++)
-    for (const m of modes) {
-      const run = timed(process.execPath, m.args(program));
-      const plain = runs.get('plain')?.[r];
-      if (plain !== undefined && run.stdout !== plain.stdout)
-        throw new Error(
-          `${program.join(' ')}: ${m.name} printed\n${run.stdout}\nplain node printed\n${plain.stdout}`,
-        );
+    for (const i of rotation(modes.length, r)) {
+      const m = modes[i];
+      const run = timed(process.execPath, m.args(program), undefined, env);
       runs.get(m.name)?.push(run);
       process.stderr.write(`${path.basename(program[0])} ${m.name}: ${run.seconds.toFixed(2)} s\n`);
     }
+  const plainOut = runs.get('plain')?.[0].stdout;
+  for (const m of modes)
+    for (const run of runs.get(m.name) ?? [])
+      if (run.stdout !== plainOut)
+        throw new Error(
+          `${program.join(' ')}: ${m.name} printed\n${run.stdout}\nplain node printed\n${plainOut}`,
+        );
   const plainWall = median((runs.get('plain') ?? []).map((x) => x.seconds));
   const plainCpu = median((runs.get('plain') ?? []).map((x) => x.cpuSeconds));
   for (const m of modes) {
@@ -89,4 +98,6 @@ for (const program of programs) {
     );
   }
 }
+const note = timedEnvNote(keepCaCerts);
+if (note !== undefined) lines.push('', note);
 process.stdout.write(`${lines.join('\n')}\n`);

@@ -7,13 +7,16 @@
  * The traces are made by bench/generate.ts with `--preset realistic` (issue 24's mix, RAPID's STD subset: 8
  * worker threads, 10,000 variables, 100 locks, no volatiles, ~80% of the accesses thread-local, shared data
  * lock-protected or read-only, rare races; integer locations), once, into bench/out/ (gitignored), and reused.
- * Per size and repetition the commands alternate — `goldilocks check FILE` (dist/cli/main.js, the user's command,
+ * Per size and repetition the commands alternate, in an order rotated each repetition (bench/timing.ts `rotation`) —
+ * `goldilocks check FILE` (dist/cli/main.js, the user's command,
  * default text report), the same of the `--base` revision's build if given (bench/revision.ts), then `java -cp …
  * HBEpoch -f std -p FILE` (its default verbosity: the location of each racy event) — so that a change in the
  * machine's load falls on all of them alike; the medians are printed as a Markdown table: wall seconds, processor
  * seconds (user + system, all threads: what a loaded host changes less than the wall time) and peak RSS (both from
  * GNU time, "n/a" without /usr/bin/time), the races each found, and RAPID's times over Goldilocks' (the target: ≥
- * 10, wall).
+ * 10, wall). Both tools run without the host's `NODE_EXTRA_CA_CERTS` unless `--keep-extra-ca-certs` (bench/timing.ts
+ * `timedEnv`: Node parses the certificates it names as each process starts, ~30 ms on this project's machine; Java
+ * does not read it), and the output says which.
  *
  * Races. Goldilocks counts racy variables, racy events (accesses that race with an earlier one) and racy locations;
  * RAPID counts "racy events" (accesses at which HBEpoch detects a race: at most one per access) and "racy lines"
@@ -37,7 +40,7 @@ import { parseArgs } from 'node:util';
 import { describeMachine, ROOT } from '../scripts/child.js';
 import { parseCount } from './generate.js';
 import { buildRevision } from './revision.js';
-import { hasTime, median, type Run, timed as timedRun } from './timing.js';
+import { hasTime, median, type Run, rotation, timedEnv, timedEnvNote, timed as timedRun } from './timing.js';
 
 const USAGE = `usage: npm run bench:rapid -- [options]
   --rapid DIR|JAR   RAPID's build: a directory with bin/ (compiled classes) and lib/*.jar, or a jar
@@ -49,6 +52,9 @@ const USAGE = `usage: npm run bench:rapid -- [options]
   --java PATH       the java command (default java)
   --variables-max N compare the racy variables found (one more untimed run of each, RAPID with -v 1, 8x slower)
                     on traces of at most N events (default 2M; 0: never)
+  --keep-extra-ca-certs
+                    run both tools with this environment's NODE_EXTRA_CA_CERTS (dropped by default: Node parses
+                    the certificates it names at every start, bench/timing.ts)
   trace:            bench/generate.ts --preset realistic (issue 24: 8 worker threads, 10,000 variables,
                     100 locks, no volatiles, ~80% thread-local accesses, lock-protected or read-only shared
                     variables, racy data 0.4% of the accesses outside critical sections, integer locations)
@@ -63,6 +69,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     java: { type: 'string', default: 'java' },
     'variables-max': { type: 'string', default: '2M' },
+    'keep-extra-ca-certs': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -96,8 +103,10 @@ function rapidClassPath(p: string | undefined): { cp?: string; why?: string } {
 }
 
 /** {@link timedRun} of `cmd args`; `goldilocks check` exits 1 when it finds races, a success here. */
+const keepCaCerts = values['keep-extra-ca-certs'];
+const env = timedEnv(keepCaCerts);
 const timed = (cmd: string, args: string[]): Run =>
-  timedRun(cmd, args, (status) => status === 0 || (status === 1 && cmd === process.execPath));
+  timedRun(cmd, args, (status) => status === 0 || (status === 1 && cmd === process.execPath), env);
 
 interface Races {
   /** As printed by the tool. */
@@ -188,15 +197,15 @@ for (const n of sizes) {
     if (g.status !== 0) throw new Error(`bench/generate.ts failed (exit ${g.status})`);
   }
   const runs: Run[][] = tools.map(() => []);
-  for (let r = 0; r < reps; r++) {
-    tools.forEach((t, i) => {
+  for (let r = 0; r < reps; r++)
+    for (const i of rotation(tools.length, r)) {
+      const t = tools[i];
       const run = timed(t.cmd, t.args(file));
       runs[i].push(run);
       process.stderr.write(
         `${n} events, ${t.name}: ${run.seconds.toFixed(2)} s, ${run.rssMiB.toFixed(0)} MiB\n`,
       );
-    });
-  }
+    }
   const med = runs.map((rs) => median(rs.map((x) => x.seconds)));
   const rapid = cp ? med[tools.length - 1] : Number.NaN;
   const cpu = runs.map((rs) => median(rs.map((x) => x.cpuSeconds)));
@@ -246,6 +255,7 @@ const lines = [
   ...header,
   ...rows,
   '',
+  ...[timedEnvNote(keepCaCerts)].filter((n) => n !== undefined),
   ...(cp
     ? [
         ...notes,
