@@ -103,7 +103,10 @@ export function workerHooks(
       ensureThread(s, child);
       rawAtomics.store(s.parents, child, t + 1);
       noteSpawn(s, child, site);
-      ctx.listLocked(() => appendCell(s, SyncKind.Fork, t, 0, child));
+      ctx.listLocked(() => {
+        rawAtomics.add(s.ctl, CTL.forks, 1);
+        appendCell(s, SyncKind.Fork, t, 0, child);
+      });
       rawAtomics.or(s.threads, child, FORKED);
       rawAtomics.notify(s.threads, child);
       const w = worker as unknown as Record<string, Callee>;

@@ -1,7 +1,7 @@
 /**
  * Collection of the live synchronization event list (PLDI'07 §5.4; docs/RUNTIME.md "Memory"): with few live Infos,
  * the list's live cells stay bounded however many synchronization events a run makes, and the verdicts through
- * partially-eager evaluated locksets and the walk cache are the uncollected list's.
+ * partially-eager evaluated locksets, the walk cache and the collections of a thread alone are the uncollected list's.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,8 @@ import type { JsonReport } from '../../src/report/json.js';
 import { cliAsync, ROOT, tempPath } from '../helpers/helpers.js';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'runtime', 'list-gc.mjs');
+/** The main thread alone over many bit-locked buckets, then two workers (test/fixtures/runtime/list-gc-alone.mjs). */
+const ALONE = join(ROOT, 'test', 'fixtures', 'runtime', 'list-gc-alone.mjs');
 const LIMIT = { timeout: 300_000 };
 /**
  * `EAGER_MIN` of src/live/memory/state.ts: Goldilocks keeps 2 × EAGER_MIN + one chunk (4096) live cells when it
@@ -22,21 +24,17 @@ const LIMIT = { timeout: 300_000 };
 const GOLDILOCKS_PEAK = 3 * (1 << 16) + 4096;
 
 async function run(detector: string, mode: string, n: number): Promise<JsonReport> {
+  const { report, stdout } = await runProgram(detector, [FIXTURE, mode, String(n)]);
+  assert.match(stdout, /y = 42/);
+  return report;
+}
+
+/** `goldilocks run --on-race=report --detector D -- node ARGS`: its JSON report and output (exit status 0). */
+async function runProgram(detector: string, args: string[]): Promise<{ report: JsonReport; stdout: string }> {
   const file = tempPath('report.json');
-  const r = await cliAsync([
-    'run',
-    '--on-race=report',
-    '--report',
-    file,
-    '--detector',
-    detector,
-    FIXTURE,
-    mode,
-    String(n),
-  ]);
+  const r = await cliAsync(['run', '--on-race=report', '--report', file, '--detector', detector, ...args]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /y = 42/);
-  return JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+  return { report: JSON.parse(readFileSync(file, 'utf8')) as JsonReport, stdout: r.stdout };
 }
 
 /** The race of `separate` (y at byte 32), whichever of A's write and B's read came first. */
@@ -72,6 +70,25 @@ describe('the live synchronization event list is collected', () => {
       assert.ok(j.stats.walksCached >= 1, `${j.stats.walksCached} walks cached`);
       assert.equal(j.summary.racePairs, 1);
       assert.match(j.races[0].variable, /sab#\d+\+32/);
+    },
+  );
+
+  test(
+    "goldilocks, one thread alone: collections give its Infos its own lockset at the cut; the races after the workers start are the peers'",
+    LIMIT,
+    async () => {
+      const n = String(150_000); // 300,000 atomic operations before any worker: several collections
+      const { report: j, stdout } = await runProgram('goldilocks', [ALONE, n]);
+      assert.match(stdout, /^sums (\d+) \1$/m);
+      assert.ok(j.stats.eagerAlone >= 2, `${j.stats.eagerAlone} collections alone`);
+      assert.ok(j.stats.eagerInfos >= 1000, `${j.stats.eagerInfos} Infos moved`);
+      const racy = (r: JsonReport) => [...new Set(r.races.map((x) => x.variable))].sort();
+      // z (flags[0]) and w (flags[1]): the buckets, written alone before the workers' fork, race with nothing
+      assert.deepEqual(
+        racy(j).map((v) => v.replace(/^sab#\d+/, 'sab')),
+        ['sab+0', 'sab+4'],
+      );
+      assert.deepEqual(racy(j), racy((await runProgram('fasttrack', [ALONE, n])).report));
     },
   );
 

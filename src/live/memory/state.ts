@@ -114,6 +114,11 @@ export const CTL = {
   benign: 44,
   /** Lock of the pops from the shared pool of free `Info` records (`freeInfos`). */
   freeInfosLock: 45,
+  /**
+   * Fork cells appended (`../threads.ts`: a worker started through the runtime's `Worker`), counted in the same
+   * list-locked section as the append: while it is 0 and `threadCount` is 1, one thread has ever run (`../shadow/eager.ts`).
+   */
+  forks: 46,
   /** Counters summed over all threads (see `STATS`; at most {@link STATS_MAX}). */
   stats: 48,
   /**
@@ -144,6 +149,8 @@ export const STATS = [
   'cellsCollected',
   'eagerRuns',
   'eagerInfos',
+  /** Collections run while one thread had ever run: their Infos moved to the cut as its own (`../shadow/eager.ts`). */
+  'eagerAlone',
   'walksCached',
   /** The most cells the list held at once (live cells, checked at each new chunk): a maximum, not a sum. */
   'listPeak',

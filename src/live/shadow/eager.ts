@@ -7,7 +7,8 @@
  * starting before it — in every page of every word table — gets its lockset evaluated up to the cut, stored
  * explicitly (`../memory/locksets.ts`). Infos of one start (an owner at a position, or an explicit lockset) share
  * one evaluation and its record; all starts are evaluated together, bit-parallel, in one pass over the cells
- * (`./batch.ts`), and consecutive starts that end with equal locksets share one record. The next collection is due
+ * (`./batch.ts`), and consecutive starts that end with equal locksets share one record; while one thread has ever run,
+ * the starts are not evaluated but all given {that thread} at the cut ({@link ownStarts}). The next collection is due
  * when the list has grown by max(EAGER_MIN, 2 × pages scanned) cells, so the scan costs at most half a page per
  * cell.
  * The online peers, which never walk the list, collect up to the chunk of the list's end every
@@ -53,16 +54,19 @@ export function collectList(s: StateViews, shadow: Shadow): void {
     const walks = LIVE_DETECTORS[s.state.settings.detector] === 'goldilocks';
     let end: number;
     let cut: number;
+    let alone: boolean;
     lock(s, s.ctl, CTL.listLock);
     try {
       end = s.ctl[CTL.listEnd];
       if (end < s.ctl[CTL.gcAt]) return; // collected by the thread before
       cut = (walks ? end - EAGER_MIN : end) & ~CHUNK_MASK;
       if (walks) advancePositions(s, cut);
+      // a fork appends its cell under this lock: none yet, none before the cut
+      alone = rawAtomics.load(s.ctl, CTL.forks) === 0 && rawAtomics.load(s.ctl, CTL.threadCount) === 1;
     } finally {
       unlock(s.ctl, CTL.listLock);
     }
-    const pages = walks ? partiallyEager(s, shadow, cut) : 0;
+    const pages = walks ? partiallyEager(s, shadow, cut, alone) : 0;
     lock(s, s.ctl, CTL.listLock);
     try {
       shadow.counts[STAT.cellsCollected] += reclaim(s, cut);
@@ -98,7 +102,7 @@ const LANES_MAX = 1 << 14;
  * retained until the end, so none is freed and reused for another lockset while the scans run.
  * @returns the number of word table pages in the shadow heap (scanned per scan).
  */
-function partiallyEager(s: StateViews, shadow: Shadow, cut: number): number {
+function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boolean): number {
   shadow.counts[STAT.eagerRuns]++;
   /** Starts by key (`owner@pos`, or `#record`). */
   const starts = new Map<string, Start>();
@@ -107,7 +111,8 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number): number {
       if (isPending(s.heap, s.heap[page + MARK])) shadow.splitPage(page); // its pending accesses: Infos
       collectStarts(s, page, cut, starts);
     });
-    evaluateStarts(s, [...starts.values()], cut);
+    if (alone) ownStarts(s, shadow, starts, cut);
+    else evaluateStarts(s, [...starts.values()], cut);
     forEachPage(s, (page) => {
       if (s.heap[page + MARK] < UNIFORM) shadow.splitPage(page); // patterned: a list per word, each its position
       shadow.ownList(page); // a shared list is never written (Shadow.shareList): the page's own copy is
@@ -190,6 +195,28 @@ function collectStarts(s: StateViews, page: number, cut: number, starts: Map<str
     const pos = heap[positions + w] - 1;
     if (pos >= 0 && pos < cut) add(last, `${heap[last + Info.OWNER]}@${pos}`, pos, 0);
   }
+}
+
+/**
+ * {@link evaluateStarts} while one thread, this one, has ever run (no fork cell, one thread attached: `CTL.forks`,
+ * `CTL.threadCount`): every start gets the record of {this thread} at `cut`, as if its Infos' accesses were made
+ * there, without a pass over the list. The verdicts stay those of the evaluated locksets, which also hold this
+ * thread (an owner stays in its Info's lockset, Figure 5): this thread's own later accesses are decided by program
+ * order either way, and every other thread is started after the cut, by a fork (rule 6) of this thread or of a
+ * thread it started, which adds it to every lockset that holds its parent — so it is in both locksets before its first
+ * access, whatever else the evaluated one holds. This keeps a single-threaded set-up that takes thousands of atomic
+ * locks (sharedmap's `map()` over 373,804 buckets, docs/RESULTS.md) from storing, at each collection, locksets of all
+ * the locks released since each start.
+ */
+function ownStarts(s: StateViews, shadow: Shadow, starts: Map<string, Start>, cut: number): void {
+  shadow.counts[STAT.eagerAlone]++;
+  if (starts.size === 0) return;
+  const record = storeLockset(s, new Set([threadKey(shadow.t)]), cut);
+  for (const st of starts.values()) {
+    retainLockset(s, record);
+    st.record = record;
+  }
+  releaseLockset(s, record); // each start holds one reference, as evaluateStarts leaves it
 }
 
 /** The lockset a start begins with: {owner}, or its explicit record's. */
