@@ -59,35 +59,63 @@ const COUNTS = CTL.dedup + CTL.dedupSize;
 const RECORDS = COUNTS + CTL.dedupSize;
 const ORDER = RECORDS + CTL.dedupSize;
 
+/** The deduplication hash of a race: its pair of source locations (in either order) and its excuse. */
+const pairHash = (current: string, previous: string, excuse?: Excuse): number =>
+  hash([current, previous].sort().join('\n') + (excuse ? `\n${JSON.stringify(excuse)}` : ''));
+
+/**
+ * The slot of hash `h` in the deduplication table, or the free slot where it would go; -1 when the table is full.
+ * Call holding the race lock.
+ */
+function dedupSlot(ctl: Int32Array, h: number): number {
+  const size = CTL.dedupSize;
+  for (let i = 0, slot = (h % size) >>> 0; i < size; i++, slot = (slot + 1) % size) {
+    const at = ctl[CTL.dedup + slot];
+    if (at === h || at === 0) return slot;
+  }
+  return -1;
+}
+
 /**
  * Records a race, or with `excuse` a race that is only counted (`./excuses.ts`). @returns true when its pair of
  * source locations is new (print it), false when it only counts.
  */
 export function recordRace(s: StateViews, race: RaceRecord, excuse?: Excuse): boolean {
-  const pair =
-    [race.current.location, race.previous.location].sort().join('\n') +
-    (excuse ? `\n${JSON.stringify(excuse)}` : '');
-  const h = hash(pair);
+  const h = pairHash(race.current.location, race.previous.location, excuse);
   const ctl = s.ctl;
   lock(s, ctl, CTL.raceLock);
   try {
-    const size = CTL.dedupSize;
-    for (let i = 0, slot = (h % size) >>> 0; i < size; i++, slot = (slot + 1) % size) {
-      const at = CTL.dedup + slot;
-      if (ctl[at] === h) {
-        ctl[COUNTS + slot]++;
-        return false;
-      }
-      if (ctl[at] === 0) {
-        ctl[at] = h;
-        ctl[COUNTS + slot] = 1;
-        ctl[RECORDS + slot] = putString(s, JSON.stringify(excuse ? { ...race, excuse } : race));
-        ctl[ORDER + ctl[CTL.raceCount]] = slot;
-        rawAtomics.store(ctl, CTL.raceCount, ctl[CTL.raceCount] + 1);
-        return true;
-      }
+    const slot = dedupSlot(ctl, h);
+    if (slot < 0) return true; // table full: print, not listed in the JSON report
+    if (ctl[CTL.dedup + slot] === h) {
+      ctl[COUNTS + slot]++;
+      return false;
     }
-    return true; // table full: print, not listed in the JSON report
+    ctl[CTL.dedup + slot] = h;
+    ctl[COUNTS + slot] = 1;
+    ctl[RECORDS + slot] = putString(s, JSON.stringify(excuse ? { ...race, excuse } : race));
+    ctl[ORDER + ctl[CTL.raceCount]] = slot;
+    rawAtomics.store(ctl, CTL.raceCount, ctl[CTL.raceCount] + 1);
+    return true;
+  } finally {
+    unlock(ctl, CTL.raceLock);
+  }
+}
+
+/**
+ * Counts one more occurrence of the race between source locations `current` and `previous` (no excuse) if
+ * {@link recordRace} recorded it already, without its record: a race repeated in a loop then costs no stack text (a
+ * stack formatted through the source maps of its frames). @returns whether it was recorded (and is now counted).
+ */
+export function countRecordedRace(s: StateViews, current: string, previous: string): boolean {
+  const h = pairHash(current, previous);
+  const ctl = s.ctl;
+  lock(s, ctl, CTL.raceLock);
+  try {
+    const slot = dedupSlot(ctl, h);
+    if (slot < 0 || ctl[CTL.dedup + slot] !== h) return false;
+    ctl[COUNTS + slot]++;
+    return true;
   } finally {
     unlock(ctl, CTL.raceLock);
   }

@@ -78,7 +78,7 @@ import {
   SHADOW_LIMIT_DEFAULT,
   SHADOW_LIMIT_MAX,
 } from './options.js';
-import { DataRaceException, liveReport, printErr, recordRace } from './races.js';
+import { countRecordedRace, DataRaceException, liveReport, printErr, recordRace } from './races.js';
 import { Recorder } from './record.js';
 import { collectList } from './shadow/eager.js';
 import { EraserShadow } from './shadow/eraser.js';
@@ -247,6 +247,16 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   };
   const race: Race = (c, id, off, size, flags, site, what, fn) => {
     const benign = benignReason(s, id, off);
+    // reported, nothing to excuse or suppress, and its pair of locations reported already: counted, no record built
+    if (
+      !stopOnRace &&
+      benign === undefined &&
+      suppressions().length === 0 &&
+      countRecordedRace(s, getString(s, site), previousAt(c.site).location)
+    ) {
+      shadow.counts[STAT.races]++;
+      return false;
+    }
     const at: { stack?: string } = {};
     Error.captureStackTrace(at, fn);
     if (!at.stack?.includes('\n')) Error.captureStackTrace(at, race); // fn was not on the stack (a reference's setter)

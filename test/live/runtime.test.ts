@@ -278,6 +278,27 @@ describe('on a race', () => {
     assert.equal(r.report?.summary.racePairs, 1);
   });
 
+  test(
+    'report: a race repeated is listed once per pair of locations and counted each time',
+    LIMIT,
+    async () => {
+      const n = 200;
+      const r = await goldilocks(['--on-race=report'], [join(FIXTURES, 'repeated-race.mjs'), String(n)]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`sum ${2 * n}`));
+      const j = r.report!;
+      assert.deepEqual(
+        j.races.map((x) => [line(x.current.location), line(x.previous.location), x.count]),
+        [
+          [15, 24, n],
+          [18, 24, n],
+        ],
+      );
+      assert.equal(j.summary.racyEvents, 2 * n);
+      assert.equal(r.stderr.match(/WARNING: goldilocks: data race/g)?.length, 2);
+    },
+  );
+
   test('abort: exit code 66 and the report is written', LIMIT, async () => {
     const r = await goldilocks(['--on-race=abort'], [join(FIXTURES, 'prevented.mjs')]);
     assert.equal(r.code, 66, r.stderr);
