@@ -40,15 +40,23 @@ export const exitCode = (code: number | null, signal: NodeJS.Signals | null): nu
   code ?? 128 + (signal ? (constants.signals as Record<string, number>)[signal] : 0);
 
 /**
- * Spawns `node ...args` (or `command ...args`) with the {@link instrumentedEnv} of `options.env`.
+ * Spawns `node ...args` (or `command ...args`) with the {@link instrumentedEnv} of `options.env`. A SIGTERM sent to
+ * this process while the child runs is passed on to the child, which then ends as it would under plain node (this
+ * process with it, by the child's exit code): `kill` of the `goldilocks` process, or the timeout of a command that
+ * started it, would otherwise leave the program running on its own. Signals a terminal sends (SIGINT, SIGQUIT, SIGHUP)
+ * reach the child from the terminal itself, as part of its process group, and are not passed on twice.
  * @returns the child's {@link exitCode}.
  * @throws the spawn error (e.g. ENOENT) when the child could not be started.
  */
 export function run(args: readonly string[], options: RunOptions = {}): Promise<number> {
   const env = instrumentedEnv(options.env ?? process.env);
   const child = spawn(options.command ?? process.execPath, args, { env, stdio: options.stdio ?? 'inherit' });
-  return new Promise((resolve, reject) => {
+  const terminate = (): void => {
+    child.kill('SIGTERM');
+  };
+  process.on('SIGTERM', terminate);
+  return new Promise<number>((resolve, reject) => {
     child.on('error', reject);
     child.on('exit', (code, signal) => resolve(exitCode(code, signal)));
-  });
+  }).finally(() => process.off('SIGTERM', terminate));
 }
