@@ -7,10 +7,10 @@
  * map, as sharedmap's `map()`: see that file) for each N, with this checkout's `dist/` and, given `--base`, git
  * revision REV's build (bench/revision.ts), the two alternating. Prints a markdown table: the program's own time
  * (ms) per build, the ratio, and the collections (`eagerRuns`) and Infos moved (`eagerInfos`) of `--stats`. A run
- * past `--timeout` seconds (default 600) is shown as such. A timing benchmark: run it on a quiet machine
+ * past `--timeout` seconds (default 600) is killed with its program (its process group) and shown as such. A timing benchmark: run it on a quiet machine
  * (`npm run build` first).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -25,18 +25,37 @@ interface Run {
   eagerInfos: string;
 }
 
-/** One run of the program under `goldilocks run --stats` of the CLI `cli`. */
-function once(cli: string, buckets: number, timeoutS: number): Run {
-  const r = spawnSync(process.execPath, [cli, 'run', '--stats', PROGRAM, String(buckets)], {
+/**
+ * One run of the program under `goldilocks run --stats` of the CLI `cli`, in a process group of its own: past
+ * `timeoutS` the whole group is killed (a build's CLI may not pass a signal on to the program it runs, which would then
+ * go on after the benchmark).
+ */
+async function once(cli: string, buckets: number, timeoutS: number): Promise<Run> {
+  const child = spawn(process.execPath, [cli, 'run', '--stats', PROGRAM, String(buckets)], {
     cwd: ROOT,
-    encoding: 'utf8',
-    timeout: timeoutS * 1000,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const out = `${r.stdout}\n${r.stderr}`;
+  let out = '';
+  let stdout = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d;
+    out += d;
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    out += d;
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    process.kill(-(child.pid as number), 'SIGKILL');
+  }, timeoutS * 1000);
+  const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  clearTimeout(timer);
   const stat = (name: string) => out.match(new RegExp(`^\\s*${name}\\s+([\\d,]+)`, 'm'))?.[1] ?? '–';
-  const line = r.stdout.split('\n').find((l) => l.startsWith('{"buckets"'));
-  if (line === undefined && r.error === undefined)
-    throw new Error(`no result line (exit ${r.status}):\n${out.slice(-2000)}`);
+  const line = stdout.split('\n').find((l) => l.startsWith('{"buckets"'));
+  if (line === undefined && !timedOut)
+    throw new Error(`no result line (exit ${status}):\n${out.slice(-2000)}`);
   return {
     ms: line === undefined ? null : (JSON.parse(line) as { ms: number }).ms,
     eagerRuns: stat('eagerRuns'),
@@ -51,7 +70,7 @@ function ratioOf(base: Run, mine: Run, timeoutS: number): string {
   return (base.ms / mine.ms).toFixed(1);
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       buckets: { type: 'string', default: '2000,4000,8000' },
@@ -71,11 +90,12 @@ function main(): void {
   );
   console.log(`|---:|${builds.map(() => '---:|').join('')}${builds.length > 1 ? '---:|' : ''}---:|---:|`);
   for (const n of sizes) {
-    const runs = builds.map(([, cli]) => once(cli, n, timeoutS));
+    const runs: Run[] = [];
+    for (const [, cli] of builds) runs.push(await once(cli, n, timeoutS));
     const [mine, base] = runs;
     const ratio = base === undefined ? '' : ` ${ratioOf(base, mine, timeoutS)} |`;
     console.log(`| ${n} | ${runs.map(fmt).join(' | ')} |${ratio} ${mine.eagerRuns} | ${mine.eagerInfos} |`);
   }
 }
 
-main();
+await main();
