@@ -16,6 +16,10 @@
 //   scatter  — after an `Atomics.add` (a new epoch), each element is read and written once (`g[i] -= 1`), the 8 of a
 //              page in a fixed order that is not the index order (moldyn's `acc[base + 3*j + d] -= f` at size large:
 //              each word's first access in the epoch is a check, on a page written whole the epoch before);
+//   checkerboard — red-black SOR's half sweeps (bench/programs/sor-flat.mjs) over g as 256 rows of 256: for each
+//              colour, after an `Atomics.add` (a new epoch), each red element k (`(i + j + colour)` even) gets
+//              `g[k] = 0.5 * (g[k] + g[k ^ 1])` (its row neighbour, black): every word's first access in the epoch is a
+//              check, on a page whose words alternate between two histories (3 × 2^16 accesses a round);
 //   private  — the loops of `checked` over a buffer made after the program's one send and never sent: private to the
 //              thread, its accesses unchecked (docs/RUNTIME.md "Private buffers"). The other patterns' buffers are
 //              public (sent first), as a worker program's are.
@@ -47,6 +51,15 @@ const ORDER = [5, 2, 7, 0, 3, 6, 1, 4];
 const scatter = () => {
   for (let p = 0; p < N; p += 8) for (let k = 0; k < 8; k++) g[p + ORDER[k]] -= 1;
 };
+const ROW = 256;
+/** One half sweep of `checkerboard`: the elements of `colour`, each from itself and its row neighbour. */
+const halfSweep = (colour) => {
+  for (let i = 0; i < ROW; i++)
+    for (let j = (i + colour) & 1; j < ROW; j += 2) {
+      const k = i * ROW + j;
+      g[k] = 0.5 * (g[k] + g[k ^ 1]);
+    }
+};
 const fresh = (r) => {
   const o = r * N;
   paths[o] = s;
@@ -76,6 +89,12 @@ for (let r = 0; r < rounds; r++) {
     Atomics.add(flag, 0, 1);
     scatter();
     s += g[ORDER[0]];
+  } else if (pattern === 'checkerboard') {
+    Atomics.add(flag, 0, 1);
+    halfSweep(0);
+    Atomics.add(flag, 0, 1);
+    halfSweep(1);
+    s += g[1];
   } else if (pattern === 'fresh') {
     fresh(r);
   } else if (pattern === 'atomic') {

@@ -12,7 +12,8 @@
  * same-epoch filter; `atomic`, `Atomics.add` and `Atomics.load` calls; `columns`, lufact's daxpy; `fresh`, each round
  * the next part of one buffer written in order (every write a word check of a word never accessed, every read a
  * same-epoch hit); `scatter`, after a new epoch each element read and written once, a page's 8 in an order not the
- * index order (moldyn's forces at size large); `private`, the `checked` loops over a buffer private to the thread (never sent). R defaults to 10.
+ * index order (moldyn's forces at size large); `checkerboard`, red-black SOR's half sweeps (each word's first access in
+ * an epoch a check, on pages whose words alternate between two histories; 3 × 2^16 accesses a round); `private`, the `checked` loops over a buffer private to the thread (never sent). R defaults to 10.
  * Prints per pattern and
  * build the two counts and the instructions per access, then the ratio current / base. Needs valgrind (Debian
  * package `valgrind`). Exit code 2 for bad arguments or a missing valgrind.
@@ -23,9 +24,9 @@ import { describeMachine, ROOT } from '../scripts/child.js';
 import { countInstructions, hasValgrind } from './cachegrind.js';
 import { buildRevision } from './revision.js';
 
-const PATTERNS = ['checked', 'filtered', 'atomic', 'columns', 'fresh', 'scatter', 'private'];
-/** Element accesses of one round of bench/live-count.mjs. */
-const PER_ROUND = 2 * (1 << 16);
+const PATTERNS = ['checked', 'filtered', 'atomic', 'columns', 'fresh', 'scatter', 'checkerboard', 'private'];
+/** Element accesses of one round of bench/live-count.mjs by pattern: 2 × 2^16, 3 × 2^16 for `checkerboard`. */
+const perRound = (pattern: string): number => (pattern === 'checkerboard' ? 3 : 2) * (1 << 16);
 
 function fail(message: string): never {
   process.stderr.write(`bench:live-instructions: ${message}\n`);
@@ -70,7 +71,7 @@ function count(dist: string, pattern: string, r: number): number {
 
 const { sha, dist: baseDist } = buildRevision(values.base);
 console.log(
-  `${describeMachine()}; bench/live-count.mjs, ${rounds} and ${2 * rounds} rounds of ${PER_ROUND} accesses`,
+  `${describeMachine()}; bench/live-count.mjs, ${rounds} and ${2 * rounds} rounds (accesses per round: ${patterns.map((p) => `${p} ${perRound(p)}`).join(', ')})`,
 );
 for (const pattern of patterns) {
   const perAccess: number[] = [];
@@ -80,9 +81,9 @@ for (const pattern of patterns) {
   ]) {
     const a = count(dist, pattern, rounds);
     const b = count(dist, pattern, 2 * rounds);
-    perAccess.push((b - a) / (rounds * PER_ROUND));
+    perAccess.push((b - a) / (rounds * perRound(pattern)));
     console.log(
-      `${pattern} ${name}: ${a.toLocaleString('en-US')} and ${b.toLocaleString('en-US')} instructions; ${((b - a) / (rounds * PER_ROUND)).toFixed(1)} per access`,
+      `${pattern} ${name}: ${a.toLocaleString('en-US')} and ${b.toLocaleString('en-US')} instructions; ${((b - a) / (rounds * perRound(pattern))).toFixed(1)} per access`,
     );
   }
   console.log(
