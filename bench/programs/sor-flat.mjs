@@ -5,19 +5,9 @@
 //
 //   node bench/programs/sor-flat.mjs [N=800] [ITERATIONS=80] [WORKERS=2]
 import { isMainThread, Worker, workerData } from 'node:worker_threads';
+import { barrier } from './lib/barrier.mjs';
 
 const OMEGA = 1.25;
-
-function barrier(sync, parties) {
-  const gen = Atomics.load(sync, 1);
-  if (Atomics.add(sync, 0, 1) === parties - 1) {
-    Atomics.store(sync, 0, 0);
-    Atomics.add(sync, 1, 1);
-    Atomics.notify(sync, 1);
-  } else {
-    while (Atomics.load(sync, 1) === gen) Atomics.wait(sync, 1, gen);
-  }
-}
 
 function sweep(grid, n, from, to, color) {
   for (let i = Math.max(from, 1); i < Math.min(to, n - 1); i++) {

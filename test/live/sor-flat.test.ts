@@ -19,8 +19,8 @@ describe('red-black SOR with a missing barrier', () => {
       const o = await cliAsync(['run', '--stats', '--detector', detector, PROGRAM], 120_000);
       assert.equal(o.code, 0, o.stderr);
       assert.match(o.stdout, /^worker 0: DataRaceException at row 8, column 1\n$/, o.stderr);
-      assert.match(o.stderr, /read by thread T\d at \S*sor-flat-missing-barrier\.mjs:35:46\n/);
-      assert.match(o.stderr, /previous write by thread T\d at \S*sor-flat-missing-barrier\.mjs:36:7\n/);
+      assert.match(o.stderr, /read by thread T\d at \S*sor-flat-missing-barrier\.mjs:26:46\n/);
+      assert.match(o.stderr, /previous write by thread T\d at \S*sor-flat-missing-barrier\.mjs:27:7\n/);
       // the run left words with lists of their own (split pages; the census at exit)
       const split = /splitInfoKiB\s+([\d,]+)/.exec(o.stderr);
       assert.ok(split !== null && Number(split[1].replace(/,/g, '')) > 0, o.stderr);

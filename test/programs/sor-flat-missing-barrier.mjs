@@ -5,6 +5,8 @@
 // then reads them from its last row, 8 (`grid[k + N]`, the first line marked), unordered. After two iterations with a
 // barrier after each half sweep, so that the pages' words alternate between two histories (split, each word its
 // list). Under --on-race=throw the exception comes at row 8's first red element, before it is updated.
+
+import { barrier } from '../../bench/programs/lib/barrier.mjs';
 import { workers } from './sched.mjs';
 
 const N = 18;
@@ -13,17 +15,6 @@ const OMEGA = 1.25;
 /** Where a worker's sweep is: its row and column (read after a DataRaceException). */
 let row = -1;
 let col = -1;
-
-function barrier(sync, parties) {
-  const gen = Atomics.load(sync, 1);
-  if (Atomics.add(sync, 0, 1) === parties - 1) {
-    Atomics.store(sync, 0, 0);
-    Atomics.add(sync, 1, 1);
-    Atomics.notify(sync, 1);
-  } else {
-    while (Atomics.load(sync, 1) === gen) Atomics.wait(sync, 1, gen);
-  }
-}
 
 /** Updates the elements of `color` (0 red, 1 black) of rows [from, to), skipping the grid's border. */
 function sweep(grid, from, to, color) {
