@@ -86,6 +86,7 @@ import {
   PAGE_INTS,
   pageEnd,
   SHARED_SLOT,
+  splitListed,
   UNIFORM,
 } from './table.js';
 
@@ -283,7 +284,7 @@ export class Shadow extends PendingPages {
           n === 1 &&
           // a page split with a list for its first word cannot be pending (`PendingPages.pendingState` says NONE): not
           // asked, so that an access of a split page (a red-black sweep's, every page) costs no call
-          (!isSplit(heap, page) || heap[page + 1] === 0) &&
+          !splitListed(heap, page) &&
           (first === Access.MASK || flags === Access.WRITE) &&
           (flags & ~Access.WRITE) === 0 &&
           this.commitPos < 0 &&

@@ -9,8 +9,8 @@ import { Access, Info } from './records.js';
 import { firstWord, isPending, MARK, SHARED_SLOT, UNIFORM } from './table.js';
 
 /**
- * The words of a pending record (`PendingPages.pendingState`; an Info-sized record of the pool, its owner, `pos` and alock at
- * `Info`'s indices).
+ * The words of a pending record of its own (`PendingPages.pendingState`; an Info-sized record of the pool, whose owner,
+ * `pos` and alock are at `Info`'s indices: `Info.OWNER`, `Info.POS`, `Info.ALOCK_A`, `Info.ALOCK_B`).
  */
 // biome-ignore lint/suspicious/noConstEnum: as `Info` of `./records.ts`
 const enum Pending {
@@ -21,12 +21,8 @@ const enum Pending {
   STATE = 0,
   /** The heap index of the record of the 8 words' sites of their access (an Info-sized record; the others' 0). */
   SITES = 1,
-  OWNER = 2,
-  POS = 3,
   /** The bytes of words 0–3 the owner wrote, 8 bits a word (word k's at bit 8k). */
   LOW = 4,
-  ALOCK_A = 5,
-  ALOCK_B = 6,
   /** Those of words 4–7. */
   HIGH = 7,
 }
@@ -109,10 +105,10 @@ export class PendingPages extends Pages {
     }
     const x = -mark;
     if (
-      heap[x + Pending.OWNER] !== this.t ||
-      heap[x + Pending.POS] !== now ||
-      heap[x + Pending.ALOCK_A] !== alockA ||
-      heap[x + Pending.ALOCK_B] !== alockB
+      heap[x + Info.OWNER] !== this.t ||
+      heap[x + Info.POS] !== now ||
+      heap[x + Info.ALOCK_A] !== alockA ||
+      heap[x + Info.ALOCK_B] !== alockB
     )
       return Held.NONE;
     const bytes = writtenBytes(heap, x, k);
@@ -150,11 +146,11 @@ export class PendingPages extends Pages {
     const heap = this.s.heap;
     heap[x + Pending.STATE] = ~(this.noOwnRead(heap, heap[page + 1]) ? READS : 0);
     heap[x + Pending.SITES] = sites;
-    heap[x + Pending.OWNER] = this.t;
-    heap[x + Pending.POS] = now;
+    heap[x + Info.OWNER] = this.t;
+    heap[x + Info.POS] = now;
     heap[x + Pending.LOW] = 0;
-    heap[x + Pending.ALOCK_A] = alockA;
-    heap[x + Pending.ALOCK_B] = alockB;
+    heap[x + Info.ALOCK_A] = alockA;
+    heap[x + Info.ALOCK_B] = alockB;
     heap[x + Pending.HIGH] = 0;
     heap[page + MARK] = -x;
     return x;
@@ -216,11 +212,11 @@ export class PendingPages extends Pages {
   private pendingInfo(heap: Int32Array, x: number, e: number, written: number, site: number): void {
     heap[e + Info.NEXT] = 0;
     heap[e + Info.FLAGS] = written !== 0 ? written | Access.WRITE : Access.MASK;
-    heap[e + Info.OWNER] = heap[x + Pending.OWNER];
-    heap[e + Info.POS] = heap[x + Pending.POS];
+    heap[e + Info.OWNER] = heap[x + Info.OWNER];
+    heap[e + Info.POS] = heap[x + Info.POS];
     heap[e + Info.SITE] = site;
-    heap[e + Info.ALOCK_A] = heap[x + Pending.ALOCK_A];
-    heap[e + Info.ALOCK_B] = heap[x + Pending.ALOCK_B];
+    heap[e + Info.ALOCK_A] = heap[x + Info.ALOCK_A];
+    heap[e + Info.ALOCK_B] = heap[x + Info.ALOCK_B];
     heap[e + Info.LS] = 0;
   }
 

@@ -41,6 +41,12 @@ export const isPending = (heap: Int32Array, mark: number): boolean => mark < UNI
  * when its first word has a list, it can neither be made uniform nor be pending.
  */
 export const isSplit = (heap: Int32Array, page: number): boolean => heap[page + MARK] > UNIFORM;
+/**
+ * Is page `page` split with a list for its first word ({@link isSplit})? Then it can be neither made uniform nor
+ * pending (`PendingPages.pendingState` says NONE).
+ */
+export const splitListed = (heap: Int32Array, page: number): boolean =>
+  isSplit(heap, page) && heap[page + 1] !== 0;
 /** The page slot (its check lock's heap index) of the word at address `word`. */
 export const lockOf = (word: number): number => (word >> 1) & -PAGE_INTS;
 /** The address of the first word of the page at slot `page`. */
