@@ -19,13 +19,13 @@
  * inside the hull of the words it covers in the epoch, and not in the longest run of reads recorded in the epoch
  * ({@link SpanView} `touched`). Elements smaller than a word are checked and recorded as runs of words with the
  * bytes they hold ({@link Spans.group}). Two view variables whose words overlap, growable buffers and strides other
- * than ±1, 0 and one word go to the per-access checks. Out-of-bounds indices touch no memory (ECMA-262
+ * than ±1, 0 and whole words (one to eight words apart: lanes) go to the per-access checks. Out-of-bounds indices touch no memory (ECMA-262
  * §10.4.5.15–16) and are not recorded.
  *
  * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
  */
 import type { SiteFunction, SpanCheck } from '../hooks/contract.js';
-import { type EpochFilter, filterAddRun, filterBits, filterNextBlock } from './filter.js';
+import { type EpochFilter, filterAdd, filterAddRun, filterBits, filterNextBlock } from './filter.js';
 import { STAT } from './memory/state.js';
 import type { Shadow } from './shadow/goldilocks.js';
 import { Access, RUN_FIELDS } from './shadow/goldilocks.js';
@@ -138,9 +138,12 @@ const MAX_COUNT = 2 ** 31;
 const FIELDS = 6;
 /**
  * Fields per run of words in {@link Spans.runs}: first word (of the view's buffer), words, flags, site, view (index
- * of its access), byte mask of each word.
+ * of its access), byte mask of each word, step (words from one of its words to the next: 1, or a lane's, {@link
+ * Spans.group}).
  */
-const RUN = 6;
+const RUN = 7;
+/** The most words between a lane's consecutive elements ({@link Spans.group}): every page between a run's ends holds one. */
+const MAX_STEP = 8;
 
 /** The byte mask of bytes [lo, hi) of a word (0 ≤ lo < hi ≤ 8). */
 const bytes = (lo: number, hi: number): number => (1 << hi) - (1 << lo);
@@ -223,7 +226,14 @@ export class Spans {
     for (let r = 0; r < this.nRuns; r++) {
       const v = this.views[runs[r * RUN + 4]] as SpanView;
       const first = v.base + runs[r * RUN];
-      heapRuns.push(first, runs[r * RUN + 1], runs[r * RUN + 2], runs[r * RUN + 3], runs[r * RUN + 5]);
+      heapRuns.push(
+        first,
+        runs[r * RUN + 1],
+        runs[r * RUN + 2],
+        runs[r * RUN + 3],
+        runs[r * RUN + 5],
+        runs[r * RUN + 6],
+      );
       // the runs by their first word (insertion sort: a loop has few), for the pages in ascending order
       let at = order.length;
       while (at > 0 && heapRuns[RUN_FIELDS * order[at - 1]] > first) at--;
@@ -233,7 +243,7 @@ export class Spans {
     let done = -1; // the last page listed
     for (const r of order) {
       const first = heapRuns[RUN_FIELDS * r];
-      const last = lockOf(first + heapRuns[RUN_FIELDS * r + 1] - 1);
+      const last = lockOf(first + heapRuns[RUN_FIELDS * r + 5] * (heapRuns[RUN_FIELDS * r + 1] - 1));
       for (let p = Math.max(lockOf(first), done + PAGE_INTS); p <= last; p += PAGE_INTS) {
         if (nPages === this.pages.length) {
           const more = new Int32Array(2 * nPages);
@@ -252,10 +262,17 @@ export class Spans {
       const v = this.views[runs[r + 4]] as SpanView;
       const touched = v.touched;
       const from = runs[r];
-      const end = from + runs[r + 1];
-      filterAddRun(v, from, end, epoch, bits);
-      touch(touched, epoch, from, end);
-      if (bits === Access.MASK) keepReads(touched, epoch, from, end);
+      const step = runs[r + 6];
+      if (step === 1) {
+        const end = from + runs[r + 1];
+        filterAddRun(v, from, end, epoch, bits);
+        touch(touched, epoch, from, end);
+        if (bits === Access.MASK) keepReads(touched, epoch, from, end);
+      } else {
+        let x = from;
+        for (let i = 0; i < runs[r + 1]; i++, x += step) filterAdd(v, x, epoch, bits);
+        touch(touched, epoch, from, x - step + 1);
+      }
       words += runs[r + 1];
     }
     c.counted(words);
@@ -274,10 +291,12 @@ export class Spans {
    *
    * Strides ±1 reach consecutive elements: runs of words, the first and last with the bytes of their elements only
    * when elements are smaller than a word. Stride 0: one element per access, in the body's order. A stride of `per`
-   * elements spanning one word (`per · bpe` = 8, as crypt's `text[8 * blk + 3]` over a Uint8Array) reaches one
-   * element per word, at the same bytes of consecutive words: the accesses are taken per *lane* `r` (their first
-   * index ≡ r mod `per`), each lane as a stride of ±1 over its elements `r + per·c`, one run of words with the
-   * lane's byte mask each.
+   * ≥ 2 elements spanning `q` whole words (`per · bpe` = 8q, q ≤ {@link MAX_STEP}: crypt's `text[8 * blk + 3]` over a
+   * Uint8Array, q = 1; a red-black sweep's `grid[i * n + j]`, `j += 2`, over a Float64Array, q = 2) reaches one
+   * element every q words, at the same bytes of each: the accesses are taken per *lane* `r` (their first index ≡ r
+   * mod `per`), each lane as a stride of ±1 over its elements `r + per·c`, one run of every q-th word with the lane's
+   * byte mask each. The lanes of one group never share an element, so each element is still reached by the accesses
+   * that reach it per access, in the same order.
    * @returns false when the group's strides do not allow it (see the file header).
    */
   private group(m: SiteFunction, list: readonly unknown[], k: number, count: number): boolean {
@@ -286,7 +305,8 @@ export class Spans {
     const stride = list[FIELDS * k + 3] as number;
     for (let x = k; x < this.views.length; x++)
       if (list[FIELDS * x + 1] === g && list[FIELDS * x + 3] !== stride) return false;
-    const per = v.bpe < 8 && Math.abs(stride) * v.bpe === 8 ? Math.abs(stride) : 1;
+    const bytesApart = Math.abs(stride) * v.bpe; // from an element to the access's next one
+    const per = bytesApart >= 8 && bytesApart % 8 === 0 && bytesApart <= 8 * MAX_STEP ? Math.abs(stride) : 1;
     if (per === 1 && stride !== 1 && stride !== -1 && stride !== 0) return false;
     this.low = Number.POSITIVE_INFINITY;
     this.high = Number.NEGATIVE_INFINITY;
@@ -323,7 +343,8 @@ export class Spans {
 
   /**
    * The elements `lane + per·c`, c in [from, to), of access `k`'s view (all of [from, to) when `per` is 1), as runs
-   * of words ({@link addRuns}) with the bytes they hold, `write` or read at `site`, widening the group's hull.
+   * of words ({@link addRuns}, {@link addStrided}) with the bytes they hold, `write` or read at `site`, widening the
+   * group's hull.
    */
   private elements(
     k: number,
@@ -337,10 +358,14 @@ export class Spans {
     const v = this.views[k] as SpanView;
     const bpe = v.bpe;
     if (per > 1) {
-      const b = v.off + lane * bpe; // element `lane`'s byte; element lane + per·c is c words further
-      const w = Math.floor(b / 8) + from;
-      this.hull(w, w + to - from);
-      this.addRuns(v, k, w, w + to - from, write, site, bytes(b % 8, (b % 8) + bpe));
+      const q = (per * bpe) / 8; // words from one element of the lane to the next
+      const b = v.off + lane * bpe; // element `lane`'s byte; element lane + per·c is q·c words further
+      const w = Math.floor(b / 8) + q * from;
+      const end = w + q * (to - from - 1) + 1; // after the word of the last element
+      const mask = bytes(b % 8, (b % 8) + bpe);
+      this.hull(w, end);
+      if (q === 1) this.addRuns(v, k, w, end, write, site, mask);
+      else this.addStrided(v, k, w, end, q, write, site, mask);
       return;
     }
     const b0 = v.off + from * bpe;
@@ -464,19 +489,75 @@ export class Spans {
       if (!covered) {
         if (start < 0) start = x;
       } else if (start >= 0) {
-        this.addRun(start, x, flags, site, k, mask);
+        this.addRun(start, x - start, flags, site, k, mask, 1);
         start = -1;
       }
     }
     if (start < 0 && hi < to) start = hi;
-    if (start >= 0) this.addRun(start, to, flags, site, k, mask);
+    if (start >= 0) this.addRun(start, to - start, flags, site, k, mask, 1);
     // reads of whole words all covered already (montecarlo's estimate of the path it has just written by per-access
     // checks): the next range check of them in the epoch skips them without a scan, as it skips the reads recorded
     else if (!write && mask === Access.MASK && this.nRuns === runs) keepReads(touched, epoch, from, to);
   }
 
-  /** Adds the run of words [from, to) of access `k`'s view, the bytes `mask` of each, with `flags` and `site`. */
-  private addRun(from: number, to: number, flags: number, site: number, k: number, mask: number): void {
+  /**
+   * {@link addRuns} of the words `from + step·i` before word `to` (step 2 to {@link MAX_STEP}: a lane's words, {@link
+   * group}): each word that the same-epoch filter does not cover, read inside the hull of the words it covers in this
+   * epoch only, and that is not in the longest run of reads recorded in the epoch (for a read), is added, as runs of
+   * every `step`-th word.
+   */
+  private addStrided(
+    v: SpanView,
+    k: number,
+    from: number,
+    to: number,
+    step: number,
+    write: boolean,
+    site: number,
+    mask: number,
+  ): void {
+    const epoch = this.c.epoch();
+    const flags = write ? Access.WRITE : 0;
+    const touched = v.touched;
+    const lo = touched[0] === epoch ? touched[1] : to; // the hull: the words [lo, hi) may be covered
+    const hi = touched[0] === epoch ? touched[2] : to;
+    const readsFrom = !write && touched[3] === epoch ? touched[4] : to; // the longest run of reads: covered
+    const readsTo = !write && touched[3] === epoch ? touched[5] : to;
+    let start = -1;
+    let n = 0;
+    for (let x = from; x < to; x += step) {
+      let covered = x >= readsFrom && x < readsTo;
+      if (!covered && x >= lo && x < hi) {
+        const e = filterBits(v, x, epoch);
+        covered = (((write ? 0 : e) | (e >>> 8)) & mask) === mask;
+      }
+      if (!covered) {
+        if (start < 0) {
+          start = x;
+          n = 0;
+        }
+        n++;
+      } else if (start >= 0) {
+        this.addRun(start, n, flags, site, k, mask, step);
+        start = -1;
+      }
+    }
+    if (start >= 0) this.addRun(start, n, flags, site, k, mask, step);
+  }
+
+  /**
+   * Adds the run of `words` words from word `from` of access `k`'s view, every `step`-th one, the bytes `mask` of
+   * each, with `flags` and `site`.
+   */
+  private addRun(
+    from: number,
+    words: number,
+    flags: number,
+    site: number,
+    k: number,
+    mask: number,
+    step: number,
+  ): void {
     if ((this.nRuns + 1) * RUN > this.runs.length) {
       const more = new Int32Array(2 * this.runs.length);
       more.set(this.runs);
@@ -484,10 +565,11 @@ export class Spans {
     }
     const r = this.nRuns++ * RUN;
     this.runs[r] = from;
-    this.runs[r + 1] = to - from;
+    this.runs[r + 1] = words;
     this.runs[r + 2] = flags;
     this.runs[r + 3] = site;
     this.runs[r + 4] = k;
     this.runs[r + 5] = mask;
+    this.runs[r + 6] = step;
   }
 }

@@ -12,7 +12,10 @@ import { twoThreads } from '../helpers/two-threads.js';
 
 const setUp = twoThreads;
 
-/** `shadow.accessRuns` of one run of `n` words from heap index `word` (the bytes `mask` of each), with its pages. */
+/**
+ * `shadow.accessRuns` of one run of `n` words from heap index `word`, every `step`-th one (the bytes `mask` of each),
+ * with its pages.
+ */
 function run(
   shadow: Shadow,
   word: number,
@@ -20,10 +23,11 @@ function run(
   flags: number,
   site: number,
   mask = Access.MASK,
+  step = 1,
 ): boolean {
   const pages: number[] = [];
-  for (let p = lockOf(word); p <= lockOf(word + n - 1); p += PAGE_INTS) pages.push(p);
-  return shadow.accessRuns([word, n, flags, site, mask], Int32Array.from(pages), pages.length);
+  for (let p = lockOf(word); p <= lockOf(word + step * (n - 1)); p += PAGE_INTS) pages.push(p);
+  return shadow.accessRuns([word, n, flags, site, mask, step], Int32Array.from(pages), pages.length);
 }
 
 /** The lists of the 32 words from `base`, Info by Info (every field but NEXT), UNIFORM marked. */
@@ -135,7 +139,7 @@ describe('range checks: runs of some bytes of each word', () => {
 
   test('lanes over the same words in one call: checked as one access of their bytes, each recorded with its site', () => {
     const lanes = (word: number, flags: number) =>
-      Array.from({ length: 8 }, (_, byte) => [word, 26, flags, 10 + byte, 1 << byte]).flat();
+      Array.from({ length: 8 }, (_, byte) => [word, 26, flags, 10 + byte, 1 << byte, 1]).flat();
     const pagesOf = (word: number) => Int32Array.from({ length: 4 }, (_, k) => lockOf(word) + k * PAGE_INTS);
     const a = setUp();
     const b = setUp(false);
@@ -168,5 +172,49 @@ describe('range checks: runs of some bytes of each word', () => {
     assert.equal(lists(s, base), before);
     assert.equal(run(one, base + 1, 30, Access.WRITE, 6, 0x80), true);
     assert.notEqual(lists(s, base), before);
+  });
+});
+
+describe('range checks: runs of every step-th word (lanes of whole words)', () => {
+  for (const step of [2, 3, 8])
+    test(`step ${step}: leave the state of the per-access checks of those words, epoch after epoch`, () => {
+      const a = setUp();
+      const b = setUp(false);
+      const n = Math.floor(28 / step); // words 1, 1 + step, … before 29
+      // a red-black sweep's steps: a lane written, the other read, in turns, with a new epoch between
+      const steps: Array<[number, number, number, number]> = [
+        [Access.WRITE, 0, 5, 1],
+        [0, 1, 6, 1],
+        [0, 0, 7, 2],
+        [Access.WRITE, 0, 8, 2],
+        [0, 1, 8, 2],
+        [Access.WRITE, 1, 9, 3],
+        [0, 0, 9, 3],
+      ];
+      for (const [flags, lane, site, pos] of steps) {
+        a.one.pos = pos;
+        b.one.pos = pos;
+        assert.ok(run(a.one, a.base + 1 + lane, n, flags, site, Access.MASK, step));
+        for (let k = 0; k < n; k++)
+          assert.equal(b.one.access(b.base + 1 + lane + step * k, Access.MASK, flags, site, true), undefined);
+        assert.equal(
+          lists(a.s, a.base),
+          lists(b.s, b.base),
+          `after ${flags ? 'write' : 'read'} of lane ${lane}`,
+        );
+      }
+    });
+
+  test("another thread's unordered write conflicts on a word of the run only; a conflict records nothing", () => {
+    const { s, base, one, two } = setUp(false);
+    assert.equal(two.access(base + 10, Access.MASK, Access.WRITE, 5, true), undefined);
+    const before = lists(s, base);
+    assert.equal(run(one, base + 4, 10, 0, 6, Access.MASK, 2), false); // words 4, 6, …, 22: 10 among them
+    assert.equal(lists(s, base), before);
+    assert.equal(run(one, base + 3, 10, Access.WRITE, 6, Access.MASK, 2), true); // words 3, 5, …, 21
+    const head = s.heap[headOf(s.heap, base + 10)];
+    assert.equal(s.heap[head + Info.OWNER], 2);
+    assert.equal(s.heap[head + Info.NEXT], 0);
+    assert.equal(s.heap[s.heap[headOf(s.heap, base + 11)] + Info.OWNER], 1);
   });
 });

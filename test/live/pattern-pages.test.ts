@@ -64,10 +64,10 @@ describe('patterned pages', () => {
 
   test('and in a range check, which records nothing when one word races', () => {
     const late = writeApart(7);
-    assert.ok(late.two.accessRuns([late.base, 8, 0, 8, Access.MASK], Int32Array.of(lockOf(late.base)), 1));
+    assert.ok(late.two.accessRuns([late.base, 8, 0, 8, Access.MASK, 1], Int32Array.of(lockOf(late.base)), 1));
     const early = writeApart(6);
     assert.equal(
-      early.two.accessRuns([early.base, 8, 0, 8, Access.MASK], Int32Array.of(lockOf(early.base)), 1),
+      early.two.accessRuns([early.base, 8, 0, 8, Access.MASK, 1], Int32Array.of(lockOf(early.base)), 1),
       false,
     );
     assert.equal(early.two.access(early.base + 7, Access.MASK, 0, 9, true)?.owner, 1);

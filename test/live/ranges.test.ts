@@ -93,6 +93,7 @@ const RANGED = new Set([
   'range-loop-opaque-strided.mjs',
   'range-loop-shared-midway.mjs',
   'range-loop-shift-halves.mjs',
+  'range-loop-word-lanes.mjs',
   'review-bytes-offset.mjs',
   'review-const-shadow.mjs',
   'review-dataview-covered.mjs',
@@ -182,6 +183,12 @@ describe('range checks under --on-race=throw', () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-bytes-race.mjs')]);
       assert.match(o.stdout, /thrown at element 6, before its write\n/, o.stderr);
       assert.match(o.stderr, /range-loop-bytes-race\.mjs:11:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing loop over every second Float64 element throws at its racing element (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-word-lanes-race.mjs')]);
+      assert.match(o.stdout, /thrown at element 11, before its write\n/, o.stderr);
+      assert.match(o.stderr, /range-loop-word-lanes-race\.mjs:11:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing subkey read in an unrolled inner loop throws there (${detector})`, async () => {

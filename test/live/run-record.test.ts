@@ -16,7 +16,7 @@ import { twoThreads } from '../helpers/two-threads.js';
 function run(shadow: Shadow, word: number, n: number, flags: number, site: number): boolean {
   const pages: number[] = [];
   for (let p = lockOf(word); p <= lockOf(word + n - 1); p += PAGE_INTS) pages.push(p);
-  return shadow.accessRuns([word, n, flags, site, Access.MASK], Int32Array.from(pages), pages.length);
+  return shadow.accessRuns([word, n, flags, site, Access.MASK, 1], Int32Array.from(pages), pages.length);
 }
 
 /** The Infos (every field but NEXT) of each of the 4 pages' first words. */

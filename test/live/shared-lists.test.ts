@@ -105,7 +105,7 @@ describe('shared lists', () => {
     writePages(one, base, 2);
     const h = header(s, base);
     // thread 1's loop reads page 0 whole: one run of 8 words, read (flags 0), site 40
-    assert.ok(one.accessRuns([base, 8, 0, 40, Access.MASK], Int32Array.of(lockOf(base)), 1));
+    assert.ok(one.accessRuns([base, 8, 0, 40, Access.MASK, 1], Int32Array.of(lockOf(base)), 1));
     assert.equal(header(s, base, 1), h);
     assert.equal(
       s.heap[s.heap[h + Shared.FIRST] + Info.NEXT],

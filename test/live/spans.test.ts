@@ -48,7 +48,8 @@ function setup(answer = true, T: Typed = Float64Array, off = 0) {
           runs[r + 1],
           runs[r + 2],
           runs[r + 3],
-          ...(runs[r + 4] === Access.MASK ? [] : [runs[r + 4]]),
+          ...(runs[r + 4] === Access.MASK && runs[r + 5] === 1 ? [] : [runs[r + 4]]),
+          ...(runs[r + 5] === 1 ? [] : [runs[r + 5]]),
         ]);
       return answer;
     },
@@ -306,16 +307,66 @@ describe('range checks: elements smaller than a word', () => {
     ]);
   });
 
-  test('a stride that neither is ±1 nor spans a word goes to the per-access checks', () => {
+  test('a stride that neither is ±1 nor spans one to eight whole words goes to the per-access checks', () => {
     for (const [T, stride] of [
       [Uint8Array, 2],
-      [Uint8Array, 16],
-      [Int32Array, 4],
+      [Uint8Array, 12],
+      [Int32Array, 3],
+      [Float64Array, 9],
+      [Uint8Array, 72],
     ] as const) {
       const s = setup(true, T);
       assert.equal(s.check(0, 4, [[0, 0, 1]], stride), false);
       assert.deepEqual(s.given.runs, []);
     }
+  });
+
+  test('a red-black sweep over a Float64Array (j += 2): per lane, every second word, reads then writes', () => {
+    const s = setup();
+    // j = 0, 2, …, 8: reads a[j], a[j + 1], a[j + 2], a[j - 1] (j = 0: element -1, out of bounds), writes a[j]
+    assert.equal(
+      s.check(
+        0,
+        5,
+        [
+          [0, 0, 1],
+          [1, 0, 2],
+          [2, 0, 3],
+          [-1, 0, 4],
+          [0, 1, 5],
+        ],
+        2,
+      ),
+      true,
+    );
+    assert.deepEqual(s.given.runs, [
+      [10, 1, 0, 103, Access.MASK, 2], // even words: a[j + 2]'s last, the others written
+      [0, 5, Access.WRITE, 105, Access.MASK, 2],
+      [1, 5, 0, 102, Access.MASK, 2], // odd words: a[j + 1] first, then a[j - 1] reaches none it did not
+    ]);
+    assert.deepEqual(filterWords(s.view, 0, 12), [
+      ...Array(5)
+        .fill([Access.MASK | (Access.MASK << 8), Access.MASK])
+        .flat(),
+      Access.MASK,
+      0,
+    ]);
+    // a later loop of the epoch over the odd words 1–13 checks only those the filter does not cover
+    s.given.runs = [];
+    s.check(0, 7, [[1, 0, 6]], 2);
+    assert.deepEqual(s.given.runs, [[11, 2, 0, 106, Access.MASK, 2]]);
+  });
+
+  test('lanes of whole words: out-of-bounds elements, a stride of two words of Int32 halves, going down', () => {
+    const s = setup();
+    s.check(0, 40, [[1, 0, 1]], 2); // elements 1, 3, …, 79: the 32 in bounds
+    assert.deepEqual(s.given.runs, [[1, 32, 0, 101, Access.MASK, 2]]);
+    const t = setup(true, Int32Array);
+    t.check(0, 3, [[1, 0, 1]], 4); // elements 1, 5, 9: the high half of words 0, 2, 4
+    assert.deepEqual(t.given.runs, [[0, 3, 0, 101, 0xf0, 2]]);
+    const u = setup();
+    u.check(0, 5, [[10, 1, 1]], -3); // elements 10, 7, 4, 1 and -2 (out of bounds)
+    assert.deepEqual(u.given.runs, [[1, 4, Access.WRITE, 101, Access.MASK, 3]]);
   });
 
   test("bytes read by one loop leave the word's other bytes to the next loop of the epoch", () => {

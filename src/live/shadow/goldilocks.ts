@@ -97,9 +97,13 @@ const COMMIT = SyncKind.Commit;
 
 /**
  * Numbers per run in {@link Shadow.accessRuns}' list: address of the first word (`./table.ts`), words, flags, site,
- * byte mask of each word.
+ * byte mask of each word, step (1: consecutive words; 2–8: every step-th word, a lane of `../spans.ts`).
  */
-export const RUN_FIELDS = 5;
+export const RUN_FIELDS = 6;
+
+/** The first word at or after word `to` of a run through word `w` with step `step` (`to` itself for step 1). */
+const onStep = (w: number, to: number, step: number): number =>
+  step === 1 ? to : w + step * Math.ceil((to - w) / step);
 /** The walk cache: a walk over at least this many cells stores its result in the Info (see the file header). */
 export const WALK_CACHE_MIN_CELLS = 256;
 
@@ -365,10 +369,12 @@ export class Shadow extends PendingPages {
   }
 
   /**
-   * A range check (`../spans.ts`): checks, then records, the accesses of the runs of words `runs` (five numbers per
-   * run: address of its first word, number of words, flags — 0 or WRITE: plain accesses —, site, and the byte
+   * A range check (`../spans.ts`): checks, then records, the accesses of the runs of words `runs` (six numbers per
+   * run: address of its first word, number of words, flags — 0 or WRITE: plain accesses —, site, the byte
    * mask accessed in each of its words: {@link Access.MASK} for whole words, fewer bytes for elements smaller than
-   * a word, e.g. byte 3 of each of 1000 words for crypt's `text1[i + 3]`, `i = 8 * blk`), holding the check locks of all their pages, the first `nPages` of `pages` (ascending, each
+   * a word, e.g. byte 3 of each of 1000 words for crypt's `text1[i + 3]`, `i = 8 * blk`, and the step: 1 for
+   * consecutive words, 2–8 for every step-th word, e.g. 2 for the red elements of a row of a red-black sweep over a
+   * Float64Array, which leave the run's pages split), holding the check locks of all their pages, the first `nPages` of `pages` (ascending, each
    * once), throughout, so that no access of another thread comes between the check and the record. Records nothing
    * when an access would conflict: the loop then runs its per-access checks, which report the race at its access.
    * The pages are locked in ascending order; every other holder of a page lock holds no other page lock while it
@@ -392,7 +398,8 @@ export class Shadow extends PendingPages {
       let owned = 0; // words decided by the Owner case, and their checks (counted once, below)
       let ownChecks = 0;
       for (let r = 0; r < runs.length; r += RUN_FIELDS) {
-        const end = runs[r] + runs[r + 1];
+        const step = runs[r + 5];
+        const end = runs[r] + step * (runs[r + 1] - 1) + 1;
         const flags = runs[r + 2];
         const mask = this.sameWords(runs, r);
         r = this.lastSameWords;
@@ -404,7 +411,7 @@ export class Shadow extends PendingPages {
             if (n > 0) {
               owned += n;
               ownChecks += n * listOwn;
-              w = Math.min(end, firstWord(lockOf(w)) + 8 * n);
+              w = onStep(w, Math.min(end, firstWord(lockOf(w)) + 8 * n), step);
               continue;
             }
           }
@@ -428,14 +435,16 @@ export class Shadow extends PendingPages {
             this.countOwned(owned, ownChecks);
             return false;
           }
-          w = uniform ? Math.min(end, pageEnd(w)) : w + 1;
+          w = uniform ? onStep(w, Math.min(end, pageEnd(w)), step) : w + step;
         }
       }
       this.countOwned(owned, ownChecks);
       const now = this.now();
       this.nSplit = 0;
       for (let r = 0; r < runs.length; r += RUN_FIELDS)
-        this.recordRun(heap, runs[r], runs[r + 1], runs[r + 2], runs[r + 3], runs[r + 4], now);
+        if (runs[r + 5] === 1)
+          this.recordRun(heap, runs[r], runs[r + 1], runs[r + 2], runs[r + 3], runs[r + 4], now);
+        else this.recordStrided(heap, runs, r, now);
       for (let k = 0; k < this.nSplit; k++) this.merge(heap, this.splitRecorded[k]);
       return true;
     } finally {
@@ -470,7 +479,13 @@ export class Shadow extends PendingPages {
     let mask = runs[r + 4];
     let last = r;
     for (let x = r + RUN_FIELDS; x < runs.length; x += RUN_FIELDS) {
-      if (runs[x] !== runs[r] || runs[x + 1] !== runs[r + 1] || runs[x + 2] !== runs[r + 2]) break;
+      if (
+        runs[x] !== runs[r] ||
+        runs[x + 1] !== runs[r + 1] ||
+        runs[x + 2] !== runs[r + 2] ||
+        runs[x + 5] !== runs[r + 5]
+      )
+        break;
       mask |= runs[x + 4];
       last = x;
     }
@@ -566,6 +581,28 @@ export class Shadow extends PendingPages {
           this.record(w, mask, flags, site);
     }
     this.endRun(to, spare, from);
+  }
+
+  /**
+   * The record step of {@link accessRuns} for run `r` of `runs` whose step is 2 or more: each of its words recorded
+   * on its page split (a page holds at most 4 of its words, never all 8: no page is covered whole), as
+   * {@link recordRun} records a page it does not cover whole, its page then tried for a merge. Every page's lock held,
+   * every access checked.
+   */
+  private recordStrided(heap: Int32Array, runs: readonly number[], r: number, now: number): void {
+    const step = runs[r + 5];
+    const flags = runs[r + 2];
+    const site = runs[r + 3];
+    const mask = runs[r + 4];
+    let page = -1;
+    for (let i = 0, w = runs[r]; i < runs[r + 1]; i++, w += step) {
+      if (lockOf(w) !== page) {
+        page = lockOf(w);
+        this.splitPage(page);
+        this.splitRecorded[this.nSplit++] = page;
+      }
+      if (!this.recordOwned(heap, headOf(heap, w), flags, site, mask, now)) this.record(w, mask, flags, site);
+    }
   }
 
   /**
