@@ -45,6 +45,11 @@
  * shadow state it leaves is the one the per-access checks leave. The runtime refuses two view variables over
  * overlapping bytes (`../live/spans.ts`).
  *
+ * **Parity skips** (`./parity.ts`): a body whose first statement is `if ((A) % 2 OP K) continue;` or `& 1` (a
+ * red-black sweep choosing its colour by a condition) is planned over the rest of the body as a loop from the first
+ * iteration that runs it, with twice the step, when the guard finds that the test alternates at the loop's entry
+ * ({@link skipTest}); else the loop is a covered one, as before.
+ *
  * **Covered loops** (docs/RUNTIME.md "Covered loops"): a loop refused only because its body may `continue` or
  * `break` (unlabeled), accesses elements only in some iterations (under `if`, `?:`, `&&`, `||`, `??`), or writes an
  * element before reading it, is planned with the same rules otherwise (at most {@link MAX_COVERED} accesses). Its
@@ -58,6 +63,7 @@ import type * as E from 'estree';
 import { PURE_MATH } from '../hooks/names.js';
 import { ARITHMETIC, operandLiteral, pureCallee, UNARY } from './callees.js';
 import { afterOpaque, keepSyncs, opaqueOperands } from './opaque.js';
+import { type ParitySkip, paritySkip } from './parity.js';
 import { HOOKS_GLOBAL, INITIALIZED, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
 import { closureWritten, loopLocal, moduleConstant } from './scope.js';
 import { literalValue, type N, namedMethodCall, unparen } from './syntax.js';
@@ -122,6 +128,11 @@ export interface RangePlan {
   opaque: Array<E.Expression & N>;
   /** With opaque operations, the temporary that keeps the count of synchronization operations; else null. */
   syncs: string | null;
+  /**
+   * The body's first statement when it is a parity skip (`./parity.ts`; not in a covered loop), with the temporary
+   * the guard sets to the first iteration that runs the rest of the body; else null.
+   */
+  skip: (ParitySkip & { temp: string }) | null;
 }
 
 /** Accesses past which a loop is not a covered loop: one bit each in its guard, a 32-bit integer. */
@@ -695,13 +706,23 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       (callee) => pureCallee(rw, callee),
       (id) => moduleConstant(rw, id),
     );
-    if (node.body.type === 'BlockStatement') for (const x of node.body.body) body.statement(x, true);
+    const skip = !loose && node.body.type === 'BlockStatement' ? paritySkip(node.body.body[0]) : null;
+    if (skip) body.expression(skip.test, true); // its variables' uses; no element access
+    if (node.body.type === 'BlockStatement')
+      for (const x of skip ? node.body.body.slice(1) : node.body.body) body.statement(x, true);
     else body.statement(node.body, false);
     if (body.accesses.length === 0 || (loose && body.accesses.length > MAX_COVERED)) return null;
     const ints = new Set<string>();
     const his = new Set<string>();
     const lengths = new Map<string, E.Identifier>();
     if (affine(h.lo, h.j, J, ints).coef !== 0 || affine(h.hi, h.j, J, his, lengths).coef !== 0) refuse();
+    // a parity skip alternates when A's coefficient times the step is odd, and K is the same in every iteration
+    if (
+      skip &&
+      ((affine(skip.a, h.j, J, ints, undefined, body.aliases).coef * h.step) % 2 === 0 ||
+        affine(skip.k, h.j, J, ints, undefined, body.aliases).coef !== 0)
+    )
+      refuse();
     const views = [...new Set(body.accesses.map((a) => a.view))];
     const counters = countersOf(body, h.j);
     for (const a of body.accesses)
@@ -710,6 +731,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     const ids = new Map<string, E.Identifier>();
     identifiers(h.lo, ids);
     identifiers(h.hi, ids);
+    if (skip) for (const e of [skip.a, skip.k]) identifiers(e, ids, body.aliases);
     for (const a of body.accesses)
       if (a.counter === undefined) identifiers(a.node, ids, a.aliases ?? body.aliases);
     for (const name of body.declared) if (fixed.has(name)) refuse();
@@ -772,6 +794,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       nested: body.nested,
       opaque: body.opaque,
       syncs: body.opaque.length > 0 ? tempIn(loop.scope) : null,
+      skip: skip ? { ...skip, temp: tempIn(loop.scope) } : null,
     };
   } catch (e) {
     if (e instanceof Refused) return null;
@@ -789,22 +812,42 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   if (sites.includes(null))
     return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : 0` : unshared}${keep}`;
   const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
-  const lo = affine(plan.lo, plan.j, J, new Set()).text;
+  const lo0 = affine(plan.lo, plan.j, J, new Set()).text;
   const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
+  // with a parity skip, the loop of the iterations that run the rest of the body: from the guard's temporary on,
+  // twice the step
+  const lo = plan.skip ? plan.skip.temp : lo0;
+  const step = plan.skip ? 2 * plan.step : plan.step;
   const entries = plan.accesses.map((a, k) => {
     const c = a.counter;
     const first = c
       ? `(${c.name} + ${c.at})`
       : affine(a.node, plan.j, lo, new Set(), undefined, a.aliases ?? plan.aliases).text;
-    const stride = c ? (plan.counters.get(c.name) as number) : a.coef * plan.step;
+    const stride = c ? (plan.counters.get(c.name) as number) : a.coef * step;
     return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${stride}, ${a.kind}, ${sites[k]}`;
   });
   const initialized = plan.covered ? '' : initializedTest(rw, plan.constants);
+  const skipped = plan.skip ? skipTest(plan, plan.skip, lo0, hi) : '';
   const check =
-    `${initialized}${typed}${builtinTests(plan)}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${lo}, (${hi}), ` +
-    `${plan.step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
+    `${initialized}${typed}${builtinTests(plan)}${skipped}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${lo}, (${hi}), ` +
+    `${step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
   // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
   return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`}${keep}`;
+}
+
+/**
+ * The guard's test of a loop's parity skip `skip` (`./parity.ts`; `lo0` and `hi` the texts of the loop's bounds),
+ * followed by ` && `: it sets the skip's temporary to the first iteration where the skip's test `P` is false, `LO` or
+ * `LO + step`, and is true when `P` alternates (`P(LO) !== P(LO + step)`) and, for `A % 2`, `A` is not negative at
+ * `LO` nor at `HI`. Its operands are numbers (the typeof tests before it): it runs no code.
+ */
+function skipTest(plan: RangePlan, skip: ParitySkip & { temp: string }, lo0: string, hi: string): string {
+  const at = (e: E.Node, j: string) => affine(e, plan.j, j, new Set(), undefined, plan.aliases).text;
+  const p = (j: string) =>
+    `((${at(skip.a, j)} ${skip.operator} ${skip.operator === '%' ? 2 : 1}) ${skip.comparison} ${at(skip.k, j)})`;
+  const next = `(${lo0} + ${plan.step})`;
+  const signs = skip.operator === '%' ? ` && ${at(skip.a, lo0)} >= 0 && ${at(skip.a, `(${hi})`)} >= 0` : '';
+  return `(${skip.temp} = ${p(lo0)} ? ${next} : ${lo0}, ${p(lo0)} !== ${p(next)}${signs}) && `;
 }
 
 /**

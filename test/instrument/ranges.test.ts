@@ -329,6 +329,46 @@ const RANGED: Record<
     args: ([a, b]) => [a, b, 5, 12],
     views: 2,
   },
+  "a parity skip (a red-black sweep's if ((i + j) % 2 !== c) continue): every second element, from the first run":
+    {
+      fn: `function sweep(a, i, c, n) {
+      for (let j = 1; j < n - 1; j++) {
+        if ((i + j) % 2 !== c) continue;
+        a[j] = a[j] * 2 + a[j - 1] + a[j + 1];
+      }
+    }`,
+      args: ([a]) => [a, 3, 0, 20],
+    },
+  'a parity skip by & 1 of a negative A, in a block, the colour on the left': {
+    fn: `function odd(a, n) {
+      for (let j = 0; j < n; j++) {
+        if (1 === ((j - 7) & 1)) { continue; }
+        a[j] += 1;
+      }
+    }`,
+    args: ([a]) => [a, 20],
+  },
+  'a parity skip that never alternates (j % 2 !== 2): no span, nothing touched': {
+    fn: `function never(a, n) {
+      for (let j = 0; j < n; j++) {
+        if (j % 2 !== 2) continue;
+        a[j] = 1;
+      }
+    }`,
+    args: ([a]) => [a, 20],
+    spans: 0,
+  },
+  'a parity skip by % 2 of an A below zero ((j - 6) % 2 !== -1): no span, the elements of the per-access checks':
+    {
+      fn: `function below(a, n) {
+      for (let j = 0; j < n; j++) {
+        if ((j - 6) % 2 !== -1) continue;
+        a[j] = 1;
+      }
+    }`,
+      args: ([a]) => [a, 12],
+      spans: 0,
+    },
   'zero iterations': {
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 9, 3],
@@ -498,6 +538,12 @@ const PER_ACCESS: Record<string, string> = {
   'an inner loop calling a function that is not pure': `function f(a, g, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) a[j] += g(r); } }`,
   'an inner loop under an if': `function f(a, n) { for (let j = 0; j < n; j++) { if (j > 1) for (let r = 0; r < 4; r++) a[j] += r; } }`,
   'a name an inner loop declares read after it (another variable)': `function f(a, n, t) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) { const t = a[j]; } a[j] = t; } }`,
+  'a parity skip of an even coefficient ((2 * j) % 2)': `function f(a, n) { for (let j = 0; j < n; j++) { if ((2 * j) % 2 !== 0) continue; a[j] = 1; } }`,
+  'a parity skip after another statement': `function f(a, n) { for (let j = 0; j < n; j++) { const x = 1; if (j % 2 === 0) continue; a[j] = x; } }`,
+  'a skip by a remainder of 3': `function f(a, n) { for (let j = 0; j < n; j++) { if (j % 3 !== 0) continue; a[j] = 1; } }`,
+  'a parity skip with an else': `function f(a, n) { for (let j = 0; j < n; j++) { if (j % 2 === 0) continue; else a[j] = 2; a[j] = 1; } }`,
+  "a parity skip of an element's value": `function f(a, b, n) { for (let j = 0; j < n; j++) { if (b[j] % 2 === 0) continue; a[j] = 1; } }`,
+  'a parity skip whose colour the body assigns': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) { if (j % 2 !== c) continue; a[j] = 1; c = 1; } }`,
   'a counter the body declares, also assigned otherwise': `function f(a, n) { for (let j = 0; j < n; j++) { let c = 0; a[c++] = 1; c = 5; a[c] = 2; } }`,
 };
 

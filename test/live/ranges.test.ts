@@ -91,6 +91,7 @@ const RANGED = new Set([
   'range-loop-opaque-setter-race.mjs',
   'range-loop-opaque-setter-sync.mjs',
   'range-loop-opaque-strided.mjs',
+  'range-loop-parity.mjs',
   'range-loop-shared-midway.mjs',
   'range-loop-shift-halves.mjs',
   'range-loop-word-lanes.mjs',
@@ -189,6 +190,12 @@ describe('range checks under --on-race=throw', () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-word-lanes-race.mjs')]);
       assert.match(o.stdout, /thrown at element 11, before its write\n/, o.stderr);
       assert.match(o.stderr, /range-loop-word-lanes-race\.mjs:11:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing loop that skips every second iteration throws at its racing element (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-parity-race.mjs')]);
+      assert.match(o.stdout, /thrown at element 11, before its write\n/, o.stderr);
+      assert.match(o.stderr, /range-loop-parity-race\.mjs:13:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing subkey read in an unrolled inner loop throws there (${detector})`, async () => {
