@@ -58,7 +58,7 @@ export class SkipList {
       const skip =
         this.variables.has(name) ||
         this.fields.has(fieldOf(name)) ||
-        this.objects.has(symbols.objects.name(symbols.variableObject[x]));
+        this.objects.has(symbols.objects.name(symbols.objectOf(x)));
       f = this.variableFlag[x] = skip ? 2 : 1;
     }
     if (f === 2) return true;

@@ -184,6 +184,24 @@ export class Interner {
     return this.arena.subarray(off, off + this.spans[2 * id + 1]);
   }
 
+  /**
+   * The byte arena the names are stored in, one after another: name `id` is `arenaBytes()[start(id), end(id))` (valid
+   * until the next intern, which may move it).
+   */
+  arenaBytes(): Uint8Array {
+    return this.arena;
+  }
+
+  /** The offset of name `id`'s first byte in {@link arenaBytes}. */
+  start(id: number): number {
+    return this.spans[2 * id];
+  }
+
+  /** The offset after name `id`'s last byte in {@link arenaBytes}. */
+  end(id: number): number {
+    return this.spans[2 * id] + this.spans[2 * id + 1];
+  }
+
   /** Adds the name `buf[start, end)` in `slot`, where the probe that just missed it would have found it. */
   private add(buf: Uint8Array, start: number, end: number, slot: number): number {
     const id = this.size++;

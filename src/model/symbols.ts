@@ -14,6 +14,16 @@ const INITIAL_CAPACITY = 1024;
  *   field there, belongs to the class `test/Test`;
  * - `x` (no `.`, `@` or `[..]`): a variable that is its own object.
  * `alloc(o)` names an object with the same spelling (`alloc(@12)`, `alloc(a)`, `alloc(o)`).
+ *
+ * Variables are described (split into object and index, their object interned) lazily, in id order, only where a
+ * description is used ({@link describeUpTo}: Eraser, skip lists, `alloc`): a trace names a new variable at almost every
+ * one of its first lines, and splitting each name as it was interned cost the parser thread about 5% of its CPU on the
+ * 2M-event realistic trace (issue 24 §3). Object ids stay those of describing every variable as it is interned (dense,
+ * in the order of first naming, by a variable or an `alloc`): variable ids are dense in first-appearance order, so at
+ * the first `alloc` of an object ({@link allocObject}) the variables interned so far are described first, then its
+ * object is interned. A parser thread that only tracks its changes for another thread ({@link trackChanges})
+ * interns no object at all: it keeps an `alloc`'s object as an alloc name with the variable count at its first sight
+ * ({@link allocNames}), which the other thread turns into an object id in the same order ({@link resolveAllocNames}).
  */
 export class Symbols {
   readonly threads = new Interner();
@@ -25,7 +35,23 @@ export class Symbols {
   readonly values = new Interner();
   /** Names of method-entry/exit and other markers. */
   readonly markers = new Interner();
-  /** Object id of each variable. */
+  /**
+   * Objects named by `alloc` in a parser thread that tracks its changes ({@link trackChanges}), where no object is
+   * interned; by the other thread, a copy of the parser thread's ({@link applyChanges}).
+   */
+  readonly allocNames = new Interner();
+  /** Per alloc name: the number of variables interned when it was first named ({@link allocObject}). */
+  private allocMarks: Int32Array = new Int32Array(0);
+  /** Per alloc name resolved so far ({@link resolveAllocNames}): its object id. */
+  private allocObjectIds: Int32Array = new Int32Array(0);
+  /** Alloc names whose object id is known (`allocObjectIds`), and those whose marks were taken ({@link takeChanges}). */
+  private allocResolved = 0;
+  private allocMarksTaken = 0;
+  /** Whether `alloc` objects are kept as alloc names (a parser thread that tracks its changes). */
+  private deferAllocs = false;
+  /** Variables described so far: ids `[0, described)` have their object, array index and place in their object's list. */
+  private described = 0;
+  /** Object id of each described variable ({@link objectOf} describes it first). */
   variableObject: Int32Array = new Int32Array(0);
   /** Array element index of each variable, or -1 for a field. */
   variableArrayIndex: Float64Array = new Float64Array(0);
@@ -43,25 +69,22 @@ export class Symbols {
   constructor() {
     this.variablesCover(INITIAL_CAPACITY);
     this.objectsCover(INITIAL_CAPACITY);
+    this.allocMarks = growI(this.allocMarks, 16, 0);
+    this.allocObjectIds = growI(this.allocObjectIds, 16, 0);
     this.locations.intern('');
   }
 
-  /** Interns a variable name from bytes, recording its object on first sight. */
+  /** Interns a variable name from bytes (described later, where used: {@link describeUpTo}). @returns its id. */
   variable(buf: Uint8Array, start: number, end: number): number {
-    const before = this.variables.size;
-    const id = this.variables.internBytes(buf, start, end);
-    if (id === before) this.describeVariable(id, buf, start, end);
-    return id;
+    return this.variables.internBytes(buf, start, end);
   }
 
   /**
-   * Interns the variable name `buf[start, end)` that `variables.find` has just missed (see {@link Interner.addMissed}),
-   * recording its object. @returns its new id.
+   * Interns the variable name `buf[start, end)` that `variables.find` has just missed (see {@link Interner.addMissed}).
+   * @returns its new id.
    */
   newVariable(buf: Uint8Array, start: number, end: number): number {
-    const id = this.variables.addMissed(buf, start, end);
-    this.describeVariable(id, buf, start, end);
-    return id;
+    return this.variables.addMissed(buf, start, end);
   }
 
   /** Interns a variable name given as a string. */
@@ -70,84 +93,148 @@ export class Symbols {
     return this.variable(b, 0, b.length);
   }
 
+  /**
+   * The object `buf[start, end)` an `alloc` names (or a binary trace defines): its object id, interned after describing
+   * every variable interned so far (so that ids are those of describing each variable as it is interned); in a parser
+   * thread that tracks its changes, its alloc name's id instead ({@link allocNames}; the variable count kept with a new
+   * one).
+   */
+  allocObject(buf: Uint8Array, start: number, end: number): number {
+    if (this.deferAllocs) {
+      const before = this.allocNames.size;
+      const id = this.allocNames.internBytes(buf, start, end);
+      if (id === before) {
+        if (id >= this.allocMarks.length) this.allocMarks = growI(this.allocMarks, 2 * id + 16, 0);
+        this.allocMarks[id] = this.variables.size;
+      }
+      return id;
+    }
+    this.describeUpTo(this.variables.size);
+    return this.internObject(buf, start, end);
+  }
+
+  /** Interns object `buf[start, end)`, growing the per-object list heads to hold it. @returns its id. */
+  private internObject(buf: Uint8Array, start: number, end: number): number {
+    const obj = this.objects.internBytes(buf, start, end);
+    this.objectsCover(obj + 1);
+    return obj;
+  }
+
+  /**
+   * The object ids of the alloc names a parser thread sent ({@link applyChanges}) not resolved before, each interned
+   * after describing the variables interned before its first sight (the order of describing each variable as it is
+   * interned). @returns the object id per alloc name id (valid up to `allocNames.size`).
+   */
+  resolveAllocNames(): Int32Array {
+    const names = this.allocNames;
+    if (this.allocResolved < names.size) {
+      if (names.size > this.allocObjectIds.length)
+        this.allocObjectIds = growI(this.allocObjectIds, 2 * names.size, 0);
+      for (let k = this.allocResolved; k < names.size; k++) {
+        this.describeUpTo(this.allocMarks[k]);
+        this.allocObjectIds[k] = this.internObject(names.arenaBytes(), names.start(k), names.end(k));
+      }
+      this.allocResolved = names.size;
+    }
+    return this.allocObjectIds;
+  }
+
+  /**
+   * Describes the variables `[described, n)` (`n` at most `variables.size`), in id order: splits each name into object
+   * and array index ({@link splitVariable}), interns the object, links the variable into its object's list
+   * (`objectFirstVariable`, `variableNextInObject`). Safe wherever no alloc name of a variable count below `n` is left
+   * unresolved: in the thread that parses, and in the one that follows a parser thread once it applied a batch's
+   * changes and resolved its alloc names.
+   */
+  describeUpTo(n: number): void {
+    if (n <= this.described) return;
+    const names = this.variables;
+    const buf = names.arenaBytes();
+    const split = this.split;
+    this.variablesCover(n);
+    for (let id = this.described; id < n; id++) {
+      splitVariable(buf, names.start(id), names.end(id), split);
+      const obj = this.internObject(buf, split[0], split[1]);
+      this.variableObject[id] = obj;
+      this.variableArrayIndex[id] = split[2];
+      this.variableNextInObject[id] = this.objectFirstVariable[obj];
+      this.objectFirstVariable[obj] = id;
+    }
+    this.described = n;
+  }
+
+  /** The object id of variable `x` (described first if it was not). */
+  objectOf(x: number): number {
+    if (x >= this.described) this.describeUpTo(this.variables.size);
+    return this.variableObject[x];
+  }
+
+  /**
+   * The first variable of object `o` in its list (`variableNextInObject` continues it; -1 ends), every variable interned
+   * so far described first: the variables an `alloc(o)` resets (rule 8).
+   */
+  firstVariableOf(o: number): number {
+    this.describeUpTo(this.variables.size);
+    return o < this.objectFirstVariable.length ? this.objectFirstVariable[o] : -1;
+  }
+
   /** The object span and array index of the variable being described ({@link splitVariable}). */
   private readonly split = new Float64Array(3);
 
-  private describeVariable(id: number, buf: Uint8Array, start: number, end: number): void {
-    const split = this.split;
-    splitVariable(buf, start, end, split);
-    const obj = this.objects.internBytes(buf, split[0], split[1]);
-    const index = split[2];
-    this.variablesCover(id + 1);
-    this.objectsCover(obj + 1);
-    this.variableObject[id] = obj;
-    this.variableArrayIndex[id] = index;
-    this.variableNextInObject[id] = this.objectFirstVariable[obj];
-    this.objectFirstVariable[obj] = id;
-  }
-
-  /** The interners, in the order of {@link SymbolsChanges.tables}. */
+  /**
+   * The interners, in the order of {@link SymbolsChanges.tables}: not `objects`, which a parser thread that tracks its
+   * changes leaves empty and the thread that follows it fills itself (its `alloc` objects are `allocNames`).
+   */
   private interners(): Interner[] {
     return [
       this.threads,
       this.variables,
       this.locks,
       this.volatiles,
-      this.objects,
+      this.allocNames,
       this.locations,
       this.values,
       this.markers,
     ];
   }
 
-  /** Starts logging the names interned, for {@link takeChanges} (`Interner.trackChanges`). */
+  /**
+   * Starts logging the names interned, for {@link takeChanges} (`Interner.trackChanges`); from then on `alloc` objects
+   * are kept as alloc names ({@link allocObject}).
+   */
   trackChanges(): void {
     for (const t of this.interners()) t.trackChanges();
-    this.variablesTaken = this.variables.size;
+    this.deferAllocs = true;
+    this.allocMarksTaken = this.allocNames.size;
   }
 
   /**
-   * The names interned since {@link trackChanges} or the last call, and the objects of the new variables, as data that
-   * a copy of these tables at that point turns into a copy of them now ({@link applyChanges}; trace/pipeline.ts posts
-   * it from the parser thread). @throws Error if changes are not tracked.
+   * The names interned since {@link trackChanges} or the last call, with the variable count at the first sight of each
+   * new alloc name, as data that a copy of these tables at that point turns into a copy of them now
+   * ({@link applyChanges}; trace/pipeline.ts posts it from the parser thread). @throws Error if changes are not tracked.
    */
   takeChanges(): SymbolsChanges {
-    const from = this.variablesTaken;
-    const n = this.variables.size;
-    this.variablesTaken = n;
+    const from = this.allocMarksTaken;
+    this.allocMarksTaken = this.allocNames.size;
     return {
       tables: this.interners().map((t) => t.takeChanges()),
-      variableObject: this.variableObject.slice(from, n),
-      variableArrayIndex: this.variableArrayIndex.slice(from, n),
-      variableNextInObject: this.variableNextInObject.slice(from, n),
-      objectFirstVariable: from < n ? this.objectFirstVariable.slice(0, this.objects.size) : undefined,
+      allocMarks: this.allocMarks.slice(from, this.allocNames.size),
     };
   }
 
   /**
    * Makes these tables, a copy of the ones `changes` were taken from as they were then, a copy of them as they were
-   * when taken (`Interner.applyChanges`), without interning a name. @throws Error if they were not such a copy.
+   * when taken (`Interner.applyChanges`), without interning a name; the new alloc names are resolved to object ids by
+   * {@link resolveAllocNames}. @throws Error if they were not such a copy.
    */
   applyChanges(changes: SymbolsChanges): void {
-    const from = this.variables.size;
+    const from = this.allocNames.size;
     this.interners().forEach((t, k) => {
       t.applyChanges(changes.tables[k]);
     });
-    this.variablesCover(this.variables.size);
-    this.variableObject.set(changes.variableObject, from);
-    this.variableArrayIndex.set(changes.variableArrayIndex, from);
-    this.variableNextInObject.set(changes.variableNextInObject, from);
-    const heads = changes.objectFirstVariable;
-    if (heads !== undefined) {
-      this.objectsCover(heads.length);
-      this.objectFirstVariable.set(heads);
-    }
-  }
-
-  /** Ensures `objectFirstVariable` covers object ids interned directly (by `alloc`). */
-  objectCapacity(): number {
-    this.objectsCover(this.objects.size);
-    return this.objectFirstVariable.length;
+    if (this.allocNames.size > this.allocMarks.length)
+      this.allocMarks = growI(this.allocMarks, 2 * this.allocNames.size, 0);
+    this.allocMarks.set(changes.allocMarks, from);
   }
 
   /** Grows the per-variable arrays (at least doubling) to hold `n` variables. */
@@ -249,14 +336,10 @@ export function splitVariable(buf: Uint8Array, s: number, e: number, out: Float6
 }
 
 /**
- * What {@link Symbols.takeChanges} gives: per interner (threads, variables, locks, volatiles, objects, locations, values,
- * markers) its changes, and the object, array index and next variable in the object of each new variable, with the
- * first variable of every object (`undefined` when no variable is new).
+ * What {@link Symbols.takeChanges} gives: per interner (threads, variables, locks, volatiles, alloc names, locations,
+ * values, markers) its changes, and per new alloc name the number of variables interned when it was first named.
  */
 export interface SymbolsChanges {
   tables: InternerChanges[];
-  variableObject: Int32Array;
-  variableArrayIndex: Float64Array;
-  variableNextInObject: Int32Array;
-  objectFirstVariable: Int32Array | undefined;
+  allocMarks: Int32Array;
 }

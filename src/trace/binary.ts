@@ -333,7 +333,9 @@ export class BinaryParser implements TraceParser {
     const id =
       ns === NS_VARIABLE
         ? this.symbols.variable(this.buf, s, s + len)
-        : this.tables[ns].internBytes(this.buf, s, s + len);
+        : ns === NS_OBJECT
+          ? this.symbols.allocObject(this.buf, s, s + len)
+          : this.tables[ns].internBytes(this.buf, s, s + len);
     const n = this.defined[ns];
     if (n >= this.ids[ns].length) this.ids[ns] = growAtLeast(this.ids[ns], n + 1);
     this.ids[ns][n] = id;

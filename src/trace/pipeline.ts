@@ -1,6 +1,6 @@
 import { type MessagePort, receiveMessageOnPort } from 'node:worker_threads';
 import { TraceError } from '../model/errors.js';
-import { EventBatch } from '../model/events.js';
+import { ALLOC, EventBatch } from '../model/events.js';
 import type { Symbols, SymbolsChanges } from '../model/symbols.js';
 import { namespaceTables } from './binary.js';
 import { MAX_IN_FLIGHT, type ParserThreadOptions, StartedParser, type WorkerEvent } from './parser-start.js';
@@ -15,9 +15,11 @@ import type { ReadOptions, ReadResult } from './reader.js';
  * What crosses the threads, in input order, on the worker's message port:
  * - `batch`: the events ({@link ShippedBatch}: the batch's own buffer, transferred, not copied; the calling thread
  *   sends it back once processed, see {@link BatchShipper}), preceded by the changes of the worker's symbol tables since the
- *   previous message (`Symbols.takeChanges`: the new names, their slots in the hash tables, the new variables'
- *   objects), which the calling thread's `Symbols` copy (`applyChanges`: no name hashed, compared or split there), so
- *   that they give every name the id the worker gave it before any event uses it;
+ *   previous message (`Symbols.takeChanges`: the new names, their slots in the hash tables, the variable count at each
+ *   new alloc name), which the calling thread's `Symbols` copy (`applyChanges`: no name hashed or compared there), so
+ *   that they give every name the id the worker gave it before any event uses it; the worker describes no variable
+ *   and interns no object: the calling thread turns its `alloc` targets (alloc names) into object ids
+ *   ({@link resolveAllocs}) and describes variables where it uses them (`Symbols.describeUpTo`);
  * - `progress`: bytes read, after each input chunk (the `onProgress` of {@link ReadOptions});
  * - `end`: the {@link ReadResult} (and the last names); `error`: the error that stopped the worker.
  * The batches sent and not yet processed are counted in a SharedArrayBuffer cell; the worker waits
@@ -42,8 +44,13 @@ export class NameShipper {
     this.sent = Int32Array.from(namespaceTables(symbols), (t) => t.size);
   }
 
-  /** The names interned since the last call (or since construction: a new `Symbols` has some already). */
+  /**
+   * The names interned since the last call (or since construction: a new `Symbols` has some already), every variable
+   * described first (`Symbols.describeUpTo`), so that the objects are those of describing each variable as it is
+   * interned, in that order ({@link internNames} interns them first).
+   */
   take(): NameDelta {
+    this.symbols.describeUpTo(this.symbols.variables.size);
     const tables = namespaceTables(this.symbols);
     const counts = new Int32Array(tables.length);
     let names = 0;
@@ -131,6 +138,19 @@ export class BatchShipper {
   }
 }
 
+/**
+ * Turns the targets of `batch`'s `alloc` events, a parser thread's alloc names (`Symbols.allocNames`, copied into
+ * `symbols` with the batch's changes), into object ids: the ids of describing each variable as it is interned
+ * (`Symbols.resolveAllocNames`). A batch of a trace without `alloc` is not scanned. @returns `batch`.
+ */
+export function resolveAllocs(symbols: Symbols, batch: EventBatch): EventBatch {
+  if (symbols.allocNames.size === 0) return batch;
+  const ids = symbols.resolveAllocNames();
+  const { kind, target } = batch;
+  for (let i = 0; i < batch.length; i++) if (kind[i] === ALLOC) target[i] = ids[target[i]];
+  return batch;
+}
+
 /** The calling thread's side: the batch of `m`, whose first event has trace index `firstIndex`. */
 export function landBatch(m: ShippedBatch, firstIndex: number): EventBatch {
   const batch = new EventBatch(m.capacity, m.storage);
@@ -143,7 +163,8 @@ export function landBatch(m: ShippedBatch, firstIndex: number): EventBatch {
 
 /**
  * Interns the names of `delta` into `symbols` in the order they were interned where `delta` was taken: objects
- * first (a new variable names its object, which `Symbols.variable` interns), variables with `Symbols.variable`.
+ * first (the objects of its variables, described where the delta was taken, and of its `alloc`s, in the order of their
+ * first naming there), so that describing the variables here (`Symbols.describeUpTo`) interns no object.
  * Calls `onName(ns, k, id)` for the `k`-th name of namespace `ns` (namespaceTables order) in the delta, with the
  * id it has in `symbols` (new, or the one it had if `symbols` held it already).
  */
@@ -282,7 +303,7 @@ export class ParserThread {
           switch (m.type) {
             case 'batch': {
               symbols.applyChanges(m.names);
-              onBatch(landBatch(m.batch, m.firstIndex));
+              onBatch(resolveAllocs(symbols, landBatch(m.batch, m.firstIndex)));
               returns.postMessage(m.batch.storage, [m.batch.storage]);
               Atomics.sub(inFlight, 0, 1);
               Atomics.notify(inFlight, 0);

@@ -464,7 +464,7 @@ export class StdParser implements TraceParser {
       case NS_THREAD:
         return sym.threads.internBytes(buf, s, e);
       case NS_OBJECT:
-        return sym.objects.internBytes(buf, s, e);
+        return sym.allocObject(buf, s, e);
       default:
         return sym.markers.internBytes(buf, s, e);
     }

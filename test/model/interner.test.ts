@@ -123,28 +123,40 @@ describe('Symbols: the object and array index a variable name carries', () => {
     for (const [name, object, index] of cases) {
       const id = s.variableNamed(name);
       assert.equal(s.variables.name(id), name);
-      assert.equal(s.objects.name(s.variableObject[id]), object, name);
+      assert.equal(s.objects.name(s.objectOf(id)), object, name);
       assert.equal(s.variableArrayIndex[id], index, name);
     }
     // the variables of one object are listed together
     const a = s.objects.lookup('a');
     const listed: string[] = [];
-    for (let v = s.objectFirstVariable[a]; v >= 0; v = s.variableNextInObject[v])
+    for (let v = s.firstVariableOf(a); v >= 0; v = s.variableNextInObject[v])
       listed.push(s.variables.name(v));
     assert.deepEqual(listed.sort(), ['a[12345678901234567890]', 'a[3]']);
   });
 });
 
 describe('Symbols.takeChanges / applyChanges: a copy of the tables follows the original without interning', () => {
-  /** Interns `names` into `s` as the parser does: variables with their objects, every third also as a location. */
+  /**
+   * Interns `names` into `s` as the parser does: variables, every third also as a location, every fifth also as the
+   * object of an `alloc` (`Symbols.allocObject`).
+   */
   function intern(s: Symbols, names: string[]): void {
     for (const n of names) {
       s.variableNamed(n);
       if (n.length % 3 === 0) s.locations.intern(n);
+      if (n.length % 5 === 0) {
+        const b = Buffer.from(n, 'utf8');
+        s.allocObject(b, 0, b.length);
+      }
     }
   }
-  /** Every table of `s` as names by id, and the variables' objects, indices and object lists. */
+  /**
+   * Every table of `s` as names by id, and the variables' objects, indices and object lists, every variable described
+   * first (`s`: not one that tracks its changes, whose `alloc` objects are alloc names).
+   */
   function contents(s: Symbols) {
+    s.resolveAllocNames();
+    s.describeUpTo(s.variables.size);
     const tables = [s.threads, s.variables, s.locks, s.objects, s.locations].map((t) =>
       Array.from({ length: t.size }, (_, id) => t.name(id)),
     );
@@ -178,10 +190,12 @@ describe('Symbols.takeChanges / applyChanges: a copy of the tables follows the o
           const original = new Symbols();
           original.trackChanges();
           const copy = new Symbols();
+          const eager = new Symbols(); // interning as a parser in the calling thread does
           for (const step of steps) {
             intern(original, step);
+            intern(eager, step);
             copy.applyChanges(original.takeChanges());
-            assert.deepEqual(contents(copy), contents(original));
+            assert.deepEqual(contents(copy), contents(eager));
           }
           for (const step of steps)
             for (const n of step) assert.equal(copy.variables.lookup(n), original.variables.lookup(n));
@@ -197,13 +211,13 @@ describe('Symbols.takeChanges / applyChanges: a copy of the tables follows the o
     const original = new Symbols();
     original.trackChanges();
     const copy = new Symbols();
-    intern(
-      original,
-      Array.from({ length: 5000 }, (_, i) => `o${i % 97}.f${i}`),
-    );
+    const eager = new Symbols();
+    const names = Array.from({ length: 5000 }, (_, i) => `o${i % 97}.f${i}`);
+    intern(original, names);
+    intern(eager, names);
     copy.applyChanges(original.takeChanges());
     copy.applyChanges(original.takeChanges());
-    assert.deepEqual(contents(copy), contents(original));
+    assert.deepEqual(contents(copy), contents(eager));
     assert.equal(copy.variables.lookup(`o${4000 % 97}.f4000`), 4000);
   });
 

@@ -57,7 +57,7 @@ describe('extended format', () => {
     assert.equal(r.engine.events, 21);
     assert.equal(r.input.skipped.get('comment'), 1);
     assert.equal(r.symbols.values.name(0), '5');
-    assert.equal(r.symbols.objects.name(r.symbols.variableObject[r.symbols.variables.lookup('@7[2]')]), '@7');
+    assert.equal(r.symbols.objects.name(r.symbols.objectOf(r.symbols.variables.lookup('@7[2]'))), '@7');
     assert.equal(verdicts(r, 0).size, 0);
   });
 
@@ -162,7 +162,7 @@ describe('RoadRunner print format', () => {
     assert.equal(r.input.skipped.get('post-start line (duplicate of the pre line)'), 1);
     assert.equal(r.input.skipped.get('pre-join line (duplicate of the post line)'), 1);
     assert.equal(
-      r.symbols.objects.name(r.symbols.variableObject[r.symbols.variables.lookup('@03.test/Test.x_I')]),
+      r.symbols.objects.name(r.symbols.objectOf(r.symbols.variables.lookup('@03.test/Test.x_I'))),
       '@03',
     );
     assert.equal(verdicts(r, 0).size, 0);

@@ -33,6 +33,7 @@ async function events(path: string, pipelined: boolean, batchSize?: number, maxI
   const result = pipelined
     ? await readTracePipelined(path, symbols, onBatch, { batchSize }, maxInFlight)
     : await readTrace(path, symbols, onBatch, { batchSize });
+  symbols.describeUpTo(symbols.variables.size); // variables are described where used (objects.test.ts)
   return { lines, result, variables: symbols.variables.size, objects: symbols.objects.size };
 }
 

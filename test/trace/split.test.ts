@@ -30,7 +30,7 @@ import { feasibleTrace } from '../helpers/gen.js';
 import { ROOT, tempFile, tempPath } from '../helpers/helpers.js';
 import { generatedTrace, rejection, reports } from '../helpers/reading.js';
 
-/** Every event of `path` as `line:index:text` (extended format), the result, and the table sizes. */
+/** Every event of `path` as `line:index:text` (extended format), the result, the names and each variable's object. */
 async function events(path: string, split?: SplitOptions, batchSize?: number) {
   const symbols = new Symbols();
   const lines: string[] = [];
@@ -42,6 +42,7 @@ async function events(path: string, split?: SplitOptions, batchSize?: number) {
     split === undefined
       ? await readTrace(path, symbols, onBatch, { batchSize })
       : await readTraceSplit(path, 'ext', symbols, onBatch, { batchSize }, split);
+  symbols.describeUpTo(symbols.variables.size); // variables are described where used (objects.test.ts)
   const names = [symbols.threads, symbols.variables, symbols.objects, symbols.locations, symbols.values].map(
     (t) => Array.from({ length: t.size }, (_, id) => t.name(id)),
   );

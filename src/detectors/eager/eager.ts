@@ -196,8 +196,7 @@ export class EagerDetector implements Detector {
   /** Rule 8: the locksets of o's variables become empty. */
   alloc(_t: number, o: number): void {
     const s = this.ctx.symbols;
-    if (o >= s.objectFirstVariable.length) return;
-    for (let x = s.objectFirstVariable[o]; x >= 0; x = s.variableNextInObject[x]) this.forget(x);
+    for (let x = s.firstVariableOf(o); x >= 0; x = s.variableNextInObject[x]) this.forget(x);
   }
 
   /** The lockset of x's last write, as sorted element names (for tests of Figure 6). */

@@ -148,8 +148,7 @@ export class EraserDetector implements Detector {
     this.objOwner[o] = t;
     this.blocks[o] = undefined;
     const s = this.ctx.symbols;
-    let x = o < s.objectFirstVariable.length ? s.objectFirstVariable[o] : -1;
-    for (; x !== -1; x = s.variableNextInObject[x]) {
+    for (let x = s.firstVariableOf(o); x !== -1; x = s.variableNextInObject[x]) {
       if (x >= this.varState.length) continue; // never accessed
       this.varState[x] = VIRGIN;
       this.varLockset[x] = EMPTY;
@@ -172,7 +171,7 @@ export class EraserDetector implements Detector {
   private access(t: number, x: number, write: boolean, pseudo: number, loc: number, ev: number): void {
     if (x >= this.varState.length) this.growVariables(x + 1);
     const s = this.ctx.symbols;
-    const o = s.variableObject[x];
+    const o = s.objectOf(x);
     if (o >= this.objState.length) this.growObjects(o + 1);
     const os = this.objState[o];
     if (os === OBJ_NEW) {

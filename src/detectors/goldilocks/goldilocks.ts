@@ -209,8 +209,7 @@ export class GoldilocksDetector implements Detector {
   /** Rule 8: alloc(o) empties the locksets of o's variables: their Infos are dropped. */
   alloc(_t: number, o: number): void {
     const s = this.ctx.symbols;
-    if (o >= s.objectFirstVariable.length) return;
-    for (let x = s.objectFirstVariable[o]; x >= 0; x = s.variableNextInObject[x]) {
+    for (let x = s.firstVariableOf(o); x >= 0; x = s.variableNextInObject[x]) {
       if (x >= this.writeInfo.length) continue;
       if (this.writeInfo[x] !== NO_INFO) this.freeInfoRecord(this.writeInfo[x]);
       this.writeInfo[x] = NO_INFO;

@@ -160,8 +160,7 @@ export abstract class VectorClockDetector implements Detector {
 
   alloc(_t: number, o: number): void {
     const s = this.ctx.symbols;
-    if (o >= s.objectFirstVariable.length) return;
-    for (let x = s.objectFirstVariable[o]; x >= 0; x = s.variableNextInObject[x]) this.resetVariable(x);
+    for (let x = s.firstVariableOf(o); x >= 0; x = s.variableNextInObject[x]) this.resetVariable(x);
   }
 
   /** Reports a race of the current access against a previous one. */
