@@ -58,8 +58,6 @@ export class Symbols {
   /** Variables of each object as singly linked lists: head per object, next per variable (-1 ends). */
   objectFirstVariable: Int32Array = new Int32Array(0);
   variableNextInObject: Int32Array = new Int32Array(0);
-  /** The variables' size at the last {@link takeChanges}. */
-  private variablesTaken = 0;
 
   /**
    * The per-variable and per-object arrays are allocated by the methods that grow them, so that each field is written
