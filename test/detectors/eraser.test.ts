@@ -53,10 +53,12 @@ function run(trace: string, options: { blockSize?: number } = {}): Run {
     if (kind === READ || kind === WRITE) target = symbols.variableNamed(name);
     else if (kind === ACQUIRE || kind === RELEASE) target = symbols.locks.intern(name);
     else if (kind === FORK || kind === JOIN) target = symbols.threads.intern(name);
-    else target = symbols.objects.intern(name);
+    else {
+      const b = Buffer.from(name, 'utf8');
+      target = symbols.allocObject(b, 0, b.length); // as the parsers intern an alloc's object
+    }
     batch.push(kind, t, target, 0, -1, i + 1);
   }
-  symbols.objectCapacity();
   const races: Race[] = [];
   const engine = new Engine(symbols, [], { file: 'test' }, () => '');
   const det = new EraserDetector(
