@@ -314,6 +314,7 @@ export class ParserThread {
               break;
             case 'end':
               symbols.applyChanges(m.names);
+              symbols.resolveAllocNames(); // objects a binary trace defines after its last event, as in one thread
               finish(undefined, m.result);
               break;
             case 'error':

@@ -121,6 +121,23 @@ describe('object ids: those of describing every variable as it is named, in ever
     );
   });
 
+  it('a binary trace defining an object after its last event: the same objects read in a parser thread', async () => {
+    // 5 events: the last batch (of 5, `read`'s batch size) is full before the definition is read
+    const text = tempFile(
+      'trailing.trace',
+      'T0|w(o1.f)|1\nT0|alloc(b)|2\nT0|w(a[2])|3\nT0|r(a[2])|4\nT0|r(x)|5\n',
+    );
+    const bin = tempPath('trailing.bin');
+    assert.equal(cli(['convert', '--to', 'bin', text, '-o', bin]).status, 0);
+    // a definition record of namespace 4 (object, docs/FORMATS.md): tag 0x84, length 1, the name `c`
+    const trailing = tempFile(
+      'trailing-def.bin',
+      Buffer.concat([readFileSync(bin), Buffer.from([0x84, 1, 0x63])]),
+    );
+    for (const mode of MODES.slice(0, 2))
+      assert.deepEqual((await read(trailing, mode)).all, ['o1', 'b', 'a', 'x', 'c'], mode);
+  });
+
   it('a trace without alloc: reading in one or in a parser thread interns no object', async () => {
     const path = tempFile('no-alloc.trace', 'T0|w(o1.f)|1\nT0|r(a[2])|2\nT0|w(x)|3\n');
     for (const mode of ['one thread', 'parser thread'] as Mode[]) {
