@@ -17,8 +17,8 @@ const INITIAL_CAPACITY = 1024;
  *
  * Variables are described (split into object and index, their object interned) lazily, in id order, only where a
  * description is used ({@link describeUpTo}: Eraser, skip lists, `alloc`): a trace names a new variable at almost every
- * one of its first lines, and splitting each name as it was interned cost the parser thread about 5% of its CPU on the
- * 2M-event realistic trace (issue 24 §3). Object ids stay those of describing every variable as it is interned (dense,
+ * one of its first lines, and describing each as it was interned cost about 4% of the instructions of checking the
+ * 2M-event realistic trace, most of them in code not yet optimized (issue 24 §3; cachegrind, read in one thread). Object ids stay those of describing every variable as it is interned (dense,
  * in the order of first naming, by a variable or an `alloc`): variable ids are dense in first-appearance order, so at
  * the first `alloc` of an object ({@link allocObject}) the variables interned so far are described first, then its
  * object is interned. A parser thread that only tracks its changes for another thread ({@link trackChanges})
@@ -53,7 +53,7 @@ export class Symbols {
   private described = 0;
   /** Object id of each described variable ({@link objectOf} describes it first). */
   variableObject: Int32Array = new Int32Array(0);
-  /** Array element index of each variable, or -1 for a field. */
+  /** Array element index of each described variable, or -1 for a field. */
   variableArrayIndex: Float64Array = new Float64Array(0);
   /** Variables of each object as singly linked lists: head per object, next per variable (-1 ends). */
   objectFirstVariable: Int32Array = new Int32Array(0);
