@@ -19,7 +19,8 @@
  * built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numbers it runs no other code; and
  * `f(...)` with `f` a pure function of the module, `./callees.ts`, known when the module is rewritten);
  * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
- * `a` an integer literal, `b` (and `LO`) without `j` in the grammar of {@link affine} (bitwise operators and `% N` allowed
+ * `a` an integer literal, or one times a part without `j` (a column `b[k * n + j]`: the guard computes the stride
+ * `n`), `b` (and `LO`) without `j` in the grammar of {@link affine} (bitwise operators and `% N` allowed
  * there), `V` and the variables of `b`, `LO` and `HI` locals of the function declared before the loop, or the module's
  * number constants, which the guard first tests to be initialized ({@link initializedTest})
  * (`./scope.ts` `loopLocal`) that the body does not assign (as it runs no other code, they keep their value
@@ -77,8 +78,9 @@ interface Planned {
   index: string;
   /** 0 read, 1 write, 2 read then write (a compound assignment or update). */
   kind: 0 | 1 | 2;
-  /** The coefficient of the loop variable in the index. */
+  /** The coefficient of the loop variable in the index: `coef`, times the text `by` when given ({@link affine}). */
   coef: number;
+  by?: string;
   node: E.Expression;
   /**
    * An index `c`, `c++` or `++c`: `c`'s name, and its increments in the iteration before the index's value (`c++`
@@ -187,8 +189,10 @@ function nonzeroLiteral(e: E.Node): boolean {
  * The text of `e` (an index, or `LO`) in the grammar of indices: identifiers, number literals, `+`, `-`, `*`,
  * unary `-` and `+`, and in parts without the loop variable {@link INTEGER_OPERATORS} and `% N` (`N` an integer literal
  * other than 0), fully parenthesized; `j` replaced by `jText`, an alias (`aliases`) by its initializer's text.
- * `ids` collects the identifiers other than `j` and the aliases.
- * @returns the text and the coefficient of `j`, or refuses (not that grammar, or `j` not affine with a literal
+ * `ids` collects the identifiers other than `j` and the aliases. The coefficient of `j` is an integer literal
+ * `coef`, or `coef` times a part without `j` (`by`, its text: a column `b[k * n + j]` of a flat n×n matrix over `k`,
+ * `by` = `n`; the guard computes the stride, the part's variables among the safe integers it tests).
+ * @returns the text and the coefficient of `j`, or refuses (not that grammar, or `j` not affine with such a
  * coefficient).
  */
 function affine(
@@ -198,7 +202,7 @@ function affine(
   ids: Set<string>,
   lengths?: Map<string, E.Identifier>,
   aliases?: Aliases,
-): { text: string; coef: number } {
+): Affine {
   const x = unparen(e);
   switch (x.type) {
     case 'MemberExpression': {
@@ -215,7 +219,7 @@ function affine(
       const alias = aliases?.get(x.name);
       if (alias !== undefined) {
         const a = affine(alias, j, jText, ids, undefined, aliases);
-        return { text: `(${a.text})`, coef: a.coef };
+        return { ...a, text: `(${a.text})` };
       }
       ids.add(x.name);
       return { text: x.name, coef: 0 };
@@ -226,7 +230,7 @@ function affine(
     case 'UnaryExpression': {
       if (x.operator !== '-' && x.operator !== '+') return refuse();
       const a = affine(x.argument, j, jText, ids, lengths, aliases);
-      return { text: `(${x.operator}${a.text})`, coef: x.operator === '-' ? -a.coef : a.coef };
+      return { ...a, text: `(${x.operator}${a.text})`, coef: x.operator === '-' ? -a.coef : a.coef };
     }
     case 'BinaryExpression': {
       const integer = INTEGER_OPERATORS.has(x.operator) || (x.operator === '%' && nonzeroLiteral(x.right));
@@ -235,19 +239,33 @@ function affine(
       const b = affine(x.right, j, jText, ids, lengths, aliases);
       const text = `(${a.text} ${x.operator} ${b.text})`;
       if (integer) return a.coef === 0 && b.coef === 0 ? { text, coef: 0 } : refuse();
-      if (x.operator === '+') return { text, coef: a.coef + b.coef };
-      if (x.operator === '-') return { text, coef: a.coef - b.coef };
+      if (x.operator === '+' || x.operator === '-') {
+        // terms of j with one coefficient part (or none), or a term without j
+        const by = a.coef !== 0 ? a.by : b.by;
+        if (a.coef !== 0 && b.coef !== 0 && a.by !== b.by) return refuse();
+        return { text, coef: x.operator === '+' ? a.coef + b.coef : a.coef - b.coef, by };
+      }
       if (a.coef === 0 && b.coef === 0) return { text, coef: 0 };
       const named = (name: string) => aliases?.get(name);
       const la = literalValue(x.left, named);
       const lb = literalValue(x.right, named);
-      if (a.coef === 0 && la !== undefined) return { text, coef: la * b.coef };
-      if (b.coef === 0 && lb !== undefined) return { text, coef: lb * a.coef };
+      if (a.coef === 0 && la !== undefined) return { text, coef: la * b.coef, by: b.by };
+      if (b.coef === 0 && lb !== undefined) return { text, coef: lb * a.coef, by: a.by };
+      // j times a part without it (not a literal): once
+      if (a.coef === 0 && b.by === undefined) return { text, coef: b.coef, by: a.text };
+      if (b.coef === 0 && a.by === undefined) return { text, coef: a.coef, by: b.text };
       return refuse();
     }
     default:
       return refuse();
   }
+}
+
+/** What {@link affine} found: the text, and the coefficient of `j`, `coef` times `by` when `by` is given. */
+interface Affine {
+  text: string;
+  coef: number;
+  by?: string;
 }
 
 /** The walk of a candidate loop's body: what it reads, declares, assigns and accesses. */
@@ -590,7 +608,7 @@ class Body {
     const named = new Map<string, E.Identifier>(); // aliases included: each used after its declaration
     identifiers(m.property, named);
     for (const id of named.values()) this.constantOf(id);
-    const { text, coef } = affine(m.property, this.j, J, new Set(), undefined, this.aliases);
+    const { text, coef, by } = affine(m.property, this.j, J, new Set(), undefined, this.aliases);
     this.use(m.object as E.Identifier);
     for (const id of named.keys()) this.uses.push({ name: id, pos: (m.property as N).start });
     return {
@@ -599,6 +617,7 @@ class Body {
       index: text,
       kind,
       coef,
+      by,
       node: m.property as E.Expression,
     };
   }
@@ -716,13 +735,13 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     const his = new Set<string>();
     const lengths = new Map<string, E.Identifier>();
     if (affine(h.lo, h.j, J, ints).coef !== 0 || affine(h.hi, h.j, J, his, lengths).coef !== 0) refuse();
-    // a parity skip alternates when A's coefficient times the step is odd, and K is the same in every iteration
-    if (
-      skip &&
-      ((affine(skip.a, h.j, J, ints, undefined, body.aliases).coef * h.step) % 2 === 0 ||
-        affine(skip.k, h.j, J, ints, undefined, body.aliases).coef !== 0)
-    )
-      refuse();
+    // a parity skip alternates when A's coefficient (a literal) times the step is odd, and K is the same in every
+    // iteration
+    if (skip) {
+      const parity = affine(skip.a, h.j, J, ints, undefined, body.aliases);
+      if (parity.by !== undefined || (parity.coef * h.step) % 2 === 0) refuse();
+      if (affine(skip.k, h.j, J, ints, undefined, body.aliases).coef !== 0) refuse();
+    }
     const views = [...new Set(body.accesses.map((a) => a.view))];
     const counters = countersOf(body, h.j);
     for (const a of body.accesses)
@@ -823,7 +842,11 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
     const first = c
       ? `(${c.name} + ${c.at})`
       : affine(a.node, plan.j, lo, new Set(), undefined, a.aliases ?? plan.aliases).text;
-    const stride = c ? (plan.counters.get(c.name) as number) : a.coef * step;
+    const stride = c
+      ? (plan.counters.get(c.name) as number)
+      : a.by === undefined
+        ? a.coef * step
+        : `(${a.coef * step} * ${a.by})`;
     return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${stride}, ${a.kind}, ${sites[k]}`;
   });
   const initialized = plan.covered ? '' : initializedTest(rw, plan.constants);

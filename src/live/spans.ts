@@ -19,7 +19,7 @@
  * inside the hull of the words it covers in the epoch, and not in the longest run of reads recorded in the epoch
  * ({@link SpanView} `touched`). Elements smaller than a word are checked and recorded as runs of words with the
  * bytes they hold ({@link Spans.group}). Two view variables whose words overlap, growable buffers and strides other
- * than ±1, 0 and whole words (one to eight words apart: lanes) go to the per-access checks. Out-of-bounds indices touch no memory (ECMA-262
+ * than ±1, 0 and whole words apart (lanes) go to the per-access checks. Out-of-bounds indices touch no memory (ECMA-262
  * §10.4.5.15–16) and are not recorded.
  *
  * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
@@ -142,8 +142,14 @@ const FIELDS = 6;
  * Spans.group}).
  */
 const RUN = 7;
-/** The most words between a lane's consecutive elements ({@link Spans.group}): every page between a run's ends holds one. */
-const MAX_STEP = 8;
+/** The most words between consecutive words of a run whose pages are all those between its ends (a page holds 8). */
+const DENSE_STEP = 8;
+
+/**
+ * `%TypedArray%.prototype.sort` as it was when this module was loaded, before the runtime patched it (`./intercept/`):
+ * the page list is this thread's own (as `fill` in `./filter.ts`).
+ */
+const sortInts = Object.getPrototypeOf(Int8Array.prototype).sort as (this: Int32Array) => Int32Array;
 
 /** The byte mask of bytes [lo, hi) of a word (0 ≤ lo < hi ≤ 8). */
 const bytes = (lo: number, hi: number): number => (1 << hi) - (1 << lo);
@@ -239,21 +245,7 @@ export class Spans {
       while (at > 0 && heapRuns[RUN_FIELDS * order[at - 1]] > first) at--;
       order.splice(at, 0, r);
     }
-    let nPages = 0;
-    let done = -1; // the last page listed
-    for (const r of order) {
-      const first = heapRuns[RUN_FIELDS * r];
-      const last = lockOf(first + heapRuns[RUN_FIELDS * r + 5] * (heapRuns[RUN_FIELDS * r + 1] - 1));
-      for (let p = Math.max(lockOf(first), done + PAGE_INTS); p <= last; p += PAGE_INTS) {
-        if (nPages === this.pages.length) {
-          const more = new Int32Array(2 * nPages);
-          more.set(this.pages);
-          this.pages = more;
-        }
-        this.pages[nPages++] = p;
-      }
-      if (last > done) done = last;
-    }
+    const nPages = this.listPages();
     if (!c.shadow.accessRuns(heapRuns, this.pages, nPages)) return false;
     const epoch = c.epoch();
     let words = 0;
@@ -281,6 +273,47 @@ export class Spans {
   }
 
   /**
+   * Lists in {@link pages} the pages of the runs {@link record} handed over ({@link heapRuns}, in {@link order}: by
+   * first word), ascending, each once. @returns how many. A run of consecutive words, or of words at most
+   * {@link DENSE_STEP} apart, has a word in every page between its ends: those pages are listed from the one after the
+   * last listed. A run of words further apart (a column of a matrix) lists its words' pages; then the whole list is
+   * sorted and its repeats dropped.
+   */
+  private listPages(): number {
+    const heapRuns = this.heapRuns;
+    let nPages = 0;
+    let done = -1; // the last page listed
+    let sparse = false;
+    for (const r of this.order) {
+      const first = heapRuns[RUN_FIELDS * r];
+      const step = heapRuns[RUN_FIELDS * r + 5];
+      const words = heapRuns[RUN_FIELDS * r + 1];
+      const last = lockOf(first + step * (words - 1));
+      sparse ||= step > DENSE_STEP;
+      const from = step > DENSE_STEP ? lockOf(first) : Math.max(lockOf(first), done + PAGE_INTS);
+      const pageStep = step > DENSE_STEP ? 0 : PAGE_INTS; // 0: the pages of its words
+      for (let p = from, w = first, i = 0; p <= last; ) {
+        if (nPages === this.pages.length) {
+          const more = new Int32Array(2 * nPages);
+          more.set(this.pages);
+          this.pages = more;
+        }
+        this.pages[nPages++] = p;
+        if (pageStep !== 0) p += pageStep;
+        else if (++i < words) p = lockOf((w += step));
+        else break;
+      }
+      if (last > done) done = last;
+    }
+    if (!sparse) return nPages;
+    sortInts.call(this.pages.subarray(0, nPages));
+    let n = 0;
+    for (let k = 0; k < nPages; k++)
+      if (n === 0 || this.pages[k] !== this.pages[n - 1]) this.pages[n++] = this.pages[k];
+    return n;
+  }
+
+  /**
    * Adds the runs of the accesses of one view variable (its group number that of access `k`, the first of them;
    * sites in module `m`): reads then writes, each element with the access that reaches it first; and its hull. An
    * element the loop also writes gets no read run: the loop's accesses of it are checked and recorded as its write.
@@ -291,8 +324,9 @@ export class Spans {
    *
    * Strides ±1 reach consecutive elements: runs of words, the first and last with the bytes of their elements only
    * when elements are smaller than a word. Stride 0: one element per access, in the body's order. A stride of `per`
-   * ≥ 2 elements spanning `q` whole words (`per · bpe` = 8q, q ≤ {@link MAX_STEP}: crypt's `text[8 * blk + 3]` over a
-   * Uint8Array, q = 1; a red-black sweep's `grid[i * n + j]`, `j += 2`, over a Float64Array, q = 2) reaches one
+   * ≥ 2 elements spanning `q` whole words (`per · bpe` = 8q: crypt's `text[8 * blk + 3]` over a Uint8Array, q = 1; a
+   * red-black sweep's `grid[i * n + j]`, `j += 2`, over a Float64Array, q = 2; a column `b[k * n + j]` of an n×n
+   * Float64Array matrix, q = n) reaches one
    * element every q words, at the same bytes of each: the accesses are taken per *lane* `r` (their first index ≡ r
    * mod `per`), each lane as a stride of ±1 over its elements `r + per·c`, one run of every q-th word with the lane's
    * byte mask each. The lanes of one group never share an element, so each element is still reached by the accesses
@@ -306,11 +340,11 @@ export class Spans {
     for (let x = k; x < this.views.length; x++)
       if (list[FIELDS * x + 1] === g && list[FIELDS * x + 3] !== stride) return false;
     const bytesApart = Math.abs(stride) * v.bpe; // from an element to the access's next one
-    const per = bytesApart >= 8 && bytesApart % 8 === 0 && bytesApart <= 8 * MAX_STEP ? Math.abs(stride) : 1;
+    const per = bytesApart >= 8 && bytesApart % 8 === 0 ? Math.abs(stride) : 1;
     if (per === 1 && stride !== 1 && stride !== -1 && stride !== 0) return false;
     this.low = Number.POSITIVE_INFINITY;
     this.high = Number.NEGATIVE_INFINITY;
-    for (let lane = 0; lane < per; lane++) {
+    for (const lane of this.lanesOf(list, k, per)) {
       const reads = this.reached(list, k, count, 0, per, lane);
       const writes = this.reached(list, k, count, 1, per, lane);
       // the reads, without the elements written (the write intervals are disjoint: each element is reached once)
@@ -336,6 +370,31 @@ export class Spans {
     if (this.low < this.high) this.hulls.push(v.id, this.low, this.high);
     return true;
   }
+
+  /**
+   * The lanes of the group of access `k` (see {@link group}: `per` lanes, the residues mod `per` of first indices), those
+   * its accesses are in, ascending ([0] when `per` is 1): a column of an n×n matrix is one lane of n.
+   */
+  private lanesOf(list: readonly unknown[], k: number, per: number): number[] {
+    const lanes = this.lanes;
+    lanes.length = 0;
+    if (per === 1) {
+      lanes.push(0);
+      return lanes;
+    }
+    const g = list[FIELDS * k + 1];
+    for (let x = k; x < this.views.length; x++) {
+      if (list[FIELDS * x + 1] !== g) continue;
+      const lane = (((list[FIELDS * x + 2] as number) % per) + per) % per;
+      let at = lanes.length;
+      while (at > 0 && lanes[at - 1] > lane) at--;
+      if (lanes[at - 1] !== lane) lanes.splice(at, 0, lane);
+    }
+    return lanes;
+  }
+
+  /** The lanes {@link lanesOf} found. */
+  private readonly lanes: number[] = [];
 
   /** The hull of the words of the group {@link group} is adding: first word and end word. */
   private low = 0;
@@ -501,7 +560,7 @@ export class Spans {
   }
 
   /**
-   * {@link addRuns} of the words `from + step·i` before word `to` (step 2 to {@link MAX_STEP}: a lane's words, {@link
+   * {@link addRuns} of the words `from + step·i` before word `to` (step 2 or more: a lane's words, {@link
    * group}): each word that the same-epoch filter does not cover, read inside the hull of the words it covers in this
    * epoch only, and that is not in the longest run of reads recorded in the epoch (for a read), is added, as runs of
    * every `step`-th word.

@@ -369,6 +369,21 @@ const RANGED: Record<
       args: ([a]) => [a, 12],
       spans: 0,
     },
+  "a matrix product's column (b[k * n + j]): a stride the guard computes, n elements": {
+    fn: `function dot(a, b, i, j, n) {
+      let s = 0;
+      for (let k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j];
+      return s;
+    }`,
+    args: ([a, b]) => [a, b, 1, 2, 4],
+    views: 2,
+  },
+  'a column written, its stride a part without j times a literal (m[2 * (k * (w + 1)) + c] = k)': {
+    fn: `function column(m, w, c, n) {
+      for (let k = 0; k < n; k++) m[2 * (k * (w + 1)) + c] = k;
+    }`,
+    args: ([m]) => [m, 2, 1, 5],
+  },
   'zero iterations': {
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 9, 3],
@@ -496,7 +511,6 @@ const PER_ACCESS: Record<string, string> = {
   'an indirect index': `function f(a, idx, n) { for (let j = 0; j < n; j++) a[idx[j]] = 1; }`,
   'a bitwise operator on the loop variable (j & 3: not affine)': `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) s += a[j & 3]; return s; }`,
   'a remainder by a variable (it may be 0: NaN)': `function f(a, i, m, n) { for (let j = 0; j < n; j++) a[j + (i % m)] = 1; }`,
-  'a coefficient that is not a literal': `function f(a, n, m) { for (let j = 0; j < n; j++) a[j * m] = 1; }`,
   'a write before the read of its element (first access a write)': `function f(a, n) { for (let j = 1; j < n; j++) { a[j] = 1; a[j - 1] += a[j]; } }`,
   'a write read only at another index': `function f(a, n) { for (let j = 1; j < n; j++) a[j] = a[j - 1] + 1; }`,
   'a bound read through another property (a.size)': `function f(a) { for (let j = 0; j < a.size; j++) a[j] = 1; }`,
@@ -538,6 +552,10 @@ const PER_ACCESS: Record<string, string> = {
   'an inner loop calling a function that is not pure': `function f(a, g, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) a[j] += g(r); } }`,
   'an inner loop under an if': `function f(a, n) { for (let j = 0; j < n; j++) { if (j > 1) for (let r = 0; r < 4; r++) a[j] += r; } }`,
   'a name an inner loop declares read after it (another variable)': `function f(a, n, t) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) { const t = a[j]; } a[j] = t; } }`,
+  'a coefficient of two parts (a[j * n * m])': `function f(a, n, m, c) { for (let j = 0; j < c; j++) a[j * n * m] = 1; }`,
+  'a coefficient part the body assigns': `function f(a, n, c) { for (let j = 0; j < c; j++) { a[j * n] = 1; n = 2; } }`,
+  'two terms of j with different parts (a[j * n + j * m])': `function f(a, n, m, c) { for (let j = 0; j < c; j++) a[j * n + j * m] = 1; }`,
+  'a parity skip whose coefficient is a variable ((j * n) % 2)': `function f(a, n, c) { for (let j = 0; j < c; j++) { if ((j * n) % 2 === 0) continue; a[j] = 1; } }`,
   'a parity skip of an even coefficient ((2 * j) % 2)': `function f(a, n) { for (let j = 0; j < n; j++) { if ((2 * j) % 2 !== 0) continue; a[j] = 1; } }`,
   'a parity skip after another statement': `function f(a, n) { for (let j = 0; j < n; j++) { const x = 1; if (j % 2 === 0) continue; a[j] = x; } }`,
   'a skip by a remainder of 3': `function f(a, n) { for (let j = 0; j < n; j++) { if (j % 3 !== 0) continue; a[j] = 1; } }`,

@@ -78,6 +78,7 @@ const RANGED = new Set([
   'range-loop-alias.mjs',
   'range-loop-bytes.mjs',
   'range-loop-callee.mjs',
+  'range-loop-columns.mjs',
   'range-loop-counter.mjs',
   'range-loop-covered-continue.mjs',
   'range-loop-covered-write-race.mjs',
@@ -196,6 +197,12 @@ describe('range checks under --on-race=throw', () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-parity-race.mjs')]);
       assert.match(o.stdout, /thrown at element 11, before its write\n/, o.stderr);
       assert.match(o.stderr, /range-loop-parity-race\.mjs:13:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing loop over a column of a flat matrix throws at its racing row (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-columns-race.mjs')]);
+      assert.match(o.stdout, /thrown at row 5, before its write\n/, o.stderr);
+      assert.match(o.stderr, /range-loop-columns-race\.mjs:11:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing subkey read in an unrolled inner loop throws there (${detector})`, async () => {

@@ -10,6 +10,7 @@ import { filterAdd, filterBits, newFilter } from '../../src/live/filter.js';
 import { STATS } from '../../src/live/memory/state.js';
 import type { Shadow } from '../../src/live/shadow/goldilocks.js';
 import { Access, RUN_FIELDS } from '../../src/live/shadow/goldilocks.js';
+import { lockOf } from '../../src/live/shadow/table.js';
 import { Spans, type SpanView, TOUCHED, touch } from '../../src/live/spans.js';
 
 const WORDS = 64;
@@ -37,11 +38,12 @@ function setup(answer = true, T: Typed = Float64Array, off = 0) {
     touched: new Int32Array(TOUCHED),
   };
   let epoch = 1;
-  const given: { runs: number[][] } = { runs: [] };
+  const given: { runs: number[][]; pages: number[] } = { runs: [], pages: [] };
   const shadow = {
     rangeChecks: true,
     counts: new Float64Array(STATS.length),
-    accessRuns(runs: readonly number[]): boolean {
+    accessRuns(runs: readonly number[], pages: Int32Array, nPages: number): boolean {
+      given.pages = Array.from(pages.subarray(0, nPages));
       for (let r = 0; r < runs.length; r += RUN_FIELDS)
         given.runs.push([
           runs[r] - BASE,
@@ -66,6 +68,8 @@ function setup(answer = true, T: Typed = Float64Array, off = 0) {
     a,
     view,
     given,
+    spans,
+    m,
     next: () => epoch++,
     /**
      * The range check of `for (j = lo; j < hi; j++)` with the accesses [first, kind (0 read, 1 write), site], `first`
@@ -307,13 +311,12 @@ describe('range checks: elements smaller than a word', () => {
     ]);
   });
 
-  test('a stride that neither is ±1 nor spans one to eight whole words goes to the per-access checks', () => {
+  test('a stride that neither is ±1 nor spans whole words goes to the per-access checks', () => {
     for (const [T, stride] of [
       [Uint8Array, 2],
       [Uint8Array, 12],
       [Int32Array, 3],
-      [Float64Array, 9],
-      [Uint8Array, 72],
+      [Int16Array, 5],
     ] as const) {
       const s = setup(true, T);
       assert.equal(s.check(0, 4, [[0, 0, 1]], stride), false);
@@ -367,6 +370,31 @@ describe('range checks: elements smaller than a word', () => {
     const u = setup();
     u.check(0, 5, [[10, 1, 1]], -3); // elements 10, 7, 4, 1 and -2 (out of bounds)
     assert.deepEqual(u.given.runs, [[1, 4, Access.WRITE, 101, Access.MASK, 3]]);
+  });
+
+  test('a column of a matrix (16 words apart): one lane, every page of its words locked once, ascending', () => {
+    const s = setup();
+    // j = 0…3: reads a[16 j + 1] (a column), writes a[16 j + 2] and a[4 j + 48] (a row: words 48, 52, 56, 60)
+    s.check(0, 4, [[1, 0, 1]], 16);
+    assert.deepEqual(s.given.runs, [[1, 4, 0, 101, Access.MASK, 16]]);
+    assert.deepEqual(
+      s.given.pages,
+      [1, 17, 33, 49].map((w) => lockOf(BASE + w)),
+    );
+    const u = setup();
+    u.spans.check(u.m, 0, 4, 1, 0, [], [u.a, 0, 2, 16, 1, 2, u.a, 0, 48, 4, 1, 3]);
+    assert.deepEqual(u.given.runs, []); // one view variable, two strides: refused
+    const v = setup();
+    const b = new Float64Array(new SharedArrayBuffer(8 * WORDS));
+    assert.equal(v.spans.check(v.m, 0, 4, 1, 0, [], [v.a, 0, 2, 16, 1, 2, b, 1, 0, 1, 0, 3]), true); // b not shared here
+    assert.deepEqual(v.given.runs, [[2, 4, Access.WRITE, 102, Access.MASK, 16]]);
+    // the pages of a dense run and of a sparse one together: sorted, each once
+    const w = setup();
+    w.spans.check(w.m, 0, 4, 1, 0, [], [w.a, 0, 0, 16, 0, 1, w.a, 1, 60, 1, 1, 2]);
+    assert.deepEqual(
+      w.given.pages,
+      [...new Set([0, 16, 32, 48, 60, 61, 62, 63].map((x) => lockOf(BASE + x)))].sort((x, y) => x - y),
+    );
   });
 
   test("bytes read by one loop leave the word's other bytes to the next loop of the epoch", () => {

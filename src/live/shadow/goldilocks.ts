@@ -97,7 +97,7 @@ const COMMIT = SyncKind.Commit;
 
 /**
  * Numbers per run in {@link Shadow.accessRuns}' list: address of the first word (`./table.ts`), words, flags, site,
- * byte mask of each word, step (1: consecutive words; 2–8: every step-th word, a lane of `../spans.ts`).
+ * byte mask of each word, step (1: consecutive words; 2 or more: every step-th word, a lane of `../spans.ts`).
  */
 export const RUN_FIELDS = 6;
 
@@ -373,7 +373,7 @@ export class Shadow extends PendingPages {
    * run: address of its first word, number of words, flags — 0 or WRITE: plain accesses —, site, the byte
    * mask accessed in each of its words: {@link Access.MASK} for whole words, fewer bytes for elements smaller than
    * a word, e.g. byte 3 of each of 1000 words for crypt's `text1[i + 3]`, `i = 8 * blk`, and the step: 1 for
-   * consecutive words, 2–8 for every step-th word, e.g. 2 for the red elements of a row of a red-black sweep over a
+   * consecutive words, 2 or more for every step-th word, e.g. 2 for the red elements of a row of a red-black sweep over a
    * Float64Array, which leave the run's pages split), holding the check locks of all their pages, the first `nPages` of `pages` (ascending, each
    * once), throughout, so that no access of another thread comes between the check and the record. Records nothing
    * when an access would conflict: the loop then runs its per-access checks, which report the race at its access.
