@@ -11,7 +11,9 @@
  * runtime checked and recorded every access the loop will make, as the per-access checks would have; then each
  * access runs plain (`(R ? ORIGINAL : GUARDED)`). False sends every access of the loop to its per-access check.
  *
- * The loop (`for (let j = LO; j < HI; j++)`, `<=`, `++j`, `j += c` with `c` a positive integer literal) qualifies
+ * The loop (`for (let j = LO; j < HI; j++)`, `<=`, `++j`, `j += c` with `c` a positive integer literal; or going
+ * down, `j > HI` or `j >= HI` with `j--`, `--j` or `j -= c`: the guard passes `HI, LO` as the bounds of the iterations
+ * and each access's stride negated) qualifies
  * when its body is straight-line code that can neither exit early nor run other code: expression statements, `let`
  * / `const` / `var` declarations at the top of the body, `if`s without element accesses; operators on numbers
  * (no `in`, `instanceof`, `delete`, `new`, property reads other than elements, string or BigInt literals; no
@@ -104,6 +106,8 @@ export interface RangePlan {
   hi: E.Expression;
   step: number;
   inclusive: boolean;
+  /** `j > HI` or `j >= HI` with `j--` or `j -= c`: the loop goes down from `LO`. */
+  down: boolean;
   accesses: Planned[];
   /** Variables the typeof tests cover, and those that must be safe integers. */
   numbers: Set<string>;
@@ -634,16 +638,17 @@ function header(node: E.ForStatement) {
   const test = node.test ? unparen(node.test) : null;
   if (
     test?.type !== 'BinaryExpression' ||
-    (test.operator !== '<' && test.operator !== '<=') ||
+    !['<', '<=', '>', '>='].includes(test.operator) ||
     unparen(test.left).type !== 'Identifier' ||
     (unparen(test.left) as E.Identifier).name !== j
   )
     refuse();
   const t = test as E.BinaryExpression;
+  const down = t.operator === '>' || t.operator === '>='; // j-- or j -= c
   const u = node.update ? unparen(node.update) : null;
   let step = 0;
-  if (u?.type === 'UpdateExpression' && u.operator === '++') step = 1;
-  else if (u?.type === 'AssignmentExpression' && u.operator === '+=') {
+  if (u?.type === 'UpdateExpression' && u.operator === (down ? '--' : '++')) step = 1;
+  else if (u?.type === 'AssignmentExpression' && u.operator === (down ? '-=' : '+=')) {
     const c = unparen(u.right);
     if (c.type === 'Literal' && typeof c.value === 'number' && Number.isSafeInteger(c.value) && c.value > 0)
       step = c.value;
@@ -652,7 +657,8 @@ function header(node: E.ForStatement) {
     u?.type === 'UpdateExpression' ? u.argument : u?.type === 'AssignmentExpression' ? u.left : null;
   if (step === 0 || target === null || unparen(target).type !== 'Identifier') refuse();
   if ((unparen(target as E.Node) as E.Identifier).name !== j) refuse();
-  return { j, lo: d.init as E.Expression, hi: t.right as E.Expression, step, inclusive: t.operator === '<=' };
+  const inclusive = t.operator === '<=' || t.operator === '>=';
+  return { j, lo: d.init as E.Expression, hi: t.right as E.Expression, step, inclusive, down };
 }
 
 /**
@@ -672,7 +678,7 @@ function literalIterations(h: ReturnType<typeof header>): number | undefined {
   const lo = value(h.lo);
   const hi = value(h.hi);
   if (lo === undefined || hi === undefined) return undefined;
-  const span = h.inclusive ? hi - lo + 1 : hi - lo;
+  const span = (h.down ? lo - hi : hi - lo) + (h.inclusive ? 1 : 0);
   return span > 0 ? Math.ceil(span / h.step) : 0;
 }
 
@@ -725,7 +731,8 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       (callee) => pureCallee(rw, callee),
       (id) => moduleConstant(rw, id),
     );
-    const skip = !loose && node.body.type === 'BlockStatement' ? paritySkip(node.body.body[0]) : null;
+    const skip =
+      !loose && !h.down && node.body.type === 'BlockStatement' ? paritySkip(node.body.body[0]) : null;
     if (skip) body.expression(skip.test, true); // its variables' uses; no element access
     if (node.body.type === 'BlockStatement')
       for (const x of skip ? node.body.body.slice(1) : node.body.body) body.statement(x, true);
@@ -837,6 +844,9 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   // twice the step
   const lo = plan.skip ? plan.skip.temp : lo0;
   const step = plan.skip ? 2 * plan.step : plan.step;
+  // a loop going down, from LO while above HI: the iterations of one from HI up to LO, its indices from LO's down
+  const bounds = plan.down ? `(${hi}), ${lo}` : `${lo}, (${hi})`;
+  const sign = plan.down ? -1 : 1;
   const entries = plan.accesses.map((a, k) => {
     const c = a.counter;
     const first = c
@@ -845,14 +855,14 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
     const stride = c
       ? (plan.counters.get(c.name) as number)
       : a.by === undefined
-        ? a.coef * step
-        : `(${a.coef * step} * ${a.by})`;
+        ? sign * a.coef * step
+        : `(${sign * a.coef * step} * ${a.by})`;
     return `${a.view}, ${plan.views.indexOf(a.view)}, ${first}, ${stride}, ${a.kind}, ${sites[k]}`;
   });
   const initialized = plan.covered ? '' : initializedTest(rw, plan.constants);
   const skipped = plan.skip ? skipTest(plan, plan.skip, lo0, hi) : '';
   const check =
-    `${initialized}${typed}${builtinTests(plan)}${skipped}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${lo}, (${hi}), ` +
+    `${initialized}${typed}${builtinTests(plan)}${skipped}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${bounds}, ` +
     `${step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
   // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
   return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`}${keep}`;

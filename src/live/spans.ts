@@ -134,6 +134,12 @@ export const TYPED_TAG = Object.getOwnPropertyDescriptor(
 )?.get as (this: unknown) => string | undefined;
 /** Iterations past which the check is left to the accesses. */
 const MAX_COUNT = 2 ** 31;
+/**
+ * Iterations below which the check is left to the accesses: a range check's fixed cost (its views, lanes, runs and
+ * page locks) exceeds the per-access checks of so few iterations (moldyn's reduction over the workers' force arrays,
+ * `acc[v * stride + i]` for v below the worker count: 2 iterations, a stride the guard computes).
+ */
+const MIN_COUNT = 8;
 /** Fields per access in a span's list (see `Hooks.span`). */
 const FIELDS = 6;
 /**
@@ -176,7 +182,14 @@ export class Spans {
   private readonly reads: number[] = [];
   private readonly writes: number[] = [];
 
-  constructor(private readonly c: SpanContext) {}
+  /**
+   * @param minCount iterations below which a loop is left to its per-access checks ({@link MIN_COUNT}; the unit tests
+   * of the runs take every loop)
+   */
+  constructor(
+    private readonly c: SpanContext,
+    private readonly minCount = MIN_COUNT,
+  ) {}
 
   /**
    * The range check of a loop (see the file header and `Hooks.span`). @returns true when every access was checked
@@ -191,7 +204,7 @@ export class Spans {
       c.shadow.counts[STAT.ranges]++; // no iteration: no access
       return true;
     }
-    if (!(count <= MAX_COUNT)) return false;
+    if (!(count <= MAX_COUNT) || count < this.minCount) return false;
     const n = list.length / FIELDS;
     const views = this.views;
     views.length = n;
@@ -290,19 +303,11 @@ export class Spans {
       const words = heapRuns[RUN_FIELDS * r + 1];
       const last = lockOf(first + step * (words - 1));
       sparse ||= step > DENSE_STEP;
-      const from = step > DENSE_STEP ? lockOf(first) : Math.max(lockOf(first), done + PAGE_INTS);
-      const pageStep = step > DENSE_STEP ? 0 : PAGE_INTS; // 0: the pages of its words
-      for (let p = from, w = first, i = 0; p <= last; ) {
-        if (nPages === this.pages.length) {
-          const more = new Int32Array(2 * nPages);
-          more.set(this.pages);
-          this.pages = more;
-        }
-        this.pages[nPages++] = p;
-        if (pageStep !== 0) p += pageStep;
-        else if (++i < words) p = lockOf((w += step));
-        else break;
-      }
+      if (step > DENSE_STEP)
+        for (let i = 0; i < words; i++) nPages = this.addPage(nPages, lockOf(first + step * i));
+      else
+        for (let p = Math.max(lockOf(first), done + PAGE_INTS); p <= last; p += PAGE_INTS)
+          nPages = this.addPage(nPages, p);
       if (last > done) done = last;
     }
     if (!sparse) return nPages;
@@ -311,6 +316,17 @@ export class Spans {
     for (let k = 0; k < nPages; k++)
       if (n === 0 || this.pages[k] !== this.pages[n - 1]) this.pages[n++] = this.pages[k];
     return n;
+  }
+
+  /** Lists page `p` at index `n` of {@link pages}, grown when full. @returns n + 1. */
+  private addPage(n: number, p: number): number {
+    if (n === this.pages.length) {
+      const more = new Int32Array(2 * n);
+      more.set(this.pages);
+      this.pages = more;
+    }
+    this.pages[n] = p;
+    return n + 1;
   }
 
   /**

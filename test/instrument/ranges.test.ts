@@ -384,6 +384,19 @@ const RANGED: Record<
     }`,
     args: ([m]) => [m, 2, 1, 5],
   },
+  'a loop going down (j = n - 1; j >= 0; j--), a stencil read of one view and a write of another': {
+    fn: `function back(a, b, n) { for (let j = n - 1; j >= 0; j--) b[j] = a[j] + a[j + 1]; }`,
+    args: ([a, b]) => [a, b, 10],
+    views: 2,
+  },
+  'a loop going down by 3 over a column (k > lo; k -= 3), in place': {
+    fn: `function column(a, hi, lo, n) { for (let k = hi; k > lo; k -= 3) a[k * n + 1] += k; }`,
+    args: ([a]) => [a, 9, 0, 2],
+  },
+  'a loop going down from a literal, with no iteration (j = 3; j > 5; j--)': {
+    fn: `function none(a, n) { for (let j = 3; j > n; j--) a[j] = 1; }`,
+    args: ([a]) => [a, 5],
+  },
   'zero iterations': {
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 9, 3],
@@ -524,7 +537,8 @@ const PER_ACCESS: Record<string, string> = {
   'an in operator': `function f(a, o, n) { for (let j = 0; j < n; j++) a[j] = 'k' in o; }`,
   'a global read in the body': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = someGlobal; }`,
   'a while loop': `function f(a, n) { let j = 0; while (j < n) { a[j] = 1; j++; } }`,
-  'a decreasing loop variable': `function f(a, n) { for (let j = n; j > 0; j--) a[j] = 1; }`,
+  'a loop going down by ++ (j > 0; j++)': `function f(a, n) { for (let j = n; j > 0; j++) a[j] = 1; }`,
+  'a loop going up by -- (j < n; j--)': `function f(a, n) { for (let j = 0; j < n; j--) a[-j] = 1; }`,
   'a view of the enclosing module (not analyzed as a local)': `function f(n) { for (let j = 0; j < n; j++) globalView[j] = 1; }`,
   'literal bounds of fewer than 16 iterations (the fast path costs less)': `function f(a) { for (let j = 0; j < 8; j++) a[j] = 1; }`,
   'literal bounds of fewer than 16 iterations, inclusive, step 2': `function f(a) { for (let j = -4; j <= 24; j += 2) a[j + 4] = 1; }`,

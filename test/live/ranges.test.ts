@@ -82,6 +82,7 @@ const RANGED = new Set([
   'range-loop-counter.mjs',
   'range-loop-covered-continue.mjs',
   'range-loop-covered-write-race.mjs',
+  'range-loop-down.mjs',
   'range-loop-empty.mjs',
   'range-loop-halves.mjs',
   'range-loop-lanes.mjs',
@@ -203,6 +204,12 @@ describe('range checks under --on-race=throw', () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-columns-race.mjs')]);
       assert.match(o.stdout, /thrown at row 5, before its write\n/, o.stderr);
       assert.match(o.stderr, /range-loop-columns-race\.mjs:11:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing loop going down throws at its racing element, the ones above it written (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-down-race.mjs')]);
+      assert.match(o.stdout, /thrown at element 11, before its write\n/, o.stderr);
+      assert.match(o.stderr, /range-loop-down-race\.mjs:11:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing subkey read in an unrolled inner loop throws there (${detector})`, async () => {

@@ -26,7 +26,7 @@ type Typed = typeof Float64Array | typeof Int32Array | typeof Int16Array | typeo
  * A range checker over one view of type `T` (a Float64Array by default) over WORDS words from byte `off` of its
  * buffer, whose checker records the runs it is given (the byte mask last, when not the whole word).
  */
-function setup(answer = true, T: Typed = Float64Array, off = 0) {
+function setup(answer = true, T: Typed = Float64Array, off = 0, minCount = 1) {
   const a = new T(new SharedArrayBuffer(8 * WORDS), off);
   const view: SpanView = {
     id: 1,
@@ -56,13 +56,16 @@ function setup(answer = true, T: Typed = Float64Array, off = 0) {
       return answer;
     },
   } as unknown as Shadow;
-  const spans = new Spans({
-    shadow,
-    viewAt: (o) => (o === a ? view : undefined),
-    epoch: () => epoch,
-    siteOf: (_m, i) => 100 + i,
-    counted: () => {},
-  });
+  const spans = new Spans(
+    {
+      shadow,
+      viewAt: (o) => (o === a ? view : undefined),
+      epoch: () => epoch,
+      siteOf: (_m, i) => 100 + i,
+      counted: () => {},
+    },
+    minCount,
+  );
   const m = (() => 'm') as unknown as SiteFunction;
   return {
     a,
@@ -370,6 +373,15 @@ describe('range checks: elements smaller than a word', () => {
     const u = setup();
     u.check(0, 5, [[10, 1, 1]], -3); // elements 10, 7, 4, 1 and -2 (out of bounds)
     assert.deepEqual(u.given.runs, [[1, 4, Access.WRITE, 101, Access.MASK, 3]]);
+  });
+
+  test('a loop of fewer iterations than the minimum is left to its per-access checks (moldyn: 2, over the workers)', () => {
+    const s = setup(true, Float64Array, 0, 8);
+    assert.equal(s.check(0, 7, [[0, 1, 1]]), false);
+    assert.deepEqual(s.given.runs, []);
+    assert.equal(s.check(0, 0, [[0, 1, 1]]), true); // no iteration: nothing to check
+    assert.equal(s.check(0, 8, [[0, 1, 1]]), true);
+    assert.deepEqual(s.given.runs, [[0, 8, Access.WRITE, 101]]);
   });
 
   test('a column of a matrix (16 words apart): one lane, every page of its words locked once, ascending', () => {
