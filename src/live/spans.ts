@@ -157,6 +157,13 @@ const DENSE_STEP = 8;
  */
 const sortInts = Object.getPrototypeOf(Int8Array.prototype).sort as (this: Int32Array) => Int32Array;
 
+/**
+ * Do a word's filter bits `e` (`filterBits` of `./filter.ts`) cover an access of the bytes `mask`, a write when
+ * `write` (bytes written cover reads and writes, bytes read only reads)?
+ */
+const coversBits = (e: number, write: boolean, mask: number): boolean =>
+  (((write ? 0 : e) | (e >>> 8)) & mask) === mask;
+
 /** The byte mask of bytes [lo, hi) of a word (0 ≤ lo < hi ≤ 8). */
 const bytes = (lo: number, hi: number): number => (1 << hi) - (1 << lo);
 
@@ -560,7 +567,7 @@ export class Spans {
         continue;
       }
       const e = filterBits(v, x, epoch);
-      const covered = (((write ? 0 : e) | (e >>> 8)) & mask) === mask;
+      const covered = coversBits(e, write, mask);
       if (!covered) {
         if (start < 0) start = x;
       } else if (start >= 0) {
@@ -604,7 +611,7 @@ export class Spans {
       let covered = x >= readsFrom && x < readsTo;
       if (!covered && x >= lo && x < hi) {
         const e = filterBits(v, x, epoch);
-        covered = (((write ? 0 : e) | (e >>> 8)) & mask) === mask;
+        covered = coversBits(e, write, mask);
       }
       if (!covered) {
         if (start < 0) {

@@ -158,7 +158,7 @@ describe('range checks under --on-race=throw', () => {
     test(`the racing loop throws at its racing element (${detector})`, async () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-race.mjs')]);
       assert.match(o.stdout, /thrown at element 5, before its write/, o.stderr);
-      assert.match(o.stderr, /range-loop-race\.mjs:10:/);
+      assert.match(o.stderr, /range-loop-race\.mjs:8:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing loop indexed by a counter throws at its racing element (${detector})`, async () => {
@@ -191,13 +191,13 @@ describe('range checks under --on-race=throw', () => {
     test(`a racing loop over every second Float64 element throws at its racing element (${detector})`, async () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-word-lanes-race.mjs')]);
       assert.match(o.stdout, /thrown at element 11, before its write\n/, o.stderr);
-      assert.match(o.stderr, /range-loop-word-lanes-race\.mjs:11:/);
+      assert.match(o.stderr, /range-loop-word-lanes-race\.mjs:9:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing loop that skips every second iteration throws at its racing element (${detector})`, async () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-parity-race.mjs')]);
       assert.match(o.stdout, /thrown at element 11, before its write\n/, o.stderr);
-      assert.match(o.stderr, /range-loop-parity-race\.mjs:13:/);
+      assert.match(o.stderr, /range-loop-parity-race\.mjs:11:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing loop over a column of a flat matrix throws at its racing row (${detector})`, async () => {
@@ -209,7 +209,7 @@ describe('range checks under --on-race=throw', () => {
     test(`a racing loop going down throws at its racing element, the ones above it written (${detector})`, async () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-down-race.mjs')]);
       assert.match(o.stdout, /thrown at element 11, before its write\n/, o.stderr);
-      assert.match(o.stderr, /range-loop-down-race\.mjs:11:/);
+      assert.match(o.stderr, /range-loop-down-race\.mjs:9:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing subkey read in an unrolled inner loop throws there (${detector})`, async () => {

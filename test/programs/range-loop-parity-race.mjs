@@ -2,9 +2,7 @@
 // idiom: a loop that skips every second iteration (`if (j % 2 === 0) continue;`) and races: b's loop writes the odd
 // elements 1, 3, …, 19 after a's unordered write of element 11. Under --on-race=throw the exception comes at
 // element 11: elements 1-9 are written, 11 is a's, the even elements are untouched.
-import { float64Workers } from './sched.mjs';
-
-const raw = globalThis[Symbol.for('goldilocks.rawAtomics')] ?? Atomics;
+import { float64Workers, peekFloat64 } from './sched.mjs';
 
 /** Writes `v` into the odd elements of a[0..n). */
 function fillOdd(a, n, v) {
@@ -12,14 +10,6 @@ function fillOdd(a, n, v) {
     if (j % 2 === 0) continue;
     a[j] = v; // race
   }
-}
-
-/** The elements of the Float64Array `a`, read with the original Atomics (invisible to the detector). */
-function peek(a) {
-  const words = new Int32Array(a.buffer);
-  const copy = new Int32Array(words.length);
-  for (let k = 0; k < words.length; k++) copy[k] = raw.load(words, k);
-  return [...new Float64Array(copy.buffer)];
 }
 
 const { main, joined, i, at, shared } = float64Workers(import.meta.url, 2, 20);
@@ -35,7 +25,7 @@ if (main) {
       fillOdd(shared, 20, 2);
     } catch (e) {
       if (e?.name !== 'DataRaceException') throw e;
-      const seen = peek(shared).join(',');
+      const seen = peekFloat64(shared).join(',');
       if (seen !== '0,2,0,2,0,2,0,2,0,2,0,1,0,0,0,0,0,0,0,0')
         throw new Error(`thrown with the elements at ${seen}`);
       console.log('thrown at element 11, before its write');

@@ -1,21 +1,11 @@
 // expect: race
 // idiom: a range-checked loop that races: b's loop writes elements 0-9 after a's unordered write of element 5.
 // Under --on-race=throw the exception comes at element 5 of the loop: elements 0-4 are written, 5 is a's.
-import { float64Workers } from './sched.mjs';
-
-const raw = globalThis[Symbol.for('goldilocks.rawAtomics')] ?? Atomics;
+import { float64Workers, peekFloat64 } from './sched.mjs';
 
 /** Writes `v` into a[lo..hi). */
 function fill(a, lo, hi, v) {
   for (let j = lo; j < hi; j++) a[j] = v; // race
-}
-
-/** The elements of the Float64Array `a`, read with the original Atomics (invisible to the detector). */
-function peek(a) {
-  const words = new Int32Array(a.buffer);
-  const copy = new Int32Array(words.length);
-  for (let k = 0; k < words.length; k++) copy[k] = raw.load(words, k);
-  return [...new Float64Array(copy.buffer)];
 }
 
 const { main, joined, i, at, shared } = float64Workers(import.meta.url, 2, 10);
@@ -31,7 +21,7 @@ if (main) {
       fill(shared, 0, 10, 2);
     } catch (e) {
       if (e?.name !== 'DataRaceException') throw e;
-      const seen = peek(shared).join(',');
+      const seen = peekFloat64(shared).join(',');
       if (seen !== '2,2,2,2,2,1,0,0,0,0') throw new Error(`thrown with the elements at ${seen}`);
       console.log('thrown at element 5, before its write');
     }

@@ -148,6 +148,20 @@ export function float64Workers(file, parties, length) {
 }
 
 /**
+ * The elements of the Float64Array `a`, read with the original Atomics (invisible to the detector): what a racing
+ * loop left when it threw.
+ *
+ * @param {Float64Array} a the view read.
+ * @returns {number[]} its elements.
+ */
+export function peekFloat64(a) {
+  const words = new Int32Array(a.buffer, a.byteOffset, 2 * a.length);
+  const copy = new Int32Array(words.length);
+  for (let k = 0; k < words.length; k++) copy[k] = raw.load(words, k);
+  return [...new Float64Array(copy.buffer)];
+}
+
+/**
  * Runs `f`, which must throw an instance of `type` (the programs whose loop is expected to stop in an exception).
  *
  * @param {() => unknown} f the code expected to throw.

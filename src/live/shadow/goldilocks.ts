@@ -576,9 +576,7 @@ export class Shadow extends PendingPages {
       }
       this.splitPage(page);
       this.splitRecorded[this.nSplit++] = page;
-      for (; w < stop; w++)
-        if (!this.recordOwned(heap, headOf(heap, w), flags, site, mask, now))
-          this.record(w, mask, flags, site);
+      for (; w < stop; w++) this.recordWord(heap, w, flags, site, mask, now);
     }
     this.endRun(to, spare, from);
   }
@@ -601,8 +599,24 @@ export class Shadow extends PendingPages {
         this.splitPage(page);
         this.splitRecorded[this.nSplit++] = page;
       }
-      if (!this.recordOwned(heap, headOf(heap, w), flags, site, mask, now)) this.record(w, mask, flags, site);
+      this.recordWord(heap, w, flags, site, mask, now);
     }
+  }
+
+  /**
+   * The record of a plain access of the bytes `mask` of word `w` (on its split page) with `flags` at `site`, list
+   * position `now`: in place when its list is this thread's one Info of this access ({@link recordOwned}), else by
+   * {@link record}. Lock held.
+   */
+  private recordWord(
+    heap: Int32Array,
+    w: number,
+    flags: number,
+    site: number,
+    mask: number,
+    now: number,
+  ): void {
+    if (!this.recordOwned(heap, headOf(heap, w), flags, site, mask, now)) this.record(w, mask, flags, site);
   }
 
   /**
