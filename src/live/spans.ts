@@ -19,7 +19,8 @@
  * inside the hull of the words it covers in the epoch, and not in the longest run of reads recorded in the epoch
  * ({@link SpanView} `touched`). Elements smaller than a word are checked and recorded as runs of words with the
  * bytes they hold ({@link Spans.group}). Two view variables whose words overlap, growable buffers and strides other
- * than ±1, 0 and whole words apart (lanes) go to the per-access checks. Out-of-bounds indices touch no memory (ECMA-262
+ * than ±1, 0 and whole words apart (lanes) go to the per-access checks, as do loops of fewer than {@link MIN_COUNT}
+ * iterations. Out-of-bounds indices touch no memory (ECMA-262
  * §10.4.5.15–16) and are not recorded.
  *
  * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
