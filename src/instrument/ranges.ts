@@ -36,8 +36,8 @@
  * literal) assigned only by increments that always run is a counter whose indices are the same in every iteration.
  * An inner `for` loop of number-literal bounds and at most {@link MAX_UNROLLED} iterations at the top of the body is
  * unrolled into the body ({@link Body.inner}): its accesses are the outer loop's, one per inner iteration, and take
- * its guard (`./loops.ts` `inLoop`). `HI` may contain `V.length` (`V` invariant): the guard tests `__goldilocks.fixedLength(V)` before it
- * reads `HI` (a TypedArray over a SharedArrayBuffer that cannot grow, its `length` the built-in getter: the same
+ * its guard (`./loops.ts` `inLoop`). `LO` and `HI` may contain `V.length` (`V` invariant; a loop going down starts at
+ * `a.length - 1`): the guard tests `__goldilocks.fixedLength(V)` before it reads them (a TypedArray over a SharedArrayBuffer that cannot grow, its `length` the built-in getter: the same
  * number at every test of the loop, and no code run by the guard's extra read). The typeof tests make every operator one on numbers (the runtime refuses BigInt arrays), so nothing
  * in the body throws or runs code; `ints` (the variables of `LO` and of the indices) must be safe integers for
  * FIRST (the index at `j = LO`) and STRIDE (`a * c`) to give exactly the indices the loop computes.
@@ -741,7 +741,9 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     const ints = new Set<string>();
     const his = new Set<string>();
     const lengths = new Map<string, E.Identifier>();
-    if (affine(h.lo, h.j, J, ints).coef !== 0 || affine(h.hi, h.j, J, his, lengths).coef !== 0) refuse();
+    // `V.length` in either bound (a loop going down starts at `a.length - 1`): the guard tests `fixedLength(V)` first
+    if (affine(h.lo, h.j, J, ints, lengths).coef !== 0 || affine(h.hi, h.j, J, his, lengths).coef !== 0)
+      refuse();
     // a parity skip alternates when A's coefficient (a literal) times the step is odd, and K is the same in every
     // iteration
     if (skip) {
@@ -838,7 +840,7 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   if (sites.includes(null))
     return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : 0` : unshared}${keep}`;
   const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
-  const lo0 = affine(plan.lo, plan.j, J, new Set()).text;
+  const lo0 = affine(plan.lo, plan.j, J, new Set(), new Map()).text;
   const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
   // with a parity skip, the loop of the iterations that run the rest of the body: from the guard's temporary on,
   // twice the step

@@ -389,6 +389,10 @@ const RANGED: Record<
     args: ([a, b]) => [a, b, 10],
     views: 2,
   },
+  'a loop going down from a.length - 1 (the start reads the fixed length)': {
+    fn: `function halve(a) { for (let j = a.length - 1; j >= 0; j--) a[j] = a[j] / 2; }`,
+    args: ([a]) => [a],
+  },
   'a loop going down by 3 over a column (k > lo; k -= 3), in place': {
     fn: `function column(a, hi, lo, n) { for (let k = hi; k > lo; k -= 3) a[k * n + 1] += k; }`,
     args: ([a]) => [a, 9, 0, 2],
@@ -470,6 +474,30 @@ describe('range checks: loops that take them', () => {
     spans = 0;
     f(b);
     assert.equal(spans, 1, 'the built-in getter: span');
+  });
+
+  test('a start a.length - 1 whose read runs code (an own getter) skips span: read as often as without instrumentation', () => {
+    const fn = `function f(a) { for (let j = a.length - 1; j >= 0; j--) a[j] = j; }`;
+    assert.ok(spanned(fn));
+    const f = runInThisContext(compile(fn)) as (a: Float64Array) => void;
+    const plain = runInThisContext(`(${fn})`) as (a: Float64Array) => void;
+    const [a, c] = views(2, 8);
+    let reads = 0;
+    for (const v of [a, c])
+      Object.defineProperty(v, 'length', {
+        get() {
+          reads++;
+          return 3;
+        },
+      });
+    plain(c);
+    const plainReads = reads;
+    reads = 0;
+    spans = 0;
+    f(a);
+    assert.equal(spans, 0);
+    assert.equal(reads, plainReads);
+    assert.deepEqual([...a].slice(0, 3), [...c].slice(0, 3));
   });
 
   test('a length bound over a growable SharedArrayBuffer skips span', () => {
