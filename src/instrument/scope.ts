@@ -37,7 +37,15 @@ function referenceOf(rw: Rewriter, id: E.Identifier, fn: N): Reference | undefin
           : fn.type === 'FunctionDeclaration'
             ? [fn as unknown as E.FunctionDeclaration]
             : [{ type: 'ExpressionStatement', expression: fn } as E.ExpressionStatement];
-      const manager = eslintScope.analyze({ type: 'Program', body, sourceType: 'script' } as E.Program, {
+      // the wrapper keeps the program's offsets: the scope of a module's top-level variables is its block (`invariant`)
+      const wrapper = {
+        type: 'Program',
+        body,
+        sourceType: 'script',
+        start: fn.start,
+        end: fn.end,
+      } as E.Program;
+      const manager = eslintScope.analyze(wrapper, {
         ecmaVersion: 2022,
         sourceType: rw.options.module ? 'module' : 'script',
         fallback: 'iteration',

@@ -619,6 +619,25 @@ const spannedModule = (source: string): boolean =>
 const callLoop = (f: string): string =>
   `${f}\nexport function g(a, n) { for (let j = 0; j < n; j++) a[j] = f(a[j], j); }`;
 
+describe("range checks: a module's top-level loops", () => {
+  const n = 'const n = Number(globalThis.n ?? 20);';
+  test('a loop over top-level bindings declared before it takes the range check', () => {
+    assert.ok(spannedModule(`const a = new Float64Array(8);\n${n}\nfor (let j = 0; j < n; j++) a[j] = j;`));
+    assert.ok(
+      spannedModule(`const a = new Float64Array(8);\nfor (let j = a.length - 1; j >= 0; j--) a[j] += 1;`),
+    );
+    // a let assigned after the loop: the same view throughout it (its body runs no other code)
+    assert.ok(
+      spannedModule(`let a = new Float64Array(8);\n${n}\nfor (let j = 0; j < n; j++) a[j] = j;\na = null;`),
+    );
+  });
+  test('not over a binding declared after it (its temporal dead zone), nor in a script', () => {
+    assert.ok(!spannedModule(`${n}\nfor (let j = 0; j < n; j++) a[j] = j;\nconst a = new Float64Array(8);`));
+    const script = `const a = new Float64Array(8);\n${n}\nfor (let j = 0; j < n; j++) a[j] = j;`;
+    assert.ok(!instrument(script, { file: 'ranges.js', module: false }).code.includes('__goldilocks.span('));
+  });
+});
+
 describe("range checks: calls of the module's pure functions (src/instrument/callees.ts)", () => {
   const PURE: Record<string, string> = {
     'arithmetic, an if, a conditional and locals (IDEA mul)': `function f(a, b) {

@@ -96,6 +96,7 @@ const RANGED = new Set([
   'range-loop-parity.mjs',
   'range-loop-shared-midway.mjs',
   'range-loop-shift-halves.mjs',
+  'range-loop-top-level.mjs',
   'range-loop-word-lanes.mjs',
   'review-bytes-offset.mjs',
   'review-const-shadow.mjs',
