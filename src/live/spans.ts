@@ -297,24 +297,29 @@ export class Spans {
    * Lists in {@link pages} the pages of the runs {@link record} handed over ({@link heapRuns}, in {@link order}: by
    * first word), ascending, each once. @returns how many. A run of consecutive words, or of words at most
    * {@link DENSE_STEP} apart, has a word in every page between its ends: those pages are listed from the one after the
-   * last listed. A run of words further apart (a column of a matrix) lists its words' pages; then the whole list is
-   * sorted and its repeats dropped.
+   * last listed. When a run's words are further apart (a column of a matrix), each run lists all its pages (that run
+   * its words' pages), which are then sorted and their repeats dropped: a page listed before by a sparse run says
+   * nothing of the pages before it.
    */
   private listPages(): number {
     const heapRuns = this.heapRuns;
-    let nPages = 0;
-    let done = -1; // the last page listed
     let sparse = false;
+    for (const r of this.order) sparse ||= heapRuns[RUN_FIELDS * r + 5] > DENSE_STEP;
+    let nPages = 0;
+    let done = -1; // the last page listed (with sparse runs, every page of every run is listed, then sorted)
     for (const r of this.order) {
       const first = heapRuns[RUN_FIELDS * r];
       const step = heapRuns[RUN_FIELDS * r + 5];
       const words = heapRuns[RUN_FIELDS * r + 1];
       const last = lockOf(first + step * (words - 1));
-      sparse ||= step > DENSE_STEP;
       if (step > DENSE_STEP)
         for (let i = 0; i < words; i++) nPages = this.addPage(nPages, lockOf(first + step * i));
       else
-        for (let p = Math.max(lockOf(first), done + PAGE_INTS); p <= last; p += PAGE_INTS)
+        for (
+          let p = sparse ? lockOf(first) : Math.max(lockOf(first), done + PAGE_INTS);
+          p <= last;
+          p += PAGE_INTS
+        )
           nPages = this.addPage(nPages, p);
       if (last > done) done = last;
     }
