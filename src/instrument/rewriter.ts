@@ -27,12 +27,15 @@ export const INITIALIZED = `${RESERVED_PREFIX}k`;
 
 /**
  * What to rewrite: `file` is the URL or path recorded with each site; `module` selects ESM (strict) parsing;
- * `sourceMap` appends the rewritten code's inline source map (`./source-map.ts`).
+ * `sourceMap` appends the rewritten code's inline source map (`./source-map.ts`); `commonjs` says that the script is a
+ * CommonJS module's code, which Node runs inside a function (its top-level bindings are that function's locals, not
+ * globals: `./scope.ts`), not code run as a script (a worker's `eval: true` code).
  */
 export interface InstrumentOptions {
   file: string;
   module: boolean;
   sourceMap?: boolean;
+  commonjs?: boolean;
 }
 
 /** Where temporaries of one activation are declared. */

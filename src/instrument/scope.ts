@@ -48,6 +48,8 @@ function referenceOf(rw: Rewriter, id: E.Identifier, fn: N): Reference | undefin
       const manager = eslintScope.analyze(wrapper, {
         ecmaVersion: 2022,
         sourceType: rw.options.module ? 'module' : 'script',
+        // a CommonJS module's top level is the body of Node's wrapper function
+        nodejsScope: fn.type === 'Program' && rw.options.commonjs === true,
         fallback: 'iteration',
       });
       refs = new Map();

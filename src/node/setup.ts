@@ -101,7 +101,7 @@ function instrumentCommonJs(registerHooks: (() => void) | undefined): void {
   };
   const compile = cjs.prototype._compile;
   cjs.prototype._compile = function (this: CjsModule, content: string, filename: string, format?: string) {
-    const code = transformSource(content, filename, false);
+    const code = transformSource(content, filename, false, format !== 'module'); // CommonJS: run in Node's wrapper
     // the rewriter's own modules (ES modules in dist/, loaded by require on first use) need no hooks
     const own = loadingTool() || isOwn(filename);
     if (registerHooks && !own && (format === 'module' || rejectedByEngine(code) || importsForHooks(content)))

@@ -138,14 +138,15 @@ export function rejectedByEngine(source: string): boolean {
  * Instruments one file's JavaScript (`file` as it is named in site locations: a file URL for ESM, a path for
  * CommonJS). Returns `source` unchanged for goldilocks's own files and the rewriter's dependencies (while
  * they load), and for code acorn cannot parse (see the file
- * header: a warning and a line in the run's {@link UNCHECKED_LIST} when the engine accepts it).
+ * header: a warning and a line in the run's {@link UNCHECKED_LIST} when the engine accepts it). `commonjs`: a
+ * CommonJS module's code, which Node's loader runs inside its wrapper function (`InstrumentOptions.commonjs`).
  */
-export function transformSource(source: string, file: string, module: boolean): string {
+export function transformSource(source: string, file: string, module: boolean, commonjs = false): string {
   if (isOwn(file) || loadingTools) return source;
   const cache = cacheSetup().dir;
   // a source map where Node can name the file (not `[worker eval]`): frames then name the program's columns
   const sourceMap = file.startsWith('file:') || isAbsolute(file);
-  const options: InstrumentOptions = { file, module, sourceMap };
+  const options: InstrumentOptions = { file, module, sourceMap, ...(commonjs ? { commonjs } : {}) };
   const key = cache === null ? '' : cacheKey(source, options);
   const hit = cache === null ? undefined : readCached(cache, key);
   if (hit !== undefined) {

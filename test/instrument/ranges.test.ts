@@ -636,6 +636,13 @@ describe("range checks: a module's top-level loops", () => {
     const script = `const a = new Float64Array(8);\n${n}\nfor (let j = 0; j < n; j++) a[j] = j;`;
     assert.ok(!instrument(script, { file: 'ranges.js', module: false }).code.includes('__goldilocks.span('));
   });
+  test("a CommonJS module's: its top level is the body of Node's wrapper function", () => {
+    const script = `const a = new Float64Array(8);\n${n}\nfor (let j = 0; j < n; j++) a[j] = j;`;
+    const options = { file: 'ranges.cjs', module: false, commonjs: true };
+    assert.ok(instrument(script, options).code.includes('__goldilocks.span('));
+    const late = `${n}\nfor (let j = 0; j < n; j++) a[j] = j;\nconst a = new Float64Array(8);`;
+    assert.ok(!instrument(late, options).code.includes('__goldilocks.span('));
+  });
 });
 
 describe("range checks: calls of the module's pure functions (src/instrument/callees.ts)", () => {

@@ -154,6 +154,22 @@ describe('range checks give the races of per-access checks', () => {
     });
 });
 
+describe("range checks of a CommonJS file's top-level loops (its bindings are locals of Node's wrapper)", () => {
+  const FIXTURE = join(ROOT, 'test', 'fixtures', 'runtime', 'top-level-loops.cjs');
+  for (const race of [false, true])
+    test(`take the range check, the races those of per-access checks (${race ? 'racy' : 'race-free'})`, async () => {
+      const args = [FIXTURE, ...(race ? ['race'] : [])];
+      const [on, off] = await Promise.all([
+        reported(`top-level-loops-${race}`, 'goldilocks', true, args),
+        reported(`top-level-loops-${race}`, 'goldilocks', false, args),
+      ]);
+      assert.ok(on.report.stats.ranges > 0, 'no range check taken');
+      assert.deepEqual(on.races, off.races);
+      assert.equal(on.races.length > 0, race);
+      assert.equal(on.stdout, off.stdout);
+    });
+});
+
 describe('range checks under --on-race=throw', () => {
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`the racing loop throws at its racing element (${detector})`, async () => {
