@@ -2,7 +2,7 @@
 // idiom: a loop writing a column of a flat n×n Float64Array (`m[k * n + col] = v`, a stride of n elements) that
 // races: b's loop writes column 3 after a's unordered write of row 5's element there. Under --on-race=throw the
 // exception comes at row 5: rows 0-4 of the column are written, row 5 holds a's value, the rows after it 0.
-import { float64Workers } from './sched.mjs';
+import { thrownLeaving, twoSteps } from './sched.mjs';
 
 const raw = globalThis[Symbol.for('goldilocks.rawAtomics')] ?? Atomics;
 
@@ -23,22 +23,17 @@ function peekColumn(m, n, col) {
 }
 
 const N = 10;
-const { main, joined, i, at, shared } = float64Workers(import.meta.url, 2, N * N);
-if (main) {
-  await joined;
-} else if (i === 0) {
-  at(0, () => {
-    shared[5 * N + 3] = 1; // race
-  });
-} else {
-  at(1, () => {
-    try {
-      fillColumn(shared, N, 3, 2);
-    } catch (e) {
-      if (e?.name !== 'DataRaceException') throw e;
-      const seen = peekColumn(shared, N, 3).join(',');
-      if (seen !== '2,2,2,2,2,1,0,0,0,0') throw new Error(`thrown with the column at ${seen}`);
-      console.log('thrown at row 5, before its write');
-    }
-  });
-}
+await twoSteps(
+  import.meta.url,
+  N * N,
+  (a) => {
+    a[5 * N + 3] = 1; // race
+  },
+  (a) =>
+    thrownLeaving(
+      () => fillColumn(a, N, 3, 2),
+      () => peekColumn(a, N, 3).join(','),
+      '2,2,2,2,2,1,0,0,0,0',
+      'thrown at row 5, before its write',
+    ),
+);

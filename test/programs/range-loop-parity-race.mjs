@@ -2,7 +2,7 @@
 // idiom: a loop that skips every second iteration (`if (j % 2 === 0) continue;`) and races: b's loop writes the odd
 // elements 1, 3, …, 19 after a's unordered write of element 11. Under --on-race=throw the exception comes at
 // element 11: elements 1-9 are written, 11 is a's, the even elements are untouched.
-import { float64Workers, peekFloat64 } from './sched.mjs';
+import { peekFloat64, thrownLeaving, twoSteps } from './sched.mjs';
 
 /** Writes `v` into the odd elements of a[0..n). */
 function fillOdd(a, n, v) {
@@ -12,23 +12,17 @@ function fillOdd(a, n, v) {
   }
 }
 
-const { main, joined, i, at, shared } = float64Workers(import.meta.url, 2, 20);
-if (main) {
-  await joined;
-} else if (i === 0) {
-  at(0, () => {
-    shared[11] = 1; // race
-  });
-} else {
-  at(1, () => {
-    try {
-      fillOdd(shared, 20, 2);
-    } catch (e) {
-      if (e?.name !== 'DataRaceException') throw e;
-      const seen = peekFloat64(shared).join(',');
-      if (seen !== '0,2,0,2,0,2,0,2,0,2,0,1,0,0,0,0,0,0,0,0')
-        throw new Error(`thrown with the elements at ${seen}`);
-      console.log('thrown at element 11, before its write');
-    }
-  });
-}
+await twoSteps(
+  import.meta.url,
+  20,
+  (a) => {
+    a[11] = 1; // race
+  },
+  (a) =>
+    thrownLeaving(
+      () => fillOdd(a, 20, 2),
+      () => peekFloat64(a).join(','),
+      '0,2,0,2,0,2,0,2,0,2,0,1,0,0,0,0,0,0,0,0',
+      'thrown at element 11, before its write',
+    ),
+);

@@ -218,6 +218,28 @@ export function raceCaught(access, who) {
 }
 
 /**
+ * Runs `loop`, a racing loop's call expected to throw `DataRaceException` at its racing element (under
+ * --on-race=throw): then `read()` (what the loop left, read invisibly, e.g. {@link peekFloat64}) must be `expected`,
+ * and `message` is printed. Other errors propagate; a loop that does not throw prints nothing.
+ *
+ * @param {() => void} loop the racing loop's call.
+ * @param {() => string} read what the shared memory holds after it threw, as text.
+ * @param {string} expected what `read()` must give.
+ * @param {string} message printed once checked.
+ * @throws {Error} when the memory is not `expected` (the loop wrote past its racing element, or not up to it).
+ */
+export function thrownLeaving(loop, read, expected, message) {
+  try {
+    loop();
+  } catch (e) {
+    if (e?.name !== 'DataRaceException') throw e;
+    const seen = read();
+    if (seen !== expected) throw new Error(`thrown with the elements at ${seen}`);
+    console.log(message);
+  }
+}
+
+/**
  * The two steps of a program over one shared `Float64Array` of `length` elements ({@link float64Workers}): worker 0
  * runs `first(shared)` at step 0, then worker 1 runs `second(shared)` at step 1, unordered with it (the schedule adds
  * no happens-before edge); the main thread awaits the joins. Called at the top level of the program in every thread.
