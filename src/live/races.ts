@@ -177,6 +177,7 @@ export function liveReport(
   stats.uniformPages = census.uniformPages;
   stats.sharedPages = census.sharedPages;
   stats.patternPages = census.patternPages;
+  stats.pairedPages = census.pairedPages;
   const events = stats.accesses + stats.sameEpoch;
   const detector = s.state.settings.detector;
   const j = emptyReport(LIVE_DETECTORS[detector], isPrecise(detector), liveInput(program));

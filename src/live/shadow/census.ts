@@ -8,7 +8,16 @@
  */
 import { CTL, rawAtomics, type StateViews } from '../memory/state.js';
 import { Info } from './goldilocks.js';
-import { isPending, MARK, PAGE_INTS, SHARED_SLOT, tablePages, UNIFORM } from './table.js';
+import {
+  isPending,
+  isRecordMark,
+  MARK,
+  PAGE_INTS,
+  PAIRED,
+  SHARED_SLOT,
+  tablePages,
+  UNIFORM,
+} from './table.js';
 
 /** What the shadow heap holds, in bytes and counts. */
 export interface ShadowCensus {
@@ -24,7 +33,7 @@ export interface ShadowCensus {
   infoBytes: number;
   /**
    * Of `infoBytes`, by kind of list: those of the shared lists (headers included, each list once) and those of the
-   * pages that are split (a list per word); the rest are the uniform and patterned pages' own lists.
+   * pages that are split (a list per word); the rest are the uniform, patterned and paired pages' own lists.
    */
   sharedInfoBytes: number;
   splitInfoBytes: number;
@@ -37,6 +46,8 @@ export interface ShadowCensus {
   sharedPages: number;
   /** Word table pages kept patterned (one list, a position per word: `Pages.pattern` of `./pages.ts`). */
   patternPages: number;
+  /** Word table pages kept paired (a list for the even words, one for the odd: `Pages.pair` of `./pages.ts`). */
+  pairedPages: number;
 }
 
 /** Takes the census of `s`'s shadow heap (see the file header). */
@@ -54,6 +65,7 @@ export function shadowCensus(s: StateViews): ShadowCensus {
     uniformPages: 0,
     sharedPages: 0,
     patternPages: 0,
+    pairedPages: 0,
   };
   const buffers = rawAtomics.load(s.ctl, CTL.nextBuffer);
   let shared = 0; // Infos of the shared lists, headers included
@@ -71,10 +83,15 @@ export function shadowCensus(s: StateViews): ShadowCensus {
       const mark = heap[page + MARK];
       if (mark > 0) census.tableBytes += Info.SIZE * 4; // its heads record
       // pending (`PendingPages.pendingState` of `./pending.ts`): its list stands for its words as a uniform page's
-      const pending = mark < UNIFORM && Info.SIZE - mark <= top && isPending(heap, mark);
+      const pending = isRecordMark(mark) && Info.SIZE - mark <= top && isPending(heap, mark);
+      if (mark === PAIRED) {
+        census.pairedPages++;
+        own += listLength(heap, heap[page + 1], top) + listLength(heap, heap[page + SHARED_SLOT], top);
+        continue;
+      }
       if (pending)
         census.tableBytes += 2 * Info.SIZE * 4; // its pending record, its sites' record
-      else if (mark < UNIFORM) {
+      else if (isRecordMark(mark)) {
         census.patternPages++;
         if (!positions.has(mark)) census.tableBytes += Info.SIZE * 4; // its positions record, counted once
         positions.add(mark);

@@ -41,7 +41,7 @@ import {
 import { LIVE_DETECTORS } from '../options.js';
 import { LaneBatch } from './batch.js';
 import { Info, objectKey, type Shadow, threadKey } from './goldilocks.js';
-import { isPending, MARK, PAGE_INTS, tablePages, UNIFORM } from './table.js';
+import { isPending, isRecordMark, MARK, PAGE_INTS, PAIRED, tablePages } from './table.js';
 
 /**
  * Collects the list if it is due and no other thread is collecting it. Call with no lock held but possibly the
@@ -108,13 +108,14 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boole
   const starts = new Map<string, Start>();
   try {
     const pages = forEachPage(s, (page) => {
-      if (isPending(s.heap, s.heap[page + MARK])) shadow.splitPage(page); // its pending accesses: Infos
+      const mark = s.heap[page + MARK];
+      if (isPending(s.heap, mark) || mark === PAIRED) shadow.splitPage(page); // its pending accesses, its odd list
       collectStarts(s, page, cut, starts);
     });
     if (alone) ownStarts(s, shadow, starts, cut);
     else evaluateStarts(s, [...starts.values()], cut);
     forEachPage(s, (page) => {
-      if (s.heap[page + MARK] < UNIFORM) shadow.splitPage(page); // patterned: a list per word, each its position
+      if (isRecordMark(s.heap[page + MARK])) shadow.splitPage(page); // patterned: a list per word, each its position
       shadow.ownList(page); // a shared list is never written (Shadow.shareList): the page's own copy is
       shadow.counts[STAT.eagerInfos] += movePage(s, shadow, page, cut, starts);
       shadow.compact(page);
@@ -186,7 +187,7 @@ function collectStarts(s: StateViews, page: number, cut: number, starts: Map<str
   forEachInfoBefore(s, page, cut, add);
   const heap = s.heap;
   const mark = heap[page + MARK];
-  if (mark >= UNIFORM || heap[page + 1] === 0) return; // not patterned
+  if (!isRecordMark(mark) || heap[page + 1] === 0) return; // not patterned
   const positions = -mark;
   let last = heap[page + 1];
   while (heap[last + Info.NEXT] !== 0) last = heap[last + Info.NEXT];

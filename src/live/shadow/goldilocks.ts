@@ -80,10 +80,12 @@ import { siteAt } from './site-vectors.js';
 import {
   firstWord,
   headOf,
+  isRecordMark,
   isSplit,
   lockOf,
   MARK,
   PAGE_INTS,
+  PAIRED,
   pageEnd,
   SHARED_SLOT,
   splitListed,
@@ -417,14 +419,16 @@ export class Shadow extends PendingPages {
           }
           const page = lockOf(w);
           let mark = heap[page + MARK];
-          if (mark < UNIFORM) {
+          if (isRecordMark(mark)) {
             this.splitPage(page); // patterned: a list per word
             mark = heap[page + MARK];
           }
           const uniform = mark === UNIFORM; // its first word stands for all 8
+          // paired, a lane of even step: its words on this page are of one class, with one list
+          const paired = mark === PAIRED && (step & 1) === 0;
           const shared = uniform ? heap[page + SHARED_SLOT] : 0;
           const word = uniform ? firstWord(page) : w;
-          const head = (word & 7) === 0 ? page + 1 : mark > 0 ? mark + (word & 7) : 0; // headOf, inline
+          const head = headOf(heap, word);
           const own = list !== 0 && shared === list ? listOwn : this.ownedWord(heap, head, flags, mask); // the same list: the same Infos
           if (own >= 0) {
             owned++;
@@ -435,7 +439,7 @@ export class Shadow extends PendingPages {
             this.countOwned(owned, ownChecks);
             return false;
           }
-          w = uniform ? onStep(w, Math.min(end, pageEnd(w)), step) : w + step;
+          w = uniform || paired ? onStep(w, Math.min(end, pageEnd(w)), step) : w + step;
         }
       }
       this.countOwned(owned, ownChecks);
@@ -589,13 +593,21 @@ export class Shadow extends PendingPages {
    */
   private recordStrided(heap: Int32Array, runs: readonly number[], r: number, now: number): void {
     const step = runs[r + 5];
+    const n = runs[r + 1];
     const flags = runs[r + 2];
     const site = runs[r + 3];
     const mask = runs[r + 4];
     let page = -1;
-    for (let i = 0, w = runs[r]; i < runs[r + 1]; i++, w += step) {
+    for (let i = 0, w = runs[r]; i < n; i++, w += step) {
       if (lockOf(w) !== page) {
         page = lockOf(w);
+        if (step === 2 && (w & 6) === 0 && i + 3 < n && heap[page + MARK] === PAIRED) {
+          // the run covers the page's class of w (its 4 words): recorded once, on the class's list
+          this.recordWord(heap, w, flags, site, mask, now);
+          i += 3;
+          w += 6;
+          continue;
+        }
         this.splitPage(page);
         this.splitRecorded[this.nSplit++] = page;
       }
@@ -904,7 +916,8 @@ export class Shadow extends PendingPages {
   find(word: number, mask: number, flags: number, k = word & 7): Conflict | undefined {
     let heap = this.s.heap;
     this.counts[STAT.accesses]++;
-    const shared = heap[lockOf(word) + SHARED_SLOT] !== 0; // a shared list's Infos are never written
+    // a shared list's Infos are never written (a paired page's odd list is its own)
+    const shared = heap[lockOf(word) + SHARED_SLOT] !== 0 && heap[lockOf(word) + MARK] !== PAIRED;
     for (let e = heap[headOf(heap, word)]; e !== 0; e = heap[e + Info.NEXT]) {
       if (e + Info.SIZE > heap.length) {
         // allocated by another thread after the heap grew past this view

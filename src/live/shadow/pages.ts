@@ -12,7 +12,7 @@ import { retainLockset } from '../memory/locksets.js';
 import { InfoPool } from './info-pool.js';
 import { Info, Shared, sameList } from './records.js';
 import { SiteVectors, siteAt } from './site-vectors.js';
-import { headOf, isSplit, lockOf, MARK, SHARED_SLOT, UNIFORM } from './table.js';
+import { headOf, isRecordMark, isSplit, lockOf, MARK, PAIRED, SHARED_SLOT, UNIFORM } from './table.js';
 
 /** The word of a positions record (`./table.ts`, `Pages.pattern`) that counts its references. */
 const POSITIONS_REFS = 0;
@@ -114,12 +114,17 @@ export class Pages extends InfoPool {
 
   /**
    * A uniform page becomes 8 words with their own lists: copies of the first word's Infos, in order; a patterned page
-   * ({@link pattern}) too, each copy's last Info with its word's `pos`. Lock held.
+   * ({@link pattern}) too, each copy's last Info with its word's `pos`; a paired page ({@link pair}), each word a copy
+   * of its class's list. Lock held.
    */
   splitPage(page: number): void {
     const heap = this.s.heap;
     if (isSplit(heap, page)) return;
-    if (heap[page + MARK] < UNIFORM) {
+    if (heap[page + MARK] === PAIRED) {
+      this.unpair(heap, page);
+      return;
+    }
+    if (isRecordMark(heap[page + MARK])) {
       this.expand(heap, page);
       return;
     }
@@ -218,6 +223,25 @@ export class Pages extends InfoPool {
     this.dropPositions(positions);
     const infos = this.infosOf(heap[page + 1]);
     for (let w = 1; w < 8; w++) if (pos[w] >= 0) this.copyTo(r + w, w, infos, pos[w]);
+  }
+
+  /**
+   * A paired page ({@link pair}) becomes 8 words with their own lists: a new heads record takes the odd words' list
+   * for word 1 and copies of the two lists for words 2–7, then the odd list's slot is cleared, then the record is
+   * linked by one store: a thread stopped in between leaves the odd words without a list (their history lost, as a
+   * stopped {@link splitPage} leaves them: a missed race, never a false alarm) or the record not linked (a leak).
+   * Lock held.
+   */
+  private unpair(heap: Int32Array, page: number): void {
+    const r = this.newRecord();
+    const odd = heap[page + SHARED_SLOT];
+    heap[r + 1] = odd;
+    let infos = this.infosOf(heap[page + 1]);
+    for (let k = 2; k < 8; k += 2) this.copyTo(r + k, k, infos, -1);
+    infos = this.infosOf(odd);
+    for (let k = 3; k < 8; k += 2) this.copyTo(r + k, k, infos, -1);
+    heap[page + SHARED_SLOT] = 0;
+    heap[page + MARK] = r;
   }
 
   /** The positions {@link expand} reads and {@link pattern} writes (words 1–7). */
@@ -325,12 +349,48 @@ export class Pages extends InfoPool {
       diff |= listDiff(heap, e0, heap[heads + k]);
       if (diff >= (Diff.SITE | Diff.LAST_POS) || (diff !== Diff.NONE && !shared)) {
         heap[heads + MERGE_HINT] = k;
+        // an even word differing from the first cannot be paired either
+        if (k & 1 && this.pairable(heap, e0, heads)) this.pair(heap, page, heads);
         return;
       }
     }
     if (diff === Diff.NONE) this.makeUniform(heap, page, heads);
     else if (diff === Diff.SITE) this.mergeSites(heap, page, heads);
     else this.pattern(heap, page, heads);
+  }
+
+  /**
+   * Are the lists of a split page's even words equal to its first word's (from Info `e0`), and those of its odd words
+   * to word 1's, Info by Info ({@link sameList}), its heads record `heads`? Lock held.
+   */
+  private pairable(heap: Int32Array, e0: number, heads: number): boolean {
+    const e1 = heap[heads + 1];
+    for (let k = 2; k < 8; k += 2)
+      if (!sameList(heap, e0, heap[heads + k]) || !sameList(heap, e1, heap[heads + k + 1])) return false;
+    return true;
+  }
+
+  /**
+   * **Paired pages** (issue 24 §1, the opening SOR): a red-black sweep over a `Float64Array` writes the words of one
+   * colour, every second word, and reads the others, so a page's even words share one history and its odd words
+   * another, and no page is ever uniform. Such a page keeps two lists: its first word's for the even words, word 1's
+   * (in {@link SHARED_SLOT}) for the odd ones, instead of eight; a range check over one colour's lane then checks and
+   * records one list per page (`Shadow.accessRuns`), as a uniform page's. Any other access splits it first
+   * ({@link splitPage}: {@link unpair}). The marker is written first, then the odd list's head, then the other lists
+   * are freed: a thread stopped in between leaves a paired page whose odd words have no list (their history lost: a
+   * missed race, never a false alarm) or lists not freed (a leak). Lock held; the page is split with heads record
+   * `heads`, its lists {@link pairable}.
+   */
+  private pair(heap: Int32Array, page: number, heads: number): void {
+    const odd = heap[heads + 1];
+    heap[page + MARK] = PAIRED;
+    heap[page + SHARED_SLOT] = odd;
+    heap[heads + 1] = 0;
+    for (let k = 2; k < 8; k++) {
+      this.releaseList(heap[heads + k]);
+      heap[heads + k] = 0;
+    }
+    this.releaseRecord(heads);
   }
 
   /**

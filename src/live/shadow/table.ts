@@ -7,10 +7,13 @@
  * A page slot, 16-byte aligned (so within one cache line: the check reads its lock and a head together):
  * - `LOCK` (0): the page's check lock (`../memory/state.ts` `lock`): one per page, shared by its 8 words;
  * - `HEAD` (1): the head of the page's first word's list of Infos (of a uniform or patterned page: the page's list);
- * - {@link SHARED_SLOT} (2): of a uniform page whose list is shared with other pages, that list's header (else 0);
+ * - {@link SHARED_SLOT} (2): of a uniform page whose list is shared with other pages, that list's header; of a paired
+ *   page, the head of its odd words' list (else 0);
  * - {@link MARK} (3): what the page is — 0: split (a list per word) with words 1–7 empty and no record; a record
  *   `r` > 0: split, the head of word k (1–7) at `r + k` (`r + 0`: the merge's hint, `Pages.merge`); {@link UNIFORM}: the first word's list stands for all 8;
- *   `-r` < {@link UNIFORM}: patterned (`Pages.pattern` of `./pages.ts`), the first word's list stands for all 8 but for its last
+ *   {@link PAIRED}: the first word's list stands for its even words (0, 2, 4, 6), the list from {@link SHARED_SLOT}
+ *   for its odd words (`Pages.pair` of `./pages.ts`: a red-black sweep's page, its two colours' histories); `-r` <
+ *   {@link PAIRED}: patterned (`Pages.pattern` of `./pages.ts`), the first word's list stands for all 8 but for its last
  *   Info's `pos`, that of word k at `r + k` (plus 1; 0: lost), in a positions record that pages with equal
  *   positions share (its word 0 counts their references); or, when that word 0 is negative, *pending*
  *   (`PendingPages.pendingState` of `./pending.ts`): the page's list stands for the words one thread has not accessed yet in its
@@ -31,11 +34,15 @@ export const SHARED_SLOT = 2;
 export const MARK = 3;
 /** {@link MARK} of a uniform page (`Shadow.uniform`). */
 export const UNIFORM = -1;
+/** {@link MARK} of a paired page (see the file header; `Pages.pair` of `./pages.ts`). */
+export const PAIRED = -2;
 /**
  * Is a page of {@link MARK} `mark` pending (see the file header)? Its mark is then minus its pending record, whose
  * word 0 is negative (a positions record's counts its references: at least 1).
  */
-export const isPending = (heap: Int32Array, mark: number): boolean => mark < UNIFORM && heap[-mark] < 0;
+export const isPending = (heap: Int32Array, mark: number): boolean => mark < PAIRED && heap[-mark] < 0;
+/** Is a page of {@link MARK} `mark` patterned or pending (minus a record's index, see the file header)? */
+export const isRecordMark = (mark: number): boolean => mark < PAIRED;
 /**
  * Is page `page` split (its {@link MARK} 0 or a heads record: a list per word)? Then splitting it does nothing, and,
  * when its first word has a list, it can neither be made uniform nor be pending.
@@ -58,14 +65,15 @@ const TABLE_END = 2 ** 30;
 
 /**
  * The heap index of the head of word `word`'s list, or 0 when it has none: a word 1–7 of a page that is not split or
- * has no record yet, whose list is empty then (the heap's index 0 holds 0). Not for writing: `Shadow.headFor`.
+ * has no record yet, whose list is empty then (the heap's index 0 holds 0); of a paired page, the head of its word's
+ * class (even or odd). Not for writing: `Shadow.headFor`.
  */
 export function headOf(heap: Int32Array, word: number): number {
   const page = lockOf(word);
   const k = word & 7;
   if (k === 0) return page + 1;
   const mark = heap[page + MARK];
-  return mark > 0 ? mark + k : 0;
+  return mark > 0 ? mark + k : mark === PAIRED ? page + 1 + (k & 1) : 0;
 }
 
 /**
