@@ -114,6 +114,36 @@ export function filterAdd(f: EpochFilter, w: number, epoch: number, bits: number
 }
 
 /**
+ * {@link filterAdd} of `bits` to each of the `n` words `from + step·i` (a range check's lane, `./spans.ts`): each
+ * block's epoch tested and its write bits stored once, not once per word.
+ */
+export function filterAddStrided(
+  f: EpochFilter,
+  from: number,
+  n: number,
+  step: number,
+  epoch: number,
+  bits: number,
+): void {
+  const { filter, writes, epochs } = f;
+  const entry = (bits | (bits >>> 8)) & 0xff;
+  const h = halves(bits >>> 8);
+  let b = -1;
+  let wb = 0;
+  for (let i = 0, w = from; i < n; i++, w += step) {
+    if (w >>> BLOCK_SHIFT !== b) {
+      if (wb !== 0) writes[b] |= wb;
+      wb = 0;
+      b = w >>> BLOCK_SHIFT;
+      if (epochs[b] !== epoch) resetBlock(f, b, epoch);
+    }
+    filter[w] |= entry;
+    wb |= h << ((w & (FILTER_BLOCK - 1)) << 1);
+  }
+  if (wb !== 0) writes[b] |= wb;
+}
+
+/**
  * {@link filterAdd} of `bits` to each of the words [from, to): consecutive blocks of another epoch that the run covers
  * whole are written at once (two fills: a range check's run of writes).
  */

@@ -26,7 +26,7 @@
  * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
  */
 import type { SiteFunction, SpanCheck } from '../hooks/contract.js';
-import { type EpochFilter, filterAdd, filterAddRun, filterBits, filterNextBlock } from './filter.js';
+import { type EpochFilter, filterAddRun, filterAddStrided, filterBits, filterCovers, filterNextBlock } from './filter.js';
 import { STAT } from './memory/state.js';
 import type { Shadow } from './shadow/goldilocks.js';
 import { Access, RUN_FIELDS } from './shadow/goldilocks.js';
@@ -76,8 +76,12 @@ export interface SpanView extends EpochFilter {
   touched: Int32Array;
 }
 
+/** The lanes of reads a {@link SpanView}'s `touched` keeps ({@link keepLane}). */
+const LANES_KEPT = 4;
+/** The index in `touched` of its first lane of reads ({@link keepLane}); the one before holds the next to replace. */
+const LANES_AT = 7;
 /** Int32 of a {@link SpanView}'s `touched`. */
-export const TOUCHED = 6;
+export const TOUCHED = LANES_AT + 4 * LANES_KEPT;
 
 /**
  * Widens the hull `touched` ({@link SpanView}) by the words [from, to), whose filter entries were just set in
@@ -105,6 +109,42 @@ function keepReads(touched: Int32Array, epoch: number, from: number, to: number)
     touched[5] = to;
   }
 }
+
+/**
+ * The lane of words `from + step·i` before word `to` (step 2 or more), whose filter entries cover reads of all their
+ * bytes in `epoch`, becomes one of the {@link LANES_KEPT} lanes of reads of `touched` ({@link SpanView}), in place of
+ * the oldest: a red-black sweep reads each row's lane of one colour in three iterations of its outer loop (as the row
+ * below, its own row's neighbours, the row above), and the later two do not scan it ({@link lanesCovered}).
+ */
+function keepLane(touched: Int32Array, epoch: number, from: number, to: number, step: number): void {
+  const at = LANES_AT + 4 * touched[LANES_AT - 1];
+  touched[LANES_AT - 1] = (touched[LANES_AT - 1] + 1) % LANES_KEPT;
+  touched[at] = epoch;
+  touched[at + 1] = from;
+  touched[at + 2] = to;
+  touched[at + 3] = step;
+}
+
+/**
+ * The lane of reads of words `from + step·i` before word `to`, less the words at its ends that a lane of reads of
+ * `touched` in `epoch` ({@link keepLane}) holds: [first, end) in {@link lane}, empty when first ≥ end.
+ */
+function lanesCovered(touched: Int32Array, epoch: number, from: number, to: number, step: number): void {
+  for (let k = 0; k < LANES_KEPT && from < to; k++) {
+    const at = LANES_AT + 4 * k;
+    const lf = touched[at + 1];
+    const lt = touched[at + 2]; // the lane's last word + 1
+    if (touched[at] !== epoch || touched[at + 3] !== step || (from - lf) % step !== 0) continue;
+    if (from >= lf && from < lt) from = lt - 1 + step;
+    const last = from + step * Math.floor((to - 1 - from) / step);
+    if (from < to && last >= lf && last < lt) to = lf - step + 1;
+  }
+  lane[0] = from;
+  lane[1] = to;
+}
+
+/** {@link lanesCovered}' answer. */
+const lane = new Int32Array(2);
 
 /**
  * The first of the words [from, to) inside the hull `touched` of `epoch` ({@link touch}), or `to` when none is; the
@@ -282,9 +322,10 @@ export class Spans {
         touch(touched, epoch, from, end);
         if (bits === Access.MASK) keepReads(touched, epoch, from, end);
       } else {
-        let x = from;
-        for (let i = 0; i < runs[r + 1]; i++, x += step) filterAdd(v, x, epoch, bits);
-        touch(touched, epoch, from, x - step + 1);
+        const end = from + step * (runs[r + 1] - 1) + 1;
+        filterAddStrided(v, from, runs[r + 1], step, epoch, bits);
+        touch(touched, epoch, from, end);
+        if (bits === Access.MASK) keepLane(touched, epoch, from, end, step);
       }
       words += runs[r + 1];
     }
@@ -607,18 +648,21 @@ export class Spans {
     const epoch = this.c.epoch();
     const flags = write ? Access.WRITE : 0;
     const touched = v.touched;
+    if (!write) {
+      lanesCovered(touched, epoch, from, to, step);
+      from = lane[0];
+      to = lane[1];
+    }
     const lo = touched[0] === epoch ? touched[1] : to; // the hull: the words [lo, hi) may be covered
     const hi = touched[0] === epoch ? touched[2] : to;
     const readsFrom = !write && touched[3] === epoch ? touched[4] : to; // the longest run of reads: covered
     const readsTo = !write && touched[3] === epoch ? touched[5] : to;
+    const kind = write ? 1 : 0;
     let start = -1;
     let n = 0;
     for (let x = from; x < to; x += step) {
-      let covered = x >= readsFrom && x < readsTo;
-      if (!covered && x >= lo && x < hi) {
-        const e = filterBits(v, x, epoch);
-        covered = coversBits(e, write, mask);
-      }
+      const covered =
+        (x >= readsFrom && x < readsTo) || (x >= lo && x < hi && filterCovers(v, x, epoch, mask, kind));
       if (!covered) {
         if (start < 0) {
           start = x;
