@@ -26,7 +26,14 @@
  * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
  */
 import type { SiteFunction, SpanCheck } from '../hooks/contract.js';
-import { type EpochFilter, filterAddRun, filterAddStrided, filterBits, filterCovers, filterNextBlock } from './filter.js';
+import {
+  type EpochFilter,
+  filterAddRun,
+  filterAddStrided,
+  filterBits,
+  filterCovers,
+  filterNextBlock,
+} from './filter.js';
 import { STAT } from './memory/state.js';
 import type { Shadow } from './shadow/goldilocks.js';
 import { Access, RUN_FIELDS } from './shadow/goldilocks.js';
@@ -65,7 +72,9 @@ export function loopIterations(
  * filter entries were set in that epoch (a hull: {@link touch}), so that a range check scans the filter only there;
  * then [epoch, first word, end word] of the longest run of reads range checks recorded in that epoch, the latest
  * of equal ones (its words' entries cover reads until the epoch ends: entries only gain bits within an epoch), so
- * that a loop reading the same words again (lufact's pivot column, sor's row below) does not scan them.
+ * that a loop reading the same words again (lufact's pivot column, sor's row below) does not scan them; then the
+ * index of the next to replace of the {@link LANES_KEPT} lanes of reads after it, [epoch, first word, end word, step]
+ * each ({@link keepLane}).
  */
 export interface SpanView extends EpochFilter {
   id: number;

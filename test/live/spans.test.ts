@@ -150,13 +150,13 @@ describe('range checks: the runs of words checked', () => {
   test('reads inside the longest run of reads recorded in the epoch are not checked again, the rest are', () => {
     const s = setup();
     s.check(8, 16, [[8, 0, 1]]);
-    assert.deepEqual([...s.view.touched.subarray(3)], [1, 8, 16]);
+    assert.deepEqual([...s.view.touched.subarray(3, 6)], [1, 8, 16]);
     s.given.runs = [];
     s.check(10, 14, [[10, 0, 1]]);
     assert.deepEqual(s.given.runs, []);
     s.check(4, 12, [[4, 0, 1]]);
     assert.deepEqual(s.given.runs, [[4, 4, 0, 101]]);
-    assert.deepEqual([...s.view.touched.subarray(3)], [1, 8, 16]); // a shorter run: kept
+    assert.deepEqual([...s.view.touched.subarray(3, 6)], [1, 8, 16]); // a shorter run: kept
     s.given.runs = [];
     s.check(4, 16, [[4, 0, 1]]);
     assert.deepEqual(s.given.runs, []);
@@ -166,7 +166,7 @@ describe('range checks: the runs of words checked', () => {
     assert.deepEqual(s.given.runs, [[5, 1, 0, 101]]);
     s.given.runs = [];
     s.check(16, 24, [[16, 0, 1]]);
-    assert.deepEqual([...s.view.touched.subarray(3)], [1, 16, 24]); // as long: the latest
+    assert.deepEqual([...s.view.touched.subarray(3, 6)], [1, 16, 24]); // as long: the latest
     s.next();
     s.given.runs = [];
     s.check(10, 14, [[10, 0, 1]]);
@@ -211,7 +211,7 @@ describe('range checks: the runs of words checked', () => {
       [1, 0, 2],
     ]);
     assert.deepEqual(s.given.runs, [[1, 1, 0, 102]]); // a[j-1] at j = 2 only
-    assert.deepEqual([...s.view.touched.subarray(3)], [1, 2, 10]); // the words the scan found covered: longer
+    assert.deepEqual([...s.view.touched.subarray(3, 6)], [1, 2, 10]); // the words the scan found covered: longer
     s.given.runs = [];
     s.view.filter[6] = 0; // not what a check leaves: shows that those words are not read again
     s.check(5, 9, [[5, 0, 1]]);
@@ -361,6 +361,24 @@ describe('range checks: elements smaller than a word', () => {
     s.given.runs = [];
     s.check(0, 7, [[1, 0, 6]], 2);
     assert.deepEqual(s.given.runs, [[11, 2, 0, 106, Access.MASK, 2]]);
+  });
+
+  test('a lane of reads recorded in the epoch is not scanned again, its other words are; nor in the next epoch', () => {
+    const s = setup();
+    assert.equal(s.check(0, 5, [[1, 0, 1]], 2), true); // odd words 1–9
+    assert.deepEqual(s.given.runs, [[1, 5, 0, 101, Access.MASK, 2]]);
+    s.view.filter[3] = 0; // not what a run leaves: shows that the words of a lane of reads kept are not read
+    s.view.filter[5] = 0;
+    s.given.runs = [];
+    assert.equal(s.check(0, 7, [[1, 0, 2]], 2), true); // odd words 1–13
+    assert.deepEqual(s.given.runs, [[11, 2, 0, 102, Access.MASK, 2]]);
+    s.given.runs = [];
+    assert.equal(s.check(0, 3, [[0, 0, 3]], 2), true); // even words 0–4: another lane
+    assert.deepEqual(s.given.runs, [[0, 3, 0, 103, Access.MASK, 2]]);
+    s.next();
+    s.given.runs = [];
+    assert.equal(s.check(0, 5, [[1, 0, 4]], 2), true);
+    assert.deepEqual(s.given.runs, [[1, 5, 0, 104, Access.MASK, 2]]);
   });
 
   test('lanes of whole words: out-of-bounds elements, a stride of two words of Int32 halves, going down', () => {
