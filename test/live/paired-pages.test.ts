@@ -13,7 +13,7 @@ import { appendCell, EAGER_MIN, ensureThread, STAT, Tag } from '../../src/live/m
 import { shadowCensus } from '../../src/live/shadow/census.js';
 import { collectList } from '../../src/live/shadow/eager.js';
 import { Access, Info, packA, Shadow } from '../../src/live/shadow/goldilocks.js';
-import { sameList } from '../../src/live/shadow/records.js';
+import { Pair, sameList } from '../../src/live/shadow/records.js';
 import { headOf, lockOf, MARK, PAGE_INTS, PAIRED, SHARED_SLOT } from '../../src/live/shadow/table.js';
 import { SyncKind } from '../../src/model/sync.js';
 import { twoThreads } from '../helpers/two-threads.js';
@@ -50,15 +50,37 @@ describe('paired pages', () => {
     const { s, base } = sweep();
     const page = lockOf(base);
     assert.equal(s.heap[page + MARK], PAIRED);
+    const h = s.heap[page + SHARED_SLOT];
     const c = shadowCensus(s);
     assert.equal(c.pairedPages, 1);
-    assert.equal(c.infoBytes, 2 * Info.SIZE * 4, 'one Info per colour');
-    const even = s.heap[page + 1];
-    const odd = s.heap[page + SHARED_SLOT];
-    assert.equal(s.heap[even + Info.FLAGS], Access.MASK | Access.WRITE);
-    assert.equal(s.heap[odd + Info.FLAGS], Access.MASK);
+    assert.equal(c.infoBytes, 3 * Info.SIZE * 4, 'one Info per colour, and the pair header');
+    assert.equal(s.heap[s.heap[h + Pair.EVEN] + Info.FLAGS], Access.MASK | Access.WRITE);
+    assert.equal(s.heap[s.heap[h + Pair.ODD] + Info.FLAGS], Access.MASK);
     for (let k = 0; k < 8; k++)
-      assert.equal(headOf(s.heap, base + k), page + 1 + (k & 1), `word ${k}'s head`);
+      assert.equal(headOf(s.heap, base + k), h + Pair.EVEN + (k & 1), `word ${k}'s head`);
+  });
+
+  test('pages swept alike share one pair header; a lane over them records one copy of it, which they all point to', () => {
+    const t = twoThreads();
+    const { s, base, one, two } = t;
+    // thread 1 sweeps pages 0-2 (words 0-23): one run per colour
+    assert.ok(
+      rangeCheck(one, [base, 12, Access.WRITE, 7, Access.MASK, 2, base + 1, 12, 0, 8, Access.MASK, 2]),
+    );
+    const headers = [0, 1, 2].map((p) => s.heap[lockOf(base) + p * PAGE_INTS + SHARED_SLOT]);
+    assert.deepEqual(headers, [headers[0], headers[0], headers[0]], 'one header');
+    assert.equal(s.heap[headers[0] + Pair.REFS], 4, 'three pages and the candidate');
+    assert.equal(shadowCensus(s).infoBytes, 3 * Info.SIZE * 4, 'counted once');
+    // thread 2 reads the odd words of the three pages: one copy, recorded once, for all three
+    assert.ok(rangeCheck(two, [base + 1, 12, 0, 9, Access.MASK, 2]));
+    const after = [0, 1, 2].map((p) => s.heap[lockOf(base) + p * PAGE_INTS + SHARED_SLOT]);
+    assert.notEqual(after[0], headers[0]);
+    assert.deepEqual(after, [after[0], after[0], after[0]], 'one new header');
+    assert.equal(s.heap[after[0] + Pair.REFS], 3, 'the three pages');
+    assert.equal(s.heap[headers[0] + Pair.REFS], 1, 'the old one: its candidate reference only');
+    // thread 2's reads are on the odd words of all three pages
+    assert.equal(one.access(base + 17, Access.MASK, Access.WRITE, 10, true)?.owner, 2);
+    assert.equal(one.access(base + 16, Access.MASK, Access.WRITE, 11, true), undefined);
   });
 
   test('each word races as its own list says: per access, the page split first', () => {
@@ -112,19 +134,19 @@ describe('paired pages', () => {
     assert.equal(two.access(base + 4, Access.MASK, 0, 11, true)?.owner, 1, 'word 4: written after it');
   });
 
-  test("a split gives each word a copy of its colour's list", () => {
+  test("a split gives each word a copy of its colour's list, and drops its reference on the pair header", () => {
     const { s, base, one } = sweep();
     const page = lockOf(base);
-    const even = s.heap[page + 1];
-    const odd = s.heap[page + SHARED_SLOT];
+    const h = s.heap[page + SHARED_SLOT];
     one.splitPage(page);
     assert.ok(s.heap[page + MARK] > 0, 'split, with a heads record');
     assert.equal(s.heap[page + SHARED_SLOT], 0);
-    for (let k = 1; k < 8; k++) {
+    for (let k = 0; k < 8; k++) {
       const head = s.heap[headOf(s.heap, base + k)];
-      assert.ok(sameList(s.heap, head, k % 2 === 0 ? even : odd), `word ${k}`);
+      assert.ok(sameList(s.heap, head, s.heap[h + (k % 2 === 0 ? Pair.EVEN : Pair.ODD)]), `word ${k}`);
+      assert.notEqual(head, s.heap[h + Pair.EVEN + (k & 1)], `word ${k}: a copy`);
     }
-    assert.equal(s.heap[headOf(s.heap, base + 1)], odd, "word 1 keeps the odd words' list itself");
+    assert.equal(s.heap[h + Pair.REFS], 1, "the candidate's");
   });
 
   test('the partially-eager collector rewrites a paired page; the race verdicts stay', () => {

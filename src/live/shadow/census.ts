@@ -8,6 +8,7 @@
  */
 import { CTL, rawAtomics, type StateViews } from '../memory/state.js';
 import { Info } from './goldilocks.js';
+import { Pair } from './records.js';
 import {
   isPending,
   isRecordMark,
@@ -33,7 +34,7 @@ export interface ShadowCensus {
   infoBytes: number;
   /**
    * Of `infoBytes`, by kind of list: those of the shared lists (headers included, each list once) and those of the
-   * pages that are split (a list per word); the rest are the uniform, patterned and paired pages' own lists.
+   * pages that are split (a list per word); the rest are the uniform and patterned pages' own lists (a paired page's pair header and lists count as shared).
    */
   sharedInfoBytes: number;
   splitInfoBytes: number;
@@ -85,8 +86,12 @@ export function shadowCensus(s: StateViews): ShadowCensus {
       // pending (`PendingPages.pendingState` of `./pending.ts`): its list stands for its words as a uniform page's
       const pending = isRecordMark(mark) && Info.SIZE - mark <= top && isPending(heap, mark);
       if (mark === PAIRED) {
+        // its pair header (`Pages.pair` of `./pages.ts`) and two lists, counted once as a shared list's
         census.pairedPages++;
-        own += listLength(heap, heap[page + 1], top) + listLength(heap, heap[page + SHARED_SLOT], top);
+        const h = heap[page + SHARED_SLOT];
+        if (h === 0 || h + Info.SIZE > top || headers.has(h)) continue;
+        headers.add(h);
+        shared += 1 + listLength(heap, heap[h + Pair.EVEN], top) + listLength(heap, heap[h + Pair.ODD], top);
         continue;
       }
       if (pending)

@@ -75,7 +75,7 @@ import { mapCells, raisePosition } from '../memory/sync-list.js';
 import { DATA, LiveLockset } from './lockset.js';
 import { lockSome, unlockSome } from './page-locks.js';
 import { Held, PendingPages } from './pending.js';
-import { Access, Info, Shared, sameList } from './records.js';
+import { Access, Info, Pair, Shared, sameList } from './records.js';
 import { siteAt } from './site-vectors.js';
 import {
   firstWord,
@@ -405,11 +405,13 @@ export class Shadow extends PendingPages {
         const flags = runs[r + 2];
         const mask = this.sameWords(runs, r);
         r = this.lastSameWords;
-        let list = 0; // the shared list of the run's last page decided by the Owner case (its Infos: `own`), or 0
+        // the shared list or pair header of the run's last page decided by the Owner case (its Infos: `own`), or 0
+        let list = 0;
         let listOwn = 0;
+        let listMark = 0; // that page's marker: UNIFORM or PAIRED
         for (let w = runs[r]; w < end; ) {
           if (list !== 0) {
-            const n = this.pagesOn(heap, w, end, list); // the same list: the same Infos, decided alike
+            const n = this.pagesOn(heap, w, end, list, listMark); // the same list: the same Infos, decided alike
             if (n > 0) {
               owned += n;
               ownChecks += n * listOwn;
@@ -426,7 +428,7 @@ export class Shadow extends PendingPages {
           const uniform = mark === UNIFORM; // its first word stands for all 8
           // paired, a lane of even step: its words on this page are of one class, with one list
           const paired = mark === PAIRED && (step & 1) === 0;
-          const shared = uniform ? heap[page + SHARED_SLOT] : 0;
+          const shared = uniform || paired ? heap[page + SHARED_SLOT] : 0;
           const word = uniform ? firstWord(page) : w;
           const head = headOf(heap, word);
           const own = list !== 0 && shared === list ? listOwn : this.ownedWord(heap, head, flags, mask); // the same list: the same Infos
@@ -435,6 +437,7 @@ export class Shadow extends PendingPages {
             ownChecks += own;
             list = shared;
             listOwn = own;
+            listMark = mark;
           } else if (!this.shortCircuited(heap, head, mask, flags) && this.find(word, mask, flags)) {
             this.countOwned(owned, ownChecks);
             return false;
@@ -457,15 +460,17 @@ export class Shadow extends PendingPages {
   }
 
   /**
-   * How many pages, from the page of word `w` on and starting before word `end`, are uniform and point to the shared
-   * list `list`: {@link accessRuns}' check of the run's pages after one its Owner case decided on that list, in one
-   * tight loop (lufact's column: all its pages but the first), and {@link pointRun}'s pages. Page locks held.
+   * How many pages, from the page of word `w` on and starting before word `end`, are of marker `mark` (UNIFORM or
+   * PAIRED) and point to the shared list or pair header `list`: {@link accessRuns}' check of the run's pages after one
+   * its Owner case decided on that list (for a pair header, a lane of one colour), in one tight loop (lufact's column:
+   * all its pages but the first; a red-black sweep's row), and {@link pointRun}'s and {@link recordStrided}'s pages.
+   * Page locks held.
    */
-  private pagesOn(heap: Int32Array, w: number, end: number, list: number): number {
+  private pagesOn(heap: Int32Array, w: number, end: number, list: number, mark = UNIFORM): number {
     let n = 0;
     for (
       let p = lockOf(w);
-      firstWord(p) < end && heap[p + MARK] === UNIFORM && heap[p + SHARED_SLOT] === list;
+      firstWord(p) < end && heap[p + MARK] === mark && heap[p + SHARED_SLOT] === list;
       p += PAGE_INTS
     )
       n++;
@@ -588,7 +593,16 @@ export class Shadow extends PendingPages {
   /**
    * The record step of {@link accessRuns} for run `r` of `runs` whose step is 2 or more: each of its words recorded
    * on its page split (a page holds at most 4 of its words, never all 8: no page is covered whole), as
-   * {@link recordRun} records a page it does not cover whole, its page then tried for a merge. Every page's lock held,
+   * {@link recordRun} records a page it does not cover whole, its page then tried for a merge; but a paired page
+   * (`Pages.pair`) whose colour's 4 words the run covers (step 2) is recorded once, on that colour's list.
+   *
+   * **Run-level record of paired pages**, as {@link recordRun}'s of uniform pages: the first such page gets a pair
+   * header of its own ({@link ownPair}), recorded in place, and each later page of the run that pointed to the same
+   * header `from` points to that one, `to`, without a copy (a red-black sweep's row: all its pages but the first and
+   * last). References: the first page's on `from` is kept until the run ends (so that `from` is not freed and its
+   * record reused as another header meanwhile), `spare` references are counted on `to` ahead of the pages that will
+   * point to it and returned at the end, and the drops from `from` are counted and dropped at the end: a stop in
+   * between leaves counts too high, a leak, never a header freed while a page points to it. Every page's lock held,
    * every access checked.
    */
   private recordStrided(heap: Int32Array, runs: readonly number[], r: number, now: number): void {
@@ -597,13 +611,30 @@ export class Shadow extends PendingPages {
     const flags = runs[r + 2];
     const site = runs[r + 3];
     const mask = runs[r + 4];
+    let from = 0; // the pair header the run's first paired page pointed to before its record (its reference kept)
+    let to = 0; // the header that page got, 0 = none yet
+    let spare = 0; // references counted on `to` ahead
+    let moved = 0; // pages moved from `from` to `to`
     let page = -1;
     for (let i = 0, w = runs[r]; i < n; i++, w += step) {
       if (lockOf(w) !== page) {
         page = lockOf(w);
         if (step === 2 && (w & 6) === 0 && i + 3 < n && heap[page + MARK] === PAIRED) {
-          // the run covers the page's class of w (its 4 words): recorded once, on the class's list
-          this.recordWord(heap, w, flags, site, mask, now);
+          // the run covers the colour of w on the page: its 4 words, one list
+          const h = heap[page + SHARED_SLOT];
+          if (to !== 0 && h === from && spare > 0) {
+            heap[page + SHARED_SLOT] = to;
+            spare--;
+            moved++;
+          } else {
+            this.endPairRun(from, to, spare, moved);
+            from = h;
+            to = this.ownPair(page);
+            this.recordWord(heap, w, flags, site, mask, now); // on its own header's list
+            spare = (n - i - 4) >> 2; // at most the run's later pages
+            moved = 0;
+            if (spare > 0) this.addCount(to + Pair.REFS, spare);
+          }
           i += 3;
           w += 6;
           continue;
@@ -613,6 +644,17 @@ export class Shadow extends PendingPages {
       }
       this.recordWord(heap, w, flags, site, mask, now);
     }
+    this.endPairRun(from, to, spare, moved);
+  }
+
+  /**
+   * The references {@link recordStrided} holds for the pages of a run it moved from pair header `from` to `to`
+   * (0: none): the spare ones counted on `to`, `moved` drops from `from` and the first page's reference on it.
+   */
+  private endPairRun(from: number, to: number, spare: number, moved: number): void {
+    if (to === 0) return;
+    if (spare > 0) this.addCount(to + Pair.REFS, -spare);
+    if (from !== 0) this.dropPair(from, moved + 1); // 0: a page paired by a thread stopped before its header
   }
 
   /**
@@ -916,8 +958,7 @@ export class Shadow extends PendingPages {
   find(word: number, mask: number, flags: number, k = word & 7): Conflict | undefined {
     let heap = this.s.heap;
     this.counts[STAT.accesses]++;
-    // a shared list's Infos are never written (a paired page's odd list is its own)
-    const shared = heap[lockOf(word) + SHARED_SLOT] !== 0 && heap[lockOf(word) + MARK] !== PAIRED;
+    const shared = heap[lockOf(word) + SHARED_SLOT] !== 0; // a shared list's Infos are never written (a pair's too)
     for (let e = heap[headOf(heap, word)]; e !== 0; e = heap[e + Info.NEXT]) {
       if (e + Info.SIZE > heap.length) {
         // allocated by another thread after the heap grew past this view

@@ -10,7 +10,7 @@
  */
 import { retainLockset } from '../memory/locksets.js';
 import { InfoPool } from './info-pool.js';
-import { Info, Shared, sameList } from './records.js';
+import { Info, Pair, Shared, sameList } from './records.js';
 import { SiteVectors, siteAt } from './site-vectors.js';
 import { headOf, isRecordMark, isSplit, lockOf, MARK, PAIRED, SHARED_SLOT, UNIFORM } from './table.js';
 
@@ -27,6 +27,8 @@ const POSITION_CLASSES = 1 << POSITION_CLASS_BITS;
 const MERGE_HINT = 0;
 /** Shared lists a thread offers at once (`Pages.shareList`): a power of 2. */
 const CANDIDATES = 8;
+/** Pair headers a thread offers at once (`Pages.pair`): a power of 2. */
+const PAIR_CANDIDATES = 8;
 
 /** How two lists differ ({@link listDiff}): bits. */
 // biome-ignore lint/suspicious/noConstEnum: as `Info` of `./records.ts`
@@ -226,22 +228,50 @@ export class Pages extends InfoPool {
   }
 
   /**
-   * A paired page ({@link pair}) becomes 8 words with their own lists: a new heads record takes the odd words' list
-   * for word 1 and copies of the two lists for words 2–7, then the odd list's slot is cleared, then the record is
-   * linked by one store: a thread stopped in between leaves the odd words without a list (their history lost, as a
-   * stopped {@link splitPage} leaves them: a missed race, never a false alarm) or the record not linked (a leak).
-   * Lock held.
+   * A paired page ({@link pair}) becomes 8 words with their own lists, copies of its pair header's: the heads record
+   * and the first word's copy are made, then linked — the first word's head (unused while the page is paired), the
+   * header's slot cleared (the page's words then have no list), the record — and the page's reference on the header
+   * dropped: a thread stopped in between leaves words without a list (their history lost, as a stopped
+   * {@link splitPage} leaves them: a missed race, never a false alarm) or a count too high (a leak). Lock held.
    */
   private unpair(heap: Int32Array, page: number): void {
+    const h = heap[page + SHARED_SLOT];
     const r = this.newRecord();
-    const odd = heap[page + SHARED_SLOT];
-    heap[r + 1] = odd;
-    let infos = this.infosOf(heap[page + 1]);
-    for (let k = 2; k < 8; k += 2) this.copyTo(r + k, k, infos, -1);
-    infos = this.infosOf(odd);
-    for (let k = 3; k < 8; k += 2) this.copyTo(r + k, k, infos, -1);
+    let infos = this.infosOf(heap[h + Pair.EVEN]);
+    for (let k = 0; k < 8; k += 2) this.copyTo(r + k, k, infos, -1); // word 0's in the record's hint word, for now
+    infos = this.infosOf(heap[h + Pair.ODD]);
+    for (let k = 1; k < 8; k += 2) this.copyTo(r + k, k, infos, -1);
+    heap[page + 1] = heap[r];
+    heap[r] = 0;
     heap[page + SHARED_SLOT] = 0;
     heap[page + MARK] = r;
+    this.dropPair(h, 1);
+  }
+
+  /**
+   * Page `page` (paired, its lock held) gets a pair header of its own, with copies of its header's two lists, to be
+   * recorded on in place (`Shadow.accessRuns`: {@link headOf} of its words, and so `Shadow.record`, reach the new
+   * header's lists): the header is filled, then linked by one store; the page's reference on its old header is
+   * left to the caller to drop. @returns the new header.
+   */
+  protected ownPair(page: number): number {
+    const heap = this.s.heap;
+    const h = heap[page + SHARED_SLOT];
+    const own = this.newRecord();
+    heap[own + Pair.REFS] = 1;
+    this.copyTo(own + Pair.EVEN, 0, this.infosOf(heap[h + Pair.EVEN]), -1);
+    this.copyTo(own + Pair.ODD, 1, this.infosOf(heap[h + Pair.ODD]), -1);
+    heap[page + SHARED_SLOT] = own;
+    return own;
+  }
+
+  /** Drops `n` references on the pair header `h` ({@link pair}); frees it and its two lists at 0. */
+  protected dropPair(h: number, n: number): void {
+    if (this.addCount(h + Pair.REFS, -n) !== 0) return;
+    const heap = this.s.heap;
+    this.releaseList(heap[h + Pair.EVEN]);
+    this.releaseList(heap[h + Pair.ODD]);
+    this.releaseRecord(h);
   }
 
   /** The positions {@link expand} reads and {@link pattern} writes (words 1–7). */
@@ -350,7 +380,7 @@ export class Pages extends InfoPool {
       if (diff >= (Diff.SITE | Diff.LAST_POS) || (diff !== Diff.NONE && !shared)) {
         heap[heads + MERGE_HINT] = k;
         // an even word differing from the first cannot be paired either
-        if (k & 1 && this.pairable(heap, e0, heads)) this.pair(heap, page, heads);
+        if (k & 1 && shared && this.pairable(heap, e0, heads)) this.pair(heap, page, heads);
         return;
       }
     }
@@ -373,25 +403,55 @@ export class Pages extends InfoPool {
   /**
    * **Paired pages** (issue 24 §1, the opening SOR): a red-black sweep over a `Float64Array` writes the words of one
    * colour, every second word, and reads the others, so a page's even words share one history and its odd words
-   * another, and no page is ever uniform. Such a page keeps two lists: its first word's for the even words, word 1's
-   * (in {@link SHARED_SLOT}) for the odd ones, instead of eight; a range check over one colour's lane then checks and
-   * records one list per page (`Shadow.accessRuns`), as a uniform page's. Any other access splits it first
-   * ({@link splitPage}: {@link unpair}). The marker is written first, then the odd list's head, then the other lists
-   * are freed: a thread stopped in between leaves a paired page whose odd words have no list (their history lost: a
-   * missed race, never a false alarm) or lists not freed (a leak). Lock held; the page is split with heads record
-   * `heads`, its lists {@link pairable}.
+   * another, and no page is ever uniform. Such a page keeps two lists, its first word's for the even words and word
+   * 1's for the odd ones, in a *pair header* (`Pair` of `./records.ts`: a reference count and the two lists' first
+   * Infos) that the pages with equal lists share, as uniform pages share lists ({@link shareList}): the header this
+   * thread made last in each of {@link PAIR_CANDIDATES} classes (the two lists' first sites and kinds: a sweep's rows
+   * alternate two) is offered to its next paired pages. The page slot holds the header ({@link SHARED_SLOT}), the
+   * even list's first Info ({@link HEAD}) and the marker {@link PAIRED}. A shared header and its lists are never
+   * written: a range check over one colour's lane records that colour's list on a copy of the header, once per run,
+   * and points the run's other pages of the same header to it (`Shadow.accessRuns`); any other access splits the
+   * page first ({@link splitPage}: {@link unpair}, each word a copy of its colour's list). The marker is written
+   * first (the odd words then read no list: a missed race, never a false alarm, if the thread stops there), then the
+   * header, then the first word's head, then the lists the page no longer uses are freed (a leak if stopped before).
+   * Only where lists are shared (not the online peers). Lock held; the page is split with heads record `heads`, its
+   * lists {@link pairable}.
    */
   private pair(heap: Int32Array, page: number, heads: number): void {
-    const odd = heap[heads + 1];
-    heap[page + MARK] = PAIRED;
-    heap[page + SHARED_SLOT] = odd;
-    heap[heads + 1] = 0;
-    for (let k = 2; k < 8; k++) {
-      this.releaseList(heap[heads + k]);
-      heap[heads + k] = 0;
+    const e0 = heap[page + 1];
+    const e1 = heap[heads + 1];
+    const slot =
+      (Math.imul(heap[e0 + Info.SITE] ^ heap[e0 + Info.FLAGS], 0x9e3779b1) ^
+        heap[e1 + Info.SITE] ^
+        heap[e1 + Info.FLAGS]) &
+      (PAIR_CANDIDATES - 1);
+    const c = this.pairCandidates[slot];
+    const shared =
+      c !== 0 && sameList(heap, heap[c + Pair.EVEN], e0) && sameList(heap, heap[c + Pair.ODD], e1);
+    let h = c;
+    if (shared) this.addCount(c + Pair.REFS, 1);
+    else {
+      h = this.newRecord();
+      heap[h + Pair.REFS] = 2; // the page and the candidate
+      heap[h + Pair.EVEN] = e0;
+      heap[h + Pair.ODD] = e1;
     }
+    heap[page + MARK] = PAIRED;
+    heap[page + SHARED_SLOT] = h;
+    heap[page + 1] = 0;
+    for (let k = shared ? 0 : 2; k < 8; k++) this.releaseList(k === 0 ? e0 : heap[heads + k]);
     this.releaseRecord(heads);
+    if (!shared) {
+      this.pairCandidates[slot] = h;
+      if (c !== 0) this.dropPair(c, 1);
+    }
   }
+
+  /**
+   * The pair headers this thread offers its next paired pages (one reference held on each), or 0: the last one made
+   * per class ({@link pair}). A thread that ends keeps them: at most PAIR_CANDIDATES headers per thread never freed.
+   */
+  private readonly pairCandidates = new Int32Array(PAIR_CANDIDATES);
 
   /**
    * The first word's list of page `page`, split with heads record `heads`, stands for all 8 from now on: the other
@@ -573,7 +633,7 @@ export class Pages extends InfoPool {
    * Adds `n` to the reference count at heap index `at` by compare-exchange (pages of different locks change it at
    * once). @returns the count after.
    */
-  private addCount(at: number, n: number): number {
+  protected addCount(at: number, n: number): number {
     const s = this.s;
     let refs = s.heap[at];
     for (;;) {

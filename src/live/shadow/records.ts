@@ -12,6 +12,16 @@ export enum Shared {
 }
 
 /**
+ * Words of a paired page's pair header (an Info-sized record, `Pages.pair` of `./pages.ts`), shared by the pages whose
+ * two lists equal its own: its reference count, the first Info of its even words' list, of its odd words'.
+ */
+export enum Pair {
+  REFS = 0,
+  EVEN = 1,
+  ODD = 2,
+}
+
+/**
  * The flag bits of an access and of an Info's `flags` word: the byte mask (bits 0–7, one per byte of the 8-byte
  * word), WRITE, ATOMIC, and XACT (an access inside a transaction, checked at its commit: §5.3,
  * `../stm-observer.ts`). A `const enum`, so that the compiled code holds the numbers themselves: V8 reads an

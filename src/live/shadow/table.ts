@@ -8,11 +8,11 @@
  * - `LOCK` (0): the page's check lock (`../memory/state.ts` `lock`): one per page, shared by its 8 words;
  * - `HEAD` (1): the head of the page's first word's list of Infos (of a uniform or patterned page: the page's list);
  * - {@link SHARED_SLOT} (2): of a uniform page whose list is shared with other pages, that list's header; of a paired
- *   page, the head of its odd words' list (else 0);
+ *   page, its pair header (`Pair` of `./records.ts`; else 0);
  * - {@link MARK} (3): what the page is — 0: split (a list per word) with words 1–7 empty and no record; a record
  *   `r` > 0: split, the head of word k (1–7) at `r + k` (`r + 0`: the merge's hint, `Pages.merge`); {@link UNIFORM}: the first word's list stands for all 8;
- *   {@link PAIRED}: the first word's list stands for its even words (0, 2, 4, 6), the list from {@link SHARED_SLOT}
- *   for its odd words (`Pages.pair` of `./pages.ts`: a red-black sweep's page, its two colours' histories); `-r` <
+ *   {@link PAIRED}: the two lists of its pair header stand for its even words (0, 2, 4, 6) and its odd words
+ *   (`Pages.pair` of `./pages.ts`: a red-black sweep's page, its two colours' histories; `HEAD` unused); `-r` <
  *   {@link PAIRED}: patterned (`Pages.pattern` of `./pages.ts`), the first word's list stands for all 8 but for its last
  *   Info's `pos`, that of word k at `r + k` (plus 1; 0: lost), in a positions record that pages with equal
  *   positions share (its word 0 counts their references); or, when that word 0 is negative, *pending*
@@ -25,6 +25,7 @@
  * lies in the first 2^30 Int32 of the heap (4 GiB), so that its addresses are Int32.
  */
 import { allocHeap, ShadowLimitError, type StateViews } from '../memory/state.js';
+import { Pair } from './records.js';
 
 /** Int32 of a page slot (see the file header). */
 export const PAGE_INTS = 4;
@@ -66,14 +67,16 @@ const TABLE_END = 2 ** 30;
 /**
  * The heap index of the head of word `word`'s list, or 0 when it has none: a word 1–7 of a page that is not split or
  * has no record yet, whose list is empty then (the heap's index 0 holds 0); of a paired page, the head of its word's
- * class (even or odd). Not for writing: `Shadow.headFor`.
+ * colour in its pair header (of a page whose header is not linked yet, index 1 or 2: 0, an empty list). Not for
+ * writing: `Shadow.headFor`.
  */
 export function headOf(heap: Int32Array, word: number): number {
   const page = lockOf(word);
   const k = word & 7;
+  const mark = heap[page + MARK]; // in the cache line of the head
+  if (mark === PAIRED) return heap[page + SHARED_SLOT] + Pair.EVEN + (k & 1);
   if (k === 0) return page + 1;
-  const mark = heap[page + MARK];
-  return mark > 0 ? mark + k : mark === PAIRED ? page + 1 + (k & 1) : 0;
+  return mark > 0 ? mark + k : 0;
 }
 
 /**
