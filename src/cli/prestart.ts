@@ -3,8 +3,9 @@
  * command line parsed (issue 24 §3): the thread's start-up (a Node thread, its modules, its first batch in code not yet
  * optimized: about 0.1 s) then overlaps the loading of the bundle, commander, the check command and the detectors
  * instead of following it (about 20 ms of a 0.3 s check of the 2M-event realistic trace, against the start after the
- * bundle's loading); so does the 50 ms sample of the processors that tells whether a core is free for it
- * (`sampleCores` of trace/reading.ts), which the check would otherwise wait for once loaded.
+ * bundle's loading); so does the sample of the processors that tells whether a core is free for it (`sampleCores` of
+ * trace/reading.ts: 20 ms when this loading and the thread's start-up keep both cores busy, else 50 ms), which the check
+ * would otherwise wait for once loaded.
  *
  * Only where `checkFile` with `--pipeline auto` would start one itself (a file of 8 MiB and less than 256 MiB, not in
  * the binary format: `chooseReading` given a free core), guessed from the arguments without parsing them: the command

@@ -87,7 +87,8 @@ export async function main(argv: string[]): Promise<number> {
         '--pipeline <mode>',
         'parse in worker threads while the detectors run: on (one parser thread), split (a text file cut between ' +
           'parser threads), off (auto: split for text files of 256 MiB or more, one parser thread for other text or ' +
-          'gzip files of 8 MiB or more, when a core is free: processors 1.5 cores idle over a 50 ms sample)',
+          'gzip files of 8 MiB or more, when a core is free: processors 1.5 cores idle or running the check over a ' +
+          '20-50 ms sample)',
       )
         .choices(PIPELINE_MODES as string[])
         .argParser(choice('--pipeline', 'mode', PIPELINE_MODES))

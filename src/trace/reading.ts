@@ -86,13 +86,22 @@ export const FREE_IDLE_CORES = 1.5;
 export const CORE_SAMPLE_MS = 50;
 
 /**
- * Whether a core is free for parser threads besides the calling thread's: at least two cores, and over the next
+ * How long, at least, {@link sampleCores} measures this process's own use of the processors before it may conclude
+ * from it alone (ms): `process.cpuUsage()` counts each thread's run time exactly (not in ticks), so 20 ms of this
+ * process running {@link FREE_IDLE_CORES} cores' worth is evidence enough that a second core serves it.
+ */
+export const OWN_SAMPLE_MS = 20;
+
+/**
+ * Whether a core is free for parser threads besides the calling thread's: at least two cores, and over a sample of
  * {@link CORE_SAMPLE_MS} ms (the calling thread waiting meanwhile) the machine's processors were idle, or busy with
  * this process (a parser thread started early, `checkFile`), {@link FREE_IDLE_CORES} cores' worth or more
  * ({@link idleCores} of two `os.cpus()` samples, plus `process.cpuUsage()` over the same time): what other processes
- * leave, not a load average, which lags by a minute (after a benchmark it still counts the runs just ended). Without
- * processor times (`os.cpus()` empty or not advancing) it says no. The sample {@link startCoreSample} began, if any, is
- * taken instead of a new one (then its 50 ms have passed, or part of them, while the caller did other work).
+ * leave, not a load average, which lags by a minute (after a benchmark it still counts the runs just ended). The
+ * sample ends after {@link OWN_SAMPLE_MS} ms if this process alone ran that much by then (its threads on two cores at
+ * once: others then had at most the rest, as the full sample would find). Without processor times (`os.cpus()` empty
+ * or not advancing) it says no. The sample {@link startCoreSample} began, if any, is taken instead of a new one (then
+ * its time has passed, or part of it, while the caller did other work).
  */
 export function coreIsFree(): Promise<boolean> {
   const sample = early ?? sampleCores();
@@ -114,18 +123,53 @@ export function startCoreSample(sample: Promise<boolean> = sampleCores()): void 
   early ??= sample;
 }
 
-/** One sample of {@link coreIsFree}, begun now, over the next {@link CORE_SAMPLE_MS} ms. Never rejects. */
-export async function sampleCores(): Promise<boolean> {
-  const { availableParallelism, cpus } = await import('node:os'); // loaded only for a file of 8 MiB or more
-  if (availableParallelism() < 2) return false;
-  const before = cpus();
-  const ours = process.cpuUsage();
-  const start = process.hrtime.bigint();
-  await new Promise((resolve) => setTimeout(resolve, CORE_SAMPLE_MS));
-  const idle = idleCores(before, cpus());
-  const used = process.cpuUsage(ours);
-  const us = Number(process.hrtime.bigint() - start) / 1e3;
-  return idle > 0 && idle + (used.user + used.system) / us >= FREE_IDLE_CORES;
+/** What {@link sampleCores} reads: the processors' times, this process's own, a clock (µs), and a timer. */
+export interface CoreProbe {
+  parallelism(): number;
+  cpus(): CpuInfo[];
+  cpuUsage(since?: NodeJS.CpuUsage): NodeJS.CpuUsage;
+  nowUs(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+/**
+ * The machine's: node:os taken synchronously (`process.getBuiltinModule`), so that a sample begins at the call, not
+ * once an `import()` resolves (which waits for the caller's synchronous work: ~15 ms of the check's bundle loading,
+ * issue 24 §3); loaded only for a file of 8 MiB or more.
+ */
+function systemProbe(): CoreProbe {
+  const { availableParallelism, cpus } = process.getBuiltinModule('node:os');
+  return {
+    parallelism: availableParallelism,
+    cpus,
+    cpuUsage: (since) => process.cpuUsage(since),
+    nowUs: () => Number(process.hrtime.bigint()) / 1e3,
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+}
+
+/**
+ * One sample of {@link coreIsFree}, begun now (the first readings taken before it returns), over the next
+ * {@link OWN_SAMPLE_MS} to {@link CORE_SAMPLE_MS} ms. Never rejects.
+ * @param probe what it reads (tests give their own; by default the machine's).
+ */
+export async function sampleCores(probe: CoreProbe = systemProbe()): Promise<boolean> {
+  if (probe.parallelism() < 2) return false;
+  const before = probe.cpus();
+  const ours = probe.cpuUsage();
+  const start = probe.nowUs();
+  /** This process's processor time since `start`, in cores (µs of run time per µs), and that time (µs). */
+  const own = (): { cores: number; us: number } => {
+    const used = probe.cpuUsage(ours);
+    const us = probe.nowUs() - start;
+    return { cores: us > 0 ? (used.user + used.system) / us : 0, us };
+  };
+  await probe.sleep(OWN_SAMPLE_MS);
+  const early = own();
+  if (early.cores >= FREE_IDLE_CORES) return true;
+  await probe.sleep(Math.max(0, CORE_SAMPLE_MS - early.us / 1e3));
+  const idle = idleCores(before, probe.cpus());
+  return idle > 0 && idle + own().cores >= FREE_IDLE_CORES;
 }
 
 /**

@@ -18,11 +18,15 @@ import { Symbols } from '../../dist/model/symbols.js';
 import { readTrace } from '../../dist/trace/reader.js';
 import {
   autoMayUseThreads,
+  CORE_SAMPLE_MS,
+  type CoreProbe,
   chooseReading,
   FREE_IDLE_CORES,
   idleCores,
+  OWN_SAMPLE_MS,
   PIPELINE_MIN_BYTES,
   SPLIT_MIN_BYTES,
+  sampleCores,
 } from '../../dist/trace/reading.js';
 import { readTraceSplit, type SplitOptions, segmentBounds } from '../../dist/trace/split.js';
 import { formatEvent } from '../../dist/trace/writer.js';
@@ -216,5 +220,55 @@ describe('split reading: a text trace parsed by several parser threads', () => {
     assert.equal(idleCores([cpu(5, 5)], [cpu(5, 5)]), 0);
     assert.equal(idleCores([cpu(0, 0)], [cpu(0, 50), cpu(0, 50)]), 0);
     assert.equal(idleCores([], []), 0);
+  });
+
+  /**
+   * A machine of `cores` processors, whose clock advances only by `sleep`: over each millisecond this process runs
+   * `own` cores' worth (µs of run time per µs) and `idle` cores are idle; `slept` records the sleeps asked for.
+   */
+  function fakeProbe(cores: number, own: number, idle: number) {
+    let ms = 0;
+    const slept: number[] = [];
+    const cpuAt = (): CpuInfo[] =>
+      Array.from({ length: cores }, () => ({
+        model: 'test',
+        speed: 1,
+        times: { user: (ms * (cores - idle)) / cores, nice: 0, sys: 0, idle: (ms * idle) / cores, irq: 0 },
+      }));
+    const probe: CoreProbe = {
+      parallelism: () => cores,
+      cpus: cpuAt,
+      cpuUsage: (since) => {
+        const user = ms * 1000 * own;
+        return { user: user - (since?.user ?? 0), system: 0 };
+      },
+      nowUs: () => ms * 1000,
+      sleep: async (n) => {
+        slept.push(n);
+        ms += n;
+      },
+    };
+    return { probe, slept };
+  }
+
+  it('sampleCores: free after OWN_SAMPLE_MS ms when this process alone ran FREE_IDLE_CORES cores, else after the whole sample by idle + own', async () => {
+    // this process on both cores: decided by its own use, without waiting out the rest of the sample
+    const both = fakeProbe(2, 1.9, 0);
+    assert.equal(await sampleCores(both.probe), true);
+    assert.deepEqual(both.slept, [OWN_SAMPLE_MS]);
+    // one core of its own, the other idle: free, once the whole sample has shown the idle core
+    const idleOther = fakeProbe(2, 1, 1);
+    assert.equal(await sampleCores(idleOther.probe), true);
+    assert.deepEqual(idleOther.slept, [OWN_SAMPLE_MS, CORE_SAMPLE_MS - OWN_SAMPLE_MS]);
+    // one core of its own, the other busy with another process: not free
+    const busyOther = fakeProbe(2, 1, 0);
+    assert.equal(await sampleCores(busyOther.probe), false);
+    assert.deepEqual(busyOther.slept, [OWN_SAMPLE_MS, CORE_SAMPLE_MS - OWN_SAMPLE_MS]);
+    // below the bound by its own use and without idle cores: its threads shared the processors with others
+    assert.equal(await sampleCores(fakeProbe(2, FREE_IDLE_CORES - 0.1, 0).probe), false);
+    // one processor: never free, and nothing sampled
+    const one = fakeProbe(1, 1, 0);
+    assert.equal(await sampleCores(one.probe), false);
+    assert.deepEqual(one.slept, []);
   });
 });
