@@ -247,12 +247,15 @@ export class Interner {
    * The names interned since {@link trackChanges} or the last call, as data a copy of this table at that point turns
    * into a copy of it now ({@link applyChanges}) without hashing or probing a name: their bytes and spans, and the
    * table's slots written (or the whole table after a rehash). Copies: the result may be posted to another thread.
+   * @returns undefined when no name was interned since (nothing to copy: most of a long trace's batches, whose names
+   *   were all seen before; issue 24 §3, fewer typed arrays allocated, posted and cloned per batch).
    * @throws Error if changes are not tracked.
    */
-  takeChanges(): InternerChanges {
+  takeChanges(): InternerChanges | undefined {
     const log = this.changedSlots;
     if (log === undefined) throw new Error('Interner.takeChanges: changes are not tracked (trackChanges)');
     const from = this.taken;
+    if (from === this.size && !this.rehashed) return undefined;
     const arenaFrom = from < this.size ? this.spans[2 * from] : this.arenaLength;
     let table: Int32Array | undefined;
     let slots: Int32Array;

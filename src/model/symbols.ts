@@ -209,26 +209,29 @@ export class Symbols {
   /**
    * The names interned since {@link trackChanges} or the last call, with the variable count at the first sight of each
    * new alloc name, as data that a copy of these tables at that point turns into a copy of them now
-   * ({@link applyChanges}; trace/pipeline.ts posts it from the parser thread). @throws Error if changes are not tracked.
+   * ({@link applyChanges}; trace/pipeline.ts posts it from the parser thread).
+   * @returns undefined when no name was interned since (`Interner.takeChanges`).
+   * @throws Error if changes are not tracked.
    */
-  takeChanges(): SymbolsChanges {
+  takeChanges(): SymbolsChanges | undefined {
     const from = this.allocMarksTaken;
+    const tables = this.interners().map((t) => t.takeChanges());
+    if (tables.every((t) => t === undefined)) return undefined; // no new alloc name either
     this.allocMarksTaken = this.allocNames.size;
-    return {
-      tables: this.interners().map((t) => t.takeChanges()),
-      allocMarks: this.allocMarks.slice(from, this.allocNames.size),
-    };
+    return { tables, allocMarks: this.allocMarks.slice(from, this.allocNames.size) };
   }
 
   /**
    * Makes these tables, a copy of the ones `changes` were taken from as they were then, a copy of them as they were
    * when taken (`Interner.applyChanges`), without interning a name; the new alloc names are resolved to object ids by
-   * {@link resolveAllocNames}. @throws Error if they were not such a copy.
+   * {@link resolveAllocNames}; undefined: none taken (`takeChanges`). @throws Error if they were not such a copy.
    */
-  applyChanges(changes: SymbolsChanges): void {
+  applyChanges(changes: SymbolsChanges | undefined): void {
+    if (changes === undefined) return;
     const from = this.allocNames.size;
     this.interners().forEach((t, k) => {
-      t.applyChanges(changes.tables[k]);
+      const c = changes.tables[k];
+      if (c !== undefined) t.applyChanges(c);
     });
     if (this.allocNames.size > this.allocMarks.length)
       this.allocMarks = growI(this.allocMarks, 2 * this.allocNames.size, 0);
@@ -338,6 +341,7 @@ export function splitVariable(buf: Uint8Array, s: number, e: number, out: Float6
  * values, markers) its changes, and per new alloc name the number of variables interned when it was first named.
  */
 export interface SymbolsChanges {
-  tables: InternerChanges[];
+  /** Undefined where the interner has no new name. */
+  tables: (InternerChanges | undefined)[];
   allocMarks: Int32Array;
 }

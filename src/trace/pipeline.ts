@@ -227,9 +227,9 @@ export function receiveError(s: SentError): Error {
 
 /** The worker's messages (see the protocol above). */
 export type ParserMessage =
-  | { type: 'batch'; names: SymbolsChanges; batch: ShippedBatch; firstIndex: number }
+  | { type: 'batch'; names: SymbolsChanges | undefined; batch: ShippedBatch; firstIndex: number }
   | { type: 'progress'; read: number; total: number }
-  | { type: 'end'; names: SymbolsChanges; result: ReadResult }
+  | { type: 'end'; names: SymbolsChanges | undefined; result: ReadResult }
   | { type: 'error'; error: SentError };
 
 /**

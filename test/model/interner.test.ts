@@ -207,7 +207,7 @@ describe('Symbols.takeChanges / applyChanges: a copy of the tables follows the o
     );
   });
 
-  it('many names in one step (rehashes) and none in the next', () => {
+  it('many names in one step (rehashes) and none in the next, which gives nothing to post', () => {
     const original = new Symbols();
     original.trackChanges();
     const copy = new Symbols();
@@ -216,9 +216,29 @@ describe('Symbols.takeChanges / applyChanges: a copy of the tables follows the o
     intern(original, names);
     intern(eager, names);
     copy.applyChanges(original.takeChanges());
-    copy.applyChanges(original.takeChanges());
+    const none = original.takeChanges();
+    assert.equal(none, undefined);
+    copy.applyChanges(none);
     assert.deepEqual(contents(copy), contents(eager));
     assert.equal(copy.variables.lookup(`o${4000 % 97}.f4000`), 4000);
+  });
+
+  it('a step naming one new location only: the other tables send nothing, and the copy follows', () => {
+    const original = new Symbols();
+    original.trackChanges();
+    const copy = new Symbols();
+    intern(original, ['abc', 'de']);
+    copy.applyChanges(original.takeChanges());
+    original.locations.intern('L9');
+    const changes = original.takeChanges();
+    assert.ok(changes !== undefined);
+    assert.deepEqual(
+      changes.tables.map((t) => t !== undefined),
+      changes.tables.map((_, k) => k === 5), // threads, variables, locks, volatiles, alloc names, locations, ...
+    );
+    copy.applyChanges(changes);
+    assert.deepEqual(contents(copy), contents(original));
+    assert.equal(copy.locations.lookup('L9'), original.locations.lookup('L9'));
   });
 
   it('refuses changes that do not follow its contents, and changes not tracked', () => {
