@@ -89,6 +89,16 @@ export function filterNextBlock(f: EpochFilter, w: number, to: number, epoch: nu
   return Math.min(to, b << BLOCK_SHIFT);
 }
 
+/**
+ * The end of word `w`'s block when none of its entries in `epoch` covers an access of kind `write` (1: a write) — its
+ * block is of another epoch, or, for a write, has no write bit —, else `w`: the words before it need no
+ * {@link filterCovers} (a range check's scan of a lane, `./spans.ts`).
+ */
+export function filterBlockVoid(f: EpochFilter, w: number, epoch: number, write: number): number {
+  const b = w >>> BLOCK_SHIFT;
+  return f.epochs[b] !== epoch || (write !== 0 && f.writes[b] === 0) ? (b + 1) << BLOCK_SHIFT : w;
+}
+
 /** The two write bits of a word (its low, its high 4 bytes) that written-byte mask `m` covers whole. */
 const halves = (m: number): number => ((m & 0x0f) === 0x0f ? 1 : 0) | ((m & 0xf0) === 0xf0 ? 2 : 0);
 

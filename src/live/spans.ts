@@ -31,6 +31,7 @@ import {
   filterAddRun,
   filterAddStrided,
   filterBits,
+  filterBlockVoid,
   filterCovers,
   filterNextBlock,
 } from './filter.js';
@@ -669,19 +670,28 @@ export class Spans {
     const kind = write ? 1 : 0;
     let start = -1;
     let n = 0;
-    for (let x = from; x < to; x += step) {
-      const covered =
-        (x >= readsFrom && x < readsTo) || (x >= lo && x < hi && filterCovers(v, x, epoch, mask, kind));
+    for (let x = from; x < to; ) {
+      let covered = x >= readsFrom && x < readsTo;
+      let words = 1; // the words from x on decided alike
+      if (!covered && x >= lo && x < hi) {
+        const next = filterBlockVoid(v, x, epoch, kind);
+        if (next > x) {
+          // none of the lane's words before the block's end (and the hull's, and the longest run of reads) is covered
+          const stop = Math.min(next, hi, x < readsFrom ? readsFrom : to, to);
+          words = Math.ceil((stop - x) / step);
+        } else covered = filterCovers(v, x, epoch, mask, kind);
+      }
       if (!covered) {
         if (start < 0) {
           start = x;
           n = 0;
         }
-        n++;
+        n += words;
       } else if (start >= 0) {
         this.addRun(start, n, flags, site, k, mask, step);
         start = -1;
       }
+      x += step * words;
     }
     if (start >= 0) this.addRun(start, n, flags, site, k, mask, step);
   }

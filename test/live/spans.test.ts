@@ -381,6 +381,21 @@ describe('range checks: elements smaller than a word', () => {
     assert.deepEqual(s.given.runs, [[1, 5, 0, 104, Access.MASK, 2]]);
   });
 
+  test('a lane of writes skips the blocks of the hull without a write bit, and checks the words written', () => {
+    const s = setup();
+    assert.equal(s.check(0, 16, [[0, 0, 1]]), true); // reads of words 0–15: block 0 of this epoch, no write bit
+    s.given.runs = [];
+    assert.equal(s.check(0, 4, [[0, 1, 2]], 2), true); // writes of words 0, 2, 4, 6
+    assert.deepEqual(s.given.runs, [[0, 4, Access.WRITE, 102, Access.MASK, 2]]);
+    s.given.runs = [];
+    assert.equal(s.check(0, 12, [[0, 1, 3]], 2), true); // writes of words 0, 2, …, 22
+    assert.deepEqual(s.given.runs, [[8, 8, Access.WRITE, 103, Access.MASK, 2]]);
+    s.view.filter[12] = 0; // the read bits are not what a write's check reads
+    s.given.runs = [];
+    assert.equal(s.check(0, 12, [[0, 1, 4]], 2), true);
+    assert.deepEqual(s.given.runs, []);
+  });
+
   test('lanes of whole words: out-of-bounds elements, a stride of two words of Int32 halves, going down', () => {
     const s = setup();
     s.check(0, 40, [[1, 0, 1]], 2); // elements 1, 3, …, 79: the 32 in bounds
