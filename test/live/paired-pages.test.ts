@@ -106,6 +106,30 @@ describe('paired pages', () => {
     assert.equal(one.access(base + 6, Access.MASK, Access.WRITE, 11, true), undefined);
   });
 
+  test('a run over whole pages of one header records both lists once; the pages stay paired', () => {
+    const { s, base, one, two } = twoThreads();
+    assert.ok(
+      rangeCheck(one, [base, 12, Access.WRITE, 7, Access.MASK, 2, base + 1, 12, 0, 8, Access.MASK, 2]),
+    );
+    one.pos = appendCell(s, SyncKind.Release, 1, packA(Tag.Named, 2), 0) + 1;
+    two.pos = appendCell(s, SyncKind.Acquire, 2, packA(Tag.Named, 2), 0) + 1;
+    const accesses = two.counts[STAT.accesses];
+    assert.ok(
+      rangeCheck(two, [base, 24, 0, 9, Access.MASK, 1]),
+      'reads of pages 0-2, ordered after the sweep',
+    );
+    assert.equal(two.counts[STAT.accesses] - accesses, 6, "each page's two lists checked, not its 8 words");
+    const headers = [0, 1, 2].map((p) => s.heap[lockOf(base) + p * PAGE_INTS + SHARED_SLOT]);
+    assert.deepEqual(
+      [0, 1, 2].map((p) => s.heap[lockOf(base) + p * PAGE_INTS + MARK]),
+      [PAIRED, PAIRED, PAIRED],
+    );
+    assert.deepEqual(headers, [headers[0], headers[0], headers[0]], 'one new header');
+    // thread 2's reads are on every word; thread 1's writes after them, unordered, race
+    assert.equal(one.access(base + 16, Access.MASK, Access.WRITE, 10, true)?.owner, 2);
+    assert.equal(one.access(base + 23, Access.MASK, Access.WRITE, 11, true)?.owner, 2);
+  });
+
   test("a lane over part of a colour splits the page: each word's own record", () => {
     const { s, base, one, two } = sweep();
     assert.ok(rangeCheck(two, [base + 3, 3, 0, 9, Access.MASK, 2]), 'words 3, 5, 7');
@@ -206,6 +230,22 @@ const op: fc.Arbitrary<Op> = fc.oneof(
           { first: 8 * page + c, n: 4 * pages, write: true, step: 2 },
           { first: 8 * page + 1 - c, n: 4 * pages, write: false, step: 2 },
         ],
+      })),
+  },
+  {
+    // a loop over whole pages, every word (the sum of a grid after a sweep)
+    weight: 1,
+    arbitrary: fc
+      .record({
+        t: fc.integer({ min: 1, max: 3 }),
+        page: fc.nat(3),
+        pages: fc.integer({ min: 1, max: 4 }),
+        write: fc.boolean(),
+      })
+      .map(({ t, page, pages, write }) => ({
+        kind: 'range' as const,
+        t,
+        runs: [{ first: 8 * page, n: 8 * pages, write, step: 1 }],
       })),
   },
   {

@@ -426,19 +426,27 @@ export class Shadow extends PendingPages {
             mark = heap[page + MARK];
           }
           const uniform = mark === UNIFORM; // its first word stands for all 8
-          // paired, a lane of even step: its words on this page are of one class, with one list
-          const paired = mark === PAIRED && (step & 1) === 0;
+          // paired, a lane of even step: its words on this page are of one colour, with one list; or a run of step 1
+          // from its first word on: its two lists
+          const paired =
+            mark === PAIRED && ((step & 1) === 0 || (step === 1 && (w & 7) === 0 && end > w + 1));
           const shared = uniform || paired ? heap[page + SHARED_SLOT] : 0;
           const word = uniform ? firstWord(page) : w;
           const head = headOf(heap, word);
-          const own = list !== 0 && shared === list ? listOwn : this.ownedWord(heap, head, flags, mask); // the same list: the same Infos
+          const both = paired && step === 1;
+          // the same list: the same Infos
+          const own =
+            list !== 0 && shared === list ? listOwn : this.ownedPaged(heap, head, both, flags, mask);
           if (own >= 0) {
             owned++;
             ownChecks += own;
             list = shared;
             listOwn = own;
             listMark = mark;
-          } else if (!this.shortCircuited(heap, head, mask, flags) && this.find(word, mask, flags)) {
+          } else if (
+            (!this.shortCircuited(heap, head, mask, flags) && this.find(word, mask, flags)) ||
+            (both && !this.shortCircuited(heap, head + 1, mask, flags) && this.find(word + 1, mask, flags))
+          ) {
             this.countOwned(owned, ownChecks);
             return false;
           }
@@ -542,6 +550,11 @@ export class Shadow extends PendingPages {
     for (let w = word; w < end; ) {
       const page = lockOf(w);
       const stop = Math.min(end, pageEnd(w));
+      if (w === firstWord(page) && stop === pageEnd(w) && heap[page + MARK] === PAIRED) {
+        this.recordPaired(heap, page, w, true, flags, site, mask, now, (end - stop) >> 3);
+        w = stop;
+        continue;
+      }
       if (w === firstWord(page) && stop === pageEnd(w) && this.uniform(heap, page)) {
         let old = heap[page + SHARED_SLOT];
         if (
@@ -588,6 +601,7 @@ export class Shadow extends PendingPages {
       for (; w < stop; w++) this.recordWord(heap, w, flags, site, mask, now);
     }
     this.endRun(to, spare, from);
+    this.endPairRun();
   }
 
   /**
@@ -611,30 +625,13 @@ export class Shadow extends PendingPages {
     const flags = runs[r + 2];
     const site = runs[r + 3];
     const mask = runs[r + 4];
-    let from = 0; // the pair header the run's first paired page pointed to before its record (its reference kept)
-    let to = 0; // the header that page got, 0 = none yet
-    let spare = 0; // references counted on `to` ahead
-    let moved = 0; // pages moved from `from` to `to`
     let page = -1;
     for (let i = 0, w = runs[r]; i < n; i++, w += step) {
       if (lockOf(w) !== page) {
         page = lockOf(w);
         if (step === 2 && (w & 6) === 0 && i + 3 < n && heap[page + MARK] === PAIRED) {
           // the run covers the colour of w on the page: its 4 words, one list
-          const h = heap[page + SHARED_SLOT];
-          if (to !== 0 && h === from && spare > 0) {
-            heap[page + SHARED_SLOT] = to;
-            spare--;
-            moved++;
-          } else {
-            this.endPairRun(from, to, spare, moved);
-            from = h;
-            to = this.ownPair(page);
-            this.recordWord(heap, w, flags, site, mask, now); // on its own header's list
-            spare = (n - i - 4) >> 2; // at most the run's later pages
-            moved = 0;
-            if (spare > 0) this.addCount(to + Pair.REFS, spare);
-          }
+          this.recordPaired(heap, page, w, false, flags, site, mask, now, (n - i - 4) >> 2);
           i += 3;
           w += 6;
           continue;
@@ -644,17 +641,65 @@ export class Shadow extends PendingPages {
       }
       this.recordWord(heap, w, flags, site, mask, now);
     }
-    this.endPairRun(from, to, spare, moved);
+    this.endPairRun();
   }
 
   /**
-   * The references {@link recordStrided} holds for the pages of a run it moved from pair header `from` to `to`
-   * (0: none): the spare ones counted on `to`, `moved` drops from `from` and the first page's reference on it.
+   * The record of a plain access of the bytes `mask` with `flags` at `site` (list position `now`) on paired page
+   * `page` (`Pages.pair`), of its colour of word `w` — of both, `w` the page's first word, when `both` — covered
+   * whole by the run being recorded ({@link recordStrided}, {@link recordRun}), after which at most `later` pages of
+   * the run are: the run-level record of paired pages (see {@link recordStrided}): the run's first such page gets a
+   * header of its own ({@link ownPair}) recorded in place, each later page of the same header points to it. Every
+   * page's lock held. The run ends with {@link endPairRun}.
    */
-  private endPairRun(from: number, to: number, spare: number, moved: number): void {
+  private recordPaired(
+    heap: Int32Array,
+    page: number,
+    w: number,
+    both: boolean,
+    flags: number,
+    site: number,
+    mask: number,
+    now: number,
+    later: number,
+  ): void {
+    const h = heap[page + SHARED_SLOT];
+    if (this.pairTo !== 0 && h === this.pairFrom && this.pairSpare > 0) {
+      heap[page + SHARED_SLOT] = this.pairTo;
+      this.pairSpare--;
+      this.pairMoved++;
+      return;
+    }
+    this.endPairRun();
+    this.pairFrom = h;
+    this.pairTo = this.ownPair(page);
+    this.recordWord(heap, w, flags, site, mask, now); // on its own header's lists
+    if (both) this.recordWord(heap, w + 1, flags, site, mask, now);
+    this.pairSpare = later;
+    this.pairMoved = 0;
+    if (later > 0) this.addCount(this.pairTo + Pair.REFS, later);
+  }
+
+  /**
+   * {@link recordPaired}'s run: the pair header its first page pointed to before its record (that page's reference
+   * kept), the header it got (0: none), the references counted on that one ahead, the pages moved to it.
+   */
+  private pairFrom = 0;
+  private pairTo = 0;
+  private pairSpare = 0;
+  private pairMoved = 0;
+
+  /**
+   * The references {@link recordPaired} holds for the pages of a run it moved from one pair header to another: the
+   * spare ones counted on the new one, the drops from the old one and the first page's reference on it.
+   */
+  private endPairRun(): void {
+    const to = this.pairTo;
     if (to === 0) return;
-    if (spare > 0) this.addCount(to + Pair.REFS, -spare);
-    if (from !== 0) this.dropPair(from, moved + 1); // 0: a page paired by a thread stopped before its header
+    this.pairTo = 0;
+    if (this.pairSpare > 0) this.addCount(to + Pair.REFS, -this.pairSpare);
+    // 0: a page paired by a thread stopped before its header
+    if (this.pairFrom !== 0) this.dropPair(this.pairFrom, this.pairMoved + 1);
   }
 
   /**
@@ -728,6 +773,18 @@ export class Shadow extends PendingPages {
       if (f & mask && (f | flags) & Access.WRITE) own++;
     }
     return e === 0 ? own : -1;
+  }
+
+  /**
+   * {@link ownedWord} of the list from head `head`, and, when `both`, of the list after it (a paired page's odd words',
+   * `Pair` of `./records.ts`, `head` its even words'): the Infos it decided, or -1 when some Info of either is another
+   * thread's. Lock held.
+   */
+  private ownedPaged(heap: Int32Array, head: number, both: boolean, flags: number, mask: number): number {
+    const own = this.ownedWord(heap, head, flags, mask);
+    if (!both || own < 0) return own;
+    const odd = this.ownedWord(heap, head + 1, flags, mask);
+    return odd < 0 ? -1 : own + odd;
   }
 
   /**
