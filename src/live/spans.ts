@@ -28,6 +28,7 @@
 import type { SiteFunction, SpanCheck } from '../hooks/contract.js';
 import {
   type EpochFilter,
+  FILTER_BLOCK,
   filterAddRun,
   filterAddStrided,
   filterBits,
@@ -674,7 +675,8 @@ export class Spans {
       let covered = x >= readsFrom && x < readsTo;
       let words = 1; // the words from x on decided alike
       if (!covered && x >= lo && x < hi) {
-        const next = filterBlockVoid(v, x, epoch, kind);
+        // a lane of a word or none per block (a column) skips nothing: no block test
+        const next = step < FILTER_BLOCK ? filterBlockVoid(v, x, epoch, kind) : x;
         if (next > x) {
           // none of the lane's words before the block's end (and the hull's, and the longest run of reads) is covered
           const stop = Math.min(next, hi, x < readsFrom ? readsFrom : to, to);
