@@ -33,6 +33,8 @@ const BLOCK_SHIFT = 4;
 /** A thread's same-epoch filter of one buffer (see the file header). */
 export interface EpochFilter {
   filter: Uint8Array;
+  /** `filter`'s bytes, four entries per Int32 (the same memory): a block's entries cleared in 4 stores. */
+  filter32: Int32Array;
   writes: Int32Array;
   epochs: Uint16Array;
 }
@@ -40,8 +42,10 @@ export interface EpochFilter {
 /** The filter of a buffer of `words` 8-byte words, nothing filtered. */
 export function newFilter(words: number): EpochFilter {
   const blocks = Math.ceil(words / FILTER_BLOCK);
+  const filter = new Uint8Array(blocks * FILTER_BLOCK);
   return {
-    filter: new Uint8Array(blocks * FILTER_BLOCK),
+    filter,
+    filter32: new Int32Array(filter.buffer),
     writes: new Int32Array(blocks),
     epochs: new Uint16Array(blocks),
   };
@@ -105,8 +109,12 @@ const halves = (m: number): number => ((m & 0x0f) === 0x0f ? 1 : 0) | ((m & 0xf0
 /** Block `b` of `f` starts over in `epoch`: its entries and write bits cleared (a zero page not written to). */
 function resetBlock(f: EpochFilter, b: number, epoch: number): void {
   f.epochs[b] = epoch;
-  const filter = f.filter;
-  for (let x = b << BLOCK_SHIFT, end = x + FILTER_BLOCK; x < end; x++) filter[x] = 0; // no builtin call
+  const q = b << (BLOCK_SHIFT - 2); // the block's first Int32 of entries
+  const filter32 = f.filter32;
+  filter32[q] = 0; // no builtin call
+  filter32[q + 1] = 0;
+  filter32[q + 2] = 0;
+  filter32[q + 3] = 0;
   if (f.writes[b] !== 0) f.writes[b] = 0;
 }
 

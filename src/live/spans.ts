@@ -674,14 +674,15 @@ export class Spans {
     for (let x = from; x < to; ) {
       let covered = x >= readsFrom && x < readsTo;
       let words = 1; // the words from x on decided alike
-      if (!covered && x >= lo && x < hi) {
-        // a lane of a word or none per block (a column) skips nothing: no block test
-        const next = step < FILTER_BLOCK ? filterBlockVoid(v, x, epoch, kind) : x;
-        if (next > x) {
-          // none of the lane's words before the block's end (and the hull's, and the longest run of reads) is covered
-          const stop = Math.min(next, hi, x < readsFrom ? readsFrom : to, to);
-          words = Math.ceil((stop - x) / step);
-        } else covered = filterCovers(v, x, epoch, mask, kind);
+      if (!covered) {
+        // the words before `next` are not covered: below the hull, after it, in a block with no entry for this kind
+        // (a lane of a word or none per block, a column, skips no block: not tested)
+        let next = x;
+        if (x < lo) next = lo;
+        else if (x >= hi) next = to;
+        else if (step < FILTER_BLOCK) next = Math.min(filterBlockVoid(v, x, epoch, kind), hi);
+        if (next > x) words = Math.ceil((Math.min(next, x < readsFrom ? readsFrom : to) - x) / step);
+        else covered = filterCovers(v, x, epoch, mask, kind);
       }
       if (!covered) {
         if (start < 0) {
