@@ -13,7 +13,6 @@ import {
   type EventBatch,
   FORK,
   JOIN,
-  KIND_COUNT,
   NOTIFY,
   READ,
   RELEASE,
@@ -53,8 +52,6 @@ export interface EngineOptions {
  */
 export class Engine {
   readonly locks = new LockState();
-  /** Events processed, by kind. */
-  readonly kindCounts: Float64Array = new Float64Array(KIND_COUNT);
   events = 0;
   warnings = 0;
   /** Reads and writes not checked because of the skip list. */
@@ -89,7 +86,6 @@ export class Engine {
     // the only detector (the common check), called without the loop over detectors around each access (issue 24 §3)
     const one = nd === 1 ? dets[0] : undefined;
     const state = this.threadState;
-    const counts = this.kindCounts;
     const skip = this.options.skip;
     const base = batch.firstIndex;
     // counted first: code after the loop would have no type feedback when V8 compiles the loop on the first batch,
@@ -98,7 +94,6 @@ export class Engine {
     for (let i = 0; i < batch.length; i++) {
       const k = kind[i];
       const t = thread[i];
-      counts[k]++;
       const st = state[t];
       if (st !== RUNNING) {
         if (st === JOINED)
