@@ -168,3 +168,20 @@ describe('data accesses of atomic operations (ard, awd)', () => {
     assert.equal(eraser(['T1|awd(x,a)|', 'T2|awd(x,b)|', 'T1|awd(x,a)|']), 1);
   });
 });
+
+describe('goldilocks: a thread reading its own variable after an atomic read of it', () => {
+  it('keeps one read Info of the thread, so a write frees it and the list is collected', () => {
+    // T0 alone accesses x: a plain read, an atomic one (a second read Info of T0), a plain read (which supersedes
+    // both), a write (which drops T0's reads); T1's write is ordered by the lock. Taking the plain read for an access of
+    // the only thread with one read Info (the owner's own path) renewed one Info and left the other holding its cell.
+    const r = checkText(
+      `${['T0|r(x)|1', 'T0|ard(x,v)|2', 'T0|r(x)|3', 'T0|w(x)|4', 'T0|acq(l)|5', 'T0|rel(l)|6', 'T1|acq(l)|7', 'T1|w(x)|8', 'T1|rel(l)|9'].join('\n')}\n`,
+      { detectors: ['goldilocks'] },
+    );
+    assert.deepEqual([...verdicts(r)], []);
+    const stats = r.results[0].detector.stats();
+    // the cells before T0's write are referenced by no Info then: collected (T1's write Info holds the last one)
+    assert.equal(stats.listLength, 1);
+    assert.equal(stats.cellsCollected, 3);
+  });
+});

@@ -219,11 +219,30 @@ export class GoldilocksDetector implements Detector {
   }
 
   read(t: number, x: number, loc: number, ev: number): void {
-    this.access(t, x, loc, ev, false, false, this.list.tail, -1);
+    if (this.isOwn(t, x)) this.ownAccess(t, x, loc, ev, false, this.list.tail);
+    else this.access(t, x, loc, ev, false, false, this.list.tail, -1);
   }
 
   write(t: number, x: number, loc: number, ev: number): void {
-    this.access(t, x, loc, ev, true, false, this.list.tail, -1);
+    if (this.isOwn(t, x)) this.ownAccess(t, x, loc, ev, true, this.list.tail);
+    else this.access(t, x, loc, ev, true, false, this.list.tail, -1);
+  }
+
+  /**
+   * Whether a plain access of `x` by t takes {@link access}'s path to {@link ownAccess}: `x` known, t the only thread
+   * that has accessed it, only plain reads checked so far, the owner short-circuit on, and `stopAfterFirstRace` off
+   * (access then tests the variable first). Tested in {@link read} and {@link write}, which then call ownAccess
+   * themselves: one call less on ~80% of the realistic trace's accesses (issue 24 §3: 1490.7 instructions per line of
+   * the 2M-event realistic trace against 1581.1 through access, `npm run bench:instructions`).
+   */
+  private isOwn(t: number, x: number): boolean {
+    return (
+      x < this.sole.length &&
+      this.sole[x] === t &&
+      this.atomicReadSeen === false &&
+      this.opt.ownerShortCircuit === true &&
+      this.opt.stopAfterFirstRace !== true
+    );
   }
 
   atomicAccess(t: number, x: number, v: number, write: boolean, loc: number, ev: number): void {
