@@ -195,6 +195,13 @@ type Op =
   | { kind: 'access'; t: number; word: number; write: boolean; mask: number }
   | { kind: 'sync'; t: number; acquire: boolean; lock: number };
 
+/** A thread and whole pages of the buffer from page `page` on (`pages` of them, some past its end). */
+const wholePages = {
+  t: fc.integer({ min: 1, max: 3 }),
+  page: fc.nat(3),
+  pages: fc.integer({ min: 1, max: 4 }),
+};
+
 const op: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 4,
@@ -216,37 +223,23 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   {
     // a red-black half sweep over whole pages: one colour written, the other read
     weight: 2,
-    arbitrary: fc
-      .record({
-        t: fc.integer({ min: 1, max: 3 }),
-        page: fc.nat(3),
-        pages: fc.integer({ min: 1, max: 4 }),
-        c: fc.nat(1),
-      })
-      .map(({ t, page, pages, c }) => ({
-        kind: 'range' as const,
-        t,
-        runs: [
-          { first: 8 * page + c, n: 4 * pages, write: true, step: 2 },
-          { first: 8 * page + 1 - c, n: 4 * pages, write: false, step: 2 },
-        ],
-      })),
+    arbitrary: fc.record({ ...wholePages, c: fc.nat(1) }).map(({ t, page, pages, c }) => ({
+      kind: 'range' as const,
+      t,
+      runs: [
+        { first: 8 * page + c, n: 4 * pages, write: true, step: 2 },
+        { first: 8 * page + 1 - c, n: 4 * pages, write: false, step: 2 },
+      ],
+    })),
   },
   {
     // a loop over whole pages, every word (the sum of a grid after a sweep)
     weight: 1,
-    arbitrary: fc
-      .record({
-        t: fc.integer({ min: 1, max: 3 }),
-        page: fc.nat(3),
-        pages: fc.integer({ min: 1, max: 4 }),
-        write: fc.boolean(),
-      })
-      .map(({ t, page, pages, write }) => ({
-        kind: 'range' as const,
-        t,
-        runs: [{ first: 8 * page, n: 8 * pages, write, step: 1 }],
-      })),
+    arbitrary: fc.record({ ...wholePages, write: fc.boolean() }).map(({ t, page, pages, write }) => ({
+      kind: 'range' as const,
+      t,
+      runs: [{ first: 8 * page, n: 8 * pages, write, step: 1 }],
+    })),
   },
   {
     weight: 2,
