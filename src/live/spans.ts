@@ -671,18 +671,23 @@ export class Spans {
     const kind = write ? 1 : 0;
     let start = -1;
     let n = 0;
+    const dense = step < FILTER_BLOCK; // a lane of a word or none per block (a column) skips nothing: word by word
     for (let x = from; x < to; ) {
       let covered = x >= readsFrom && x < readsTo;
       let words = 1; // the words from x on decided alike
       if (!covered) {
         // the words before `next` are not covered: below the hull, after it, in a block with no entry for this kind
-        // (a lane of a word or none per block, a column, skips no block: not tested)
-        let next = x;
-        if (x < lo) next = lo;
-        else if (x >= hi) next = to;
-        else if (step < FILTER_BLOCK) next = Math.min(filterBlockVoid(v, x, epoch, kind), hi);
-        if (next > x) words = Math.ceil((Math.min(next, x < readsFrom ? readsFrom : to) - x) / step);
-        else covered = filterCovers(v, x, epoch, mask, kind);
+        const inHull = x >= lo && x < hi;
+        const next = !dense
+          ? x
+          : !inHull
+            ? x < lo
+              ? lo
+              : to
+            : Math.min(filterBlockVoid(v, x, epoch, kind), hi);
+        if (next > x)
+          words = ((Math.min(next, x < readsFrom ? readsFrom : to) - x + step - 1) / step) | 0; // ceil, int
+        else if (inHull) covered = filterCovers(v, x, epoch, mask, kind);
       }
       if (!covered) {
         if (start < 0) {

@@ -432,7 +432,16 @@ export class Shadow extends PendingPages {
             mark === PAIRED && ((step & 1) === 0 || (step === 1 && (w & 7) === 0 && end > w + 1));
           const shared = uniform || paired ? heap[page + SHARED_SLOT] : 0;
           const word = uniform ? firstWord(page) : w;
-          const head = headOf(heap, word);
+          // headOf, inline (a column's words: one page each)
+          const k = word & 7;
+          const head =
+            mark === PAIRED
+              ? heap[page + SHARED_SLOT] + Pair.EVEN + (k & 1)
+              : k === 0
+                ? page + 1
+                : mark > 0
+                  ? mark + k
+                  : 0;
           const both = paired && step === 1;
           // the same list: the same Infos
           const own =
@@ -460,7 +469,9 @@ export class Shadow extends PendingPages {
         if (runs[r + 5] === 1)
           this.recordRun(heap, runs[r], runs[r + 1], runs[r + 2], runs[r + 3], runs[r + 4], now);
         else this.recordStrided(heap, runs, r, now);
-      for (let k = 0; k < this.nSplit; k++) this.merge(heap, this.splitRecorded[k]);
+      let pairs = false; // a lane of step 2 (a red-black sweep's): the pages it split may be paired
+      for (let r = 0; r < runs.length && !pairs; r += RUN_FIELDS) pairs = runs[r + 5] === 2;
+      for (let k = 0; k < this.nSplit; k++) this.merge(heap, this.splitRecorded[k], pairs);
       return true;
     } finally {
       for (let k = 0; k < held; ) k += unlockSome(s, pages, k, held);

@@ -361,10 +361,13 @@ export class Pages extends InfoPool {
    * loop reaches a page's words in no order (moldyn's `acc[base + 3*j + d]` of the pairs within the cut-off, an
    * attempt after each, {@link soleLike}), an attempt compares the words the loop has reached since the last one and
    * stops at the first it has not (was up to three passes over the 8 lists, each stopping on its own: in moldyn at 4
-   * workers, 87% of the 2.8 M attempts failed).
+   * workers, 87% of the 2.8 M attempts failed). With `pairs`, a page whose lists fail at an odd word is tried for
+   * a paired page ({@link pair}): after a range check with a lane of step 2 (the pages a red-black sweep splits),
+   * and after the collector (`compact`); not after others, whose failing attempts would pay the test for nothing (a
+   * matrix product's column lanes).
    * Lock held.
    */
-  protected merge(heap: Int32Array, page: number): void {
+  protected merge(heap: Int32Array, page: number, pairs = false): void {
     const heads = heap[page + MARK];
     if (!this.pagesKeptWhole() || heads <= 0) return; // uniform, patterned, or words 1–7 empty
     const e0 = heap[page + 1];
@@ -380,7 +383,7 @@ export class Pages extends InfoPool {
       if (diff >= (Diff.SITE | Diff.LAST_POS) || (diff !== Diff.NONE && !shared)) {
         heap[heads + MERGE_HINT] = k;
         // an even word differing from the first cannot be paired either
-        if (k & 1 && shared && this.pairable(heap, e0, heads)) this.pair(heap, page, heads);
+        if (pairs && k & 1 && shared && this.pairable(heap, e0, heads)) this.pair(heap, page, heads);
         return;
       }
     }
@@ -516,7 +519,7 @@ export class Pages extends InfoPool {
    * after the partially-eager collector rewrote it (`./eager.ts`).
    */
   compact(page: number): void {
-    this.merge(this.s.heap, page);
+    this.merge(this.s.heap, page, true);
     this.shareList(page);
   }
 
