@@ -132,8 +132,8 @@ export function filterAdd(f: EpochFilter, w: number, epoch: number, bits: number
 }
 
 /**
- * {@link filterAdd} of `bits` to each of the `n` words `from + step·i` (a range check's lane, `./spans.ts`): each
- * block's epoch tested and its write bits stored once, not once per word.
+ * {@link filterAdd} of `bits` to each of the `n` words `from + step·i` (a range check's lane, `./spans.ts`), a block
+ * at a time: each block's epoch tested and its write bits stored once, not once per word.
  */
 export function filterAddStrided(
   f: EpochFilter,
@@ -146,19 +146,18 @@ export function filterAddStrided(
   const { filter, writes, epochs } = f;
   const entry = (bits | (bits >>> 8)) & 0xff;
   const h = halves(bits >>> 8);
-  let b = -1;
-  let wb = 0;
-  for (let i = 0, w = from; i < n; i++, w += step) {
-    if (w >>> BLOCK_SHIFT !== b) {
-      if (wb !== 0) writes[b] |= wb;
-      wb = 0;
-      b = w >>> BLOCK_SHIFT;
-      if (epochs[b] !== epoch) resetBlock(f, b, epoch);
+  const end = from + step * n; // after the lane's last word
+  for (let w = from; w < end; ) {
+    const b = w >>> BLOCK_SHIFT;
+    if (epochs[b] !== epoch) resetBlock(f, b, epoch);
+    const stop = Math.min(end, (b + 1) << BLOCK_SHIFT);
+    let wb = 0;
+    for (; w < stop; w += step) {
+      filter[w] |= entry;
+      wb |= h << ((w & (FILTER_BLOCK - 1)) << 1);
     }
-    filter[w] |= entry;
-    wb |= h << ((w & (FILTER_BLOCK - 1)) << 1);
+    if (wb !== 0) writes[b] |= wb;
   }
-  if (wb !== 0) writes[b] |= wb;
 }
 
 /**

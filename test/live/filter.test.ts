@@ -10,7 +10,9 @@ import {
   FILTER_BLOCK,
   filterAdd,
   filterAddRun,
+  filterAddStrided,
   filterBits,
+  filterBlockVoid,
   filterClear,
   filterCovers,
   newFilter,
@@ -116,6 +118,16 @@ describe('same-epoch filter', () => {
             read[w] = 0xff;
             if (write) written[w] = 0xff;
           }
+        } else if (op === 2) {
+          // a lane: every step-th word (a range check's, ../../src/live/spans.ts)
+          const from = next(words);
+          const stride = 2 + next(20);
+          const n = 1 + next(Math.ceil((words - from) / stride));
+          filterAddStrided(f, from, n, stride, epoch, write ? mask << 8 : mask);
+          for (let i = 0, w = from; i < n; i++, w += stride) {
+            read[w] |= mask;
+            if (write) written[w] |= mask;
+          }
         } else {
           const w = next(words);
           filterAdd(f, w, epoch, write ? mask << 8 : mask);
@@ -136,6 +148,15 @@ describe('same-epoch filter', () => {
               (((kind ? 0 : e) | (e >>> 8)) & mask) === mask,
               `seed ${seed} step ${step} word ${w}: filterCovers as filterBits`,
             );
+          for (const kind of [0, 1]) {
+            const end = filterBlockVoid(f, w, epoch, kind);
+            for (let x = w; x < end; x++)
+              assert.equal(
+                kind ? filterBits(f, x, epoch) >>> 8 : filterBits(f, x, epoch),
+                0,
+                `seed ${seed} step ${step} word ${x}: void up to ${end} for kind ${kind}`,
+              );
+          }
         }
       }
     }
