@@ -562,8 +562,7 @@ export class Shadow extends PendingPages {
       const page = lockOf(w);
       const stop = Math.min(end, pageEnd(w));
       if (w === firstWord(page) && stop === pageEnd(w) && heap[page + MARK] === PAIRED) {
-        this.recordPaired(heap, page, w, true, flags, site, mask, now, (end - stop) >> 3);
-        w = stop;
+        w = stop + 8 * this.recordPaired(heap, page, w, true, flags, site, mask, now, (end - stop) >> 3);
         continue;
       }
       if (w === firstWord(page) && stop === pageEnd(w) && this.uniform(heap, page)) {
@@ -641,10 +640,12 @@ export class Shadow extends PendingPages {
       if (lockOf(w) !== page) {
         page = lockOf(w);
         if (step === 2 && (w & 6) === 0 && i + 3 < n && heap[page + MARK] === PAIRED) {
-          // the run covers the colour of w on the page: its 4 words, one list
-          this.recordPaired(heap, page, w, false, flags, site, mask, now, (n - i - 4) >> 2);
-          i += 3;
-          w += 6;
+          // the run covers the colour of w on the page: its 4 words, one list; and the pages after it that it covers
+          // whole and that pointed to the same header, in one loop
+          const m = 1 + this.recordPaired(heap, page, w, false, flags, site, mask, now, (n - i - 4) >> 2);
+          i += 4 * m - 1;
+          w += 8 * m - 2;
+          page += PAGE_INTS * (m - 1);
           continue;
         }
         this.splitPage(page);
@@ -662,6 +663,8 @@ export class Shadow extends PendingPages {
    * the run are: the run-level record of paired pages (see {@link recordStrided}): the run's first such page gets a
    * header of its own ({@link ownPair}) recorded in place, each later page of the same header points to it. Every
    * page's lock held. The run ends with {@link endPairRun}.
+   * @returns how many of the `later` pages right after `page` it did too, in one loop: those pointing to `page`'s
+   * header (before its record), up to the first that does not.
    */
   private recordPaired(
     heap: Int32Array,
@@ -673,22 +676,30 @@ export class Shadow extends PendingPages {
     mask: number,
     now: number,
     later: number,
-  ): void {
+  ): number {
     const h = heap[page + SHARED_SLOT];
-    if (this.pairTo !== 0 && h === this.pairFrom && this.pairSpare > 0) {
+    if (this.pairTo === 0 || h !== this.pairFrom || this.pairSpare === 0) {
+      this.endPairRun();
+      this.pairFrom = h;
+      this.pairTo = this.ownPair(page);
+      this.recordWord(heap, w, flags, site, mask, now); // on its own header's lists
+      if (both) this.recordWord(heap, w + 1, flags, site, mask, now);
+      this.pairSpare = later;
+      this.pairMoved = 0;
+      if (later > 0) this.addCount(this.pairTo + Pair.REFS, later);
+    } else {
       heap[page + SHARED_SLOT] = this.pairTo;
       this.pairSpare--;
       this.pairMoved++;
-      return;
     }
-    this.endPairRun();
-    this.pairFrom = h;
-    this.pairTo = this.ownPair(page);
-    this.recordWord(heap, w, flags, site, mask, now); // on its own header's lists
-    if (both) this.recordWord(heap, w + 1, flags, site, mask, now);
-    this.pairSpare = later;
-    this.pairMoved = 0;
-    if (later > 0) this.addCount(this.pairTo + Pair.REFS, later);
+    // the later pages of the same header, up to those the run covers whole: pointed in one tight loop
+    const to = this.pairTo;
+    const first = firstWord(page) + 8;
+    const m = Math.min(this.pairSpare, this.pagesOn(heap, first, first + 8 * later, h, PAIRED));
+    for (let k = 1; k <= m; k++) heap[page + PAGE_INTS * k + SHARED_SLOT] = to;
+    this.pairSpare -= m;
+    this.pairMoved += m;
+    return m;
   }
 
   /**
