@@ -622,11 +622,12 @@ export class Shadow extends PendingPages {
    *
    * **Run-level record of paired pages**, as {@link recordRun}'s of uniform pages: the first such page gets a pair
    * header of its own ({@link ownPair}), recorded in place, and each later page of the run that pointed to the same
-   * header `from` points to that one, `to`, without a copy (a red-black sweep's row: all its pages but the first and
-   * last). References: the first page's on `from` is kept until the run ends (so that `from` is not freed and its
-   * record reused as another header meanwhile), `spare` references are counted on `to` ahead of the pages that will
-   * point to it and returned at the end, and the drops from `from` are counted and dropped at the end: a stop in
-   * between leaves counts too high, a leak, never a header freed while a page points to it. Every page's lock held,
+   * header ({@link pairFrom}) points to that one ({@link pairTo}), without a copy, in one loop ({@link recordPaired}; a
+   * red-black sweep's row: all its pages but the first and last). References: the first page's on the old header is
+   * kept until the run ends (so that it is not freed and its record reused as another header meanwhile), spare
+   * references are counted on the new one ahead of the pages that will point to it and returned at the end, and the
+   * drops from the old one are counted and dropped at the end ({@link endPairRun}): a stop in between leaves counts
+   * too high, a leak, never a header freed while a page points to it. Every page's lock held,
    * every access checked.
    */
   private recordStrided(heap: Int32Array, runs: readonly number[], r: number, now: number): void {
