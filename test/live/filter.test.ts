@@ -98,6 +98,9 @@ describe('same-epoch filter', () => {
       // the model: per word, the bytes read or written and the bytes written, in the current epoch
       let read = new Uint8Array(words);
       let written = new Uint8Array(words);
+      // the halves of each word (bit 0: bytes 0-3, bit 1: bytes 4-7) some one write covered whole: its write bits
+      let halvesWritten = new Uint8Array(words);
+      const halves = (m: number): number => ((m & 0x0f) === 0x0f ? 1 : 0) | ((m & 0xf0) === 0xf0 ? 2 : 0);
       let epoch = 1;
       for (let step = 0; step < 300; step++) {
         const op = next(20);
@@ -105,6 +108,7 @@ describe('same-epoch filter', () => {
           epoch++; // a synchronization: every entry void
           read = new Uint8Array(words);
           written = new Uint8Array(words);
+          halvesWritten = new Uint8Array(words);
           continue;
         }
         const write = next(2) === 1;
@@ -116,7 +120,10 @@ describe('same-epoch filter', () => {
           filterAddRun(f, from, to, epoch, write ? 0xff00 : 0xff);
           for (let w = from; w < to; w++) {
             read[w] = 0xff;
-            if (write) written[w] = 0xff;
+            if (write) {
+              written[w] = 0xff;
+              halvesWritten[w] = 3;
+            }
           }
         } else if (op === 2) {
           // a lane: every step-th word (a range check's, ../../src/live/spans.ts)
@@ -126,13 +133,19 @@ describe('same-epoch filter', () => {
           filterAddStrided(f, from, n, stride, epoch, write ? mask << 8 : mask);
           for (let i = 0, w = from; i < n; i++, w += stride) {
             read[w] |= mask;
-            if (write) written[w] |= mask;
+            if (write) {
+              written[w] |= mask;
+              halvesWritten[w] |= halves(mask);
+            }
           }
         } else {
           const w = next(words);
           filterAdd(f, w, epoch, write ? mask << 8 : mask);
           read[w] |= mask;
-          if (write) written[w] |= mask;
+          if (write) {
+            written[w] |= mask;
+            halvesWritten[w] |= halves(mask);
+          }
         }
         for (let w = 0; w < words; w++) {
           const e = filterBits(f, w, epoch);
@@ -141,6 +154,11 @@ describe('same-epoch filter', () => {
             (e >>> 8) & ~written[w],
             0,
             `seed ${seed} step ${step} word ${w}: no byte not written`,
+          );
+          assert.equal(
+            halves(e >>> 8),
+            halvesWritten[w],
+            `seed ${seed} step ${step} word ${w}: the write bits of the halves one write covered`,
           );
           for (const kind of [0, 0x100])
             assert.equal(
