@@ -113,6 +113,9 @@ export function workerHooks(
       const emit = w.emit;
       w.emit = function (this: unknown, event: string, ...args: unknown[]) {
         if (event === 'exit') {
+          // the worker is gone, and its own workers with it (a worker that ends stops them, without a terminate()
+          // call): a lock one of them was stopped holding is taken over (`./memory/state.ts` lock), not waited for
+          markTerminating(s, child);
           ctx.listLocked(() => appendCell(s, SyncKind.Join, t, 0, child));
           ctx.shadow.joined(child);
           rawAtomics.or(s.threads, child, DEAD);

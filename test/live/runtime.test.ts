@@ -263,6 +263,18 @@ describe('a worker terminated inside a check', () => {
   });
 });
 
+describe('a worker stopped with its parent inside a check', () => {
+  test('hangs no one: the main thread and a new worker access its word after the parent exits', {
+    timeout: 120_000,
+  }, async () => {
+    // 8 rounds of three worker starts (0.3 s to 1 s each under the runtime) and at most two 1 s takeovers: below 60 s
+    const r = await goldilocks(['--on-race=report'], [join(FIXTURES, 'nested-stop-mid-check.mjs')], 60_000);
+    assert.equal(r.killed, false, `still running after 60 s (a thread hangs); stdout: ${r.stdout}`);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^rounds \(ms\):( \d+){8}\ndone$/m);
+  });
+});
+
 describe('on a race', () => {
   test('throw: the racing write does not happen', LIMIT, async () => {
     const r = await goldilocks([], [join(FIXTURES, 'prevented.mjs')]);
