@@ -21,10 +21,13 @@ const POSITION_CLASS_BITS = 13;
 /** Positions records a thread offers at once, one per class. */
 const POSITION_CLASSES = 1 << POSITION_CLASS_BITS;
 /**
- * The word of a heads record (`./table.ts`; words 1–7 hold the heads) that holds the word (1–7) whose list failed the
- * page's last merge attempt (`Pages.merge`), 0 = none yet: a hint, never read for a check.
+ * The word of a heads record (`./table.ts`; words 1–7 hold the heads) that holds hints, never read for a check: in
+ * bits 0–2, the word (1–7) whose list failed the page's last merge attempt (`Pages.merge`), 0 = none yet; from bit
+ * {@link PAIR_HINT_SHIFT} on, the word (2–7) whose list failed its last pairing test (`Pages.pairable`), 0 = none.
  */
 const MERGE_HINT = 0;
+/** Where {@link MERGE_HINT} keeps the word that failed the last pairing test. */
+const PAIR_HINT_SHIFT = 3;
 /** Shared lists a thread offers at once (`Pages.shareList`): a power of 2. */
 const CANDIDATES = 8;
 /** Pair headers a thread offers at once (`Pages.pair`): a power of 2. */
@@ -377,13 +380,20 @@ export class Pages extends InfoPool {
     for (let k = 7; k > 0; k--) if (heap[heads + k] === 0) return;
     const shared = this.listsShared; // else only equal lists merge
     let diff = Diff.NONE;
-    let k = heap[heads + MERGE_HINT] || 1;
+    const hint = heap[heads + MERGE_HINT];
+    let k = hint & 7 || 1;
     for (let n = 0; n < 7; n++, k = k === 7 ? 1 : k + 1) {
       diff |= listDiff(heap, e0, heap[heads + k]);
       if (diff >= (Diff.SITE | Diff.LAST_POS) || (diff !== Diff.NONE && !shared)) {
-        heap[heads + MERGE_HINT] = k;
         // an even word differing from the first cannot be paired either
-        if (pairs && k & 1 && shared && this.pairable(heap, e0, heads)) this.pair(heap, page, heads);
+        const unpaired =
+          pairs && k & 1 && shared ? this.pairable(heap, e0, heads, hint >> PAIR_HINT_SHIFT) : -1;
+        if (unpaired === 0) {
+          this.pair(heap, page, heads);
+          return;
+        }
+        heap[heads + MERGE_HINT] =
+          k | ((unpaired > 0 ? unpaired : hint >> PAIR_HINT_SHIFT) << PAIR_HINT_SHIFT);
         return;
       }
     }
@@ -394,13 +404,18 @@ export class Pages extends InfoPool {
 
   /**
    * Are the lists of a split page's even words equal to its first word's (from Info `e0`), and those of its odd words
-   * to word 1's, Info by Info ({@link sameList}), its heads record `heads`? Lock held.
+   * to word 1's, Info by Info ({@link sameList}), its heads record `heads`? Words 2–7 are compared from `from` (the
+   * word that failed the page's last test, 0 or 2–7), so that a page tested again and again (a red-black sweep's
+   * first or last page of a row, whose border column's list differs from its colour's) fails at its first compare
+   * (was up to five whole lists compared each time). Lock held.
+   * @returns 0 when they are, else the word (2–7) whose list differs.
    */
-  private pairable(heap: Int32Array, e0: number, heads: number): boolean {
+  private pairable(heap: Int32Array, e0: number, heads: number, from: number): number {
     const e1 = heap[heads + 1];
-    for (let k = 2; k < 8; k += 2)
-      if (!sameList(heap, e0, heap[heads + k]) || !sameList(heap, e1, heap[heads + k + 1])) return false;
-    return true;
+    let k = Math.max(from, 2);
+    for (let n = 0; n < 6; n++, k = k === 7 ? 2 : k + 1)
+      if (!sameList(heap, k & 1 ? e1 : e0, heap[heads + k])) return k;
+    return 0;
   }
 
   /**
