@@ -154,16 +154,26 @@ function sitesOf(rw: Rewriter, plan: RangePlan, before: number): Array<number | 
   });
 }
 
-/** A loop visitor: the loop's sites may use its guards, which are set before the loop (see `loopGuarded`). */
+/**
+ * A loop visitor: the loop's sites may use its guards, which are set by a statement before the loop (see
+ * `loopGuarded`). A loop that is not a statement of a list but the body of another statement (`for (...) for (...)`,
+ * `if (c) for (...)`, without braces) is put in a block with that statement: `{ GUARDS; for (...) ... }` (the same
+ * statement: the block declares nothing, the loop's own bindings are its own; the same lines).
+ */
 export const inLoop =
   (visit: Visitor<State>): Visitor<State> =>
   (node, st, c) => {
     const n = node as N;
     const statement = st.rw.outerLabel.get(n) ?? n;
-    if (st.fn === null || !st.rw.listed.has(statement)) {
+    if (st.fn === null) {
       visit(node, { ...st, loop: null }, c);
       return;
     }
+    const braced = !st.rw.listed.has(statement);
+    const place = (guards: string): void => {
+      st.rw.ms.prependLeft(loop.start, braced ? `{ ${guards}; ` : `${guards}; `);
+      if (braced) st.rw.ms.appendLeft(statement.end, ' }');
+    };
     const loop: Loop = {
       node: n,
       fn: st.fn,
@@ -185,7 +195,7 @@ export const inLoop =
     const before = st.rw.locs.length / 2;
     visit(node, { ...st, loop }, c);
     if (plan !== null) {
-      st.rw.ms.prependLeft(loop.start, `${rangeGuard(st.rw, plan, sitesOf(st.rw, plan, before))}; `);
+      place(rangeGuard(st.rw, plan, sitesOf(st.rw, plan, before)));
       // after the body's own edits: an overwrite drops what was appended at its end
       for (const e of plan.opaque) st.rw.ms.appendLeft(e.end, `, ${opaqueGuard(plan)}`);
       return;
@@ -197,6 +207,7 @@ export const inLoop =
         (m) => `${m.temp} = ${HOOKS_GLOBAL}.peek(${m.base?.name ?? 'this'}, ${JSON.stringify(m.p)})`,
       ),
     ];
-    // a statement of its own, not a block around the loop: nothing is inserted where the next statement starts
-    st.rw.ms.prependLeft(loop.start, `${set.join(', ')}; `);
+    // a statement of its own (in a block with the loop when braced): nothing is inserted where the next statement
+    // starts
+    place(set.join(', '));
   };

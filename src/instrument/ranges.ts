@@ -23,8 +23,10 @@
  * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
  * `a` an integer literal, or one times a part without `j` (a column `b[k * n + j]`: the guard computes the stride
  * `n`), `b` (and `LO`) without `j` in the grammar of {@link affine} (bitwise operators and `% N` allowed
- * there), `V` and the variables of `b`, `LO` and `HI` locals of the function declared before the loop, or the module's
- * number constants, which the guard first tests to be initialized ({@link initializedTest})
+ * there), `V` and the variables of `b`, `LO` and `HI` locals of the function declared before the loop, the module's
+ * top-level bindings (`./scope.ts` `moduleBinding`, whose declarations the guard first tests to have run,
+ * {@link declaredTest}), or the module's number constants, which the guard first tests to be initialized
+ * ({@link initializedTest})
  * (`./scope.ts` `loopLocal`) that the body does not assign (as it runs no other code, they keep their value
  * throughout the loop: an outer loop's variable qualifies), or `V[c]`, `V[c++]`, `V[++c]` of a counter `c` (not in a
  * covered loop; {@link countersOf}: increments that always run, `P` per iteration, the only assignments of `c`; its
@@ -68,7 +70,7 @@ import { ARITHMETIC, operandLiteral, pureCallee, UNARY } from './callees.js';
 import { afterOpaque, keepSyncs, opaqueOperands } from './opaque.js';
 import { type ParitySkip, paritySkip } from './parity.js';
 import { HOOKS_GLOBAL, INITIALIZED, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
-import { closureWritten, loopLocal, moduleConstant } from './scope.js';
+import { closureWritten, loopLocal, moduleBinding, moduleConstant } from './scope.js';
 import { literalValue, type N, namedMethodCall, unparen } from './syntax.js';
 import { tempIn } from './temporaries.js';
 
@@ -123,6 +125,11 @@ export interface RangePlan {
   aliases: Aliases;
   /** The initializers of the module constants the body reads (`./scope.ts` `moduleConstant`). */
   constants: Array<E.Expression & N>;
+  /**
+   * The declarations of the module's top-level bindings the loop reads as views, bounds or numbers (`./scope.ts`
+   * `moduleBinding`), which its guard tests to be initialized before it reads any of them.
+   */
+  bindings: Array<E.Statement & N>;
   /**
    * A covered loop (see the file header): its body may `continue`, `break` and access elements conditionally; its
    * guard holds one bit per access (bit k: `accesses[k]` may run plain), from `Hooks.covered`, not `Hooks.span`.
@@ -774,17 +781,24 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       // a name an inner loop declares, used outside it: another variable, not tested
       if (body.scoped.some((x) => x.name === u.name && (u.pos < x.start || u.pos >= x.end))) refuse();
     }
-    // views, index and bound variables: locals declared before the loop that the body does not assign (`fixed`,
-    // above), as the body runs no other code: the same value throughout the loop (an outer loop's variable too);
-    // other free variables: locals declared before the loop
-    for (const a of body.accesses) if (!loopLocal(rw, loop, a.member.object as E.Identifier)) refuse();
-    for (const [name, id] of ids) if (name !== h.j && !loopLocal(rw, loop, id)) refuse();
-    for (const id of lengths.values()) if (!loopLocal(rw, loop, id)) refuse();
+    // views, index and bound variables: locals declared before the loop, or the module's top-level bindings, that
+    // the body does not assign (`fixed`, above), as the body runs no other code: the same value throughout the loop
+    // (an outer loop's variable too); other free variables: the same, which the body may assign unless `const`s
+    const bindings = new Map<string, { statement: E.Statement & N; fixed: boolean }>();
+    const local = (id: E.Identifier, assigned = false): void => {
+      if (loopLocal(rw, loop, id, assigned)) return;
+      const b = moduleBinding(rw, loop, id);
+      if (b === null || (assigned && b.fixed)) refuse();
+      bindings.set(id.name, b as { statement: E.Statement & N; fixed: boolean });
+    };
+    for (const a of body.accesses) local(a.member.object as E.Identifier);
+    for (const [name, id] of ids) if (name !== h.j) local(id);
+    for (const id of lengths.values()) local(id);
     const numbers = new Set<string>([...ids.keys()].filter((n) => n !== h.j));
     for (const [name, id] of body.free) {
       if (name === h.j || views.includes(name) || body.declared.has(name) || body.constantNames.has(name))
         continue;
-      if (!loopLocal(rw, loop, id, body.assigned.has(name))) refuse();
+      local(id, body.assigned.has(name));
       numbers.add(name);
     }
     // opaque operations run code that could assign a variable through a closure (`./opaque.ts`): the loop's variable
@@ -794,8 +808,10 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       if (closureWritten(rw, loop, variable)) refuse();
       const objects = body.accesses.map((a) => a.member.object as E.Identifier);
       for (const id of [...objects, ...ids.values(), ...body.free.values(), ...lengths.values()])
-        if (numbers.has(id.name) || views.includes(id.name) || lengths.has(id.name))
-          if (closureWritten(rw, loop, id)) refuse();
+        if (numbers.has(id.name) || views.includes(id.name) || lengths.has(id.name)) {
+          const b = bindings.get(id.name);
+          if (b === undefined ? closureWritten(rw, loop, id) : !b.fixed) refuse();
+        }
     }
     for (const name of counters.keys()) ints.add(name); // after the tests of `fixed`: a counter is assigned
     // a covered loop records nothing: any order of reads and writes
@@ -818,6 +834,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       counters,
       aliases: body.aliases,
       constants: [...body.constantNames.values()],
+      bindings: [...new Set([...bindings.values()].map((b) => b.statement))],
       covered: loose,
       nested: body.nested,
       opaque: body.opaque,
@@ -837,8 +854,12 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
 export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | null>): string {
   const unshared = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
   const keep = plan.syncs === null ? '' : `, ${keepSyncs(plan.syncs)}`;
+  // the module's bindings it reads, out of their temporal dead zone first; else every access takes its own check
+  const ready = declaredTest(rw, plan.bindings);
+  const when = (guard: string) =>
+    ready === '' ? guard : `${ready} ? ${guard} : ${plan.covered ? 0 : false}`;
   if (sites.includes(null))
-    return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : 0` : unshared}${keep}`;
+    return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : 0` : unshared)}${keep}`;
   const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
   const lo0 = affine(plan.lo, plan.j, J, new Set(), new Map()).text;
   const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
@@ -867,7 +888,25 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
     `${initialized}${typed}${builtinTests(plan)}${skipped}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${bounds}, ` +
     `${step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
   // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
-  return `${plan.temp} = ${plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`}${keep}`;
+  return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`)}${keep}`;
+}
+
+/**
+ * The test that the top-level declarations `statements` of the module (`./scope.ts` `moduleBinding`) have run, so
+ * that the bindings they declare are out of their temporal dead zone (ECMA-262 §9.1.1.1), or '' for none: each
+ * statement is followed by `INITIALIZED = END;`, `END` its end offset, on its line, so that {@link INITIALIZED} holds
+ * the end of the last such statement run (as {@link initializedTest}'s offsets: top-level statements run in source
+ * order, once; an initializer `X` of {@link initializedTest} sets its start, below its statement's end), and the
+ * test is `INITIALIZED >= E`, `E` the last of the statements' ends (undefined before any: false).
+ */
+function declaredTest(rw: Rewriter, statements: Array<E.Statement & N>): string {
+  if (statements.length === 0) return '';
+  for (const x of statements) {
+    if (rw.initializers.has(x.end)) continue;
+    rw.initializers.add(x.end);
+    rw.ms.appendLeft(x.end, `;${INITIALIZED} = ${x.end};`);
+  }
+  return `${INITIALIZED} >= ${Math.max(...statements.map((x) => x.end))}`;
 }
 
 /**

@@ -119,7 +119,8 @@ export class Rewriter {
   readonly outerLabel = new Map<E.Node, N>();
   /**
    * Statements of statement lists (a program's, a block's, a `case`'s): a loop guard is set by a statement of its
-   * own before the loop, which needs a list to go in (a loop that is the body of an `if`, `for`... has no guards).
+   * own before the loop, which needs a list to go in (a loop that is the body of an `if`, `for`... is put in a block
+   * with it, `./loops.ts` `inLoop`).
    */
   readonly listed: Set<E.Node>;
   /**

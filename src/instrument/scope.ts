@@ -136,6 +136,38 @@ export function closureWritten(rw: Rewriter, loop: Loop, id: E.Identifier): bool
 }
 
 /**
+ * A top-level binding of the module that `id` (free in the function of `loop`) names: a `const`, `let` or `var`
+ * declared by a statement of the module's top level (an ES module's, or a CommonJS module's, the body of Node's
+ * wrapper function: not a script's, whose top-level bindings are global), from the analysis of the whole program;
+ * else null (a binding of an enclosing function, of a block, a shadowing one, a direct `eval` or `with`). A
+ * range-checked loop's body runs no other code (`./ranges.ts`), so such a binding keeps its value throughout the
+ * loop when the body does not assign it, like the function's own locals; read before its declaration ran, a `let`
+ * or `const` throws (ECMA-262 §9.1.1.1), which the loop's guard tests first (`statement`: the declaration, or the
+ * `export` around it, after which the binding is initialized). `fixed`: a `const`, or assigned only by its
+ * declaration, so that no code, a closure's included, can change it (`./opaque.ts`).
+ */
+export function moduleBinding(
+  rw: Rewriter,
+  loop: Loop,
+  id: E.Identifier,
+): { statement: E.Statement & N; fixed: boolean } | null {
+  const { module, commonjs } = rw.options;
+  if (!module && commonjs !== true) return null;
+  if (referenceOf(rw, id, loop.fn)?.resolved) return null; // the function's own, or its parameter
+  const v = referenceOf(rw, id, rw.program)?.resolved;
+  if (!v || v.tainted || v.defs.length !== 1 || v.scope.block.type !== 'Program') return null;
+  if (v.scope.type !== (module ? 'module' : 'function')) return null;
+  const d = v.defs[0];
+  if (d.type !== 'Variable') return null;
+  const statement = rw.program.body.find(
+    (x) => x === d.parent || (x.type === 'ExportNamedDeclaration' && x.declaration === d.parent),
+  );
+  if (statement === undefined) return null;
+  const fixed = d.parent.kind === 'const' || v.references.every((r) => !r.isWrite() || r.init === true);
+  return { statement: statement as E.Statement & N, fixed };
+}
+
+/**
  * The initializer of the module constant `id` names: a top-level `const` of an ES module whose initializer is a
  * number literal, possibly negated (a module's bindings are not properties of the global object, and a `const` is
  * never assigned: ECMA-262 §16.2.1.6, §14.3.1), from the analysis of the whole program; else null. Read in its

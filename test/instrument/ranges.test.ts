@@ -566,7 +566,6 @@ const PER_ACCESS: Record<string, string> = {
   'an accumulator that is a const (its assignment throws)': `function f(a, n) { const s = 0; for (let j = 0; j < n; j++) s += a[j]; return s; }`,
   'a const of the body assigned (its assignment throws)': `function f(a, n) { for (let j = 0; j < n; j++) { const x = a[j]; x = 1; } }`,
   'a logical assignment to an element': `function f(a, n) { for (let j = 0; j < n; j++) a[j] ||= 1; }`,
-  'an inner loop of more than 16 iterations': `function f(a, n) { for (let j = 0; j < n; j++) for (let r = 0; r < 17; r++) a[j] += r; }`,
   'an inner loop of no iteration': `function f(a, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 0; r++) a[j] += r; } }`,
   'an inner loop assigning its variable': `function f(a, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) { a[j + r] = 1; r++; } } }`,
   'an inner loop with a break': `function f(a, n) { for (let j = 0; j < n; j++) { for (let r = 0; r < 4; r++) { a[j] += r; if (a[j] > 2) break; } } }`,
@@ -592,6 +591,18 @@ const PER_ACCESS: Record<string, string> = {
 describe('range checks: loops that keep per-access checks', () => {
   for (const [name, fn] of Object.entries(PER_ACCESS))
     test(name, () => assert.ok(!spanned(fn), `span in:\n${compile(fn)}`));
+  test('an inner loop of more than 16 iterations: not unrolled, it takes a range check of its own', () => {
+    // the body of the outer loop, without braces: put in a block with its guard
+    const code = compile(
+      `function f(a, n) { for (let j = 0; j < n; j++) for (let r = 0; r < 17; r++) a[j] += r; }`,
+    );
+    assert.equal(code.split('__goldilocks.span(').length, 2, code);
+    assert.match(
+      code,
+      /for \(let j = 0; j < n; j\+\+\) \{ __gl\$1 = [^;]*__goldilocks\.span\(__gl\$m, 0, \(17\), 1,/,
+    );
+    assert.match(code, /= __gl\$5\)\); \} ;var /, "the block closed after the inner loop's statement");
+  });
 });
 
 /** Instruments `source` as a module: does its loop take the range check? */
@@ -624,6 +635,87 @@ describe("range checks: a module's top-level loops", () => {
     assert.ok(instrument(script, options).code.includes('__goldilocks.span('));
     const late = `${n}\nfor (let j = 0; j < n; j++) a[j] = j;\nconst a = new Float64Array(8);`;
     assert.ok(!instrument(late, options).code.includes('__goldilocks.span('));
+  });
+});
+
+describe("range checks: a function's loops over the module's top-level bindings (src/instrument/scope.ts moduleBinding)", () => {
+  const sweep = `function sweep(c) {
+    for (let i = 1; i < n - 1; i++)
+      for (let j = 1 + ((i + c) & 1); j < n - 1; j += 2) g[i * n + j] = 0.25 * (g[i * n + j] + g[i * n + j - 1] + g[i * n + j + 1]);
+  }`;
+  test('a view and a bound of the module, a `const` or a `let`, in a loop nested without braces', () => {
+    // the declarations, and the last one the loop reads (its end: the guard's test), or null: not the module's
+    for (const [decl, last] of [
+      [
+        'const g = new Float64Array(new SharedArrayBuffer(8 * 64)); const n = Number(globalThis.n ?? 8);',
+        'const n = Number(globalThis.n ?? 8);',
+      ],
+      ['let g; let n = 8; export function set(x) { g = x; }', 'let n = 8;'],
+      ['var g = null, n = 8;', 'var g = null, n = 8;'],
+      ['function outer() { const g = null, n = 8; }', null],
+    ] as const) {
+      const source = last !== null ? `${decl}\nexport ${sweep}` : `function outer(g, n) { ${sweep} }`;
+      const code = instrument(source, { file: 'ranges.mjs', module: true }).code;
+      assert.equal(code.includes('__goldilocks.span('), last !== null, code);
+      if (last === null) continue;
+      // the guard tests that the declarations ran, then reads the bindings
+      const end = source.indexOf(last) + last.length;
+      assert.ok(code.includes(`{ __gl$1 = __gl$k >= ${end} ? !__goldilocks.shared(g) || `), code);
+      assert.ok(code.includes(`${last};__gl$k = ${end};`), 'each declaration followed by its mark');
+    }
+    const script = `const g = new Float64Array(8), n = 8;\n${sweep}`;
+    assert.ok(!instrument(script, { file: 'ranges.js', module: false }).code.includes('__goldilocks.span('));
+    assert.ok(
+      instrument(script, { file: 'ranges.cjs', module: false, commonjs: true }).code.includes(
+        '__goldilocks.span(',
+      ),
+      "a CommonJS module's top level: the body of Node's wrapper function",
+    );
+  });
+  test('not when the body assigns a `const` of the module, nor, with an opaque call, a `let` another function assigns', () => {
+    const assigns = `const g = new Float64Array(8); const n = 8;\nexport function f() { for (let j = 0; j < 4; j++) { g[j] = 1; n = 2; } }`;
+    assert.ok(!spannedModule(assigns));
+    const opaque = (decl: string) =>
+      `${decl}\nexport function f(h, n) { for (let j = 0; j < n; j++) { if (j > 3) continue; g[j] = 1; h(); } }`;
+    assert.ok(
+      instrument(opaque('const g = new Float64Array(8);'), {
+        file: 'ranges.mjs',
+        module: true,
+      }).code.includes('__goldilocks.covered('),
+    );
+    assert.ok(
+      !instrument(opaque('let g; export const set = (x) => { g = x; };'), {
+        file: 'ranges.mjs',
+        module: true,
+      }).code.includes('__goldilocks.covered('),
+      'the call could assign g',
+    );
+  });
+  test('called before the declaration ran, the loop throws at its first access, as the plain code does', () => {
+    const source = `export function f(n) { for (let j = 0; j < n; j++) G[j] = G[j] + 1; }\nconst G = globalThis.G;`;
+    const code = instrument(source, { file: 'ranges.mjs', module: true }).code;
+    assert.ok(code.includes('__goldilocks.span('), code);
+    const body = code.replace('export function', 'function').replace(/\/\/# sourceMappingURL=.*$/s, '');
+    const a = new Float64Array(new SharedArrayBuffer(8 * 4)).fill(1);
+    (globalThis as { G?: Float64Array }).G = a;
+    named = new Map([[a, 'G']]);
+    seen = new Set();
+    spans = 0;
+    ranged = true;
+    const early = runInThisContext(
+      `() => { try { f(4); return 'ran'; } catch (e) { return e.name; } ${body}\n}`,
+    );
+    assert.equal(early(), 'ReferenceError');
+    assert.equal(spans, 0, 'no span before the declaration ran');
+    // a loop of no iteration reads nothing: it must not throw either (a guard reading G first would)
+    const none = runInThisContext(
+      `() => { try { f(0); return 'ran'; } catch (e) { return e.name; } ${body}\n}`,
+    );
+    assert.equal(none(), 'ran');
+    const late = runInThisContext(`() => { ${body}\n f(4); return [...G]; }`);
+    assert.deepEqual(late(), [2, 2, 2, 2]);
+    assert.equal(spans, 1);
+    delete (globalThis as { G?: Float64Array }).G;
   });
 });
 

@@ -1,0 +1,35 @@
+// expect: race
+// idiom: a range-checked loop over a module's top-level `const` view, nested without braces (see
+// range-loop-module-binding.mjs), racing: worker a writes element 40 unordered; worker b's loop over rows 2–3 reads
+// it: the range check would report a race, so the loop runs its per-access checks, which throw there under
+// --on-race=throw, after the elements before it were summed.
+import { workers } from './sched.mjs';
+
+const N = 16;
+const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
+  a: new Float64Array(new SharedArrayBuffer(8 * 72)).fill(1),
+}));
+const sums = new Float64Array(4);
+
+/** sums[r] = the sum of row r's elements, for r in [lo, hi). */
+function rows(lo, hi) {
+  for (let r = lo; r < hi; r++) for (let j = 0; j < N; j++) sums[r] += a[r * N + j]; // race
+}
+
+if (main) {
+  await joined;
+} else if (i === 0) {
+  at(0, () => {
+    a[40] = 5; // race
+  });
+} else {
+  at(1, () => {
+    try {
+      rows(2, 4);
+    } catch (e) {
+      if (e?.name !== 'DataRaceException') throw e;
+      if (sums[2] !== 8) throw new Error(`thrown before element 39 was summed: ${sums[2]}`);
+      console.log('DataRaceException at element 40');
+    }
+  });
+}
