@@ -11,6 +11,7 @@
  * on entry to the outermost loop around it that is not short: `(X === B ? X[K] : GUARDED)`, see `memberGuardOf`.
  */
 
+import { full } from 'acorn-walk';
 import type { Variable } from 'eslint-scope';
 import type * as E from 'estree';
 import { opaqueGuard, type RangePlan, rangeGuard, rangePlan } from './ranges.js';
@@ -111,13 +112,13 @@ function guardOf(rw: Rewriter, loop: Loop, id: E.Identifier & N): string | null 
  * over shared memory. While none is, the loop runs the original accesses: one test of a local per access, which
  * the JIT keeps out of the way of the access itself (the per-access guard's cache miss on first use is what
  * keeps V8 from combining the checks of several accesses to one array). A shared view's accesses take the
- * rewritten path as before. One line only: the copy must not move the lines after it.
+ * rewritten path as before. The copy is on one line ({@link oneLine}): it must not move the lines after it.
  */
 export function loopGuarded(node: N, before: number, st: State): void {
   const { rw, loop } = st;
   if (loop === null || before === rw.notes.length) return;
-  const text = rw.source.slice(node.start, node.end);
-  if (/[\n\r\u2028\u2029]/.test(text)) return;
+  const text = oneLine(rw, node);
+  if (text === null) return;
   const guards: string[] = [];
   for (let j = before; j < rw.notes.length; j++) {
     const note = rw.notes[j];
@@ -131,6 +132,31 @@ export function loopGuarded(node: N, before: number, st: State): void {
     node.end,
     `(${guards.join(' && ')} ? ${text} : ${rw.ms.slice(node.start, node.end)})`,
   );
+}
+
+/** A line terminator of ECMAScript source (ECMA-262 §12.3). */
+const LINE = /\r\n|[\n\r\u2028\u2029]/g;
+
+/**
+ * The text of `node` on one line: its line terminators, which between two tokens are white space (ECMA-262 §12.3:
+ * a line terminator inside an expression changes its meaning only where a rule forbids one, before a postfix `++`,
+ * `=>`…, which the parse of the expression already passed), each written as a space (an expression a formatter
+ * broke over several lines, `g[k] =\n  0.25 * (...)`); null when one is inside a token (a string's line continuation,
+ * a template's text) or a comment lies in it (a `//` comment would swallow the rest).
+ */
+function oneLine(rw: Rewriter, node: N): string | null {
+  const text = rw.source.slice(node.start, node.end);
+  LINE.lastIndex = 0;
+  if (!LINE.test(text)) return text;
+  const c = rw.comments;
+  for (let k = 0; k < c.length; k += 2) if (c[k + 1] > node.start && c[k] < node.end) return null;
+  let inToken = false;
+  full(node, (n) => {
+    if (n.type !== 'Literal' && n.type !== 'TemplateElement') return;
+    LINE.lastIndex = 0;
+    if (LINE.test(rw.source.slice((n as N).start, (n as N).end))) inToken = true;
+  });
+  return inToken ? null : text.replace(LINE, ' ');
 }
 
 /**

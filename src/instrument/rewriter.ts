@@ -130,6 +130,8 @@ export class Rewriter {
   readonly analyses = new Map<N, Map<E.Node, Reference> | null>();
   /** Start offsets of the module constants' initializers that set {@link INITIALIZED} (`./ranges.ts`). */
   readonly initializers = new Set<number>();
+  /** The source's comments, in order: start and end offsets, two numbers each (`./loops.ts` `oneLine`). */
+  readonly comments: number[] = [];
   /** Constructors of classes with an `extends` clause: `this` is in its temporal dead zone until `super()`. */
   readonly derivedConstructors = new Set<E.Node>();
 
@@ -150,6 +152,9 @@ export class Rewriter {
       allowHashBang: true,
       allowReturnOutsideFunction: !options.module,
       allowAwaitOutsideFunction: options.module,
+      onComment: (_block, _text, start, end) => {
+        this.comments.push(start, end);
+      },
     };
     this.program = parse(source, parseOptions) as unknown as N & E.Program;
     this.ms = new MagicString(source);

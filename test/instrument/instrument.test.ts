@@ -248,6 +248,28 @@ describe('the runtime sees each shared access once, in order, at its site', () =
     assert.match(r.code, /__gl\$\d+ = [^;]*!__goldilocks\.shared\(a\)/, 'the loop guards a');
     assert.deepEqual(record(body), ['W 4:31', 'R 4:52', 'W 4:31', 'R 4:52', 'W 4:31', 'R 4:52']);
   });
+  test('loop guards: an access a formatter broke over lines is copied on one line', () => {
+    // c is shared, b is not: the loop guards both; the stack's line: the line of the return, in the code run
+    const statement = (inner: string) =>
+      `const b = new Float64Array(4), c = new Int32Array(new SharedArrayBuffer(16));\nfor (let i = 0; i < 3; i++)\n  b[i] =\n    ${inner} +\n    c[i];\nreturn [b, new Error('x').stack.split('\\n')[1].split(':').at(-2)];`;
+    const guarded = (body: string) =>
+      /\? b\[i\] = {5}/.test(instrument(`(function () {\n${body}\n})`, { file: 'f.js', module: false }).code);
+    const plain = statement('2 * b[i + 1]');
+    assert.ok(guarded(plain), 'the copy: its line terminators as spaces');
+    assert.match(runBody(plain, true), /'7' \]$/, 'the lines after it did not move');
+    equivalent(plain);
+    // lines: 1 is `(function () {`, 2 the array of record, 3 the body
+    assert.deepEqual(record(plain), ['R 7:5', 'R 7:5', 'R 7:5']);
+    // a line terminator in a token, a comment: no copy, the per-access guard
+    for (const inner of [
+      '2 * // next\n      b[i + 1]',
+      '("x\\\n".length) * b[i + 1]',
+      '`\n`.length * b[i + 1]',
+    ]) {
+      assert.equal(guarded(statement(inner)), false, inner);
+      equivalent(statement(inner));
+    }
+  });
   test('loop guards: a variable that may change during the loop keeps the per-access guard', () => {
     const cases: Record<string, string> = {
       'assigned in the loop': 'let b = new Int32Array(1); for (let i = 0; i < 2; i++) { b[0] = 1; b = a; }',
