@@ -40,6 +40,7 @@ import { STAT } from './memory/state.js';
 import type { Shadow } from './shadow/goldilocks.js';
 import { Access, RUN_FIELDS } from './shadow/goldilocks.js';
 import { lockOf, PAGE_INTS } from './shadow/table.js';
+import { CALL, FIELDS, type LoopPlan, LoopPlans } from './span-plans.js';
 
 /**
  * The number of iterations of `for (j = lo; j < hi; j += step)` (`j <= hi` when `inclusive` is 1), `lo` an integer
@@ -193,7 +194,6 @@ const MAX_COUNT = 2 ** 31;
  */
 const MIN_COUNT = 8;
 /** Fields per access in a span's list (see `Hooks.span`). */
-const FIELDS = 6;
 /**
  * Fields per run of words in {@link Spans.runs}: first word (of the view's buffer), words, flags, site, view (index
  * of its access), byte mask of each word, step (words from one of its words to the next: 1, or a lane's, {@link
@@ -240,6 +240,9 @@ export class Spans {
   /** The elements one group reads and writes first ({@link reached}). */
   private readonly reads: number[] = [];
   private readonly writes: number[] = [];
+  /** The plans of the last loops checked (`./span-plans.ts`), and the one being derived, if any. */
+  private readonly plans = new LoopPlans();
+  private plan: LoopPlan | null = null;
 
   /**
    * @param minCount iterations below which a loop is left to its per-access checks ({@link MIN_COUNT}; the unit tests
@@ -281,17 +284,75 @@ export class Spans {
     this.nRuns = 0;
     const hulls = this.hulls;
     hulls.length = 0;
-    for (let k = 0; k < n; k++) {
-      const g = list[FIELDS * k + 1];
-      let seen = views[k] === undefined;
-      for (let x = 0; x < k && !seen; x++) seen = list[FIELDS * x + 1] === g;
-      if (!seen && !this.group(m, list, k, count)) return false;
+    if (!this.planned(m, count, list, n)) {
+      const plan = this.plans.fresh();
+      plan.start(m, count, list, n, views);
+      this.plan = plan;
+      for (let k = 0; k < n; k++) {
+        const g = list[FIELDS * k + 1];
+        let seen = views[k] === undefined;
+        for (let x = 0; x < k && !seen; x++) seen = list[FIELDS * x + 1] === g;
+        if (!seen && !this.group(m, list, k, count)) {
+          plan.drop();
+          this.plan = null;
+          return false;
+        }
+      }
+      if (plan.clamped) plan.drop();
+      this.plan = null;
     }
     for (let a = 0; a < hulls.length; a += 3)
       for (let b = a + 3; b < hulls.length; b += 3)
         if (hulls[a] === hulls[b] && hulls[a + 1] < hulls[b + 2] && hulls[b + 1] < hulls[a + 2]) return false; // two view variables over the same bytes: the order of their accesses matters
     return this.record();
   };
+
+  /**
+   * Takes a plan of the loop `m` of `count` iterations with access list `list` (`n` accesses), when one has its shape
+   * (`./span-plans.ts`): each of its intervals shifted, as {@link group} would derive them. @returns whether one was
+   * taken (else no run or hull is left).
+   */
+  private planned(m: SiteFunction, count: number, list: readonly unknown[], n: number): boolean {
+    const plans = this.plans;
+    for (let i = 0; i < plans.length; i++) {
+      const p = plans.at(i);
+      if (!p.matches(m, count, list, n, this.views)) continue;
+      if (this.replay(p, (list[2] as number) - p.first)) {
+        plans.used(i);
+        return true;
+      }
+      this.nRuns = 0;
+      this.hulls.length = 0;
+    }
+    return false;
+  }
+
+  /**
+   * The intervals of plan `p` shifted by `d` indices ({@link elements}), with the hull of each group. @returns false,
+   * part done, when a group's lanes would differ (`d` not a multiple of its `per`) or an interval would leave its
+   * view's elements (deriving would clamp it).
+   */
+  private replay(p: LoopPlan, d: number): boolean {
+    const calls = p.calls;
+    const groups = p.groups;
+    let c = 0;
+    for (let g = 0; g < groups.length; g += 2) {
+      const v = this.views[groups[g]] as SpanView;
+      this.low = Number.POSITIVE_INFINITY;
+      this.high = Number.NEGATIVE_INFINITY;
+      for (const end = groups[g + 1]; c < end; c += CALL) {
+        const per = calls[c + 5];
+        const lane = calls[c + 6];
+        if (d % per !== 0) return false;
+        const from = calls[c + 1] + d / per;
+        const to = calls[c + 2] + d / per;
+        if (from < 0 || to > Math.floor((v.len - 1 - lane) / per) + 1) return false;
+        this.elements(calls[c], from, to, calls[c + 3] === 1, calls[c + 4], per, lane);
+      }
+      if (this.low < this.high) this.hulls.push(v.id, this.low, this.high);
+    }
+    return true;
+  }
 
   /** Checks and records the runs (see {@link Shadow.accessRuns}), then the filter of their words. */
   private record(): boolean {
@@ -448,6 +509,7 @@ export class Spans {
       for (let i = 0; i < writes.length; i += 3)
         this.elements(k, writes[i], writes[i + 1], true, this.c.siteOf(m, writes[i + 2]), per, lane);
     }
+    if (this.plan !== null) this.plan.groups.push(k, this.plan.calls.length);
     if (this.low < this.high) this.hulls.push(v.id, this.low, this.high);
     return true;
   }
@@ -495,6 +557,7 @@ export class Spans {
     per: number,
     lane: number,
   ): void {
+    if (this.plan !== null) this.plan.calls.push(k, from, to, write ? 1 : 0, site, per, lane);
     const v = this.views[k] as SpanView;
     const bpe = v.bpe;
     if (per > 1) {
@@ -581,6 +644,7 @@ export class Spans {
         to = Math.min(first + count, reached);
         reached = Math.min(reached, first);
       }
+      if (from < to && (from < 0 || to > end) && this.plan !== null) this.plan.clamped = true;
       from = Math.max(from, 0);
       to = Math.min(to, end);
       if (from < to) out.push(from, to, list[FIELDS * x + 5] as number);
