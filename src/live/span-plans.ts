@@ -7,7 +7,7 @@
  * (`Spans.elements`), which the next call takes shifted by `d / per` elements, `d` the shift of its indices.
  *
  * A plan is taken again only where that gives exactly what deriving it would: the same site function and number of
- * iterations, the same views (objects), groups, strides, kinds and sites, each access's first index the same
+ * iterations, views of the same element size and length ({@link viewShape}), the same groups, strides, kinds and sites, each access's first index the same
  * distance from the first access's, a shift `d` that is a multiple of each group's `per` (so its lanes are the same
  * residues), and every shifted interval inside the view's elements (a plan in which deriving clamped an interval to
  * them is not kept: {@link LoopPlan.clamped}). Which elements the same-epoch filter covers is not part of a plan:
@@ -23,16 +23,28 @@ export const CALL = 7;
 /** Plans kept by a range checker ({@link LoopPlans}). */
 const PLANS = 2;
 
+/**
+ * What a plan depends on of an access's view (`SpanView`, or undefined: not over shared memory), as a number: its
+ * length `len` and bytes per element `bpe` (its lanes, the bounds of its elements); -1 when not shared. Not the view
+ * itself, nor its buffer or offset, which each call takes from its own views (`Spans.elements`): a matrix's rows as
+ * views of one length share their plans.
+ */
+export const viewShape = (v: { len: number; bpe: number } | undefined): number =>
+  v === undefined ? -1 : v.len * 16 + v.bpe;
+
 /** One loop's plan (see the file header). */
 export class LoopPlan {
   m: SiteFunction | null = null;
   count = -1;
   /** The first access's first index when the plan was derived. */
   first = 0;
-  /** The access list's numbers and views, the first indices made relative to the first access's. */
+  /**
+   * The access list's numbers, the first indices made relative to the first access's (its views: {@link shapes};
+   * their key entries are not compared).
+   */
   readonly key: unknown[] = [];
-  /** Per access, the runtime's record of its view over shared memory (`SpanView`), or undefined: not shared. */
-  readonly shared: unknown[] = [];
+  /** Per access, the shape of its view ({@link viewShape}). */
+  readonly shapes: number[] = [];
   /** The intervals, {@link CALL} numbers each, in the order derived. */
   readonly calls: number[] = [];
   /** Per group: its first access, and the end of its intervals in {@link calls}. */
@@ -41,24 +53,23 @@ export class LoopPlan {
   clamped = false;
 
   /**
-   * Does the loop `m` of `count` iterations with the access list `list` (`n` accesses), whose views over shared memory
-   * are `views`, have this plan's shape (see the file header; the shift's multiples and bounds are tested as it is
-   * taken, `Spans.replay`)? A view shared since is another shape.
+   * Does the loop `m` of `count` iterations with the access list `list` (`n` accesses), whose views have the shapes
+   * `shapes` ({@link viewShape}), have this plan's shape (see the file header; the shift's multiples and bounds are
+   * tested as it is taken, `Spans.replay`)? A view shared since is another shape.
    */
   matches(
     m: SiteFunction,
     count: number,
     list: readonly unknown[],
     n: number,
-    views: readonly unknown[],
+    shapes: readonly number[],
   ): boolean {
     if (m !== this.m || count !== this.count || this.key.length !== FIELDS * n) return false;
     const key = this.key;
     const first = list[2] as number;
     for (let k = 0, x = 0; k < n; k++, x += FIELDS)
       if (
-        views[k] !== this.shared[k] ||
-        list[x] !== key[x] ||
+        shapes[k] !== this.shapes[k] ||
         list[x + 1] !== key[x + 1] ||
         (list[x + 2] as number) - first !== key[x + 2] ||
         list[x + 3] !== key[x + 3] ||
@@ -70,26 +81,29 @@ export class LoopPlan {
   }
 
   /**
-   * Starts deriving the plan of loop `m` of `count` iterations with access list `list` (`n` accesses), its views over
-   * shared memory `views`.
+   * Starts deriving the plan of loop `m` of `count` iterations with access list `list` (`n` accesses), the shapes of
+   * its views `shapes` ({@link viewShape}).
    */
   start(
     m: SiteFunction,
     count: number,
     list: readonly unknown[],
     n: number,
-    views: readonly unknown[],
+    shapes: readonly number[],
   ): void {
     this.m = m;
-    this.shared.length = n;
-    for (let k = 0; k < n; k++) this.shared[k] = views[k];
+    this.shapes.length = n;
+    for (let k = 0; k < n; k++) this.shapes[k] = shapes[k];
     this.count = count;
     const first = list[2] as number;
     this.first = first;
     const key = this.key;
     key.length = FIELDS * n;
     for (let x = 0; x < FIELDS * n; x++) key[x] = list[x];
-    for (let x = 2; x < FIELDS * n; x += FIELDS) key[x] = (list[x] as number) - first;
+    for (let x = 0; x < FIELDS * n; x += FIELDS) {
+      key[x] = null; // the view: not kept (its shape is)
+      key[x + 2] = (list[x + 2] as number) - first;
+    }
     this.calls.length = 0;
     this.groups.length = 0;
     this.clamped = false;

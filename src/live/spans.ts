@@ -40,7 +40,7 @@ import { STAT } from './memory/state.js';
 import type { Shadow } from './shadow/goldilocks.js';
 import { Access, RUN_FIELDS } from './shadow/goldilocks.js';
 import { lockOf, PAGE_INTS } from './shadow/table.js';
-import { CALL, FIELDS, type LoopPlan, LoopPlans } from './span-plans.js';
+import { CALL, FIELDS, type LoopPlan, LoopPlans, viewShape } from './span-plans.js';
 
 /**
  * The number of iterations of `for (j = lo; j < hi; j += step)` (`j <= hi` when `inclusive` is 1), `lo` an integer
@@ -242,6 +242,8 @@ export class Spans {
   private readonly writes: number[] = [];
   /** The plans of the last loops checked (`./span-plans.ts`), and the one being derived, if any. */
   private readonly plans = new LoopPlans();
+  /** Per access of the current call: the shape of its view (`./span-plans.ts` `viewShape`). */
+  private readonly shapes: number[] = [];
   private plan: LoopPlan | null = null;
 
   /**
@@ -280,13 +282,14 @@ export class Spans {
       const v = c.viewAt(o as ArrayBufferView);
       if (v !== undefined && v.len < 0) return false;
       views[k] = v;
+      this.shapes[k] = viewShape(v);
     }
     this.nRuns = 0;
     const hulls = this.hulls;
     hulls.length = 0;
     if (!this.planned(m, count, list, n)) {
       const plan = this.plans.fresh();
-      plan.start(m, count, list, n, views);
+      plan.start(m, count, list, n, this.shapes);
       this.plan = plan;
       for (let k = 0; k < n; k++) {
         const g = list[FIELDS * k + 1];
@@ -316,7 +319,7 @@ export class Spans {
     const plans = this.plans;
     for (let i = 0; i < plans.length; i++) {
       const p = plans.at(i);
-      if (!p.matches(m, count, list, n, this.views)) continue;
+      if (!p.matches(m, count, list, n, this.shapes)) continue;
       if (this.replay(p, (list[2] as number) - p.first)) {
         plans.used(i);
         return true;
