@@ -6,7 +6,7 @@
 
 import type { Hooks, Runtime, SiteFunction, ThreadHooks } from './contract.js';
 import { ATOMIC_OPS } from './names.js';
-import { fixedLength, isTypedArrayConstructor, isView, peek, pure, shared } from './views.js';
+import { fixedLength, isTypedArrayConstructor, isView, peek, pure, row, shared } from './views.js';
 
 /** The runtime used until another is installed: plain reads and writes. */
 export const passthrough: Runtime = {
@@ -116,6 +116,7 @@ function createHooks(): ThreadHooks {
     isView,
     shared,
     peek,
+    row,
     pure,
     fixedLength,
     sites,

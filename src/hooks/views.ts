@@ -1,6 +1,7 @@
 /**
  * Tests of values on the built-ins as they were when this module loaded, before any user code: is it a view, over
- * shared memory, a TypedArray constructor; reading a property without running code ({@link Hooks.peek}), and whether it is a
+ * shared memory, a TypedArray constructor; reading a property or an element without running code ({@link Hooks.peek},
+ * {@link Hooks.row}), and whether it is a
  * pure `Math` function ({@link Hooks.pure}).
  */
 
@@ -29,8 +30,12 @@ const TypedArrayConstructor = Object.getPrototypeOf(Int8Array) as object;
 const { getOwnPropertyDescriptor, getPrototypeOf } = Object;
 /** What {@link Hooks.peek} answers when it cannot tell: equal to no value user code can hold. */
 export const UNKNOWN = Object.freeze(Object.create(null));
-/** {@link Hooks.peek}. */
-export const peek = (o: unknown, p: string): unknown => {
+/**
+ * The value of `o[p]` when reading it runs no code (ECMA-262 §10.1.8.1 OrdinaryGet: no Proxy on the prototype chain
+ * up to the first object with an own `p`, which is a data property), else {@link UNKNOWN} (and when no object of the
+ * chain has `p`).
+ */
+function read(o: unknown, p: string | number): unknown {
   let x = o;
   while ((typeof x === 'object' && x !== null) || typeof x === 'function') {
     if (isProxy(x)) return UNKNOWN;
@@ -40,10 +45,21 @@ export const peek = (o: unknown, p: string): unknown => {
     } catch {
       return UNKNOWN; // a module namespace's binding before its initialization
     }
-    if (d !== undefined) return 'value' in d && !shared(d.value) ? d.value : UNKNOWN;
+    if (d !== undefined) return 'value' in d ? d.value : UNKNOWN;
     x = getPrototypeOf(x);
   }
   return UNKNOWN;
+}
+/** {@link Hooks.peek}. */
+export const peek = (o: unknown, p: string): unknown => {
+  const v = read(o, p);
+  return shared(v) ? UNKNOWN : v;
+};
+/** {@link Hooks.row}. */
+export const row = (o: unknown, k: number): unknown => {
+  if (isView(o)) return null;
+  const v = read(o, k);
+  return v === UNKNOWN ? null : v;
 };
 const protoOf = Object.prototype.isPrototypeOf;
 /** The functions of `PURE_MATH` as they were at startup. */

@@ -122,8 +122,15 @@ export function loopGuarded(node: N, before: number, st: State): void {
   const guards: string[] = [];
   for (let j = before; j < rw.notes.length; j++) {
     const note = rw.notes[j];
-    if (note.loop !== loop || note.object === null) return;
-    const g = loop.range !== null ? rangeBit(rw, loop.range, j) : guardOf(rw, loop, note.object);
+    // in a range-checked loop, any object: its guard covers every element access of the loop (`X[e][j]`: the row
+    // `X[e]` is read plain from an array its guard found not to be a view)
+    if (note.loop !== loop) return;
+    const g =
+      loop.range !== null
+        ? rangeBit(rw, loop.range, j)
+        : note.object === null
+          ? null
+          : guardOf(rw, loop, note.object);
     if (g === null) return;
     if (!guards.includes(g)) guards.push(g);
   }

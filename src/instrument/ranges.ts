@@ -26,7 +26,8 @@
  * there), `V` and the variables of `b`, `LO` and `HI` locals of the function declared before the loop, the module's
  * top-level bindings (`./scope.ts` `moduleBinding`, whose declarations the guard first tests to have run,
  * {@link declaredTest}), or the module's number constants, which the guard first tests to be initialized
- * ({@link initializedTest})
+ * ({@link initializedTest}); `V` may be a row `X[e]` of an array of views ({@link Body.rowElement}: `g[i - 1][j]`),
+ * which the guard reads with `Hooks.row` first
  * (`./scope.ts` `loopLocal`) that the body does not assign (as it runs no other code, they keep their value
  * throughout the loop: an outer loop's variable qualifies), or `V[c]`, `V[c++]`, `V[++c]` of a counter `c` (not in a
  * covered loop; {@link countersOf}: increments that always run, `P` per iteration, the only assignments of `c`; its
@@ -93,6 +94,12 @@ interface Planned {
    */
   counter?: { name: string; at: number; bumped: boolean };
   /**
+   * An access `X[e][i]` of a row `X[e]` of an array of views (`e` without the loop's variable): the array, the row's
+   * index, and the row's key (`X[` the index's text `]`), the access's `view` until {@link rangePlan} names the
+   * temporary that holds the row ({@link RangePlan} `rows`).
+   */
+  row?: { x: E.Identifier & N; e: E.Expression; text: string };
+  /**
    * The aliases of an access of an unrolled inner loop ({@link Body.inner}): the body's, with the inner loop's
    * variable standing for its value in that inner iteration; else the body's.
    */
@@ -130,6 +137,11 @@ export interface RangePlan {
    * `moduleBinding`), which its guard tests to be initialized before it reads any of them.
    */
   bindings: Array<E.Statement & N>;
+  /**
+   * The rows `X[e]` of arrays of views the loop accesses (`X[e][i]`, {@link Body.rowElement}): the temporary its
+   * accesses' `view` names, `X`, and `e`'s text; the guard reads each with `Hooks.row` first.
+   */
+  rows: Array<{ temp: string; x: string; e: string }>;
   /**
    * A covered loop (see the file header): its body may `continue`, `break` and access elements conditionally; its
    * guard holds one bit per access (bit k: `accesses[k]` may run plain), from `Hooks.covered`, not `Hooks.span`.
@@ -586,7 +598,8 @@ class Body {
 
   /** The planned access of element access `m` (its index evaluated: increments counted), not yet listed. */
   private element(m: E.MemberExpression, kind: 0 | 1 | 2, conditional: boolean): Planned {
-    if ((conditional && !this.loose) || !m.computed || m.object.type !== 'Identifier' || m.optional) refuse();
+    if ((conditional && !this.loose) || !m.computed || m.optional) refuse();
+    if (m.object.type !== 'Identifier') return this.rowElement(m, kind);
     const view = (m.object as E.Identifier).name;
     const k = unparen(m.property);
     const c = k.type === 'UpdateExpression' ? unparen(k.argument) : k;
@@ -630,6 +643,42 @@ class Body {
       coef,
       by,
       node: m.property as E.Expression,
+    };
+  }
+
+  /**
+   * The planned access `X[e][i]` of element access `m` whose object is not a variable: a row `X[e]` of an array of
+   * views, `X` a variable, `e` in the grammar of {@link affine} without the loop's variable (a matrix's `g[i - 1][j]`,
+   * `i` an outer loop's); its view is named by the row's key (`X[` the text of `e` `]`), which {@link rangePlan}
+   * replaces by the temporary the guard reads the row into. Not counters (`X[e][c++]`).
+   */
+  private rowElement(m: E.MemberExpression, kind: 0 | 1 | 2): Planned {
+    const o = unparen(m.object);
+    if (o.type !== 'MemberExpression' || !o.computed || o.optional || unparen(o.object).type !== 'Identifier')
+      refuse();
+    const row = o as E.MemberExpression;
+    const x = unparen(row.object) as E.Identifier & N;
+    const named = new Map<string, E.Identifier>();
+    identifiers(row.property, named);
+    for (const id of named.values()) this.constantOf(id);
+    const e = affine(row.property, this.j, J, new Set(), undefined, this.aliases);
+    if (e.coef !== 0) refuse();
+    this.use(x);
+    for (const id of named.keys()) this.uses.push({ name: id, pos: (row.property as N).start });
+    const named2 = new Map<string, E.Identifier>();
+    identifiers(m.property, named2);
+    for (const id of named2.values()) this.constantOf(id);
+    const { text, coef, by } = affine(m.property, this.j, J, new Set(), undefined, this.aliases);
+    for (const id of named2.keys()) this.uses.push({ name: id, pos: (m.property as N).start });
+    return {
+      member: m as E.MemberExpression & N,
+      view: `${x.name}[${e.text}]`,
+      index: text,
+      kind,
+      coef,
+      by,
+      node: m.property as E.Expression,
+      row: { x, e: row.property as E.Expression, text: e.text },
     };
   }
 }
@@ -758,17 +807,34 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       if (parity.by !== undefined || (parity.coef * h.step) % 2 === 0) refuse();
       if (affine(skip.k, h.j, J, ints, undefined, body.aliases).coef !== 0) refuse();
     }
+    // rows of arrays of views: a temporary each; the array neither a view of the loop nor assigned in it, nor changed
+    // by code an opaque operation runs; the row's index variables tested as the indices' are
+    const rows: RangePlan['rows'] = [];
+    const rowIds = new Map<string, E.Identifier>();
+    for (const a of body.accesses) {
+      if (a.row === undefined) continue;
+      if (body.opaque.length > 0) refuse();
+      let r = rows.find((x) => `${x.x}[${x.e}]` === a.view);
+      if (r === undefined) {
+        r = { temp: tempIn(loop.scope), x: a.row.x.name, e: a.row.text };
+        rows.push(r);
+      }
+      a.view = r.temp;
+      identifiers(a.row.e, rowIds, a.aliases ?? body.aliases);
+    }
     const views = [...new Set(body.accesses.map((a) => a.view))];
+    for (const r of rows) if (views.includes(r.x)) refuse();
     const counters = countersOf(body, h.j);
     for (const a of body.accesses)
       if (a.counter === undefined) affine(a.node, h.j, J, ints, undefined, a.aliases ?? body.aliases);
-    const fixed = new Set([h.j, ...views, ...ints, ...his, ...lengths.keys()]);
+    const fixed = new Set([h.j, ...views, ...ints, ...his, ...lengths.keys(), ...rows.map((r) => r.x)]);
     const ids = new Map<string, E.Identifier>();
     identifiers(h.lo, ids);
     identifiers(h.hi, ids);
     if (skip) for (const e of [skip.a, skip.k]) identifiers(e, ids, body.aliases);
     for (const a of body.accesses)
       if (a.counter === undefined) identifiers(a.node, ids, a.aliases ?? body.aliases);
+    for (const [name, id] of rowIds) ids.set(name, id);
     for (const name of body.declared) if (fixed.has(name)) refuse();
     for (const name of body.assigned) if (fixed.has(name) || body.constants.has(name)) refuse();
     // a called function's object is read once, by the guard: the body may not change it
@@ -791,12 +857,18 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       if (b === null || (assigned && b.fixed)) refuse();
       bindings.set(id.name, b as { statement: E.Statement & N; fixed: boolean });
     };
-    for (const a of body.accesses) local(a.member.object as E.Identifier);
+    for (const a of body.accesses) local(a.row?.x ?? (a.member.object as E.Identifier));
     for (const [name, id] of ids) if (name !== h.j) local(id);
     for (const id of lengths.values()) local(id);
     const numbers = new Set<string>([...ids.keys()].filter((n) => n !== h.j));
     for (const [name, id] of body.free) {
-      if (name === h.j || views.includes(name) || body.declared.has(name) || body.constantNames.has(name))
+      if (
+        name === h.j ||
+        views.includes(name) ||
+        rows.some((r) => r.x === name) ||
+        body.declared.has(name) ||
+        body.constantNames.has(name)
+      )
         continue;
       local(id, body.assigned.has(name));
       numbers.add(name);
@@ -835,6 +907,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       aliases: body.aliases,
       constants: [...body.constantNames.values()],
       bindings: [...new Set([...bindings.values()].map((b) => b.statement))],
+      rows,
       covered: loose,
       nested: body.nested,
       opaque: body.opaque,
@@ -856,8 +929,22 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const keep = plan.syncs === null ? '' : `, ${keepSyncs(plan.syncs)}`;
   // the module's bindings it reads, out of their temporal dead zone first; else every access takes its own check
   const ready = declaredTest(rw, plan.bindings);
-  const when = (guard: string) =>
-    ready === '' ? guard : `${ready} ? ${guard} : ${plan.covered ? 0 : false}`;
+  const none = plan.covered ? 0 : false;
+  // rows of arrays of views (`Hooks.row`), read after the tests that make their indices numbers, the loop's other
+  // views tested to be views (an array there could be the rows' array, its elements then written plain)
+  const rows =
+    plan.rows.length === 0
+      ? ''
+      : `${[...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('')}${plan.views
+          .filter((v) => !plan.rows.some((r) => r.temp === v))
+          .map((v) => `${HOOKS_GLOBAL}.isView(${v}) && `)
+          .join(
+            '',
+          )}${plan.rows.map((r) => `(${r.temp} = ${HOOKS_GLOBAL}.row(${r.x}, ${r.e})) !== null`).join(' && ')}`;
+  const when = (guard: string) => {
+    const g = rows === '' ? guard : `${rows} ? ${guard} : ${none}`;
+    return ready === '' ? g : `${ready} ? ${g} : ${none}`;
+  };
   if (sites.includes(null))
     return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : 0` : unshared)}${keep}`;
   const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');

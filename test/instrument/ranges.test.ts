@@ -138,6 +138,17 @@ const RANGED: Record<
     }`,
     args: ([g]) => [g, 6, 2],
   },
+  'a red-black sweep over the rows of an array of views (g[i][j], g[i - 1][j]: Hooks.row reads each row)': {
+    fn: `function sweep(g, n, c) {
+      for (let i = 1; i < n - 1; i++)
+        for (let j = 1 + ((i + c) & 1); j < n - 1; j += 2)
+          g[i][j] = 0.25 * (g[i - 1][j] + g[i + 1][j] + g[i][j - 1] + g[i][j + 1]) + 0.5 * g[i][j];
+      return g[2][3];
+    }`,
+    args: (rows) => [rows, 6, 1],
+    views: 6,
+    spans: 4,
+  },
   'LUFact daxpy (compound assignment)': {
     fn: `function update(a, n, k, j) {
       const colk = k * n;
@@ -424,6 +435,43 @@ describe('range checks: loops that take them', () => {
       assert.equal(ranged.spans, c.spans ?? 1);
     });
 
+  test('rows that cannot be read without running code, or that are views, take the per-access checks', () => {
+    const fn = `function sum(g, n, i) { let s = 0; for (let j = 0; j < n; j++) s += g[i][j]; return s; }`;
+    const run = (code: string, g: unknown): unknown => {
+      try {
+        return (runInThisContext(code) as (g: unknown, n: number, i: number) => number)(g, 8, 1);
+      } catch (e) {
+        return (e as Error).name;
+      }
+    };
+    const [a] = views(1, 8);
+    const getter = [a, a];
+    Object.defineProperty(getter, 1, { get: () => a });
+    const hole = [a];
+    hole[2] = a;
+    for (const [name, g] of [
+      ['a Proxy', new Proxy([a, a], {})],
+      ['a getter', getter],
+      ['a hole', hole],
+      ['a view (its element is a number)', new Float64Array(new SharedArrayBuffer(16))],
+    ] as const) {
+      named = new Map([[a, 'a']]);
+      seen = new Set();
+      spans = 0;
+      ranged = true;
+      const out = run(compile(fn), g);
+      assert.equal(spans, 0, name);
+      assert.deepEqual(out, run(`(${fn})`, g), name);
+      // each element read checked; of the view, its element g[1], a read of shared memory, is
+      const expected = name.startsWith('a view')
+        ? ['R ? 1']
+        : name === 'a hole'
+          ? []
+          : [0, 1, 2, 3, 4, 5, 6, 7].map((k) => `R a ${k}`);
+      assert.deepEqual([...seen].sort(), expected, name);
+    }
+  });
+
   test('a loop over views that are not shared does not call span', () => {
     const f = runInThisContext(
       compile(`function fill(a, n) { for (let j = 0; j < n; j++) a[j] = j; return a; }`),
@@ -585,6 +633,9 @@ const PER_ACCESS: Record<string, string> = {
   'a parity skip with an else': `function f(a, n) { for (let j = 0; j < n; j++) { if (j % 2 === 0) continue; else a[j] = 2; a[j] = 1; } }`,
   "a parity skip of an element's value": `function f(a, b, n) { for (let j = 0; j < n; j++) { if (b[j] % 2 === 0) continue; a[j] = 1; } }`,
   'a parity skip whose colour the body assigns': `function f(a, n) { let c = 0; for (let j = 0; j < n; j++) { if (j % 2 !== c) continue; a[j] = 1; c = 1; } }`,
+  'a row indexed by the loop variable (g[j][i]: a column across rows)': `function f(g, n, i) { for (let j = 0; j < n; j++) g[j][i] = 1; }`,
+  'a row of an array the loop also accesses as a view': `function f(g, n, i) { let s = 0; for (let j = 0; j < n; j++) s += g[i][j] + g[0]; return s; }`,
+  'a row of an array the loop assigns': `function f(g, n, i) { for (let j = 0; j < n; j++) { g[i][j] = 1; g = [g[1]]; } }`,
   'a counter the body declares, also assigned otherwise': `function f(a, n) { for (let j = 0; j < n; j++) { let c = 0; a[c++] = 1; c = 5; a[c] = 2; } }`,
 };
 

@@ -1,0 +1,36 @@
+// expect: race
+// idiom: a range-checked loop over a row of an array of row views (`g[r][j]`, see range-loop-row-views.mjs), racing: worker
+// a writes element 40 (row 2, element 8) unordered; worker b's loop over row 2 reads it: the range check would report
+// a race, so the loop runs its per-access checks, which throw there under --on-race=throw, after the elements before
+// it were summed.
+import { workers } from './sched.mjs';
+
+const N = 16;
+const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
+  a: new Float64Array(new SharedArrayBuffer(8 * 4 * N)).fill(1),
+}));
+const g = Array.from({ length: 4 }, (_, r) => a.subarray(r * N, r * N + N));
+let sum = 0;
+
+/** Adds row r's elements to sum. */
+function add(r) {
+  for (let j = 0; j < N; j++) sum += g[r][j]; // race
+}
+
+if (main) {
+  await joined;
+} else if (i === 0) {
+  at(0, () => {
+    a[40] = 5; // race
+  });
+} else {
+  at(1, () => {
+    try {
+      add(2);
+    } catch (e) {
+      if (e?.name !== 'DataRaceException') throw e;
+      if (sum !== 8) throw new Error(`thrown before element 39 was summed: ${sum}`);
+      console.log('DataRaceException at element 40');
+    }
+  });
+}
