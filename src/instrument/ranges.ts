@@ -629,12 +629,8 @@ class Body {
         counter,
       };
     }
-    const named = new Map<string, E.Identifier>(); // aliases included: each used after its declaration
-    identifiers(m.property, named);
-    for (const id of named.values()) this.constantOf(id);
-    const { text, coef, by } = affine(m.property, this.j, J, new Set(), undefined, this.aliases);
+    const { text, coef, by } = this.affineIndex(m.property);
     this.use(m.object as E.Identifier);
-    for (const id of named.keys()) this.uses.push({ name: id, pos: (m.property as N).start });
     return {
       member: m as E.MemberExpression & N,
       view,
@@ -644,6 +640,20 @@ class Body {
       by,
       node: m.property as E.Expression,
     };
+  }
+
+  /**
+   * The index `e` of an element access in the grammar of {@link affine} (else refuses), its variables used where it
+   * is (aliases included: each used after its declaration), the module constants among them standing for their
+   * literals.
+   */
+  private affineIndex(e: E.Node): ReturnType<typeof affine> {
+    const named = new Map<string, E.Identifier>();
+    identifiers(e, named);
+    for (const id of named.values()) this.constantOf(id);
+    const index = affine(e, this.j, J, new Set(), undefined, this.aliases);
+    for (const id of named.keys()) this.uses.push({ name: id, pos: (e as N).start });
+    return index;
   }
 
   /**
@@ -658,18 +668,10 @@ class Body {
       refuse();
     const row = o as E.MemberExpression;
     const x = unparen(row.object) as E.Identifier & N;
-    const named = new Map<string, E.Identifier>();
-    identifiers(row.property, named);
-    for (const id of named.values()) this.constantOf(id);
-    const e = affine(row.property, this.j, J, new Set(), undefined, this.aliases);
+    const e = this.affineIndex(row.property);
     if (e.coef !== 0) refuse();
     this.use(x);
-    for (const id of named.keys()) this.uses.push({ name: id, pos: (row.property as N).start });
-    const named2 = new Map<string, E.Identifier>();
-    identifiers(m.property, named2);
-    for (const id of named2.values()) this.constantOf(id);
-    const { text, coef, by } = affine(m.property, this.j, J, new Set(), undefined, this.aliases);
-    for (const id of named2.keys()) this.uses.push({ name: id, pos: (m.property as N).start });
+    const { text, coef, by } = this.affineIndex(m.property);
     return {
       member: m as E.MemberExpression & N,
       view: `${x.name}[${e.text}]`,
@@ -930,12 +932,13 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   // the module's bindings it reads, out of their temporal dead zone first; else every access takes its own check
   const ready = declaredTest(rw, plan.bindings);
   const none = plan.covered ? 0 : false;
+  const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
   // rows of arrays of views (`Hooks.row`), read after the tests that make their indices numbers, the loop's other
   // views tested to be views (an array there could be the rows' array, its elements then written plain)
   const rows =
     plan.rows.length === 0
       ? ''
-      : `${[...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('')}${plan.views
+      : `${typed}${plan.views
           .filter((v) => !plan.rows.some((r) => r.temp === v))
           .map((v) => `${HOOKS_GLOBAL}.isView(${v}) && `)
           .join(
@@ -947,7 +950,6 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   };
   if (sites.includes(null))
     return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : 0` : unshared)}${keep}`;
-  const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
   const lo0 = affine(plan.lo, plan.j, J, new Set(), new Map()).text;
   const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
   // with a parity skip, the loop of the iterations that run the rest of the body: from the guard's temporary on,

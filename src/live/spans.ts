@@ -313,7 +313,7 @@ export class Spans {
   /**
    * Takes a plan of the loop `m` of `count` iterations with access list `list` (`n` accesses), when one has its shape
    * (`./span-plans.ts`): each of its intervals shifted, as {@link group} would derive them. @returns whether one was
-   * taken (else no run or hull is left).
+   * taken (else nothing was done).
    */
   private planned(m: SiteFunction, count: number, list: readonly unknown[], n: number): boolean {
     const plans = this.plans;
@@ -324,33 +324,43 @@ export class Spans {
         plans.used(i);
         return true;
       }
-      this.nRuns = 0;
-      this.hulls.length = 0;
     }
     return false;
   }
 
   /**
    * The intervals of plan `p` shifted by `d` indices ({@link elements}), with the hull of each group. @returns false,
-   * part done, when a group's lanes would differ (`d` not a multiple of its `per`) or an interval would leave its
-   * view's elements (deriving would clamp it).
+   * having done nothing, when a group's lanes would differ (`d` not a multiple of its `per`: a matrix's next column)
+   * or an interval would leave its view's elements (deriving would clamp it): all are tested first.
    */
   private replay(p: LoopPlan, d: number): boolean {
     const calls = p.calls;
     const groups = p.groups;
-    let c = 0;
-    for (let g = 0; g < groups.length; g += 2) {
+    for (let g = 0, c = 0; g < groups.length; g += 2) {
+      const v = this.views[groups[g]] as SpanView;
+      for (const end = groups[g + 1]; c < end; c += CALL) {
+        const per = calls[c + 5];
+        if (d % per !== 0) return false;
+        const to = calls[c + 2] + d / per;
+        if (calls[c + 1] + d / per < 0 || to > Math.floor((v.len - 1 - calls[c + 6]) / per) + 1) return false;
+      }
+    }
+    for (let g = 0, c = 0; g < groups.length; g += 2) {
       const v = this.views[groups[g]] as SpanView;
       this.low = Number.POSITIVE_INFINITY;
       this.high = Number.NEGATIVE_INFINITY;
       for (const end = groups[g + 1]; c < end; c += CALL) {
         const per = calls[c + 5];
-        const lane = calls[c + 6];
-        if (d % per !== 0) return false;
-        const from = calls[c + 1] + d / per;
-        const to = calls[c + 2] + d / per;
-        if (from < 0 || to > Math.floor((v.len - 1 - lane) / per) + 1) return false;
-        this.elements(calls[c], from, to, calls[c + 3] === 1, calls[c + 4], per, lane);
+        const s = d / per;
+        this.elements(
+          calls[c],
+          calls[c + 1] + s,
+          calls[c + 2] + s,
+          calls[c + 3] === 1,
+          calls[c + 4],
+          per,
+          calls[c + 6],
+        );
       }
       if (this.low < this.high) this.hulls.push(v.id, this.low, this.high);
     }
