@@ -8,8 +8,8 @@
  * worker threads, 10,000 variables, 100 locks, no volatiles, ~80% of the accesses thread-local, shared data
  * lock-protected or read-only, rare races; integer locations), once, into bench/out/ (gitignored), and reused.
  * Per size and repetition the commands alternate, in an order rotated each repetition (bench/timing.ts `rotation`) —
- * `goldilocks check FILE` (dist/cli/main.js, the user's command,
- * default text report), the same of the `--base` revision's build if given (bench/revision.ts), then `java -cp …
+ * `goldilocks check FILE` (the package's `bin`, dist/cli/main.cjs, the user's command; default text report), the
+ * same of the `--base` revision's build if given (its own `bin`: bench/revision.ts), then `java -cp …
  * HBEpoch -f std -p FILE` (its default verbosity: the location of each racy event) — so that a change in the
  * machine's load falls on all of them alike; the medians are printed as a Markdown table: wall seconds, processor
  * seconds (user + system, all threads: what a loaded host changes less than the wall time) and peak RSS (both from
@@ -33,7 +33,7 @@
  * commons-cli; without it, or if it is absent, the RAPID column is skipped, saying so.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -142,11 +142,15 @@ const { cp, why } = rapidClassPath(values.rapid);
 if (why) process.stderr.write(`RAPID skipped: ${why} (see --help)\n`);
 if (!hasTime) process.stderr.write('peak RSS not measured: /usr/bin/time (GNU time) is absent\n');
 
+/** The `goldilocks` executable of the checkout at `root`: its package.json `bin` (what an installed copy runs). */
+const executable = (root: string): string =>
+  path.join(root, JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).bin.goldilocks as string);
+
 const tools: { name: string; cmd: string; args: (f: string) => string[]; races: (o: string) => Races }[] = [
   {
     name: 'goldilocks check',
     cmd: process.execPath,
-    args: (f) => [path.join(ROOT, 'dist', 'cli', 'main.js'), 'check', f],
+    args: (f) => [executable(ROOT), 'check', f],
     races: goldilocksRaces,
   },
 ];
@@ -155,7 +159,7 @@ if (values.base) {
   tools.push({
     name: `goldilocks check (base ${sha.slice(0, 7)})`,
     cmd: process.execPath,
-    args: (f) => [path.join(dist, 'cli', 'main.js'), 'check', f],
+    args: (f) => [executable(path.dirname(dist)), 'check', f],
     races: goldilocksRaces,
   });
 }
@@ -224,14 +228,10 @@ for (const n of sizes) {
   if (cp && n <= variablesMax) {
     // the racy variables, compared: goldilocks' JSON report against RAPID's -v 1 lines (one more run each, untimed)
     process.stderr.write(`${n} events: comparing the racy variables (RAPID -v 1)\n`);
-    const j = spawnSync(
-      process.execPath,
-      [path.join(ROOT, 'dist', 'cli', 'main.js'), 'check', '--json', file],
-      {
-        maxBuffer: 1 << 28,
-        encoding: 'utf8',
-      },
-    );
+    const j = spawnSync(process.execPath, [executable(ROOT), 'check', '--json', file], {
+      maxBuffer: 1 << 28,
+      encoding: 'utf8',
+    });
     const ours = new Set<string>(JSON.parse(j.stdout).racyVariables);
     const theirs = rapidVariables(
       timed(values.java, [...tools[tools.length - 1].args(file), '-v', '1']).stdout,

@@ -15,7 +15,7 @@
  * - `dist/node/loader.js`, in every loader-hooks thread: the ESM loader hooks, the hooks and the transform, as one ES
  *   module (npm packages left out).
  * - `dist/cli/check-bundle.js`, for `goldilocks check` (issue 24 §3, its start-up): the wiring, the check, the readers,
- *   detectors and reports, and the npm packages they use, as one CommonJS script that `dist/cli/main.js` compiles with
+ *   detectors and reports, and the npm packages they use, as one CommonJS script that `dist/cli/main.cjs` compiles with
  *   V8's code cache (`dist/node/code-cache.js`); each module keeps its own `import.meta.url`, `import()` of a
  *   built-in is a `require` (V8 drops a script's `import()` callback when it is given `cachedData`), and `import()` of
  *   a module in the bundle a static import, so that no module is initialized lazily ({@link staticImports}).
@@ -24,8 +24,11 @@
  * - `dist/node/code-cache.cjs`: `dist/node/code-cache.js` and the modules it imports as one CommonJS module, which a
  *   parser thread's first line `require`s (`startWorker` of `src/trace/parser-start.ts`): an `import()` there would start
  *   the thread's ES module loader and load three modules through it before the thread could parse (issue 24 §3: about
- *   24 M instructions of a parser thread's start, counted with cachegrind); `dist/cli/main.js` requires it too, to
+ *   24 M instructions of a parser thread's start, counted with cachegrind); `dist/cli/main.cjs` requires it too, to
  *   load `check`'s bundle (about 8 M instructions less than importing its ES modules).
+ * - `dist/cli/prestart.cjs`: `dist/cli/prestart.js` and the modules it loads (`trace/reading.js`, and
+ *   `trace/parser-start.js` when it starts a thread) as one CommonJS module, which `dist/cli/main.cjs` requires first
+ *   for `check`, so that it starts the parser thread without starting Node's ES module loader (`src/cli/main.cts`).
  *
  * No source maps, here nor from `tsc` (tsconfig.json): the runtime turns Node's source maps on in every thread
  * (`dist/node/setup.js`), and Node then reads and decodes the map of each module as it loads it: 15–40 ms of each
@@ -199,6 +202,20 @@ writeOutputs(
       js: `${LOADER_MARK}\n'use strict';\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;`,
     },
     outfile: path.join(NODE, 'code-cache.cjs'),
+  }),
+);
+// what the executable (`dist/cli/main.cjs`) requires first for `check`: `prestart.js` and the modules it loads, as
+// CommonJS, so that no ES module loader starts; each module keeps its own `import.meta.url` (parser-start.js finds the
+// parser threads' modules beside it)
+writeOutputs(
+  await build({
+    ...CODE_CACHED,
+    entryPoints: [path.join(CLI, 'prestart.js')],
+    plugins: [ownImportMetaUrl(CLI)],
+    banner: {
+      js: `${LOADER_MARK}\n'use strict';\nconst ${IMPORT_META_URL} = require('node:url').pathToFileURL(__filename).href;`,
+    },
+    outfile: path.join(CLI, 'prestart.cjs'),
   }),
 );
 // `check`'s parser threads, each started by dist/node/code-cache.cjs's runWorker (npm packages: none)

@@ -22,6 +22,9 @@ import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK, EXIT_PIPE, OPTIMIZATIONS, VERSION }
 import type { RunFlags } from './run.js';
 import { choice, integerAtLeast, integerAtMost, misuseLine, UsageError } from './usage.js';
 
+/** The exit code of a write to a closed pipe, for the executable's handler of the stream's errors (`./main.cts`). */
+export { EXIT_PIPE };
+
 export async function main(argv: string[]): Promise<number> {
   let code = EXIT_OK;
   const program = new Command('goldilocks')

@@ -154,3 +154,48 @@ describe('start-up: a check loads what its input and options need (issue 21 §4)
     for (const f of READING_THREADS) assert.ok(!files.includes(f), `${f} loaded:\n${files.join('\n')}`);
   });
 });
+
+/** The executable of package.json `bin` (src/cli/main.cts), which `dist/cli/main.js` (the tests' CLI) runs too. */
+const BIN = join(ROOT, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).bin.goldilocks as string);
+/** A CommonJS preload (`--require`: it starts no ES module loader itself) that says whether Node's did start. */
+const ESM_PROBE = tempFile(
+  'esm-probe.cjs',
+  "const loaded = () => process.moduleLoadList.includes('NativeModule internal/modules/esm/translators');\n" +
+    "process.on('exit', () => require('node:fs').writeSync(2, 'esm loader: ' + loaded() + '\\n'));\n",
+);
+/** 9 MiB of events: a file `check` reads in a parser thread, started by the executable before the check loads. */
+const LARGE = tempFile(
+  'large.std',
+  Array.from(
+    { length: 500_000 },
+    (_, i) => `T${i % 4}|${i % 3 === 0 ? 'r' : 'w'}(v${i % 1000})|${i % 100}\n`,
+  ).join(''),
+);
+
+/** `check --json` of `trace` by `cli` under {@link ESM_PROBE}: whether the ES module loader started, and the report. */
+function probed(cli: string, trace: string): { esm: string; report: string } {
+  const r = spawnSync(process.execPath, ['--require', ESM_PROBE, cli, 'check', '--json', trace], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const report = JSON.stringify(JSON.parse(r.stdout), (k, v) =>
+    /^(timeMs|eventsPerSecond)$/.test(k) ? undefined : v,
+  );
+  return { esm: /esm loader: (\w+)/.exec(r.stderr)?.[1] ?? r.stderr, report };
+}
+
+describe('start-up: the executable checks without starting an ES module loader (issue 24 §3)', () => {
+  for (const [name, trace] of [
+    ['a small trace', tempFile('race.std', 'T0|w(x)|1\nT1|w(x)|2\n')],
+    ['a trace read by a parser thread', LARGE],
+  ])
+    it(name, () => {
+      const bin = probed(BIN, trace);
+      assert.equal(bin.esm, 'false');
+      // the probe tells: through dist/cli/main.js, an ES module, the loader starts; the report is the same
+      const viaModule = probed(CLI, trace);
+      assert.equal(viaModule.esm, 'true');
+      assert.equal(bin.report, viaModule.report);
+    });
+});

@@ -92,8 +92,8 @@ describe("goldilocks check's parser thread loads no ES module", () => {
     });
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /Module\._load REQUEST \S*code-cache\.cjs parent: \[worker eval\]/);
-    // the calling thread requires it too (cli/main.ts), so no ES module loader stores dist/node/code-cache.js
-    assert.match(r.stderr, /Module\._load REQUEST \S*code-cache\.cjs parent: \S*\/dist\/cli\/main\.js/);
+    // the calling thread requires it too (cli/main.cts), so no ES module loader stores dist/node/code-cache.js
+    assert.match(r.stderr, /Module\._load REQUEST \S*code-cache\.cjs parent: \S*\/dist\/cli\/main\.cjs/);
     assert.doesNotMatch(r.stderr, /Storing \S*\/dist\/node\/code-cache\.js /);
   });
 });
