@@ -1,7 +1,7 @@
 /**
  * `goldilocks check`: checks a trace with one or more detectors (`../check.ts`) and prints their reports as text
  * or JSON (`../report/report.ts`; schema docs/REPORT.md), with a progress bar on a terminal for inputs of 8 MiB
- * or more. Loaded by `./main.ts` when the command runs.
+ * or more. Loaded by `./main.cts` when the command runs.
  */
 import { statSync } from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * `goldilocks convert`: rewrites a trace in RAPID STD, the extended format or the binary format
- * (docs/FORMATS.md), as it is read. Loaded by `./main.ts` when the command runs.
+ * (docs/FORMATS.md), as it is read. Loaded by `./main.cts` when the command runs.
  */
 import { closeSync, openSync } from 'node:fs';
 import { TraceError } from '../model/errors.js';

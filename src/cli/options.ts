@@ -1,5 +1,5 @@
 /**
- * What the commands' wiring (`./main.ts`) shares with their implementations (`./check.ts`, `./convert.ts`,
+ * What the commands' wiring (`./main.cts`) shares with their implementations (`./check.ts`, `./convert.ts`,
  * `./run.ts`, each loaded only when its command runs): the version, the exit codes and the optimizations of
  * `check --disable`. Constants only, so that `goldilocks --help` loads none of the commands (issue 21 §4).
  */

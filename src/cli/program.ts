@@ -2,7 +2,7 @@
  * The `goldilocks` command line: commander wiring of the commands `check`, `convert`, `run` and `jumble` and their exit
  * codes (`./options.ts`). Each command's implementation (`./check.ts`, `./convert.ts`, `./run.ts`) is imported
  * when it runs, so that a command, or `--help`, loads only what it uses (issue 21 §4; `npm run bench:start`). Loaded by
- * `./main.ts`, the executable, once it has started `check`'s parser thread (`./prestart.ts`).
+ * `./main.cts`, the executable, once it has started `check`'s parser thread (`./prestart.ts`).
  */
 import { Command, Option } from 'commander';
 import { DETECTORS } from '../detectors/names.js';

@@ -1,7 +1,7 @@
 /**
  * Loads the build's bundles with V8's code cache: the thread's set-up (`./setup.ts`) for `./register.ts`, in every
  * thread that runs user code ({@link setUp}); `goldilocks check`'s code (`../cli/check-bundle.ts`, for
- * `../cli/main.ts`); its parser threads' (`../trace/parse-worker.ts`, `../trace/split-worker.ts`: {@link runWorker}).
+ * `../cli/main.cts`); its parser threads' (`../trace/parse-worker.ts`, `../trace/split-worker.ts`: {@link runWorker}).
  * The build writes each as one CommonJS script over the module `tsc` wrote at its entry (`scripts/bundle.ts`; its
  * first line is {@link BUNDLE_MARK}); a build of `tsc` alone leaves the ES modules, which are then loaded as they are.
  *
@@ -106,7 +106,7 @@ export function loadBundle<T>(url: URL, dir: string | null): LoadedBundle<T> | u
 
 /**
  * {@link loadBundle} of the bundle at `url` in the cache's directory ({@link cacheDirectory}; without it when it is
- * off): `goldilocks check`'s (`../cli/main.ts`) and the parser threads' ({@link runWorker}).
+ * off): `goldilocks check`'s (`../cli/main.cts`) and the parser threads' ({@link runWorker}).
  * @throws what the bundle's top-level code throws.
  */
 export function loadCachedBundle<T>(url: URL): LoadedBundle<T> | undefined {
