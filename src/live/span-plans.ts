@@ -132,6 +132,33 @@ export class LoopPlans {
     this.last = (this.last + i) % PLANS;
   }
 
+  /**
+   * Does the loop `m` of `count` iterations with access list `list` (`n` accesses), which no plan fits, have the
+   * relative first indices of the last loop no plan fitted, the same site function and iterations (a loop shifted,
+   * whose plan may be taken next time)? Only then is a plan derived into {@link fresh}: a loop whose accesses move
+   * apart from call to call (a matrix product's `a[i * n + k]` and column `b[k * n + j]`, `j` its caller's) would pay
+   * for recording a plan no loop takes.
+   */
+  repeats(m: SiteFunction, count: number, list: readonly unknown[], n: number): boolean {
+    const last = this.lastFirsts;
+    let same = m === this.lastM && count === this.lastCount && last.length === n;
+    const first = list[2] as number;
+    last.length = n;
+    for (let k = 0, x = 2; k < n; k++, x += FIELDS) {
+      const d = (list[x] as number) - first;
+      if (last[k] !== d) {
+        same = false;
+        last[k] = d;
+      }
+    }
+    this.lastM = m;
+    this.lastCount = count;
+    return same;
+  }
+  private lastM: SiteFunction | null = null;
+  private lastCount = -1;
+  private readonly lastFirsts: number[] = [];
+
   /** The plan to derive a new one into: the one used least recently, then marked as used last. */
   fresh(): LoopPlan {
     this.last = (this.last + PLANS - 1) % PLANS;

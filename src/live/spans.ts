@@ -288,20 +288,20 @@ export class Spans {
     const hulls = this.hulls;
     hulls.length = 0;
     if (!this.planned(m, count, list, n)) {
-      const plan = this.plans.fresh();
-      plan.start(m, count, list, n, this.shapes);
+      const plan = this.plans.repeats(m, count, list, n) ? this.plans.fresh() : null;
+      plan?.start(m, count, list, n, this.shapes);
       this.plan = plan;
       for (let k = 0; k < n; k++) {
         const g = list[FIELDS * k + 1];
         let seen = views[k] === undefined;
         for (let x = 0; x < k && !seen; x++) seen = list[FIELDS * x + 1] === g;
         if (!seen && !this.group(m, list, k, count)) {
-          plan.drop();
+          plan?.drop();
           this.plan = null;
           return false;
         }
       }
-      if (plan.clamped) plan.drop();
+      if (plan?.clamped) plan.drop();
       this.plan = null;
     }
     for (let a = 0; a < hulls.length; a += 3)
