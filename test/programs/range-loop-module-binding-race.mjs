@@ -3,7 +3,7 @@
 // range-loop-module-binding.mjs), racing: worker a writes element 40 unordered; worker b's loop over rows 2–3 reads
 // it: the range check would report a race, so the loop runs its per-access checks, which throw there under
 // --on-race=throw, after the elements before it were summed.
-import { workers } from './sched.mjs';
+import { stopsAtRace, workers } from './sched.mjs';
 
 const N = 16;
 const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
@@ -23,13 +23,13 @@ if (main) {
     a[40] = 5; // race
   });
 } else {
-  at(1, () => {
-    try {
-      rows(2, 4);
-    } catch (e) {
-      if (e?.name !== 'DataRaceException') throw e;
-      if (sums[2] !== 8) throw new Error(`thrown before element 39 was summed: ${sums[2]}`);
-      console.log('DataRaceException at element 40');
-    }
-  });
+  at(1, () =>
+    stopsAtRace(
+      () => rows(2, 4),
+      () => {
+        if (sums[2] !== 8) throw new Error(`thrown before element 39 was summed: ${sums[2]}`);
+      },
+      'element 40',
+    ),
+  );
 }

@@ -3,7 +3,7 @@
 // a writes element 40 (row 2, element 8) unordered; worker b's loop over row 2 reads it: the range check would report
 // a race, so the loop runs its per-access checks, which throw there under --on-race=throw, after the elements before
 // it were summed.
-import { workers } from './sched.mjs';
+import { stopsAtRace, workers } from './sched.mjs';
 
 const N = 16;
 const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
@@ -24,13 +24,13 @@ if (main) {
     a[40] = 5; // race
   });
 } else {
-  at(1, () => {
-    try {
-      add(2);
-    } catch (e) {
-      if (e?.name !== 'DataRaceException') throw e;
-      if (sum !== 8) throw new Error(`thrown before element 39 was summed: ${sum}`);
-      console.log('DataRaceException at element 40');
-    }
-  });
+  at(1, () =>
+    stopsAtRace(
+      () => add(2),
+      () => {
+        if (sum !== 8) throw new Error(`thrown before element 39 was summed: ${sum}`);
+      },
+      'element 40',
+    ),
+  );
 }

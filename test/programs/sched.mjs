@@ -162,6 +162,26 @@ export function peekFloat64(a) {
 }
 
 /**
+ * Runs `f`, a racy loop: under `--on-race=throw` it stops with a DataRaceException at the racing access, after
+ * which `check` tests what ran before it and the program prints `DataRaceException at ${what}`; under plain node, or
+ * when races are only reported, it runs to its end.
+ *
+ * @param {() => unknown} f the racy loop.
+ * @param {() => void} check throws when the accesses before the race did not all run.
+ * @param {string} what the racing access, as printed.
+ * @throws {Error} an error of `f` that is not a DataRaceException, or of `check`.
+ */
+export function stopsAtRace(f, check, what) {
+  try {
+    f();
+  } catch (e) {
+    if (e?.name !== 'DataRaceException') throw e;
+    check();
+    console.log(`DataRaceException at ${what}`);
+  }
+}
+
+/**
  * Runs `f`, which must throw an instance of `type` (the programs whose loop is expected to stop in an exception).
  *
  * @param {() => unknown} f the code expected to throw.
