@@ -933,8 +933,9 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const ready = declaredTest(rw, plan.bindings);
   const none = plan.covered ? 0 : false;
   const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
-  // rows of arrays of views (`Hooks.row`), read after the tests that make their indices numbers, the loop's other
-  // views tested to be views (an array there could be the rows' array, its elements then written plain)
+  // rows of arrays of views (`Hooks.row`), read after the tests that make their indices numbers, each tested to be a
+  // view, as are the loop's other views: an array there could be the rows' array (or hold it), its elements then
+  // written plain, and the later iterations would read other rows than the ones checked
   const rows =
     plan.rows.length === 0
       ? ''
@@ -943,7 +944,7 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
           .map((v) => `${HOOKS_GLOBAL}.isView(${v}) && `)
           .join(
             '',
-          )}${plan.rows.map((r) => `(${r.temp} = ${HOOKS_GLOBAL}.row(${r.x}, ${r.e})) !== null`).join(' && ')}`;
+          )}${plan.rows.map((r) => `${HOOKS_GLOBAL}.isView(${r.temp} = ${HOOKS_GLOBAL}.row(${r.x}, ${r.e}))`).join(' && ')}`;
   const when = (guard: string) => {
     const g = rows === '' ? guard : `${rows} ? ${guard} : ${none}`;
     return ready === '' ? g : `${ready} ? ${g} : ${none}`;
