@@ -79,6 +79,7 @@ import { Access, Info, Pair, Shared, sameList } from './records.js';
 import { siteAt } from './site-vectors.js';
 import {
   firstWord,
+  headIn,
   headOf,
   isRecordMark,
   isSplit,
@@ -432,16 +433,7 @@ export class Shadow extends PendingPages {
             mark === PAIRED && ((step & 1) === 0 || (step === 1 && (w & 7) === 0 && end > w + 1));
           const shared = uniform || paired ? heap[page + SHARED_SLOT] : 0;
           const word = uniform ? firstWord(page) : w;
-          // headOf, inline (a column's words: one page each)
-          const k = word & 7;
-          const head =
-            mark === PAIRED
-              ? heap[page + SHARED_SLOT] + Pair.EVEN + (k & 1)
-              : k === 0
-                ? page + 1
-                : mark > 0
-                  ? mark + k
-                  : 0;
+          const head = headIn(heap, page, mark, word & 7); // the marker read above (a column's words: one page each)
           const both = paired && step === 1;
           // the same list: the same Infos
           const own =

@@ -72,12 +72,21 @@ const TABLE_END = 2 ** 30;
  */
 export function headOf(heap: Int32Array, word: number): number {
   const page = lockOf(word);
-  const k = word & 7;
-  const mark = heap[page + MARK]; // in the cache line of the head
-  if (mark === PAIRED) return heap[page + SHARED_SLOT] + Pair.EVEN + (k & 1);
-  if (k === 0) return page + 1;
-  return mark > 0 ? mark + k : 0;
+  return headIn(heap, page, heap[page + MARK], word & 7); // the marker: in the cache line of the head
 }
+
+/**
+ * {@link headOf} of word `k` (0–7) of page `page`, whose {@link MARK} the caller has read already (`mark`): a range
+ * check's page loop (`Shadow.accessRuns`), which tests the marker first.
+ */
+export const headIn = (heap: Int32Array, page: number, mark: number, k: number): number =>
+  mark === PAIRED
+    ? heap[page + SHARED_SLOT] + Pair.EVEN + (k & 1)
+    : k === 0
+      ? page + 1
+      : mark > 0
+        ? mark + k
+        : 0;
 
 /**
  * Allocates the zeroed word table of a buffer of `words` words: whole pages, 16-byte aligned.
