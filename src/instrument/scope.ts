@@ -111,14 +111,26 @@ export function loopLocal(rw: Rewriter, loop: Loop, id: E.Identifier, assigned =
 }
 
 /**
+ * The variable `id` names when it is declared once at the top level of the module, from the analysis of the whole
+ * program: an ES module's, or with `commonjs` also a CommonJS module's (the body of Node's wrapper function); else
+ * null (a script, whose top-level bindings are global; a shadowing binding, a direct `eval` or `with`).
+ */
+function topLevel(rw: Rewriter, id: E.Identifier, commonjs = false): Variable | null {
+  const { module } = rw.options;
+  if (!module && !(commonjs && rw.options.commonjs === true)) return null;
+  const v = referenceOf(rw, id, rw.program)?.resolved;
+  if (!v || v.tainted || v.defs.length !== 1 || v.scope.block.type !== 'Program') return null;
+  return v.scope.type === (module ? 'module' : 'function') ? v : null;
+}
+
+/**
  * The function declaration `id` names when it is one of the module's top-level functions that nothing assigns (a
  * module's bindings are not properties of the global object, and an importer cannot assign them: ECMA-262 §16.2.1.6),
  * from the analysis of the whole program; else null (a script, a shadowing binding, a direct `eval` or `with`).
  */
 export function moduleFunction(rw: Rewriter, id: E.Identifier): (E.FunctionDeclaration & N) | null {
-  if (!rw.options.module) return null;
-  const v = referenceOf(rw, id, rw.program)?.resolved;
-  if (!v || v.tainted || v.defs.length !== 1 || v.scope.type !== 'module') return null;
+  const v = topLevel(rw, id);
+  if (v === null) return null;
   const d = v.defs[0];
   if (d.type !== 'FunctionName' || v.references.some((r) => r.isWrite())) return null;
   return d.node as E.FunctionDeclaration & N;
@@ -151,12 +163,9 @@ export function moduleBinding(
   loop: Loop,
   id: E.Identifier,
 ): { statement: E.Statement & N; fixed: boolean } | null {
-  const { module, commonjs } = rw.options;
-  if (!module && commonjs !== true) return null;
   if (referenceOf(rw, id, loop.fn)?.resolved) return null; // the function's own, or its parameter
-  const v = referenceOf(rw, id, rw.program)?.resolved;
-  if (!v || v.tainted || v.defs.length !== 1 || v.scope.block.type !== 'Program') return null;
-  if (v.scope.type !== (module ? 'module' : 'function')) return null;
+  const v = topLevel(rw, id, true);
+  if (v === null) return null;
   const d = v.defs[0];
   if (d.type !== 'Variable') return null;
   const statement = rw.program.body.find(
@@ -174,9 +183,8 @@ export function moduleBinding(
  * temporal dead zone it throws, as the plain program would.
  */
 export function moduleConstant(rw: Rewriter, id: E.Identifier): E.Expression | null {
-  if (!rw.options.module) return null;
-  const v = referenceOf(rw, id, rw.program)?.resolved;
-  if (!v || v.tainted || v.defs.length !== 1 || v.scope.type !== 'module') return null;
+  const v = topLevel(rw, id);
+  if (v === null) return null;
   const d = v.defs[0];
   if (d.type !== 'Variable' || d.parent.kind !== 'const' || d.node.id.type !== 'Identifier') return null;
   const init = d.node.init;
