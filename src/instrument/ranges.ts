@@ -974,8 +974,9 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   });
   const initialized = plan.covered ? '' : initializedTest(rw, plan.constants);
   const skipped = plan.skip ? skipTest(plan, plan.skip, lo0, hi) : '';
+  // the typeof tests: before the rows' reads when there are rows, else here
   const check =
-    `${initialized}${typed}${builtinTests(plan)}${skipped}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${bounds}, ` +
+    `${initialized}${rows === '' ? typed : ''}${builtinTests(plan)}${skipped}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${bounds}, ` +
     `${step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
   // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
   return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`)}${keep}`;
