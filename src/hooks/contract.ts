@@ -196,13 +196,14 @@ export interface Hooks {
    */
   readonly peek: (o: unknown, p: string) => unknown;
   /**
-   * `row(o, k)`: the value of `o[k]` (`k` a number) if reading it runs no code (as {@link peek}: no Proxy on the
-   * prototype chain up to the first object with an own `k`, a data property) and `o` is not a view, else null. The
-   * range checks of `../instrument/ranges.ts` read with it, as their loop is entered, each row `X[e]` of a matrix
-   * held as an array of views that the loop accesses as `X[e][j]` (`e` without the loop's variable); null sends the
-   * loop to its per-access checks.
+   * `row(o, k)`: the value of `o[k]` (`k` a number, or a property's name) if reading it runs no code (as {@link
+   * peek}: no Proxy on the prototype chain up to the first object with an own `k`, a data property) and `o` is not a
+   * view, else null. The range checks of `../instrument/ranges.ts` read with it, as their loop is entered, each row
+   * `X[e]` of a matrix held as an array of views that the loop accesses as `X[e][j]` (`e` without the loop's
+   * variable), and each member view `O.p` it accesses as `O.p[j]` (`../instrument/member-views.ts`, `k` = "p"); null
+   * sends the loop to its per-access checks.
    */
-  readonly row: (o: unknown, k: number) => unknown;
+  readonly row: (o: unknown, k: number | string) => unknown;
   /**
    * `pure(() => o, ...names)`: whether {@link peek}`(o, p)` is one of the `Math` functions of `PURE_MATH`
    * (`./names.ts`) as they were at startup, for each `p` of `names`: a call of it on numbers runs no other code.

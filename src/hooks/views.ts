@@ -56,7 +56,7 @@ export const peek = (o: unknown, p: string): unknown => {
   return shared(v) ? UNKNOWN : v;
 };
 /** {@link Hooks.row}. */
-export const row = (o: unknown, k: number): unknown => {
+export const row = (o: unknown, k: number | string): unknown => {
   if (isView(o)) return null;
   const v = read(o, k);
   return v === UNKNOWN ? null : v;

@@ -227,18 +227,21 @@ export const inLoop =
     loop.range = plan;
     const before = st.rw.locs.length / 2;
     visit(node, { ...st, loop }, c);
+    const members = loop.members.map(
+      (m) => `${m.temp} = ${HOOKS_GLOBAL}.peek(${m.base?.name ?? 'this'}, ${JSON.stringify(m.p)})`,
+    );
     if (plan !== null) {
-      place(rangeGuard(st.rw, plan, sitesOf(st.rw, plan, before)));
+      // with the member loop guards of its accesses' per-access paths (a member view `this.g[k]`, `./member-views.ts`,
+      // when the range check fails), or of an unrolled inner loop's
+      place([rangeGuard(st.rw, plan, sitesOf(st.rw, plan, before)), ...members].join(', '));
       // after the body's own edits: an overwrite drops what was appended at its end
       for (const e of plan.opaque) st.rw.ms.appendLeft(e.end, `, ${opaqueGuard(plan)}`);
       return;
     }
-    if (loop.guards.size === 0 && loop.members.length === 0) return;
+    if (loop.guards.size === 0 && members.length === 0) return;
     const set = [
       ...[...loop.guards].map(([v, g]) => `${g} = !${HOOKS_GLOBAL}.shared(${v.name})`),
-      ...loop.members.map(
-        (m) => `${m.temp} = ${HOOKS_GLOBAL}.peek(${m.base?.name ?? 'this'}, ${JSON.stringify(m.p)})`,
-      ),
+      ...members,
     ];
     // a statement of its own (in a block with the loop when braced): nothing is inserted where the next statement
     // starts

@@ -27,7 +27,8 @@
  * top-level bindings (`./scope.ts` `moduleBinding`, whose declarations the guard first tests to have run,
  * {@link declaredTest}), or the module's number constants, which the guard first tests to be initialized
  * ({@link initializedTest}); `V` may be a row `X[e]` of an array of views ({@link Body.rowElement}: `g[i - 1][j]`),
- * which the guard reads with `Hooks.row` first
+ * or a member view `O.p` (`./member-views.ts`: `this.grid[k]`, `O` `this` or a variable as `X`), which the guard
+ * reads with `Hooks.row` first
  * (`./scope.ts` `loopLocal`) that the body does not assign (as it runs no other code, they keep their value
  * throughout the loop: an outer loop's variable qualifies), or `V[c]`, `V[c++]`, `V[++c]` of a counter `c` (not in a
  * covered loop; {@link countersOf}: increments that always run, `P` per iteration, the only assignments of `c`; its
@@ -68,6 +69,7 @@
 import type * as E from 'estree';
 import { PURE_MATH } from '../hooks/names.js';
 import { ARITHMETIC, operandLiteral, pureCallee, UNARY } from './callees.js';
+import { type MemberView, memberView, objectName, thisReadable } from './member-views.js';
 import { afterOpaque, keepSyncs, opaqueOperands } from './opaque.js';
 import { type ParitySkip, paritySkip } from './parity.js';
 import { HOOKS_GLOBAL, INITIALIZED, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
@@ -95,10 +97,11 @@ interface Planned {
   counter?: { name: string; at: number; bumped: boolean };
   /**
    * An access `X[e][i]` of a row `X[e]` of an array of views (`e` without the loop's variable): the array, the row's
-   * index, and the row's key (`X[` the index's text `]`), the access's `view` until {@link rangePlan} names the
-   * temporary that holds the row ({@link RangePlan} `rows`).
+   * index, and the index's text; or an access `O.p[i]` of a member view (`./member-views.ts`): `O`, no index, and
+   * `"p"`. The row's key (`X[` the text `]`) is the access's `view` until {@link rangePlan} names the temporary that
+   * holds the row ({@link RangePlan} `rows`).
    */
-  row?: { x: E.Identifier & N; e: E.Expression; text: string };
+  row?: { x: MemberView['x']; e: E.Expression | null; text: string };
   /**
    * The aliases of an access of an unrolled inner loop ({@link Body.inner}): the body's, with the inner loop's
    * variable standing for its value in that inner iteration; else the body's.
@@ -138,8 +141,9 @@ export interface RangePlan {
    */
   bindings: Array<E.Statement & N>;
   /**
-   * The rows `X[e]` of arrays of views the loop accesses (`X[e][i]`, {@link Body.rowElement}): the temporary its
-   * accesses' `view` names, `X`, and `e`'s text; the guard reads each with `Hooks.row` first.
+   * The rows `X[e]` of arrays of views the loop accesses (`X[e][i]`, {@link Body.rowElement}) and its member views
+   * `O.p` (`O.p[i]`, `./member-views.ts`): the temporary its accesses' `view` names, `X` (or `O`: `this` or a
+   * variable), and `e`'s text (or `"p"`); the guard reads each with `Hooks.row` first.
    */
   rows: Array<{ temp: string; x: string; e: string }>;
   /**
@@ -659,28 +663,39 @@ class Body {
   /**
    * The planned access `X[e][i]` of element access `m` whose object is not a variable: a row `X[e]` of an array of
    * views, `X` a variable, `e` in the grammar of {@link affine} without the loop's variable (a matrix's `g[i - 1][j]`,
-   * `i` an outer loop's); its view is named by the row's key (`X[` the text of `e` `]`), which {@link rangePlan}
-   * replaces by the temporary the guard reads the row into. Not counters (`X[e][c++]`).
+   * `i` an outer loop's), or a member view `O.p` (`./member-views.ts`: `this.grid[k]`); its view is named by the
+   * row's key (`X[` the text of `e` `]`, or `O["p"]`), which {@link rangePlan} replaces by the temporary the guard
+   * reads the row into. Not counters (`X[e][c++]`).
    */
   private rowElement(m: E.MemberExpression, kind: 0 | 1 | 2): Planned {
     const o = unparen(m.object);
-    if (o.type !== 'MemberExpression' || !o.computed || o.optional || unparen(o.object).type !== 'Identifier')
-      refuse();
-    const row = o as E.MemberExpression;
-    const x = unparen(row.object) as E.Identifier & N;
-    const e = this.affineIndex(row.property);
-    if (e.coef !== 0) refuse();
-    this.use(x);
+    const member = memberView(o);
+    let row: NonNullable<Planned['row']>;
+    if (member !== null) row = { x: member.x, e: null, text: JSON.stringify(member.p) };
+    else {
+      if (
+        o.type !== 'MemberExpression' ||
+        !o.computed ||
+        o.optional ||
+        unparen(o.object).type !== 'Identifier'
+      )
+        refuse();
+      const e = (o as E.MemberExpression).property as E.Expression;
+      const index = this.affineIndex(e);
+      if (index.coef !== 0) refuse();
+      row = { x: unparen((o as E.MemberExpression).object) as E.Identifier & N, e, text: index.text };
+    }
+    if (row.x.type === 'Identifier') this.use(row.x);
     const { text, coef, by } = this.affineIndex(m.property);
     return {
       member: m as E.MemberExpression & N,
-      view: `${x.name}[${e.text}]`,
+      view: `${objectName(row.x)}[${row.text}]`,
       index: text,
       kind,
       coef,
       by,
       node: m.property as E.Expression,
-      row: { x, e: row.property as E.Expression, text: e.text },
+      row,
     };
   }
 }
@@ -818,11 +833,11 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       if (body.opaque.length > 0) refuse();
       let r = rows.find((x) => `${x.x}[${x.e}]` === a.view);
       if (r === undefined) {
-        r = { temp: tempIn(loop.scope), x: a.row.x.name, e: a.row.text };
+        r = { temp: tempIn(loop.scope), x: objectName(a.row.x), e: a.row.text };
         rows.push(r);
       }
       a.view = r.temp;
-      identifiers(a.row.e, rowIds, a.aliases ?? body.aliases);
+      if (a.row.e !== null) identifiers(a.row.e, rowIds, a.aliases ?? body.aliases);
     }
     const views = [...new Set(body.accesses.map((a) => a.view))];
     for (const r of rows) if (views.includes(r.x)) refuse();
@@ -859,7 +874,11 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       if (b === null || (assigned && b.fixed)) refuse();
       bindings.set(id.name, b as { statement: E.Statement & N; fixed: boolean });
     };
-    for (const a of body.accesses) local(a.row?.x ?? (a.member.object as E.Identifier));
+    for (const a of body.accesses) {
+      const o = a.row?.x ?? (a.member.object as E.Identifier);
+      if (o.type === 'Identifier') local(o);
+      else if (!thisReadable(rw, loop.fn)) refuse();
+    }
     for (const [name, id] of ids) if (name !== h.j) local(id);
     for (const id of lengths.values()) local(id);
     const numbers = new Set<string>([...ids.keys()].filter((n) => n !== h.j));

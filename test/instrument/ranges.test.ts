@@ -149,6 +149,55 @@ const RANGED: Record<
     views: 6,
     spans: 4,
   },
+  "a class's red-black sweep over its member view (this.g[i * n + j]: Hooks.row reads this.g as each row's loop is entered)":
+    {
+      fn: `function run(a, n, c) {
+      class Solver {
+        constructor(g, n) { this.g = g; this.n = n; }
+        sweep(c) {
+          const n = this.n;
+          for (let i = 1; i < n - 1; i++)
+            for (let j = 1 + ((i + c) & 1); j < n - 1; j += 2) {
+              const k = i * n + j;
+              this.g[k] = 0.25 * (this.g[k - n] + this.g[k + n] + this.g[k - 1] + this.g[k + 1]) + 0.5 * this.g[k];
+            }
+        }
+      }
+      new Solver(a, n).sweep(c);
+      return a[n + 2];
+    }`,
+      args: ([a]) => [a, 6, 1],
+      spans: 4,
+    },
+  'a member view of this in the constructor of a class without extends (this bound on entry)': {
+    fn: `function f(a, n) {
+      class C { constructor(a, n) { this.g = a; for (let j = 0; j < n; j++) this.g[j] += j; } }
+      new C(a, n);
+    }`,
+    args: ([a]) => [a, 30],
+  },
+  "a state object's member views (s.a[j], s.b[j]), the object a parameter": {
+    fn: `function axpy(s, n) {
+      for (let j = 0; j < n; j++) s.b[j] += 2 * s.a[j + 1];
+    }`,
+    args: ([a, b]) => [{ a, b }, 20],
+    views: 2,
+  },
+  "a member view read in an arrow function (this: the method's), and one inherited from the object's prototype":
+    {
+      fn: `function run(a, b, n) {
+      const base = { src: b };
+      const o = Object.create(base);
+      o.dst = a;
+      o.copy = function (n) {
+        const go = (m) => { for (let j = 0; j < m; j++) this.dst[j] = this.src[m - j]; };
+        go(n);
+      };
+      o.copy(n);
+    }`,
+      args: ([a, b]) => [a, b, 12],
+      views: 2,
+    },
   'LUFact daxpy (compound assignment)': {
     fn: `function update(a, n, k, j) {
       const colk = k * n;
@@ -475,6 +524,58 @@ describe('range checks: loops that take them', () => {
     }
   });
 
+  test('member views that cannot be read without running code, or that are not views, take the per-access checks', () => {
+    const fn = `function sum(n) { let s = 0; for (let j = 0; j < n; j++) s += this.g[j]; return s; }`;
+    let reads = 0;
+    const run = (code: string, self: unknown): unknown => {
+      reads = 0;
+      try {
+        return (runInThisContext(code) as (this: unknown, n: number) => number).call(self, 8);
+      } catch (e) {
+        return (e as Error).name;
+      }
+    };
+    // this.g read once by the guard, tested to be a view
+    assert.match(compile(fn), /__goldilocks\.isView\(__gl\$\d+ = __goldilocks\.row\(this, "g"\)\)/);
+    const [a] = views(1, 8);
+    const view = new Float64Array(new SharedArrayBuffer(16));
+    for (const [name, self] of [
+      [
+        'a getter',
+        {
+          get g() {
+            reads++;
+            return a;
+          },
+        },
+      ],
+      ['a Proxy', new Proxy({ g: a }, {})],
+      ['a Proxy on the prototype chain', Object.create(new Proxy({ g: a }, {}))],
+      ['not a view (an array of numbers)', { g: [1, 2, 3, 4, 5, 6, 7, 8] }],
+      ['a view holding it (an own property of a view)', Object.assign(view, { g: a })],
+      ['undefined (no object)', undefined],
+    ] as const) {
+      named = new Map([[a, 'a']]);
+      seen = new Set();
+      spans = 0;
+      ranged = true;
+      const out = run(compile(fn), self);
+      const instrumentedReads = reads;
+      assert.equal(spans, 0, name);
+      assert.deepEqual(out, run(`(${fn})`, self), name);
+      assert.equal(instrumentedReads, reads, `${name}: the getter runs as often as without instrumentation`);
+      const expected =
+        name.startsWith('not') || name.startsWith('undefined')
+          ? []
+          : [0, 1, 2, 3, 4, 5, 6, 7].map((k) => `R a ${k}`);
+      assert.deepEqual([...seen].sort(), expected, name);
+    }
+    // the same object, its member a data property: one span
+    spans = 0;
+    assert.deepEqual(run(compile(fn), { g: a }), run(`(${fn})`, { g: a }));
+    assert.equal(spans, 1);
+  });
+
   test('a loop over views that are not shared does not call span', () => {
     const f = runInThisContext(
       compile(`function fill(a, n) { for (let j = 0; j < n; j++) a[j] = j; return a; }`),
@@ -639,6 +740,16 @@ const PER_ACCESS: Record<string, string> = {
   'a row indexed by the loop variable (g[j][i]: a column across rows)': `function f(g, n, i) { for (let j = 0; j < n; j++) g[j][i] = 1; }`,
   'a row of an array the loop also accesses as a view': `function f(g, n, i) { let s = 0; for (let j = 0; j < n; j++) s += g[i][j] + g[0]; return s; }`,
   'a row of an array the loop assigns': `function f(g, n, i) { for (let j = 0; j < n; j++) { g[i][j] = 1; g = [g[1]]; } }`,
+  'a member view the body assigns (s.g = b)': `function f(s, b, n) { for (let j = 0; j < n; j++) { s.g[j] = 1; s.g = b; } }`,
+  "a member view's object the body assigns (s = t)": `function f(s, t, n) { for (let j = 0; j < n; j++) { s.g[j] = 1; s = t; } }`,
+  "a member view's object also accessed as a view (s.g[j] + s[j])": `function f(s, n) { let x = 0; for (let j = 0; j < n; j++) x += s.g[j] + s[j]; return x; }`,
+  'another property of the object read in the body (this.g[j] = this.w)': `function f(n) { for (let j = 0; j < n; j++) this.g[j] = this.w; }`,
+  'a member of a member (s.t.g[j])': `function f(s, n) { for (let j = 0; j < n; j++) s.t.g[j] = 1; }`,
+  'a private member view (this.#g[j])': `class C { #g; f(n) { for (let j = 0; j < n; j++) this.#g[j] = 1; } }`,
+  'an optional member view (s?.g[j])': `function f(s, n) { for (let j = 0; j < n; j++) s?.g[j]; }`,
+  "a member view of a global's (state.g[j])": `function f(n) { for (let j = 0; j < n; j++) state.g[j] = 1; }`,
+  "a member view of this in a derived class's constructor (this before super())": `class C extends Object { constructor(n) { for (let j = 0; j < n; j++) this.g[j] = 1; super(); } }`,
+  "a member view of this in an arrow in a derived class's constructor": `class C extends Object { constructor(n) { const f = (m) => { for (let j = 0; j < m; j++) this.g[j] = 1; }; f(n); super(); } }`,
   'a counter the body declares, also assigned otherwise': `function f(a, n) { for (let j = 0; j < n; j++) { let c = 0; a[c++] = 1; c = 5; a[c] = 2; } }`,
 };
 

@@ -87,6 +87,7 @@ const RANGED = new Set([
   'range-loop-halves.mjs',
   'range-loop-lanes.mjs',
   'range-loop-length.mjs',
+  'range-loop-member-views.mjs',
   'range-loop-module-constant.mjs',
   'range-loop-opaque-math-patched.mjs',
   'range-loop-opaque-proxy.mjs',
@@ -227,6 +228,12 @@ describe('range checks under --on-race=throw', () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-down-race.mjs')]);
       assert.match(o.stdout, /thrown at element 11, before its write\n/, o.stderr);
       assert.match(o.stderr, /range-loop-down-race\.mjs:9:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing loop over a member view throws at its racing element, after the ones before it (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-member-views-race.mjs')]);
+      assert.match(o.stdout, /DataRaceException at element 40\n/, o.stderr);
+      assert.match(o.stderr, /range-loop-member-views-race\.mjs:22:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing subkey read in an unrolled inner loop throws there (${detector})`, async () => {
