@@ -6,7 +6,16 @@
 
 import type { Hooks, Runtime, SiteFunction, ThreadHooks } from './contract.js';
 import { ATOMIC_OPS } from './names.js';
-import { fixedLength, isTypedArrayConstructor, isView, peek, pure, row, shared } from './views.js';
+import {
+  fixedLength,
+  isTypedArrayConstructor,
+  isView,
+  peek,
+  pure,
+  row,
+  shared,
+  typedArray,
+} from './views.js';
 
 /** The runtime used until another is installed: plain reads and writes. */
 export const passthrough: Runtime = {
@@ -114,6 +123,7 @@ function createHooks(): ThreadHooks {
     pendingSite: () => (pendingM === undefined ? -1 : siteId(pendingM, pendingI)),
     pendingCallee: () => pendingCallee,
     isView,
+    typedArray,
     shared,
     peek,
     row,

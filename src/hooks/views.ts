@@ -23,9 +23,10 @@ export const bufferOf = Object.getOwnPropertyDescriptor(TypedArray, 'buffer')!.g
 export const toStringTag = Object.getOwnPropertyDescriptor(TypedArray, Symbol.toStringTag)!.get!;
 /** The getter of `%TypedArray%.prototype.length` (ECMA-262 §23.2.3.21). */
 const lengthOf = Object.getOwnPropertyDescriptor(TypedArray, 'length')!.get!;
+/** {@link Hooks.typedArray}. */
+export const typedArray = (o: unknown): boolean => isView(o) && toStringTag.call(o) !== undefined;
 /** Is `o` a TypedArray whose buffer is a SharedArrayBuffer ({@link Hooks.shared})? */
-export const shared = (o: unknown): boolean =>
-  isView(o) && toStringTag.call(o) !== undefined && bufferOf.call(o) instanceof SAB;
+export const shared = (o: unknown): boolean => typedArray(o) && bufferOf.call(o) instanceof SAB;
 const TypedArrayConstructor = Object.getPrototypeOf(Int8Array) as object;
 const { getOwnPropertyDescriptor, getPrototypeOf } = Object;
 /** What {@link Hooks.peek} answers when it cannot tell: equal to no value user code can hold. */

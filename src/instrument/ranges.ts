@@ -952,18 +952,20 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const ready = declaredTest(rw, plan.bindings);
   const none = plan.covered ? 0 : false;
   const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
-  // rows of arrays of views (`Hooks.row`), read after the tests that make their indices numbers, each tested to be a
-  // view, as are the loop's other views: an array there could be the rows' array (or hold it), its elements then
-  // written plain, and the later iterations would read other rows than the ones checked
+  // rows of arrays of views and member views (`Hooks.row`), read after the tests that make their indices numbers,
+  // each tested to be a TypedArray, as are the loop's other views: an array there could be the rows' array (or hold
+  // it), its elements then written plain, and the later iterations would read other rows than the ones checked; and
+  // an element access of any other object (a Proxy, a DataView, an array with a hole) may run code (a trap, a getter
+  // on its prototype chain) that replaces a row or a member, which later iterations would then access plain
   const rows =
     plan.rows.length === 0
       ? ''
       : `${typed}${plan.views
           .filter((v) => !plan.rows.some((r) => r.temp === v))
-          .map((v) => `${HOOKS_GLOBAL}.isView(${v}) && `)
+          .map((v) => `${HOOKS_GLOBAL}.typedArray(${v}) && `)
           .join(
             '',
-          )}${plan.rows.map((r) => `${HOOKS_GLOBAL}.isView(${r.temp} = ${HOOKS_GLOBAL}.row(${r.x}, ${r.e}))`).join(' && ')}`;
+          )}${plan.rows.map((r) => `${HOOKS_GLOBAL}.typedArray(${r.temp} = ${HOOKS_GLOBAL}.row(${r.x}, ${r.e}))`).join(' && ')}`;
   const when = (guard: string) => {
     const g = rows === '' ? guard : `${rows} ? ${guard} : ${none}`;
     return ready === '' ? g : `${ready} ? ${g} : ${none}`;

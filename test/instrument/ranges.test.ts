@@ -494,7 +494,7 @@ describe('range checks: loops that take them', () => {
       }
     };
     // each row read is tested to be a view: an array there could be the rows' array itself, written plain
-    assert.match(compile(fn), /__goldilocks\.isView\(__gl\$\d+ = __goldilocks\.row\(g, i\)\)/);
+    assert.match(compile(fn), /__goldilocks\.typedArray\(__gl\$\d+ = __goldilocks\.row\(g, i\)\)/);
     const [a] = views(1, 8);
     const getter = [a, a];
     Object.defineProperty(getter, 1, { get: () => a });
@@ -536,7 +536,7 @@ describe('range checks: loops that take them', () => {
       }
     };
     // this.g read once by the guard, tested to be a view
-    assert.match(compile(fn), /__goldilocks\.isView\(__gl\$\d+ = __goldilocks\.row\(this, "g"\)\)/);
+    assert.match(compile(fn), /__goldilocks\.typedArray\(__gl\$\d+ = __goldilocks\.row\(this, "g"\)\)/);
     const [a] = views(1, 8);
     const view = new Float64Array(new SharedArrayBuffer(16));
     for (const [name, self] of [
@@ -574,6 +574,48 @@ describe('range checks: loops that take them', () => {
     spans = 0;
     assert.deepEqual(run(compile(fn), { g: a }), run(`(${fn})`, { g: a }));
     assert.equal(spans, 1);
+  });
+
+  test('with rows or member views, a view whose element access may run code (a DataView, a Proxy) keeps the per-access checks', () => {
+    // the code its access runs replaces the row or the member by a shared view, which the later iterations read
+    const fns = {
+      member: `function sum(d, n) { let s = 0; for (let j = 0; j < n; j++) s += d[0] + this.g[j]; return s; }`,
+      row: `function sum(d, n) { const g = this.rows; let s = 0; for (let j = 0; j < n; j++) s += d[0] + g[1][j]; return s; }`,
+    };
+    for (const [shape, fn] of Object.entries(fns))
+      for (const kind of ['a DataView', 'a Proxy']) {
+        const [a] = views(1, 8);
+        const self = { g: new Float64Array(8), rows: [new Float64Array(8), new Float64Array(8)] };
+        const replace = () => {
+          self.g = a;
+          self.rows[1] = a;
+          return 0;
+        };
+        const proto = Object.create(DataView.prototype);
+        Object.defineProperty(proto, 0, { get: replace });
+        const d =
+          kind === 'a DataView'
+            ? Object.setPrototypeOf(new DataView(new ArrayBuffer(8)), proto)
+            : new Proxy([0], { get: replace });
+        named = new Map([[a, 'a']]);
+        seen = new Set();
+        spans = 0;
+        ranged = true;
+        const f = runInThisContext(compile(fn)) as (this: unknown, d: unknown, n: number) => number;
+        const out = f.call(self, d, 8);
+        // the shared view's elements, all read after the first access replaced the plain one
+        assert.equal(
+          out,
+          [...a].reduce((x, y) => x + y, 0),
+          `${shape}, ${kind}`,
+        );
+        assert.equal(spans, 0, `${shape}, ${kind}`);
+        assert.deepEqual(
+          [...seen].sort(),
+          [0, 1, 2, 3, 4, 5, 6, 7].map((k) => `R a ${k}`),
+          `${shape}, ${kind}: each read of the shared view checked`,
+        );
+      }
   });
 
   test('a loop over views that are not shared does not call span', () => {
