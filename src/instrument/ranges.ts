@@ -147,6 +147,14 @@ export interface RangePlan {
    */
   rows: Array<{ temp: string; x: string; e: string }>;
   /**
+   * Whether the guard tests every view to be a TypedArray (`Hooks.typedArray`), whose element accesses run no code:
+   * with rows, or when code could change a variable the loop reads (a top-level binding that is not fixed, a local a
+   * closure assigns: `./scope.ts`), an element access of another object (a Proxy, a DataView) could run code that
+   * replaces a row or changes such a variable, and the later iterations would access other elements than the ones
+   * checked, plain.
+   */
+  typed: boolean;
+  /**
    * A covered loop (see the file header): its body may `continue`, `break` and access elements conditionally; its
    * guard holds one bit per access (bit k: `accesses[k]` may run plain), from `Hooks.covered`, not `Hooks.span`.
    */
@@ -894,17 +902,30 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       local(id, body.assigned.has(name));
       numbers.add(name);
     }
-    // opaque operations run code that could assign a variable through a closure (`./opaque.ts`): the loop's variable
-    // too when it is a `var` (its iterations would leave the range the cover check checked)
+    // code run in the loop could assign a variable through a closure (a top-level binding from any function): one of
+    // its views, rows' arrays, indices or bounds, or of the variables it reads?
+    const objects = body.accesses
+      .map((a) => a.row?.x ?? a.member.object)
+      .filter((o): o is E.Identifier => o.type === 'Identifier');
+    const changeable = [...objects, ...ids.values(), ...body.free.values(), ...lengths.values()].some(
+      (id) => {
+        const { name } = id;
+        if (
+          !numbers.has(name) &&
+          !views.includes(name) &&
+          !lengths.has(name) &&
+          !rows.some((r) => r.x === name)
+        )
+          return false;
+        const b = bindings.get(name);
+        return b === undefined ? closureWritten(rw, loop, id) : !b.fixed;
+      },
+    );
+    // opaque operations run code (`./opaque.ts`): none of those, nor the loop's variable when it is a `var` (its
+    // iterations would leave the range the cover check checked)
     if (body.opaque.length > 0) {
       const variable = (node.init as E.VariableDeclaration).declarations[0].id as E.Identifier;
-      if (closureWritten(rw, loop, variable)) refuse();
-      const objects = body.accesses.map((a) => a.member.object as E.Identifier);
-      for (const id of [...objects, ...ids.values(), ...body.free.values(), ...lengths.values()])
-        if (numbers.has(id.name) || views.includes(id.name) || lengths.has(id.name)) {
-          const b = bindings.get(id.name);
-          if (b === undefined ? closureWritten(rw, loop, id) : !b.fixed) refuse();
-        }
+      if (changeable || closureWritten(rw, loop, variable)) refuse();
     }
     for (const name of counters.keys()) ints.add(name); // after the tests of `fixed`: a counter is assigned
     // a covered loop records nothing: any order of reads and writes
@@ -929,6 +950,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       constants: [...body.constantNames.values()],
       bindings: [...new Set([...bindings.values()].map((b) => b.statement))],
       rows,
+      typed: rows.length > 0 || changeable,
       covered: loose,
       nested: body.nested,
       opaque: body.opaque,
@@ -953,21 +975,19 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const none = plan.covered ? 0 : false;
   const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
   // rows of arrays of views and member views (`Hooks.row`), read after the tests that make their indices numbers,
-  // each tested to be a TypedArray, as are the loop's other views: an array there could be the rows' array (or hold
-  // it), its elements then written plain, and the later iterations would read other rows than the ones checked; and
-  // an element access of any other object (a Proxy, a DataView, an array with a hole) may run code (a trap, a getter
-  // on its prototype chain) that replaces a row or a member, which later iterations would then access plain
-  const rows =
-    plan.rows.length === 0
-      ? ''
-      : `${typed}${plan.views
-          .filter((v) => !plan.rows.some((r) => r.temp === v))
-          .map((v) => `${HOOKS_GLOBAL}.typedArray(${v}) && `)
-          .join(
-            '',
-          )}${plan.rows.map((r) => `${HOOKS_GLOBAL}.typedArray(${r.temp} = ${HOOKS_GLOBAL}.row(${r.x}, ${r.e}))`).join(' && ')}`;
+  // each tested to be a TypedArray, as are the loop's other views when `typed`: an array there could be the rows'
+  // array (or hold it), its elements then written plain, and the later iterations would read other rows than the
+  // ones checked; and an element access of any other object (a Proxy, a DataView) may run code (a trap, a getter on
+  // its prototype chain) that replaces a row or a member, or assigns a variable the loop reads
+  const tests = [
+    ...plan.views
+      .filter((v) => !plan.rows.some((r) => r.temp === v))
+      .map((v) => `${HOOKS_GLOBAL}.typedArray(${v})`),
+    ...plan.rows.map((r) => `${HOOKS_GLOBAL}.typedArray(${r.temp} = ${HOOKS_GLOBAL}.row(${r.x}, ${r.e}))`),
+  ];
+  const typedViews = plan.typed ? `${typed}${tests.join(' && ')}` : '';
   const when = (guard: string) => {
-    const g = rows === '' ? guard : `${rows} ? ${guard} : ${none}`;
+    const g = typedViews === '' ? guard : `${typedViews} ? ${guard} : ${none}`;
     return ready === '' ? g : `${ready} ? ${g} : ${none}`;
   };
   if (sites.includes(null))
@@ -995,9 +1015,9 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   });
   const initialized = plan.covered ? '' : initializedTest(rw, plan.constants);
   const skipped = plan.skip ? skipTest(plan, plan.skip, lo0, hi) : '';
-  // the typeof tests: before the rows' reads when there are rows, else here
+  // the typeof tests: before the rows' reads and the TypedArray tests when `typed`, else here
   const check =
-    `${initialized}${rows === '' ? typed : ''}${builtinTests(plan)}${skipped}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${bounds}, ` +
+    `${initialized}${typedViews === '' ? typed : ''}${builtinTests(plan)}${skipped}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${bounds}, ` +
     `${step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
   // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
   return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`)}${keep}`;

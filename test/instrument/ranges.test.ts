@@ -576,19 +576,34 @@ describe('range checks: loops that take them', () => {
     assert.equal(spans, 1);
   });
 
-  test('with rows or member views, a view whose element access may run code (a DataView, a Proxy) keeps the per-access checks', () => {
-    // the code its access runs replaces the row or the member by a shared view, which the later iterations read
+  test('with rows, member views or a view a closure assigns, a view whose element access may run code (a DataView, a Proxy) keeps the per-access checks', () => {
+    // the code its access runs replaces the row, the member or the variable by a shared view, which the later
+    // iterations read
     const fns = {
       member: `function sum(d, n) { let s = 0; for (let j = 0; j < n; j++) s += d[0] + this.g[j]; return s; }`,
       row: `function sum(d, n) { const g = this.rows; let s = 0; for (let j = 0; j < n; j++) s += d[0] + g[1][j]; return s; }`,
+      closure: `function sum(d, n) {
+        const a = this.shared;
+        let g = new Float64Array(8);
+        this.swap = () => { g = a; };
+        let s = 0;
+        for (let j = 0; j < n; j++) s += d[0] + g[j];
+        return s;
+      }`,
     };
     for (const [shape, fn] of Object.entries(fns))
       for (const kind of ['a DataView', 'a Proxy']) {
         const [a] = views(1, 8);
-        const self = { g: new Float64Array(8), rows: [new Float64Array(8), new Float64Array(8)] };
+        const self = {
+          g: new Float64Array(8),
+          rows: [new Float64Array(8), new Float64Array(8)],
+          shared: a,
+          swap: () => {},
+        };
         const replace = () => {
           self.g = a;
           self.rows[1] = a;
+          self.swap();
           return 0;
         };
         const proto = Object.create(DataView.prototype);
@@ -865,9 +880,13 @@ describe("range checks: a function's loops over the module's top-level bindings 
       const code = instrument(source, { file: 'ranges.mjs', module: true }).code;
       assert.equal(code.includes('__goldilocks.span('), last !== null, code);
       if (last === null) continue;
-      // the guard tests that the declarations ran, then reads the bindings
+      // the guard tests that the declarations ran, then reads the bindings; a `let` another function assigns: it
+      // first tests that the view is a TypedArray (an access of another object could run code that assigns it)
       const end = source.indexOf(last) + last.length;
-      assert.ok(code.includes(`{ __gl$1 = __gl$k >= ${end} ? !__goldilocks.shared(g) || `), code);
+      const typed = decl.includes('set(x)')
+        ? 'typeof i === "number" && typeof c === "number" && typeof n === "number" && __goldilocks.typedArray(g) ? '
+        : '';
+      assert.ok(code.includes(`{ __gl$1 = __gl$k >= ${end} ? ${typed}!__goldilocks.shared(g) || `), code);
       assert.ok(code.includes(`${last};__gl$k = ${end};`), 'each declaration followed by its mark');
     }
     const script = `const g = new Float64Array(8), n = 8;\n${sweep}`;
