@@ -3,12 +3,12 @@
  * property of an object, `O` being `this` or a variable (a solver's `this.grid[i * n + j]`, a state's `s.grid[k]`),
  * `p` a name. The loop's guard reads `O.p` once, as it is entered, with `Hooks.row(O, "p")` (its value when reading it
  * runs no code: no getter, no Proxy on the prototype chain up to the first object with an own `p`, a data property;
- * else null), and tests that the value is a view, else the loop takes its per-access checks; then it uses that value
- * as one of the loop's views, as it does a row `X[e]` of an array of views.
+ * else null), and tests that the value is a TypedArray, as are the loop's other views, else the loop takes its
+ * per-access checks; then it uses that value as one of the loop's views, as it does a row `X[e]` of an array of views.
  *
  * Why one read stands for the body's: the body reads `O.p` again at each access, but it runs no code (no call but of
- * the built-ins and pure functions the guard tests, on numbers; its element accesses are of views, tested, which run
- * no getter or setter), assigns neither `O` (a variable the range checks accept, which the body does not assign, as a
+ * the built-ins and pure functions the guard tests, on numbers; its element accesses are of TypedArrays, tested,
+ * whose number keys never reach a getter, a setter or a trap: ECMA-262 §10.4.5.4-5), assigns neither `O` (a variable the range checks accept, which the body does not assign, as a
  * row's array) nor any property (a member assignment refuses the loop), and no other thread holds the object `O`
  * (objects are not shared between threads, only their SharedArrayBuffers). So `O` has the same properties and
  * prototype chain at every access as when the guard read `O.p`: each read finds the same data property, the same
