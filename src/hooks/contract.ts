@@ -188,7 +188,8 @@ export interface Hooks {
   /**
    * Is `o` a TypedArray (not a DataView, nor a Proxy of one)? Then reading or writing `o[k]`, `k` a number, runs no
    * code (ECMA-262 §10.4.5.4, §10.4.5.5: a numeric key never reaches the prototype chain). The range checks of loops
-   * with rows or member views (`../instrument/ranges.ts`) test each of the loop's views with it as it is entered.
+   * with rows or member views, or reading a variable other code could assign (`../instrument/ranges.ts` `typed`),
+   * test each of the loop's views with it as it is entered.
    */
   readonly typedArray: (o: unknown) => boolean;
   /** Is `o` a TypedArray whose buffer is a SharedArrayBuffer (DataViews are not: they have no elements)? */
