@@ -23,14 +23,15 @@
  * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
  * `a` an integer literal, or one times a part without `j` (a column `b[k * n + j]`: the guard computes the stride
  * `n`), `b` (and `LO`) without `j` in the grammar of {@link affine} (bitwise operators and `% N` allowed
- * there), `V` and the variables of `b`, `LO` and `HI` locals of the function declared before the loop, the module's
- * top-level bindings (`./scope.ts` `moduleBinding`, whose declarations the guard first tests to have run,
- * {@link declaredTest}), or the module's number constants, which the guard first tests to be initialized
- * ({@link initializedTest}); `V` may be a row `X[e]` of an array of views ({@link Body.rowElement}: `g[i - 1][j]`),
- * or a member view `O.p` (`./member-views.ts`: `this.grid[k]`, `O` `this` or a variable as `X`), which the guard
- * reads with `Hooks.row` first
+ * there), `V` and the variables of `b`, `LO` and `HI` locals of the function declared before the loop
  * (`./scope.ts` `loopLocal`) that the body does not assign (as it runs no other code, they keep their value
- * throughout the loop: an outer loop's variable qualifies), or `V[c]`, `V[c++]`, `V[++c]` of a counter `c` (not in a
+ * throughout the loop: an outer loop's variable qualifies), the module's top-level bindings (`./scope.ts`
+ * `moduleBinding`, whose declarations the guard first tests to have run, {@link declaredTest}), or the module's
+ * number constants, which the guard first tests to be initialized ({@link initializedTest}); `V` may be a row `X[e]`
+ * of an array of views ({@link Body.rowElement}: `g[i - 1][j]`), or a member view `O.p` (`./member-views.ts`:
+ * `this.grid[k]`, `O` `this` or a variable as `X`), which the guard reads with `Hooks.row` first; the bounds, indices
+ * and body may read member numbers `O.p` (`./member-numbers.ts`: `j < this.n - 1`, `this.w * x`), which the guard
+ * reads with `Hooks.row` into temporaries, tested to be numbers; or `V[c]`, `V[c++]`, `V[++c]` of a counter `c` (not in a
  * covered loop; {@link countersOf}: increments that always run, `P` per iteration, the only assignments of `c`; its
  * value at an index is `c` at entry + the increments before it in the iteration + `P·t`, `t` the iterations before:
  * stride `P`; a target's index is evaluated before the right-hand side, ECMA-262 §13.15.2); an index may name an
@@ -69,6 +70,7 @@
 import type * as E from 'estree';
 import { PURE_MATH } from '../hooks/names.js';
 import { ARITHMETIC, operandLiteral, pureCallee, UNARY } from './callees.js';
+import { lengthView, type MemberNumber, MemberNumbers, memberKey, numberTest } from './member-numbers.js';
 import { type MemberView, memberView, objectName, thisReadable } from './member-views.js';
 import { afterOpaque, keepSyncs, opaqueOperands } from './opaque.js';
 import { type ParitySkip, paritySkip } from './parity.js';
@@ -146,6 +148,14 @@ export interface RangePlan {
    * variable), and `e`'s text (or `"p"`); the guard reads each with `Hooks.row` first.
    */
   rows: Array<{ temp: string; x: string; e: string }>;
+  /**
+   * The member numbers `O.p` the loop reads in its bounds, indices or body (`./member-numbers.ts`): the guard reads
+   * each into its temporary with `Hooks.row` and tests it to be a number, then every view to be a TypedArray before
+   * `Hooks.span`.
+   */
+  members: MemberNumber[];
+  /** The aliases of the bounds (`affine`): the member numbers' ({@link members}). */
+  bounds: Aliases;
   /**
    * Whether the guard tests every view to be a TypedArray (`Hooks.typedArray`), whose element accesses run no code:
    * with rows, or when code could change a variable the loop reads (a top-level binding that is not fixed, a local a
@@ -241,13 +251,18 @@ function affine(
   const x = unparen(e);
   switch (x.type) {
     case 'MemberExpression': {
-      // `V.length`, in `HI` only: the guard tests `Hooks.fixedLength(V)` first (fixed, and its read runs no code)
-      const v = unparen(x.object);
-      if (!lengths || x.computed || x.optional || v.type !== 'Identifier' || x.property.type !== 'Identifier')
-        return refuse();
-      if ((x.property as E.Identifier).name !== 'length' || (v as E.Identifier).name === j) return refuse();
-      lengths.set((v as E.Identifier).name, v as E.Identifier);
-      return { text: `${(v as E.Identifier).name}.length`, coef: 0 };
+      // `V.length`, in the bounds only: the guard tests `Hooks.fixedLength(V)` first (fixed, and its read runs no
+      // code)
+      const v = lengths ? lengthView(x) : null;
+      if (v !== null) {
+        if (v.name === j) return refuse();
+        lengths?.set(v.name, v);
+        return { text: `${v.name}.length`, coef: 0 };
+      }
+      // a member number `O.p` (`./member-numbers.ts`): its alias, the temporary the guard reads it into
+      const m = memberView(x);
+      const alias = m && aliases?.get(memberKey(m));
+      return alias ? affine(alias, j, jText, ids, lengths, aliases) : refuse();
     }
     case 'Identifier': {
       if (x.name === j) return { text: jText, coef: 1 };
@@ -309,7 +324,10 @@ class Body {
   readonly declared = new Set<string>();
   /** The `const`s of `declared`: assigning one throws (a loop that would stop at its first iteration). */
   readonly constants = new Set<string>();
-  /** The `const`s of `declared` whose initializer is affine in `j`: an index may name them (`affine`). */
+  /**
+   * The `const`s of `declared` whose initializer is affine in `j`: an index may name them (`affine`); and by their
+   * keys `O.p` the member numbers (`./member-numbers.ts`), each standing for its temporary.
+   */
   readonly aliases = new Map<string, E.Node>();
   /** Identifiers read or assigned that the body does not declare, with a node of each. */
   readonly free = new Map<string, E.Identifier>();
@@ -345,12 +363,15 @@ class Body {
    * @param constant the initializer of the module constant an identifier names, if any (read in its temporal dead
    * zone it throws: a covered loop survives that, as it records nothing; a range-checked loop's guard first tests
    * that the constants are initialized, {@link initializedTest})
+   * @param members the loop's member numbers (`./member-numbers.ts`), registered as the walk meets them, each also
+   * among {@link aliases}
    */
   constructor(
     readonly j: string,
     readonly loose: boolean,
     private readonly pure: (callee: E.Identifier) => boolean,
     private readonly constant: (id: E.Identifier) => E.Expression | null = () => null,
+    private readonly members: MemberNumbers,
   ) {}
 
   use(id: E.Identifier): void {
@@ -472,7 +493,9 @@ class Body {
         for (const y of x.expressions) this.expression(y, conditional);
         return;
       case 'MemberExpression':
-        this.accesses.push(this.element(x, 0, conditional));
+        // `O.p`: a member number (`./member-numbers.ts`), read by the guard; `O[k]`: an element access
+        if (x.computed || !this.members.add(x, this.aliases))
+          this.accesses.push(this.element(x, 0, conditional));
         return;
       case 'CallExpression': {
         // `M.f(...)`, f of PURE_MATH: the guard tests that `M.f` is that built-in as the loop is entered; or
@@ -663,6 +686,7 @@ class Body {
     const named = new Map<string, E.Identifier>();
     identifiers(e, named);
     for (const id of named.values()) this.constantOf(id);
+    this.members.within(e, false, this.aliases);
     const index = affine(e, this.j, J, new Set(), undefined, this.aliases);
     for (const id of named.keys()) this.uses.push({ name: id, pos: (e as N).start });
     return index;
@@ -806,11 +830,13 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     const h = header(node);
     const literal = literalIterations(h);
     if (literal !== undefined && literal < MIN_LITERAL_ITERATIONS) return null;
+    const members = new MemberNumbers(() => tempIn(loop.scope));
     const body = new Body(
       h.j,
       loose,
       (callee) => pureCallee(rw, callee),
       (id) => moduleConstant(rw, id),
+      members,
     );
     const skip =
       !loose && !h.down && node.body.type === 'BlockStatement' ? paritySkip(node.body.body[0]) : null;
@@ -822,9 +848,11 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     const ints = new Set<string>();
     const his = new Set<string>();
     const lengths = new Map<string, E.Identifier>();
-    // `V.length` in either bound (a loop going down starts at `a.length - 1`): the guard tests `fixedLength(V)` first
-    if (affine(h.lo, h.j, J, ints, lengths).coef !== 0 || affine(h.hi, h.j, J, his, lengths).coef !== 0)
-      refuse();
+    // `V.length` in either bound (a loop going down starts at `a.length - 1`): the guard tests `fixedLength(V)` first;
+    // member numbers `O.p` stand for their temporaries
+    for (const e of [h.lo, h.hi]) members.within(e, true);
+    const bound = (e: E.Node, vars: Set<string>) => affine(e, h.j, J, vars, lengths, members.aliases);
+    if (bound(h.lo, ints).coef !== 0 || bound(h.hi, his).coef !== 0) refuse();
     // a parity skip alternates when A's coefficient (a literal) times the step is odd, and K is the same in every
     // iteration
     if (skip) {
@@ -849,10 +877,22 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     }
     const views = [...new Set(body.accesses.map((a) => a.view))];
     for (const r of rows) if (views.includes(r.x)) refuse();
+    // a view's members are not read by `Hooks.row` (a view's `length`, in the body, is not a member number)
+    for (const m of members.list) if (m.x.type === 'Identifier' && views.includes(m.x.name)) refuse();
     const counters = countersOf(body, h.j);
     for (const a of body.accesses)
       if (a.counter === undefined) affine(a.node, h.j, J, ints, undefined, a.aliases ?? body.aliases);
-    const fixed = new Set([h.j, ...views, ...ints, ...his, ...lengths.keys(), ...rows.map((r) => r.x)]);
+    // the objects of member numbers: `O`, not `this`
+    const owners = members.list.map((m) => m.x).filter((x): x is E.Identifier & N => x.type === 'Identifier');
+    const fixed = new Set([
+      h.j,
+      ...views,
+      ...ints,
+      ...his,
+      ...lengths.keys(),
+      ...rows.map((r) => r.x),
+      ...owners.map((x) => x.name),
+    ]);
     const ids = new Map<string, E.Identifier>();
     identifiers(h.lo, ids);
     identifiers(h.hi, ids);
@@ -882,8 +922,10 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       if (b === null || (assigned && b.fixed)) refuse();
       bindings.set(id.name, b as { statement: E.Statement & N; fixed: boolean });
     };
-    for (const a of body.accesses) {
-      const o = a.row?.x ?? (a.member.object as E.Identifier);
+    for (const o of [
+      ...body.accesses.map((a) => a.row?.x ?? (a.member.object as E.Identifier)),
+      ...members.list.map((m) => m.x),
+    ]) {
       if (o.type === 'Identifier') local(o);
       else if (!thisReadable(rw, loop.fn)) refuse();
     }
@@ -904,9 +946,12 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     }
     // code run in the loop could assign a variable through a closure (a top-level binding from any function): one of
     // its views, rows' arrays, indices or bounds, or of the variables it reads?
-    const objects = body.accesses
-      .map((a) => a.row?.x ?? a.member.object)
-      .filter((o): o is E.Identifier => o.type === 'Identifier');
+    const objects = [
+      ...body.accesses
+        .map((a) => a.row?.x ?? a.member.object)
+        .filter((o): o is E.Identifier => o.type === 'Identifier'),
+      ...owners,
+    ];
     const changeable = [...objects, ...ids.values(), ...body.free.values(), ...lengths.values()].some(
       (id) => {
         const { name } = id;
@@ -914,7 +959,8 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
           !numbers.has(name) &&
           !views.includes(name) &&
           !lengths.has(name) &&
-          !rows.some((r) => r.x === name)
+          !rows.some((r) => r.x === name) &&
+          !owners.some((x) => x.name === name)
         )
           return false;
         const b = bindings.get(name);
@@ -922,10 +968,10 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       },
     );
     // opaque operations run code (`./opaque.ts`): none of those, nor the loop's variable when it is a `var` (its
-    // iterations would leave the range the cover check checked)
+    // iterations would leave the range the cover check checked), nor member numbers (the code could assign them)
     if (body.opaque.length > 0) {
       const variable = (node.init as E.VariableDeclaration).declarations[0].id as E.Identifier;
-      if (changeable || closureWritten(rw, loop, variable)) refuse();
+      if (changeable || closureWritten(rw, loop, variable) || members.list.length > 0) refuse();
     }
     for (const name of counters.keys()) ints.add(name); // after the tests of `fixed`: a counter is assigned
     // a covered loop records nothing: any order of reads and writes
@@ -950,6 +996,8 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       constants: [...body.constantNames.values()],
       bindings: [...new Set([...bindings.values()].map((b) => b.statement))],
       rows,
+      members: members.list,
+      bounds: members.aliases,
       typed: rows.length > 0 || changeable,
       covered: loose,
       nested: body.nested,
@@ -973,7 +1021,10 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   // the module's bindings it reads, out of their temporal dead zone first; else every access takes its own check
   const ready = declaredTest(rw, plan.bindings);
   const none = plan.covered ? 0 : false;
-  const typed = [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
+  // the member numbers read into their temporaries first (`./member-numbers.ts`), tested as the other numbers
+  const typed =
+    plan.members.map(numberTest).join('') +
+    [...plan.numbers].map((n) => `typeof ${n} === "number" && `).join('');
   // rows of arrays of views and member views (`Hooks.row`), read after the tests that make their indices numbers,
   // each tested to be a TypedArray, as are the loop's other views when `typed`: an array there could be the rows'
   // array (or hold it), its elements then written plain, and the later iterations would read other rows than the
@@ -986,14 +1037,20 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
     ...plan.rows.map((r) => `${HOOKS_GLOBAL}.typedArray(${r.temp} = ${HOOKS_GLOBAL}.row(${r.x}, ${r.e}))`),
   ];
   const typedViews = plan.typed ? `${typed}${tests.join(' && ')}` : '';
+  // with member numbers, every view a TypedArray before the span (`./member-numbers.ts`); not needed for the loop
+  // to run plain when no view is shared
+  const typedForSpan = plan.members.length > 0 && !plan.typed ? tests.map((t) => `${t} && `).join('') : '';
   const when = (guard: string) => {
     const g = typedViews === '' ? guard : `${typedViews} ? ${guard} : ${none}`;
     return ready === '' ? g : `${ready} ? ${g} : ${none}`;
   };
   if (sites.includes(null))
     return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : 0` : unshared)}${keep}`;
-  const lo0 = affine(plan.lo, plan.j, J, new Set(), new Map()).text;
-  const hi = rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
+  const lo0 = affine(plan.lo, plan.j, J, new Set(), new Map(), plan.bounds).text;
+  const hi =
+    plan.members.length > 0
+      ? affine(plan.hi, plan.j, J, new Set(), new Map(), plan.bounds).text
+      : rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
   // with a parity skip, the loop of the iterations that run the rest of the body: from the guard's temporary on,
   // twice the step
   const lo = plan.skip ? plan.skip.temp : lo0;
@@ -1017,7 +1074,7 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const skipped = plan.skip ? skipTest(plan, plan.skip, lo0, hi) : '';
   // the typeof tests: before the rows' reads and the TypedArray tests when `typed`, else here
   const check =
-    `${initialized}${typedViews === '' ? typed : ''}${builtinTests(plan)}${skipped}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${bounds}, ` +
+    `${initialized}${typedViews === '' ? typed : ''}${typedForSpan}${builtinTests(plan)}${skipped}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${bounds}, ` +
     `${step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
   // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
   return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`)}${keep}`;

@@ -469,6 +469,55 @@ const RANGED: Record<
     fn: `function fill(a, lo, hi) { for (let j = lo; j < hi; j++) a[j] = 1; }`,
     args: ([a]) => [a, 0.5, 6],
   },
+  "a class's red-black sweep reading its fields as numbers (this.n in the bounds and indices, this.omega in the body)":
+    {
+      fn: `function run(a, n, c) {
+      class Solver {
+        constructor(g, n, omega) { this.g = g; this.n = n; this.omega = omega; }
+        sweep(c) {
+          for (let i = 1; i < this.n - 1; i++)
+            for (let j = 1 + ((i + c) & 1); j < this.n - 1; j += 2) {
+              const k = i * this.n + j;
+              this.g[k] = (this.omega / 4) * (this.g[k - this.n] + this.g[k + this.n] + this.g[k - 1] + this.g[k + 1]) +
+                (1 - this.omega) * this.g[k];
+            }
+        }
+      }
+      new Solver(a, n, 1.25).sweep(c);
+      return a[n + 2];
+    }`,
+      args: ([a]) => [a, 6, 1],
+      spans: 4,
+    },
+  "a state object's numbers (s.lo, s.hi bounds, s.w in the body, s.n a coefficient) and an inherited one (s.off)":
+    {
+      fn: `function axpy(a, b, t) {
+      const s = Object.create({ off: 2 });
+      Object.assign(s, t);
+      let sum = 0;
+      for (let j = s.lo; j <= s.hi; j++) {
+        b[j * s.n + s.off] = s.w * a[j];
+        sum += s.w;
+      }
+      return sum;
+    }`,
+      args: ([a, b]) => [a, b, { lo: 3, hi: 11, n: 3, w: 0.5 }],
+      views: 2,
+    },
+  'another property of the object read in the body (this.g[j] = this.w), a member view and a member number': {
+    fn: `function run(a, n) {
+      const o = { g: a, w: 3, fill(n) { for (let j = 0; j < n; j++) this.g[j] = this.w * j; } };
+      o.fill(n);
+    }`,
+    args: ([a]) => [a, 20],
+  },
+  'a member number going down from it (j = this.n - 1; j >= 0; j--)': {
+    fn: `function run(a) {
+      const o = { a, n: 30, halve() { for (let j = this.n - 1; j >= 0; j--) this.a[j] = this.a[j] / 2; } };
+      o.halve();
+    }`,
+    args: ([a]) => [a],
+  },
 };
 
 describe('range checks: loops that take them', () => {
@@ -574,6 +623,122 @@ describe('range checks: loops that take them', () => {
     spans = 0;
     assert.deepEqual(run(compile(fn), { g: a }), run(`(${fn})`, { g: a }));
     assert.equal(spans, 1);
+  });
+
+  test('member numbers that cannot be read without running code, or that are not numbers, take the per-access checks', () => {
+    const fn = `function fill(a) { for (let j = 0; j < this.n; j++) a[j] = j * this.w; return a[1]; }`;
+    let reads = 0;
+    const run = (code: string, self: unknown): { out: unknown; reads: number; a: number[] } => {
+      reads = 0;
+      const [a] = views(1, 8);
+      named = new Map([[a, 'a']]);
+      let out: unknown;
+      try {
+        out = (runInThisContext(code) as (this: unknown, a: Float64Array) => number).call(self, a);
+      } catch (e) {
+        out = (e as Error).name;
+      }
+      return { out, reads, a: [...a] };
+    };
+    // this.n and this.w read once by the guard, each tested to be a number
+    const code = compile(fn);
+    assert.match(code, /typeof \(__gl\$\d+ = __goldilocks\.row\(this, "n"\)\) === "number"/);
+    assert.match(code, /typeof \(__gl\$\d+ = __goldilocks\.row\(this, "w"\)\) === "number"/);
+    const counted = {
+      valueOf() {
+        reads++;
+        return 8;
+      },
+    };
+    for (const [name, self] of [
+      [
+        'a getter',
+        {
+          get n() {
+            reads++;
+            return 8;
+          },
+          w: 2,
+        },
+      ],
+      [
+        "a getter of the body's number",
+        {
+          n: 8,
+          get w() {
+            reads++;
+            return 2;
+          },
+        },
+      ],
+      ['a Proxy', new Proxy({ n: 8, w: 2 }, {})],
+      ['a Proxy on the prototype chain', Object.create(new Proxy({ n: 8, w: 2 }, {}))],
+      ['a string', { n: '8', w: 2 }],
+      ['an object whose valueOf runs code', { n: counted, w: 2 }],
+      ["an object whose valueOf runs code, the body's", { n: 8, w: counted }],
+      ['a BigInt', { n: 8n, w: 2 }],
+      ['a member of a view (Hooks.row reads none)', Object.assign(new Float64Array(2), { n: 8, w: 2 })],
+      ['no member (this undefined: the global object, in a script)', undefined],
+    ] as const) {
+      seen = new Set();
+      spans = 0;
+      ranged = true;
+      const instrumented = run(code, self);
+      assert.equal(spans, 0, name);
+      const plain = run(`(${fn})`, self);
+      assert.deepEqual(instrumented.out, plain.out, name);
+      assert.deepEqual(instrumented.a, plain.a, name);
+      assert.equal(
+        instrumented.reads,
+        plain.reads,
+        `${name}: the code runs as often as without instrumentation`,
+      );
+      // each element written (none without this.n), then a[1] read by the return
+      const expected = [
+        'R a 1',
+        ...(name.startsWith('no') ? [] : [0, 1, 2, 3, 4, 5, 6, 7].map((k) => `W a ${k}`)),
+      ];
+      assert.deepEqual([...seen].sort(), expected, name);
+    }
+    // the same object, its members data properties: one span
+    spans = 0;
+    assert.deepEqual(run(code, { n: 8, w: 2 }), run(`(${fn})`, { n: 8, w: 2 }));
+    assert.equal(spans, 1);
+  });
+
+  test('with member numbers, a view whose element access may run code (a DataView, a Proxy) keeps the per-access checks', () => {
+    // the code its access runs raises the bound this.n past the elements the span would have checked
+    const fn = `function sum(d, a) { let s = 0; for (let j = 0; j < this.n; j++) s += d[0] + a[j]; return s; }`;
+    for (const kind of ['a DataView', 'a Proxy']) {
+      const [a] = views(1, 8);
+      const self = { n: 4 };
+      const raise = () => {
+        self.n = 8;
+        return 0;
+      };
+      const proto = Object.create(DataView.prototype);
+      Object.defineProperty(proto, 0, { get: raise });
+      const d =
+        kind === 'a DataView'
+          ? Object.setPrototypeOf(new DataView(new ArrayBuffer(8)), proto)
+          : new Proxy([0], { get: raise });
+      named = new Map([[a, 'a']]);
+      seen = new Set();
+      spans = 0;
+      ranged = true;
+      const f = runInThisContext(compile(fn)) as (this: unknown, d: unknown, a: Float64Array) => number;
+      assert.equal(
+        f.call(self, d, a),
+        [...a].reduce((x, y) => x + y, 0),
+        kind,
+      );
+      assert.equal(spans, 0, kind);
+      assert.deepEqual(
+        [...seen].sort(),
+        [0, 1, 2, 3, 4, 5, 6, 7].map((k) => `R a ${k}`),
+        `${kind}: each read of the shared view checked, those past the first bound too`,
+      );
+    }
   });
 
   test('with rows, member views or a view a closure assigns, a view whose element access may run code (a DataView, a Proxy) keeps the per-access checks', () => {
@@ -800,7 +965,18 @@ const PER_ACCESS: Record<string, string> = {
   'a member view the body assigns (s.g = b)': `function f(s, b, n) { for (let j = 0; j < n; j++) { s.g[j] = 1; s.g = b; } }`,
   "a member view's object the body assigns (s = t)": `function f(s, t, n) { for (let j = 0; j < n; j++) { s.g[j] = 1; s = t; } }`,
   "a member view's object also accessed as a view (s.g[j] + s[j])": `function f(s, n) { let x = 0; for (let j = 0; j < n; j++) x += s.g[j] + s[j]; return x; }`,
-  'another property of the object read in the body (this.g[j] = this.w)': `function f(n) { for (let j = 0; j < n; j++) this.g[j] = this.w; }`,
+  'a member number the body assigns (this.n = 1)': `function f(a) { for (let j = 0; j < this.n; j++) { a[j] = 1; this.n = 1; } }`,
+  'a member number the body updates (s.n++)': `function f(a, s) { for (let j = 0; j < 9; j++) a[j + s.n++] = 1; }`,
+  "a member number's object the body assigns (s = t)": `function f(a, s, t, n) { for (let j = 0; j < n; j++) { a[j] = s.w; s = t; } }`,
+  'a member number of a view of the loop (a.size)': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = a.size; }`,
+  'a view length in the body (a.length, not a fixed-length bound)': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = a.length; }`,
+  'a computed member number (s["n"])': `function f(a, s) { for (let j = 0; j < s['n']; j++) a[j] = 1; }`,
+  'a member of a member as a number (s.t.n)': `function f(a, s) { for (let j = 0; j < s.t.n; j++) a[j] = 1; }`,
+  'a private member number (this.#n)': `class C { #n; f(a) { for (let j = 0; j < this.#n; j++) a[j] = 1; } }`,
+  'an optional member number (s?.n)': `function f(a, s) { for (let j = 0; j < s?.n; j++) a[j] = 1; }`,
+  "a global's member number (Math.PI)": `function f(a, n) { for (let j = 0; j < n; j++) a[j] = Math.PI * j; }`,
+  "a member number of this in a derived class's constructor (this before super())": `class C extends Object { constructor(a) { for (let j = 0; j < this.n; j++) a[j] = 1; super(); } }`,
+  'a member number of a body const (its object a new one each iteration)': `function f(a, g, n) { for (let j = 0; j < n; j++) { const s = g; a[j] = s.w; } }`,
   'a member of a member (s.t.g[j])': `function f(s, n) { for (let j = 0; j < n; j++) s.t.g[j] = 1; }`,
   'a private member view (this.#g[j])': `class C { #g; f(n) { for (let j = 0; j < n; j++) this.#g[j] = 1; } }`,
   'an optional member view (s?.g[j])': `function f(s, n) { for (let j = 0; j < n; j++) s?.g[j]; }`,
@@ -943,6 +1119,28 @@ describe("range checks: a function's loops over the module's top-level bindings 
     assert.equal(spans, 1);
     delete (globalThis as { G?: Float64Array }).G;
   });
+  test('member numbers of a binding read before its declaration ran: the loop throws where the plain code does', () => {
+    const source = `export function f(a) { for (let j = 0; j < S.n; j++) a[j] = a[j] + S.w; }
+      export function g(a, n) { for (let j = 0; j < n; j++) a[j] = S.w; }\nconst S = { n: 4, w: 1 };`;
+    const code = instrument(source, { file: 'ranges.mjs', module: true }).code;
+    assert.equal(code.split('__goldilocks.span(').length, 3, code);
+    const body = code.replaceAll('export function', 'function').replace(/\/\/# sourceMappingURL=.*$/s, '');
+    const a = new Float64Array(new SharedArrayBuffer(8 * 4)).fill(1);
+    named = new Map([[a, 'a']]);
+    seen = new Set();
+    spans = 0;
+    ranged = true;
+    const early = runInThisContext(
+      `(a, n) => { const tried = []; for (const h of [() => f(a), () => g(a, n)]) try { h(); tried.push('ran'); } catch (e) { tried.push(e.name); } return tried; ${body}\n}`,
+    );
+    assert.deepEqual(early(a, 4), ['ReferenceError', 'ReferenceError']);
+    assert.equal(spans, 0, 'no span before the declaration ran');
+    // a loop of no iteration does not read S.w: it must not throw either (a guard reading S first would)
+    assert.deepEqual(early(a, 0), ['ReferenceError', 'ran']);
+    const late = runInThisContext(`(a) => { ${body}\n f(a); return [...a]; }`);
+    assert.deepEqual(late(a), [2, 2, 2, 2]);
+    assert.equal(spans, 1);
+  });
 });
 
 describe("range checks: calls of the module's pure functions (src/instrument/callees.ts)", () => {
@@ -1063,6 +1261,10 @@ const COVERED: Record<
     }`,
     args: ([a, b]) => [a, b, 20],
     views: 2,
+  },
+  'a member number (box.k: read by the guard with Hooks.row, tested to be a number)': {
+    fn: `function f(a, box, n) { let s = 0; for (let j = 0; j < n; j++) { if (j > 1) continue; s += a[j] * box.k; } return s; }`,
+    args: ([a]) => [a, { k: 3 }, 10],
   },
 };
 
@@ -1188,7 +1390,9 @@ describe('covered loops: one cover check, a bit per access', () => {
     // the call could set the loop's `var` back to elements the cover check never checked (review-var-rewind.mjs)
     'a var loop variable a closure assigns, with an opaque call': `function f(a, n) { const g = () => { j = 0; }; for (var j = 4; j < n; j++) { if (j > 5) continue; a[j] = 1; g(); } }`,
     // a getter's value may be an object whose valueOf runs code at any operator
-    'a property read': `function f(a, box, n) { let s = 0; for (let j = 0; j < n; j++) { if (j > 1) continue; s += a[j] * box.k; } return s; }`,
+    'a property read of a property (box.t.k: not a member number)': `function f(a, box, n) { let s = 0; for (let j = 0; j < n; j++) { if (j > 1) continue; s += a[j] * box.t.k; } return s; }`,
+    // the call could assign the member number the guard read
+    'a member number, with an opaque call': `function f(a, box, n) { let s = 0; for (let j = 0; j < n; j++) { if (j > 1) continue; s += a[j] * box.k; box.seen = j; } return s; }`,
   };
   for (const [name, fn] of Object.entries(NOT_COVERED))
     test(`not covered: ${name}`, () => assert.ok(!coveredIn(fn) && !spanned(fn), compile(fn)));
