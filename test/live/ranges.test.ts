@@ -88,6 +88,7 @@ const RANGED = new Set([
   'range-loop-lanes.mjs',
   'range-loop-length.mjs',
   'range-loop-math-ordered.mjs',
+  'range-loop-member-numbers.mjs',
   'range-loop-member-views.mjs',
   'range-loop-module-binding.mjs',
   'range-loop-module-constant.mjs',
@@ -238,6 +239,12 @@ describe('range checks under --on-race=throw', () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-member-views-race.mjs')]);
       assert.match(o.stdout, /DataRaceException at element 40\n/, o.stderr);
       assert.match(o.stderr, /range-loop-member-views-race\.mjs:22:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing loop bounded and indexed by member numbers throws at its racing element, after the ones before it (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-member-numbers-race.mjs')]);
+      assert.match(o.stdout, /DataRaceException at element 40\n/, o.stderr);
+      assert.match(o.stderr, /range-loop-member-numbers-race\.mjs:24:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing subkey read in an unrolled inner loop throws there (${detector})`, async () => {
