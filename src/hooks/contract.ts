@@ -220,6 +220,13 @@ export interface Hooks {
    */
   readonly pure: (object: () => unknown, ...names: string[]) => boolean;
   /**
+   * `declared(read)`: whether `read()` (reads of variables) returns without throwing: the bindings it reads are out
+   * of their temporal dead zone (ECMA-262 §9.1.1.1). The range checks of `../instrument/ranges.ts` test with it, as
+   * their loop is entered, the `let`s and `const`s of enclosing functions their loop reads (`../instrument/scope.ts`
+   * `capturedBinding`); false sends the loop to its per-access checks, which throw where the plain code throws.
+   */
+  readonly declared: (read: () => unknown) => boolean;
+  /**
    * `fixedLength(o)`: is `o` a TypedArray over a SharedArrayBuffer that cannot grow (ECMA-262 §25.2.2: its length
    * never changes) whose `o.length` runs only the built-in getter of `%TypedArray%.prototype` (§23.2.3.21)? A
    * range-checked loop bounded by `V.length` (`../instrument/ranges.ts`) tests it as it is entered: false sends the

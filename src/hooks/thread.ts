@@ -7,6 +7,7 @@
 import type { Hooks, Runtime, SiteFunction, ThreadHooks } from './contract.js';
 import { ATOMIC_OPS } from './names.js';
 import {
+  declared,
   fixedLength,
   isTypedArrayConstructor,
   isView,
@@ -128,6 +129,7 @@ function createHooks(): ThreadHooks {
     peek,
     row,
     pure,
+    declared,
     fixedLength,
     sites,
     siteId,

@@ -1,8 +1,8 @@
 /**
  * Tests of values on the built-ins as they were when this module loaded, before any user code: is it a view, over
  * shared memory, a TypedArray constructor; reading a property or an element without running code ({@link Hooks.peek},
- * {@link Hooks.row}), and whether it is a
- * pure `Math` function ({@link Hooks.pure}).
+ * {@link Hooks.row}), whether it is a
+ * pure `Math` function ({@link Hooks.pure}), and whether reading variables throws ({@link Hooks.declared}).
  */
 
 import { isProxy } from 'node:util/types';
@@ -79,6 +79,16 @@ export function pure(object: () => unknown, ...names: string[]): boolean {
   }
   for (const p of names) if (!pureMath.has(peek(o, p))) return false;
   return true;
+}
+
+/** {@link Hooks.declared}: does `read()` return without throwing? */
+export function declared(read: () => unknown): boolean {
+  try {
+    read();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -26,7 +26,10 @@
  * there), `V` and the variables of `b`, `LO` and `HI` locals of the function declared before the loop
  * (`./scope.ts` `loopLocal`) that the body does not assign (as it runs no other code, they keep their value
  * throughout the loop: an outer loop's variable qualifies), the module's top-level bindings (`./scope.ts`
- * `moduleBinding`, whose declarations the guard first tests to have run, {@link declaredTest}), or the module's
+ * `moduleBinding`, whose declarations the guard first tests to have run, {@link declaredTest}), the bindings of an
+ * enclosing function (`./scope.ts` `capturedBinding`: `rows.forEach((row) => ...)` bounded by the function's `n`, a
+ * `function sweep(c)` nested in `main()` over its `grid`; the `let`s and `const`s tested first with
+ * `Hooks.declared`), or the module's
  * number constants, which the guard first tests to be initialized ({@link initializedTest}); `V` may be a row `X[e]`
  * of an array of views ({@link Body.rowElement}: `g[i - 1][j]`), or a member view `O.p` (`./member-views.ts`:
  * `this.grid[k]`, `O` `this` or a variable as `X`), which the guard reads with `Hooks.row` first; the bounds, indices
@@ -75,7 +78,7 @@ import { type MemberView, memberView, objectName, thisReadable } from './member-
 import { afterOpaque, keepSyncs, opaqueOperands } from './opaque.js';
 import { type ParitySkip, paritySkip } from './parity.js';
 import { HOOKS_GLOBAL, INITIALIZED, type Loop, type Rewriter, SITE_FN } from './rewriter.js';
-import { closureWritten, loopLocal, moduleBinding, moduleConstant } from './scope.js';
+import { capturedBinding, closureWritten, loopLocal, moduleBinding, moduleConstant } from './scope.js';
 import { literalValue, type N, namedMethodCall, unparen } from './syntax.js';
 import { tempIn } from './temporaries.js';
 
@@ -142,6 +145,11 @@ export interface RangePlan {
    * `moduleBinding`), which its guard tests to be initialized before it reads any of them.
    */
   bindings: Array<E.Statement & N>;
+  /**
+   * The `let`s and `const`s of enclosing functions the loop reads (`./scope.ts` `capturedBinding`), which its guard
+   * tests with `Hooks.declared` before it reads any of them: a closure may run before their declaration did.
+   */
+  declared: string[];
   /**
    * The rows `X[e]` of arrays of views the loop accesses (`X[e][i]`, {@link Body.rowElement}) and its member views
    * `O.p` (`O.p[i]`, `./member-views.ts`): the temporary its accesses' `view` names, `X` (or `O`: `this` or a
@@ -916,11 +924,19 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     // the body does not assign (`fixed`, above), as the body runs no other code: the same value throughout the loop
     // (an outer loop's variable too); other free variables: the same, which the body may assign unless `const`s
     const bindings = new Map<string, { statement: E.Statement & N; fixed: boolean }>();
+    // and the bindings of enclosing functions (`./scope.ts` `capturedBinding`), the same way
+    const captured = new Map<string, { tdz: boolean; fixed: boolean }>();
     const local = (id: E.Identifier, assigned = false): void => {
       if (loopLocal(rw, loop, id, assigned)) return;
       const b = moduleBinding(rw, loop, id);
-      if (b === null || (assigned && b.fixed)) refuse();
-      bindings.set(id.name, b as { statement: E.Statement & N; fixed: boolean });
+      if (b !== null) {
+        if (assigned && b.fixed) refuse();
+        bindings.set(id.name, b);
+        return;
+      }
+      const c = capturedBinding(rw, loop, id);
+      if (c === null || (assigned && c.fixed)) refuse();
+      captured.set(id.name, c as { tdz: boolean; fixed: boolean });
     };
     for (const o of [
       ...body.accesses.map((a) => a.row?.x ?? (a.member.object as E.Identifier)),
@@ -963,7 +979,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
           !owners.some((x) => x.name === name)
         )
           return false;
-        const b = bindings.get(name);
+        const b = bindings.get(name) ?? captured.get(name);
         return b === undefined ? closureWritten(rw, loop, id) : !b.fixed;
       },
     );
@@ -995,6 +1011,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       aliases: body.aliases,
       constants: [...body.constantNames.values()],
       bindings: [...new Set([...bindings.values()].map((b) => b.statement))],
+      declared: [...captured].filter(([, c]) => c.tdz).map(([name]) => name),
       rows,
       members: members.list,
       bounds: members.aliases,
@@ -1018,8 +1035,11 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
 export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | null>): string {
   const unshared = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
   const keep = plan.syncs === null ? '' : `, ${keepSyncs(plan.syncs)}`;
-  // the module's bindings it reads, out of their temporal dead zone first; else every access takes its own check
-  const ready = declaredTest(rw, plan.bindings);
+  // the module's bindings and the enclosing functions' it reads, out of their temporal dead zone first; else every
+  // access takes its own check
+  const captured =
+    plan.declared.length > 0 ? `${HOOKS_GLOBAL}.declared(() => (${plan.declared.join(', ')}))` : '';
+  const ready = [declaredTest(rw, plan.bindings), captured].filter((t) => t !== '').join(' && ');
   const none = plan.covered ? 0 : false;
   // the member numbers read into their temporaries first (`./member-numbers.ts`), tested as the other numbers
   const typed =

@@ -177,6 +177,42 @@ export function moduleBinding(
 }
 
 /**
+ * A binding of a function enclosing the loop's function that `id` (free in the function of `loop`) names, from the
+ * analysis of the whole program: a parameter of that function (which does not use `arguments`, which may alias it),
+ * or a `const`, `let` or `var` it declares (not in a `switch`), captured by a closure (an arrow over a row, a
+ * worker's `function sweep(c)` nested in `main()`); else null (the loop's own, a module's top-level binding:
+ * {@link moduleBinding}; a function, class, catch or import binding; a direct `eval` or `with`; a program of more
+ * than {@link MAX_ANALYZED} characters). A range-checked loop's body runs no other code (`./ranges.ts`), so such a
+ * binding keeps its value throughout the loop when the body does not assign it, like the function's own locals.
+ * `tdz`: a `let` or `const`, which the closure may read before its declaration ran (a function declaration is
+ * created as its scope is entered, ECMA-262 §10.2.11; a call may run it before the declaration), or a parameter of
+ * a function whose parameters are not all plain names, so that the loop's guard first tests that reading it does
+ * not throw (`Hooks.declared`). `fixed`: a `const`, or assigned only by its
+ * declaration, so that no code, a closure's included, can change it (`./opaque.ts`).
+ */
+export function capturedBinding(
+  rw: Rewriter,
+  loop: Loop,
+  id: E.Identifier,
+): { tdz: boolean; fixed: boolean } | null {
+  if (referenceOf(rw, id, loop.fn)?.resolved) return null; // the function's own, or its parameter
+  const v = referenceOf(rw, id, rw.program)?.resolved;
+  if (!v || v.tainted || v.defs.length !== 1 || v.scope.type === 'global' || v.scope.type === 'switch')
+    return null;
+  if (v.scope.variableScope.block.type === 'Program') return null; // the module's (or a script's) top level
+  const d = v.defs[0];
+  if (d.type === 'Parameter' && (v.scope.set.get('arguments')?.references.length ?? 0) > 0) return null;
+  if (d.type !== 'Parameter' && d.type !== 'Variable') return null;
+  const fixed =
+    (d.type === 'Variable' && d.parent.kind === 'const') ||
+    v.references.every((r) => !r.isWrite() || r.init === true);
+  // a parameter is in its temporal dead zone while the parameters before it are initialized, when a default or a
+  // pattern could run a closure (ECMA-262 §10.2.11 step 26)
+  const simple = (v.scope.block as E.Function).params?.every((p) => p.type === 'Identifier');
+  return { tdz: d.type === 'Parameter' ? !simple : d.parent.kind !== 'var', fixed };
+}
+
+/**
  * The initializer of the module constant `id` names: a top-level `const` of an ES module whose initializer is a
  * number literal, possibly negated (a module's bindings are not properties of the global object, and a `const` is
  * never assigned: ECMA-262 §16.2.1.6, §14.3.1), from the analysis of the whole program; else null. Read in its

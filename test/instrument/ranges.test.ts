@@ -511,6 +511,35 @@ const RANGED: Record<
     }`,
     args: ([a]) => [a, 20],
   },
+  "an arrow over rows bounded by the enclosing function's parameter (rows.forEach((row) => ... j < n ...))": {
+    fn: `function scale(a, b, n) {
+      [a, b].forEach((row) => { for (let j = 0; j < n; j++) row[j] = row[j] * 2 + j; });
+      return a[3] + b[n - 1];
+    }`,
+    args: ([a, b]) => [a, b, 20],
+    views: 2,
+    spans: 2,
+  },
+  "a worker's sweep declared in main over main's const grid and n (Hooks.declared tests them), an accumulator of main's":
+    {
+      fn: `function main(a, c) {
+      const grid = a;
+      const n = 6;
+      let total = 0;
+      function sweep(c) {
+        for (let i = 1; i < n - 1; i++)
+          for (let j = 1 + ((i + c) & 1); j < n - 1; j += 2) {
+            grid[i * n + j] = 0.25 * (grid[i * n + j - 1] + grid[i * n + j + 1] + grid[(i - 1) * n + j]) + 0.5 * grid[i * n + j];
+            total += grid[i * n + j];
+          }
+      }
+      sweep(c);
+      sweep(1 - c);
+      return total;
+    }`,
+      args: ([a]) => [a, 1],
+      spans: 8,
+    },
   'a member number going down from it (j = this.n - 1; j >= 0; j--)': {
     fn: `function run(a) {
       const o = { a, n: 30, halve() { for (let j = this.n - 1; j >= 0; j--) this.a[j] = this.a[j] / 2; } };
@@ -755,6 +784,13 @@ describe('range checks: loops that take them', () => {
         for (let j = 0; j < n; j++) s += d[0] + g[j];
         return s;
       }`,
+      captured: `function sum(d, n) {
+        const a = this.shared;
+        let g = new Float64Array(8);
+        this.swap = () => { g = a; };
+        const go = () => { let s = 0; for (let j = 0; j < n; j++) s += d[0] + g[j]; return s; };
+        return go();
+      }`,
     };
     for (const [shape, fn] of Object.entries(fns))
       for (const kind of ['a DataView', 'a Proxy']) {
@@ -976,6 +1012,13 @@ const PER_ACCESS: Record<string, string> = {
   'an optional member number (s?.n)': `function f(a, s) { for (let j = 0; j < s?.n; j++) a[j] = 1; }`,
   "a global's member number (Math.PI)": `function f(a, n) { for (let j = 0; j < n; j++) a[j] = Math.PI * j; }`,
   "a member number of this in a derived class's constructor (this before super())": `class C extends Object { constructor(a) { for (let j = 0; j < this.n; j++) a[j] = 1; super(); } }`,
+  'a captured const the body assigns (its assignment throws)': `function f(a, n) { const k = 1; return () => { for (let j = 0; j < n; j++) { a[j] = k; k = 2; } }; }`,
+  'a captured view the body assigns': `function f(a, b, n) { return () => { for (let j = 0; j < n; j++) { a[j] = 1; a = b; } }; }`,
+  "an enclosing function's function binding read as a number": `function f(a, n) { function g() {} return () => { for (let j = 0; j < n; j++) a[j] = g; }; }`,
+  'a catch binding read as a number': `function f(a, n) { try { n(); } catch (e) { return () => { for (let j = 0; j < n; j++) a[j] = e; }; } }`,
+  'a captured parameter of a function using arguments (which may alias it)': `function f(a, n) { arguments; return () => { for (let j = 0; j < n; j++) a[j] = 1; }; }`,
+  'a captured binding of a function with a direct eval': `function f(a, n) { eval(''); return () => { for (let j = 0; j < n; j++) a[j] = 1; }; }`,
+  'a captured let another closure assigns, with an opaque call (the call could assign it)': `function f(a, h, n) { let g = a; const set = (x) => { g = x; }; return () => { for (let j = 0; j < n; j++) { if (j > 3) continue; g[j] = 1; h(set); } }; }`,
   'a member number of a body const (its object a new one each iteration)': `function f(a, g, n) { for (let j = 0; j < n; j++) { const s = g; a[j] = s.w; } }`,
   'a member of a member (s.t.g[j])': `function f(s, n) { for (let j = 0; j < n; j++) s.t.g[j] = 1; }`,
   'a private member view (this.#g[j])': `class C { #g; f(n) { for (let j = 0; j < n; j++) this.#g[j] = 1; } }`,
@@ -1042,7 +1085,8 @@ describe("range checks: a function's loops over the module's top-level bindings 
       for (let j = 1 + ((i + c) & 1); j < n - 1; j += 2) g[i * n + j] = 0.25 * (g[i * n + j] + g[i * n + j - 1] + g[i * n + j + 1]);
   }`;
   test('a view and a bound of the module, a `const` or a `let`, in a loop nested without braces', () => {
-    // the declarations, and the last one the loop reads (its end: the guard's test), or null: not the module's
+    // the declarations, and the last one the loop reads (its end: the guard's test), or null: not the module's (an
+    // enclosing function's parameters, `./scope.ts` capturedBinding: no test)
     for (const [decl, last] of [
       [
         'const g = new Float64Array(new SharedArrayBuffer(8 * 64)); const n = Number(globalThis.n ?? 8);',
@@ -1054,8 +1098,11 @@ describe("range checks: a function's loops over the module's top-level bindings 
     ] as const) {
       const source = last !== null ? `${decl}\nexport ${sweep}` : `function outer(g, n) { ${sweep} }`;
       const code = instrument(source, { file: 'ranges.mjs', module: true }).code;
-      assert.equal(code.includes('__goldilocks.span('), last !== null, code);
-      if (last === null) continue;
+      assert.ok(code.includes('__goldilocks.span('), code);
+      if (last === null) {
+        assert.doesNotMatch(code, /__gl\$k >=|__goldilocks\.declared/, code);
+        continue;
+      }
       // the guard tests that the declarations ran, then reads the bindings; a `let` another function assigns: it
       // first tests that the view is a TypedArray (an access of another object could run code that assigns it)
       const end = source.indexOf(last) + last.length;
@@ -1119,6 +1166,35 @@ describe("range checks: a function's loops over the module's top-level bindings 
     assert.equal(spans, 1);
     delete (globalThis as { G?: Float64Array }).G;
   });
+  test("a closure run before the enclosing function's const was declared throws where the plain code does", () => {
+    const fn = `function main(a, m) {
+      let r;
+      try { sweep(m); r = 'ran'; } catch (e) { r = e.name; }
+      const n = 4;
+      const grid = a;
+      sweep(4);
+      return r;
+      function sweep(k) { for (let j = 0; j < k; j++) grid[j] = n + j; }
+    }`;
+    const code = compile(fn);
+    assert.match(code, /__goldilocks\.declared\(\(\) => \(grid, n\)\) \? /);
+    for (const [m, expected] of [
+      [4, 'ReferenceError'],
+      [0, 'ran'],
+    ] as const) {
+      const [a] = views(1, 8);
+      named = new Map([[a, 'a']]);
+      seen = new Set();
+      spans = 0;
+      ranged = true;
+      const f = runInThisContext(code) as (a: Float64Array, m: number) => string;
+      assert.equal(f(a, m), expected);
+      assert.equal(spans, 1, 'one span: the call after the declarations');
+      assert.deepEqual([...a.slice(0, 4)], [4, 5, 6, 7]);
+      assert.deepEqual([...seen].sort(), ['W a 0', 'W a 1', 'W a 2', 'W a 3']);
+    }
+  });
+
   test('member numbers of a binding read before its declaration ran: the loop throws where the plain code does', () => {
     const source = `export function f(a) { for (let j = 0; j < S.n; j++) a[j] = a[j] + S.w; }
       export function g(a, n) { for (let j = 0; j < n; j++) a[j] = S.w; }\nconst S = { n: 4, w: 1 };`;
