@@ -78,6 +78,7 @@ const RANGED = new Set([
   'range-loop-alias.mjs',
   'range-loop-bytes.mjs',
   'range-loop-callee.mjs',
+  'range-loop-captured.mjs',
   'range-loop-columns.mjs',
   'range-loop-counter.mjs',
   'range-loop-covered-continue.mjs',
@@ -245,6 +246,12 @@ describe('range checks under --on-race=throw', () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-member-numbers-race.mjs')]);
       assert.match(o.stdout, /DataRaceException at element 40\n/, o.stderr);
       assert.match(o.stderr, /range-loop-member-numbers-race\.mjs:24:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing loop over an enclosing function's variables throws at its racing element, after the ones before it (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-captured-race.mjs')]);
+      assert.match(o.stdout, /DataRaceException at element 40\n/, o.stderr);
+      assert.match(o.stderr, /range-loop-captured-race\.mjs:20:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing subkey read in an unrolled inner loop throws there (${detector})`, async () => {
