@@ -339,6 +339,8 @@ class Body {
   readonly aliases = new Map<string, E.Node>();
   /** Identifiers read or assigned that the body does not declare, with a node of each. */
   readonly free = new Map<string, E.Identifier>();
+  /** The names read as values (operands, arguments, initializers), not as the objects of element accesses. */
+  readonly operands = new Set<string>();
   readonly assigned = new Set<string>();
   /** Uses of names, by position, to check that a declared name is used only after its declaration. */
   readonly uses: Array<{ name: string; pos: number }> = [];
@@ -475,6 +477,7 @@ class Body {
       case 'Identifier':
         if (x.name === 'undefined' || x.name === 'NaN' || x.name === 'Infinity') refuse(); // globals
         this.use(x);
+        this.operands.add(x.name);
         return;
       case 'Literal':
         if (!operandLiteral(x.value)) refuse();
@@ -885,6 +888,9 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     }
     const views = [...new Set(body.accesses.map((a) => a.view))];
     for (const r of rows) if (views.includes(r.x)) refuse();
+    // a view or an array of rows read as an operand (`a[j] * a`) is not tested to be a number: its conversion could
+    // run code (a `valueOf`, a patched `join`) that replaces a row or a member view, or assigns a bound
+    for (const name of body.operands) if (views.includes(name) || rows.some((r) => r.x === name)) refuse();
     // a view's members are not read by `Hooks.row` (a view's `length`, in the body, is not a member number)
     for (const m of members.list) if (m.x.type === 'Identifier' && views.includes(m.x.name)) refuse();
     const counters = countersOf(body, h.j);

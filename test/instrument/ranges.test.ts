@@ -735,6 +735,33 @@ describe('range checks: loops that take them', () => {
     assert.equal(spans, 1);
   });
 
+  test("a member view's object or a view read as an operand keeps the per-access checks (its valueOf could replace the view)", () => {
+    const fns = {
+      member: `function sum(s, n) { let x = 0; for (let j = 0; j < n; j++) x += s.g[j] * s; return x; }`,
+      row: `function sum(s, n) { let x = 0; for (let j = 0; j < n; j++) x += s[0][j] * s; return x; }`,
+      view: `function sum(s, n) { const g = s.g; let x = 0; for (let j = 0; j < n; j++) x += g[j] * g + s.g[j]; return x; }`,
+    };
+    for (const [shape, fn] of Object.entries(fns)) {
+      const [a, b] = views(2, 8);
+      // the first conversion replaces the member (or the row) by another shared view
+      const s: Record<string | number, unknown> = { g: a, 0: a };
+      const replace = () => {
+        s.g = b;
+        s[0] = b;
+        return 1;
+      };
+      Object.assign(s, { valueOf: replace });
+      Object.defineProperty(a, 'valueOf', { value: replace });
+      seen = new Set();
+      spans = 0;
+      ranged = true;
+      (runInThisContext(compile(fn)) as (s: unknown, n: number) => number)(s, 8);
+      assert.equal(spans, 0, shape);
+      const expected = shape === 'view' ? ['R a 0', 'R b 0', 'R a 1', 'R b 1'] : ['R a 0', 'R b 1'];
+      for (const e of expected) assert.equal(seen.has(e), true, `${shape}: ${e} checked`);
+    }
+  });
+
   test('with member numbers, a view whose element access may run code (a DataView, a Proxy) keeps the per-access checks', () => {
     // the code its access runs raises the bound this.n past the elements the span would have checked
     const fn = `function sum(d, a) { let s = 0; for (let j = 0; j < this.n; j++) s += d[0] + a[j]; return s; }`;
@@ -1098,7 +1125,7 @@ describe("range checks: a function's loops over the module's top-level bindings 
     ] as const) {
       const source = last !== null ? `${decl}\nexport ${sweep}` : `function outer(g, n) { ${sweep} }`;
       const code = instrument(source, { file: 'ranges.mjs', module: true }).code;
-      assert.ok(code.includes('__goldilocks.span('), code);
+      assert.equal(code.includes('__goldilocks.span('), true, code);
       if (last === null) {
         assert.doesNotMatch(code, /__gl\$k >=|__goldilocks\.declared/, code);
         continue;
