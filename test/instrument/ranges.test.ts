@@ -540,6 +540,15 @@ const RANGED: Record<
       args: ([a]) => [a, 1],
       spans: 8,
     },
+  'a parity skip on member numbers (if ((s.i + j) % 2 !== s.c) continue), bounded by s.n': {
+    fn: `function sweep(a, s) {
+      for (let j = 1; j < s.n - 1; j++) {
+        if ((s.i + j) % 2 !== s.c) continue;
+        a[j] = a[j] * 2 + a[j - 1] + a[j + 1];
+      }
+    }`,
+    args: ([a]) => [a, { i: 3, c: 0, n: 20 }],
+  },
   'a member number going down from it (j = this.n - 1; j >= 0; j--)': {
     fn: `function run(a) {
       const o = { a, n: 30, halve() { for (let j = this.n - 1; j >= 0; j--) this.a[j] = this.a[j] / 2; } };
