@@ -380,7 +380,7 @@ class Body {
     readonly j: string,
     readonly loose: boolean,
     private readonly pure: (callee: E.Identifier) => boolean,
-    private readonly constant: (id: E.Identifier) => E.Expression | null = () => null,
+    private readonly constant: (id: E.Identifier) => E.Expression | null,
     private readonly members: MemberNumbers,
   ) {}
 
