@@ -121,6 +121,26 @@ function runOnce(
   return { seen: [...seen].sort(), result, after: v.map((a) => [...a]), spans, covers };
 }
 
+/** Starts a run of range-checked loops over the views of `views` (by name): no access seen, no span yet. */
+function observe(views: Map<unknown, string>): void {
+  named = views;
+  seen = new Set();
+  spans = 0;
+  ranged = true;
+}
+
+/**
+ * `kind` 'a DataView': a DataView whose element 0 is read by `get`, a getter on its prototype; else a Proxy of `[0]`
+ * whose `get` trap is `get`: an element access of either runs code.
+ */
+function trapping(kind: string, get: () => unknown): unknown {
+  const proto = Object.create(DataView.prototype);
+  Object.defineProperty(proto, 0, { get });
+  return kind === 'a DataView'
+    ? Object.setPrototypeOf(new DataView(new ArrayBuffer(8)), proto)
+    : new Proxy([0], { get });
+}
+
 /** The loops that take the range check, with arguments: both runs see the same accesses and compute the same. */
 const RANGED: Record<
   string,
@@ -594,10 +614,7 @@ describe('range checks: loops that take them', () => {
       ['a view (its element is a number)', new Float64Array(new SharedArrayBuffer(16))],
       ['an array of arrays', [[0], [1, 2, 3, 4, 5, 6, 7, 8]]],
     ] as const) {
-      named = new Map([[a, 'a']]);
-      seen = new Set();
-      spans = 0;
-      ranged = true;
+      observe(new Map([[a, 'a']]));
       const out = run(compile(fn), g);
       assert.equal(spans, 0, name);
       assert.deepEqual(out, run(`(${fn})`, g), name);
@@ -642,10 +659,7 @@ describe('range checks: loops that take them', () => {
       ['a view holding it (an own property of a view)', Object.assign(view, { g: a })],
       ['undefined (no object)', undefined],
     ] as const) {
-      named = new Map([[a, 'a']]);
-      seen = new Set();
-      spans = 0;
-      ranged = true;
+      observe(new Map([[a, 'a']]));
       const out = run(compile(fn), self);
       const instrumentedReads = reads;
       assert.equal(spans, 0, name);
@@ -781,16 +795,8 @@ describe('range checks: loops that take them', () => {
         self.n = 8;
         return 0;
       };
-      const proto = Object.create(DataView.prototype);
-      Object.defineProperty(proto, 0, { get: raise });
-      const d =
-        kind === 'a DataView'
-          ? Object.setPrototypeOf(new DataView(new ArrayBuffer(8)), proto)
-          : new Proxy([0], { get: raise });
-      named = new Map([[a, 'a']]);
-      seen = new Set();
-      spans = 0;
-      ranged = true;
+      const d = trapping(kind, raise);
+      observe(new Map([[a, 'a']]));
       const f = runInThisContext(compile(fn)) as (this: unknown, d: unknown, a: Float64Array) => number;
       assert.equal(
         f.call(self, d, a),
@@ -843,16 +849,8 @@ describe('range checks: loops that take them', () => {
           self.swap();
           return 0;
         };
-        const proto = Object.create(DataView.prototype);
-        Object.defineProperty(proto, 0, { get: replace });
-        const d =
-          kind === 'a DataView'
-            ? Object.setPrototypeOf(new DataView(new ArrayBuffer(8)), proto)
-            : new Proxy([0], { get: replace });
-        named = new Map([[a, 'a']]);
-        seen = new Set();
-        spans = 0;
-        ranged = true;
+        const d = trapping(kind, replace);
+        observe(new Map([[a, 'a']]));
         const f = runInThisContext(compile(fn)) as (this: unknown, d: unknown, n: number) => number;
         const out = f.call(self, d, 8);
         // the shared view's elements, all read after the first access replaced the plain one
@@ -1183,10 +1181,7 @@ describe("range checks: a function's loops over the module's top-level bindings 
     const body = code.replace('export function', 'function').replace(/\/\/# sourceMappingURL=.*$/s, '');
     const a = new Float64Array(new SharedArrayBuffer(8 * 4)).fill(1);
     (globalThis as { G?: Float64Array }).G = a;
-    named = new Map([[a, 'G']]);
-    seen = new Set();
-    spans = 0;
-    ranged = true;
+    observe(new Map([[a, 'G']]));
     const early = runInThisContext(
       `() => { try { f(4); return 'ran'; } catch (e) { return e.name; } ${body}\n}`,
     );
@@ -1219,10 +1214,7 @@ describe("range checks: a function's loops over the module's top-level bindings 
       [0, 'ran'],
     ] as const) {
       const [a] = views(1, 8);
-      named = new Map([[a, 'a']]);
-      seen = new Set();
-      spans = 0;
-      ranged = true;
+      observe(new Map([[a, 'a']]));
       const f = runInThisContext(code) as (a: Float64Array, m: number) => string;
       assert.equal(f(a, m), expected);
       assert.equal(spans, 1, 'one span: the call after the declarations');
@@ -1238,10 +1230,7 @@ describe("range checks: a function's loops over the module's top-level bindings 
     assert.equal(code.split('__goldilocks.span(').length, 3, code);
     const body = code.replaceAll('export function', 'function').replace(/\/\/# sourceMappingURL=.*$/s, '');
     const a = new Float64Array(new SharedArrayBuffer(8 * 4)).fill(1);
-    named = new Map([[a, 'a']]);
-    seen = new Set();
-    spans = 0;
-    ranged = true;
+    observe(new Map([[a, 'a']]));
     const early = runInThisContext(
       `(a, n) => { const tried = []; for (const h of [() => f(a), () => g(a, n)]) try { h(); tried.push('ran'); } catch (e) { tried.push(e.name); } return tried; ${body}\n}`,
     );
@@ -1472,10 +1461,7 @@ describe('covered loops: one cover check, a bit per access', () => {
     // temporal dead zone) must throw as the plain code does, without its guard reading them
     const body = code.replace('export function', 'function').replace(/\/\/# sourceMappingURL=.*$/s, '');
     const a = new Float64Array(new SharedArrayBuffer(8 * 4)).fill(1);
-    named = new Map([[a, 'a']]);
-    seen = new Set();
-    spans = 0;
-    ranged = true;
+    observe(new Map([[a, 'a']]));
     const early = runInThisContext(
       `(a) => { try { f(a, 4); return 'ran'; } catch (e) { return e.name; } ${body}\n}`,
     );
