@@ -11,13 +11,12 @@
  * on entry to the outermost loop around it that is not short: `(X === B ? X[K] : GUARDED)`, see `memberGuardOf`.
  */
 
-import { full } from 'acorn-walk';
 import type { Variable } from 'eslint-scope';
 import type * as E from 'estree';
 import { opaqueGuard, type RangePlan, rangeGuard, rangePlan } from './ranges.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, type State } from './rewriter.js';
 import { invariantVariable } from './scope.js';
-import { type N, unparen, type Visitor } from './syntax.js';
+import { everyNode, type N, unparen, type Visitor } from './syntax.js';
 import { tempIn } from './temporaries.js';
 
 /**
@@ -158,7 +157,7 @@ function oneLine(rw: Rewriter, node: N): string | null {
   const c = rw.comments;
   for (let k = 0; k < c.length; k += 2) if (c[k + 1] > node.start && c[k] < node.end) return null;
   let inToken = false;
-  full(node, (n) => {
+  everyNode(node, (n) => {
     if (n.type !== 'Literal' && n.type !== 'TemplateElement') return;
     LINE.lastIndex = 0;
     if (LINE.test(rw.source.slice((n as N).start, (n as N).end))) inToken = true;

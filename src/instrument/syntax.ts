@@ -3,7 +3,7 @@
  * the names a program binds, and which expressions can never be a TypedArray; the typed face of acorn-walk.
  */
 
-import { base, recursive } from 'acorn-walk';
+import { base, full, recursive } from 'acorn-walk';
 import type * as E from 'estree';
 
 /** A node as acorn gives it with `ranges` and `locations`. */
@@ -18,6 +18,8 @@ export const walk = recursive as unknown as <S>(
   st: S,
   visitors: Record<string, Visitor<S>>,
 ) => void;
+/** acorn-walk's `full`: calls `callback` on every node under `node` (itself included), children first. */
+export const everyNode = full as unknown as (node: E.Node, callback: (n: E.Node) => void) => void;
 
 export const LITERAL_TYPES = new Set(['Literal']);
 
