@@ -3,7 +3,7 @@
 // range-loop-captured.mjs), racing: worker a writes element 40 (row 2, element 8) unordered; worker b's nested
 // function summing row 2 reads it: the range check would report a race, so the loop runs its per-access checks,
 // which throw there under --on-race=throw, after the elements before it were summed.
-import { stopsAtRace, workers } from './sched.mjs';
+import { stopsAtElement40, workers } from './sched.mjs';
 
 const N = 16;
 const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
@@ -22,20 +22,12 @@ function sumRow(a, r) {
   add();
 }
 
-if (main) {
-  await joined;
-} else if (i === 0) {
-  at(0, () => {
+await stopsAtElement40(
+  { main, joined, i, at },
+  () => {
     a[40] = 5; // race
-  });
-} else {
-  at(1, () =>
-    stopsAtRace(
-      () => sumRow(a, 2),
-      () => {
-        if (sum !== 8) throw new Error(`thrown before element 39 was summed: ${sum}`);
-      },
-      'element 40',
-    ),
-  );
-}
+  },
+  () => sumRow(a, 2),
+  () => sum,
+  8,
+);

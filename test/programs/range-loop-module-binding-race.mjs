@@ -3,7 +3,7 @@
 // range-loop-module-binding.mjs), racing: worker a writes element 40 unordered; worker b's loop over rows 2–3 reads
 // it: the range check would report a race, so the loop runs its per-access checks, which throw there under
 // --on-race=throw, after the elements before it were summed.
-import { stopsAtRace, workers } from './sched.mjs';
+import { stopsAtElement40, workers } from './sched.mjs';
 
 const N = 16;
 const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
@@ -16,20 +16,12 @@ function rows(lo, hi) {
   for (let r = lo; r < hi; r++) for (let j = 0; j < N; j++) sums[r] += a[r * N + j]; // race
 }
 
-if (main) {
-  await joined;
-} else if (i === 0) {
-  at(0, () => {
+await stopsAtElement40(
+  { main, joined, i, at },
+  () => {
     a[40] = 5; // race
-  });
-} else {
-  at(1, () =>
-    stopsAtRace(
-      () => rows(2, 4),
-      () => {
-        if (sums[2] !== 8) throw new Error(`thrown before element 39 was summed: ${sums[2]}`);
-      },
-      'element 40',
-    ),
-  );
-}
+  },
+  () => rows(2, 4),
+  () => sums[2],
+  8,
+);

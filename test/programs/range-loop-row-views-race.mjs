@@ -3,7 +3,7 @@
 // a writes element 40 (row 2, element 8) unordered; worker b's loop over row 2 reads it: the range check would report
 // a race, so the loop runs its per-access checks, which throw there under --on-race=throw, after the elements before
 // it were summed.
-import { stopsAtRace, workers } from './sched.mjs';
+import { stopsAtElement40, workers } from './sched.mjs';
 
 const N = 16;
 const { main, joined, i, at, a } = workers(import.meta.url, 2, () => ({
@@ -17,20 +17,12 @@ function add(r) {
   for (let j = 0; j < N; j++) sum += g[r][j]; // race
 }
 
-if (main) {
-  await joined;
-} else if (i === 0) {
-  at(0, () => {
+await stopsAtElement40(
+  { main, joined, i, at },
+  () => {
     a[40] = 5; // race
-  });
-} else {
-  at(1, () =>
-    stopsAtRace(
-      () => add(2),
-      () => {
-        if (sum !== 8) throw new Error(`thrown before element 39 was summed: ${sum}`);
-      },
-      'element 40',
-    ),
-  );
-}
+  },
+  () => add(2),
+  () => sum,
+  8,
+);

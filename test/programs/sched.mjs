@@ -182,6 +182,38 @@ export function stopsAtRace(f, check, what) {
 }
 
 /**
+ * The schedule of the racing range-loop programs that stop at element 40 (range-loop-member-views-race.mjs and its
+ * kin): worker 0 runs `write`, the program's racy write of element 40 (its own `// race` line), as step 0; worker 1,
+ * as step 1, runs `sumRow`, a range-checked loop over the row that holds element 40, which must stop there
+ * ({@link stopsAtRace}) after the elements before it were summed: `summed()` then is `expected`; the main thread waits
+ * for the joins.
+ *
+ * @param {{ main: boolean, joined: Promise<unknown>, i: number, at: (n: number, fn: () => unknown) => unknown }} w
+ *   the program's {@link workers}.
+ * @param {() => void} write worker 0's racy write.
+ * @param {() => unknown} sumRow worker 1's racy loop.
+ * @param {() => number} summed the sum the loop accumulated.
+ * @param {number} expected that sum when the loop stopped at element 40.
+ * @returns {Promise<unknown> | undefined} what the program awaits: the joins on the main thread.
+ * @throws {Error} when the loop stopped elsewhere, or an error of `sumRow` that is not a DataRaceException.
+ */
+export function stopsAtElement40({ main, joined, i, at }, write, sumRow, summed, expected) {
+  if (main) return joined;
+  if (i === 0) at(0, write);
+  else
+    at(1, () =>
+      stopsAtRace(
+        sumRow,
+        () => {
+          if (summed() !== expected) throw new Error(`thrown before element 39 was summed: ${summed()}`);
+        },
+        'element 40',
+      ),
+    );
+  return undefined;
+}
+
+/**
  * Runs `f`, which must throw an instance of `type` (the programs whose loop is expected to stop in an exception).
  *
  * @param {() => unknown} f the code expected to throw.
