@@ -118,9 +118,18 @@ export function loopLocal(rw: Rewriter, loop: Loop, id: E.Identifier, assigned =
 function topLevel(rw: Rewriter, id: E.Identifier, commonjs = false): Variable | null {
   const { module } = rw.options;
   if (!module && !(commonjs && rw.options.commonjs === true)) return null;
-  const v = referenceOf(rw, id, rw.program)?.resolved;
-  if (!v || v.tainted || v.defs.length !== 1 || v.scope.block.type !== 'Program') return null;
+  const v = declaredOnce(rw, id);
+  if (v === null || v.scope.block.type !== 'Program') return null;
   return v.scope.type === (module ? 'module' : 'function') ? v : null;
+}
+
+/**
+ * The variable `id` names, from the analysis of the whole program, when one declaration defines it and no direct
+ * `eval` or `with` can reach it; else null.
+ */
+function declaredOnce(rw: Rewriter, id: E.Identifier): Variable | null {
+  const v = referenceOf(rw, id, rw.program)?.resolved;
+  return v && !v.tainted && v.defs.length === 1 ? v : null;
 }
 
 /**
@@ -196,9 +205,8 @@ export function capturedBinding(
   id: E.Identifier,
 ): { tdz: boolean; fixed: boolean } | null {
   if (referenceOf(rw, id, loop.fn)?.resolved) return null; // the function's own, or its parameter
-  const v = referenceOf(rw, id, rw.program)?.resolved;
-  if (!v || v.tainted || v.defs.length !== 1 || v.scope.type === 'global' || v.scope.type === 'switch')
-    return null;
+  const v = declaredOnce(rw, id);
+  if (v === null || v.scope.type === 'global' || v.scope.type === 'switch') return null;
   if (v.scope.variableScope.block.type === 'Program') return null; // the module's (or a script's) top level
   const d = v.defs[0];
   if (d.type === 'Parameter' && (v.scope.set.get('arguments')?.references.length ?? 0) > 0) return null;
