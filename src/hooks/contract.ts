@@ -152,7 +152,7 @@ export interface WorkerHooks {
  */
 export type ThreadHooks = Omit<
   Hooks,
-  'r' | 'w' | 'span' | 'covered' | 'syncs' | 'callee' | 'callee1' | 'direct' | 'atomics'
+  'r' | 'w' | 'span' | 'covered' | 'syncs' | 'callee' | 'callee1' | 'direct' | 'atomics' | 'typedIteration'
 >;
 
 /** Default export of a runtime module: called once per thread with that thread's hooks. */
@@ -233,6 +233,15 @@ export interface Hooks {
    * loop to its per-access checks.
    */
   readonly fixedLength: (o: unknown) => boolean;
+  /**
+   * `typedIteration(o)`: is `o` a TypedArray whose iteration is the built-in one (`o[Symbol.iterator]` is
+   * `%TypedArray%.prototype.values` as at startup or the runtime's replacement of it, read without running code;
+   * %ArrayIteratorPrototype%.next as at startup; `o.length` the built-in getter): then `for (const x of o)` reads
+   * the elements at 0, 1, ... while below `o.length`, read at each step, running no other code (ECMA-262 §23.1.5.2.1).
+   * A `for…of` loop's range check (`../instrument/for-of.ts`) tests it as the loop is entered: false runs the loop
+   * as written, its elements checked one by one by the runtime's iterator.
+   */
+  readonly typedIteration: (o: unknown) => boolean;
   /** Registers a module's sites (`locs` = line, column pairs); returns the id of its first site, ids are dense. */
   readonly sites: (file: string, locs: readonly number[]) => number;
   /** The location of site `id`. @throws RangeError for an id that was never registered in this thread. */

@@ -8,7 +8,7 @@ import { calleeTests } from './callee.js';
 import type { Hooks, Runtime, ThreadHooks } from './contract.js';
 import { HOOKS_GLOBAL } from './names.js';
 import { currentRuntime, setRuntime, threadHooks } from './thread.js';
-import { shared } from './views.js';
+import { shared, typedIteration } from './views.js';
 
 /** Without a fast path: shared views go to get/set, the others are cached at their site. */
 const slow = (o: ArrayBufferView): unknown => shared(o) || o;
@@ -35,6 +35,7 @@ function publish(hooks: ThreadHooks): Hooks {
     syncs: runtime.syncs ?? NO_SYNCS,
     ...calleeTests(runtime.sitedMethods ?? [], runtime.originals ?? new Map(), runtime.sitedLater),
     atomics: atomicsHooks(runtime.originals ?? new Map()),
+    typedIteration: typedIteration(runtime.originals ?? new Map()),
   };
   // no key in common, so each property is stored once: V8 tracks a field's constness per shape, and an overridden
   // one is no longer a constant, nor anything loaded through it

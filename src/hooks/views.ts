@@ -36,7 +36,7 @@ export const UNKNOWN = Object.freeze(Object.create(null));
  * up to the first object with an own `p`, which is a data property), else {@link UNKNOWN} (and when no object of the
  * chain has `p`).
  */
-function read(o: unknown, p: string | number): unknown {
+function read(o: unknown, p: PropertyKey): unknown {
   let x = o;
   while ((typeof x === 'object' && x !== null) || typeof x === 'function') {
     if (isProxy(x)) return UNKNOWN;
@@ -92,13 +92,11 @@ export function declared(read: () => unknown): boolean {
 }
 
 /**
- * {@link Hooks.fixedLength}: is `o` a TypedArray over a SharedArrayBuffer that cannot grow, whose `length` is read
- * by the built-in getter alone (no Proxy on the prototype chain up to the first object with an own `length`, which
- * is `%TypedArray%.prototype` with its getter as at startup)? Then every read of `o.length` gives the same number and
- * runs no other code.
+ * Is `o`'s `length` read by the built-in getter alone (no Proxy on the prototype chain up to the first object with
+ * an own `length`, which is `%TypedArray%.prototype` with its getter as at startup)? Then reading `o.length` runs no
+ * other code and gives the TypedArray's length (ECMA-262 §23.2.3.21).
  */
-export function fixedLength(o: unknown): boolean {
-  if (!shared(o) || (bufferOf.call(o) as SharedArrayBuffer).growable) return false;
+function builtinLength(o: unknown): boolean {
   let x: unknown = o;
   while (typeof x === 'object' && x !== null) {
     if (isProxy(x)) return false;
@@ -109,6 +107,39 @@ export function fixedLength(o: unknown): boolean {
   return false;
 }
 
+/**
+ * {@link Hooks.fixedLength}: is `o` a TypedArray over a SharedArrayBuffer that cannot grow, whose `length` is read
+ * by the built-in getter alone ({@link builtinLength})? Then every read of `o.length` gives the same number and runs
+ * no other code.
+ */
+export function fixedLength(o: unknown): boolean {
+  if (!shared(o) || (bufferOf.call(o) as SharedArrayBuffer).growable) return false;
+  return builtinLength(o);
+}
+
+/** `%TypedArray%.prototype.values` (ECMA-262 §23.2.3.37) as it was when this module loaded, before any user code. */
+const typedValues = (TypedArray as { values: unknown }).values;
+/** %ArrayIteratorPrototype% (ECMA-262 §23.1.5.2) and its `next` as at startup. */
+const arrayIterators = getPrototypeOf([][Symbol.iterator]()) as object;
+const arrayIteratorNext = (arrayIterators as { next: unknown }).next;
+
+/**
+ * {@link Hooks.typedIteration}, for a runtime whose replacements of built-ins map to the originals they replaced
+ * (`Runtime.originals`, `./contract.ts`): is `o` a TypedArray whose iteration is the built-in one — `o[Symbol.iterator]`
+ * read without running code (no Proxy on the prototype chain, a data property) is `%TypedArray%.prototype.values` as
+ * at startup or the runtime's replacement of it, %ArrayIteratorPrototype%.next is the startup one, and `o.length` is
+ * read by the built-in getter ({@link builtinLength})? Then `for (const x of o)` reads elements 0, 1, ... while the
+ * index is below `o.length` read at each step (ECMA-262 §14.7.5.6 ForIn/OfBodyEvaluation, §23.1.5.2.1
+ * %ArrayIteratorPrototype%.next), and neither the iteration nor the length reads run other code.
+ */
+export function typedIteration(originals: ReadonlyMap<unknown, { readonly original: unknown }>) {
+  return (o: unknown): boolean => {
+    if (!typedArray(o) || !builtinLength(o) || read(arrayIterators, 'next') !== arrayIteratorNext)
+      return false;
+    const values = read(o, Symbol.iterator);
+    return values === typedValues || (values !== UNKNOWN && originals.get(values)?.original === typedValues);
+  };
+}
 /**
  * Is `c` one of the TypedArray constructors (ECMA-262 §23.2.7) or a subclass of one (`class M extends Uint8Array`,
  * Node's `Buffer`)? A subclass is taken to pass its first argument on to the TypedArray constructor, as its default
