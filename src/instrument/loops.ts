@@ -13,6 +13,7 @@
 
 import type { Variable } from 'eslint-scope';
 import type * as E from 'estree';
+import { forOfGuards, forOfPlan, forOfSite } from './for-of.js';
 import { opaqueGuard, type RangePlan, rangeGuard, rangePlan } from './ranges.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, type State } from './rewriter.js';
 import { invariantVariable } from './scope.js';
@@ -202,8 +203,9 @@ export const inLoop =
       return;
     }
     const braced = !st.rw.listed.has(statement);
-    const place = (guards: string): void => {
-      st.rw.ms.prependLeft(loop.start, braced ? `{ ${guards}; ` : `${guards}; `);
+    // `after`: what follows the guards on their line (a for…of loop's indexed copy, `./for-of.ts`)
+    const place = (guards: string, after = ''): void => {
+      st.rw.ms.prependLeft(loop.start, braced ? `{ ${guards}; ${after}` : `${guards}; ${after}`);
       if (braced) st.rw.ms.appendLeft(statement.end, ' }');
     };
     const loop: Loop = {
@@ -222,13 +224,20 @@ export const inLoop =
       visit(node, { ...st, loop }, c);
       return;
     }
-    const plan = rangePlan(st.rw, loop);
+    const forOf = n.type === 'ForOfStatement' ? (n as E.ForOfStatement & N) : null;
+    const plan = forOf ? forOfPlan(st.rw, loop, rangePlan) : rangePlan(st.rw, loop);
     loop.range = plan;
     const before = st.rw.locs.length / 2;
     visit(node, { ...st, loop }, c);
     const members = loop.members.map(
       (m) => `${m.temp} = ${HOOKS_GLOBAL}.peek(${m.base?.name ?? 'this'}, ${JSON.stringify(m.p)})`,
     );
+    if (forOf && plan !== null) {
+      forOfSite(st.rw, forOf);
+      const guard = rangeGuard(st.rw, plan, sitesOf(st.rw, plan, before));
+      place(...forOfGuards(st.rw, forOf, plan, guard, members));
+      return;
+    }
     if (plan !== null) {
       // with the member loop guards of its accesses' per-access paths (a member view `this.g[k]`, `./member-views.ts`,
       // when the range check fails), or of an unrolled inner loop's

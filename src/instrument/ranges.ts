@@ -1073,10 +1073,7 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   if (sites.includes(null))
     return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : 0` : unshared)}${keep}`;
   const lo0 = affine(plan.lo, plan.j, J, new Set(), new Map(), plan.bounds).text;
-  const hi =
-    plan.members.length > 0
-      ? affine(plan.hi, plan.j, J, new Set(), new Map(), plan.bounds).text
-      : rw.source.slice((plan.hi as N).start, (plan.hi as N).end);
+  const hi = affine(plan.hi, plan.j, J, new Set(), new Map(), plan.bounds).text;
   // with a parity skip, the loop of the iterations that run the rest of the body: from the guard's temporary on,
   // twice the step
   const lo = plan.skip ? plan.skip.temp : lo0;

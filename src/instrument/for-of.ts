@@ -1,0 +1,175 @@
+/**
+ * **Range checks of `for…of` loops over TypedArrays** (issue 24 §1): `for (const x of a) BODY` (or `let x`; `a` a
+ * variable) iterates a TypedArray whose iteration is the built-in one as the indexed loop
+ *
+ *     for (let k = 0; k < a.length; k++) { const x = a[k]; BODY }
+ *
+ * does (ECMA-262 §14.7.5.6 ForIn/OfBodyEvaluation; §23.1.5.2.1 %ArrayIteratorPrototype%.next reads element k while
+ * k is below the length read at that step, §23.2.3.37). That loop ({@link indexedLoop}) is planned by `./ranges.ts`
+ * as any `for` loop, with all its refusals (a body that calls, assigns the view, exits early...: the loop keeps its
+ * per-element checks); a plan of a covered loop is refused too (a `break` at element k: the elements after it are
+ * never checked). When one qualifies, the loop is preceded, on its first line, by its guard and by the indexed copy:
+ *
+ *     R = false; if (__goldilocks.typedIteration(a)) R = GUARD; if (R) for (...) { const x = a[k]; BODY' } else
+ *     for (const x of a) BODY'
+ *
+ * `GUARD` the range guard of the indexed loop (`./ranges.ts` `rangeGuard`, with the TypedArray and typeof tests
+ * first, {@link forOfPlan}: the copy's body runs no code, so the iteration cannot end differently), evaluated only
+ * when `Hooks.typedIteration(a)` finds the built-in iteration: else the range check would record the reads of
+ * elements the loop may not read. `BODY'` is the rewritten body: each of its element accesses `(R ? ORIGINAL :
+ * GUARDED)`, so the copy runs them plain and the `for…of`, taken when `R` is false, runs them with their per-access
+ * checks and its elements checked one by one by the runtime's iterator, as without the range check. The copy's read
+ * `a[k]` has a site of its own at `a`.
+ */
+
+import type * as E from 'estree';
+import type { RangePlan } from './ranges.js';
+import { HOOKS_GLOBAL, type Loop, RESERVED_PREFIX, type Rewriter } from './rewriter.js';
+import { newSite } from './sites.js';
+import type { N } from './syntax.js';
+
+/** The indexed copy's loop variable (no temporary, nor any other name the instrumenter writes, is spelled so). */
+const K = `${RESERVED_PREFIX}k`;
+
+/** A line terminator of ECMAScript source (ECMA-262 §12.3). */
+const LINE = /\r\n|[\n\r\u2028\u2029]/g;
+
+/**
+ * The indexed loop `for (let K = 0; K < a.length; K++) { const x = a[K]; ...BODY }` that `node` iterates as when
+ * `a` has the built-in iteration, over `node`'s own nodes (`a`, `x`, the body's statements: the scope analysis
+ * knows them) and at its offsets (the read `a[K]` at `a`'s, the binding at the head's); `node` is one that
+ * {@link qualifies}.
+ */
+function indexedLoop(node: E.ForOfStatement & N): E.ForStatement & N {
+  const { left, right } = node;
+  const head = left as E.VariableDeclaration & N;
+  const at = { start: head.start, end: head.end };
+  const k = (): E.Identifier => ({ type: 'Identifier', name: K, ...at }) as E.Identifier;
+  const read = {
+    type: 'MemberExpression',
+    object: right,
+    property: k(),
+    computed: true,
+    optional: false,
+    start: (right as N).start,
+    end: (right as N).end,
+  } as E.MemberExpression;
+  const binding = {
+    type: 'VariableDeclaration',
+    kind: head.kind,
+    declarations: [{ type: 'VariableDeclarator', id: head.declarations[0].id, init: read, ...at }],
+    ...at,
+  } as E.VariableDeclaration;
+  const length = { type: 'Identifier', name: 'length', ...at } as E.Identifier;
+  return {
+    type: 'ForStatement',
+    init: {
+      type: 'VariableDeclaration',
+      kind: 'let',
+      declarations: [{ type: 'VariableDeclarator', id: k(), init: { type: 'Literal', value: 0, raw: '0' } }],
+    },
+    test: {
+      type: 'BinaryExpression',
+      operator: '<',
+      left: k(),
+      right: { type: 'MemberExpression', object: right, property: length, computed: false, optional: false },
+    },
+    update: { type: 'UpdateExpression', operator: '++', prefix: false, argument: k() },
+    body: {
+      type: 'BlockStatement',
+      body: [binding, ...(node.body.type === 'BlockStatement' ? node.body.body : [node.body])],
+    },
+    start: node.start,
+    end: node.end,
+    loc: node.loc,
+  } as E.ForStatement & N;
+}
+
+/** Is `node` `for (const x of a)` or `for (let x of a)`, `x` and `a` identifiers, its body without comments? */
+function qualifies(rw: Rewriter, node: E.ForOfStatement & N): boolean {
+  const head = node.left;
+  if (
+    node.await ||
+    head.type !== 'VariableDeclaration' ||
+    head.kind === 'var' ||
+    head.declarations.length !== 1 ||
+    head.declarations[0].id.type !== 'Identifier' ||
+    node.right.type !== 'Identifier'
+  )
+    return false;
+  // the copy is written on one line: a `//` comment would swallow the rest
+  const body = node.body as N;
+  const c = rw.comments;
+  for (let j = 0; j < c.length; j += 2) if (c[j + 1] > body.start && c[j] < body.end) return false;
+  return true;
+}
+
+/**
+ * The range plan of the for…of loop `loop` (see the file header): `plan`'s (`./ranges.ts` `rangePlan`) for its
+ * {@link indexedLoop}, when that is not a covered loop's; its guard tests the views to be TypedArrays and the numbers
+ * to be numbers before anything else (`typed`). Else null.
+ */
+export function forOfPlan(
+  rw: Rewriter,
+  loop: Loop,
+  plan: (rw: Rewriter, loop: Loop) => RangePlan | null,
+): RangePlan | null {
+  const node = loop.node as unknown as E.ForOfStatement & N;
+  if (!qualifies(rw, node)) return null;
+  const p = plan(rw, { ...loop, node: indexedLoop(node) });
+  if (p === null || p.covered) return null;
+  p.typed = true;
+  return p;
+}
+
+/** The site of the indexed copy's read `a[k]` of the for…of loop `node` (planned at `a`: {@link indexedLoop}). */
+export const forOfSite = (rw: Rewriter, node: E.ForOfStatement & N): number => newSite(rw, node.right as N);
+
+/**
+ * Ends each expression statement and declaration of `s` (the walk's statements of a planned body: blocks, `if`s,
+ * inner `for` loops) without a semicolon of its own with one, so that the body reads the same on one line (no
+ * automatic semicolon insertion, ECMA-262 §12.10, at a line terminator that is now a space).
+ */
+function terminate(rw: Rewriter, s: E.Statement): void {
+  const n = s as E.Statement & N;
+  switch (s.type) {
+    case 'ExpressionStatement':
+    case 'VariableDeclaration':
+      if (rw.source[n.end - 1] !== ';') rw.ms.appendLeft(n.end, ';');
+      return;
+    case 'BlockStatement':
+      for (const x of s.body) terminate(rw, x);
+      return;
+    case 'IfStatement':
+      terminate(rw, s.consequent);
+      if (s.alternate) terminate(rw, s.alternate);
+      return;
+    case 'ForStatement':
+      terminate(rw, s.body);
+      return;
+  }
+}
+
+/**
+ * What precedes the for…of loop `node` of range plan `plan`, after its body was rewritten (see the file header): its
+ * guards — `members` (the member loop guards of its per-access paths, `./loops.ts`) and `R = false`, then `guard`
+ * (the range guard, `R = ...`) when `Hooks.typedIteration(a)` — and what follows them, the indexed copy when `R`,
+ * then `else`; each on one line.
+ */
+export function forOfGuards(
+  rw: Rewriter,
+  node: E.ForOfStatement & N,
+  plan: RangePlan,
+  guard: string,
+  members: string[],
+): [string, string] {
+  const body = node.body as E.Statement & N;
+  terminate(rw, body);
+  const text = rw.ms.slice(body.start, body.end).replace(LINE, ' ');
+  const head = node.left as E.VariableDeclaration;
+  const x = (head.declarations[0].id as E.Identifier).name;
+  const a = (node.right as E.Identifier).name;
+  const copy = `for (let ${K} = 0; ${K} < ${a}.length; ${K}++) { ${head.kind} ${x} = ${a}[${K}]; ${text}; }`;
+  const start = [`${plan.temp} = false`, ...members].join(', ');
+  return [`${start}; if (${HOOKS_GLOBAL}.typedIteration(${a})) ${guard}`, `if (${plan.temp}) ${copy} else `];
+}
