@@ -10,7 +10,7 @@ import { runInThisContext } from 'node:vm';
 import type { Runtime } from '../../src/hooks/contract.js';
 import { installHooks, installRuntime } from '../../src/hooks/install.js';
 import { passthrough } from '../../src/hooks/thread.js';
-import { fixedLength } from '../../src/hooks/views.js';
+import { fixedLength, typedIteration } from '../../src/hooks/views.js';
 import { instrument } from '../../src/instrument/instrument.js';
 import { iterations } from '../../src/live/spans.js';
 
@@ -1494,4 +1494,207 @@ describe('covered loops: one cover check, a bit per access', () => {
   };
   for (const [name, fn] of Object.entries(NOT_COVERED))
     test(`not covered: ${name}`, () => assert.ok(!coveredIn(fn) && !spanned(fn), compile(fn)));
+});
+
+/**
+ * for…of loops over TypedArrays (`src/instrument/for-of.ts`): each taking the range check, with the indexed loop it
+ * stands for (`for (let k = 0; k < a.length; k++) { const x = a[k]; BODY }`), whose per-access checks see the
+ * accesses the for…of's per-element checks would (the runtime's iterator, not installed here, checks each element
+ * right before it reads it).
+ */
+const FOR_OF: Record<
+  string,
+  { fn: string; indexed: string; args: (v: Float64Array[]) => unknown[]; views?: number }
+> = {
+  'a sum': {
+    fn: `function f(a) { let s = 0; for (const x of a) s += x; return s; }`,
+    indexed: `function f(a) { let s = 0; for (let k = 0; k < a.length; k++) { const x = a[k]; s += x; } return s; }`,
+    args: ([a]) => [a],
+  },
+  'a counter write into a second view, the binding a let it assigns, statements without semicolons': {
+    fn: `function f(a, b) {
+        let c = 3
+        for (let x of a) {
+          x *= 2
+          b[c++] = x + Math.sqrt(x)
+        }
+        return c
+      }`,
+    indexed: `function f(a, b) {
+        let c = 3;
+        for (let k = 0; k < a.length; k++) { let x = a[k]; x *= 2; b[c++] = x + Math.sqrt(x); }
+        return c;
+      }`,
+    args: ([a, b]) => [a.subarray(0, 30), b],
+    views: 2,
+  },
+  'an element of the view itself read then written at an invariant index, the loop the body of an if': {
+    fn: `function f(a, i) { if (i > 0) for (const x of a) a[i] += x; return a[i]; }`,
+    indexed: `function f(a, i) { if (i > 0) for (let k = 0; k < a.length; k++) { const x = a[k]; a[i] += x; } return a[i]; }`,
+    args: ([a]) => [a, 5],
+  },
+};
+
+describe('range checks: for…of loops over TypedArrays (src/instrument/for-of.ts)', () => {
+  for (const [name, c] of Object.entries(FOR_OF))
+    test(`${name}: the accesses of the indexed loop's per-access checks, one span`, () => {
+      assert.equal(spanned(c.fn), true);
+      assert.equal(spanned(c.indexed), true);
+      const count = c.views ?? 1;
+      const indexed = runOnce(c.indexed, c.args, count, false);
+      const plain = runOnce(c.fn, c.args, count, false);
+      const ranged = runOnce(c.fn, c.args, count, true);
+      assert.deepEqual(ranged.seen, indexed.seen);
+      assert.deepEqual(ranged.result, indexed.result);
+      assert.deepEqual(ranged.after, indexed.after);
+      assert.deepEqual(ranged.result, plain.result);
+      assert.deepEqual(ranged.after, plain.after);
+      assert.equal(ranged.spans, 1);
+    });
+
+  /** Runs the instrumented sum over `o` (range checks on): its result, or the name of the error it threw. */
+  const sum = (o: unknown): unknown => {
+    observe(new Map());
+    const f = runInThisContext(compile(FOR_OF['a sum'].fn)) as (a: unknown) => unknown;
+    try {
+      return f(o);
+    } catch (e) {
+      return (e as Error).name;
+    }
+  };
+  const shared = (): Float64Array => {
+    const a = new Float64Array(new SharedArrayBuffer(8 * 20));
+    for (let k = 0; k < 20; k++) a[k] = k;
+    return a;
+  };
+
+  test('a view of its own Symbol.iterator: iterated as written, no span', () => {
+    const a = shared();
+    Object.defineProperty(a, Symbol.iterator, {
+      *value() {
+        yield 7;
+      },
+    });
+    assert.equal(sum(a), 7);
+    assert.equal(spans, 0);
+  });
+
+  test('%ArrayIteratorPrototype%.next patched by user code: it runs, no span', () => {
+    const proto = Object.getPrototypeOf([][Symbol.iterator]()) as { next: (this: unknown) => unknown };
+    const next = proto.next;
+    const f = runInThisContext(compile(FOR_OF['a sum'].fn)) as (a: unknown) => unknown;
+    const a = shared();
+    observe(new Map());
+    let calls = 0;
+    proto.next = function (this: unknown) {
+      calls++;
+      return next.call(this);
+    };
+    try {
+      assert.equal(f(a), 190); // only this loop runs meanwhile: 20 elements, then done
+    } finally {
+      proto.next = next;
+    }
+    assert.equal(calls, 21);
+    assert.equal(spans, 0);
+  });
+
+  test('a Proxy of a view, a DataView (not iterable), an Array, a Set, a detached view: as written, no span', () => {
+    assert.equal(sum(new Proxy(shared(), {})), 'TypeError');
+    assert.equal(sum(new DataView(new SharedArrayBuffer(8))), 'TypeError');
+    assert.equal(sum([1, 2, 3]), 6);
+    assert.equal(sum(new Set([4, 5])), 9);
+    const buffer = new ArrayBuffer(16);
+    const detached = new Float64Array(buffer);
+    structuredClone(buffer, { transfer: [buffer] });
+    assert.equal(sum(detached), 'TypeError'); // its iteration throws; its length reads 0
+    assert.equal(spans, 0);
+  });
+
+  test('a view not over shared memory: the indexed copy, no span', () => {
+    assert.equal(sum(Float64Array.of(1, 2, 3)), 6);
+    assert.equal(spans, 0);
+  });
+
+  test("a number operand that is not a number (its valueOf detaches the view's buffer): the for…of as written", () => {
+    const fn = `function f(a, o) { let s = 0; for (const x of a) s += x * o; return s; }`;
+    const f = runInThisContext(compile(fn)) as (a: unknown, o: unknown) => unknown;
+    const a = Float64Array.of(1, 2, 3);
+    const o = {
+      valueOf() {
+        structuredClone(a.buffer, { transfer: [a.buffer] });
+        return 1;
+      },
+    };
+    observe(new Map());
+    // the iterator's next element throws on the detached buffer; an indexed loop would end at the length, now 0
+    assert.throws(() => f(a, o), TypeError);
+    assert.equal(spans, 0);
+  });
+
+  test('a body that calls a function, or that breaks at element k: not planned, the for…of as written', () => {
+    const call = `function f(a, g) { let s = 0; for (const x of a) s += g(x); return s; }`;
+    const broken = `function f(a, k) { let s = 0; for (const x of a) { if (x >= k) break; s += x; } return s; }`;
+    for (const fn of [call, broken]) assert.equal(compile(fn).includes('typedIteration('), false);
+    observe(new Map());
+    const a = shared();
+    assert.equal((runInThisContext(compile(broken)) as (a: unknown, k: number) => number)(a, 5), 10);
+    assert.equal(spans, 0);
+    assert.equal(covers, 0);
+  });
+
+  test('not planned: a var or an assigned binding, a destructuring, a member expression iterated, for await', () => {
+    for (const fn of [
+      `function f(a) { let s = 0; for (var x of a) s += x; return s; }`,
+      `function f(a) { let s = 0, x; for (x of a) s += x; return s; }`,
+      `function f(a) { let s = 0; for (const [x] of a) s += x; return s; }`,
+      `function f(o) { let s = 0; for (const x of o.a) s += x; return s; }`,
+      `async function f(a) { let s = 0; for await (const x of a) s += x; return s; }`,
+    ])
+      assert.equal(compile(fn).includes('typedIteration('), false, fn);
+  });
+});
+
+describe('Hooks.typedIteration (the test of a for…of loop over a view)', () => {
+  const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype) as { values: unknown };
+  const builtin = typedIteration(new Map());
+  const view = () => new Float64Array(new SharedArrayBuffer(32));
+  test('a TypedArray, shared or not, a subarray, a subclass without an iterator of its own: the built-in one', () => {
+    assert.equal(builtin(view()), true);
+    assert.equal(builtin(new Int32Array(3)), true);
+    assert.equal(builtin(view().subarray(1, 3)), true);
+    assert.equal(builtin(new (class extends Uint8Array {})(2)), true);
+  });
+  test("the runtime's replacement of values, by Runtime.originals", () => {
+    const replaced = function values() {};
+    const a = view();
+    Object.defineProperty(a, Symbol.iterator, { value: replaced });
+    assert.equal(builtin(a), false);
+    assert.equal(typedIteration(new Map([[replaced, { original: TypedArrayPrototype.values }]]))(a), true);
+    assert.equal(typedIteration(new Map([[replaced, { original: replaced }]]))(a), false);
+  });
+  test('not a TypedArray, no element, or an iteration or length that user code replaced: not built-in', () => {
+    assert.equal(builtin([1, 2]), false);
+    assert.equal(builtin(new DataView(new ArrayBuffer(8))), false);
+    assert.equal(builtin(new Proxy(view(), {})), false);
+    assert.equal(builtin(new Float64Array(0)), false);
+    const own = view();
+    Object.defineProperty(own, 'length', { value: 2 });
+    assert.equal(builtin(own), false);
+    const proxied = view();
+    Object.setPrototypeOf(proxied, new Proxy(Float64Array.prototype, {}));
+    assert.equal(builtin(proxied), false);
+    const getter = view();
+    Object.defineProperty(getter, Symbol.iterator, { get: () => TypedArrayPrototype.values });
+    assert.equal(builtin(getter), false);
+    const values = Float64Array.prototype[Symbol.iterator];
+    Object.defineProperty(Float64Array.prototype, Symbol.iterator, { value: values, configurable: true });
+    try {
+      assert.equal(builtin(view()), true); // the same function, found one object earlier
+      Object.defineProperty(Float64Array.prototype, Symbol.iterator, { value: () => [].values() });
+      assert.equal(builtin(view()), false);
+    } finally {
+      delete (Float64Array.prototype as unknown as Record<symbol, unknown>)[Symbol.iterator];
+    }
+  });
 });

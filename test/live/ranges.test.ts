@@ -85,6 +85,7 @@ const RANGED = new Set([
   'range-loop-covered-write-race.mjs',
   'range-loop-down.mjs',
   'range-loop-empty.mjs',
+  'range-loop-for-of.mjs',
   'range-loop-halves.mjs',
   'range-loop-lanes.mjs',
   'range-loop-length.mjs',
