@@ -24,15 +24,13 @@
 
 import type * as E from 'estree';
 import type { RangePlan } from './ranges.js';
-import { HOOKS_GLOBAL, type Loop, RESERVED_PREFIX, type Rewriter } from './rewriter.js';
+import { COPY_INDEX, HOOKS_GLOBAL, type Loop, type Rewriter } from './rewriter.js';
 import { newSite } from './sites.js';
 import type { N } from './syntax.js';
+import { LINE, oneLine } from './text.js';
 
-/** The indexed copy's loop variable (no temporary, nor any other name the instrumenter writes, is spelled so). */
-const K = `${RESERVED_PREFIX}k`;
-
-/** A line terminator of ECMAScript source (ECMA-262 §12.3). */
-const LINE = /\r\n|[\n\r\u2028\u2029]/g;
+/** The indexed copy's loop variable. */
+const K = COPY_INDEX;
 
 /**
  * The indexed loop `for (let K = 0; K < a.length; K++) { const x = a[K]; ...BODY }` that `node` iterates as when
@@ -85,7 +83,10 @@ function indexedLoop(node: E.ForOfStatement & N): E.ForStatement & N {
   } as E.ForStatement & N;
 }
 
-/** Is `node` `for (const x of a)` or `for (let x of a)`, `x` and `a` identifiers, its body without comments? */
+/**
+ * Is `node` `for (const x of a)` or `for (let x of a)`, `x` and `a` identifiers, its body one that can be written on
+ * one line (`./text.ts` `oneLine`: no comment, no line terminator inside a token)?
+ */
 function qualifies(rw: Rewriter, node: E.ForOfStatement & N): boolean {
   const head = node.left;
   if (
@@ -97,11 +98,7 @@ function qualifies(rw: Rewriter, node: E.ForOfStatement & N): boolean {
     node.right.type !== 'Identifier'
   )
     return false;
-  // the copy is written on one line: a `//` comment would swallow the rest
-  const body = node.body as N;
-  const c = rw.comments;
-  for (let j = 0; j < c.length; j += 2) if (c[j + 1] > body.start && c[j] < body.end) return false;
-  return true;
+  return oneLine(rw, node.body as N) !== null;
 }
 
 /**

@@ -17,8 +17,9 @@ import { forOfGuards, forOfPlan, forOfSite } from './for-of.js';
 import { opaqueGuard, type RangePlan, rangeGuard, rangePlan } from './ranges.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, type State } from './rewriter.js';
 import { invariantVariable } from './scope.js';
-import { everyNode, type N, unparen, type Visitor } from './syntax.js';
+import { type N, unparen, type Visitor } from './syntax.js';
 import { tempIn } from './temporaries.js';
+import { oneLine } from './text.js';
 
 /**
  * Whether `loop` is a `for` loop whose test is `x < N` or `x <= N` with a number literal `N` of at most 16: short by
@@ -139,31 +140,6 @@ export function loopGuarded(node: N, before: number, st: State): void {
     node.end,
     `(${guards.join(' && ')} ? ${text} : ${rw.ms.slice(node.start, node.end)})`,
   );
-}
-
-/** A line terminator of ECMAScript source (ECMA-262 §12.3). */
-const LINE = /\r\n|[\n\r\u2028\u2029]/g;
-
-/**
- * The text of `node` on one line: its line terminators, which between two tokens are white space (ECMA-262 §12.3:
- * a line terminator inside an expression changes its meaning only where a rule forbids one, before a postfix `++`,
- * `=>`…, which the parse of the expression already passed), each written as a space (an expression a formatter
- * broke over several lines, `g[k] =\n  0.25 * (...)`); null when one is inside a token (a string's line continuation,
- * a template's text) or a comment lies in it (a `//` comment would swallow the rest).
- */
-function oneLine(rw: Rewriter, node: N): string | null {
-  const text = rw.source.slice(node.start, node.end);
-  LINE.lastIndex = 0;
-  if (!LINE.test(text)) return text;
-  const c = rw.comments;
-  for (let k = 0; k < c.length; k += 2) if (c[k + 1] > node.start && c[k] < node.end) return null;
-  let inToken = false;
-  everyNode(node, (n) => {
-    if (n.type !== 'Literal' && n.type !== 'TemplateElement') return;
-    LINE.lastIndex = 0;
-    if (LINE.test(rw.source.slice((n as N).start, (n as N).end))) inToken = true;
-  });
-  return inToken ? null : text.replace(LINE, ' ');
 }
 
 /**

@@ -24,6 +24,8 @@ export const SITE_CACHE = `${RESERVED_PREFIX}c`;
  * loop reads (`./ranges.ts` `initializedTest`); declared in the trailer (`./sites.ts`) when used.
  */
 export const INITIALIZED = `${RESERVED_PREFIX}k`;
+/** The loop variable of a for…of loop's indexed copy (`./for-of.ts`), a `let` of that copy. */
+export const COPY_INDEX = `${RESERVED_PREFIX}j`;
 
 /**
  * What to rewrite: `file` is the URL or path recorded with each site; `module` selects ESM (strict) parsing;

@@ -6,7 +6,7 @@
 
 import type * as E from 'estree';
 import type { Rewriter } from './rewriter.js';
-import type { N } from './syntax.js';
+import { everyNode, type N } from './syntax.js';
 
 /** The line breaks of source[a, b): what replaced text keeps so that the lines after it stay where they were. */
 export const lineBreaks = (rw: Rewriter, a: number, b: number): string =>
@@ -49,4 +49,29 @@ export function parenAfter(rw: Rewriter, n: E.SimpleCallExpression & N): number 
   let paren = (n.callee as N).end;
   while (paren < n.end && /\s/.test(rw.source[paren])) paren++;
   return rw.source[paren] === '(' ? paren : -1;
+}
+
+/** A line terminator of ECMAScript source (ECMA-262 §12.3). */
+export const LINE = /\r\n|[\n\r\u2028\u2029]/g;
+
+/**
+ * The text of `node` on one line: its line terminators, which between two tokens are white space (ECMA-262 §12.3:
+ * a line terminator inside an expression changes its meaning only where a rule forbids one, before a postfix `++`,
+ * `=>`…, which the parse of the expression already passed), each written as a space (an expression a formatter
+ * broke over several lines, `g[k] =\n  0.25 * (...)`); null when one is inside a token (a string's line continuation,
+ * a template's text) or a comment lies in it (a `//` comment would swallow the rest).
+ */
+export function oneLine(rw: Rewriter, node: N): string | null {
+  const text = rw.source.slice(node.start, node.end);
+  LINE.lastIndex = 0;
+  if (!LINE.test(text)) return text;
+  const c = rw.comments;
+  for (let k = 0; k < c.length; k += 2) if (c[k + 1] > node.start && c[k] < node.end) return null;
+  let inToken = false;
+  everyNode(node, (n) => {
+    if (n.type !== 'Literal' && n.type !== 'TemplateElement') return;
+    LINE.lastIndex = 0;
+    if (LINE.test(rw.source.slice((n as N).start, (n as N).end))) inToken = true;
+  });
+  return inToken ? null : text.replace(LINE, ' ');
 }
