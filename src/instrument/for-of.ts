@@ -11,15 +11,17 @@
  * never checked). When one qualifies, the loop is preceded, on its first line, by its guard and by the indexed copy:
  *
  *     R = false; if (__goldilocks.typedIteration(a)) R = GUARD; if (R) for (...) { const x = a[k]; BODY' } else
- *     for (const x of a) BODY'
+ *     for (const x of (R = UNSHARED, a)) BODY'
  *
  * `GUARD` the range guard of the indexed loop (`./ranges.ts` `rangeGuard`, with the TypedArray and typeof tests
  * first, {@link forOfPlan}: the copy's body runs no code, so the iteration cannot end differently), evaluated only
  * when `Hooks.typedIteration(a)` finds the built-in iteration: else the range check would record the reads of
  * elements the loop may not read. `BODY'` is the rewritten body: each of its element accesses `(R ? ORIGINAL :
- * GUARDED)`, so the copy runs them plain and the `for…of`, taken when `R` is false, runs them with their per-access
- * checks and its elements checked one by one by the runtime's iterator, as without the range check. The copy's read
- * `a[k]` has a site of its own at `a`.
+ * GUARDED)`, so the copy runs them plain; the `for…of` as written, taken when `R` is false, checks its elements one
+ * by one (the runtime's iterator) and runs the body's accesses plain when no view is shared (`UNSHARED`, the loop
+ * guards' `!__goldilocks.shared(V) && ...`; `false` when code the iteration runs could replace a view: {@link
+ * ForOfPlan} `changeable`), else with their per-access checks, as without the range check. The copy's read `a[k]` has
+ * a site of its own at `a`.
  */
 
 import type * as E from 'estree';
@@ -102,21 +104,28 @@ function qualifies(rw: Rewriter, node: E.ForOfStatement & N): boolean {
 }
 
 /**
+ * The range plan of a for…of loop: its indexed loop's, whose guard tests the views to be TypedArrays and the numbers
+ * to be numbers before anything else (`typed`), and whether that plan itself had `typed` (`changeable`: code run
+ * during the loop, by a user's iterator in the for…of as written, could replace a view or a row).
+ */
+export interface ForOfPlan extends RangePlan {
+  changeable: boolean;
+}
+
+/**
  * The range plan of the for…of loop `loop` (see the file header): `plan`'s (`./ranges.ts` `rangePlan`) for its
- * {@link indexedLoop}, when that is not a covered loop's; its guard tests the views to be TypedArrays and the numbers
- * to be numbers before anything else (`typed`). Else null.
+ * {@link indexedLoop}, when that is not a covered loop's; else null.
  */
 export function forOfPlan(
   rw: Rewriter,
   loop: Loop,
   plan: (rw: Rewriter, loop: Loop) => RangePlan | null,
-): RangePlan | null {
+): ForOfPlan | null {
   const node = loop.node as unknown as E.ForOfStatement & N;
   if (!qualifies(rw, node)) return null;
   const p = plan(rw, { ...loop, node: indexedLoop(node) });
   if (p === null || p.covered) return null;
-  p.typed = true;
-  return p;
+  return { ...p, typed: true, changeable: p.typed };
 }
 
 /** The site of the indexed copy's read `a[k]` of the for…of loop `node` (planned at `a`: {@link indexedLoop}). */
@@ -156,7 +165,7 @@ function terminate(rw: Rewriter, s: E.Statement): void {
 export function forOfGuards(
   rw: Rewriter,
   node: E.ForOfStatement & N,
-  plan: RangePlan,
+  plan: ForOfPlan,
   guard: string,
   members: string[],
 ): [string, string] {
@@ -167,6 +176,14 @@ export function forOfGuards(
   const x = (head.declarations[0].id as E.Identifier).name;
   const a = (node.right as E.Identifier).name;
   const copy = `for (let ${K} = 0; ${K} < ${a}.length; ${K}++) { ${head.kind} ${x} = ${a}[${K}]; ${text}; }`;
+  // the for…of as written: its accesses run plain when no view is shared, as the loop guards would have them, unless
+  // code its iteration runs could replace a view
+  const unshared = plan.changeable
+    ? 'false'
+    : plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
+  const right = node.right as N;
+  rw.ms.prependRight(right.start, `(${plan.temp} = ${unshared}, `);
+  rw.ms.appendLeft(right.end, ')');
   const start = [`${plan.temp} = false`, ...members].join(', ');
   return [`${start}; if (${HOOKS_GLOBAL}.typedIteration(${a})) ${guard}`, `if (${plan.temp}) ${copy} else `];
 }

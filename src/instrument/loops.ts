@@ -201,17 +201,18 @@ export const inLoop =
       return;
     }
     const forOf = n.type === 'ForOfStatement' ? (n as E.ForOfStatement & N) : null;
-    const plan = forOf ? forOfPlan(st.rw, loop, rangePlan) : rangePlan(st.rw, loop);
+    const ofPlan = forOf && forOfPlan(st.rw, loop, rangePlan);
+    const plan = forOf ? ofPlan : rangePlan(st.rw, loop);
     loop.range = plan;
     const before = st.rw.locs.length / 2;
     visit(node, { ...st, loop }, c);
     const members = loop.members.map(
       (m) => `${m.temp} = ${HOOKS_GLOBAL}.peek(${m.base?.name ?? 'this'}, ${JSON.stringify(m.p)})`,
     );
-    if (forOf && plan !== null) {
+    if (forOf && ofPlan) {
       forOfSite(st.rw, forOf);
-      const guard = rangeGuard(st.rw, plan, sitesOf(st.rw, plan, before));
-      place(...forOfGuards(st.rw, forOf, plan, guard, members));
+      const guard = rangeGuard(st.rw, ofPlan, sitesOf(st.rw, ofPlan, before));
+      place(...forOfGuards(st.rw, forOf, ofPlan, guard, members));
       return;
     }
     if (plan !== null) {

@@ -1611,6 +1611,31 @@ describe('range checks: for…of loops over TypedArrays (src/instrument/for-of.t
     assert.equal(spans, 0);
   });
 
+  test("over an Array, the for…of as written: a shared view's accesses keep their per-access checks", () => {
+    const fn = `function f(arr, b) { let c = 2; for (const v of arr) b[c++] = v; return c; }`;
+    assert.equal(compile(fn).includes('typedIteration('), true);
+    const run = runOnce(fn, ([b]) => [[7, 8, 9], b], 1, true);
+    assert.deepEqual(run.seen, ['W a 2', 'W a 3', 'W a 4']);
+    assert.deepEqual(run.after[0].slice(2, 5), [7, 8, 9]);
+    assert.equal(run.result, 5);
+    assert.equal(run.spans, 0);
+  });
+
+  test("over an iterable whose iteration assigns the loop's view: the for…of's accesses keep their checks", () => {
+    const fn = `function f(shared) {
+      let b = new Float64Array(4);
+      const it = { *[Symbol.iterator]() { yield 7; b = shared; yield 8; } };
+      let c = 0;
+      for (const v of it) b[c++] = v;
+      return c;
+    }`;
+    assert.equal(compile(fn).includes('typedIteration('), true);
+    const run = runOnce(fn, ([b]) => [b], 1, true);
+    assert.deepEqual(run.seen, ['W a 1']);
+    assert.deepEqual(run.after[0].slice(0, 3), [1, 8, 2]);
+    assert.equal(run.spans, 0);
+  });
+
   test('a view not over shared memory: the indexed copy, no span', () => {
     assert.equal(sum(Float64Array.of(1, 2, 3)), 6);
     assert.equal(spans, 0);
