@@ -10,18 +10,19 @@
  * per-element checks); a plan of a covered loop is refused too (a `break` at element k: the elements after it are
  * never checked). When one qualifies, the loop is preceded, on its first line, by its guard and by the indexed copy:
  *
- *     R = false; if (__goldilocks.typedIteration(a)) R = GUARD; if (R) for (...) { const x = a[k]; BODY' } else
- *     for (const x of (R = UNSHARED, a)) BODY'
+ *     R = false; if (!(UNSHARED) && __goldilocks.typedIteration(a)) R = GUARD;
+ *     if (R) for (...) { const x = a[k]; BODY' } else for (const x of (R = UNSHARED, a)) BODY'
  *
- * `GUARD` the range guard of the indexed loop (`./ranges.ts` `rangeGuard`, with the TypedArray and typeof tests
- * first, {@link forOfPlan}: the copy's body runs no code, so the iteration cannot end differently), evaluated only
- * when `Hooks.typedIteration(a)` finds the built-in iteration: else the range check would record the reads of
- * elements the loop may not read. `BODY'` is the rewritten body: each of its element accesses `(R ? ORIGINAL :
- * GUARDED)`, so the copy runs them plain; the `for…of` as written, taken when `R` is false, checks its elements one
- * by one (the runtime's iterator) and runs the body's accesses plain when no view is shared (`UNSHARED`, the loop
- * guards' `!__goldilocks.shared(V) && ...`; `false` when code the iteration runs could replace a view: {@link
- * ForOfPlan} `changeable`), else with their per-access checks, as without the range check. The copy's read `a[k]` has
- * a site of its own at `a`.
+ * `UNSHARED` the loop guards' `!__goldilocks.shared(V) && ...` of its views (`a` and the body's): when no view is
+ * shared, the for…of runs as written, its body's accesses plain, as before, without the cost of the iteration test
+ * on entry (a loop over a short view entered often). `GUARD` the range guard of the indexed loop (`./ranges.ts`
+ * `rangeGuard`: with a view shared, or `typed`, its typeof tests run before `span`, so the copy's body runs no code
+ * and the iteration cannot end differently), evaluated only when `Hooks.typedIteration(a)` finds the built-in iteration:
+ * else the range check would record the reads of elements the loop may not read. `BODY'` is the rewritten body, each
+ * element access `(R ? ORIGINAL : GUARDED)`: the copy runs them plain; the for…of as written, taken when `R` is
+ * false, checks its elements one by one (the runtime's iterator), and its body's accesses when a view is shared. When
+ * code the iteration runs could replace a view (the plan's `typed`, `./ranges.ts`), `UNSHARED` is not tested first and
+ * the for…of sets `R = false`. The copy's read `a[k]` has a site of its own at `a`.
  */
 
 import type * as E from 'estree';
@@ -104,15 +105,6 @@ function qualifies(rw: Rewriter, node: E.ForOfStatement & N): boolean {
 }
 
 /**
- * The range plan of a for…of loop: its indexed loop's, whose guard tests the views to be TypedArrays and the numbers
- * to be numbers before anything else (`typed`), and whether that plan itself had `typed` (`changeable`: code run
- * during the loop, by a user's iterator in the for…of as written, could replace a view or a row).
- */
-export interface ForOfPlan extends RangePlan {
-  changeable: boolean;
-}
-
-/**
  * The range plan of the for…of loop `loop` (see the file header): `plan`'s (`./ranges.ts` `rangePlan`) for its
  * {@link indexedLoop}, when that is not a covered loop's; else null.
  */
@@ -120,12 +112,11 @@ export function forOfPlan(
   rw: Rewriter,
   loop: Loop,
   plan: (rw: Rewriter, loop: Loop) => RangePlan | null,
-): ForOfPlan | null {
+): RangePlan | null {
   const node = loop.node as unknown as E.ForOfStatement & N;
   if (!qualifies(rw, node)) return null;
   const p = plan(rw, { ...loop, node: indexedLoop(node) });
-  if (p === null || p.covered) return null;
-  return { ...p, typed: true, changeable: p.typed };
+  return p === null || p.covered ? null : p;
 }
 
 /** The site of the indexed copy's read `a[k]` of the for…of loop `node` (planned at `a`: {@link indexedLoop}). */
@@ -159,13 +150,14 @@ function terminate(rw: Rewriter, s: E.Statement): void {
 /**
  * What precedes the for…of loop `node` of range plan `plan`, after its body was rewritten (see the file header): its
  * guards — `members` (the member loop guards of its per-access paths, `./loops.ts`) and `R = false`, then `guard`
- * (the range guard, `R = ...`) when `Hooks.typedIteration(a)` — and what follows them, the indexed copy when `R`,
- * then `else`; each on one line.
+ * (the range guard, `R = ...`) when a view is shared (or the plan is `typed`) and `Hooks.typedIteration(a)` —
+ * and what follows them, the indexed copy when `R`, then `else`; each on one line. The for…of's iterable becomes
+ * `(R = UNSHARED, a)` (see the file header).
  */
 export function forOfGuards(
   rw: Rewriter,
   node: E.ForOfStatement & N,
-  plan: ForOfPlan,
+  plan: RangePlan,
   guard: string,
   members: string[],
 ): [string, string] {
@@ -176,14 +168,16 @@ export function forOfGuards(
   const x = (head.declarations[0].id as E.Identifier).name;
   const a = (node.right as E.Identifier).name;
   const copy = `for (let ${K} = 0; ${K} < ${a}.length; ${K}++) { ${head.kind} ${x} = ${a}[${K}]; ${text}; }`;
-  // the for…of as written: its accesses run plain when no view is shared, as the loop guards would have them, unless
-  // code its iteration runs could replace a view
-  const unshared = plan.changeable
-    ? 'false'
-    : plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
+  // no view shared: the for…of as written, its accesses plain, as the loop guards had them (no iteration test to pay);
+  // unless code its iteration runs could replace a view: then the copy, or the for…of with its per-access checks
+  const unshared = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
   const right = node.right as N;
-  rw.ms.prependRight(right.start, `(${plan.temp} = ${unshared}, `);
+  rw.ms.prependRight(right.start, `(${plan.temp} = ${plan.typed ? 'false' : unshared}, `);
   rw.ms.appendLeft(right.end, ')');
   const start = [`${plan.temp} = false`, ...members].join(', ');
-  return [`${start}; if (${HOOKS_GLOBAL}.typedIteration(${a})) ${guard}`, `if (${plan.temp}) ${copy} else `];
+  const shared = plan.typed ? '' : `!(${unshared}) && `;
+  return [
+    `${start}; if (${shared}${HOOKS_GLOBAL}.typedIteration(${a})) ${guard}`,
+    `if (${plan.temp}) ${copy} else `,
+  ];
 }

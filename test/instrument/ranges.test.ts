@@ -1636,7 +1636,7 @@ describe('range checks: for…of loops over TypedArrays (src/instrument/for-of.t
     assert.equal(run.spans, 0);
   });
 
-  test('a view not over shared memory: the indexed copy, no span', () => {
+  test('a view not over shared memory: the same sum, no span', () => {
     assert.equal(sum(Float64Array.of(1, 2, 3)), 6);
     assert.equal(spans, 0);
   });
