@@ -1528,6 +1528,29 @@ const FOR_OF: Record<
     args: ([a, b]) => [a.subarray(0, 30), b],
     views: 2,
   },
+  'labeled, the body of an if with an else, its body an if/else and a write without semicolons': {
+    fn: `function f(a, b) {
+      let s = 0
+      let c = 0
+      if (a.length > 0)
+        outer: for (const x of a) {
+          if (x > 10) s += x
+          else s -= x
+          b[c++] = s
+        }
+      else s = -1
+      return s
+    }`,
+    indexed: `function f(a, b) {
+      let s = 0;
+      let c = 0;
+      if (a.length > 0) for (let k = 0; k < a.length; k++) { const x = a[k]; if (x > 10) s += x; else s -= x; b[c++] = s; }
+      else s = -1;
+      return s;
+    }`,
+    args: ([a, b]) => [a, b],
+    views: 2,
+  },
   'an element of the view itself read then written at an invariant index, the loop the body of an if': {
     fn: `function f(a, i) { if (i > 0) for (const x of a) a[i] += x; return a[i]; }`,
     indexed: `function f(a, i) { if (i > 0) for (let k = 0; k < a.length; k++) { const x = a[k]; a[i] += x; } return a[i]; }`,
