@@ -10,11 +10,13 @@
  * per-element checks); a plan of a covered loop is refused too (a `break` at element k: the elements after it are
  * never checked). When one qualifies, the loop is preceded, on its first line, by its guard and by the indexed copy:
  *
- *     R = false; if (!(UNSHARED) && __goldilocks.typedIteration(a)) R = GUARD;
- *     if (R) for (...) { const x = a[k]; BODY' } else for (const x of (R = UNSHARED, a)) BODY'
+ *     R = false; if (READY && !(UNSHARED) && __goldilocks.typedIteration(a)) R = GUARD;
+ *     if (R) for (...) { const x = a[k]; BODY' } else for (const x of (R = READY && UNSHARED, a)) BODY'
  *
- * `UNSHARED` the loop guards' `!__goldilocks.shared(V) && ...` of its views (`a` and the body's): when no view is
- * shared, the for…of runs as written, its body's accesses plain, as before, without the cost of the iteration test
+ * `READY` the range guard's test that the bindings it reads are out of their temporal dead zone (`./ranges.ts`
+ * `readyTest`), `UNSHARED` the loop guards' `!__goldilocks.shared(V) && ...` of its views (`a` and the body's): when
+ * no view is shared, the for…of runs as written, its body's accesses plain, as before, without the cost of the
+ * iteration test
  * on entry (a loop over a short view entered often). `GUARD` the range guard of the indexed loop (`./ranges.ts`
  * `rangeGuard`: with a view shared, or `typed`, its typeof tests run before `span`, so the copy's body runs no code
  * and the iteration cannot end differently), evaluated only when `Hooks.typedIteration(a)` finds the built-in iteration:
@@ -26,7 +28,7 @@
  */
 
 import type * as E from 'estree';
-import type { RangePlan } from './ranges.js';
+import { type RangePlan, readyTest } from './ranges.js';
 import { COPY_INDEX, HOOKS_GLOBAL, type Loop, type Rewriter } from './rewriter.js';
 import { newSite } from './sites.js';
 import type { N } from './syntax.js';
@@ -152,7 +154,7 @@ function terminate(rw: Rewriter, s: E.Statement): void {
  * guards — `members` (the member loop guards of its per-access paths, `./loops.ts`) and `R = false`, then `guard`
  * (the range guard, `R = ...`) when a view is shared (or the plan is `typed`) and `Hooks.typedIteration(a)` —
  * and what follows them, the indexed copy when `R`, then `else`; each on one line. The for…of's iterable becomes
- * `(R = UNSHARED, a)` (see the file header).
+ * `(R = READY && UNSHARED, a)` (see the file header).
  */
 export function forOfGuards(
   rw: Rewriter,
@@ -170,14 +172,17 @@ export function forOfGuards(
   const copy = `for (let ${K} = 0; ${K} < ${a}.length; ${K}++) { ${head.kind} ${x} = ${a}[${K}]; ${text}; }`;
   // no view shared: the for…of as written, its accesses plain, as the loop guards had them (no iteration test to pay);
   // unless code its iteration runs could replace a view: then the copy, or the for…of with its per-access checks
-  const unshared = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
+  // (each view read only out of its temporal dead zone: `./ranges.ts` `readyTest`)
+  const ready = readyTest(rw, plan);
+  const views = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
   const right = node.right as N;
-  rw.ms.prependRight(right.start, `(${plan.temp} = ${plan.typed ? 'false' : unshared}, `);
+  const unshared = plan.typed ? 'false' : ready === '' ? views : `${ready} && ${views}`;
+  rw.ms.prependRight(right.start, `(${plan.temp} = ${unshared}, `);
   rw.ms.appendLeft(right.end, ')');
   const start = [`${plan.temp} = false`, ...members].join(', ');
-  const shared = plan.typed ? '' : `!(${unshared}) && `;
+  const tests = [ready, plan.typed ? '' : `!(${views})`, `${HOOKS_GLOBAL}.typedIteration(${a})`];
   return [
-    `${start}; if (${shared}${HOOKS_GLOBAL}.typedIteration(${a})) ${guard}`,
+    `${start}; if (${tests.filter((t) => t !== '').join(' && ')}) ${guard}`,
     `if (${plan.temp}) ${copy} else `,
   ];
 }

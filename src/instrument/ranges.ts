@@ -1043,9 +1043,7 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   const keep = plan.syncs === null ? '' : `, ${keepSyncs(plan.syncs)}`;
   // the module's bindings and the enclosing functions' it reads, out of their temporal dead zone first; else every
   // access takes its own check
-  const captured =
-    plan.declared.length > 0 ? `${HOOKS_GLOBAL}.declared(() => (${plan.declared.join(', ')}))` : '';
-  const ready = [declaredTest(rw, plan.bindings), captured].filter((t) => t !== '').join(' && ');
+  const ready = readyTest(rw, plan);
   const none = plan.covered ? 0 : false;
   // the member numbers read into their temporaries first (`./member-numbers.ts`), tested as the other numbers
   const typed =
@@ -1101,6 +1099,17 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
     `${step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
   // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
   return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`)}${keep}`;
+}
+
+/**
+ * The test that the module's bindings and the enclosing functions' `let`s and `const`s that `plan`'s loop reads are
+ * out of their temporal dead zone ({@link declaredTest}, `Hooks.declared`), or '' for none: the guard reads none
+ * before it holds.
+ */
+export function readyTest(rw: Rewriter, plan: RangePlan): string {
+  const captured =
+    plan.declared.length > 0 ? `${HOOKS_GLOBAL}.declared(() => (${plan.declared.join(', ')}))` : '';
+  return [declaredTest(rw, plan.bindings), captured].filter((t) => t !== '').join(' && ');
 }
 
 /**

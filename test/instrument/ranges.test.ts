@@ -1659,6 +1659,24 @@ describe('range checks: for…of loops over TypedArrays (src/instrument/for-of.t
     assert.equal(run.spans, 0);
   });
 
+  test("a closure's view read in its temporal dead zone: the loop throws at that access, after the iteration before it", () => {
+    const fn = `function f(a) {
+      const run = () => {
+        let s = 0;
+        try { for (const x of a) { s += x; b[0] = s; } } catch (e) { return e.name + ' ' + s; }
+        return 'none';
+      };
+      const out = run();
+      let b = a;
+      return out;
+    }`;
+    assert.equal(compile(fn).includes('typedIteration('), true);
+    for (const a of [Float64Array.of(1, 2), views(1, 4)[0]]) {
+      const f = runInThisContext(compile(fn)) as (a: unknown) => unknown;
+      assert.equal(f(a), 'ReferenceError 1');
+    }
+  });
+
   test('a view not over shared memory: the same sum, no span', () => {
     assert.equal(sum(Float64Array.of(1, 2, 3)), 6);
     assert.equal(spans, 0);
