@@ -124,19 +124,25 @@ const arrayIterators = getPrototypeOf([][Symbol.iterator]()) as object;
 const arrayIteratorNext = (arrayIterators as { next: unknown }).next;
 
 /**
+ * Elements below which {@link typedIteration} answers false: the range check refuses loops of fewer iterations (their
+ * checks cost less than its own, `../live/spans.ts` MIN_COUNT), and a for…of loop would pay the test for nothing.
+ */
+const MIN_ITERATED = 8;
+
+/**
  * {@link Hooks.typedIteration}, for a runtime whose replacements of built-ins map to the originals they replaced
  * (`Runtime.originals`, `./contract.ts`): is `o` a TypedArray whose iteration is the built-in one — `o[Symbol.iterator]`
  * read without running code (no Proxy on the prototype chain, a data property) is `%TypedArray%.prototype.values` as
  * at startup or the runtime's replacement of it, %ArrayIteratorPrototype%.next is the startup one, and `o.length` is
- * read by the built-in getter ({@link builtinLength}), and `o` has elements? Then `for (const x of o)` reads elements 0, 1, ... while the
+ * read by the built-in getter ({@link builtinLength}), and `o` has at least {@link MIN_ITERATED} elements? Then `for (const x of o)` reads elements 0, 1, ... while the
  * index is below `o.length` read at each step (ECMA-262 §14.7.5.6 ForIn/OfBodyEvaluation, §23.1.5.2.1
  * %ArrayIteratorPrototype%.next), and neither the iteration nor the length reads run other code.
  */
 export function typedIteration(originals: ReadonlyMap<unknown, { readonly original: unknown }>) {
   return (o: unknown): boolean => {
-    // no element: nothing to check (and a view out of bounds, its buffer detached or shrunk, whose iteration
-    // throws a TypeError, reads as of length 0: ECMA-262 §23.2.3.21)
-    if (!typedArray(o) || !builtinLength(o) || lengthOf.call(o) === 0) return false;
+    // fewer elements than the range check takes (and a view out of bounds, its buffer detached or shrunk, whose
+    // iteration throws a TypeError, reads as of length 0: ECMA-262 §23.2.3.21)
+    if (!typedArray(o) || lengthOf.call(o) < MIN_ITERATED || !builtinLength(o)) return false;
     if (read(arrayIterators, 'next') !== arrayIteratorNext) return false;
     const values = read(o, Symbol.iterator);
     return values === typedValues || (values !== UNKNOWN && originals.get(values)?.original === typedValues);

@@ -1724,12 +1724,12 @@ describe('range checks: for…of loops over TypedArrays (src/instrument/for-of.t
 describe('Hooks.typedIteration (the test of a for…of loop over a view)', () => {
   const TypedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype) as { values: unknown };
   const builtin = typedIteration(new Map());
-  const view = () => new Float64Array(new SharedArrayBuffer(32));
+  const view = () => new Float64Array(new SharedArrayBuffer(8 * 16));
   test('a TypedArray, shared or not, a subarray, a subclass without an iterator of its own: the built-in one', () => {
     assert.equal(builtin(view()), true);
-    assert.equal(builtin(new Int32Array(3)), true);
-    assert.equal(builtin(view().subarray(1, 3)), true);
-    assert.equal(builtin(new (class extends Uint8Array {})(2)), true);
+    assert.equal(builtin(new Int32Array(8)), true);
+    assert.equal(builtin(view().subarray(1, 9)), true);
+    assert.equal(builtin(new (class extends Uint8Array {})(16)), true);
   });
   test("the runtime's replacement of values, by Runtime.originals", () => {
     const replaced = function values() {};
@@ -1744,6 +1744,7 @@ describe('Hooks.typedIteration (the test of a for…of loop over a view)', () =>
     assert.equal(builtin(new DataView(new ArrayBuffer(8))), false);
     assert.equal(builtin(new Proxy(view(), {})), false);
     assert.equal(builtin(new Float64Array(0)), false);
+    assert.equal(builtin(view().subarray(1, 8)), false); // fewer elements than a range check takes
     const own = view();
     Object.defineProperty(own, 'length', { value: 2 });
     assert.equal(builtin(own), false);
