@@ -134,3 +134,11 @@ export const TYPED_ARRAYS = [
   'BigInt64Array',
   'BigUint64Array',
 ] as const;
+
+/**
+ * Iterations below which a loop is left to its per-access checks (`../live/spans.ts`): a range check's fixed cost (its
+ * views, lanes, runs and page locks) exceeds the per-access checks of so few iterations (moldyn's reduction over the
+ * workers' force arrays, `acc[v * stride + i]` for v below the worker count: 2 iterations, a stride the guard
+ * computes). `Hooks.typedIteration` (`./views.ts`) answers false below it: a for…of loop would pay its test for nothing.
+ */
+export const MIN_RANGE_ITERATIONS = 8;

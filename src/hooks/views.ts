@@ -7,7 +7,7 @@
 
 import { isProxy } from 'node:util/types';
 import type { Hooks } from './contract.js';
-import { PURE_MATH } from './names.js';
+import { MIN_RANGE_ITERATIONS, PURE_MATH } from './names.js';
 
 /** `ArrayBuffer.isView` (ECMA-262 §25.1.5.1). */
 export const isView = ArrayBuffer.isView;
@@ -124,17 +124,11 @@ const arrayIterators = getPrototypeOf([][Symbol.iterator]()) as object;
 const arrayIteratorNext = (arrayIterators as { next: unknown }).next;
 
 /**
- * Elements below which {@link typedIteration} answers false: the range check refuses loops of fewer iterations (their
- * checks cost less than its own, `../live/spans.ts` MIN_COUNT), and a for…of loop would pay the test for nothing.
- */
-const MIN_ITERATED = 8;
-
-/**
  * {@link Hooks.typedIteration}, for a runtime whose replacements of built-ins map to the originals they replaced
  * (`Runtime.originals`, `./contract.ts`): is `o` a TypedArray whose iteration is the built-in one — `o[Symbol.iterator]`
  * read without running code (no Proxy on the prototype chain, a data property) is `%TypedArray%.prototype.values` as
  * at startup or the runtime's replacement of it, %ArrayIteratorPrototype%.next is the startup one, and `o.length` is
- * read by the built-in getter ({@link builtinLength}), and `o` has at least {@link MIN_ITERATED} elements? Then `for (const x of o)` reads elements 0, 1, ... while the
+ * read by the built-in getter ({@link builtinLength}), and `o` has at least `MIN_RANGE_ITERATIONS` (`./names.ts`) elements? Then `for (const x of o)` reads elements 0, 1, ... while the
  * index is below `o.length` read at each step (ECMA-262 §14.7.5.6 ForIn/OfBodyEvaluation, §23.1.5.2.1
  * %ArrayIteratorPrototype%.next), and neither the iteration nor the length reads run other code.
  */
@@ -142,7 +136,7 @@ export function typedIteration(originals: ReadonlyMap<unknown, { readonly origin
   return (o: unknown): boolean => {
     // fewer elements than the range check takes (and a view out of bounds, its buffer detached or shrunk, whose
     // iteration throws a TypeError, reads as of length 0: ECMA-262 §23.2.3.21)
-    if (!typedArray(o) || lengthOf.call(o) < MIN_ITERATED || !builtinLength(o)) return false;
+    if (!typedArray(o) || lengthOf.call(o) < MIN_RANGE_ITERATIONS || !builtinLength(o)) return false;
     if (read(arrayIterators, 'next') !== arrayIteratorNext) return false;
     const values = read(o, Symbol.iterator);
     return values === typedValues || (values !== UNKNOWN && originals.get(values)?.original === typedValues);

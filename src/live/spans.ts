@@ -19,13 +19,14 @@
  * inside the hull of the words it covers in the epoch, and not in the longest run of reads recorded in the epoch
  * ({@link SpanView} `touched`). Elements smaller than a word are checked and recorded as runs of words with the
  * bytes they hold ({@link Spans.group}). Two view variables whose words overlap, growable buffers and strides other
- * than ±1, 0 and whole words apart (lanes) go to the per-access checks, as do loops of fewer than {@link MIN_COUNT}
+ * than ±1, 0 and whole words apart (lanes) go to the per-access checks, as do loops of fewer than `MIN_RANGE_ITERATIONS` (`../hooks/names.ts`)
  * iterations. Out-of-bounds indices touch no memory (ECMA-262
  * §10.4.5.15–16) and are not recorded.
  *
  * Hot: called before each such loop. Its scratch arrays are kept from call to call ({@link Spans}).
  */
 import type { SiteFunction, SpanCheck } from '../hooks/contract.js';
+import { MIN_RANGE_ITERATIONS } from '../hooks/names.js';
 import {
   type EpochFilter,
   FILTER_BLOCK,
@@ -187,12 +188,6 @@ export const TYPED_TAG = Object.getOwnPropertyDescriptor(
 )?.get as (this: unknown) => string | undefined;
 /** Iterations past which the check is left to the accesses. */
 const MAX_COUNT = 2 ** 31;
-/**
- * Iterations below which the check is left to the accesses: a range check's fixed cost (its views, lanes, runs and
- * page locks) exceeds the per-access checks of so few iterations (moldyn's reduction over the workers' force arrays,
- * `acc[v * stride + i]` for v below the worker count: 2 iterations, a stride the guard computes).
- */
-const MIN_COUNT = 8;
 /** Fields per access in a span's list (see `Hooks.span`). */
 /**
  * Fields per run of words in {@link Spans.runs}: first word (of the view's buffer), words, flags, site, view (index
@@ -247,12 +242,12 @@ export class Spans {
   private plan: LoopPlan | null = null;
 
   /**
-   * @param minCount iterations below which a loop is left to its per-access checks ({@link MIN_COUNT}; the unit tests
+   * @param minCount iterations below which a loop is left to its per-access checks (`MIN_RANGE_ITERATIONS` (`../hooks/names.ts`); the unit tests
    * of the runs take every loop)
    */
   constructor(
     private readonly c: SpanContext,
-    private readonly minCount = MIN_COUNT,
+    private readonly minCount = MIN_RANGE_ITERATIONS,
   ) {}
 
   /**
