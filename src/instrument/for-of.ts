@@ -28,7 +28,7 @@
  */
 
 import type * as E from 'estree';
-import { type RangePlan, readyTest } from './ranges.js';
+import { type RangePlan, readyTest, unsharedTest } from './ranges.js';
 import { COPY_INDEX, HOOKS_GLOBAL, type Loop, type Rewriter } from './rewriter.js';
 import { newSite } from './sites.js';
 import type { N } from './syntax.js';
@@ -174,7 +174,7 @@ export function forOfGuards(
   // unless code its iteration runs could replace a view: then the copy, or the for…of with its per-access checks
   // (each view read only out of its temporal dead zone: `./ranges.ts` `readyTest`)
   const ready = readyTest(rw, plan);
-  const views = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
+  const views = unsharedTest(plan);
   const right = node.right as N;
   const unshared = plan.typed ? 'false' : ready === '' ? views : `${ready} && ${views}`;
   rw.ms.prependRight(right.start, `(${plan.temp} = ${unshared}, `);

@@ -1039,7 +1039,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
  * planned access (null when one has none: then the guard is only the loop guards' `!shared` tests).
  */
 export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | null>): string {
-  const unshared = plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
+  const unshared = unsharedTest(plan);
   const keep = plan.syncs === null ? '' : `, ${keepSyncs(plan.syncs)}`;
   // the module's bindings and the enclosing functions' it reads, out of their temporal dead zone first; else every
   // access takes its own check
@@ -1100,6 +1100,10 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
   return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`)}${keep}`;
 }
+
+/** The test that none of `plan`'s views is shared (`Hooks.shared`): then its accesses run plain. */
+export const unsharedTest = (plan: RangePlan): string =>
+  plan.views.map((v) => `!${HOOKS_GLOBAL}.shared(${v})`).join(' && ');
 
 /**
  * The test that the module's bindings and the enclosing functions' `let`s and `const`s that `plan`'s loop reads are
