@@ -896,17 +896,19 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     const counters = countersOf(body, h.j);
     for (const a of body.accesses)
       if (a.counter === undefined) affine(a.node, h.j, J, ints, undefined, a.aliases ?? body.aliases);
-    // the objects of member numbers: `O`, not `this`
-    const owners = members.list.map((m) => m.x).filter((x): x is E.Identifier & N => x.type === 'Identifier');
-    const fixed = new Set([
-      h.j,
+    // the objects the guard reads: of the accesses (a view, a row's array, a member view's `O` or `this`) and of the
+    // member numbers; and by name those that are variables, with the views whose `length` a bound reads
+    const objects = [
+      ...body.accesses.map((a) => a.row?.x ?? a.member.object),
+      ...members.list.map((m) => m.x),
+    ];
+    const objectNames = new Set([
       ...views,
-      ...ints,
-      ...his,
       ...lengths.keys(),
       ...rows.map((r) => r.x),
-      ...owners.map((x) => x.name),
+      ...objects.filter((o): o is E.Identifier => o.type === 'Identifier').map((o) => o.name),
     ]);
+    const fixed = new Set([h.j, ...ints, ...his, ...objectNames]);
     const ids = new Map<string, E.Identifier>();
     identifiers(h.lo, ids);
     identifiers(h.hi, ids);
@@ -944,10 +946,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       if (c === null || (assigned && c.fixed)) refuse();
       captured.set(id.name, c as { tdz: boolean; fixed: boolean });
     };
-    for (const o of [
-      ...body.accesses.map((a) => a.row?.x ?? (a.member.object as E.Identifier)),
-      ...members.list.map((m) => m.x),
-    ]) {
+    for (const o of objects) {
       if (o.type === 'Identifier') local(o);
       else if (!thisReadable(rw, loop.fn)) refuse();
     }
@@ -968,23 +967,11 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     }
     // code run in the loop could assign a variable through a closure (a top-level binding from any function): one of
     // its views, rows' arrays, indices or bounds, or of the variables it reads?
-    const objects = [
-      ...body.accesses
-        .map((a) => a.row?.x ?? a.member.object)
-        .filter((o): o is E.Identifier => o.type === 'Identifier'),
-      ...owners,
-    ];
-    const changeable = [...objects, ...ids.values(), ...body.free.values(), ...lengths.values()].some(
+    const variables = objects.filter((o): o is E.Identifier => o.type === 'Identifier');
+    const changeable = [...variables, ...ids.values(), ...body.free.values(), ...lengths.values()].some(
       (id) => {
         const { name } = id;
-        if (
-          !numbers.has(name) &&
-          !views.includes(name) &&
-          !lengths.has(name) &&
-          !rows.some((r) => r.x === name) &&
-          !owners.some((x) => x.name === name)
-        )
-          return false;
+        if (!numbers.has(name) && !objectNames.has(name)) return false;
         const b = bindings.get(name) ?? captured.get(name);
         return b === undefined ? closureWritten(rw, loop, id) : !b.fixed;
       },
