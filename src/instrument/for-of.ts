@@ -28,7 +28,8 @@
  */
 
 import type * as E from 'estree';
-import { type RangePlan, readyTest, unsharedTest } from './ranges.js';
+import { readyTest, unsharedTest } from './range-guard.js';
+import type { RangePlan } from './ranges.js';
 import { COPY_INDEX, HOOKS_GLOBAL, type Loop, type Rewriter } from './rewriter.js';
 import { newSite } from './sites.js';
 import type { N } from './syntax.js';

@@ -14,7 +14,8 @@
 import type { Variable } from 'eslint-scope';
 import type * as E from 'estree';
 import { forOfGuards, forOfPlan, forOfSite } from './for-of.js';
-import { opaqueGuard, type RangePlan, rangeGuard, rangePlan } from './ranges.js';
+import { opaqueGuard, rangeGuard } from './range-guard.js';
+import { type RangePlan, rangePlan } from './ranges.js';
 import { HOOKS_GLOBAL, type Loop, type Rewriter, type State } from './rewriter.js';
 import { invariantVariable } from './scope.js';
 import { type N, unparen, type Visitor } from './syntax.js';
