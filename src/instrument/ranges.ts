@@ -212,7 +212,18 @@ function countersOf(body: Body, j: string): Map<string, number> {
  */
 export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
   if (loop.node.type !== 'ForStatement') return null;
-  return planOf(rw, loop, false) ?? planOf(rw, loop, true);
+  return planned(rw, loop, false) ?? planned(rw, loop, true);
+}
+
+/**
+ * {@link planOf}, the temporaries it allocated given back when it finds no plan: nothing is written while a loop is
+ * planned, so none of them is named in the output, which would otherwise declare them unused.
+ */
+function planned(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
+  const temps = loop.scope.temps;
+  const plan = planOf(rw, loop, loose);
+  if (plan === null) loop.scope.temps = temps;
+  return plan;
 }
 
 /** The range plan of `loop` (a `for` loop), a covered loop's when `loose`; else null. */

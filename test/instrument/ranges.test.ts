@@ -1080,6 +1080,24 @@ describe('range checks: loops that keep per-access checks', () => {
   });
 });
 
+describe('range checks: a plan not taken leaves no temporary behind', () => {
+  // the row temporaries a range plan allocates before a later rule refuses it (then the covered plan allocates its
+  // own): given back, so the function declares only temporaries its code names
+  test('a red-black sweep over rows of an array of views (refused as a range check, taken as a covered loop)', () => {
+    const code = instrument(
+      `export function sweep(g, N, i, colour) { for (let j = 1 + ((i + colour) & 1); j < N - 1; j += 2) g[i][j] = 0.5 * (g[i][j - 1] + g[i][j + 1]) + g[i - 1][j]; }`,
+      { file: 'rows.mjs', module: true },
+    ).code;
+    assert.ok(code.includes('__goldilocks.covered('), code);
+    const declared = /;var ([^;]*);\}/.exec(code)?.[1].split(', ') ?? [];
+    assert.notEqual(declared.length, 0, code);
+    // each name once in the declaration, and at least once where the code uses it (`__gl$1` not counted in `__gl$12`)
+    const uses = (name: string) => code.split(name).filter((after, k) => k > 0 && !/^\d/.test(after)).length;
+    const unused = declared.filter((name) => uses(name) < 2);
+    assert.deepEqual(unused, [], code);
+  });
+});
+
 /** Instruments `source` as a module: does its loop take the range check? */
 const spannedModule = (source: string): boolean =>
   instrument(source, { file: 'ranges.mjs', module: true }).code.includes('__goldilocks.span(');
