@@ -212,8 +212,9 @@ export interface Hooks {
    */
   readonly row: (o: unknown, k: number | string) => unknown;
   /**
-   * `pure(() => o, ...names)`: whether {@link peek}`(o, p)` is one of the `Math` functions of `PURE_MATH`
-   * (`./names.ts`) as they were at startup, for each `p` of `names`: a call of it on numbers runs no other code.
+   * `pure(() => o, ...names)`: whether {@link peek}`(o, p)` is one of the `Math` functions of `PURE_MATH` or the
+   * `Number` predicates of `PURE_NUMBER` (`./names.ts`) as they were at startup, for each `p` of `names`: a call of it
+   * on numbers runs no other code.
    * False when reading `o` throws (a binding in its temporal dead zone or undeclared: the loop may run no iteration,
    * and the plain program would then not read it). The range checks of `../instrument/ranges.ts` test each object
    * `M` whose functions `M.f` their loop calls with it as the loop is entered.

@@ -48,6 +48,15 @@ export const PURE_MATH = [
   'trunc',
 ] as const;
 
+/**
+ * The `Number` predicates a range-checked loop may call likewise (ECMA-262 §21.1.2.2–5: `Number.isFinite`,
+ * `isInteger`, `isNaN`, `isSafeInteger` convert nothing: on any argument they run no other code and touch no memory).
+ */
+export const PURE_NUMBER = ['isFinite', 'isInteger', 'isNaN', 'isSafeInteger'] as const;
+
+/** The methods `M.f(...)` a range-checked loop may call: {@link PURE_MATH}'s and {@link PURE_NUMBER}'s names. */
+export const PURE_METHODS: readonly string[] = [...PURE_MATH, ...PURE_NUMBER];
+
 /** The most arguments an `Atomics` function of {@link ATOMIC_OPS} takes (`compareExchange`, `wait`, `waitAsync`). */
 export const ATOMIC_ARITY = 4;
 

@@ -7,7 +7,7 @@
 
 import { isProxy } from 'node:util/types';
 import type { Hooks } from './contract.js';
-import { MIN_RANGE_ITERATIONS, PURE_MATH } from './names.js';
+import { MIN_RANGE_ITERATIONS, PURE_MATH, PURE_NUMBER } from './names.js';
 
 /** `ArrayBuffer.isView` (ECMA-262 §25.1.5.1). */
 export const isView = ArrayBuffer.isView;
@@ -63,11 +63,14 @@ export const row = (o: unknown, k: number | string): unknown => {
   return v === UNKNOWN ? null : v;
 };
 const protoOf = Object.prototype.isPrototypeOf;
-/** The functions of `PURE_MATH` as they were at startup. */
-const pureMath: ReadonlySet<unknown> = new Set(PURE_MATH.map((name) => Math[name]));
+/** The functions of `PURE_MATH` and `PURE_NUMBER` as they were at startup. */
+const pureBuiltins: ReadonlySet<unknown> = new Set([
+  ...PURE_MATH.map((name) => Math[name]),
+  ...PURE_NUMBER.map((name) => Number[name]),
+]);
 /**
- * Is {@link peek}`(o, p)`, `o` the value of `object()`, one of the `Math` functions of `PURE_MATH` as they were at
- * startup, for each name `p` of `names` ({@link Hooks.pure})? False when `object()` throws (its binding in its
+ * Is {@link peek}`(o, p)`, `o` the value of `object()`, one of the `Math` functions of `PURE_MATH` or the `Number`
+ * predicates of `PURE_NUMBER` as they were at startup, for each name `p` of `names` ({@link Hooks.pure})? False when `object()` throws (its binding in its
  * temporal dead zone, or not declared), which a loop of no iteration would not have thrown.
  */
 export function pure(object: () => unknown, ...names: string[]): boolean {
@@ -77,7 +80,7 @@ export function pure(object: () => unknown, ...names: string[]): boolean {
   } catch {
     return false;
   }
-  for (const p of names) if (!pureMath.has(peek(o, p))) return false;
+  for (const p of names) if (!pureBuiltins.has(peek(o, p))) return false;
   return true;
 }
 

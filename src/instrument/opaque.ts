@@ -1,7 +1,7 @@
 /**
  * **Opaque operations** of covered loops (`./ranges.ts`; docs/RUNTIME.md "Covered loops"): an expression statement
  * of the loop's body that may run code the rewriter cannot see, a property write `o.p = x` (a setter, a Proxy's
- * `set` trap) or a call `f(...)`, `o.f(...)` of a function that is neither a `PURE_MATH` built-in nor a pure function
+ * `set` trap) or a call `f(...)`, `o.f(...)` of a function that is neither a `PURE_METHODS` built-in nor a pure function
  * of the module (raytracer's `hit.sphere = s` in its `nearest` loop). That code may synchronize (a new epoch of the
  * thread: no check of the old one covers an access, FastTrack PLDI'09 §3), patch `Math` or a view's `length` getter,
  * throw, or access shared memory (through its own per-access checks). A covered loop records nothing, so a throw
@@ -23,14 +23,14 @@
  */
 
 import type * as E from 'estree';
-import { PURE_MATH } from '../hooks/names.js';
+import { PURE_METHODS } from '../hooks/names.js';
 import { HOOKS_GLOBAL } from './rewriter.js';
 import { namedMethodCall, unparen } from './syntax.js';
 
 /**
  * The operands of `e` (an expression statement's expression) when it is an opaque operation (see the file header):
  * of `o.p = x` (`o` an identifier, `p` a name), `[x]`; of a call `f(...)` or `o.f(...)` without spread, optional
- * chaining, a `PURE_MATH` method or a callee `isPure` accepts, its arguments. Else null.
+ * chaining, a `PURE_METHODS` method or a callee `isPure` accepts, its arguments. Else null.
  */
 export function opaqueOperands(e: E.Node, isPure: (callee: E.Identifier) => boolean): E.Node[] | null {
   const x = unparen(e);
@@ -53,7 +53,7 @@ export function opaqueOperands(e: E.Node, isPure: (callee: E.Identifier) => bool
     !f.computed &&
     !f.optional &&
     unparen(f.object).type === 'Identifier' &&
-    namedMethodCall(x, PURE_MATH) === null;
+    namedMethodCall(x, PURE_METHODS) === null;
   return named ? x.arguments : null;
 }
 

@@ -4,7 +4,7 @@
  */
 
 import type * as E from 'estree';
-import { PURE_MATH } from '../hooks/names.js';
+import { PURE_METHODS } from '../hooks/names.js';
 import { ARITHMETIC, operandLiteral, UNARY } from './callees.js';
 import type { MemberNumbers } from './member-numbers.js';
 import { type MemberView, memberView, objectName } from './member-views.js';
@@ -79,7 +79,7 @@ export class Body {
   /** Uses of names, by position, to check that a declared name is used only after its declaration. */
   readonly uses: Array<{ name: string; pos: number }> = [];
   readonly declaredAt = new Map<string, number>();
-  /** The calls `M.f(...)` of the body (`f` of `PURE_MATH`), by the texts `M` and `f`. */
+  /** The calls `M.f(...)` of the body (`f` of `PURE_METHODS`), by the texts `M` and `f`. */
   readonly calls: Array<{ object: string; name: string }> = [];
   /** Per variable, its increments `++` so far in the walk that always run. */
   readonly bumps = new Map<string, number>();
@@ -182,7 +182,8 @@ export class Body {
         }
         return;
       case 'IfStatement':
-        this.expression(s.test, true);
+        // the test of an `if` of the body's statements runs in every iteration (no early exit but in a covered loop)
+        this.expression(s.test, this.loose);
         this.branch(s.consequent);
         if (s.alternate) this.branch(s.alternate);
         return;
@@ -191,7 +192,10 @@ export class Body {
     }
   }
 
-  /** An `if` branch: no declarations, no element accesses (`conditional`) but in a covered loop. */
+  /**
+   * An `if` branch: no declarations, no element accesses (`conditional`) but in a covered loop, or reads that
+   * {@link readBefore} finds checked already.
+   */
   private branch(s: E.Statement): void {
     if (s.type === 'BlockStatement') for (const x of s.body) this.branch(x);
     else if (s.type === 'ExpressionStatement') {
@@ -204,7 +208,10 @@ export class Body {
     } else if (s.type !== 'EmptyStatement') refuse();
   }
 
-  /** Visits `e` in evaluation order; `conditional`: it may not run, so it may not access elements. */
+  /**
+   * Visits `e` in evaluation order; `conditional`: it may not run, so it may not access elements, but in a covered
+   * loop, or read one that {@link readBefore} finds checked already.
+   */
   expression(e: E.Node, conditional: boolean): void {
     const x = unparen(e);
     switch (x.type) {
@@ -239,13 +246,16 @@ export class Body {
         return;
       case 'MemberExpression':
         // `O.p`: a member number (`./member-numbers.ts`), read by the guard; `O[k]`: an element access
-        if (x.computed || !this.members.add(x, this.aliases))
-          this.accesses.push(this.element(x, 0, conditional));
+        if (x.computed || !this.members.add(x, this.aliases)) {
+          const read = this.element(x, 0, conditional);
+          if (!conditional || this.loose) this.accesses.push(read);
+          else if (!this.readBefore(read)) refuse();
+        }
         return;
       case 'CallExpression': {
-        // `M.f(...)`, f of PURE_MATH: the guard tests that `M.f` is that built-in as the loop is entered; or
+        // `M.f(...)`, f of PURE_METHODS: the guard tests that `M.f` is that built-in as the loop is entered; or
         // `f(...)`, f a pure function of the module (`./callees.ts`)
-        const named = namedMethodCall(x, PURE_MATH);
+        const named = namedMethodCall(x, PURE_METHODS);
         if (named === null && (x.optional || x.callee.type !== 'Identifier' || !this.pure(x.callee)))
           refuse();
         for (const a of x.arguments) {
@@ -369,6 +379,25 @@ export class Body {
     }
   }
 
+  /**
+   * Whether the conditional read `read` of a range-checked loop (under `?:`, `&&`, `||`, `??` or an `if`) needs no
+   * check of its own (RedCard, Flanagan & Freund, ECOOP 2013: a check redundant with an earlier one of the same
+   * location in the same epoch): an access listed before it in the iteration, always run, read the same element
+   * (the same view, the same index text), and no write of that view came between (the per-access read would follow
+   * the thread's own write, and leave a read record the range check does not). Then the read runs plain under the
+   * loop's guard, unlisted: its element's read is checked and recorded by that earlier access, and the body has no
+   * synchronization between them.
+   */
+  private readBefore(read: Planned): boolean {
+    for (let k = this.accesses.length - 1; k >= 0; k--) {
+      const a = this.accesses[k];
+      if (a.view !== read.view) continue;
+      if (a.kind !== 0) return false;
+      if (a.index === read.index) return true;
+    }
+    return false;
+  }
+
   /** An update of variable `name`: an increment that always runs (`always`), or another assignment. */
   private bump(name: string, always: boolean): void {
     this.assigned.add(name);
@@ -378,10 +407,13 @@ export class Body {
 
   /** The planned access of element access `m` (its index evaluated: increments counted), not yet listed. */
   private element(m: E.MemberExpression, kind: 0 | 1 | 2, conditional: boolean): Planned {
-    if ((conditional && !this.loose) || !m.computed || m.optional) refuse();
+    // a conditional access of a range-checked loop: only a read, without an increment ({@link readBefore})
+    const k = unparen(m.property);
+    if (conditional && !this.loose && (kind !== 0 || k.type === 'UpdateExpression' || this.depth > 0))
+      refuse();
+    if (!m.computed || m.optional) refuse();
     if (m.object.type !== 'Identifier') return this.rowElement(m, kind);
     const view = (m.object as E.Identifier).name;
-    const k = unparen(m.property);
     const c = k.type === 'UpdateExpression' ? unparen(k.argument) : k;
     if (
       !this.loose && // a covered loop's increments may not run (a `continue` before them): no counters

@@ -15,12 +15,15 @@
  * down, `j > HI` or `j >= HI` with `j--`, `--j` or `j -= c`: the guard passes `HI, LO` as the bounds of the iterations
  * and each access's stride negated) qualifies
  * when its body is straight-line code that can neither exit early nor run other code: expression statements, `let`
- * / `const` / `var` declarations at the top of the body, `if`s without element accesses; operators on numbers
+ * / `const` / `var` declarations at the top of the body, `if`s whose branches access no element (but reads that
+ * `./range-body.ts` `readBefore` finds redundant); operators on numbers
  * (no `in`, `instanceof`, `delete`, `new`, property reads other than elements, string or BigInt literals; no
- * calls but `M.f(...)` with `f` one of `PURE_MATH`, `../hooks/names.ts`, whose value the guard tests to be that
+ * calls but `M.f(...)` with `f` one of `PURE_METHODS` (`Math`'s and `Number.isNaN`'s kin), `../hooks/names.ts`, whose value the guard tests to be that
  * built-in, `__goldilocks.pure(() => M, "f")`, the body not assigning `M`: on numbers it runs no other code; and
  * `f(...)` with `f` a pure function of the module, `./callees.ts`, known when the module is rewritten);
- * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or an `if`),
+ * element accesses `V[a*j + b]` only where they always run (not under `?:`, `&&`, `||`, `??` or in an `if`'s
+ * branch; an `if`'s test always runs), but for a read of an element that an earlier access of the iteration always
+ * read, no write of its view between (`if (a[j] > m) m = a[j]`: redundant, RedCard, `./range-body.ts` `readBefore`),
  * `a` an integer literal, or one times a part without `j` (a column `b[k * n + j]`: the guard computes the stride
  * `n`), `b` (and `LO`) without `j` in the grammar of {@link affine} (bitwise operators and `% N` allowed
  * there), `V` and the variables of `b`, `LO` and `HI` locals of the function declared before the loop

@@ -262,6 +262,38 @@ const RANGED: Record<
     args: ([a, b]) => [a, b, 7, 20],
     views: 2,
   },
+  "a maximum search (if (a[j] > m) m = a[j]): the branch's read is redundant with the if's test (RedCard)": {
+    fn: `function max(a, n) {
+      let m = -Infinity;
+      let at = -1;
+      for (let j = 0; j < n; j++)
+        if (a[j] > m) {
+          m = a[j];
+          at = j;
+        }
+      return [m, at];
+    }`,
+    args: ([a]) => [a, 40],
+  },
+  'conditional reads under &&, ?: and ??, each of an element read before in the iteration, over two views': {
+    fn: `function band(a, b, lo, hi, n) {
+      let s = 0;
+      for (let j = 1; j < n; j++) {
+        const x = a[j] + b[j - 1];
+        s += a[j] > lo && a[j] < hi ? a[j] : b[j - 1] ?? x;
+      }
+      return s;
+    }`,
+    args: ([a, b]) => [a, b, 5, 30, 40],
+    views: 2,
+  },
+  'a NaN guard (b[j] = Number.isNaN(a[j]) ? 0 : a[j]): a Number predicate, its read again under ?:': {
+    fn: `function clean(a, b, n) {
+      for (let j = 0; j < n; j++) b[j] = Number.isNaN(a[j]) || !Number.isFinite(a[j]) ? 0 : a[j];
+    }`,
+    args: ([a, b]) => [a, b, 40],
+    views: 2,
+  },
   'pure Math calls (pivot search: Math.abs, and Math.max)': {
     fn: `function pivot(a, n, k) {
       let max = -1;
@@ -939,6 +971,30 @@ describe('range checks: loops that take them', () => {
     assert.deepEqual([...a], [0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
+  test('a Number predicate replaced by user code skips span: its calls run as without instrumentation', () => {
+    const fn = `function f(a, n) { for (let j = 0; j < n; j++) a[j] = Number.isNaN(a[j]) ? 0 : a[j]; }`;
+    assert.ok(spanned(fn));
+    const f = runInThisContext(compile(fn)) as (a: Float64Array, n: number) => void;
+    const [a] = views(1, 8);
+    const isNaN = Number.isNaN;
+    let calls = 0;
+    Number.isNaN = (x: unknown) => {
+      calls++;
+      return isNaN(x);
+    };
+    try {
+      spans = 0;
+      f(a, 3);
+    } finally {
+      Number.isNaN = isNaN;
+    }
+    assert.equal(spans, 0);
+    assert.equal(calls, 3);
+    spans = 0;
+    f(a, 3);
+    assert.equal(spans, 1, 'the built-in again: span');
+  });
+
   test('a Math function replaced by user code skips span: its calls run as without instrumentation', () => {
     const fn = `function f(a, n) { for (let j = 0; j < n; j++) a[j] = Math.abs(a[j]); }`;
     assert.ok(spanned(fn));
@@ -970,6 +1026,11 @@ const PER_ACCESS: Record<string, string> = {
   'an early exit (return)': `function f(a, n) { for (let j = 0; j < n; j++) { a[j] = 0; if (j > 3) return j; } }`,
   'an access under a condition': `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) s += j > 2 ? a[j] : 0; return s; }`,
   'an access in an if': `function f(a, n) { for (let j = 0; j < n; j++) if (j > 2) a[j] = 1; }`,
+  'a conditional read of an element no access before it read': `function f(a, n) { let s = 0; for (let j = 1; j < n; j++) { const x = a[j]; s += x > 1 ? a[j - 1] : 0; } return s; }`,
+  'a conditional read after a write of its view': `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) { const x = a[j]; a[j] = x * 2; s += x > 1 ? a[j] : 0; } return s; }`,
+  'a conditional read whose index increments a counter': `function f(a, n) { let c = 0; let s = 0; for (let j = 0; j < n; j++) { const x = a[c]; s += x > 1 ? a[c++] : 0; } return s; }`,
+  'a conditional write of an element read before': `function f(a, n) { for (let j = 0; j < n; j++) if (a[j] > 2) a[j] = 0; }`,
+  'a Number function that converts its argument (Number.parseFloat)': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = Number.parseFloat(a[j]); }`,
   'a call of a function that is not a pure Math one': `function f(a, g, n) { for (let j = 0; j < n; j++) a[j] = g(a[j]); }`,
   'a call of Math.random': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = Math.random(); }`,
   'a spread argument': `function f(a, xs, n) { for (let j = 0; j < n; j++) a[j] = Math.max(...xs); }`,

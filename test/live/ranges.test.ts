@@ -100,6 +100,7 @@ const RANGED = new Set([
   'range-loop-opaque-setter-sync.mjs',
   'range-loop-opaque-strided.mjs',
   'range-loop-parity.mjs',
+  'range-loop-redundant.mjs',
   'range-loop-row-views.mjs',
   'range-loop-rows.mjs',
   'range-loop-shared-midway.mjs',
@@ -253,6 +254,12 @@ describe('range checks under --on-race=throw', () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-captured-race.mjs')]);
       assert.match(o.stdout, /DataRaceException at element 40\n/, o.stderr);
       assert.match(o.stderr, /range-loop-captured-race\.mjs:20:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing loop with a redundant conditional read throws at its if's read of the racing element (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-redundant-race.mjs')]);
+      assert.match(o.stdout, /DataRaceException at element 40\n/, o.stderr);
+      assert.match(o.stderr, /range-loop-redundant-race\.mjs:16:42/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing subkey read in an unrolled inner loop throws there (${detector})`, async () => {
