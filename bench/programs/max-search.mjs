@@ -1,0 +1,48 @@
+// A search over a Float64Array shared by worker threads, written as a user would write it without this project in
+// mind: each worker finds the largest element of its block and where it is (`if (data[j] > max) { max = data[j]; at
+// = j; }`), PASSES times, and stores both in a shared array of results; the main thread fills the data first and
+// reports the largest after the joins. Race-free. Prints the result, the same under plain node and under
+// `goldilocks run`.
+//
+//   node bench/programs/max-search.mjs [N=1000000] [PASSES=20] [WORKERS=2]
+import { isMainThread, Worker, workerData } from 'node:worker_threads';
+
+function argmax(data, from, to) {
+  let max = -Infinity;
+  let at = -1;
+  for (let j = from; j < to; j++)
+    if (data[j] > max) {
+      max = data[j];
+      at = j;
+    }
+  return at;
+}
+
+if (isMainThread) {
+  const n = Number(process.argv[2] ?? 1_000_000);
+  const passes = Number(process.argv[3] ?? 20);
+  const workers = Number(process.argv[4] ?? 2);
+  const data = new Float64Array(new SharedArrayBuffer(8 * n));
+  const results = new Float64Array(new SharedArrayBuffer(16 * workers));
+  for (let k = 0; k < n; k++) data[k] = ((k * 7919) % 1_000_003) / 1_000_003;
+  const size = Math.ceil(n / workers);
+  const done = [];
+  for (let w = 0; w < workers; w++) {
+    const worker = new Worker(new URL(import.meta.url), {
+      workerData: { data, results, w, passes, from: w * size, to: Math.min(n, (w + 1) * size) },
+    });
+    done.push(new Promise((resolve, reject) => worker.on('exit', resolve).on('error', reject)));
+  }
+  await Promise.all(done);
+  let best = 0;
+  for (let w = 1; w < workers; w++) if (results[2 * w] > results[2 * best]) best = w;
+  console.log(
+    `max-search n=${n} passes=${passes} workers=${workers} max=${results[2 * best].toFixed(6)} at=${results[2 * best + 1]}`,
+  );
+} else {
+  const { data, results, w, passes, from, to } = workerData;
+  let at = -1;
+  for (let p = 0; p < passes; p++) at = argmax(data, from, to);
+  results[2 * w] = data[at];
+  results[2 * w + 1] = at;
+}
