@@ -1,7 +1,8 @@
 // A search over a Float64Array shared by worker threads, written as a user would write it without this project in
 // mind: each worker finds the largest element of its block and where it is (`if (data[j] > max) { max = data[j]; at
-// = j; }`), PASSES times, and stores both in a shared array of results; the main thread fills the data first and
-// reports the largest after the joins. Race-free. Prints the result, the same under plain node and under
+// = j; }`), PASSES times, each pass after an `Atomics.add` to its own counter (as a search that follows a barrier or
+// a lock: a synchronization before each pass), and stores both in a shared array of results; the main thread fills
+// the data first and reports the largest after the joins. Race-free. Prints the result, the same under plain node and under
 // `goldilocks run`.
 //
 //   node bench/programs/max-search.mjs [N=1000000] [PASSES=20] [WORKERS=2]
@@ -24,12 +25,13 @@ if (isMainThread) {
   const workers = Number(process.argv[4] ?? 2);
   const data = new Float64Array(new SharedArrayBuffer(8 * n));
   const results = new Float64Array(new SharedArrayBuffer(16 * workers));
+  const passCounts = new Int32Array(new SharedArrayBuffer(4 * workers));
   for (let k = 0; k < n; k++) data[k] = ((k * 7919) % 1_000_003) / 1_000_003;
   const size = Math.ceil(n / workers);
   const done = [];
   for (let w = 0; w < workers; w++) {
     const worker = new Worker(new URL(import.meta.url), {
-      workerData: { data, results, w, passes, from: w * size, to: Math.min(n, (w + 1) * size) },
+      workerData: { data, results, passCounts, w, passes, from: w * size, to: Math.min(n, (w + 1) * size) },
     });
     done.push(new Promise((resolve, reject) => worker.on('exit', resolve).on('error', reject)));
   }
@@ -40,9 +42,12 @@ if (isMainThread) {
     `max-search n=${n} passes=${passes} workers=${workers} max=${results[2 * best].toFixed(6)} at=${results[2 * best + 1]}`,
   );
 } else {
-  const { data, results, w, passes, from, to } = workerData;
+  const { data, results, passCounts, w, passes, from, to } = workerData;
   let at = -1;
-  for (let p = 0; p < passes; p++) at = argmax(data, from, to);
+  for (let p = 0; p < passes; p++) {
+    Atomics.add(passCounts, w, 1);
+    at = argmax(data, from, to);
+  }
   results[2 * w] = data[at];
   results[2 * w + 1] = at;
 }
