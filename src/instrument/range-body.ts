@@ -322,6 +322,7 @@ export class Body {
     const lo = literalValue(h.lo);
     if (
       (s.init as E.VariableDeclaration).kind !== 'let' ||
+      h.invariants.size > 0 ||
       n === undefined ||
       n < 1 ||
       n > MAX_UNROLLED ||

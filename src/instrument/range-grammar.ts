@@ -86,7 +86,8 @@ export function affine(
       if (x.name === j) return { text: jText, coef: 1 };
       const alias = aliases?.get(x.name);
       if (alias !== undefined) {
-        const a = affine(alias, j, jText, ids, undefined, aliases);
+        // in a bound, an alias may read `V.length`: a loop's invariant `n = a.length` (`header`)
+        const a = affine(alias, j, jText, ids, lengths, aliases);
         return { ...a, text: `(${a.text})` };
       }
       ids.add(x.name);
@@ -136,14 +137,30 @@ export interface Affine {
   by?: string;
 }
 
-/** The loop variable's name, `LO`, `HI`, the step and `<=` of `loop`, else refuses. */
+/**
+ * The loop variable's name, `LO`, `HI`, the step and `<=` of `loop`, and its invariants: the declarations after the
+ * loop variable's in a `let` header (`for (let j = 0, n = a.length; j < n; j++)`), by name, their initializers (each
+ * read by the bounds as an alias, `./ranges.ts`); else refuses.
+ */
 export function header(node: E.ForStatement) {
   const init = node.init;
-  if (init?.type !== 'VariableDeclaration' || init.kind === 'const' || init.declarations.length !== 1)
-    refuse();
-  const d = (init as E.VariableDeclaration).declarations[0];
-  if (d.id.type !== 'Identifier' || !d.init) refuse();
-  const j = (d.id as E.Identifier).name;
+  if (init?.type !== 'VariableDeclaration' || init.kind === 'const') refuse();
+  const declarations = (init as E.VariableDeclaration).declarations;
+  // `let j = LO, n = a.length`: the loop's invariants after its variable, `let` only (a `var` a closure could assign)
+  if (declarations.length > 1 && (init as E.VariableDeclaration).kind !== 'let') refuse();
+  const names = declarations.map((x) => (x.id.type === 'Identifier' && x.init ? x.id.name : refuse()));
+  if (new Set(names).size !== names.length) refuse();
+  const invariants = new Map<string, E.Expression>();
+  declarations.forEach((x, k) => {
+    // evaluated in order: an initializer may read the invariants before it (aliases), not the loop variable, its own
+    // or a later one (in their temporal dead zone: it throws)
+    const read = new Map<string, E.Identifier>();
+    identifiers(x.init as E.Expression, read);
+    if (names.some((name, m) => read.has(name) && (m === 0 || m >= k))) refuse();
+    if (k > 0) invariants.set(names[k], x.init as E.Expression);
+  });
+  const d = declarations[0];
+  const j = names[0];
   const test = node.test ? unparen(node.test) : null;
   if (
     test?.type !== 'BinaryExpression' ||
@@ -167,7 +184,7 @@ export function header(node: E.ForStatement) {
   if (step === 0 || target === null || unparen(target).type !== 'Identifier') refuse();
   if ((unparen(target as E.Node) as E.Identifier).name !== j) refuse();
   const inclusive = t.operator === '<=' || t.operator === '>=';
-  return { j, lo: d.init as E.Expression, hi: t.right as E.Expression, step, inclusive, down };
+  return { j, lo: d.init as E.Expression, hi: t.right as E.Expression, step, inclusive, down, invariants };
 }
 
 /** A number literal node of `value` (a safe integer), standing for an unrolled inner loop's variable. */

@@ -13,7 +13,9 @@
  *
  * The loop (`for (let j = LO; j < HI; j++)`, `<=`, `++j`, `j += c` with `c` a positive integer literal; or going
  * down, `j > HI` or `j >= HI` with `j--`, `--j` or `j -= c`: the guard passes `HI, LO` as the bounds of the iterations
- * and each access's stride negated) qualifies
+ * and each access's stride negated; a `let` header may declare invariants after `j`, `let j = 0, n = a.length`, each
+ * initializer in the grammar of `HI` reading only the invariants before it: the bounds read them as their initializers,
+ * which the guard evaluates as the header then does, and the body may not read them) qualifies
  * when its body is straight-line code that can neither exit early nor run other code: expression statements, `let`
  * / `const` / `var` declarations at the top of the body, `if`s whose branches access no element (but reads that
  * `./range-body.ts` `readBefore` finds redundant); operators on numbers
@@ -255,9 +257,12 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     const his = new Set<string>();
     const lengths = new Map<string, E.Identifier>();
     // `V.length` in either bound (a loop going down starts at `a.length - 1`): the guard tests `fixedLength(V)` first;
-    // member numbers `O.p` stand for their temporaries
-    for (const e of [h.lo, h.hi]) members.within(e, true);
-    const bound = (e: E.Node, vars: Set<string>) => affine(e, h.j, J, vars, lengths, members.aliases);
+    // member numbers `O.p` stand for their temporaries; the header's invariants (`let j = 0, n = a.length`) for their
+    // initializers, which the guard evaluates as the header then does (only in the bounds: the body may not read them)
+    for (const e of [h.lo, h.hi, ...h.invariants.values()]) members.within(e, true);
+    // (a body that reads an invariant is refused as one reading any variable not declared before the loop: `local`)
+    const bounds: Aliases = new Map([...members.aliases, ...h.invariants]);
+    const bound = (e: E.Node, vars: Set<string>) => affine(e, h.j, J, vars, lengths, bounds);
     if (bound(h.lo, ints).coef !== 0 || bound(h.hi, his).coef !== 0) refuse();
     // a parity skip alternates when A's coefficient (a literal) times the step is odd, and K is the same in every
     // iteration
@@ -306,7 +311,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     const fixed = new Set([h.j, ...ints, ...his, ...objectNames]);
     const ids = new Map<string, E.Identifier>();
     identifiers(h.lo, ids);
-    identifiers(h.hi, ids);
+    identifiers(h.hi, ids, h.invariants);
     if (skip) for (const e of [skip.a, skip.k]) identifiers(e, ids, body.aliases);
     for (const a of body.accesses)
       if (a.counter === undefined) identifiers(a.node, ids, a.aliases ?? body.aliases);
@@ -388,7 +393,12 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     }
     return {
       temp: tempIn(loop.scope),
-      ...h,
+      j: h.j,
+      lo: h.lo,
+      hi: h.hi,
+      step: h.step,
+      inclusive: h.inclusive,
+      down: h.down,
       accesses: body.accesses,
       numbers,
       calls: body.calls,
@@ -402,7 +412,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       declared: [...captured].filter(([, c]) => c.tdz).map(([name]) => name),
       rows,
       members: members.list,
-      bounds: members.aliases,
+      bounds,
       typed: rows.length > 0 || changeable,
       covered: loose,
       nested: body.nested,

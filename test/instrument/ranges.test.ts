@@ -262,6 +262,24 @@ const RANGED: Record<
     args: ([a, b]) => [a, b, 7, 20],
     views: 2,
   },
+  'a cached length (for (let j = 0, n = a.length; j < n; j++)): the invariant stands for its initializer in the bound':
+    {
+      fn: `function scale(a, b) {
+      for (let j = 0, n = a.length; j < n; j++) a[j] *= 2;
+      for (let j = 1, n = b.length, last = n - 1; j < last; j++) b[j] = a[j - 1] + a[j + 1];
+    }`,
+      args: ([a, b]) => [a, b],
+      views: 2,
+      spans: 2,
+    },
+  'invariants over locals, the loop going down (let j = hi, lo = k + 1; j >= lo; j--)': {
+    fn: `function tail(a, k, hi) {
+      let s = 0;
+      for (let j = hi, lo = k + 1; j >= lo; j--) s += a[j] * j;
+      return s;
+    }`,
+    args: ([a]) => [a, 3, 30],
+  },
   "a maximum search (if (a[j] > m) m = a[j]): the branch's read is redundant with the if's test (RedCard)": {
     fn: `function max(a, n) {
       let m = -Infinity;
@@ -1026,6 +1044,12 @@ const PER_ACCESS: Record<string, string> = {
   'an early exit (return)': `function f(a, n) { for (let j = 0; j < n; j++) { a[j] = 0; if (j > 3) return j; } }`,
   'an access under a condition': `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) s += j > 2 ? a[j] : 0; return s; }`,
   'an access in an if': `function f(a, n) { for (let j = 0; j < n; j++) if (j > 2) a[j] = 1; }`,
+  'a loop invariant read in the body': `function f(a) { for (let j = 0, n = a.length; j < n; j++) a[j] = n; }`,
+  'a loop invariant assigned in the body': `function f(a) { for (let j = 0, n = a.length; j < n; j++) { a[j] = 1; n--; } }`,
+  'a loop invariant read before its declaration (it throws)': `function f(a) { for (let j = 0, n = m, m = a.length; j < n; j++) a[j] = 1; }`,
+  'a lower bound reading a loop invariant (it throws)': `function f(a) { for (let j = n, n = a.length; j < n; j++) a[j] = 1; }`,
+  'loop invariants of a var header': `function f(a) { for (var j = 0, n = a.length; j < n; j++) a[j] = 1; }`,
+  'a loop invariant that calls (Math.min)': `function f(a, b) { for (let j = 0, n = Math.min(a.length, b.length); j < n; j++) a[j] = b[j]; }`,
   'a conditional read of an element no access before it read': `function f(a, n) { let s = 0; for (let j = 1; j < n; j++) { const x = a[j]; s += x > 1 ? a[j - 1] : 0; } return s; }`,
   'a conditional read after a write of its view': `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) { const x = a[j]; a[j] = x * 2; s += x > 1 ? a[j] : 0; } return s; }`,
   'a conditional read whose index increments a counter': `function f(a, n) { let c = 0; let s = 0; for (let j = 0; j < n; j++) { const x = a[c]; s += x > 1 ? a[c++] : 0; } return s; }`,
