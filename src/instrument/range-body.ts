@@ -54,6 +54,9 @@ export interface Planned {
   aliases?: Aliases;
 }
 
+/** The key of the row `X[text]` (or member view `O["p"]`): its accesses' `view` until the rows are named. */
+export const rowViewKey = (x: MemberView['x'], text: string): string => `${objectName(x)}[${text}]`;
+
 /** Iterations past which an inner loop is not unrolled ({@link Body.inner}). */
 const MAX_UNROLLED = 16;
 
@@ -499,7 +502,7 @@ export class Body {
     const { text, coef, by } = this.affineIndex(m.property);
     return {
       member: m as E.MemberExpression & N,
-      view: `${objectName(row.x)}[${row.text}]`,
+      view: rowViewKey(row.x, row.text),
       index: text,
       kind,
       coef,

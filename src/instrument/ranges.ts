@@ -49,7 +49,8 @@
  * literal) assigned only by increments that always run is a counter whose indices are the same in every iteration.
  * An inner `for` loop of number-literal bounds and at most `MAX_UNROLLED` (`./range-body.ts`) iterations at the top of the body is
  * unrolled into the body ({@link Body.inner}): its accesses are the outer loop's, one per inner iteration, and take
- * its guard (`./loops.ts` `inLoop`). `LO` and `HI` may contain `V.length` (`V` invariant; a loop going down starts at
+ * its guard (`./loops.ts` `inLoop`). `LO` and `HI` may contain `V.length` (`V` invariant, or a row the loop accesses,
+ * `this.g.length`, `g[i].length`: its temporary's, {@link rowLengths}; a loop going down starts at
  * `a.length - 1`): the guard tests `__goldilocks.fixedLength(V)` before it reads them (a TypedArray over a SharedArrayBuffer that cannot grow, its `length` the built-in getter: the same
  * number at every test of the loop, and no code run by the guard's extra read). The typeof tests make every operator one on numbers (the runtime refuses BigInt arrays), so nothing
  * in the body throws or runs code; `ints` (the variables of `LO` and of the indices) must be safe integers for
@@ -78,9 +79,9 @@
 import type * as E from 'estree';
 import { pureCallee } from './callees.js';
 import { type MemberNumber, MemberNumbers } from './member-numbers.js';
-import { objectName, thisReadable } from './member-views.js';
+import { memberView, objectName, thisReadable } from './member-views.js';
 import { type ParitySkip, paritySkip } from './parity.js';
-import { Body, type Planned } from './range-body.js';
+import { Body, type Planned, rowViewKey } from './range-body.js';
 import {
   type Aliases,
   affine,
@@ -94,7 +95,7 @@ import {
 } from './range-grammar.js';
 import type { Loop, Rewriter } from './rewriter.js';
 import { capturedBinding, closureWritten, loopLocal, moduleBinding, moduleConstant } from './scope.js';
-import type { N } from './syntax.js';
+import { type N, unparen } from './syntax.js';
 import { tempIn } from './temporaries.js';
 
 /** What {@link rangePlan} found for a loop. */
@@ -212,6 +213,44 @@ function countersOf(body: Body, j: string): Map<string, number> {
 }
 
 /**
+ * The key ({@link rowViewKey}) of the row `o` reads, a member view `O.p` or a row `X[e]` of an array of views (`e`
+ * affine without the loop variable `j`), as the body's walk keys its accesses; else undefined.
+ */
+function rowKey(o: E.Node, j: string, aliases: Aliases): string | undefined {
+  const m = memberView(o);
+  if (m !== null) return rowViewKey(m.x, JSON.stringify(m.p));
+  const x = unparen(o);
+  if (x.type !== 'MemberExpression' || !x.computed || x.optional || unparen(x.object).type !== 'Identifier')
+    return undefined;
+  const index = affine(x.property, j, J, new Set(), undefined, aliases);
+  return index.coef === 0 ? rowViewKey(unparen(x.object) as E.Identifier & N, index.text) : undefined;
+}
+
+/**
+ * `e` (a bound, or an invariant's initializer) with each `R.length` of a row `R` the loop accesses (`this.g.length`,
+ * `g[i].length`: `rowOf` names its temporary) read as that temporary's `length`, which the guard reads after the row
+ * (a row makes the guard `typed`: its reads come first) and tests with `Hooks.fixedLength` as any `V.length` bound;
+ * the other nodes as they are.
+ */
+function rowLengths(e: E.Expression, rowOf: (o: E.Node) => string | undefined): E.Expression {
+  const x = unparen(e);
+  switch (x.type) {
+    case 'BinaryExpression':
+      return { ...x, left: rowLengths(x.left as E.Expression, rowOf), right: rowLengths(x.right, rowOf) };
+    case 'UnaryExpression':
+      return { ...x, argument: rowLengths(x.argument, rowOf) };
+    case 'MemberExpression': {
+      if (x.computed || x.optional || x.property.type !== 'Identifier' || x.property.name !== 'length')
+        return e;
+      const temp = rowOf(x.object);
+      return temp === undefined ? e : { ...x, object: { type: 'Identifier', name: temp } };
+    }
+    default:
+      return e;
+  }
+}
+
+/**
  * The range plan of `loop` when it qualifies (see the file header), its guard temporary allocated; else null.
  * Called before the loop's body is rewritten.
  */
@@ -253,24 +292,6 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       for (const x of skip ? node.body.body.slice(1) : node.body.body) body.statement(x, true);
     else body.statement(node.body, false);
     if (body.accesses.length === 0 || (loose && body.accesses.length > MAX_COVERED)) return null;
-    const ints = new Set<string>();
-    const his = new Set<string>();
-    const lengths = new Map<string, E.Identifier>();
-    // `V.length` in either bound (a loop going down starts at `a.length - 1`): the guard tests `fixedLength(V)` first;
-    // member numbers `O.p` stand for their temporaries; the header's invariants (`let j = 0, n = a.length`) for their
-    // initializers, which the guard evaluates as the header then does (only in the bounds: the body may not read them)
-    for (const e of [h.lo, h.hi, ...h.invariants.values()]) members.within(e, true);
-    // (a body that reads an invariant is refused as one reading any variable not declared before the loop: `local`)
-    const bounds: Aliases = new Map([...members.aliases, ...h.invariants]);
-    const bound = (e: E.Node, vars: Set<string>) => affine(e, h.j, J, vars, lengths, bounds);
-    if (bound(h.lo, ints).coef !== 0 || bound(h.hi, his).coef !== 0) refuse();
-    // a parity skip alternates when A's coefficient (a literal) times the step is odd, and K is the same in every
-    // iteration
-    if (skip) {
-      const parity = affine(skip.a, h.j, J, ints, undefined, body.aliases);
-      if (parity.by !== undefined || (parity.coef * h.step) % 2 === 0) refuse();
-      if (affine(skip.k, h.j, J, ints, undefined, body.aliases).coef !== 0) refuse();
-    }
     // rows of arrays of views: a temporary each; the array neither a view of the loop nor assigned in it, nor changed
     // by code an opaque operation runs; the row's index variables tested as the indices' are
     const rows: RangePlan['rows'] = [];
@@ -285,6 +306,33 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       }
       a.view = r.temp;
       if (a.row.e !== null) identifiers(a.row.e, rowIds, a.aliases ?? body.aliases);
+    }
+    const ints = new Set<string>();
+    const his = new Set<string>();
+    const lengths = new Map<string, E.Identifier>();
+    // `V.length` in either bound (a loop going down starts at `a.length - 1`): the guard tests `fixedLength(V)` first;
+    // member numbers `O.p` stand for their temporaries; the header's invariants (`let j = 0, n = a.length`) for their
+    // initializers, which the guard evaluates as the header then does (only in the bounds: the body may not read them)
+    // `R.length` of a row the loop accesses (`this.g.length`, `g[i].length`) as its temporary's
+    const rowOf = (o: E.Node): string | undefined => {
+      const key = rowKey(o, h.j, body.aliases);
+      return key === undefined ? undefined : rows.find((r) => `${r.x}[${r.e}]` === key)?.temp;
+    };
+    const rowTemps = new Set(rows.map((r) => r.temp));
+    const lo = rowLengths(h.lo, rowOf);
+    const hi = rowLengths(h.hi, rowOf);
+    const invariants = new Map([...h.invariants].map(([name, e]) => [name, rowLengths(e, rowOf)]));
+    for (const e of [lo, hi, ...invariants.values()]) members.within(e, true);
+    // (a body that reads an invariant is refused as one reading any variable not declared before the loop: `local`)
+    const bounds: Aliases = new Map([...members.aliases, ...invariants]);
+    const bound = (e: E.Node, vars: Set<string>) => affine(e, h.j, J, vars, lengths, bounds);
+    if (bound(lo, ints).coef !== 0 || bound(hi, his).coef !== 0) refuse();
+    // a parity skip alternates when A's coefficient (a literal) times the step is odd, and K is the same in every
+    // iteration
+    if (skip) {
+      const parity = affine(skip.a, h.j, J, ints, undefined, body.aliases);
+      if (parity.by !== undefined || (parity.coef * h.step) % 2 === 0) refuse();
+      if (affine(skip.k, h.j, J, ints, undefined, body.aliases).coef !== 0) refuse();
     }
     const views = [...new Set(body.accesses.map((a) => a.view))];
     for (const r of rows) if (views.includes(r.x)) refuse();
@@ -304,14 +352,14 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     ];
     const objectNames = new Set([
       ...views,
-      ...lengths.keys(),
+      ...[...lengths.keys()].filter((v) => !rowTemps.has(v)),
       ...rows.map((r) => r.x),
       ...objects.filter((o): o is E.Identifier => o.type === 'Identifier').map((o) => o.name),
     ]);
     const fixed = new Set([h.j, ...ints, ...his, ...objectNames]);
     const ids = new Map<string, E.Identifier>();
-    identifiers(h.lo, ids);
-    identifiers(h.hi, ids, h.invariants);
+    identifiers(lo, ids);
+    identifiers(hi, ids, invariants);
     if (skip) for (const e of [skip.a, skip.k]) identifiers(e, ids, body.aliases);
     for (const a of body.accesses)
       if (a.counter === undefined) identifiers(a.node, ids, a.aliases ?? body.aliases);
@@ -351,7 +399,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       else if (!thisReadable(rw, loop.fn)) refuse();
     }
     for (const [name, id] of ids) if (name !== h.j) local(id);
-    for (const id of lengths.values()) local(id);
+    for (const id of lengths.values()) if (!rowTemps.has(id.name)) local(id);
     const numbers = new Set<string>([...ids.keys()].filter((n) => n !== h.j));
     for (const [name, id] of body.free) {
       if (
@@ -368,7 +416,8 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     // code run in the loop could assign a variable through a closure (a top-level binding from any function): one of
     // its views, rows' arrays, indices or bounds, or of the variables it reads?
     const variables = objects.filter((o): o is E.Identifier => o.type === 'Identifier');
-    const changeable = [...variables, ...ids.values(), ...body.free.values(), ...lengths.values()].some(
+    const lengthVariables = [...lengths.values()].filter((id) => !rowTemps.has(id.name));
+    const changeable = [...variables, ...ids.values(), ...body.free.values(), ...lengthVariables].some(
       (id) => {
         const { name } = id;
         if (!numbers.has(name) && !objectNames.has(name)) return false;
@@ -394,8 +443,8 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     return {
       temp: tempIn(loop.scope),
       j: h.j,
-      lo: h.lo,
-      hi: h.hi,
+      lo,
+      hi,
       step: h.step,
       inclusive: h.inclusive,
       down: h.down,

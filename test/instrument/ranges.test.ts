@@ -280,6 +280,36 @@ const RANGED: Record<
     }`,
     args: ([a]) => [a, 3, 30],
   },
+  "a member view's length as the bound (j < this.g.length; n = this.g.length - 1): its row's temporary's length":
+    {
+      fn: `function run(a) {
+      class Scaler {
+        constructor(g) {
+          this.g = g;
+        }
+        scale() {
+          for (let j = 0; j < this.g.length; j++) this.g[j] *= 2;
+        }
+        smooth() {
+          for (let j = 1, n = this.g.length - 1; j < n; j++) this.g[j] += this.g[j] * 0.5;
+        }
+      }
+      const s = new Scaler(a);
+      s.scale();
+      s.smooth();
+      return a[3];
+    }`,
+      args: ([a]) => [a],
+      spans: 2,
+    },
+  "a row's length as the bound (j < g[i].length, g an array of views)": {
+    fn: `function double(g, n) {
+      for (let i = 0; i < n; i++) for (let j = 0; j < g[i].length; j++) g[i][j] *= 2;
+    }`,
+    args: (rows) => [rows, 3],
+    views: 3,
+    spans: 3,
+  },
   "a maximum search (if (a[j] > m) m = a[j]): the branch's read is redundant with the if's test (RedCard)": {
     fn: `function max(a, n) {
       let m = -Infinity;
@@ -989,6 +1019,21 @@ describe('range checks: loops that take them', () => {
     assert.deepEqual([...a], [0, 1, 2, 3, 4, 5, 6, 7]);
   });
 
+  test("a member view's length bound over a growable SharedArrayBuffer skips span", () => {
+    const fn = `function f(o) { for (let j = 0; j < o.g.length; j++) o.g[j] = j; }`;
+    assert.ok(spanned(fn));
+    const f = runInThisContext(compile(fn)) as (o: { g: Float64Array }) => void;
+    const a = new Float64Array(growable(64, 128));
+    named.set(a, 'g');
+    spans = 0;
+    f({ g: a });
+    assert.equal(spans, 0);
+    assert.deepEqual([...a], [0, 1, 2, 3, 4, 5, 6, 7]);
+    const [b] = views(1, 8);
+    f({ g: b });
+    assert.equal(spans, 1, 'a view that cannot grow: span');
+  });
+
   test('a Number predicate replaced by user code skips span: its calls run as without instrumentation', () => {
     const fn = `function f(a, n) { for (let j = 0; j < n; j++) a[j] = Number.isNaN(a[j]) ? 0 : a[j]; }`;
     assert.ok(spanned(fn));
@@ -1050,6 +1095,8 @@ const PER_ACCESS: Record<string, string> = {
   'a lower bound reading a loop invariant (it throws)': `function f(a) { for (let j = n, n = a.length; j < n; j++) a[j] = 1; }`,
   'loop invariants of a var header': `function f(a) { for (var j = 0, n = a.length; j < n; j++) a[j] = 1; }`,
   'a loop invariant that calls (Math.min)': `function f(a, b) { for (let j = 0, n = Math.min(a.length, b.length); j < n; j++) a[j] = b[j]; }`,
+  'the length of a member view the loop does not access (o.h.length)': `function f(o) { for (let j = 0; j < o.h.length; j++) o.g[j] = 1; }`,
+  'the length of a row the loop does not access (g[i + 1].length)': `function f(g, i) { for (let j = 0; j < g[i + 1].length; j++) g[i][j] = 1; }`,
   'a conditional read of an element no access before it read': `function f(a, n) { let s = 0; for (let j = 1; j < n; j++) { const x = a[j]; s += x > 1 ? a[j - 1] : 0; } return s; }`,
   'a conditional read after a write of its view': `function f(a, n) { let s = 0; for (let j = 0; j < n; j++) { const x = a[j]; a[j] = x * 2; s += x > 1 ? a[j] : 0; } return s; }`,
   'a conditional read whose index increments a counter': `function f(a, n) { let c = 0; let s = 0; for (let j = 0; j < n; j++) { const x = a[c]; s += x > 1 ? a[c++] : 0; } return s; }`,

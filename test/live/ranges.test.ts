@@ -90,6 +90,7 @@ const RANGED = new Set([
   'range-loop-lanes.mjs',
   'range-loop-length.mjs',
   'range-loop-math-ordered.mjs',
+  'range-loop-member-length.mjs',
   'range-loop-member-numbers.mjs',
   'range-loop-member-views.mjs',
   'range-loop-module-binding.mjs',
@@ -254,6 +255,12 @@ describe('range checks under --on-race=throw', () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-captured-race.mjs')]);
       assert.match(o.stdout, /DataRaceException at element 40\n/, o.stderr);
       assert.match(o.stderr, /range-loop-captured-race\.mjs:20:/);
+    });
+  for (const detector of ['goldilocks', 'fasttrack'])
+    test(`a racing loop bounded by its member view's length throws at its racing element, after the ones before it (${detector})`, async () => {
+      const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-member-length-race.mjs')]);
+      assert.match(o.stdout, /DataRaceException at element 40\n/, o.stderr);
+      assert.match(o.stderr, /range-loop-member-length-race\.mjs:21:/);
     });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing loop with a redundant conditional read throws at its if's read of the racing element (${detector})`, async () => {
