@@ -1039,17 +1039,17 @@ describe('range checks: loops that take them', () => {
     assert.ok(spanned(fn));
     const f = runInThisContext(compile(fn)) as (a: Float64Array, n: number) => void;
     const [a] = views(1, 8);
-    const isNaN = Number.isNaN;
+    const builtinIsNaN = Number.isNaN;
     let calls = 0;
     Number.isNaN = (x: unknown) => {
       calls++;
-      return isNaN(x);
+      return builtinIsNaN(x);
     };
     try {
       spans = 0;
       f(a, 3);
     } finally {
-      Number.isNaN = isNaN;
+      Number.isNaN = builtinIsNaN;
     }
     assert.equal(spans, 0);
     assert.equal(calls, 3);
