@@ -360,7 +360,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     let raced = false; // only the first racing word of one access is reported
     const kept = history ? withStack(site, fn) : site;
     for (let w = w0; w < w1; ) {
-      const done = shadow.accessRun(base + w, w1 - w, maskOf(w), maskOf(w1 - 1), flags, kept, stopOnRace);
+      const done = shadow.accessRange(base + w, w1 - w, maskOf(w), maskOf(w1 - 1), flags, kept, stopOnRace);
       counted(done);
       w += done;
       const c = shadow.lastConflict;

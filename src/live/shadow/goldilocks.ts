@@ -107,6 +107,11 @@ export const RUN_FIELDS = 6;
 /** The first word at or after word `to` of a run through word `w` with step `step` (`to` itself for step 1). */
 const onStep = (w: number, to: number, step: number): number =>
   step === 1 ? to : w + step * Math.ceil((to - w) / step);
+/**
+ * The whole pages {@link Shadow.accessRange} checks at once (their locks held together): 4 KiB of a bulk method's
+ * range.
+ */
+export const BULK_PAGES = 64;
 /** The walk cache: a walk over at least this many cells stores its result in the Info (see the file header). */
 export const WALK_CACHE_MIN_CELLS = 256;
 
@@ -318,6 +323,60 @@ export class Shadow extends PendingPages {
   }
 
   /**
+   * {@link accessRun} of a bulk method's access (`../runtime.ts` checkRange): the same arguments, result and
+   * {@link lastConflict}. Its whole pages, {@link BULK_PAGES} at a time, are checked as a range check's run
+   * ({@link accessRuns}: every page locked at once, checked, then recorded run-level, the pages of equal lists pointing
+   * to one shared list); a group with a conflict is done again by {@link accessRun}, which records up to the conflict
+   * and leaves it in {@link lastConflict}, as without the groups. The partial pages at its ends, plain accesses of
+   * fewer than 8 whole pages, atomic or transactional ones, and checkers without range checks ({@link rangeChecks})
+   * take {@link accessRun}.
+   * @returns the number of words done.
+   */
+  accessRange(
+    word: number,
+    n: number,
+    first: number,
+    last: number,
+    flags: number,
+    site: number,
+    stopOnRace: boolean,
+  ): number {
+    const end = word + n;
+    const a = (word & 7) === 0 && first === Access.MASK ? word : pageEnd(word); // the whole pages: [a, b)
+    const b = last === Access.MASK ? end & -8 : (end - 1) & -8;
+    if (b - a < 8 || (flags & ~Access.WRITE) !== 0 || this.commitPos >= 0 || !this.rangeChecks)
+      return this.accessRun(word, n, first, last, flags, site, stopOnRace);
+    if (a > word) {
+      const done = this.accessRun(word, a - word, first, Access.MASK, flags, site, stopOnRace);
+      if (this.lastConflict !== undefined) return done;
+    }
+    const runs = this.bulkRun;
+    runs[2] = flags;
+    runs[3] = site;
+    for (let p = a; p < b; p += 8 * BULK_PAGES) {
+      const q = Math.min(b, p + 8 * BULK_PAGES);
+      const pages = this.bulkPages;
+      const nPages = (q - p) >> 3;
+      for (let k = 0, page = lockOf(p); k < nPages; k++, page += PAGE_INTS) pages[k] = page;
+      runs[0] = p;
+      runs[1] = q - p;
+      if (!this.accessRuns(runs, pages, nPages)) {
+        const done = this.accessRun(p, q - p, Access.MASK, Access.MASK, flags, site, stopOnRace);
+        if (this.lastConflict !== undefined) return p - word + done;
+      }
+    }
+    this.lastConflict = undefined;
+    if (b === end) return n;
+    return (
+      b - word + this.accessRun(b, end - b, end - b === 1 ? last : Access.MASK, last, flags, site, stopOnRace)
+    );
+  }
+
+  /** {@link accessRange}'s run ({@link RUN_FIELDS}: whole words, step 1) and the page locks of its group. */
+  private readonly bulkRun = [0, 0, 0, 0, Access.MASK, 1];
+  private readonly bulkPages = new Int32Array(BULK_PAGES);
+
+  /**
    * {@link accessRun} of a plain access of the bytes `mask` of word `w` (a write when `flags` is WRITE, else a read
    * of all 8) on page `page` (its lock held) when it can be pending (`PendingPages.pendingState` of `./pending.ts`): checked
    * against the list the word stands for — the page's list, after this thread's own read or write when it has one
@@ -414,8 +473,10 @@ export class Shadow extends PendingPages {
           if (list !== 0) {
             const n = this.pagesOn(heap, w, end, list, listMark); // the same list: the same Infos, decided alike
             if (n > 0) {
-              owned += n;
-              ownChecks += n * listOwn;
+              if (listOwn >= 0) {
+                owned += n;
+                ownChecks += n * listOwn;
+              } else this.countPages(n);
               w = onStep(w, Math.min(end, firstWord(lockOf(w)) + 8 * n), step);
               continue;
             }
@@ -444,12 +505,25 @@ export class Shadow extends PendingPages {
             list = shared;
             listOwn = own;
             listMark = mark;
-          } else if (
-            (!this.shortCircuited(heap, head, mask, flags) && this.find(word, mask, flags)) ||
-            (both && !this.shortCircuited(heap, head + 1, mask, flags) && this.find(word + 1, mask, flags))
-          ) {
-            this.countOwned(owned, ownChecks);
-            return false;
+          } else {
+            // a loop, not TypedArray#set: the runtime's own views take no patched method
+            if (shared !== 0)
+              for (let i = 0; i < this.counts.length; i++) this.pageCounts[i] = this.counts[i];
+            const even = this.shortCircuited(heap, head, mask, flags);
+            const odd = !both || this.shortCircuited(heap, head + 1, mask, flags);
+            if ((!even && this.find(word, mask, flags)) || (!odd && this.find(word + 1, mask, flags))) {
+              this.countOwned(owned, ownChecks);
+              return false;
+            }
+            if (shared !== 0 && even && odd) {
+              // decided by the short-circuits: so are the next pages on this list, whose checks are counted as this one's
+              // (a walk's result is remembered instead: the next page on the list is decided by the memo, and measured)
+              const c = this.pageCounts;
+              for (let i = 0; i < c.length; i++) c[i] = this.counts[i] - c[i];
+              list = shared;
+              listOwn = -1;
+              listMark = mark;
+            }
           }
           w = uniform || paired ? onStep(w, Math.min(end, pageEnd(w)), step) : w + step;
         }
@@ -468,6 +542,21 @@ export class Shadow extends PendingPages {
     } finally {
       for (let k = 0; k < held; ) k += unlockSome(s, pages, k, held);
     }
+  }
+
+  /**
+   * The counters' change by the check of the last page {@link accessRuns} decided on a shared list by the
+   * short-circuits of {@link shortCircuited} other than its Owner case inline (the alock, the memo), added once per
+   * later page of the run on that list ({@link countPages}): the same Infos, the same thread state (the memo only
+   * grows), decided alike.
+   */
+  private readonly pageCounts = new Float64Array(STATS.length);
+
+  /** Counts the checks of `n` pages decided as the last one {@link pageCounts} measured. */
+  private countPages(n: number): void {
+    const c = this.pageCounts;
+    const counts = this.counts;
+    for (let i = 0; i < c.length; i++) if (c[i] !== 0) counts[i] += n * c[i];
   }
 
   /**
