@@ -4,6 +4,7 @@
  * ({@link PendingPages.pendingState}), over the page forms of `./pages.ts`; the checks of its words are `Shadow`'s
  * (`./goldilocks.ts`, which extends this class). Every method is called with the page's check lock held.
  */
+import { releaseLockset } from '../memory/locksets.js';
 import { Pages } from './pages.js';
 import { Access, Info } from './records.js';
 import { firstWord, isPending, MARK, SHARED_SLOT, UNIFORM } from './table.js';
@@ -15,8 +16,8 @@ import { firstWord, isPending, MARK, SHARED_SLOT, UNIFORM } from './table.js';
 // biome-ignore lint/suspicious/noConstEnum: as `Info` of `./records.ts`
 const enum Pending {
   /**
-   * `~(read | READS)`, bit k of `read` set when word k holds the owner's read, {@link READS} when a read can be pending
-   * (negative: `isPending` of `./table.ts`).
+   * `~(read | READS | REREAD)`, bit k of `read` set when word k holds the owner's read, {@link READS} or
+   * {@link REREAD} when a read can be pending (negative: `isPending` of `./table.ts`).
    */
   STATE = 0,
   /** The heap index of the record of the 8 words' sites of their access (an Info-sized record; the others' 0). */
@@ -33,6 +34,13 @@ const enum Pending {
  */
 const READS = 0x100;
 
+/**
+ * The bit of a pending record's {@link Pending.STATE} set when the page's list holds one read of the owner's, a plain
+ * read of all 8 bytes, and no other: a read's record then renews that Info in place (`Shadow.record`: its `pos`, site
+ * and alock, its explicit lockset dropped) — a thread's second pass over its own data in a new epoch.
+ */
+const REREAD = 0x200;
+
 /** The bytes of word `k` (0–7) that pending record `x` holds the owner's write of. */
 const writtenBytes = (heap: Int32Array, x: number, k: number): number =>
   (heap[x + (k < 4 ? Pending.LOW : Pending.HIGH)] >>> (8 * (k & 3))) & 0xff;
@@ -44,7 +52,10 @@ export const enum Held {
   NONE = -1,
   /** The page's list (the word not accessed yet). */
   LIST = 0,
-  /** The owner's read, then the page's list. */
+  /**
+   * The owner's read, then the page's list ({@link READS}); or the page's list, the owner's read in it renewed
+   * ({@link REREAD}).
+   */
   READ = 1,
   /** The owner's write of all its bytes, alone. */
   WRITTEN = 2,
@@ -71,14 +82,15 @@ export class PendingPages extends Pages {
    * are plain accesses of whole words (or writes of part of a word, on a page whose list is empty), the page keeps its
    * list L instead, for the words the thread has not accessed yet, and a pending record of the thread's `pos` and
    * alock, and of the words it read (their list: its read, then L, as `Shadow.record` leaves it when L holds no plain
-   * read of the thread's) and of the bytes of each word it wrote (its write alone: what a write of all the bytes
-   * leaves, or writes of disjoint bytes at one site, widened), each word with its site (a record of 8 sites). Once
-   * every word is read or every word written whole, the page is uniform again, its list one Info in front of L or in
-   * place of it, with a site vector (`./site-vectors.ts`). Any other access — another thread, epoch or alock, a
-   * partial read, an atomic, a read after a write, a range check, the collector — splits it first
-   * ({@link splitPage}: {@link unpend}), each word with the list it stands for. The checks of a pending word are
-   * `Shadow`'s, against L. Off where pages are not kept whole or lists not shared (the online peers), and in a
-   * transaction's commit.
+   * read of the thread's; or L, the thread's one read in it renewed, when that is a plain read of all 8 bytes: a second
+   * pass over its own data in a new epoch) and of the bytes of each word it wrote (its write alone: what a write of all
+   * the bytes leaves, or writes of disjoint bytes at one site, widened), each word with its site (a record of 8
+   * sites). Once every word is read or every word written whole, the page is uniform again, its list one Info in front
+   * of L or in place of it (or L, the thread's read in it renewed), with a site vector (`./site-vectors.ts`). Any other
+   * access — another thread, epoch or alock, a partial read, an atomic, a read after a write, a range check, the
+   * collector — splits it first ({@link splitPage}: {@link unpend}), each word with the list it stands for. The checks
+   * of a pending word are `Shadow`'s, against L. Off where pages are not kept whole or lists not shared (the online
+   * peers), and in a transaction's commit.
    *
    * {@link Held} of word `k` of page `page` (its lock held) for a plain access of its bytes `mask` at `site` (a write
    * when `write`; a read of all 8 bytes) by this thread at list position `now` with the alock (`alockA`, `alockB`):
@@ -101,7 +113,7 @@ export class PendingPages extends Pages {
     if (!isPending(heap, mark)) {
       if (!this.uniform(heap, page)) return Held.NONE;
       if (!whole) return heap[page + 1] === 0 ? Held.LIST : Held.NONE;
-      return write || this.noOwnRead(heap, heap[page + 1]) ? Held.LIST : Held.NONE;
+      return write || this.ownRead(heap, heap[page + 1], this.t) >= 0 ? Held.LIST : Held.NONE;
     }
     const x = -mark;
     if (
@@ -122,17 +134,41 @@ export class PendingPages extends Pages {
     const state = ~heap[x + Pending.STATE];
     if (state & (1 << k)) return whole ? Held.READ : Held.NONE;
     if (!whole) return heap[page + 1] === 0 ? Held.LIST : Held.NONE;
-    return write || (state & READS) !== 0 ? Held.LIST : Held.NONE;
+    return write || (state & (READS | REREAD)) !== 0 ? Held.LIST : Held.NONE;
   }
 
   /** Pending pages are used (see {@link pendingState}); a checker without them keeps the split form's steps. */
   protected pendingPages = true;
 
-  /** Does the list from Info `e` hold no plain read (nor atomic read) of this thread's? */
-  private noOwnRead(heap: Int32Array, e: number): boolean {
+  /**
+   * Thread `t`'s reads (plain or atomic) on the list from Info `e`, which a plain read of all 8 bytes of `t`'s renews
+   * or drops (`Shadow.record`). @returns 0 when there are none ({@link READS}: the read's Info goes in front), the
+   * Info when there is one only, a plain read of all 8 bytes ({@link REREAD}: renewed in place), else -1.
+   */
+  private ownRead(heap: Int32Array, e: number, t: number): number {
+    let own = 0;
     for (; e !== 0; e = heap[e + Info.NEXT])
-      if (heap[e + Info.OWNER] === this.t && (heap[e + Info.FLAGS] & Access.WRITE) === 0) return false;
-    return true;
+      if (heap[e + Info.OWNER] === t && (heap[e + Info.FLAGS] & Access.WRITE) === 0) {
+        if (own !== 0 || heap[e + Info.FLAGS] !== Access.MASK) return -1;
+        own = e;
+      }
+    return own;
+  }
+
+  /**
+   * Info `e`, the plain read of pending record `x`'s owner in a list not shared, renewed as the owner's read at `site`
+   * renews it (`Shadow.record`): `pos`, site and alock, its explicit lockset dropped.
+   */
+  private renewRead(heap: Int32Array, e: number, x: number, site: number): void {
+    const ls = heap[e + Info.LS];
+    if (ls !== 0) {
+      heap[e + Info.LS] = 0;
+      releaseLockset(this.s, ls);
+    }
+    heap[e + Info.POS] = heap[x + Info.POS];
+    heap[e + Info.SITE] = site;
+    heap[e + Info.ALOCK_A] = heap[x + Info.ALOCK_A];
+    heap[e + Info.ALOCK_B] = heap[x + Info.ALOCK_B];
   }
 
   /**
@@ -144,7 +180,8 @@ export class PendingPages extends Pages {
     const sites = this.newRecord();
     const x = this.takeInfo();
     const heap = this.s.heap;
-    heap[x + Pending.STATE] = ~(this.noOwnRead(heap, heap[page + 1]) ? READS : 0);
+    const own = this.ownRead(heap, heap[page + 1], this.t);
+    heap[x + Pending.STATE] = ~(own === 0 ? READS : own > 0 ? REREAD : 0);
     heap[x + Pending.SITES] = sites;
     heap[x + Info.OWNER] = this.t;
     heap[x + Info.POS] = now;
@@ -177,12 +214,21 @@ export class PendingPages extends Pages {
   /**
    * Pending page `page` (record `x`), whose 8 words all hold this thread's read (or all its write of every byte,
    * `written`), becomes uniform: its list that Info, with the words' sites ({@link SiteVectors.siteOf}), in front of
-   * the page's list (or in place of it). It stays pending when no site vector can be had. Lock held.
+   * the page's list (or in place of it), or the page's list, the owner's read in it renewed ({@link REREAD}). It
+   * stays pending when no site vector can be had. Lock held.
    */
   private complete(page: number, x: number, written: boolean): void {
     let heap = this.s.heap;
     const site = this.siteVectors.siteOf(heap, heap[x + Pending.SITES]);
     if (site === undefined) return;
+    heap = this.s.heap;
+    if (!written && (~heap[x + Pending.STATE] & REREAD) !== 0) {
+      if (heap[page + SHARED_SLOT] !== 0) this.ownList(page); // its read renewed in place: its own copy
+      heap = this.s.heap;
+      this.renewRead(heap, this.ownRead(heap, heap[page + 1], this.t), x, site);
+      this.uniformAgain(page, x);
+      return;
+    }
     const e = this.takeInfo();
     heap = this.s.heap;
     this.pendingInfo(heap, x, e, written ? Access.MASK : 0, site);
@@ -199,6 +245,15 @@ export class PendingPages extends Pages {
       heap[e + Info.NEXT] = heap[page + 1];
       heap[page + 1] = e;
     }
+    this.uniformAgain(page, x);
+  }
+
+  /**
+   * Pending page `page` (record `x`), its list complete, is uniform again: the records freed, the list offered for
+   * sharing ({@link Pages.shareList}).
+   */
+  private uniformAgain(page: number, x: number): void {
+    const heap = this.s.heap;
     heap[page + MARK] = UNIFORM;
     this.releaseRecord(heap[x + Pending.SITES]);
     this.releaseRecord(x);
@@ -223,8 +278,9 @@ export class PendingPages extends Pages {
   /**
    * Pending page `page` (record `x`) becomes 8 words with their own lists ({@link pendingState}): the page, uniform
    * again with its list, is split, then each word its owner accessed gets its Info, in front of its copy of the list
-   * (a read) or in place of it (a write). A thread stopped in between leaves words without their pending access (a
-   * missed race, never a false alarm, as a stopped {@link splitPage}) or the records not freed (a leak). Lock held.
+   * (a read), in place of it (a write), or its copy's read of the owner's renewed (a read, {@link REREAD}). A thread
+   * stopped in between leaves words without their pending access (a missed race, never a false alarm, as a stopped
+   * {@link splitPage}) or the records not freed (a leak). Lock held.
    */
   private unpend(page: number, x: number): void {
     let heap = this.s.heap;
@@ -236,6 +292,12 @@ export class PendingPages extends Pages {
     for (let k = 0; k < 8; k++) {
       const written = writtenBytes(heap, x, k);
       if (written === 0 && (read & (1 << k)) === 0) continue;
+      if (written === 0 && read & REREAD) {
+        const head = this.headFor(w0 + k);
+        heap = this.s.heap;
+        this.renewRead(heap, this.ownRead(heap, heap[head], heap[x + Info.OWNER]), x, heap[sites + k]);
+        continue;
+      }
       const e = this.takeInfo();
       const head = this.headFor(w0 + k);
       heap = this.s.heap;
