@@ -4,14 +4,24 @@
  * it. Property: over random programs — three threads, two pages, accesses in random word orders (whole words mostly,
  * some halves, some atomic, some runs over a page), lock releases and acquires between them, stopping at a race or
  * not — every access gets the verdict (conflict or none, its owner and site) that the per-word form gives, a checker
- * whose every word keeps its own list (no uniform page: `uniformPages` off).
+ * whose every word keeps its own list (no uniform page: `uniformPages` off). A thread's second pass over its own data
+ * in a new epoch (the page's list holds its read of the last: renewed in place) is compared on the lists themselves.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Buffers } from '../../src/live/buffers.js';
 import { appendCell, createState, ensureThread, StateViews, Tag } from '../../src/live/memory/state.js';
 import { Access, type Conflict, Info, packA, Shadow } from '../../src/live/shadow/goldilocks.js';
-import { isPending, lockOf, MARK, UNIFORM } from '../../src/live/shadow/table.js';
+import { siteAt } from '../../src/live/shadow/site-vectors.js';
+import {
+  headOf,
+  isPending,
+  isSplit,
+  lockOf,
+  MARK,
+  SHARED_SLOT,
+  UNIFORM,
+} from '../../src/live/shadow/table.js';
 import { SyncKind } from '../../src/model/sync.js';
 
 /** The per-word form: every word its own list. */
@@ -182,5 +192,173 @@ describe('pending pages', () => {
     const c = new Shadow(s, 2).access(base + 4, 0x01, 0, 20, true);
     assert.equal(c?.owner, 1);
     assert.equal(c?.site, 7 + (4 % 3));
+  });
+});
+
+/**
+ * The list word `word` of world `w` stands for, an Info a string (every word but `NEXT`, its site on the word:
+ * `siteAt`), or undefined while its page is neither uniform nor split (pending, patterned, paired: not compared).
+ */
+function listOf(w: { s: StateViews; base: number }, word: number): string[] | undefined {
+  const heap = w.s.heap;
+  const page = lockOf(w.base + word);
+  const mark = heap[page + MARK];
+  if (mark !== UNIFORM && !isSplit(heap, page)) return undefined;
+  const head = mark === UNIFORM ? page + 1 : headOf(heap, w.base + word);
+  const list: string[] = [];
+  for (let e = head === 0 ? 0 : heap[head]; e !== 0; e = heap[e + Info.NEXT])
+    list.push(
+      [Info.FLAGS, Info.OWNER, Info.POS, Info.ALOCK_A, Info.ALOCK_B, Info.LS]
+        .map((f) => heap[e + f])
+        .concat(siteAt(heap, e, word & 7))
+        .join('/'),
+    );
+  return list;
+}
+
+/**
+ * Runs the re-read program of `seed` on both forms (as {@link compare}): one thread after another makes passes over
+ * a page, each after a synchronization of its own (holding a sync-library lock or not), reading every word once in a random order (a whole word mostly,
+ * half of it or atomically in some passes), and mid-pass, now
+ * and then, another thread's access (a read or a write, of a whole word or half of one), the reader's write after its
+ * read (`a[j] += …`), its atomic access, its read of half a word, a run over the page; the verdicts compared access by
+ * access, and the lists of the page's 8 words whenever the page is not pending.
+ * @returns how many reads of a pass found the page pending afterwards while its list held the reader's read of an
+ * earlier epoch (the form exercised).
+ */
+function compareRereads(seed: number, passes: number): number {
+  const r = random(seed);
+  const pick = (n: number): number => Math.floor(r() * n);
+  const a = world((s, t) => new Shadow(s, t));
+  const b = world((s, t) => new PerWord(s, t));
+  let rereads = 0;
+  const both = (t: number, word: number, mask: number, flags: number, site: number, at: string) => {
+    const stop = r() < 0.5;
+    const got = verdict(a.checkers[t].access(a.base + word, mask, flags, site, stop));
+    const want = verdict(b.checkers[t].access(b.base + word, mask, flags, site, stop));
+    const what = `seed ${seed}, ${at}: T${t} ${flags & Access.WRITE ? 'writes' : 'reads'} bytes ${mask} of word ${word}`;
+    assert.equal(got, want, what);
+    for (let k = word & ~7; k < (word & ~7) + 8; k++) {
+      const mine = listOf(a, k);
+      if (mine !== undefined) assert.deepEqual(mine, listOf(b, k), `${what}: the list of word ${k}`);
+    }
+  };
+  const sync = (t: number) => {
+    const kind = r() < 0.5 ? SyncKind.Release : SyncKind.Acquire;
+    const lock = packA(Tag.Named, 1 + pick(2));
+    // the sync-library lock the thread holds from now on, if any (the alock of its accesses)
+    const alock = pick(3);
+    for (const w of [a, b]) {
+      const shadow = w.checkers[t];
+      shadow.pos = appendCell(w.s, kind, t, lock, 0) + 1;
+      shadow.held.length = 0;
+      if (alock !== 0) shadow.held.push(packA(Tag.Named, 2 + alock), 0);
+    }
+  };
+  let reader = 1;
+  for (let p = 0; p < passes; p++) {
+    if (r() < 0.2) reader = 1 + pick(THREADS);
+    sync(reader);
+    const start = 8 * pick(2); // two pages
+    const order = Array.from({ length: 8 }, (_, k) => start + k).sort(() => r() - 0.5);
+    const site = 10 + pick(3);
+    // of the pass: reads of whole words mostly, some of half words (Int32 elements), some atomic
+    const kind = r();
+    const mask = kind < 0.9 ? Access.MASK : kind < 0.95 ? 0x0f : Access.MASK;
+    const flags = kind < 0.95 ? 0 : Access.ATOMIC;
+    for (let i = 0; i < 8; i++) {
+      const word = order[i];
+      const at = `pass ${p}, word ${i}`;
+      both(reader, word, mask, flags, r() < 0.8 ? site : 10 + pick(3), at);
+      const heap = a.s.heap;
+      const page = lockOf(a.base + word);
+      const mark = heap[page + MARK];
+      if (mark < UNIFORM && isPending(heap, mark)) {
+        let earlier = false;
+        for (let e = heap[page + 1]; e !== 0; e = heap[e + Info.NEXT])
+          earlier ||=
+            heap[e + Info.OWNER] === reader &&
+            heap[e + Info.FLAGS] === Access.MASK &&
+            heap[e + Info.POS] !== a.checkers[reader].pos;
+        if (earlier) rereads++;
+      }
+      const roll = r();
+      if (roll < 0.03) {
+        const other = 1 + ((reader + pick(THREADS - 1)) % THREADS);
+        const m = r();
+        both(
+          other,
+          start + pick(8),
+          m < 0.6 ? Access.MASK : m < 0.8 ? 0x0f : 0xf0,
+          r() < 0.5 ? Access.WRITE : 0,
+          20,
+          `${at}, another thread`,
+        );
+      } else if (roll < 0.06) both(reader, word, Access.MASK, Access.WRITE, 21, `${at}, then a write`);
+      else if (roll < 0.08)
+        both(
+          reader,
+          start + pick(8),
+          Access.MASK,
+          Access.ATOMIC | (r() < 0.5 ? Access.WRITE : 0),
+          22,
+          `${at}, an atomic`,
+        );
+      else if (roll < 0.1)
+        both(reader, start + pick(8), r() < 0.5 ? 0x0f : 0xf0, 0, 23, `${at}, a partial read`);
+      else if (roll < 0.11) {
+        const seen = [a, b].map((w) => {
+          const shadow = w.checkers[reader];
+          let reported: Conflict | undefined;
+          for (let x = start; x < start + 8; ) {
+            x += shadow.accessRun(w.base + x, start + 8 - x, Access.MASK, Access.MASK, 0, 24, false);
+            reported ??= shadow.lastConflict;
+          }
+          return verdict(reported);
+        });
+        assert.equal(
+          seen[0],
+          seen[1],
+          `seed ${seed}, ${at}: T${reader} run over words ${start}–${start + 7}`,
+        );
+      }
+    }
+  }
+  return rereads;
+}
+
+describe('pending pages: a thread’s second pass over its own data', () => {
+  test('every access gets the per-word form’s verdict, every list the per-word form’s, over random passes', () => {
+    let rereads = 0;
+    for (let seed = 1; seed <= 200; seed++) rereads += compareRereads(seed, 30);
+    assert.ok(rereads > 1000, `pages were pending on a re-read after ${rereads} reads`);
+  });
+
+  test('a page read again after a synchronization is one list again, its read renewed in place, never split', () => {
+    const { s, base, checkers } = world((st, t) => new Shadow(st, t));
+    for (let k = 0; k < 8; k++) checkers[1].access(base + k, Access.MASK, Access.WRITE, 5, true); // uniform: T1's write
+    checkers[1].pos = appendCell(s, SyncKind.Release, 1, packA(Tag.Named, 1), 0) + 1;
+    const two = checkers[2];
+    two.pos = appendCell(s, SyncKind.Acquire, 2, packA(Tag.Named, 1), 0) + 1;
+    for (let k = 0; k < 8; k++) two.access(base + k, Access.MASK, 0, 6, true); // T2's read in front
+    const page = lockOf(base);
+    const read = s.heap[page + 1];
+    two.pos = appendCell(s, SyncKind.Release, 2, packA(Tag.Named, 1), 0) + 1;
+    const order = [3, 6, 0, 7, 2, 5, 1, 4];
+    for (const k of order) {
+      assert.equal(two.access(base + k, Access.MASK, 0, 7 + (k % 3), true), undefined);
+      if (k !== 4) assert.ok(isPending(s.heap, s.heap[page + MARK]), `pending after word ${k}`);
+    }
+    assert.equal(s.heap[page + MARK], UNIFORM);
+    const e = s.heap[page + 1];
+    assert.equal(s.heap[e + Info.OWNER], 2, 'T2 read first');
+    assert.equal(s.heap[e + Info.POS], two.pos, 'renewed');
+    assert.equal(s.heap[s.heap[e + Info.NEXT] + Info.OWNER], 1, 'then T1 write');
+    assert.equal(s.heap[s.heap[e + Info.NEXT] + Info.NEXT], 0, 'two Infos');
+    assert.equal(e === read || s.heap[page + SHARED_SLOT] !== 0, true, 'the same Info, or a shared copy');
+    // another thread, unordered with T2's second pass, races with the read of the word it writes, at that read's site
+    const c = checkers[3].access(base + 5, 0x01, Access.WRITE, 20, true);
+    assert.equal(c?.owner, 2);
+    assert.equal(c?.site, 7 + (5 % 3));
   });
 });
