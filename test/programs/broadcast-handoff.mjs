@@ -16,8 +16,11 @@ if (isMainThread) {
   });
   const a = spawn(import.meta.url, { sched: s.buffer, data, who: 'a' });
   const b = spawn(import.meta.url, { sched: s.buffer, data, who: 'b' });
+  // joined before the channel's message is awaited: nothing orders that message before the workers' 'exit' events,
+  // which a later listener would miss (the process then ends with its top-level await unsettled, exit 13)
+  const joined = Promise.all([join(a), join(b)]);
   const [seen, fresh] = await got;
-  await Promise.all([join(a), join(b)]);
+  await joined;
   if (seen !== 5 || fresh !== 6) throw new Error(`main saw ${seen}, ${fresh}`);
 } else {
   const { at, step } = schedule(workerData.sched);
