@@ -8,42 +8,18 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { Buffers } from '../../src/live/buffers.js';
-import { appendCell, createState, ensureThread, STAT, StateViews, Tag } from '../../src/live/memory/state.js';
+import { appendCell, STAT, type StateViews, Tag } from '../../src/live/memory/state.js';
 import { Access, BULK_PAGES, type Conflict, packA, Shadow } from '../../src/live/shadow/goldilocks.js';
 import { lockOf, SHARED_SLOT } from '../../src/live/shadow/table.js';
 import { SyncKind } from '../../src/model/sync.js';
-
-/** The per-word form: every word its own list. */
-class PerWord extends Shadow {
-  protected override uniformPages = false;
-}
+import { PerWord, random, shadowWorld } from '../helpers/shadow-world.js';
 
 const THREADS = 3;
 const PAGES = 80;
 const BYTES = PAGES * 64;
 
-/** A fresh state with threads 1–3, a registered 80-page buffer, and each thread's checker made by `make`. */
-function world(make: (s: StateViews, t: number) => Shadow) {
-  const s = new StateViews(createState({ onRace: 0, detector: 0, shadowLimit: 64 }));
-  for (let t = 1; t <= THREADS; t++) ensureThread(s, t);
-  const buffers = new Buffers(s);
-  const base = buffers.baseOf(buffers.register(new SharedArrayBuffer(BYTES)));
-  const checkers = [undefined, ...Array.from({ length: THREADS }, (_, i) => make(s, i + 1))];
-  return { s, base, checkers: checkers as Shadow[] };
-}
-
-/** A seeded generator of numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A fresh world of THREADS threads over this file's buffer (`../helpers/shadow-world.ts`). */
+const world = (make: (s: StateViews, t: number) => Shadow) => shadowWorld(THREADS, BYTES, make);
 
 /** The bytes of word `w` that the byte range [off, end) touches. */
 const maskOf = (w: number, off: number, end: number): number =>
