@@ -62,8 +62,11 @@ function walk(keys: number[], cells: Cell[], from: number): number[] {
   return [...ls.keys].sort((a, b) => a - b);
 }
 
-/** Every lane through a LaneBatch: lanes sorted by start, each entered before the cell at its start. */
-function batched(lanes: { start: number; keys: number[] }[], cells: Cell[]): number[][] {
+/**
+ * Every lane through a LaneBatch: lanes sorted by start, each entered before the cell at its start; with `live`,
+ * pruned for those threads before the results.
+ */
+function batched(lanes: { start: number; keys: number[] }[], cells: Cell[], live?: number[]): number[][] {
   const order = lanes.map((_, i) => i).sort((a, b) => lanes[a].start - lanes[b].start);
   const batch = new LaneBatch(lanes.length);
   let next = 0;
@@ -75,6 +78,7 @@ function batched(lanes: { start: number; keys: number[] }[], cells: Cell[]): num
     if (c.kind === SyncKind.Commit) batch.applyCommit(c.u, Int32Array.from(c.set), 0, c.set.length);
     else batch.apply(c.kind, c.u, c.y);
   }
+  if (live !== undefined) batch.prune(live);
   const results = batch.results();
   const out: number[][] = new Array(lanes.length);
   order.forEach((lane, i) => {
@@ -94,6 +98,53 @@ describe('LaneBatch: bit-parallel partially-eager evaluation (§5.4)', () => {
           const got = batched(lanes, cells);
           lanes.forEach((l, i) => {
             assert.deepEqual(got[i], walk(l.keys, cells, l.start), `lane ${i}`);
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('prunes a lane that holds every live thread to its threads, which then decide every later check the same', () => {
+    // later cells: of live threads, and of threads 4 and 5 once a started thread forked them
+    const later = fc.array(
+      fc.record({
+        kind: fc.constantFrom(...KINDS),
+        u: fc.integer({ min: 0, max: 5 }),
+        child: fc.integer({ min: 4, max: 5 }),
+        o: fc.integer({ min: 0, max: 3 }),
+        set: fc.uniqueArray(fc.integer({ min: 0, max: 5 }), { maxLength: 3 }),
+      }),
+      { maxLength: 40 },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(cell, { maxLength: 40 }),
+        fc.array(fc.record({ start: fc.nat(40), keys: initial }), { minLength: 1, maxLength: 40 }),
+        fc.subarray([0, 1, 2, 3], { minLength: 1 }),
+        later,
+        (cells, raw, live, next) => {
+          const lanes = raw.map((l) => ({ ...l, start: Math.min(l.start, cells.length) }));
+          const full = batched(lanes, cells);
+          const pruned = batched(lanes, cells, live);
+          const started = new Set(live);
+          const after: Cell[] = [];
+          for (const c of next) {
+            if (!started.has(c.u)) continue; // a dead thread, or one not forked yet
+            if (c.kind === SyncKind.Fork) {
+              if (started.has(c.child)) continue;
+              started.add(c.child);
+              after.push({ kind: c.kind, u: c.u, y: c.child, set: [] });
+            } else if (c.kind === SyncKind.Join)
+              after.push({ kind: c.kind, u: c.u, y: (c.u + 1) % 6, set: [] });
+            else after.push({ kind: c.kind, u: c.u, y: OBJ + c.o, set: c.set });
+          }
+          lanes.forEach((_, i) => {
+            const holdsAll = live.every((t) => full[i].includes(t));
+            assert.deepEqual(pruned[i], holdsAll ? full[i].filter((k) => k < DATA) : full[i], `lane ${i}`);
+            const a = walk(full[i], after, 0);
+            const b = walk(pruned[i], after, 0);
+            for (const t of started) assert.equal(b.includes(t), a.includes(t), `lane ${i}, thread ${t}`);
           });
         },
       ),

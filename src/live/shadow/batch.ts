@@ -189,6 +189,28 @@ export class LaneBatch {
   }
 
   /**
+   * Drops the object and data elements (keys ≥ {@link DATA}, `./lockset.ts`) of every lane whose lockset holds each
+   * thread of `threads`, keeping its threads. Exact for the checks when `threads` holds every thread that can still
+   * access memory, as `./eager.ts` gives it: an object or data element only ever adds a thread to the lockset (rules
+   * 2, 4, 9 of Figure 5; no rule removes a thread), and each of those threads is in it already; a thread started
+   * later is added by its fork cell (rule 6), its parent being in the lockset. A check only asks whether its thread is
+   * in the lockset (PLDI'07 Theorem 1), so it decides the same; the stored lockset is then a few threads instead of
+   * every lock and atomic location released since the start (thousands in sharedmap's test, docs/RESULTS.md), and
+   * equal lanes share one record ({@link results}).
+   */
+  prune(threads: readonly number[]): void {
+    if (threads.length === 0) return;
+    const all = new Int32Array(this.words);
+    for (let w = 0; w < this.words; w++) all[w] = -1;
+    for (const t of threads) {
+      const r = this.rows.get(t);
+      if (r === undefined) return; // no lane holds t
+      for (let w = 0; w < this.words; w++) all[w] &= r[w];
+    }
+    for (const [e, r] of this.rows) if (e >= DATA) for (let w = 0; w < this.words; w++) r[w] &= ~all[w];
+  }
+
+  /**
    * @returns each lane's lockset, indexed by lane; a lane holding the same elements as the lane before it gets the
    * same Set (one object): lanes in order of their start are often equal, and materializing each would cost the sum
    * of their sizes.

@@ -7,8 +7,9 @@
  * starting before it — in every page of every word table — gets its lockset evaluated up to the cut, stored
  * explicitly (`../memory/locksets.ts`). Infos of one start (an owner at a position, or an explicit lockset) share
  * one evaluation and its record; all starts are evaluated together, bit-parallel, in one pass over the cells
- * (`./batch.ts`), and consecutive starts that end with equal locksets share one record; while one thread has ever run,
- * the starts are not evaluated but all given {that thread} at the cut ({@link ownStarts}). The next collection is due
+ * (`./batch.ts`), and consecutive starts that end with equal locksets share one record; an evaluated lockset that holds
+ * every thread that can still access memory keeps only its threads (`LaneBatch.prune`, {@link liveThreads}); while one
+ * thread has ever run, the starts are not evaluated but all given {that thread} at the cut ({@link ownStarts}). The next collection is due
  * when the list has grown by max(EAGER_MIN, 2 × pages scanned) cells, so the scan costs at most half a page per
  * cell.
  * The online peers, which never walk the list, collect up to the chunk of the list's end every
@@ -22,7 +23,9 @@ import {
   CHUNK_MASK,
   CHUNK_SHIFT,
   CTL,
+  DEAD,
   EAGER_MIN,
+  FORKED,
   holds,
   lock,
   PEER_STRETCH,
@@ -41,6 +44,7 @@ import {
 import { LIVE_DETECTORS } from '../options.js';
 import { LaneBatch } from './batch.js';
 import { Info, objectKey, type Shadow, threadKey } from './goldilocks.js';
+import { DATA } from './lockset.js';
 import { isPending, isRecordMark, MARK, PAGE_INTS, PAIRED, tablePages } from './table.js';
 
 /**
@@ -106,6 +110,8 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boole
   shadow.counts[STAT.eagerRuns]++;
   /** Starts by key (`owner@pos`, or `#record`). */
   const starts = new Map<string, Start>();
+  // after the cut was fixed: every thread forked before it is flagged by now (or the threads are not pruned for)
+  const live = alone ? undefined : liveThreads(s);
   try {
     const pages = forEachPage(s, (page) => {
       const mark = s.heap[page + MARK];
@@ -113,11 +119,11 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boole
       collectStarts(s, page, cut, starts);
     });
     if (alone) ownStarts(s, shadow, starts, cut);
-    else evaluateStarts(s, [...starts.values()], cut);
+    else evaluateStarts(s, [...starts.values()], cut, live);
     forEachPage(s, (page) => {
       if (isRecordMark(s.heap[page + MARK])) shadow.splitPage(page); // patterned: a list per word, each its position
       shadow.ownList(page); // a shared list is never written (Shadow.shareList): the page's own copy is
-      shadow.counts[STAT.eagerInfos] += movePage(s, shadow, page, cut, starts);
+      shadow.counts[STAT.eagerInfos] += movePage(s, shadow, page, cut, starts, live);
       shadow.compact(page);
     });
     return pages;
@@ -220,15 +226,43 @@ function ownStarts(s: StateViews, shadow: Shadow, starts: Map<string, Start>, cu
   releaseLockset(s, record); // each start holds one reference, as evaluateStarts leaves it
 }
 
+/**
+ * The threads that may still access memory, as thread keys: the main thread (0) and every thread with a fork cell
+ * (`FORKED`, `../threads.ts`), but the dead (`DEAD`: joined); every thread started later is forked by one of them.
+ * Undefined, and no lockset pruned, when that cannot be told: a fork cell counted (`CTL.forks`) whose thread is not
+ * flagged yet, or a thread attached (`CTL.threadCount`) without a fork cell.
+ */
+function liveThreads(s: StateViews): number[] | undefined {
+  const forks = rawAtomics.load(s.ctl, CTL.forks);
+  const attached = rawAtomics.load(s.ctl, CTL.threadCount);
+  s.refresh(); // the thread table grows with each fork
+  const live: number[] = [];
+  let forked = 0;
+  for (let t = 0; t < s.threads.length; t++) {
+    const flags = rawAtomics.load(s.threads, t);
+    if (t !== 0 && (flags & FORKED) === 0) continue;
+    if (t !== 0) forked++;
+    if ((flags & DEAD) === 0) live.push(threadKey(t));
+  }
+  return forked < forks || attached > 1 + forked ? undefined : live;
+}
+
+/** `ls` with only its threads when it holds every thread of `live` (`LaneBatch.prune`), else `ls` itself. */
+function pruned(ls: Set<number>, live: number[] | undefined): Set<number> {
+  if (live === undefined || live.length === 0 || !live.every((t) => ls.has(t))) return ls;
+  return new Set([...ls].filter((k) => k < DATA));
+}
+
 /** The lockset a start begins with: {owner}, or its explicit record's. */
 const initialLockset = (s: StateViews, st: Start): Set<number> =>
   st.id === 0 ? new Set([threadKey(st.owner)]) : locksetOf(s, st.id);
 
 /**
  * Evaluates `all` up to `cut` (each its record, with one reference), in passes of at most {@link LANES_MAX} starts
- * in order of position, each applying the cells from its first start to `cut` once for all its lanes.
+ * in order of position, each applying the cells from its first start to `cut` once for all its lanes; a lockset
+ * that holds every thread of `live` keeps only its threads (`LaneBatch.prune`).
  */
-function evaluateStarts(s: StateViews, all: Start[], cut: number): void {
+function evaluateStarts(s: StateViews, all: Start[], cut: number, live: number[] | undefined): void {
   all.sort((a, b) => a.pos - b.pos);
   for (let from = 0; from < all.length; from += LANES_MAX) {
     const lanes = all.slice(from, from + LANES_MAX);
@@ -243,6 +277,7 @@ function evaluateStarts(s: StateViews, all: Start[], cut: number): void {
       } else batch.apply(kind, threadKey(u), objectKey(a, b));
     });
     for (; next < lanes.length; next++) batch.enter(next, initialLockset(s, lanes[next]));
+    if (live !== undefined) batch.prune(live);
     let last: Set<number> | undefined;
     let record = 0;
     batch.results().forEach((ls, lane) => {
@@ -270,13 +305,17 @@ function forEachCell(
   }
 }
 
-/** Moves the Infos of page `page` (lock held) that start before `cut` to it. @returns how many. */
+/**
+ * Moves the Infos of page `page` (lock held) that start before `cut` to it (pruned as {@link evaluateStarts} prunes).
+ * @returns how many.
+ */
 function movePage(
   s: StateViews,
   shadow: Shadow,
   page: number,
   cut: number,
   starts: Map<string, Start>,
+  live: number[] | undefined,
 ): number {
   let moved = 0;
   forEachInfoBefore(s, page, cut, (e, key, pos, id) => {
@@ -284,7 +323,12 @@ function movePage(
     if (st === undefined) {
       // started between the scans: evaluated alone (its record is live: this Info holds it)
       const ls = id === 0 ? new Set([threadKey(s.heap[e + Info.OWNER])]) : locksetOf(s, id);
-      st = { pos, owner: -1, id: 0, record: storeLockset(s, shadow.evaluate(ls, pos, cut), cut) };
+      st = {
+        pos,
+        owner: -1,
+        id: 0,
+        record: storeLockset(s, pruned(shadow.evaluate(ls, pos, cut), live), cut),
+      };
       starts.set(key, st);
     }
     retainLockset(s, st.record);
