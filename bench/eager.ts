@@ -1,12 +1,13 @@
 /**
  * Partially-eager evaluation (PLDI'07 §5.4) with thousands of distinct starts, this build against a base:
  *
- *   npm run bench:eager -- [--buckets 2000,4000,8000] [--base REV] [--timeout S]
+ *   npm run bench:eager -- [--buckets 2000,4000,8000] [--workers W] [--base REV] [--timeout S]
  *
- * Runs `goldilocks run --stats bench/eager/buckets.mjs N` (one thread over N buckets of a fine-grained-locking
- * map, as sharedmap's `map()`: see that file) for each N, with this checkout's `dist/` and, given `--base`, git
- * revision REV's build (bench/revision.ts), the two alternating. Prints a markdown table: the program's own time
- * (ms) per build, the ratio, and the collections (`eagerRuns`) and Infos moved (`eagerInfos`) of `--stats`. A run
+ * Runs `goldilocks run --stats bench/eager/buckets.mjs N W` (one thread, or with `--workers` W ≥ 1 that many
+ * workers, over N buckets of a fine-grained-locking map, as sharedmap's `map()` and test.js: see that file) for each
+ * N, with this checkout's `dist/` and, given `--base`, git revision REV's build (bench/revision.ts), the two
+ * alternating. Prints a markdown table: the program's own time (ms) per build, the ratio, and of this build's
+ * `--stats` the collections (`eagerRuns`), the Infos moved (`eagerInfos`) and the lockset walks (`walks`). A run
  * past `--timeout` seconds (default 600) is killed with its program (its process group) and shown as such. A timing benchmark: run it on a quiet machine
  * (`npm run build` first).
  */
@@ -23,6 +24,7 @@ interface Run {
   ms: number | null;
   eagerRuns: string;
   eagerInfos: string;
+  walks: string;
 }
 
 /**
@@ -30,8 +32,8 @@ interface Run {
  * `timeoutS` the whole group is killed (a build's CLI may not pass a signal on to the program it runs, which would then
  * go on after the benchmark).
  */
-async function once(cli: string, buckets: number, timeoutS: number): Promise<Run> {
-  const child = spawn(process.execPath, [cli, 'run', '--stats', PROGRAM, String(buckets)], {
+async function once(cli: string, buckets: number, workers: number, timeoutS: number): Promise<Run> {
+  const child = spawn(process.execPath, [cli, 'run', '--stats', PROGRAM, String(buckets), String(workers)], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -60,6 +62,7 @@ async function once(cli: string, buckets: number, timeoutS: number): Promise<Run
     ms: line === undefined ? null : (JSON.parse(line) as { ms: number }).ms,
     eagerRuns: stat('eagerRuns'),
     eagerInfos: stat('eagerInfos'),
+    walks: stat('walks'),
   };
 }
 
@@ -74,27 +77,35 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       buckets: { type: 'string', default: '2000,4000,8000' },
+      workers: { type: 'string', default: '0' },
       base: { type: 'string' },
       timeout: { type: 'string', default: '600' },
     },
   });
   const sizes = values.buckets.split(',').map(Number);
   const timeoutS = Number(values.timeout);
+  const workers = Number(values.workers);
   const builds: [string, string][] = [['this build', path.join(ROOT, 'dist', 'cli', 'main.js')]];
   if (values.base !== undefined)
     builds.push([`base ${values.base}`, path.join(buildRevision(values.base).dist, 'cli', 'main.js')]);
   const fmt = (r: Run) => (r.ms === null ? `> ${timeoutS * 1000}` : String(r.ms));
-  console.log(`bench/eager/buckets.mjs under goldilocks run --stats (${os.cpus().length} cpus)\n`);
   console.log(
-    `| buckets | ${builds.map(([b]) => `${b} ms`).join(' | ')} |${builds.length > 1 ? ' base / this |' : ''} eagerRuns | eagerInfos |`,
+    `bench/eager/buckets.mjs N ${workers} under goldilocks run --stats (${workers === 0 ? 'the main thread alone' : `${workers} workers`}; ${os.cpus().length} cpus)\n`,
   );
-  console.log(`|---:|${builds.map(() => '---:|').join('')}${builds.length > 1 ? '---:|' : ''}---:|---:|`);
+  console.log(
+    `| buckets | ${builds.map(([b]) => `${b} ms`).join(' | ')} |${builds.length > 1 ? ' base / this |' : ''} eagerRuns | eagerInfos | walks |`,
+  );
+  console.log(
+    `|---:|${builds.map(() => '---:|').join('')}${builds.length > 1 ? '---:|' : ''}---:|---:|---:|`,
+  );
   for (const n of sizes) {
     const runs: Run[] = [];
-    for (const [, cli] of builds) runs.push(await once(cli, n, timeoutS));
+    for (const [, cli] of builds) runs.push(await once(cli, n, workers, timeoutS));
     const [mine, base] = runs;
     const ratio = base === undefined ? '' : ` ${ratioOf(base, mine, timeoutS)} |`;
-    console.log(`| ${n} | ${runs.map(fmt).join(' | ')} |${ratio} ${mine.eagerRuns} | ${mine.eagerInfos} |`);
+    console.log(
+      `| ${n} | ${runs.map(fmt).join(' | ')} |${ratio} ${mine.eagerRuns} | ${mine.eagerInfos} | ${mine.walks} |`,
+    );
   }
 }
 

@@ -34,7 +34,8 @@
  * **Memo** (the offline detector's happens-before memo): per thread, `known[u]` = the largest `pos` of an access
  * of u proven to happen before this thread's current point. An access of u with a smaller `pos` precedes that one
  * in u's program order, and this thread only moves forward, so the fact stays true. A join of u makes it +∞
- * ({@link Shadow.joined}).
+ * ({@link Shadow.joined}); a walk that proves one access of u proves every access of u before the release of u this
+ * thread entered through ({@link Shadow.walk}), and the memo takes that larger `pos`.
  *
  * **Files.** {@link Shadow} holds the Goldilocks check and the record of an access; it extends the word machinery
  * every live detector uses: the pending form (`./pending.ts`), the page forms and their split and merge (`./pages.ts`, with the site vectors of
@@ -97,6 +98,21 @@ export { Access, Info, Shared } from './records.js';
 export { siteAt } from './site-vectors.js';
 
 const COMMIT = SyncKind.Commit;
+const ATOMIC_WRITE = SyncKind.AtomicWrite;
+
+/**
+ * Kinds whose cell adds its target y to a lockset that holds its thread (rules 3, 3′, 5, 6, read-modify-write): the
+ * Info owner's cells of these kinds are the releases the memo's extension follows ({@link Shadow.walk}).
+ */
+const ADDS_TARGET = new Set<number>([
+  SyncKind.Release,
+  SyncKind.Fork,
+  SyncKind.AtomicWrite,
+  SyncKind.AtomicRmw,
+  SyncKind.Send,
+  SyncKind.Publish,
+  SyncKind.VolatileWrite,
+]);
 
 /**
  * Numbers per run in {@link Shadow.accessRuns}' list: address of the first word (`./table.ts`), words, flags, site,
@@ -1175,11 +1191,11 @@ export class Shadow extends PendingPages {
     const end = rawAtomics.load(s.ctl, CTL.listEnd);
     if (end - from <= DIRECT_TRANSFER_MAX_DISTANCE) {
       this.start(u, explicit);
-      const reached = this.walk(from, end, u);
+      const reached = this.walk(from, end, u, u);
       counts[STAT.directTransferCells] += this.walked;
       if (reached) {
         counts[STAT.directTransfer]++;
-        this.remember(u, pos);
+        this.remember(u, Math.max(pos, this.provenTo));
         return undefined;
       }
     }
@@ -1187,10 +1203,10 @@ export class Shadow extends PendingPages {
     counts[STAT.walks]++;
     counts[STAT.walkCells] += end - from;
     this.start(u, explicit);
-    const hb = this.walk(from, end, -1);
+    const hb = this.walk(from, end, -1, u);
     if (this.walkEnd - from >= WALK_CACHE_MIN_CELLS && !shared) this.cache(e);
     if (hb) {
-      this.remember(u, pos);
+      this.remember(u, Math.max(pos, this.provenTo));
       return undefined;
     }
     return {
@@ -1281,7 +1297,7 @@ export class Shadow extends PendingPages {
    */
   evaluate(ls: Set<number>, from: number, to: number): Set<number> {
     this.ls.load(ls, -1);
-    this.walk(from, to, -1);
+    this.walk(from, to, -1, -1);
     return this.ls.keys;
   }
 
@@ -1289,22 +1305,45 @@ export class Shadow extends PendingPages {
   private walked = 0;
   /** Where the last {@link walk} stopped: the list's end, or the position after the cell that added its thread. */
   private walkEnd = 0;
+  /**
+   * After a {@link walk} that reached its target with an owner given: the largest `pos` up to which every access of
+   * the owner happens before this thread's current point by the cell through which this thread entered (-1: none
+   * known beyond the Info's own `pos`).
+   */
+  private provenTo = -1;
+  /**
+   * During a {@link walk} with an owner: per target y, the position of the owner's last cell that added y (a release,
+   * an atomic write, a send, a fork…: {@link ADDS_TARGET}) with no atomic write of y by another thread after it.
+   */
+  private readonly ownerAdds = new Map<number, number>();
 
   /**
    * Apply-Lockset-Rules to {@link ls} (its start set by {@link start}) for the cells at [from, end) — the rules of
    * Figure 5, `../../detectors/goldilocks/rules.ts` — over the list's chunks (`../memory/state.ts`); with `other` ≥ 0
    * (the Info's owner), direct ownership transfer: only the cells of the owner and this thread, and the atomic
    * writes. Sets {@link walked} and {@link walkEnd}.
+   *
+   * With `owner` ≥ 0 (the Info's owner, in its lockset from the start: no rule removes a thread), the walk also finds
+   * how far the proof reaches ({@link provenTo}): when this thread enters through y, added by the owner's cell at
+   * position r ({@link ownerAdds}) and not removed since (only an atomic write of another thread removes, rule 3′),
+   * then a walk from any access of the owner with `pos` ≤ r — before r in the owner's program order, since `pos` is
+   * the list's end after the owner's last synchronization — adds y at r and this thread at the same cell: each such
+   * access happens before this thread's current point (Theorem 1), not only the Info's. The memo ({@link remember})
+   * then decides them without a walk: one walk for a whole batch handed over through one lock (a worker's buckets of
+   * a map, then read by another: `bench/eager/buckets.mjs` with workers).
    * @returns true when the lockset's target thread enters it (happens-before; the walk stops after that cell), else
    * false with the final lockset in {@link ls}.
    */
-  private walk(from: number, end: number, other: number): boolean {
+  private walk(from: number, end: number, other: number, owner: number): boolean {
     const s = this.s;
     mapCells(s, from, end);
     const list = s.list;
     const chunks = s.chunks;
     const t = this.t;
     const ls = this.ls;
+    const adds = this.ownerAdds;
+    adds.clear();
+    this.provenTo = -1;
     let walked = 0;
     const stop = ls.reached ? from : end; // an explicit lockset that holds the target already
     for (let p = from; p < stop; ) {
@@ -1315,12 +1354,22 @@ export class Shadow extends PendingPages {
         const th = list[c + 1];
         if (other >= 0 && !appliesInDirectTransfer(kind, th, t, other)) continue;
         walked++;
-        if (kind === COMMIT) this.applyCommitCell(th, list[c + 2], list[c + 3]);
-        else applyRule(ls, kind, th, objectKey(list[c + 2], list[c + 3]), null);
+        if (kind === COMMIT) {
+          this.applyCommitCell(th, list[c + 2], list[c + 3]);
+          if (ls.reached) return this.reached(walked, p + (c - first) / CELL, -1);
+          continue;
+        }
+        const y = objectKey(list[c + 2], list[c + 3]);
+        applyRule(ls, kind, th, y, null);
+        if (owner >= 0) {
+          if (th === owner) {
+            if (ADDS_TARGET.has(kind)) adds.set(y, p + (c - first) / CELL);
+          } else if (kind === ATOMIC_WRITE) adds.delete(y);
+        }
         if (ls.reached) {
-          this.walked = walked;
-          this.walkEnd = p + (c - first) / CELL + 1;
-          return true;
+          const at = p + (c - first) / CELL;
+          // entered by the owner's fork of this thread (th = owner), or through y the owner added
+          return this.reached(walked, at, owner < 0 ? -1 : th === owner ? at : (adds.get(y) ?? -1));
         }
       }
       p = next;
@@ -1328,6 +1377,14 @@ export class Shadow extends PendingPages {
     this.walked = walked;
     this.walkEnd = stop;
     return ls.reached;
+  }
+
+  /** {@link walk}'s end when its thread entered at the cell at `at`: sets its results. @returns true. */
+  private reached(walked: number, at: number, provenTo: number): boolean {
+    this.walked = walked;
+    this.walkEnd = at + 1;
+    this.provenTo = provenTo;
+    return true;
   }
 
   /**

@@ -1,0 +1,42 @@
+/**
+ * A walk proves every access of the Info's owner before the release its thread entered through, not only the Info's
+ * (`Shadow.walk`, the memo's extension; docs/RUNTIME.md "The check"): a reader that takes over a worker's N writes
+ * through one flag decides all but its first check by the memo, where each check took a lockset walk of its own before.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import type { JsonReport } from '../../src/report/json.js';
+import { cliAsync, ROOT, tempPath } from '../helpers/helpers.js';
+
+const FIXTURE = join(ROOT, 'test', 'fixtures', 'runtime', 'handoff-memo.mjs');
+const RACE = join(ROOT, 'test', 'fixtures', 'runtime', 'handoff-memo-race.mjs');
+const N = 512;
+
+describe('the memo after a walk', () => {
+  test('one walk proves the whole batch handed over', { timeout: 120_000 }, async () => {
+    const file = tempPath('report.json');
+    const r = await cliAsync(['run', '--on-race=report', '--report', file, FIXTURE, String(N)]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`sum = ${(N * (N - 1)) / 2}`));
+    const j = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+    assert.equal(j.summary.racePairs, 0);
+    const s = j.stats;
+    assert.equal(s.walks + s.directTransfer, 1, `${s.walks} walks, ${s.directTransfer} direct transfers`);
+    assert.equal(s.hbMemo, N - 1);
+  });
+
+  test('a write after the release the walk went through still races', { timeout: 120_000 }, async () => {
+    const file = tempPath('report.json');
+    const r = await cliAsync(['run', '--on-race=report', '--report', file, RACE]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /read 1 2/);
+    const j = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+    assert.equal(j.summary.racePairs, 1);
+    const race = j.races[0];
+    assert.equal(race.variable, 'sab#2+8'); // values[1], not values[0]
+    assert.match(race.current.location ?? '', /handoff-memo-race\.mjs:25:/);
+    assert.match(race.previous?.location ?? '', /handoff-memo-race\.mjs:20:/);
+  });
+});
