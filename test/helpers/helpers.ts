@@ -1,11 +1,12 @@
 /** Helpers shared by the test files: the built CLI, temporary files, expected trace errors, chunked reading. */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TraceError } from '../../src/model/errors.js';
 import { Symbols } from '../../src/model/symbols.js';
+import type { JsonReport } from '../../src/report/json.js';
 import { type Format, TraceFeeder } from '../../src/trace/reader.js';
 import { formatEvent } from '../../src/trace/writer.js';
 
@@ -79,6 +80,17 @@ export function cliAsync(args: string[], limitMs?: number): Promise<CliRun> {
       resolve({ code, stdout, stderr, killed });
     });
   });
+}
+
+/**
+ * `goldilocks run --on-race=report --report FILE` with `args` (options, then the program and its arguments), which
+ * must exit 0. @returns its standard output and the JSON report (schema docs/REPORT.md).
+ */
+export async function runReport(args: string[]): Promise<{ stdout: string; report: JsonReport }> {
+  const file = tempPath('report.json');
+  const r = await cliAsync(['run', '--on-race=report', '--report', file, ...args]);
+  assert.equal(r.code, 0, r.stderr);
+  return { stdout: r.stdout, report: JSON.parse(readFileSync(file, 'utf8')) as JsonReport };
 }
 
 /** Runs `f`, which must throw a TraceError. @returns it. */

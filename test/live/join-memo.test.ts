@@ -4,22 +4,17 @@
  * decided by the memo, without a lockset walk, however far back and in whatever order of `pos` they are.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import type { JsonReport } from '../../src/report/json.js';
-import { cliAsync, ROOT, tempPath } from '../helpers/helpers.js';
+import { ROOT, runReport } from '../helpers/helpers.js';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'runtime', 'join-memo.mjs');
 const N = 64;
 
 describe('the join memo', () => {
   test("main's reads after the join take no walk", { timeout: 120_000 }, async () => {
-    const file = tempPath('report.json');
-    const r = await cliAsync(['run', '--on-race=report', '--report', file, FIXTURE, String(N)]);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`sum = ${(N * (N - 1)) / 2}`));
-    const j = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
+    const { stdout, report: j } = await runReport([FIXTURE, String(N)]);
+    assert.match(stdout, new RegExp(`sum = ${(N * (N - 1)) / 2}`));
     assert.equal(j.summary.racePairs, 0);
     const s = j.stats;
     assert.equal(s.walks, 0, `${s.walks} walks`);
