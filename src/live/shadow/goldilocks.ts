@@ -1248,7 +1248,8 @@ export class Shadow extends PendingPages {
    * carried lockset takes this thread in, the memo of u is dropped (threads never leave a lockset) and the check walks.
    * Used only when the memo's cells start at or after the Info's walk start `from`: the Info's page lock, held, keeps
    * the collector from recycling those (`../memory/sync-list.ts`). A racing reader of a writer's batch (sharedmap's
-   * test.js under `--on-race=report`: 83,567 walks of 58k cells over 20,000 words) then walks each cell about once.
+   * test.js with its word list cut to 20,000, under `--on-race=report`: 83,567 walks of 58k cells) then walks each cell
+   * about once (`test/live/refutation-memo.test.ts`).
    * @returns the memo that refutes the access (its lockset carried to `end`), or undefined: the check must walk.
    */
   private refute(
