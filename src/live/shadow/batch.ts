@@ -54,9 +54,17 @@ export class LaneBatch {
     return r;
   }
 
+  /**
+   * Words of each row that may hold a bit: those of the lanes entered so far. The lanes of a pass enter in order of
+   * their start (`./eager.ts`), so a cell before the last ones' starts only touches the first words of each row: the
+   * cells' loops stop here (half the words of a pass, on average, when the starts spread over it).
+   */
+  private used = 0;
+
   /** Lane `lane` starts here with the lockset `keys` (call before applying the cell at its start position). */
   enter(lane: number, keys: Iterable<number>): void {
     const w = lane >>> 5;
+    if (w >= this.used) this.used = w + 1;
     const bit = 1 << (lane & 31);
     for (const k of keys) this.row(k)[w] |= bit;
   }
@@ -104,7 +112,7 @@ export class LaneBatch {
     if (ru === undefined && ry === undefined) return; // no lane holds either: f(∅) = ∅
     const a = ru ?? this.row(u);
     const b = ry ?? this.row(y);
-    for (let w = 0; w < this.words; w++) {
+    for (let w = 0; w < this.used; w++) {
       const au = a[w];
       const by = b[w];
       a[w] = (p & U_TO_U ? au : 0) | (p & Y_TO_U ? by : 0);
@@ -124,7 +132,7 @@ export class LaneBatch {
     const named = this.named;
     // loops, not `fill` and `set`: in a thread of the live runtime those are its patched TypedArray methods (a
     // wrapper and a shared-memory test per call, for every commit cell a collection evaluates)
-    for (let w = 0; w < this.words; w++) union[w] = 0;
+    for (let w = 0; w < this.used; w++) union[w] = 0;
     // each named element's row looked up once (u first, then R ∪ W), kept in `named` for the copy
     let held = false;
     const n = to - from + 1;
@@ -133,12 +141,12 @@ export class LaneBatch {
       named[k] = r;
       if (r === undefined) continue;
       held = true;
-      for (let w = 0; w < this.words; w++) union[w] |= r[w];
+      for (let w = 0; w < this.used; w++) union[w] |= r[w];
     }
     if (!held) return; // no lane holds a named element: f(∅) = ∅
     for (let k = 0; k < n; k++) {
       const r = named[k] ?? this.row(k === 0 ? u : DATA + set[from + k - 1]);
-      for (let w = 0; w < this.words; w++) r[w] = union[w];
+      for (let w = 0; w < this.used; w++) r[w] = union[w];
     }
   }
 
