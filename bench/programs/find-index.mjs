@@ -8,7 +8,8 @@
 // `goldilocks run`.
 //
 //   node bench/programs/find-index.mjs [N=1000000] [PASSES=20] [WORKERS=2]
-import { isMainThread, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
+import { blockArgs, runBlocks } from './lib/blocks.mjs';
 
 function indexOf(data, from, to, x) {
   for (let j = from; j < to; j++) if (data[j] === x) return j;
@@ -16,22 +17,12 @@ function indexOf(data, from, to, x) {
 }
 
 if (isMainThread) {
-  const n = Number(process.argv[2] ?? 1_000_000);
-  const passes = Number(process.argv[3] ?? 20);
-  const workers = Number(process.argv[4] ?? 2);
+  const { n, passes, workers } = blockArgs(process.argv);
   const data = new Float64Array(new SharedArrayBuffer(8 * n));
   const results = new Float64Array(new SharedArrayBuffer(8 * workers));
   const passCounts = new Int32Array(new SharedArrayBuffer(4 * workers));
   for (let k = 0; k < n; k++) data[k] = ((k * 7919) % 1_000_003) / 1_000_003;
-  const size = Math.ceil(n / workers);
-  const done = [];
-  for (let w = 0; w < workers; w++) {
-    const worker = new Worker(new URL(import.meta.url), {
-      workerData: { data, results, passCounts, w, passes, from: w * size, to: Math.min(n, (w + 1) * size) },
-    });
-    done.push(new Promise((resolve, reject) => worker.on('exit', resolve).on('error', reject)));
-  }
-  await Promise.all(done);
+  await runBlocks(new URL(import.meta.url), n, workers, { data, results, passCounts, passes });
   const found = Array.from({ length: workers }, (_, w) => results[w]).join(',');
   console.log(`find-index n=${n} passes=${passes} workers=${workers} found=${found}`);
 } else {

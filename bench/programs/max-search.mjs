@@ -6,7 +6,8 @@
 // `goldilocks run`.
 //
 //   node bench/programs/max-search.mjs [N=1000000] [PASSES=20] [WORKERS=2]
-import { isMainThread, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
+import { blockArgs, runBlocks } from './lib/blocks.mjs';
 
 function argmax(data, from, to) {
   let max = -Infinity;
@@ -20,22 +21,12 @@ function argmax(data, from, to) {
 }
 
 if (isMainThread) {
-  const n = Number(process.argv[2] ?? 1_000_000);
-  const passes = Number(process.argv[3] ?? 20);
-  const workers = Number(process.argv[4] ?? 2);
+  const { n, passes, workers } = blockArgs(process.argv);
   const data = new Float64Array(new SharedArrayBuffer(8 * n));
   const results = new Float64Array(new SharedArrayBuffer(16 * workers));
   const passCounts = new Int32Array(new SharedArrayBuffer(4 * workers));
   for (let k = 0; k < n; k++) data[k] = ((k * 7919) % 1_000_003) / 1_000_003;
-  const size = Math.ceil(n / workers);
-  const done = [];
-  for (let w = 0; w < workers; w++) {
-    const worker = new Worker(new URL(import.meta.url), {
-      workerData: { data, results, passCounts, w, passes, from: w * size, to: Math.min(n, (w + 1) * size) },
-    });
-    done.push(new Promise((resolve, reject) => worker.on('exit', resolve).on('error', reject)));
-  }
-  await Promise.all(done);
+  await runBlocks(new URL(import.meta.url), n, workers, { data, results, passCounts, passes });
   let best = 0;
   for (let w = 1; w < workers; w++) if (results[2 * w] > results[2 * best]) best = w;
   console.log(
