@@ -51,3 +51,22 @@ export type SyncKindId = (typeof SyncKind)[keyof typeof SyncKind];
  */
 export const removes = (kind: number): boolean =>
   kind === SyncKind.AtomicWrite || kind === SyncKind.AtomicRmw;
+
+/** Per kind, 1 when its rule adds the cell's target y to a lockset that holds its thread u (see {@link addsTarget}). */
+const ADDS_TARGET = new Uint8Array(16);
+for (const k of [
+  SyncKind.Release,
+  SyncKind.Fork,
+  SyncKind.AtomicWrite,
+  SyncKind.AtomicRmw,
+  SyncKind.Send,
+  SyncKind.Publish,
+  SyncKind.VolatileWrite,
+])
+  ADDS_TARGET[k] = 1;
+
+/**
+ * Whether the rule of kind `kind` adds its target y to a lockset that holds its thread u: the releases of rules 3, 3′,
+ * 5 and 6 and the read-modify-write (a table lookup: the live walk asks it per cell of an Info's owner).
+ */
+export const addsTarget = (kind: number): boolean => ADDS_TARGET[kind] === 1;

@@ -22,7 +22,7 @@ import {
 import { objectKey } from '../../src/live/shadow/goldilocks.js';
 import { LiveLockset } from '../../src/live/shadow/lockset.js';
 import { Symbols } from '../../src/model/symbols.js';
-import { removes, SyncKind } from '../../src/model/sync.js';
+import { addsTarget, removes, SyncKind } from '../../src/model/sync.js';
 
 const U = 1; // the cell's thread
 const C = 3; // another thread: the child of a fork, the thread of a join
@@ -240,5 +240,18 @@ describe('the synchronization kinds', () => {
     assert.equal(new Set(values).size, values.length);
     assert.ok(values.every((v) => v > 0 && v < 256));
     assert.deepEqual(values.filter(removes), [SyncKind.AtomicWrite, SyncKind.AtomicRmw]);
+  });
+
+  it("addsTarget: exactly the kinds whose rule adds the cell's target to a lockset holding its thread", () => {
+    for (const name of Object.keys(SyncKind) as (keyof typeof SyncKind)[]) {
+      if (name === 'Commit') continue; // rule 9 adds R ∪ W, no single target
+      const kind = SyncKind[name];
+      for (const front of [offline, live]) {
+        const ls = front.make(['u']);
+        applyRule(ls, kind, U, front.target(kind), null);
+        const target = kind === SyncKind.Fork || kind === SyncKind.Join ? 'c' : 'y';
+        assert.equal(addsTarget(kind), members(front, ls, kind).includes(target), `${front.name} ${name}`);
+      }
+    }
   });
 });

@@ -56,7 +56,7 @@ import {
   firstShortCircuits,
   laterShortCircuits,
 } from '../../detectors/goldilocks/short-circuit.js';
-import { SyncKind } from '../../model/sync.js';
+import { addsTarget, SyncKind } from '../../model/sync.js';
 import { locksetOf, locksetStart, releaseLockset, storeLockset } from '../memory/locksets.js';
 import {
   addStat,
@@ -99,20 +99,6 @@ export { siteAt } from './site-vectors.js';
 
 const COMMIT = SyncKind.Commit;
 const ATOMIC_WRITE = SyncKind.AtomicWrite;
-
-/**
- * Kinds whose cell adds its target y to a lockset that holds its thread (rules 3, 3′, 5, 6, read-modify-write): the
- * Info owner's cells of these kinds are the releases the memo's extension follows ({@link Shadow.walk}).
- */
-const ADDS_TARGET = new Set<number>([
-  SyncKind.Release,
-  SyncKind.Fork,
-  SyncKind.AtomicWrite,
-  SyncKind.AtomicRmw,
-  SyncKind.Send,
-  SyncKind.Publish,
-  SyncKind.VolatileWrite,
-]);
 
 /**
  * Numbers per run in {@link Shadow.accessRuns}' list: address of the first word (`./table.ts`), words, flags, site,
@@ -1378,7 +1364,8 @@ export class Shadow extends PendingPages {
   private provenTo = -1;
   /**
    * During a {@link walk} with an owner: per target y, the position of the owner's last cell that added y (a release,
-   * an atomic write, a send, a fork…: {@link ADDS_TARGET}) with no atomic write of y by another thread after it.
+   * an atomic write, a send, a fork…: `addsTarget` of `../../model/sync.ts`) with no atomic write of y by another
+   * thread after it.
    */
   private readonly ownerAdds = new Map<number, number>();
 
@@ -1427,8 +1414,8 @@ export class Shadow extends PendingPages {
         applyRule(ls, kind, th, y, null);
         if (owner >= 0) {
           if (th === owner) {
-            if (ADDS_TARGET.has(kind)) adds.set(y, p + (c - first) / CELL);
-          } else if (kind === ATOMIC_WRITE) adds.delete(y);
+            if (addsTarget(kind)) adds.set(y, p + (c - first) / CELL);
+          } else if (kind === ATOMIC_WRITE) adds.delete(y); // of `removes`' kinds, the one that drops a held y
         }
         if (ls.reached) {
           const at = p + (c - first) / CELL;
