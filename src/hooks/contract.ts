@@ -330,7 +330,7 @@ export interface Hooks {
   /**
    * Before a `for` loop whose accesses are range-checked (`../instrument/ranges.ts`), when one of its views is over
    * shared memory: the loop variable runs from `lo` (an integer) by `step` while it is below `hi` (at most `hi` when
-   * `inclusive` is 1); `ints` are the values that must be safe integers for the indices to be exact; `list` holds six
+   * `inclusive` is 1; until it equals `hi` when `inclusive` is 2, `j !== hi`); `ints` are the values that must be safe integers for the indices to be exact; `list` holds six
    * values per access of the loop, in evaluation order: the view, its variable's number, the index at `lo`, the
    * index's step per iteration, the kind (0 read, 1 write, 2 read then write) and the site index in module `m`. The
    * runtime's {@link Runtime.span}, else false.

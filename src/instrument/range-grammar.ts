@@ -138,40 +138,67 @@ export interface Affine {
 }
 
 /**
- * The loop variable's name, `LO`, `HI`, the step and `<=` of `loop`, and its invariants: the declarations after the
- * loop variable's in a `let` header (`for (let j = 0, n = a.length; j < n; j++)`), by name, their initializers (each
- * read by the bounds as an alias, `./ranges.ts`); else refuses.
+ * The loop variable's name, `LO`, `HI`, the step, `<=` and `!==` of `loop`, and its invariants: the declarations after
+ * the loop variable's in a `let` header (`for (let j = 0, n = a.length; j < n; j++)`), by name, their initializers (each
+ * read by the bounds as an alias, `./ranges.ts`); else refuses. With `outer` (a loop of the range checks, not an
+ * unrolled inner one), the loop variable may also be declared before the loop (`variable`, its identifier, which the
+ * caller tests to be a local the loop may assign): `for (j = LO; ...)`, or no initialization at all (`for (; j < HI;
+ * j++)`, a `while` loop's header, {@link whileHeader}), whose `LO` is the variable's value when the loop is entered
+ * (`entry`).
  */
-export function header(node: E.ForStatement) {
+export function header(node: E.ForStatement, outer = false) {
   const init = node.init;
-  if (init?.type !== 'VariableDeclaration' || init.kind === 'const') refuse();
-  const declarations = (init as E.VariableDeclaration).declarations;
-  // `let j = LO, n = a.length`: the loop's invariants after its variable, `let` only (a `var` a closure could assign)
-  if (declarations.length > 1 && (init as E.VariableDeclaration).kind !== 'let') refuse();
-  const names = declarations.map((x) => (x.id.type === 'Identifier' && x.init ? x.id.name : refuse()));
-  if (new Set(names).size !== names.length) refuse();
-  const invariants = new Map<string, E.Expression>();
-  declarations.forEach((x, k) => {
-    // evaluated in order: an initializer may read the invariants before it (aliases), not the loop variable, its own
-    // or a later one (in their temporal dead zone: it throws)
-    const read = new Map<string, E.Identifier>();
-    identifiers(x.init as E.Expression, read);
-    if (names.some((name, m) => read.has(name) && (m === 0 || m >= k))) refuse();
-    if (k > 0) invariants.set(names[k], x.init as E.Expression);
-  });
-  const d = declarations[0];
-  const j = names[0];
   const test = node.test ? unparen(node.test) : null;
   if (
     test?.type !== 'BinaryExpression' ||
-    !['<', '<=', '>', '>='].includes(test.operator) ||
-    unparen(test.left).type !== 'Identifier' ||
-    (unparen(test.left) as E.Identifier).name !== j
+    !['<', '<=', '>', '>=', '!==', '!='].includes(test.operator) ||
+    unparen(test.left).type !== 'Identifier'
   )
-    refuse();
-  const t = test as E.BinaryExpression;
-  const down = t.operator === '>' || t.operator === '>='; // j-- or j -= c
+    return refuse();
+  const invariants = new Map<string, E.Expression>();
+  let j: string;
+  let lo: E.Expression;
+  // the variable declared before the loop (`for (j = LO; ...)`, `for (; ...)`): the caller tests it to be a local
+  let variable: E.Identifier | null = null;
+  const entry = outer && init == null;
+  if (entry) {
+    // `for (; j < HI; j++)`: from the value `j` has on entry
+    variable = unparen(test.left) as E.Identifier;
+    lo = variable;
+    j = variable.name;
+  } else if (outer && init?.type === 'AssignmentExpression') {
+    // `for (j = LO; ...)` (the body, which runs no other code, may not assign it)
+    const target = unparen(init.left);
+    if (init.operator !== '=' || target.type !== 'Identifier') return refuse();
+    variable = target;
+    j = target.name;
+    lo = init.right;
+  } else {
+    if (init?.type !== 'VariableDeclaration' || init.kind === 'const') return refuse();
+    const declarations = init.declarations;
+    // `let j = LO, n = a.length`: the loop's invariants after its variable, `let` only (a `var` a closure could assign)
+    if (declarations.length > 1 && init.kind !== 'let') refuse();
+    const names = declarations.map((x) => (x.id.type === 'Identifier' && x.init ? x.id.name : refuse()));
+    if (new Set(names).size !== names.length) refuse();
+    declarations.forEach((x, k) => {
+      // evaluated in order: an initializer may read the invariants before it (aliases), not the loop variable, its own
+      // or a later one (in their temporal dead zone: it throws)
+      const read = new Map<string, E.Identifier>();
+      identifiers(x.init as E.Expression, read);
+      if (names.some((name, m) => read.has(name) && (m === 0 || m >= k))) refuse();
+      if (k > 0) invariants.set(names[k], x.init as E.Expression);
+    });
+    j = names[0];
+    lo = declarations[0].init as E.Expression;
+  }
+  if ((unparen(test.left) as E.Identifier).name !== j) refuse();
   const u = node.update ? unparen(node.update) : null;
+  // `j !== HI` goes the way of its update; the others' direction is their operator's (`j--` or `j -= c` with `>`)
+  const until = test.operator === '!==' || test.operator === '!=';
+  const down = until
+    ? (u?.type === 'UpdateExpression' && u.operator === '--') ||
+      (u?.type === 'AssignmentExpression' && u.operator === '-=')
+    : test.operator === '>' || test.operator === '>=';
   let step = 0;
   if (u?.type === 'UpdateExpression' && u.operator === (down ? '--' : '++')) step = 1;
   else if (u?.type === 'AssignmentExpression' && u.operator === (down ? '-=' : '+=')) {
@@ -183,19 +210,47 @@ export function header(node: E.ForStatement) {
     u?.type === 'UpdateExpression' ? u.argument : u?.type === 'AssignmentExpression' ? u.left : null;
   if (step === 0 || target === null || unparen(target).type !== 'Identifier') refuse();
   if ((unparen(target as E.Node) as E.Identifier).name !== j) refuse();
-  const inclusive = t.operator === '<=' || t.operator === '>=';
-  return { j, lo: d.init as E.Expression, hi: t.right as E.Expression, step, inclusive, down, invariants };
+  const inclusive = test.operator === '<=' || test.operator === '>=';
+  return { j, lo, hi: test.right as E.Expression, step, inclusive, until, down, invariants, entry, variable };
+}
+
+/**
+ * The header of the `while` loop `node` as a `for` loop's ({@link header} with `outer`: no initialization), when its
+ * body is a block whose last statement is the loop variable's update (`while (j < HI) { ...; j++; }`) and that no
+ * other statement can skip (no `continue`: the body is planned without it, and a covered loop's `continue` is not
+ * allowed); else refuses. @returns the header and the body without its last statement.
+ */
+export function whileHeader(node: E.WhileStatement): {
+  h: ReturnType<typeof header>;
+  body: E.BlockStatement;
+} {
+  if (node.body.type !== 'BlockStatement' || node.body.body.length < 2) return refuse();
+  const statements = node.body.body;
+  const last = statements[statements.length - 1];
+  if (last.type !== 'ExpressionStatement') return refuse();
+  const loop: E.ForStatement = {
+    type: 'ForStatement',
+    init: null,
+    test: node.test,
+    update: last.expression,
+    body: node.body,
+  };
+  return { h: header(loop, true), body: { ...node.body, body: statements.slice(0, -1) } };
 }
 
 /** A number literal node of `value` (a safe integer), standing for an unrolled inner loop's variable. */
 export const literal = (value: number): E.Literal => ({ type: 'Literal', value, raw: String(value) });
 
-/** The iterations of the loop of header `h` when both its bounds are number literals, else undefined. */
+/**
+ * The iterations of the loop of header `h` when both its bounds are number literals, else undefined (also for a
+ * `j !== HI` loop that would not reach `HI`).
+ */
 export function literalIterations(h: ReturnType<typeof header>): number | undefined {
   const value = literalValue;
   const lo = value(h.lo);
   const hi = value(h.hi);
   if (lo === undefined || hi === undefined) return undefined;
   const span = (h.down ? lo - hi : hi - lo) + (h.inclusive ? 1 : 0);
+  if (h.until) return span >= 0 && span % h.step === 0 ? span / h.step : undefined;
   return span > 0 ? Math.ceil(span / h.step) : 0;
 }

@@ -48,7 +48,8 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   };
   if (sites.includes(null))
     return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : 0` : unshared)}${keep}`;
-  const lo0 = affine(plan.lo, plan.j, J, new Set(), new Map(), plan.bounds).text;
+  // (`LO` names the loop variable only when it is the variable's value on entry: `./range-grammar.ts` `header`'s `entry`)
+  const lo0 = affine(plan.lo, plan.j, plan.j, new Set(), new Map(), plan.bounds).text;
   const hi = affine(plan.hi, plan.j, J, new Set(), new Map(), plan.bounds).text;
   // with a parity skip, the loop of the iterations that run the rest of the body: from the guard's temporary on,
   // twice the step
@@ -74,7 +75,7 @@ export function rangeGuard(rw: Rewriter, plan: RangePlan, sites: Array<number | 
   // the typeof tests: before the rows' reads and the TypedArray tests when `typed`, else here
   const check =
     `${initialized}${typedViews === '' ? typed : ''}${typedForSpan}${builtinTests(plan)}${skipped}${HOOKS_GLOBAL}.${plan.covered ? 'covered' : 'span'}(${SITE_FN}, ${bounds}, ` +
-    `${step}, ${plan.inclusive ? 1 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
+    `${step}, ${plan.inclusive ? 1 : plan.until ? 2 : 0}, [${[...plan.ints].join(', ')}], [${entries.join(', ')}])`;
   // a covered loop's guard is a number, one bit per access (false when a test fails: no bit)
   return `${plan.temp} = ${when(plan.covered ? `${unshared} ? -1 : ${check}` : `${unshared} || ${check}`)}${keep}`;
 }

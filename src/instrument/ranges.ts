@@ -15,7 +15,11 @@
  * down, `j > HI` or `j >= HI` with `j--`, `--j` or `j -= c`: the guard passes `HI, LO` as the bounds of the iterations
  * and each access's stride negated; a `let` header may declare invariants after `j`, `let j = 0, n = a.length`, each
  * initializer in the grammar of `HI` reading only the invariants before it: the bounds read them as their initializers,
- * which the guard evaluates as the header then does, and the body may not read them) qualifies
+ * which the guard evaluates as the header then does, and the body may not read them; `j !== HI` or `!=`, going the way of
+ * its update, `Hooks.span`'s `inclusive` 2; the variable declared before the loop, `let j; for (j = LO; ...)`, or `for
+ * (; j < HI; j++)` from its value on entry, a local of the function the loop may assign without an exception,
+ * `./scope.ts` `loopLocal`; a `while (j < HI) { ...; j++; }` whose last statement is the update, planned as that `for`
+ * loop, `./range-grammar.ts` `whileHeader`, never as a covered loop: its `continue` would skip the update) qualifies
  * when its body is straight-line code that can neither exit early nor run other code: expression statements, `let`
  * / `const` / `var` declarations at the top of the body, `if`s whose branches access no element (but reads that
  * `./range-body.ts` `readBefore` finds redundant); operators on numbers
@@ -92,6 +96,7 @@ import {
   literalIterations,
   Refused,
   refuse,
+  whileHeader,
 } from './range-grammar.js';
 import type { Loop, Rewriter } from './rewriter.js';
 import { capturedBinding, closureWritten, loopLocal, moduleBinding, moduleConstant } from './scope.js';
@@ -107,7 +112,9 @@ export interface RangePlan {
   hi: E.Expression;
   step: number;
   inclusive: boolean;
-  /** `j > HI` or `j >= HI` with `j--` or `j -= c`: the loop goes down from `LO`. */
+  /** `j !== HI` (or `!=`): the loop ends when it reaches `HI` exactly (`Hooks.span`'s `inclusive` 2). */
+  until: boolean;
+  /** `j > HI` or `j >= HI` with `j--` or `j -= c` (or `j !== HI` with them): the loop goes down from `LO`. */
   down: boolean;
   accesses: Planned[];
   /** Variables the typeof tests cover, and those that must be safe integers. */
@@ -255,6 +262,7 @@ function rowLengths(e: E.Expression, rowOf: (o: E.Node) => string | undefined): 
  * Called before the loop's body is rewritten.
  */
 export function rangePlan(rw: Rewriter, loop: Loop): RangePlan | null {
+  if (loop.node.type === 'WhileStatement') return planned(rw, loop, false); // a covered loop's `continue`: no update
   if (loop.node.type !== 'ForStatement') return null;
   return planned(rw, loop, false) ?? planned(rw, loop, true);
 }
@@ -270,11 +278,16 @@ function planned(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
   return plan;
 }
 
-/** The range plan of `loop` (a `for` loop), a covered loop's when `loose`; else null. */
+/**
+ * The range plan of `loop` (a `for` loop, or a `while` loop as the `for` loop of `./range-grammar.ts` `whileHeader`), a
+ * covered loop's when `loose`; else null.
+ */
 function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
   try {
-    const node = loop.node as unknown as E.ForStatement;
-    const h = header(node);
+    const loopNode = loop.node as unknown as E.ForStatement | E.WhileStatement;
+    const w = loopNode.type === 'WhileStatement' ? whileHeader(loopNode) : null;
+    const node = w === null ? (loopNode as E.ForStatement) : { ...loopNode, body: w.body };
+    const h = w?.h ?? header(node as E.ForStatement, true);
     const literal = literalIterations(h);
     if (literal !== undefined && literal < MIN_LITERAL_ITERATIONS) return null;
     const members = new MemberNumbers(() => tempIn(loop.scope));
@@ -285,8 +298,11 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       (id) => moduleConstant(rw, id),
       members,
     );
+    // (not in a `while` loop: its `continue` would skip the update)
     const skip =
-      !loose && !h.down && node.body.type === 'BlockStatement' ? paritySkip(node.body.body[0]) : null;
+      w === null && !loose && !h.down && node.body.type === 'BlockStatement'
+        ? paritySkip(node.body.body[0])
+        : null;
     if (skip) body.expression(skip.test, true); // its variables' uses; no element access
     if (node.body.type === 'BlockStatement')
       for (const x of skip ? node.body.body.slice(1) : node.body.body) body.statement(x, true);
@@ -326,7 +342,10 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     // (a body that reads an invariant is refused as one reading any variable not declared before the loop: `local`)
     const bounds: Aliases = new Map([...members.aliases, ...invariants]);
     const bound = (e: E.Node, vars: Set<string>) => affine(e, h.j, J, vars, lengths, bounds);
-    if (bound(lo, ints).coef !== 0 || bound(hi, his).coef !== 0) refuse();
+    // a loop entered with its variable's value (`./range-grammar.ts` `header`'s `entry`): that value a safe integer
+    if (h.entry) ints.add(h.j);
+    else if (bound(lo, ints).coef !== 0) refuse();
+    if (bound(hi, his).coef !== 0) refuse();
     // a parity skip alternates when A's coefficient (a literal) times the step is odd, and K is the same in every
     // iteration
     if (skip) {
@@ -399,6 +418,10 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       else if (!thisReadable(rw, loop.fn)) refuse();
     }
     for (const [name, id] of ids) if (name !== h.j) local(id);
+    // a loop variable declared before the loop: a local of the function that reads and takes its assignments without
+    // an exception anywhere in the loop (not a `const`, not in its temporal dead zone), or the range check would
+    // record accesses of a loop that throws before its first iteration
+    if (h.variable !== null && !loopLocal(rw, loop, h.variable, true)) refuse();
     for (const id of lengths.values()) if (!rowTemps.has(id.name)) local(id);
     const numbers = new Set<string>([...ids.keys()].filter((n) => n !== h.j));
     for (const [name, id] of body.free) {
@@ -428,7 +451,11 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     // opaque operations run code (`./opaque.ts`): none of those, nor the loop's variable when it is a `var` (its
     // iterations would leave the range the cover check checked), nor member numbers (the code could assign them)
     if (body.opaque.length > 0) {
-      const variable = (node.init as E.VariableDeclaration).declarations[0].id as E.Identifier;
+      const init = (node as E.ForStatement).init;
+      const variable =
+        init?.type === 'VariableDeclaration'
+          ? (init.declarations[0].id as E.Identifier)
+          : ({ type: 'Identifier', name: h.j } as E.Identifier);
       if (changeable || closureWritten(rw, loop, variable) || members.list.length > 0) refuse();
     }
     for (const name of counters.keys()) ints.add(name); // after the tests of `fixed`: a counter is assigned
@@ -447,6 +474,7 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
       hi,
       step: h.step,
       inclusive: h.inclusive,
+      until: h.until,
       down: h.down,
       accesses: body.accesses,
       numbers,

@@ -44,16 +44,28 @@ import { lockOf, PAGE_INTS } from './shadow/table.js';
 import { CALL, FIELDS, type LoopPlan, LoopPlans, viewShape } from './span-plans.js';
 
 /**
- * The number of iterations of `for (j = lo; j < hi; j += step)` (`j <= hi` when `inclusive` is 1), `lo` an integer
- * and `step` a positive one: 0 when `hi` is NaN or not above `lo`.
+ * The number of iterations of `for (j = lo; j < hi; j += step)` (`j <= hi` when `inclusive` is 1, `j !== hi` when it
+ * is 2), `lo` an integer and `step` a positive one: 0 when `hi` is NaN or not above `lo`; for `j !== hi`, -1 when `j`
+ * never equals `hi` (`hi` below `lo`, not `lo` plus a multiple of `step`, or NaN: the loop runs until something else
+ * stops it).
  */
 export const iterations = (lo: number, hi: number, step: number, inclusive: number): number =>
-  inclusive ? (hi >= lo ? Math.floor((hi - lo) / step) + 1 : 0) : hi > lo ? Math.ceil((hi - lo) / step) : 0;
+  inclusive === 2
+    ? hi >= lo && (hi - lo) % step === 0
+      ? (hi - lo) / step
+      : -1
+    : inclusive
+      ? hi >= lo
+        ? Math.floor((hi - lo) / step) + 1
+        : 0
+      : hi > lo
+        ? Math.ceil((hi - lo) / step)
+        : 0;
 
 /**
  * The {@link iterations} of a range-checked or covered loop (`Hooks.span`, `Hooks.covered`) from what its guard
- * passed: -1 when `lo` or one of `ints` (the integer variables of its bounds and indices) is not a safe integer, or
- * `hi` not a number: the loop then takes its per-access checks.
+ * passed: -1 when `lo` or one of `ints` (the integer variables of its bounds and indices) is not a safe integer, `hi`
+ * not a number, or a `j !== hi` loop never reaches `hi`: the loop then takes its per-access checks.
  */
 export function loopIterations(
   lo: number,

@@ -50,6 +50,7 @@ const runtime: Runtime = {
     spans++;
     if (!ranged) return false;
     const count = iterations(lo, hi, step, inclusive);
+    if (count < 0) return false; // a `j !== hi` loop that never reaches hi: the per-access checks
     for (let k = 0; k < list.length; k += 6) {
       const o = list[k] as Float64Array;
       const first = list[k + 2] as number;
@@ -656,6 +657,46 @@ const RANGED: Record<
     }`,
     args: ([a]) => [a],
   },
+  'a while loop whose last statement is its update (from the value of j on entry; j after the loop)': {
+    fn: `function f(a, b, lo, n) {
+      let j = lo;
+      while (j < n) {
+        a[j] = 2 * b[j + 1];
+        j++;
+      }
+      return j;
+    }`,
+    args: ([a, b]) => [a, b, 3, 30],
+    views: 2,
+  },
+  'a while loop going down by a step of 3': {
+    fn: `function f(a, n) {
+      let s = 0;
+      let j = n;
+      while (j >= 2) {
+        s += a[j];
+        j -= 3;
+      }
+      return [s, j];
+    }`,
+    args: ([a]) => [a, 37],
+  },
+  'a loop bounded by !== (up)': {
+    fn: `function f(a, n) { for (let j = 2; j !== n; j++) a[j] *= 3; }`,
+    args: ([a]) => [a, 33],
+  },
+  'a loop bounded by != going down by a step of 2': {
+    fn: `function f(a, n) { let s = 0; for (let j = n; j != 1; j -= 2) s += a[j]; return s; }`,
+    args: ([a]) => [a, 35],
+  },
+  'a loop over a variable declared before it (its value after the loop)': {
+    fn: `function f(a, n) { let j; for (j = 1; j <= n; j++) a[j] += a[j] * j; return j; }`,
+    args: ([a]) => [a, 38],
+  },
+  'a for loop without initialization, from the value of j on entry': {
+    fn: `function f(a, n) { let j = 4; for (; j < n; j += 2) a[j] = -a[j]; return j; }`,
+    args: ([a]) => [a, 39],
+  },
 };
 
 describe('range checks: loops that take them', () => {
@@ -1112,7 +1153,6 @@ const PER_ACCESS: Record<string, string> = {
   'a string literal': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = 'x'; }`,
   'an in operator': `function f(a, o, n) { for (let j = 0; j < n; j++) a[j] = 'k' in o; }`,
   'a global read in the body': `function f(a, n) { for (let j = 0; j < n; j++) a[j] = someGlobal; }`,
-  'a while loop': `function f(a, n) { let j = 0; while (j < n) { a[j] = 1; j++; } }`,
   'a loop going down by ++ (j > 0; j++)': `function f(a, n) { for (let j = n; j > 0; j++) a[j] = 1; }`,
   'a loop going up by -- (j < n; j--)': `function f(a, n) { for (let j = 0; j < n; j--) a[-j] = 1; }`,
   'a view of the enclosing module (not analyzed as a local)': `function f(n) { for (let j = 0; j < n; j++) globalView[j] = 1; }`,
@@ -1183,6 +1223,17 @@ const PER_ACCESS: Record<string, string> = {
   "a member view of this in a derived class's constructor (this before super())": `class C extends Object { constructor(n) { for (let j = 0; j < n; j++) this.g[j] = 1; super(); } }`,
   "a member view of this in an arrow in a derived class's constructor": `class C extends Object { constructor(n) { const f = (m) => { for (let j = 0; j < m; j++) this.g[j] = 1; }; f(n); super(); } }`,
   'a counter the body declares, also assigned otherwise': `function f(a, n) { for (let j = 0; j < n; j++) { let c = 0; a[c++] = 1; c = 5; a[c] = 2; } }`,
+  'a while loop whose update is not its last statement': `function f(a, n) { let j = 0; while (j < n) { j++; a[j] = 1; } }`,
+  'a while loop that continues (it would skip the update)': `function f(a, n) { let j = 0; while (j < n) { if (a[j] > 1) { j++; continue; } a[j] = 1; j++; } }`,
+  'a while loop whose body assigns its variable': `function f(a, n) { let j = 0; while (j < n) { a[j] = 1; j += a.length > 3 ? 1 : 2; j++; } }`,
+  'a while loop of one statement': `function f(a, n) { let j = 0; while (j < n) j++; }`,
+  'a while loop whose test is not on its variable': `function f(a, n) { let j = 0; let k = 0; while (k < n) { a[j] = 1; j++; } }`,
+  'a loop over a variable declared before it that the body assigns': `function f(a, n) { let j; for (j = 0; j < n; j++) { a[j] = 1; j += 1; } }`,
+  'a loop over a variable declared before it, from itself (j = j + 1)': `function f(a, n) { let j = 0; for (j = j + 1; j < n; j++) a[j] = 1; }`,
+  'a loop over a const declared before it (its first assignment throws)': `function f(a, n) { const j = 0; for (j = 0; j < n; j++) a[j] = 1; }`,
+  'a loop over a variable declared after it (in its temporal dead zone: it throws)': `function f(a, n) { for (j = 0; j < n; j++) a[j] = 1; let j; }`,
+  'a while loop over a global variable': `function f(a, n) { while (g < n) { a[g] = 1; g++; } }`,
+  'a loop bounded by !== whose update goes the other way than its step': `function f(a, n) { for (let j = 0; j !== n; j *= 2) a[j] = 1; }`,
 };
 
 describe('range checks: loops that keep per-access checks', () => {

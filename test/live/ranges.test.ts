@@ -86,6 +86,7 @@ const RANGED = new Set([
   'range-loop-down.mjs',
   'range-loop-empty.mjs',
   'range-loop-for-of.mjs',
+  'range-loop-forms.mjs',
   'range-loop-halves.mjs',
   'range-loop-lanes.mjs',
   'range-loop-length.mjs',
@@ -268,6 +269,17 @@ describe('range checks under --on-race=throw', () => {
       assert.match(o.stdout, /DataRaceException at element 40\n/, o.stderr);
       assert.match(o.stderr, /range-loop-redundant-race\.mjs:16:42/);
     });
+  for (const [file, line, form] of [
+    ['range-loop-while-race.mjs', 17, 'a while loop'],
+    ['range-loop-until-race.mjs', 15, 'a loop bounded by !== going down'],
+    ['range-loop-outer-var-race.mjs', 17, 'a loop over a variable declared before it'],
+  ] as const)
+    for (const detector of ['goldilocks', 'fasttrack'])
+      test(`a racing range-checked ${form} throws at its racing element, after the ones before it (${detector})`, async () => {
+        const o = await run(['--detector', detector, join(PROGRAMS, file)]);
+        assert.match(o.stdout, /DataRaceException at element 40\n/, o.stderr);
+        assert.match(o.stderr, new RegExp(`${file.replace('.', '\\.')}:${line}:`));
+      });
   for (const detector of ['goldilocks', 'fasttrack'])
     test(`a racing subkey read in an unrolled inner loop throws there (${detector})`, async () => {
       const o = await run(['--detector', detector, join(PROGRAMS, 'range-loop-lanes-race.mjs')]);

@@ -11,7 +11,7 @@ import { STATS } from '../../src/live/memory/state.js';
 import type { Shadow } from '../../src/live/shadow/goldilocks.js';
 import { Access, RUN_FIELDS } from '../../src/live/shadow/goldilocks.js';
 import { lockOf } from '../../src/live/shadow/table.js';
-import { Spans, type SpanView, TOUCHED, touch } from '../../src/live/spans.js';
+import { iterations, loopIterations, Spans, type SpanView, TOUCHED, touch } from '../../src/live/spans.js';
 
 const WORDS = 64;
 const BASE = 1024;
@@ -451,5 +451,32 @@ describe('range checks: elements smaller than a word', () => {
     s.given.runs = [];
     s.check(0, 8, [[0, 0, 1]]);
     assert.deepEqual(s.given.runs, []);
+  });
+});
+
+describe('the iterations of a loop from its bounds (`inclusive` 0: <, 1: <=, 2: !==)', () => {
+  /** The iterations of `for (j = lo; j OP hi; j += step)` run (at most `cap`; -1 past it: it does not end). */
+  function simulated(lo: number, hi: number, step: number, inclusive: number, cap = 1000): number {
+    let n = 0;
+    for (let j = lo; inclusive === 2 ? j !== hi : inclusive === 1 ? j <= hi : j < hi; j += step)
+      if (++n > cap) return -1;
+    return n;
+  }
+  test('equal to the loop run, -1 for a !== loop that never reaches its bound', () => {
+    for (const inclusive of [0, 1, 2])
+      for (let lo = -3; lo <= 5; lo++)
+        for (const hi of [-4, -3, -1, 0, 1, 2, 2.5, 3, 4, 7, 8, Number.NaN, Number.POSITIVE_INFINITY])
+          for (const step of [1, 2, 3])
+            assert.equal(
+              // an endless < or <= loop (hi Infinity): Infinity iterations, which the range check refuses (MAX_COUNT)
+              ((n) => (n === Number.POSITIVE_INFINITY ? -1 : n))(iterations(lo, hi, step, inclusive)),
+              simulated(lo, hi, step, inclusive),
+              `lo ${lo}, hi ${hi}, step ${step}, inclusive ${inclusive}`,
+            );
+  });
+  test('loopIterations refuses (-1) a !== loop that never reaches its bound, as a bound that is not a number', () => {
+    assert.equal(loopIterations(0, 6, 2, 2, []), 3);
+    assert.equal(loopIterations(0, 7, 2, 2, []), -1);
+    assert.equal(loopIterations(0, '6' as unknown as number, 2, 2, []), -1);
   });
 });
