@@ -7,7 +7,7 @@
 
 import type { Hooks, Runtime } from './contract.js';
 import { OBSERVED_METHODS, TESTED_ARGUMENT, TYPED_ARRAYS } from './names.js';
-import { bufferOf, isView, notSharedCache, SAB, shared, toStringTag, UNKNOWN } from './views.js';
+import { bufferOf, isView, notSharedCache, SAB, sharedView, toStringTag, UNKNOWN } from './views.js';
 
 /** How many {@link Runtime.sitedMethods} {@link Hooks.callee} compares with. */
 export const MAX_SITED_METHODS = 4;
@@ -16,6 +16,7 @@ export const MAX_SITED_METHODS = 4;
 const VIEW_PROTOTYPES = [
   ...TYPED_ARRAYS.map((name) => (globalThis[name] as { prototype: object }).prototype),
   Buffer.prototype,
+  DataView.prototype,
 ] as Record<string, unknown>[];
 
 /** No method is sited later: {@link calleeTests}' default. */
@@ -85,7 +86,8 @@ export function calleeTests(
   const dp = p.map((f, k) => (po[k] !== null && !pa[k] ? f : UNKNOWN));
   const direct = po.map((original, k) => (dp[k] !== UNKNOWN ? original : undefined));
   for (const table of [ao, bo, co, dO, p, q, po, qo, pa, qa, any, slow, dp, direct]) Object.freeze(table);
-  const notShared = notSharedCache(shared);
+  // a DataView's too: its get and set methods are views' methods here (`DATAVIEW_METHODS` of `./names.ts`)
+  const notShared = notSharedCache(sharedView);
   /** Is `o` a TypedArray whose buffer is not a SharedArrayBuffer (the last two found so are kept)? */
   const plainTypedArray = notSharedCache(
     (o) => toStringTag.call(o) === undefined || bufferOf.call(o) instanceof SAB,

@@ -69,10 +69,16 @@ export const BUFFER_ACCESSORS: readonly string[] = Object.getOwnPropertyNames(Bu
   (name) => /^(read|write)[A-Z]/.test(name),
 );
 
+/** The names of `DataView.prototype`'s get and set methods (ECMA-262 §25.3.4: `getInt8` … `setBigUint64`). */
+export const DATAVIEW_METHODS: readonly string[] = Object.getOwnPropertyNames(DataView.prototype).filter(
+  (name) => /^(get|set)(Int|Uint|Float|BigInt|BigUint)\d+$/.test(name),
+);
+
 /**
  * The method names whose calls `o.name(...)` the rewriter gives a site (`Hooks.sited`): those of the
  * built-in methods the runtime observes on shared views (`%TypedArray%.prototype` and `Array.prototype` range and
- * search methods, `Buffer.prototype`'s bulk methods and its `read…`/`write…` accessors, `TextDecoder#decode`,
+ * search methods, `Buffer.prototype`'s bulk methods and its `read…`/`write…` accessors, `DataView.prototype`'s get
+ * and set methods, {@link DATAVIEW_METHODS}, `TextDecoder#decode`,
  * `TextEncoder#encodeInto`, `StringDecoder#write`), and `goldilocks/stm`'s `STM#atomic`, whose commit is reported at
  * its call site. Calls of any other name, and calls through
  * `call`/`apply`/`Reflect`, reach the runtime's patched methods too, which then find their caller from a stack
@@ -118,6 +124,7 @@ export const OBSERVED_METHODS: readonly string[] = [
   ...['includes', 'toString', 'write', 'copy', 'equals', 'compare', 'toJSON', 'decode', 'encodeInto'],
   'atomic',
   ...BUFFER_ACCESSORS,
+  ...DATAVIEW_METHODS,
 ];
 
 /**

@@ -27,6 +27,15 @@ const lengthOf = Object.getOwnPropertyDescriptor(TypedArray, 'length')!.get!;
 export const typedArray = (o: unknown): boolean => isView(o) && toStringTag.call(o) !== undefined;
 /** Is `o` a TypedArray whose buffer is a SharedArrayBuffer ({@link Hooks.shared})? */
 export const shared = (o: unknown): boolean => typedArray(o) && bufferOf.call(o) instanceof SAB;
+/** The getter of `DataView.prototype.buffer` (ECMA-262 §25.3.4.1); call it with a DataView as `this`. */
+const dataViewBufferOf = Object.getOwnPropertyDescriptor(DataView.prototype, 'buffer')!.get!;
+/**
+ * Is `o` a view, a TypedArray or a DataView, whose buffer is a SharedArrayBuffer? The receivers a rewritten call of a
+ * view's method must not call the method's original on (`./callee.ts`).
+ */
+export const sharedView = (o: unknown): boolean =>
+  isView(o) &&
+  (toStringTag.call(o) !== undefined ? bufferOf.call(o) : dataViewBufferOf.call(o)) instanceof SAB;
 const TypedArrayConstructor = Object.getPrototypeOf(Int8Array) as object;
 const { getOwnPropertyDescriptor, getPrototypeOf } = Object;
 /** What {@link Hooks.peek} answers when it cannot tell: equal to no value user code can hold. */

@@ -6,7 +6,7 @@
  */
 
 import type * as E from 'estree';
-import { BUFFER_ACCESSORS, OBSERVED_METHODS, TESTED_ARGUMENT } from '../hooks/names.js';
+import { BUFFER_ACCESSORS, DATAVIEW_METHODS, OBSERVED_METHODS, TESTED_ARGUMENT } from '../hooks/names.js';
 import { HOOKS_GLOBAL, SITE_FN, type State } from './rewriter.js';
 import { newSite } from './sites.js';
 import type { N } from './syntax.js';
@@ -33,9 +33,10 @@ import { lineBreaks, parenAfter } from './text.js';
  * The arguments evaluated apart are those up to the one the method may touch shared memory through
  * (TESTED_ARGUMENT: the second for `encodeInto`, whose call becomes `callee1(o, f = o.name, k, (a = arg0,
  * b = arg1))`, then `call(..., t, a, b, ...other args)`); with fewer arguments or a spread among them, none
- * (`callee`). A call of a Buffer number accessor (BUFFER_ACCESSORS) without a spread evaluates all of them
- * apart and calls `__goldilocks.direct[k]` itself where `g` is it: a constant target, which V8 inlines, where `g`
- * is one it does not know (bench:instrument, `Buffer#readUInt32LE`):
+ * (`callee`). A call of a Buffer number accessor (BUFFER_ACCESSORS) or of a DataView get or set method
+ * (DATAVIEW_METHODS) without a spread evaluates all of them apart and calls `__goldilocks.direct[k]` itself where `g`
+ * is it: a constant target, which V8 inlines, where `g` is one it does not know (bench:instrument,
+ * `Buffer#readUInt32LE`):
  *
  *     ((g = __goldilocks.callee1(o, f = o.name, k, (a = arg0, b = arg1, a))), g === __goldilocks.direct[k]
  *       ? __goldilocks.call(__goldilocks.direct[k], o, a, b) : __goldilocks.call(g !== null ? ..., t, a, b))
@@ -60,7 +61,9 @@ export function methodCall(n: E.SimpleCallExpression & N, st: State): void {
     args.every((arg) => arg.type !== 'SpreadElement');
   // the arguments evaluated apart, into temporaries, inside the test: up to the one the method may touch shared
   // memory through (TESTED_ARGUMENT), or, for a Buffer number accessor called as direct[k], all of them
-  const accessor = BUFFER_ACCESSORS.includes(property.name) && noSpread(n.arguments);
+  const accessor =
+    (BUFFER_ACCESSORS.includes(property.name) || DATAVIEW_METHODS.includes(property.name)) &&
+    noSpread(n.arguments);
   const count = accessor ? n.arguments.length : TESTED_ARGUMENT[k] + 1;
   const apartArgs = (
     n.arguments.length >= count && noSpread(n.arguments.slice(0, count)) ? n.arguments.slice(0, count) : []

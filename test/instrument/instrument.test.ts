@@ -580,6 +580,16 @@ describe('the runtime sees each shared access once, in order, at its site', () =
        const o = { get b() { log.push('get b'); return b; } };
        o.b.writeUInt16LE((log.push('arg 0'), 513), (log.push('arg 1'), 2), (log.push('arg 2'), 9));
        return [log, b.readUInt16LE(2), b.readUInt8(), b.readUInt8(...[3])];`,
+      // DataView get and set methods (called like the Buffer accessors): the arguments evaluated apart, in order
+      `const log = []; const d = new DataView(new SharedArrayBuffer(16));
+       const o = { get d() { log.push('get d'); return d; } };
+       o.d.setFloat64((log.push('arg 0'), 8), (log.push('arg 1'), 2.5), (log.push('arg 2'), true));
+       return [log, d.getFloat64(8, true), d.getFloat64(8), d.getUint8(...[15]), new DataView(new ArrayBuffer(4)).getInt16(1)];`,
+      'new DataView(new ArrayBuffer(4)).getFloat64(0);',
+      'new DataView(new SharedArrayBuffer(4)).setInt32(2, 1);',
+      'const o = { getFloat64(...a) { return [this === o, a.length, ...a]; } }; return o.getFloat64(1, 2);',
+      'let d = new DataView(new ArrayBuffer(2)); return [d.getUint8((d = new DataView(new ArrayBuffer(1)), 1))];',
+      'new DataView(new ArrayBuffer(2)).setUint8(0, (() => { throw new RangeError("second"); })());',
       'const o = { readUInt32LE(...a) { return [this === o, a.length, ...a]; } }; return o.readUInt32LE(1, 2, 3);',
       'const o = { readUInt8: 5 }; o.readUInt8(0);',
       'const o = {}; o.readUInt8();',
@@ -619,6 +629,28 @@ describe('the runtime sees each shared access once, in order, at its site', () =
     } finally {
       installRuntime(recorder);
       delete (globalThis as Record<string, unknown>).__decode;
+    }
+  });
+  test("a DataView's get or set method: its original on a DataView not over shared memory, sited on one over shared memory", () => {
+    const proto = DataView.prototype as unknown as Record<string, unknown>;
+    const builtin = proto.getUint8;
+    const method = () => (hooks.pendingSite() >= 0 ? 'sited' : 'not sited');
+    const original = () => 'original';
+    proto.getUint8 = method;
+    try {
+      installRuntime({ ...recorder, originals: new Map([[method, { original }]]) });
+      assert.equal(
+        runBody(
+          `const s = new DataView(new SharedArrayBuffer(8)); const p = new DataView(new ArrayBuffer(8));
+           const t = new DataView(new SharedArrayBuffer(8), 4); const o = { getUint8: () => 'own' };
+           return [s.getUint8(0), p.getUint8(0), t.getUint8(0), o.getUint8(0)];`,
+          true,
+        ),
+        "[ 'sited', 'original', 'sited', 'own' ]",
+      );
+    } finally {
+      proto.getUint8 = builtin;
+      installRuntime(recorder);
     }
   });
   test('a method of a name the runtime sites later is sited once the runtime has added it, not before', () => {

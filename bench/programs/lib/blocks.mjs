@@ -1,5 +1,6 @@
-// The main thread of the block programs of bench/programs/ (find-index.mjs, max-search.mjs, scale-while.mjs,
-// sum-for-of.mjs): their arguments N, PASSES and WORKERS, and the workers each given a block of the N elements.
+// The main thread of the block programs of bench/programs/ (dataview-records.mjs, find-index.mjs, max-search.mjs,
+// scale-while.mjs, sum-for-of.mjs): their arguments N, PASSES and WORKERS, and the workers each given a block of the N
+// elements.
 import { Worker } from 'node:worker_threads';
 
 /** `[N=1000000] [PASSES=20] [WORKERS=2]` of `argv` (process.argv). */

@@ -54,7 +54,7 @@ export function defineHidden(owner: object, name: PropertyKey, fn: AnyFn): void 
 }
 
 /**
- * The replacements made by {@link override}, `./atomics.ts` and `./text.ts`, each with the original it
+ * The replacements made by {@link override}, `./atomics.ts`, `./dataview.ts` and `./text.ts`, each with the original it
  * replaced and the index of the argument through which it may also touch shared memory, if any (the runtime's
  * `originals`, `../../hooks/hooks.ts`). One per thread, as this module is.
  */

@@ -3,7 +3,7 @@ import { notSharedCache } from '../../hooks/views.js';
 import type { Context } from '../context.js';
 import type { LockedElements } from '../locked.js';
 import { Access } from '../shadow/goldilocks.js';
-import { type AnyFn, integer, replaceFunction } from './common.js';
+import { type AnyFn, integer, originals, replaceFunction } from './common.js';
 
 /**
  * The DataView accesses of a jumbled run, performed under the word lock when adversarial memory jumbles them
@@ -17,7 +17,9 @@ export function lockDataViews(l: Pick<LockedElements, 'viewAccess' | 'viewValue'
 }
 
 /**
- * `DataView.prototype` get and set methods: an access of shared memory is checked as a data access of its bytes.
+ * `DataView.prototype` get and set methods: an access of shared memory is checked as a data access of its bytes, at
+ * the static site of a rewritten call (`DATAVIEW_METHODS` of `../../hooks/names.ts`), else at the caller's frame
+ * from a stack; each replacement is recorded with its original in {@link originals}.
  * A DataView never changes its buffer, so the last two found over memory that is not shared are kept
  * ({@link notSharedCache}): an access through one costs a comparison or two more than the original (bench:instrument, "DataView get/set/get, not shared"). The
  * wrappers take the original's parameters (byteOffset, then value for a set, then littleEndian; an absent one is
@@ -128,6 +130,8 @@ export function patchDataView(ctx: Context): void {
       return getter.call(this, check(this, byteOffset, size, 0, getName, getFn as AnyFn), littleEndian);
     };
     replaceFunction(proto, `get${type}`, getFn as AnyFn);
+    // a rewritten call on a DataView not over shared memory calls the original (`../../hooks/callee.ts`)
+    originals.set(getFn as AnyFn, { original: getter });
     const setter = proto[`set${type}`];
     const setName = `DataView#set${type}`;
     const setFn = function (
@@ -156,5 +160,6 @@ export function patchDataView(ctx: Context): void {
       );
     };
     replaceFunction(proto, `set${type}`, setFn as AnyFn);
+    originals.set(setFn as AnyFn, { original: setter });
   }
 }
