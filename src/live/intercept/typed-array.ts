@@ -6,8 +6,10 @@
  * **Element by element** (each element checked right before it is read, so an element never read is never
  * checked): iteration — `TypedArray.prototype` values, entries and `[Symbol.iterator]`, hence `for…of`, spread,
  * `Array.from`, `%TypedArray%.from`, array destructuring, `new Set(view)`... (`keys` reads no element) — and the
- * methods that may stop early: indexOf, lastIndexOf, includes, find, findIndex, findLast, findLastIndex, every,
- * some.
+ * methods that may stop early with a predicate: find, findIndex, findLast, findLastIndex, every, some;
+ *
+ * **Searched, then checked** (the elements the search read, as one range, before it returns): indexOf, lastIndexOf,
+ * includes (but of NaN: element by element).
  */
 import type { Callee, Context } from '../context.js';
 import { Access } from '../shadow/goldilocks.js';
@@ -137,9 +139,11 @@ function patchIteration(ctx: Context, proto: Record<PropertyKey, AnyFn>): void {
 
 /**
  * The methods that may stop before the end (ECMA-262 §23.2.3: indexOf, lastIndexOf, includes, find, findIndex,
- * findLast, findLastIndex, every, some) run, on shared views, as the spec's loop with each element checked as a
- * data read right before it is read: no element after the stop is checked. A predicate that is not callable goes
- * to the original, which throws its TypeError.
+ * findLast, findLastIndex, every, some) check, on shared views, exactly the elements they read: those with a
+ * predicate run as the spec's loop with each element checked as a data read right before it is read (the predicate
+ * is the program's code); indexOf, lastIndexOf and includes, which run none, search with the original and check the
+ * range it read before returning (see below). No element after the stop is checked. A predicate that is not callable
+ * goes to the original, which throws its TypeError.
  */
 export function patchSearch(ctx: Context, proto: Record<PropertyKey, AnyFn>, owner: string): void {
   /**
@@ -188,19 +192,39 @@ export function patchSearch(ctx: Context, proto: Record<PropertyKey, AnyFn>, own
   search('some', 1, true, (k) => k >= 0);
   /** SameValueZero (ECMA-262 §7.2.11). */
   const sameValueZero = (a: unknown, b: unknown) => a === b || Object.is(a, b);
+  // indexOf, lastIndexOf and includes of a value other than NaN run no code of the program while they search (`from`
+  // converted first): the original finds where the search stops, then the elements it read are checked as one range
+  // (a bulk check: `../context.ts` checkRange) before the result is returned. A race found there throws (under
+  // --on-race=throw) before the program sees anything the racing reads gave, as a check of each element right before
+  // its read would; without a race, no write of another thread came between those reads and the check (it would
+  // race with them), so the result is the one the checked search would give.
+  const indexOf = proto.indexOf;
+  const lastIndexOf = proto.lastIndexOf;
+  /** The first k ≥ from with self[k] === x, or -1, its reads [from, k] (or to the end) checked. */
+  const searchUp = (self: Int8Array, x: unknown, from: number, fn: Callee, what: string): number => {
+    const len = lengthOf(self);
+    const k = indexOf.call(self, x, from) as number;
+    checkElements(ctx, self, from, k < 0 ? len : k + 1, 0, what, fn);
+    return k;
+  };
   override(ctx, proto, owner, 'indexOf', (self, [x, from], fn, what) =>
-    lengthOf(self) === 0 ? -1 : scan(self, relative(from, lengthOf(self), 0), 1, fn, what, (v) => v === x),
+    lengthOf(self) === 0 ? -1 : searchUp(self, x, relative(from, lengthOf(self), 0), fn, what),
   );
-  override(ctx, proto, owner, 'includes', (self, [x, from], fn, what) =>
-    lengthOf(self) === 0
-      ? false
-      : scan(self, relative(from, lengthOf(self), 0), 1, fn, what, (v) => sameValueZero(v, x)) >= 0,
-  );
+  override(ctx, proto, owner, 'includes', (self, [x, from], fn, what) => {
+    if (lengthOf(self) === 0) return false;
+    const start = relative(from, lengthOf(self), 0);
+    // NaN: indexOf never finds it, includes does (SameValueZero); the spec's loop, each element checked
+    if (Number.isNaN(x)) return scan(self, start, 1, fn, what, (v) => sameValueZero(v, x)) >= 0;
+    return searchUp(self, x, start, fn, what) >= 0;
+  });
   override(ctx, proto, owner, 'lastIndexOf', (self, args, fn, what) => {
     const len = lengthOf(self);
     if (len === 0) return -1;
     const n = args.length > 1 ? integer(args[1]) : len - 1;
-    const k = n >= 0 ? Math.min(n, len - 1) : len + n;
-    return scan(self, k, -1, fn, what, (v) => v === args[0]);
+    const from = n >= 0 ? Math.min(n, len - 1) : len + n;
+    if (from < 0) return -1;
+    const k = lastIndexOf.call(self, args[0], from) as number;
+    checkElements(ctx, self, Math.max(k, 0), from + 1, 0, what, fn);
+    return k;
   });
 }
