@@ -240,7 +240,10 @@ export class PendingPages extends Pages {
       heap[x + (k < 4 ? Pending.LOW : Pending.HIGH)] |= mask << (8 * (k & 3));
     } else if (mask === Access.MASK && (~heap[x + Pending.STATE] & PARTIAL) === 0)
       heap[x + Pending.STATE] &= ~(1 << k);
-    else this.readBytes(heap, x, k, mask);
+    else if (!this.readBytes(heap, x, k, mask)) {
+      heap[heap[x + Pending.SITES] + k] = site;
+      return; // word k not read whole: the page is not complete
+    }
     heap[heap[x + Pending.SITES] + k] = site;
     const read = ~heap[x + Pending.STATE] & 0xff;
     if (read === 0xff) this.complete(page, x, false);
@@ -250,8 +253,9 @@ export class PendingPages extends Pages {
   /**
    * Pending record `x` holds the owner's read of the bytes `mask` of word `k` too ({@link PARTIAL}, which it becomes
    * first: the bytes of the words read whole so far set), the word read whole once all its bytes are.
+   * @returns whether word \`k\` is read whole now.
    */
-  private readBytes(heap: Int32Array, x: number, k: number, mask: number): void {
+  private readBytes(heap: Int32Array, x: number, k: number, mask: number): boolean {
     if ((~heap[x + Pending.STATE] & PARTIAL) === 0) {
       const read = ~heap[x + Pending.STATE];
       for (let j = 0; j < 8; j++)
@@ -259,7 +263,9 @@ export class PendingPages extends Pages {
       heap[x + Pending.STATE] &= ~PARTIAL;
     }
     heap[x + (k < 4 ? Pending.LOW : Pending.HIGH)] |= mask << (8 * (k & 3));
-    if (heldBytes(heap, x, k) === Access.MASK) heap[x + Pending.STATE] &= ~(1 << k);
+    if (heldBytes(heap, x, k) !== Access.MASK) return false;
+    heap[x + Pending.STATE] &= ~(1 << k);
+    return true;
   }
 
   /**
