@@ -92,22 +92,22 @@ export class PendingPages extends Pages {
   /**
    * **Pending pages** (issue 24 §1, speed at size large): the first accesses of a thread in an epoch to the words of a
    * uniform page — moldyn's forces, each word read and written once or twice per phase, in no order; raytracer's
-   * pixels, two to a word; a main thread comparing two \`Uint8Array\`s element by element — would split it (7 copies of
+   * pixels, two to a word; a main thread comparing two `Uint8Array`s element by element — would split it (7 copies of
    * its list) and merge it back once the 8 words agree. When they are plain accesses of whole words (or writes of part
    * of a word, on a page whose list is empty; or reads of part of a word, on a page whose list holds no read of the
    * thread's and where it wrote nothing), the page keeps its list L instead, for the words the thread has not accessed
-   * yet, and a pending record of the thread's \`pos\` and alock, and of the words it read (their list: its read, then L,
-   * as \`Shadow.record\` leaves it when L holds no plain read of the thread's — of the bytes it read, when it read part of
+   * yet, and a pending record of the thread's `pos` and alock, and of the words it read (their list: its read, then L,
+   * as `Shadow.record` leaves it when L holds no plain read of the thread's — of the bytes it read, when it read part of
    * a word: reads of other bytes at one site widened, a read of the same or more bytes in place of the last —; or L,
    * the thread's one read in it renewed, when that is a plain read of all 8 bytes: a second pass over its own data in
    * a new epoch) and of the bytes of each word it wrote (its write alone: what a write of all the bytes leaves, or
    * writes of disjoint bytes at one site, widened), each word with its site (a record of 8 sites). Once every word is
    * read whole (all its bytes) or every word written whole, the page is uniform again, its list one Info in front of L
-   * or in place of it (or L, the thread's read in it renewed), with a site vector (\`./site-vectors.ts\`). Any other
+   * or in place of it (or L, the thread's read in it renewed), with a site vector (`./site-vectors.ts`). Any other
    * access — another thread, epoch or alock, a read of part of a word with the thread's read in L or after a write in
    * the page, a read of some of the bytes it read or of other bytes at another site, a write after a partial read, an
    * atomic, a read after a write, a range check, the collector — splits it first ({@link splitPage}: {@link unpend}),
-   * each word with the list it stands for (\`Shadow.record\`'s, access by access). The checks
+   * each word with the list it stands for (`Shadow.record`'s, access by access). The checks
    * of a pending word are `Shadow`'s, against L. Off where pages are not kept whole or lists not shared (the online
    * peers), and in a transaction's commit.
    *
@@ -147,7 +147,7 @@ export class PendingPages extends Pages {
     const bytes = heldBytes(heap, x, k);
     if (state & PARTIAL) {
       // reads only: a read widens the owner's read of other bytes at its site, renews that of the same bytes, replaces
-      // that of fewer (\`Shadow.record\`); a read of some of them, or of other bytes at another site, leaves two Infos
+      // that of fewer (`Shadow.record`); a read of some of them, or of other bytes at another site, leaves two Infos
       if (write) return Held.NONE;
       if (bytes === 0) return Held.LIST;
       const common = mask & bytes;
@@ -234,17 +234,14 @@ export class PendingPages extends Pages {
    */
   protected pend(page: number, x: number, k: number, mask: number, write: boolean, site: number): void {
     const heap = this.s.heap;
+    heap[heap[x + Pending.SITES] + k] = site;
     // STATE holds the read bits inverted
     if (write) {
       heap[x + Pending.STATE] |= 1 << k; // no read of word k: a write replaces it
       heap[x + (k < 4 ? Pending.LOW : Pending.HIGH)] |= mask << (8 * (k & 3));
     } else if (mask === Access.MASK && (~heap[x + Pending.STATE] & PARTIAL) === 0)
       heap[x + Pending.STATE] &= ~(1 << k);
-    else if (!this.readBytes(heap, x, k, mask)) {
-      heap[heap[x + Pending.SITES] + k] = site;
-      return; // word k not read whole: the page is not complete
-    }
-    heap[heap[x + Pending.SITES] + k] = site;
+    else if (!this.readBytes(heap, x, k, mask)) return; // word k not read whole: the page is not complete
     const read = ~heap[x + Pending.STATE] & 0xff;
     if (read === 0xff) this.complete(page, x, false);
     else if (heap[x + Pending.LOW] === -1 && heap[x + Pending.HIGH] === -1) this.complete(page, x, true);
@@ -253,7 +250,7 @@ export class PendingPages extends Pages {
   /**
    * Pending record `x` holds the owner's read of the bytes `mask` of word `k` too ({@link PARTIAL}, which it becomes
    * first: the bytes of the words read whole so far set), the word read whole once all its bytes are.
-   * @returns whether word \`k\` is read whole now.
+   * @returns whether word `k` is read whole now.
    */
   private readBytes(heap: Int32Array, x: number, k: number, mask: number): boolean {
     if ((~heap[x + Pending.STATE] & PARTIAL) === 0) {
