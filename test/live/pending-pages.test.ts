@@ -5,7 +5,9 @@
  * some halves, some atomic, some runs over a page), lock releases and acquires between them, stopping at a race or
  * not — every access gets the verdict (conflict or none, its owner and site) that the per-word form gives, a checker
  * whose every word keeps its own list (no uniform page: `uniformPages` off). A thread's second pass over its own data
- * in a new epoch (the page's list holds its read of the last: renewed in place) is compared on the lists themselves.
+ * in a new epoch (the page's list holds its read of the last: renewed in place) is compared on the lists themselves;
+ * so are reads of part of a word (the elements of a Uint8Array, Int16Array or Int32Array view, a main thread reading
+ * what its workers wrote), whose words' lists after a split must be the per-word form's.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -35,16 +37,18 @@ const verdict = (c: Conflict | undefined): string => (c === undefined ? 'none' :
 
 /**
  * Runs the random program of `seed` on both checkers, asserting equal verdicts access by access.
- * @returns how many accesses found the page they touched pending afterwards (the form exercised).
+ * @returns how many accesses found the page they touched pending afterwards (the form exercised), or with
+ * `counted` 'partial', how many accesses of part of a word did.
  */
-function compare(seed: number, ops: number): number {
+function compare(seed: number, ops: number, counted?: 'partial'): number {
   const r = random(seed);
   const pick = (n: number): number => Math.floor(r() * n);
   const a = world((s, t) => new Shadow(s, t));
   const b = world((s, t) => new PerWord(s, t));
   let pending = 0;
-  // a thread sweeps a page in a random order for a while, as moldyn's force loop does
+  // a thread sweeps a page in a random order for a while, as moldyn's force loop does; or reads its elements (kind 5)
   let order: number[] = [];
+  let masks: number[] = []; // kind 5: the byte mask of each element of `order`
   let sweeper = 1;
   /** One access on both checkers, its verdicts compared. */
   const both = (
@@ -61,58 +65,70 @@ function compare(seed: number, ops: number): number {
     const what = flags & Access.WRITE ? 'writes' : 'reads';
     assert.equal(got, want, `seed ${seed}, op ${at}: T${t} ${what} bytes ${mask} of word ${word}`);
   };
+  /** A run over the page from word `first` (a bulk operation) on both checkers, its verdicts compared. */
+  const run = (t: number, first: number, flags: number, site: number, stop: boolean, at: string) => {
+    // as the runtime's range check does (src/live/runtime.ts): on from the word after each stop, its first
+    // conflict reported
+    const seen = [a, b].map((w) => {
+      const shadow = w.checkers[t];
+      let reported: Conflict | undefined;
+      for (let x = first; x < first + 8; ) {
+        x += shadow.accessRun(w.base + x, first + 8 - x, Access.MASK, Access.MASK, flags, site, stop);
+        reported ??= shadow.lastConflict;
+        if (shadow.lastConflict !== undefined && stop) break;
+      }
+      return verdict(reported);
+    });
+    assert.equal(seen[0], seen[1], `seed ${seed}, op ${at}: T${t} run over words ${first}–${first + 7}`);
+  };
+  /** Thread `t`'s synchronization `kind` on lock `lock`, the same cell in both states. */
+  const sync = (t: number, kind: SyncKind, lock: number) => {
+    for (const w of [a, b]) w.checkers[t].pos = appendCell(w.s, kind, t, lock, 0) + 1;
+  };
   // of the sweep: 0 reads, 1 writes, 2 read-modify-writes, 3 any, 4 writes of the two halves of each word (Int32
-  // pixels, raytracer's), at one site or two
+  // pixels, raytracer's), at one site or two, 5 reads of the elements of a Uint8Array, Int16Array or Int32Array view
+  // (`elements`), in order, in reverse or shuffled, some read again
   let kind = 0;
   let start = 0; // its page's first word
   for (let i = 0; i < ops; i++) {
     const roll = r();
     if (roll < 0.06) {
-      // a synchronization: a release or an acquire of one of two locks, the same cell in both states
+      // a synchronization: a release or an acquire of one of two locks
       const t = 1 + pick(THREADS);
-      const kind = r() < 0.5 ? SyncKind.Release : SyncKind.Acquire;
-      const lock = packA(Tag.Named, 1 + pick(2));
-      for (const w of [a, b]) w.checkers[t].pos = appendCell(w.s, kind, t, lock, 0) + 1;
+      sync(t, r() < 0.5 ? SyncKind.Release : SyncKind.Acquire, packA(Tag.Named, 1 + pick(2)));
       continue;
     }
     if (order.length === 0 || r() < 0.05) {
       sweeper = 1 + pick(THREADS);
-      kind = pick(5);
+      kind = counted !== undefined && r() < 0.5 ? 5 : pick(6);
       start = 8 * pick(WORDS / 8);
-      order = Array.from({ length: 8 }, (_, k) => start + k).sort(() => r() - 0.5);
+      if (kind === 5) {
+        [order, masks] = elements(start, r);
+        if (counted !== undefined) {
+          // the page written whole by a thread first (uniform), then, mostly, handed over to the reader
+          const writer = 1 + pick(THREADS);
+          run(writer, start, Access.WRITE, 9, false, `${i}, written`);
+          if (r() < 0.7) {
+            sync(writer, SyncKind.Release, packA(Tag.Named, 1));
+            sync(sweeper, SyncKind.Acquire, packA(Tag.Named, 1));
+          }
+        }
+      } else order = Array.from({ length: 8 }, (_, k) => start + k).sort(() => r() - 0.5);
     }
     const t = r() < 0.85 ? sweeper : 1 + pick(THREADS);
-    const word = order.length > 0 && r() < 0.9 ? (order.pop() as number) : pick(WORDS);
+    const next = order.length > 0 && r() < 0.9;
+    const word = next ? (order.pop() as number) : pick(WORDS);
     const m = r();
-    const mask = m < 0.85 ? Access.MASK : m < 0.93 ? 0x0f : 0xf0;
-    const swept = t === sweeper && word >> 3 === start >> 3 && kind < 3;
-    const flags = ((swept ? kind === 1 : r() < 0.5) ? Access.WRITE : 0) | (r() < 0.03 ? Access.ATOMIC : 0);
+    const mask =
+      kind === 5 && next ? (masks.pop() as number) : m < 0.85 ? Access.MASK : m < 0.93 ? 0x0f : 0xf0;
+    const swept = t === sweeper && word >> 3 === start >> 3 && (kind < 3 || kind === 5);
+    const flags =
+      ((swept ? kind === 1 || (kind === 5 && r() < 0.03) : r() < 0.5) ? Access.WRITE : 0) |
+      (r() < 0.03 ? Access.ATOMIC : 0);
     const site = 10 + pick(4);
     const stop = r() < 0.7;
     if (roll < 0.1) {
-      // a run over a whole page (a bulk operation)
-      const first = word & ~7;
-      // as the runtime's range check does (src/live/runtime.ts): on from the word after each stop, its first
-      // conflict reported
-      const seen = [a, b].map((w) => {
-        const shadow = w.checkers[t];
-        let reported: Conflict | undefined;
-        for (let x = first; x < first + 8; ) {
-          x += shadow.accessRun(
-            w.base + x,
-            first + 8 - x,
-            Access.MASK,
-            Access.MASK,
-            flags & Access.WRITE,
-            site,
-            stop,
-          );
-          reported ??= shadow.lastConflict;
-          if (shadow.lastConflict !== undefined && stop) break;
-        }
-        return verdict(reported);
-      });
-      assert.equal(seen[0], seen[1], `seed ${seed}, op ${i}: T${t} run over words ${first}–${first + 7}`);
+      run(t, word & ~7, flags & Access.WRITE, site, stop, `${i}`); // a bulk operation
       continue;
     }
     if (kind === 4 && t === sweeper && word >> 3 === start >> 3) {
@@ -120,12 +136,30 @@ function compare(seed: number, ops: number): number {
       both(t, word, low ? 0x0f : 0xf0, Access.WRITE, site, stop, `${i}`);
       both(t, word, low ? 0xf0 : 0x0f, Access.WRITE, r() < 0.7 ? site : 10 + pick(4), stop, `${i}'`);
     } else both(t, word, mask, flags, site, stop, `${i}`);
-    if (flags === 0 && (swept ? kind === 2 : r() < 0.3))
+    if (flags === 0 && (swept ? kind === 2 || (kind === 5 && r() < 0.03) : r() < 0.3))
       both(t, word, mask, Access.WRITE, site + 1, stop, `${i}, then`); // a read-modify-write (moldyn's `acc[j] -= f`)
     const mark = a.s.heap[lockOf(a.base + word) + MARK];
-    if (mark < UNIFORM && isPending(a.s.heap, mark)) pending++;
+    if (mark < UNIFORM && isPending(a.s.heap, mark) && (counted === undefined || mask !== Access.MASK))
+      pending++;
   }
   return pending;
+}
+
+/**
+ * The elements of a page from word `start` read through a Uint8Array, Int16Array or Int32Array view (`r` picks
+ * which): in order, in reverse or shuffled, a few read again, listed last first (for `pop`).
+ * @returns their words and their byte masks.
+ */
+function elements(start: number, r: () => number): [number[], number[]] {
+  const size = [1, 2, 4][Math.floor(r() * 3)];
+  const all: [number, number][] = [];
+  for (let k = 0; k < 8; k++) for (let b = 0; b < 8; b += size) all.push([start + k, ((1 << size) - 1) << b]);
+  const how = r();
+  if (how < 0.2) all.reverse();
+  else if (how < 0.5) all.sort(() => r() - 0.5);
+  for (let i = 1; i < all.length; i++) if (r() < 0.04) all.splice(i, 0, all[Math.floor(r() * i)]); // a re-read
+  all.reverse();
+  return [all.map(([w]) => w), all.map(([, m]) => m)];
 }
 
 describe('pending pages', () => {
@@ -133,6 +167,12 @@ describe('pending pages', () => {
     let pending = 0;
     for (let seed = 1; seed <= 300; seed++) pending += compare(seed, 400);
     assert.ok(pending > 1000, `pages were pending after ${pending} accesses`);
+  });
+
+  test('reads of part of a word (elements of Uint8/Int16/Int32 views) get the per-word form’s verdicts', () => {
+    let partial = 0;
+    for (let seed = 301; seed <= 500; seed++) partial += compare(seed, 400, 'partial');
+    assert.ok(partial > 1000, `pages were pending after ${partial} accesses of part of a word`);
   });
 
   test('a fresh page written a half word at a time (Int32 pixels) is one Info, never split', () => {
@@ -336,5 +376,123 @@ describe('pending pages: a thread’s second pass over its own data', () => {
     const c = checkers[3].access(base + 5, 0x01, Access.WRITE, 20, true);
     assert.equal(c?.owner, 2);
     assert.equal(c?.site, 7 + (5 % 3));
+  });
+});
+
+/**
+ * Runs the element-read program of `seed` on both forms (as {@link compareRereads}): in each round a thread writes a
+ * page whole (or leaves it as the last round did), hands it over to a reader through a lock or not, and the reader
+ * reads its elements through a Uint8Array, Int16Array or Int32Array view (`elements`: in order, in reverse or
+ * shuffled, a few read again), at one site mostly, holding a sync-library lock or not, sometimes after an atomic read
+ * of its own; mid-page, now and then, another thread's access, the reader's write of the element or of its word, its
+ * atomic access, its read of another element size, a synchronization of its own, a run over the page. The verdicts
+ * are compared access by access, and the lists of the page's 8 words whenever the page is not pending: a partly read
+ * word's list after the split is the per-word form's.
+ * @returns how many reads of part of a word found the page pending afterwards (the form exercised).
+ */
+function compareElements(seed: number, rounds: number): number {
+  const r = random(seed);
+  const pick = (n: number): number => Math.floor(r() * n);
+  const a = world((s, t) => new Shadow(s, t));
+  const b = world((s, t) => new PerWord(s, t));
+  let partial = 0;
+  const both = (t: number, word: number, mask: number, flags: number, site: number, at: string) => {
+    const stop = r() < 0.5;
+    const got = verdict(a.checkers[t].access(a.base + word, mask, flags, site, stop));
+    const want = verdict(b.checkers[t].access(b.base + word, mask, flags, site, stop));
+    const what = `seed ${seed}, ${at}: T${t} ${flags & Access.WRITE ? 'writes' : 'reads'} bytes ${mask} of word ${word}`;
+    assert.equal(got, want, what);
+    for (let k = word & ~7; k < (word & ~7) + 8; k++) {
+      const mine = listOf(a, k);
+      if (mine !== undefined) assert.deepEqual(mine, listOf(b, k), `${what}: the list of word ${k}`);
+    }
+  };
+  const run = (t: number, start: number, flags: number, site: number) => {
+    for (const w of [a, b])
+      for (let x = start; x < start + 8; )
+        x += w.checkers[t].accessRun(w.base + x, start + 8 - x, Access.MASK, Access.MASK, flags, site, false);
+  };
+  const sync = (t: number, kind: SyncKind, lock: number) => {
+    for (const w of [a, b]) w.checkers[t].pos = appendCell(w.s, kind, t, lock, 0) + 1;
+  };
+  for (let round = 0; round < rounds; round++) {
+    const start = 8 * pick(2); // two pages
+    const writer = 1 + pick(THREADS);
+    const reader = r() < 0.8 ? 1 + ((writer + pick(THREADS - 1)) % THREADS) : writer;
+    if (r() < 0.8) run(writer, start, Access.WRITE, 5);
+    if (r() < 0.8) {
+      sync(writer, SyncKind.Release, packA(Tag.Named, 1));
+      sync(reader, SyncKind.Acquire, packA(Tag.Named, 1));
+    }
+    const alock = pick(3); // the sync-library lock the reader holds, if any (the alock of its accesses)
+    for (const w of [a, b]) {
+      const held = w.checkers[reader].held;
+      held.length = 0;
+      if (alock !== 0) held.push(packA(Tag.Named, 2 + alock), 0);
+    }
+    if (r() < 0.1)
+      both(reader, start + pick(8), 0x0f, Access.ATOMIC, 6, `round ${round}, an atomic read first`);
+    const [order, masks] = elements(start, r);
+    const site = 30 + pick(2);
+    for (let i = 0; order.length > 0; i++) {
+      const word = order.pop() as number;
+      const mask = masks.pop() as number;
+      const at = `round ${round}, element ${i}`;
+      both(reader, word, mask, 0, r() < 0.9 ? site : 30 + pick(3), at);
+      const mark = a.s.heap[lockOf(a.base + word) + MARK];
+      if (mark < UNIFORM && isPending(a.s.heap, mark)) partial++;
+      const roll = r();
+      const m = r();
+      const any = m < 0.5 ? Access.MASK : m < 0.7 ? 0x0f : m < 0.85 ? 0xf0 : 1 << pick(8);
+      if (roll < 0.02) {
+        const other = 1 + ((reader + pick(THREADS - 1)) % THREADS);
+        both(other, start + pick(8), any, r() < 0.5 ? Access.WRITE : 0, 20, `${at}, another thread`);
+      } else if (roll < 0.03)
+        both(reader, word, r() < 0.5 ? mask : Access.MASK, Access.WRITE, 21, `${at}, a write`);
+      else if (roll < 0.04)
+        both(
+          reader,
+          start + pick(8),
+          0x0f,
+          Access.ATOMIC | (r() < 0.5 ? Access.WRITE : 0),
+          22,
+          `${at}, an atomic`,
+        );
+      else if (roll < 0.05) both(reader, start + pick(8), any, 0, site, `${at}, a read of another size`);
+      else if (roll < 0.055) sync(reader, SyncKind.Release, packA(Tag.Named, 2));
+      else if (roll < 0.06) run(reader, start, 0, 24);
+    }
+  }
+  return partial;
+}
+
+describe('pending pages: reads of part of a word', () => {
+  test('every access gets the per-word form’s verdict, every list the per-word form’s, over element reads', () => {
+    let partial = 0;
+    for (let seed = 1; seed <= 150; seed++) partial += compareElements(seed, 12);
+    assert.ok(partial > 3000, `pages were pending after ${partial} reads of part of a word`);
+  });
+
+  test('a page written by a worker and read a byte at a time by another thread is one list again, never split', () => {
+    const { s, base, checkers } = world((st, t) => new Shadow(st, t));
+    for (let k = 0; k < 8; k++) checkers[1].access(base + k, Access.MASK, Access.WRITE, 5, true); // uniform: T1's write
+    checkers[1].pos = appendCell(s, SyncKind.Release, 1, packA(Tag.Named, 1), 0) + 1;
+    const two = checkers[2];
+    two.pos = appendCell(s, SyncKind.Acquire, 2, packA(Tag.Named, 1), 0) + 1;
+    const page = lockOf(base);
+    for (let byte = 0; byte < 64; byte++) {
+      assert.equal(two.access(base + (byte >> 3), 1 << (byte & 7), 0, 6 + (byte >> 3), true), undefined);
+      if (byte < 63) assert.equal(isPending(s.heap, s.heap[page + MARK]), true, `pending after byte ${byte}`);
+    }
+    assert.equal(s.heap[page + MARK], UNIFORM);
+    const e = s.heap[page + 1];
+    assert.equal(s.heap[e + Info.OWNER], 2, 'T2 read first');
+    assert.equal(s.heap[e + Info.FLAGS], Access.MASK, 'of every byte');
+    assert.equal(s.heap[s.heap[e + Info.NEXT] + Info.OWNER], 1, 'then T1 write');
+    assert.equal(s.heap[s.heap[e + Info.NEXT] + Info.NEXT], 0, 'two Infos');
+    // another thread, unordered with T2's reads, races with the read of the word it writes, at that word's site
+    const c = checkers[3].access(base + 5, 0x10, Access.WRITE, 20, true);
+    assert.equal(c?.owner, 2);
+    assert.equal(c?.site, 6 + 5);
   });
 });

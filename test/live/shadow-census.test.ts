@@ -24,7 +24,7 @@ describe('shadow census', () => {
     const { s, base, one, two } = twoThreads();
     for (let w = 0; w < 8; w++) one.access(base + w, 0xff, Access.WRITE, 7, true); // page 0: merged
     two.access(base + 8 + 3, 0xff, 0, 8, true); // page 1: one word read
-    two.access(base + 8 + 4, 0x0f, 0, 9, true); // and another
+    two.access(base + 8 + 4, 0x0f, Access.ATOMIC, 9, true); // and another, atomically: the page is split
     const c = shadowCensus(s);
     assert.equal(c.uniformPages, 1);
     assert.equal(c.sharedPages, 1, "page 0's list became this thread's candidate to share");

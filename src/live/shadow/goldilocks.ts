@@ -308,7 +308,6 @@ export class Shadow extends PendingPages {
           // a page split with a list for its first word cannot be pending (`PendingPages.pendingState` says NONE): not
           // asked, so that an access of a split page (a red-black sweep's, every page) costs no call
           !splitListed(heap, page) &&
-          (first === Access.MASK || flags === Access.WRITE) &&
           (flags & ~Access.WRITE) === 0 &&
           this.commitPos < 0 &&
           this.pendingWord(page, w, first, flags, site, stopOnRace)
@@ -388,8 +387,8 @@ export class Shadow extends PendingPages {
   private readonly bulkPages = new Int32Array(BULK_PAGES);
 
   /**
-   * {@link accessRun} of a plain access of the bytes `mask` of word `w` (a write when `flags` is WRITE, else a read
-   * of all 8) on page `page` (its lock held) when it can be pending (`PendingPages.pendingState` of `./pending.ts`): checked
+   * {@link accessRun} of a plain access of the bytes `mask` of word `w` (a write when `flags` is WRITE, else a read)
+   * on page `page` (its lock held) when it can be pending (`PendingPages.pendingState` of `./pending.ts`): checked
    * against the list the word stands for — the page's list, after this thread's own read or write when it has one
    * (the owner short-circuit, when it conflicts) — and recorded as pending (`PendingPages.pend`). A conflict splits the page
    * first, then the access is recorded as {@link checkRecord} does (unless `stop`, on a race), left in

@@ -22,7 +22,10 @@ const enum Pending {
   STATE = 0,
   /** The heap index of the record of the 8 words' sites of their access (an Info-sized record; the others' 0). */
   SITES = 1,
-  /** The bytes of words 0–3 the owner wrote, 8 bits a word (word k's at bit 8k). */
+  /**
+   * The bytes of words 0–3 the owner wrote, 8 bits a word (word k's at bit 8k); the bytes it read when
+   * {@link PARTIAL}.
+   */
   LOW = 4,
   /** Those of words 4–7. */
   HIGH = 7,
@@ -41,8 +44,19 @@ const READS = 0x100;
  */
 const REREAD = 0x200;
 
-/** The bytes of word `k` (0–7) that pending record `x` holds the owner's write of. */
-const writtenBytes = (heap: Int32Array, x: number, k: number): number =>
+/**
+ * The bit of a pending record's {@link Pending.STATE} set when the owner has read part of a word (`Shadow.record`
+ * leaves its read of those bytes in front of the page's list, {@link READS}) and written none: {@link Pending.LOW} and
+ * {@link Pending.HIGH} hold the bytes of each word it read, a word read whole also in `read` (a `Uint8Array` compared
+ * element by element).
+ */
+const PARTIAL = 0x400;
+
+/**
+ * The bytes of word `k` (0–7) that pending record `x` holds the owner's write of, or its read of when
+ * {@link PARTIAL}.
+ */
+const heldBytes = (heap: Int32Array, x: number, k: number): number =>
   (heap[x + (k < 4 ? Pending.LOW : Pending.HIGH)] >>> (8 * (k & 3))) & 0xff;
 
 /** What a word of a pending page holds ({@link PendingPages.pendingState}). */
@@ -53,8 +67,8 @@ export const enum Held {
   /** The page's list (the word not accessed yet). */
   LIST = 0,
   /**
-   * The owner's read, then the page's list ({@link READS}); or the page's list, the owner's read in it renewed
-   * ({@link REREAD}).
+   * The owner's read (of some of its bytes when {@link PARTIAL}), then the page's list ({@link READS}); or the page's
+   * list, the owner's read in it renewed ({@link REREAD}).
    */
   READ = 1,
   /** The owner's write of all its bytes, alone. */
@@ -78,22 +92,27 @@ export class PendingPages extends Pages {
   /**
    * **Pending pages** (issue 24 §1, speed at size large): the first accesses of a thread in an epoch to the words of a
    * uniform page — moldyn's forces, each word read and written once or twice per phase, in no order; raytracer's
-   * pixels, two to a word — would split it (7 copies of its list) and merge it back once the 8 words agree. When they
-   * are plain accesses of whole words (or writes of part of a word, on a page whose list is empty), the page keeps its
-   * list L instead, for the words the thread has not accessed yet, and a pending record of the thread's `pos` and
-   * alock, and of the words it read (their list: its read, then L, as `Shadow.record` leaves it when L holds no plain
-   * read of the thread's; or L, the thread's one read in it renewed, when that is a plain read of all 8 bytes: a second
-   * pass over its own data in a new epoch) and of the bytes of each word it wrote (its write alone: what a write of all
-   * the bytes leaves, or writes of disjoint bytes at one site, widened), each word with its site (a record of 8
-   * sites). Once every word is read or every word written whole, the page is uniform again, its list one Info in front
-   * of L or in place of it (or L, the thread's read in it renewed), with a site vector (`./site-vectors.ts`). Any other
-   * access — another thread, epoch or alock, a partial read, an atomic, a read after a write, a range check, the
-   * collector — splits it first ({@link splitPage}: {@link unpend}), each word with the list it stands for. The checks
+   * pixels, two to a word; a main thread comparing two `Uint8Array`s element by element — would split it (7 copies of
+   * its list) and merge it back once the 8 words agree. When they are plain accesses of whole words (or writes of part
+   * of a word, on a page whose list is empty; or reads of part of a word, on a page whose list holds no read of the
+   * thread's and where it wrote nothing), the page keeps its list L instead, for the words the thread has not accessed
+   * yet, and a pending record of the thread's `pos` and alock, and of the words it read (their list: its read, then L,
+   * as `Shadow.record` leaves it when L holds no plain read of the thread's — of the bytes it read, when it read part of
+   * a word: reads of other bytes at one site widened, a read of the same or more bytes in place of the last —; or L,
+   * the thread's one read in it renewed, when that is a plain read of all 8 bytes: a second pass over its own data in
+   * a new epoch) and of the bytes of each word it wrote (its write alone: what a write of all the bytes leaves, or
+   * writes of disjoint bytes at one site, widened), each word with its site (a record of 8 sites). Once every word is
+   * read whole (all its bytes) or every word written whole, the page is uniform again, its list one Info in front of L
+   * or in place of it (or L, the thread's read in it renewed), with a site vector (`./site-vectors.ts`). Any other
+   * access — another thread, epoch or alock, a read of part of a word with the thread's read in L or after a write in
+   * the page, a read of some of the bytes it read or of other bytes at another site, a write after a partial read, an
+   * atomic, a read after a write, a range check, the collector — splits it first ({@link splitPage}: {@link unpend}),
+   * each word with the list it stands for (`Shadow.record`'s, access by access). The checks
    * of a pending word are `Shadow`'s, against L. Off where pages are not kept whole or lists not shared (the online
    * peers), and in a transaction's commit.
    *
    * {@link Held} of word `k` of page `page` (its lock held) for a plain access of its bytes `mask` at `site` (a write
-   * when `write`; a read of all 8 bytes) by this thread at list position `now` with the alock (`alockA`, `alockB`):
+   * when `write`, else a read) by this thread at list position `now` with the alock (`alockA`, `alockB`):
    * {@link Held.NONE} when the access cannot be pending; an unsplit empty page becomes uniform ({@link uniform}).
    */
   protected pendingState(
@@ -112,8 +131,9 @@ export class PendingPages extends Pages {
     const mark = heap[page + MARK];
     if (!isPending(heap, mark)) {
       if (!this.uniform(heap, page)) return Held.NONE;
-      if (!whole) return heap[page + 1] === 0 ? Held.LIST : Held.NONE;
-      return write || this.ownRead(heap, heap[page + 1], this.t) >= 0 ? Held.LIST : Held.NONE;
+      if (write) return whole || heap[page + 1] === 0 ? Held.LIST : Held.NONE;
+      const own = this.ownRead(heap, heap[page + 1], this.t);
+      return own === 0 || (own > 0 && whole) ? Held.LIST : Held.NONE;
     }
     const x = -mark;
     if (
@@ -123,7 +143,18 @@ export class PendingPages extends Pages {
       heap[x + Info.ALOCK_B] !== alockB
     )
       return Held.NONE;
-    const bytes = writtenBytes(heap, x, k);
+    const state = ~heap[x + Pending.STATE];
+    const bytes = heldBytes(heap, x, k);
+    if (state & PARTIAL) {
+      // reads only: a read widens the owner's read of other bytes at its site, renews that of the same bytes, replaces
+      // that of fewer (`Shadow.record`); a read of some of them, or of other bytes at another site, leaves two Infos
+      if (write) return Held.NONE;
+      if (bytes === 0) return Held.LIST;
+      const common = mask & bytes;
+      return common === bytes || (common === 0 && heap[heap[x + Pending.SITES] + k] === site)
+        ? Held.READ
+        : Held.NONE;
+    }
     // a read after a write adds an Info; so does a write of part of a word after a write of other bytes at another site
     // (or of some of the same bytes, which takes them from the first)
     if (bytes === Access.MASK) return write && whole ? Held.WRITTEN : Held.NONE;
@@ -131,10 +162,13 @@ export class PendingPages extends Pages {
       return write && (whole || ((bytes & mask) === 0 && heap[heap[x + Pending.SITES] + k] === site))
         ? Held.PART
         : Held.NONE;
-    const state = ~heap[x + Pending.STATE];
     if (state & (1 << k)) return whole ? Held.READ : Held.NONE;
-    if (!whole) return heap[page + 1] === 0 ? Held.LIST : Held.NONE;
-    return write || (state & (READS | REREAD)) !== 0 ? Held.LIST : Held.NONE;
+    if (write) return whole || heap[page + 1] === 0 ? Held.LIST : Held.NONE;
+    if (whole) return (state & (READS | REREAD)) !== 0 ? Held.LIST : Held.NONE;
+    // the first read of part of a word: the record becomes PARTIAL, when no byte is written (LOW and HIGH free)
+    return (state & READS) !== 0 && heap[x + Pending.LOW] === 0 && heap[x + Pending.HIGH] === 0
+      ? Held.LIST
+      : Held.NONE;
   }
 
   /** Pending pages are used (see {@link pendingState}); a checker without them keeps the split form's steps. */
@@ -200,15 +234,35 @@ export class PendingPages extends Pages {
    */
   protected pend(page: number, x: number, k: number, mask: number, write: boolean, site: number): void {
     const heap = this.s.heap;
+    heap[heap[x + Pending.SITES] + k] = site;
     // STATE holds the read bits inverted
     if (write) {
       heap[x + Pending.STATE] |= 1 << k; // no read of word k: a write replaces it
       heap[x + (k < 4 ? Pending.LOW : Pending.HIGH)] |= mask << (8 * (k & 3));
-    } else heap[x + Pending.STATE] &= ~(1 << k);
-    heap[heap[x + Pending.SITES] + k] = site;
+    } else if (mask === Access.MASK && (~heap[x + Pending.STATE] & PARTIAL) === 0)
+      heap[x + Pending.STATE] &= ~(1 << k);
+    else if (!this.readBytes(heap, x, k, mask)) return; // word k not read whole: the page is not complete
     const read = ~heap[x + Pending.STATE] & 0xff;
     if (read === 0xff) this.complete(page, x, false);
     else if (heap[x + Pending.LOW] === -1 && heap[x + Pending.HIGH] === -1) this.complete(page, x, true);
+  }
+
+  /**
+   * Pending record `x` holds the owner's read of the bytes `mask` of word `k` too ({@link PARTIAL}, which it becomes
+   * first: the bytes of the words read whole so far set), the word read whole once all its bytes are.
+   * @returns whether word `k` is read whole now.
+   */
+  private readBytes(heap: Int32Array, x: number, k: number, mask: number): boolean {
+    if ((~heap[x + Pending.STATE] & PARTIAL) === 0) {
+      const read = ~heap[x + Pending.STATE];
+      for (let j = 0; j < 8; j++)
+        if (read & (1 << j)) heap[x + (j < 4 ? Pending.LOW : Pending.HIGH)] |= Access.MASK << (8 * (j & 3));
+      heap[x + Pending.STATE] &= ~PARTIAL;
+    }
+    heap[x + (k < 4 ? Pending.LOW : Pending.HIGH)] |= mask << (8 * (k & 3));
+    if (heldBytes(heap, x, k) !== Access.MASK) return false;
+    heap[x + Pending.STATE] &= ~(1 << k);
+    return true;
   }
 
   /**
@@ -231,7 +285,7 @@ export class PendingPages extends Pages {
     }
     const e = this.takeInfo();
     heap = this.s.heap;
-    this.pendingInfo(heap, x, e, written ? Access.MASK : 0, site);
+    this.pendingInfo(heap, x, e, written ? Access.MASK | Access.WRITE : Access.MASK, site);
     if (written) {
       const h = heap[page + SHARED_SLOT];
       const old = heap[page + 1];
@@ -260,13 +314,10 @@ export class PendingPages extends Pages {
     this.shareList(page);
   }
 
-  /**
-   * Info `e` is the access of pending record `x` at `site`: its write of the bytes `written`, or its read of all 8
-   * when `written` is 0; `NEXT` 0.
-   */
-  private pendingInfo(heap: Int32Array, x: number, e: number, written: number, site: number): void {
+  /** Info `e` is the access of pending record `x` with `flags` (its bytes, WRITE or not) at `site`; `NEXT` 0. */
+  private pendingInfo(heap: Int32Array, x: number, e: number, flags: number, site: number): void {
     heap[e + Info.NEXT] = 0;
-    heap[e + Info.FLAGS] = written !== 0 ? written | Access.WRITE : Access.MASK;
+    heap[e + Info.FLAGS] = flags;
     heap[e + Info.OWNER] = heap[x + Info.OWNER];
     heap[e + Info.POS] = heap[x + Info.POS];
     heap[e + Info.SITE] = site;
@@ -289,9 +340,12 @@ export class PendingPages extends Pages {
     const read = ~heap[x + Pending.STATE];
     const sites = heap[x + Pending.SITES];
     const w0 = firstWord(page);
+    const partial = (read & PARTIAL) !== 0;
     for (let k = 0; k < 8; k++) {
-      const written = writtenBytes(heap, x, k);
-      if (written === 0 && (read & (1 << k)) === 0) continue;
+      const bytes = heldBytes(heap, x, k);
+      const written = partial ? 0 : bytes;
+      const readBytes = partial ? bytes : read & (1 << k) ? Access.MASK : 0;
+      if (written === 0 && readBytes === 0) continue;
       if (written === 0 && read & REREAD) {
         const head = this.headFor(w0 + k);
         heap = this.s.heap;
@@ -301,7 +355,7 @@ export class PendingPages extends Pages {
       const e = this.takeInfo();
       const head = this.headFor(w0 + k);
       heap = this.s.heap;
-      this.pendingInfo(heap, x, e, written, heap[sites + k]);
+      this.pendingInfo(heap, x, e, written !== 0 ? written | Access.WRITE : readBytes, heap[sites + k]);
       if (written !== 0) {
         this.releaseList(heap[head]);
         heap[head] = e;
