@@ -20,8 +20,7 @@ function update(view, from, to) {
 }
 
 if (isMainThread) {
-  const { passes, workers } = blockArgs(process.argv);
-  const n = Number(process.argv[2] ?? 100_000);
+  const { n, passes, workers } = blockArgs(process.argv, { n: 100_000, passes: 20, workers: 2 });
   const buffer = new SharedArrayBuffer(SIZE * n);
   const view = new DataView(buffer);
   const passCounts = new Int32Array(new SharedArrayBuffer(4 * workers));

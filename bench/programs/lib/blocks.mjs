@@ -1,11 +1,15 @@
-// The main thread of the block programs of bench/programs/ (dataview-records.mjs, find-index.mjs, max-search.mjs,
-// scale-while.mjs, sum-for-of.mjs): their arguments N, PASSES and WORKERS, and the workers each given a block of the N
-// elements.
+// The main thread of the block programs of bench/programs/ (compare-bytes.mjs, dataview-records.mjs, find-index.mjs,
+// max-search.mjs, scale-while.mjs, sum-for-of.mjs): their arguments N, PASSES and WORKERS, and the workers each given
+// a block of the N elements.
 import { Worker } from 'node:worker_threads';
 
-/** `[N=1000000] [PASSES=20] [WORKERS=2]` of `argv` (process.argv). */
-export function blockArgs(argv) {
-  return { n: Number(argv[2] ?? 1_000_000), passes: Number(argv[3] ?? 20), workers: Number(argv[4] ?? 2) };
+/** `[N] [PASSES] [WORKERS]` of `argv` (process.argv), by default those of `defaults` (1000000, 20 and 2). */
+export function blockArgs(argv, defaults = { n: 1_000_000, passes: 20, workers: 2 }) {
+  return {
+    n: Number(argv[2] ?? defaults.n),
+    passes: Number(argv[3] ?? defaults.passes),
+    workers: Number(argv[4] ?? defaults.workers),
+  };
 }
 
 /**
