@@ -212,6 +212,25 @@ describe('pending pages', () => {
 });
 
 /**
+ * One access `(t, word, mask, flags, site)` on both worlds, `a` (the pending form) and `b` (the per-word form),
+ * stopping on a race or not as `r` draws (`at` names it in messages): the verdicts compared, and the lists of the 8
+ * words of its page whenever `a` keeps them ({@link listOf}: the page not pending).
+ */
+function bothForms(a: ReturnType<typeof world>, b: ReturnType<typeof world>, seed: number, r: () => number) {
+  return (t: number, word: number, mask: number, flags: number, site: number, at: string): void => {
+    const stop = r() < 0.5;
+    const got = verdict(a.checkers[t].access(a.base + word, mask, flags, site, stop));
+    const want = verdict(b.checkers[t].access(b.base + word, mask, flags, site, stop));
+    const what = `seed ${seed}, ${at}: T${t} ${flags & Access.WRITE ? 'writes' : 'reads'} bytes ${mask} of word ${word}`;
+    assert.equal(got, want, what);
+    for (let k = word & ~7; k < (word & ~7) + 8; k++) {
+      const mine = listOf(a, k);
+      if (mine !== undefined) assert.deepEqual(mine, listOf(b, k), `${what}: the list of word ${k}`);
+    }
+  };
+}
+
+/**
  * The list word `word` of world `w` stands for, an Info a string (every word but `NEXT`, its site on the word:
  * `siteAt`), or undefined while its page is neither uniform nor split (pending, patterned, paired: not compared).
  */
@@ -248,17 +267,7 @@ function compareRereads(seed: number, passes: number): number {
   const a = world((s, t) => new Shadow(s, t));
   const b = world((s, t) => new PerWord(s, t));
   let rereads = 0;
-  const both = (t: number, word: number, mask: number, flags: number, site: number, at: string) => {
-    const stop = r() < 0.5;
-    const got = verdict(a.checkers[t].access(a.base + word, mask, flags, site, stop));
-    const want = verdict(b.checkers[t].access(b.base + word, mask, flags, site, stop));
-    const what = `seed ${seed}, ${at}: T${t} ${flags & Access.WRITE ? 'writes' : 'reads'} bytes ${mask} of word ${word}`;
-    assert.equal(got, want, what);
-    for (let k = word & ~7; k < (word & ~7) + 8; k++) {
-      const mine = listOf(a, k);
-      if (mine !== undefined) assert.deepEqual(mine, listOf(b, k), `${what}: the list of word ${k}`);
-    }
-  };
+  const both = bothForms(a, b, seed, r);
   const sync = (t: number) => {
     const kind = r() < 0.5 ? SyncKind.Release : SyncKind.Acquire;
     const lock = packA(Tag.Named, 1 + pick(2));
@@ -396,17 +405,7 @@ function compareElements(seed: number, rounds: number): number {
   const a = world((s, t) => new Shadow(s, t));
   const b = world((s, t) => new PerWord(s, t));
   let partial = 0;
-  const both = (t: number, word: number, mask: number, flags: number, site: number, at: string) => {
-    const stop = r() < 0.5;
-    const got = verdict(a.checkers[t].access(a.base + word, mask, flags, site, stop));
-    const want = verdict(b.checkers[t].access(b.base + word, mask, flags, site, stop));
-    const what = `seed ${seed}, ${at}: T${t} ${flags & Access.WRITE ? 'writes' : 'reads'} bytes ${mask} of word ${word}`;
-    assert.equal(got, want, what);
-    for (let k = word & ~7; k < (word & ~7) + 8; k++) {
-      const mine = listOf(a, k);
-      if (mine !== undefined) assert.deepEqual(mine, listOf(b, k), `${what}: the list of word ${k}`);
-    }
-  };
+  const both = bothForms(a, b, seed, r);
   const run = (t: number, start: number, flags: number, site: number) => {
     for (const w of [a, b])
       for (let x = start; x < start + 8; )
