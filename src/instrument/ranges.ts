@@ -451,12 +451,13 @@ function planOf(rw: Rewriter, loop: Loop, loose: boolean): RangePlan | null {
     // opaque operations run code (`./opaque.ts`): none of those, nor the loop's variable when it is a `var` (its
     // iterations would leave the range the cover check checked), nor member numbers (the code could assign them)
     if (body.opaque.length > 0) {
+      // the header's declaration, or the variable declared before the loop (a reference the analysis knows)
       const init = (node as E.ForStatement).init;
       const variable =
-        init?.type === 'VariableDeclaration'
-          ? (init.declarations[0].id as E.Identifier)
-          : ({ type: 'Identifier', name: h.j } as E.Identifier);
-      if (changeable || closureWritten(rw, loop, variable) || members.list.length > 0) refuse();
+        init?.type === 'VariableDeclaration' ? (init.declarations[0].id as E.Identifier) : h.variable;
+      if (variable === null) refuse();
+      if (changeable || closureWritten(rw, loop, variable as E.Identifier) || members.list.length > 0)
+        refuse();
     }
     for (const name of counters.keys()) ints.add(name); // after the tests of `fixed`: a counter is assigned
     // a covered loop records nothing: any order of reads and writes

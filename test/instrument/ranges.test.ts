@@ -1239,6 +1239,14 @@ const PER_ACCESS: Record<string, string> = {
 describe('range checks: loops that keep per-access checks', () => {
   for (const [name, fn] of Object.entries(PER_ACCESS))
     test(name, () => assert.ok(!spanned(fn), `span in:\n${compile(fn)}`));
+  test('a covered loop over a variable declared before it, with an opaque call: planned unless a closure assigns the variable', () => {
+    const loop = (before: string) =>
+      compile(
+        `function f(a, h, n) { let j; ${before} for (j = 0; j < n; j++) { if (j > 3) continue; a[j] = 1; h(); } }`,
+      );
+    assert.match(loop(''), /__goldilocks\.covered\(/);
+    assert.doesNotMatch(loop('const set = () => { j = 9; };'), /__goldilocks\.covered\(/);
+  });
   test('an inner loop of more than 16 iterations: not unrolled, it takes a range check of its own', () => {
     // the body of the outer loop, without braces: put in a block with its guard
     const code = compile(
