@@ -104,7 +104,7 @@ const LANES_MAX = 1 << 14;
  * Step 2: every Info starting before `cut` starts at `cut`, with its lockset evaluated up to there. Three scans:
  * the distinct starts are collected from every page, evaluated together by bit-parallel passes over the list
  * (`./batch.ts`), then each Info is moved to its start's record. An Info whose start appeared between the scans (a
- * walk cached its lockset meanwhile) is evaluated alone ({@link Shadow.evaluate}). The explicit records seen are
+ * walk cached its lockset meanwhile) is evaluated alone, a pass of one start. The explicit records seen are
  * retained until the end, so none is freed and reused for another lockset while the scans run.
  * @returns the run's cost in cells of list growth that pay for it: max(2 × word table pages scanned, Infos moved).
  */
@@ -126,7 +126,7 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boole
     forEachPage(s, (page) => {
       if (isRecordMark(s.heap[page + MARK])) shadow.splitPage(page); // patterned: a list per word, each its position
       shadow.ownList(page); // a shared list is never written (Shadow.shareList): the page's own copy is
-      moved += movePage(s, shadow, page, cut, starts, live);
+      moved += movePage(s, page, cut, starts, live);
       shadow.compact(page);
     });
     shadow.counts[STAT.eagerInfos] += moved;
@@ -251,12 +251,6 @@ function liveThreads(s: StateViews): number[] | undefined {
   return forked < forks || attached > 1 + forked ? undefined : live;
 }
 
-/** `ls` with only its threads when it holds every thread of `live` (`LaneBatch.prune`), else `ls` itself. */
-function pruned(ls: Set<number>, live: number[] | undefined): Set<number> {
-  if (live === undefined || live.length === 0 || !live.every((t) => ls.has(t))) return ls;
-  return new Set([...ls].filter((k) => k < DATA));
-}
-
 /** The lockset a start begins with: {owner}, or its explicit record's. */
 const initialLockset = (s: StateViews, st: Start): Set<number> =>
   st.id === 0 ? new Set([threadKey(st.owner)]) : locksetOf(s, st.id);
@@ -310,12 +304,12 @@ function forEachCell(
 }
 
 /**
- * Moves the Infos of page `page` (lock held) that start before `cut` to it (pruned as {@link evaluateStarts} prunes).
+ * Moves the Infos of page `page` (lock held) that start before `cut` to it, each with its start's evaluated lockset
+ * ({@link evaluateStarts}).
  * @returns how many.
  */
 function movePage(
   s: StateViews,
-  shadow: Shadow,
   page: number,
   cut: number,
   starts: Map<string, Start>,
@@ -325,14 +319,10 @@ function movePage(
   forEachInfoBefore(s, page, cut, (e, key, pos, id) => {
     let st = starts.get(key);
     if (st === undefined) {
-      // started between the scans: evaluated alone (its record is live: this Info holds it)
-      const ls = id === 0 ? new Set([threadKey(s.heap[e + Info.OWNER])]) : locksetOf(s, id);
-      st = {
-        pos,
-        owner: -1,
-        id: 0,
-        record: storeLockset(s, pruned(shadow.evaluate(ls, pos, cut), live), cut),
-      };
+      // started between the scans: evaluated alone, as the others are (its explicit record retained for the run)
+      st = { pos, owner: id === 0 ? s.heap[e + Info.OWNER] : -1, id, record: 0 };
+      if (id !== 0) retainLockset(s, id);
+      evaluateStarts(s, [st], cut, live);
       starts.set(key, st);
     }
     retainLockset(s, st.record);

@@ -1340,17 +1340,6 @@ export class Shadow extends PendingPages {
     this.counts[STAT.walksCached]++;
   }
 
-  /**
-   * Partially-eager evaluation (§5.4, `./eager.ts`): the lockset `ls` evaluated over the cells at [from, to). The
-   * cells must be live: `to` at most the list's end, `from` not collected.
-   * @returns the evaluated lockset (this checker's, valid until its next walk).
-   */
-  evaluate(ls: Set<number>, from: number, to: number): Set<number> {
-    this.ls.load(ls, -1);
-    this.walk(from, to, -1, -1);
-    return this.ls.keys;
-  }
-
   /** Cells applied by the last {@link walk}. */
   private walked = 0;
   /** Where the last {@link walk} stopped: the list's end, or the position after the cell that added its thread. */
