@@ -35,16 +35,20 @@ const world = (make: (s: StateViews, t: number) => Shadow) => shadowWorld(THREAD
 /** What a check answered, for comparison. */
 const verdict = (c: Conflict | undefined): string => (c === undefined ? 'none' : `T${c.owner}@${c.site}`);
 
+/** The random numbers of `seed` (`r`, and `pick(n)`: an integer below n) and two worlds: the pending form `a`, the per-word form `b`. */
+function twoForms(seed: number) {
+  const r = random(seed);
+  const pick = (n: number): number => Math.floor(r() * n);
+  return { r, pick, a: world((s, t) => new Shadow(s, t)), b: world((s, t) => new PerWord(s, t)) };
+}
+
 /**
  * Runs the random program of `seed` on both checkers, asserting equal verdicts access by access.
  * @returns how many accesses found the page they touched pending afterwards (the form exercised), or with
  * `counted` 'partial', how many accesses of part of a word did.
  */
 function compare(seed: number, ops: number, counted?: 'partial'): number {
-  const r = random(seed);
-  const pick = (n: number): number => Math.floor(r() * n);
-  const a = world((s, t) => new Shadow(s, t));
-  const b = world((s, t) => new PerWord(s, t));
+  const { r, pick, a, b } = twoForms(seed);
   let pending = 0;
   // a thread sweeps a page in a random order for a while, as moldyn's force loop does; or reads its elements (kind 5)
   let order: number[] = [];
@@ -262,10 +266,7 @@ function listOf(w: { s: StateViews; base: number }, word: number): string[] | un
  * earlier epoch (the form exercised).
  */
 function compareRereads(seed: number, passes: number): number {
-  const r = random(seed);
-  const pick = (n: number): number => Math.floor(r() * n);
-  const a = world((s, t) => new Shadow(s, t));
-  const b = world((s, t) => new PerWord(s, t));
+  const { r, pick, a, b } = twoForms(seed);
   let rereads = 0;
   const both = bothForms(a, b, seed, r);
   const sync = (t: number) => {
@@ -400,10 +401,7 @@ describe('pending pages: a thread’s second pass over its own data', () => {
  * @returns how many reads of part of a word found the page pending afterwards (the form exercised).
  */
 function compareElements(seed: number, rounds: number): number {
-  const r = random(seed);
-  const pick = (n: number): number => Math.floor(r() * n);
-  const a = world((s, t) => new Shadow(s, t));
-  const b = world((s, t) => new PerWord(s, t));
+  const { r, pick, a, b } = twoForms(seed);
   let partial = 0;
   const both = bothForms(a, b, seed, r);
   const run = (t: number, start: number, flags: number, site: number) => {
