@@ -11,7 +11,10 @@ import type { JsonReport } from '../../src/report/json.js';
 import { cliAsync, ROOT, tempPath } from '../helpers/helpers.js';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'runtime', 'list-gc.mjs');
-/** The main thread alone over many bit-locked buckets, then two workers (test/fixtures/runtime/list-gc-alone.mjs). */
+/**
+ * The main thread alone over many bit-locked buckets (after a worker's walk and join, with `joined`), then two workers
+ * (test/fixtures/runtime/list-gc-alone.mjs).
+ */
 const ALONE = join(ROOT, 'test', 'fixtures', 'runtime', 'list-gc-alone.mjs');
 const LIMIT = { timeout: 300_000 };
 /**
@@ -89,6 +92,25 @@ describe('the live synchronization event list is collected', () => {
         ['sab+0', 'sab+4'],
       );
       assert.deepEqual(racy(j), racy((await runProgram('fasttrack', [ALONE, n])).report));
+    },
+  );
+
+  test(
+    "goldilocks, after a join: the main thread's Infos hold every live thread and are not evaluated; the races are the peers'",
+    LIMIT,
+    async () => {
+      const args = [ALONE, String(150_000), 'joined'];
+      const { report: j, stdout } = await runProgram('goldilocks', args);
+      assert.match(stdout, /^sums (\d+) \1$/m);
+      assert.equal(j.stats.eagerAlone, 0);
+      assert.ok(j.stats.eagerSaturated >= 1000, `${j.stats.eagerSaturated} starts saturated`);
+      const racy = (r: JsonReport) => [...new Set(r.races.map((x) => x.variable))].sort();
+      // z, w as above, and r (flags[2]): read by the main thread while P runs, written by P after its collections
+      assert.deepEqual(
+        racy(j).map((v) => v.replace(/^sab#\d+/, 'sab')),
+        ['sab+0', 'sab+4', 'sab+8'],
+      );
+      assert.deepEqual(racy(j), racy((await runProgram('fasttrack', args)).report));
     },
   );
 

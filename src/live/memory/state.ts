@@ -151,6 +151,11 @@ export const STATS = [
   'eagerInfos',
   /** Collections run while one thread had ever run: their Infos moved to the cut as its own (`../shadow/eager.ts`). */
   'eagerAlone',
+  /**
+   * Starts (an owner at a position, or an explicit lockset) whose lockset held every thread that can still run, given
+   * those threads' record without a pass over the list (`../shadow/eager.ts` `saturatedStarts`).
+   */
+  'eagerSaturated',
   'walksCached',
   /** The most cells the list held at once (live cells, checked at each new chunk): a maximum, not a sum. */
   'listPeak',

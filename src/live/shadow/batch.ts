@@ -110,13 +110,15 @@ export class LaneBatch {
     const ru = this.rows.get(u);
     const ry = this.rows.get(y);
     if (ru === undefined && ry === undefined) return; // no lane holds either: f(∅) = ∅
-    const a = ru ?? this.row(u);
-    const b = ry ?? this.row(y);
+    // a row no lane holds gets one only when the other's bits flow into it: an acquire of an object no lane holds
+    // (an atomic load of each of thousands of words) neither allocates nor writes a row
+    const a = ru ?? (p & Y_TO_U ? this.row(u) : undefined);
+    const b = ry ?? (p & U_TO_Y ? this.row(y) : undefined);
     for (let w = 0; w < this.used; w++) {
-      const au = a[w];
-      const by = b[w];
-      a[w] = (p & U_TO_U ? au : 0) | (p & Y_TO_U ? by : 0);
-      b[w] = (p & U_TO_Y ? au : 0) | (p & Y_TO_Y ? by : 0);
+      const au = ru === undefined ? 0 : ru[w];
+      const by = ry === undefined ? 0 : ry[w];
+      if (a !== undefined) a[w] = (p & U_TO_U ? au : 0) | (p & Y_TO_U ? by : 0);
+      if (b !== undefined) b[w] = (p & U_TO_Y ? au : 0) | (p & Y_TO_Y ? by : 0);
     }
   }
 

@@ -8,8 +8,9 @@
  * explicitly (`../memory/locksets.ts`). Infos of one start (an owner at a position, or an explicit lockset) share
  * one evaluation and its record; all starts are evaluated together, bit-parallel, in one pass over the cells
  * (`./batch.ts`), and consecutive starts that end with equal locksets share one record; an evaluated lockset that holds
- * every thread that can still access memory keeps only its threads (`LaneBatch.prune`, {@link liveThreads}); while one
- * thread has ever run, the starts are not evaluated but all given {that thread} at the cut ({@link ownStarts}). The next
+ * every thread that can still access memory keeps only its threads (`LaneBatch.prune`, {@link liveThreads}), and a start
+ * that holds them all already is not evaluated but given the record of those threads ({@link saturatedStarts}; while
+ * one thread has ever run, that thread alone). The next
  * collection is due when the list has grown by max(EAGER_MIN, 2 × pages scanned, Infos moved) cells, so the scan
  * costs at most half a page and one Info moved per cell (a page of per-word lists holds up to 8 Infos per thread, and
  * sharedmap's test moved ~240,000 Infos over 21,000 pages each time: collections every 2 × pages took ~40% of its
@@ -46,7 +47,6 @@ import {
 import { LIVE_DETECTORS } from '../options.js';
 import { LaneBatch } from './batch.js';
 import { Info, objectKey, type Shadow, threadKey } from './goldilocks.js';
-import { DATA } from './lockset.js';
 import { isPending, isRecordMark, MARK, PAGE_INTS, PAIRED, tablePages } from './table.js';
 
 /**
@@ -113,20 +113,20 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boole
   /** Starts by key (`owner@pos`, or `#record`). */
   const starts = new Map<string, Start>();
   // after the cut was fixed: every thread forked before it is flagged by now (or the threads are not pruned for)
-  const live = alone ? undefined : liveThreads(s);
+  const live = alone ? [threadKey(shadow.t)] : liveThreads(s);
+  if (alone) shadow.counts[STAT.eagerAlone]++;
   try {
     const pages = forEachPage(s, (page) => {
       const mark = s.heap[page + MARK];
       if (isPending(s.heap, mark) || mark === PAIRED) shadow.splitPage(page); // its pending accesses, its odd list
       collectStarts(s, page, cut, starts);
     });
-    if (alone) ownStarts(s, shadow, starts, cut);
-    else evaluateStarts(s, [...starts.values()], cut, live);
+    evaluateStarts(s, shadow, [...starts.values()], cut, live);
     let moved = 0;
     forEachPage(s, (page) => {
       if (isRecordMark(s.heap[page + MARK])) shadow.splitPage(page); // patterned: a list per word, each its position
       shadow.ownList(page); // a shared list is never written (Shadow.shareList): the page's own copy is
-      moved += movePage(s, page, cut, starts, live);
+      moved += movePage(s, shadow, page, cut, starts, live);
       shadow.compact(page);
     });
     shadow.counts[STAT.eagerInfos] += moved;
@@ -209,28 +209,6 @@ function collectStarts(s: StateViews, page: number, cut: number, starts: Map<str
 }
 
 /**
- * {@link evaluateStarts} while one thread, this one, has ever run (no fork cell, one thread attached: `CTL.forks`,
- * `CTL.threadCount`): every start gets the record of {this thread} at `cut`, as if its Infos' accesses were made
- * there, without a pass over the list. The verdicts stay those of the evaluated locksets, which also hold this
- * thread (an owner stays in its Info's lockset, Figure 5): this thread's own later accesses are decided by program
- * order either way, and every other thread is started after the cut, by a fork (rule 6) of this thread or of a
- * thread it started, which adds it to every lockset that holds its parent — so it is in both locksets before its first
- * access, whatever else the evaluated one holds. This keeps a single-threaded set-up that takes thousands of atomic
- * locks (sharedmap's `map()` over 373,804 buckets, docs/RESULTS.md) from storing, at each collection, locksets of all
- * the locks released since each start.
- */
-function ownStarts(s: StateViews, shadow: Shadow, starts: Map<string, Start>, cut: number): void {
-  shadow.counts[STAT.eagerAlone]++;
-  if (starts.size === 0) return;
-  const record = storeLockset(s, new Set([threadKey(shadow.t)]), cut);
-  for (const st of starts.values()) {
-    retainLockset(s, record);
-    st.record = record;
-  }
-  releaseLockset(s, record); // each start holds one reference, as evaluateStarts leaves it
-}
-
-/**
  * The threads that may still access memory, as thread keys: the main thread (0) and every thread with a fork cell
  * (`FORKED`, `../threads.ts`), but the dead (`DEAD`: joined); every thread started later is forked by one of them.
  * Undefined, and no lockset pruned, when that cannot be told: a fork cell counted (`CTL.forks`) whose thread is not
@@ -260,7 +238,15 @@ const initialLockset = (s: StateViews, st: Start): Set<number> =>
  * in order of position, each applying the cells from its first start to `cut` once for all its lanes; a lockset
  * that holds every thread of `live` keeps only its threads (`LaneBatch.prune`).
  */
-function evaluateStarts(s: StateViews, all: Start[], cut: number, live: number[] | undefined): void {
+function evaluateStarts(
+  s: StateViews,
+  shadow: Shadow,
+  starts: Start[],
+  cut: number,
+  live: number[] | undefined,
+): void {
+  const all = live === undefined ? starts : saturatedStarts(s, shadow, starts, cut, live);
+  if (all.length === 0) return;
   all.sort((a, b) => a.pos - b.pos);
   for (let from = 0; from < all.length; from += LANES_MAX) {
     const lanes = all.slice(from, from + LANES_MAX);
@@ -288,6 +274,39 @@ function evaluateStarts(s: StateViews, all: Start[], cut: number, live: number[]
   }
 }
 
+/**
+ * Gives each start of `all` whose lockset holds every thread of `live` already (saturated: an owner alone, or an
+ * explicit record, ⊇ `live`) the record of `live` at `cut`, without a pass over the list.
+ * @returns the others, to evaluate.
+ *
+ * Exact as {@link LaneBatch.prune} is, and for the same reasons: no rule of Figure 5 removes an element of a lockset
+ * during the stretch, so the evaluated lockset holds `live` too, and a check asks only whether its thread is in the
+ * lockset (PLDI'07 Theorem 1). Every thread that may still check is in `live` or is forked later by one that is,
+ * which adds it to both locksets (rule 6). So a single-threaded set-up that takes thousands of atomic locks
+ * (sharedmap's `map()` over 373,804 buckets, docs/RESULTS.md) does not store, at each collection, locksets of all the
+ * locks released since each start, nor does a thread that alone still runs (its atomic accesses to thousands of words,
+ * after the join of the workers that wrote them).
+ */
+function saturatedStarts(s: StateViews, shadow: Shadow, all: Start[], cut: number, live: number[]): Start[] {
+  const rest: Start[] = [];
+  let record = 0;
+  for (const st of all) {
+    const saturated =
+      st.id === 0
+        ? live.length === 1 && live[0] === threadKey(st.owner)
+        : ((ls) => live.every((t) => ls.has(t)))(locksetOf(s, st.id));
+    if (!saturated) {
+      rest.push(st);
+      continue;
+    }
+    shadow.counts[STAT.eagerSaturated]++;
+    if (record === 0) record = storeLockset(s, new Set(live), cut);
+    else retainLockset(s, record);
+    st.record = record; // each start holds one reference, as a pass leaves it
+  }
+  return rest;
+}
+
 /** Calls `fn` with the position, kind, thread and `a`, `b` words of each cell at list positions [from, to). */
 function forEachCell(
   s: StateViews,
@@ -310,6 +329,7 @@ function forEachCell(
  */
 function movePage(
   s: StateViews,
+  shadow: Shadow,
   page: number,
   cut: number,
   starts: Map<string, Start>,
@@ -322,7 +342,7 @@ function movePage(
       // started between the scans: evaluated alone, as the others are (its explicit record retained for the run)
       st = { pos, owner: id === 0 ? s.heap[e + Info.OWNER] : -1, id, record: 0 };
       if (id !== 0) retainLockset(s, id);
-      evaluateStarts(s, [st], cut, live);
+      evaluateStarts(s, shadow, [st], cut, live);
       starts.set(key, st);
     }
     retainLockset(s, st.record);
