@@ -87,13 +87,24 @@ export function locksetStart(s: StateViews, id: number): number {
   return s.heap[id + START];
 }
 
+/** The shadow heap, refreshed if record `id` lies beyond the thread's view of it. */
+function recordHeap(s: StateViews, id: number): Int32Array {
+  if (id + KEYS > s.heap.length || id + KEYS + 2 * s.heap[id + N] > s.heap.length) s.refresh();
+  return s.heap;
+}
+
+/** Whether record `id` holds every key of `keys` (distinct keys; a few: each is looked for in `keys`). */
+export function locksetHoldsAll(s: StateViews, id: number, keys: readonly number[]): boolean {
+  const heap = recordHeap(s, id);
+  let held = 0;
+  for (let i = id + KEYS, end = i + 2 * heap[id + N]; i < end && held < keys.length; i += 2)
+    if (keys.includes(heap[i] * TWO32 + (heap[i + 1] >>> 0))) held++;
+  return held === keys.length;
+}
+
 /** The keys of record `id` as a new set (a walk's starting lockset). */
 export function locksetOf(s: StateViews, id: number): Set<number> {
-  let heap = s.heap;
-  if (id + KEYS > heap.length || id + KEYS + 2 * heap[id + N] > heap.length) {
-    s.refresh();
-    heap = s.heap;
-  }
+  const heap = recordHeap(s, id);
   const ls = new Set<number>();
   for (let i = id + KEYS, end = i + 2 * heap[id + N]; i < end; i += 2)
     ls.add(heap[i] * TWO32 + (heap[i + 1] >>> 0));

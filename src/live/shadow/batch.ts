@@ -110,8 +110,11 @@ export class LaneBatch {
     const ru = this.rows.get(u);
     const ry = this.rows.get(y);
     if (ru === undefined && ry === undefined) return; // no lane holds either: f(∅) = ∅
-    // a row no lane holds gets one only when the other's bits flow into it: an acquire of an object no lane holds
-    // (an atomic load of each of thousands of words) neither allocates nor writes a row
+    // a row no lane holds gets one only when the other's bits flow into it, and a row the cell keeps while the other
+    // is empty is not rewritten: an acquire of an object no lane holds (an atomic load of each of thousands of words)
+    // neither allocates nor writes a row
+    if (ry === undefined && (p & (U_TO_U | U_TO_Y)) === U_TO_U) return;
+    if (ru === undefined && (p & (Y_TO_Y | Y_TO_U)) === Y_TO_Y) return;
     const a = ru ?? (p & Y_TO_U ? this.row(u) : undefined);
     const b = ry ?? (p & U_TO_Y ? this.row(y) : undefined);
     for (let w = 0; w < this.used; w++) {

@@ -20,7 +20,14 @@
  */
 
 import { SyncKind } from '../../model/sync.js';
-import { locksetOf, locksetStart, releaseLockset, retainLockset, storeLockset } from '../memory/locksets.js';
+import {
+  locksetHoldsAll,
+  locksetOf,
+  locksetStart,
+  releaseLockset,
+  retainLockset,
+  storeLockset,
+} from '../memory/locksets.js';
 import {
   CELL,
   CHUNK_MASK,
@@ -292,9 +299,7 @@ function saturatedStarts(s: StateViews, shadow: Shadow, all: Start[], cut: numbe
   let record = 0;
   for (const st of all) {
     const saturated =
-      st.id === 0
-        ? live.length === 1 && live[0] === threadKey(st.owner)
-        : ((ls) => live.every((t) => ls.has(t)))(locksetOf(s, st.id));
+      st.id === 0 ? live.length === 1 && live[0] === threadKey(st.owner) : locksetHoldsAll(s, st.id, live);
     if (!saturated) {
       rest.push(st);
       continue;
