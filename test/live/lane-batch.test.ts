@@ -152,7 +152,7 @@ describe('LaneBatch: bit-parallel partially-eager evaluation (§5.4)', () => {
     );
   });
 
-  it('shares one Set between consecutive lanes that end equal, and not between lanes that differ', () => {
+  it('shares one array between consecutive lanes that end equal, and not between lanes that differ', () => {
     const batch = new LaneBatch(3);
     batch.enter(0, [0]);
     batch.enter(1, [0]);

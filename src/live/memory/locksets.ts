@@ -28,11 +28,16 @@ const classOf = (n: number): number => {
 };
 
 /**
- * Stores `ls`, evaluated up to list position `start`, with one reference.
+ * Stores `ls` (distinct keys), evaluated up to list position `start`, with one reference.
  * @returns the record's heap index (non-zero). @throws RangeError when the heap is exhausted.
  */
-export function storeLockset(s: StateViews, ls: Set<number>, start: number): number {
-  const k = classOf(ls.size);
+export function storeLockset(
+  s: StateViews,
+  ls: ReadonlySet<number> | readonly number[],
+  start: number,
+): number {
+  const n = 'size' in ls ? ls.size : ls.length;
+  const k = classOf(n);
   let id = 0;
   if (k < LS_CLASSES) {
     lock(s, s.ctl, CTL.lsLock);
@@ -50,7 +55,7 @@ export function storeLockset(s: StateViews, ls: Set<number>, start: number): num
   else if (id + (8 << k) > s.heap.length) s.refresh();
   const heap = s.heap;
   heap[id + START] = start;
-  heap[id + N] = ls.size;
+  heap[id + N] = n;
   let i = id + KEYS;
   for (const key of ls) {
     heap[i++] = Math.floor(key / TWO32);

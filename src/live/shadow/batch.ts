@@ -224,11 +224,13 @@ export class LaneBatch {
   }
 
   /**
-   * @returns each lane's lockset, indexed by lane; a lane holding the same elements as the lane before it gets the
-   * same Set (one object): lanes in order of their start are often equal, and materializing each would cost the sum
-   * of their sizes.
+   * @returns each lane's lockset as an array of distinct keys, indexed by lane; a lane holding the same elements as the
+   * lane before it gets the same array (one object): lanes in order of their start are often equal, and materializing
+   * each would cost the sum of their sizes. Arrays, not Sets: the distinct locksets of one pass can hold millions of
+   * keys in all (lanes after each of thousands of lock releases: one lockset per lock, each holding the locks released
+   * after it), and a Set's add cost most of a collection there.
    */
-  results(): Set<number>[] {
+  results(): number[][] {
     // bit i of `differs` is set when lane i's column differs from lane i − 1's in some row (lane 0: always)
     const differs = new Int32Array(this.words);
     differs[0] = 1;
@@ -240,13 +242,14 @@ export class LaneBatch {
         carry = x >>> 31;
       }
     }
-    const out: Set<number>[] = new Array(this.lanes);
+    const out: number[][] = new Array(this.lanes);
     for (let lane = 0; lane < this.lanes; lane++)
-      out[lane] = differs[lane >>> 5] & (1 << (lane & 31)) ? new Set<number>() : out[lane - 1];
+      out[lane] = differs[lane >>> 5] & (1 << (lane & 31)) ? [] : out[lane - 1];
+    // each row is one element: pushed at most once into each lane's array
     for (const [e, r] of this.rows)
       for (let w = 0; w < this.words; w++)
         for (let bits = r[w] & differs[w]; bits !== 0; bits &= bits - 1)
-          out[(w << 5) + 31 - Math.clz32(bits & -bits)].add(e);
+          out[(w << 5) + 31 - Math.clz32(bits & -bits)].push(e);
     return out;
   }
 }

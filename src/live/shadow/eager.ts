@@ -269,7 +269,7 @@ function evaluateStarts(
     });
     for (; next < lanes.length; next++) batch.enter(next, initialLockset(s, lanes[next]));
     if (live !== undefined) batch.prune(live);
-    let last: Set<number> | undefined;
+    let last: number[] | undefined;
     let record = 0;
     batch.results().forEach((ls, lane) => {
       if (ls === last)
@@ -305,7 +305,7 @@ function saturatedStarts(s: StateViews, shadow: Shadow, all: Start[], cut: numbe
       continue;
     }
     shadow.counts[STAT.eagerSaturated]++;
-    if (record === 0) record = storeLockset(s, new Set(live), cut);
+    if (record === 0) record = storeLockset(s, live, cut);
     else retainLockset(s, record);
     st.record = record; // each start holds one reference, as a pass leaves it
   }
