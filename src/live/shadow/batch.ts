@@ -110,18 +110,17 @@ export class LaneBatch {
     const ru = this.rows.get(u);
     const ry = this.rows.get(y);
     if (ru === undefined && ry === undefined) return; // no lane holds either: f(∅) = ∅
-    // a row no lane holds gets one only when the other's bits flow into it, and a row the cell keeps while the other
-    // is empty is not rewritten: an acquire of an object no lane holds (an atomic load of each of thousands of words)
-    // neither allocates nor writes a row
+    // a row the cell keeps while the other is empty is not rewritten, and no row is made for the empty one: an
+    // acquire of an object no lane holds (an atomic load of each of thousands of words) neither allocates nor writes
     if (ry === undefined && (p & (U_TO_U | U_TO_Y)) === U_TO_U) return;
     if (ru === undefined && (p & (Y_TO_Y | Y_TO_U)) === Y_TO_Y) return;
-    const a = ru ?? (p & Y_TO_U ? this.row(u) : undefined);
-    const b = ry ?? (p & U_TO_Y ? this.row(y) : undefined);
+    const a = ru ?? this.row(u);
+    const b = ry ?? this.row(y);
     for (let w = 0; w < this.used; w++) {
-      const au = ru === undefined ? 0 : ru[w];
-      const by = ry === undefined ? 0 : ry[w];
-      if (a !== undefined) a[w] = (p & U_TO_U ? au : 0) | (p & Y_TO_U ? by : 0);
-      if (b !== undefined) b[w] = (p & U_TO_Y ? au : 0) | (p & Y_TO_Y ? by : 0);
+      const au = a[w];
+      const by = b[w];
+      a[w] = (p & U_TO_U ? au : 0) | (p & Y_TO_U ? by : 0);
+      b[w] = (p & U_TO_Y ? au : 0) | (p & Y_TO_Y ? by : 0);
     }
   }
 
