@@ -16,6 +16,8 @@ const FIXTURE = join(ROOT, 'test', 'fixtures', 'runtime', 'list-gc.mjs');
  * (test/fixtures/runtime/list-gc-alone.mjs).
  */
 const ALONE = join(ROOT, 'test', 'fixtures', 'runtime', 'list-gc-alone.mjs');
+/** Two workers storing one word per item while the main thread waits (test/fixtures/runtime/list-gc-deferred.mjs). */
+const DEFERRED = join(ROOT, 'test', 'fixtures', 'runtime', 'list-gc-deferred.mjs');
 const LIMIT = { timeout: 300_000 };
 /**
  * `EAGER_MIN` of src/live/memory/state.ts: Goldilocks keeps 2 × EAGER_MIN + one chunk (4096) live cells when it
@@ -109,6 +111,28 @@ describe('the live synchronization event list is collected', () => {
       assert.deepEqual(
         racy(j).map((v) => v.replace(/^sab#\d+/, 'sab')),
         ['sab+0', 'sab+4', 'sab+8'],
+      );
+      assert.deepEqual(racy(j), racy((await runProgram('fasttrack', args)).report));
+    },
+  );
+
+  test(
+    "goldilocks: a collection whose records would be quadratic is deferred; the race across it is the peers'",
+    LIMIT,
+    async () => {
+      const args = [DEFERRED, String(150_000)];
+      const { report: j, stdout } = await runProgram('goldilocks', args);
+      assert.match(stdout, /^sum 599994/m);
+      // every collection deferred (the workers' records quadratic; the main thread's loads after the joins do not
+      // double the list again): none reclaimed a cell
+      assert.ok(j.stats.eagerDeferred >= 1, `${j.stats.eagerDeferred} collections deferred`);
+      assert.equal(j.stats.eagerDeferred, j.stats.eagerRuns);
+      assert.equal(j.stats.cellsCollected, 0);
+      const racy = (r: JsonReport) => [...new Set(r.races.map((x) => x.variable))].sort();
+      // the last item's word (byte 4 × 149,999), read by the main thread before a worker stored it
+      assert.deepEqual(
+        racy(j).map((v) => v.replace(/^sab#\d+/, 'sab')),
+        ['sab+599996'],
       );
       assert.deepEqual(racy(j), racy((await runProgram('fasttrack', args)).report));
     },

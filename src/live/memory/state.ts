@@ -125,10 +125,10 @@ export const CTL = {
    * Deduplication of reports: `dedupSize` hashes of location pairs (open addressing, 0 = empty), then per slot
    * its count, its record's string id, then the slots in order of first report (`../races.ts`).
    */
-  dedup: 96,
+  dedup: 104,
   dedupSize: 1024,
   /** Int32 words of the control block. */
-  size: 96 + 4 * 1024,
+  size: 104 + 4 * 1024,
 } as const;
 
 /**
@@ -156,6 +156,8 @@ export const STATS = [
    * those threads' record without a pass over the list (`../shadow/eager.ts` `saturatedStarts`).
    */
   'eagerSaturated',
+  /** Collections deferred: their records would have taken more than the cells they freed (`../shadow/eager.ts`). */
+  'eagerDeferred',
   'walksCached',
   /** The most cells the list held at once (live cells, checked at each new chunk): a maximum, not a sum. */
   'listPeak',

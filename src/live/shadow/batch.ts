@@ -30,6 +30,13 @@ const Y_TO_U = 4;
 const Y_TO_Y = 8;
 const IDENTITY = U_TO_U | Y_TO_Y;
 
+/** The number of bits set in the 32-bit integer `x` (SWAR). */
+function bitCount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
 /** Lanes evaluated together: one row of an element is `lanes / 32` Int32 words. */
 export class LaneBatch {
   private readonly words: number;
@@ -222,15 +229,16 @@ export class LaneBatch {
     for (const [e, r] of this.rows) if (e >= DATA) for (let w = 0; w < this.words; w++) r[w] &= ~all[w];
   }
 
+  /** Int32 words the rows take: elements × lanes / 32 (each element a row, `./eager.ts` bounds it). */
+  get matrixWords(): number {
+    return this.rows.size * this.words;
+  }
+
   /**
-   * @returns each lane's lockset as an array of distinct keys, indexed by lane; a lane holding the same elements as the
-   * lane before it gets the same array (one object): lanes in order of their start are often equal, and materializing
-   * each would cost the sum of their sizes. Arrays, not Sets: the distinct locksets of one pass can hold millions of
-   * keys in all (lanes after each of thousands of lock releases: one lockset per lock, each holding the locks released
-   * after it), and a Set's add cost most of a collection there.
+   * Bit i set when lane i's column differs from lane i − 1's in some row (lane 0: always): the lanes
+   * {@link results} materializes.
    */
-  results(): number[][] {
-    // bit i of `differs` is set when lane i's column differs from lane i − 1's in some row (lane 0: always)
+  private differs(): Int32Array {
     const differs = new Int32Array(this.words);
     differs[0] = 1;
     for (const r of this.rows.values()) {
@@ -241,6 +249,26 @@ export class LaneBatch {
         carry = x >>> 31;
       }
     }
+    return differs;
+  }
+
+  /** The number of keys {@link results} would materialize: the sizes of its distinct arrays, summed. */
+  keyCount(): number {
+    const differs = this.differs();
+    let n = 0;
+    for (const r of this.rows.values()) for (let w = 0; w < this.words; w++) n += bitCount(r[w] & differs[w]);
+    return n;
+  }
+
+  /**
+   * @returns each lane's lockset as an array of distinct keys, indexed by lane; a lane holding the same elements as the
+   * lane before it gets the same array (one object): lanes in order of their start are often equal, and materializing
+   * each would cost the sum of their sizes. Arrays, not Sets: the distinct locksets of one pass can hold millions of
+   * keys in all (lanes after each of thousands of lock releases: one lockset per lock, each holding the locks released
+   * after it), and a Set's add cost most of a collection there.
+   */
+  results(): number[][] {
+    const differs = this.differs();
     const out: number[][] = new Array(this.lanes);
     for (let lane = 0; lane < this.lanes; lane++)
       out[lane] = differs[lane >>> 5] & (1 << (lane & 31)) ? [] : out[lane - 1];

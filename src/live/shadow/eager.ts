@@ -14,7 +14,8 @@
  * collection is due when the list has grown by max(EAGER_MIN, 2 × pages scanned, Infos moved) cells, so the scan
  * costs at most half a page and one Info moved per cell (a page of per-word lists holds up to 8 Infos per thread, and
  * sharedmap's test moved ~240,000 Infos over 21,000 pages each time: collections every 2 × pages took ~40% of its
- * workers' time).
+ * workers' time). A collection whose pass or records would pass its {@link Budget} is deferred until the list has
+ * doubled ({@link partiallyEager}).
  * The online peers, which never walk the list, collect up to the chunk of the list's end every
  * {@link PEER_STRETCH} cells.
  */
@@ -67,10 +68,12 @@ export function collectList(s: StateViews, shadow: Shadow): void {
     const walks = LIVE_DETECTORS[s.state.settings.detector] === 'goldilocks';
     let end: number;
     let cut: number;
+    let base: number;
     let alone: boolean;
     lock(s, s.ctl, CTL.listLock);
     try {
       end = s.ctl[CTL.listEnd];
+      base = s.ctl[CTL.listBase];
       if (end < s.ctl[CTL.gcAt]) return; // collected by the thread before
       cut = (walks ? end - EAGER_MIN : end) & ~CHUNK_MASK;
       if (walks) advancePositions(s, cut);
@@ -79,9 +82,15 @@ export function collectList(s: StateViews, shadow: Shadow): void {
     } finally {
       unlock(s.ctl, CTL.listLock);
     }
-    const scanned = walks ? partiallyEager(s, shadow, cut, alone) : 0;
+    const scanned = walks ? partiallyEager(s, shadow, cut, alone, cut - base) : 0;
     lock(s, s.ctl, CTL.listLock);
     try {
+      if (scanned === undefined) {
+        // deferred: nothing reclaimed, tried again once the list has doubled
+        shadow.counts[STAT.eagerDeferred]++;
+        s.ctl[CTL.gcAt] = end + Math.max(EAGER_MIN, end - base);
+        return;
+      }
       shadow.counts[STAT.cellsCollected] += reclaim(s, cut);
       s.ctl[CTL.gcAt] = end + (walks ? Math.max(EAGER_MIN, scanned) : PEER_STRETCH);
     } finally {
@@ -106,6 +115,23 @@ interface Start {
 
 /** Lanes of one bit-parallel pass (`./batch.ts`): a row of an element is LANES_MAX / 32 Int32 words. */
 const LANES_MAX = 1 << 14;
+/** Int32 words a pass's rows may take (128 MiB) before the collection is deferred (`LaneBatch.matrixWords`). */
+const MATRIX_WORDS_MAX = 1 << 25;
+/**
+ * Keys the records of one collection may hold in all, for `freed` cells collected: 8 per cell (a key takes 8 bytes of
+ * the shadow heap, a cell 16) and 2^20 more.
+ */
+const keysAllowed = (freed: number): number => 8 * freed + (1 << 20);
+
+/**
+ * What the passes of one collection may still use ({@link evaluateStarts}): past it, the collection is deferred, for
+ * its records would take more than the cells they free. Lanes that each hold the objects released after them
+ * (thousands of Atomics.store to distinct words while the main thread waits: no lane holds every thread, none is
+ * pruned) make records quadratic in the releases between two collections.
+ */
+interface Budget {
+  keys: number;
+}
 
 /**
  * Step 2: every Info starting before `cut` starts at `cut`, with its lockset evaluated up to there. Three scans:
@@ -113,9 +139,20 @@ const LANES_MAX = 1 << 14;
  * (`./batch.ts`), then each Info is moved to its start's record. An Info whose start appeared between the scans (a
  * walk cached its lockset meanwhile) is evaluated alone, a pass of one start. The explicit records seen are
  * retained until the end, so none is freed and reused for another lockset while the scans run.
- * @returns the run's cost in cells of list growth that pay for it: max(2 × word table pages scanned, Infos moved).
+ *
+ * Deferred, no Info moved, when the passes would pass a {@link Budget} for the `freed` cells: the Infos keep their
+ * starts and the cells stay, as if no collection had been due (the list of a lazy evaluation: 16 bytes per cell, and
+ * longer walks), and every thread's position raised to `cut` stays valid (`../memory/sync-list.ts` step 1).
+ * @returns the run's cost in cells of list growth that pay for it: max(2 × word table pages scanned, Infos moved);
+ * undefined when deferred.
  */
-function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boolean): number {
+function partiallyEager(
+  s: StateViews,
+  shadow: Shadow,
+  cut: number,
+  alone: boolean,
+  freed: number,
+): number | undefined {
   shadow.counts[STAT.eagerRuns]++;
   /** Starts by key (`owner@pos`, or `#record`). */
   const starts = new Map<string, Start>();
@@ -128,7 +165,8 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boole
       if (isPending(s.heap, mark) || mark === PAIRED) shadow.splitPage(page); // its pending accesses, its odd list
       collectStarts(s, page, cut, starts);
     });
-    evaluateStarts(s, shadow, [...starts.values()], cut, live);
+    if (!evaluateStarts(s, shadow, [...starts.values()], cut, live, { keys: keysAllowed(freed) }))
+      return undefined;
     let moved = 0;
     forEachPage(s, (page) => {
       if (isRecordMark(s.heap[page + MARK])) shadow.splitPage(page); // patterned: a list per word, each its position
@@ -244,6 +282,8 @@ const initialLockset = (s: StateViews, st: Start): Set<number> =>
  * Evaluates `all` up to `cut` (each its record, with one reference), in passes of at most {@link LANES_MAX} starts
  * in order of position, each applying the cells from its first start to `cut` once for all its lanes; a lockset
  * that holds every thread of `live` keeps only its threads (`LaneBatch.prune`).
+ * @returns false, and stops, when a pass's rows would pass {@link MATRIX_WORDS_MAX} words or its records the keys
+ * left in `budget` (then some starts have records, the others none); true without a budget.
  */
 function evaluateStarts(
   s: StateViews,
@@ -251,24 +291,29 @@ function evaluateStarts(
   starts: Start[],
   cut: number,
   live: number[] | undefined,
-): void {
+  budget: Budget = { keys: Number.POSITIVE_INFINITY },
+): boolean {
   const all = live === undefined ? starts : saturatedStarts(s, shadow, starts, cut, live);
-  if (all.length === 0) return;
   all.sort((a, b) => a.pos - b.pos);
   for (let from = 0; from < all.length; from += LANES_MAX) {
     const lanes = all.slice(from, from + LANES_MAX);
     const batch = new LaneBatch(lanes.length);
     let next = 0;
-    forEachCell(s, lanes[0].pos, cut, (p, kind, u, a, b) => {
+    const passed = forEachCell(s, lanes[0].pos, cut, (p, kind, u, a, b) => {
       for (; next < lanes.length && lanes[next].pos === p; next++)
         batch.enter(next, initialLockset(s, lanes[next]));
       if (kind === SyncKind.Commit) {
         if (a + b > s.heap.length) s.refresh();
         batch.applyCommit(threadKey(u), s.heap, a, a + b);
       } else batch.apply(kind, threadKey(u), objectKey(a, b));
+      return batch.matrixWords <= MATRIX_WORDS_MAX;
     });
+    if (!passed) return false;
     for (; next < lanes.length; next++) batch.enter(next, initialLockset(s, lanes[next]));
     if (live !== undefined) batch.prune(live);
+    const keys = batch.keyCount();
+    if (keys > budget.keys) return false;
+    budget.keys -= keys;
     let last: number[] | undefined;
     let record = 0;
     batch.results().forEach((ls, lane) => {
@@ -279,6 +324,7 @@ function evaluateStarts(
       lanes[lane].record = record;
     });
   }
+  return true;
 }
 
 /**
@@ -312,19 +358,23 @@ function saturatedStarts(s: StateViews, shadow: Shadow, all: Start[], cut: numbe
   return rest;
 }
 
-/** Calls `fn` with the position, kind, thread and `a`, `b` words of each cell at list positions [from, to). */
+/**
+ * Calls `fn` with the position, kind, thread and `a`, `b` words of each cell at list positions [from, to), until it
+ * returns false. @returns whether every cell was given.
+ */
 function forEachCell(
   s: StateViews,
   from: number,
   to: number,
-  fn: (p: number, kind: number, u: number, a: number, b: number) => void,
-): void {
+  fn: (p: number, kind: number, u: number, a: number, b: number) => boolean,
+): boolean {
   mapCells(s, from, to);
   const list = s.list;
   for (let p = from; p < to; p++) {
     const c = s.chunks[p >> CHUNK_SHIFT] + (p & CHUNK_MASK) * CELL;
-    fn(p, list[c], list[c + 1], list[c + 2], list[c + 3]);
+    if (!fn(p, list[c], list[c + 1], list[c + 2], list[c + 3])) return false;
   }
+  return true;
 }
 
 /**

@@ -1376,6 +1376,11 @@ export class Shadow extends PendingPages {
    */
   private walk(from: number, end: number, other: number, owner: number, ls = this.ls): boolean {
     const s = this.s;
+    // the collection's invariant (`../memory/sync-list.ts`): no walk reads a collected cell
+    if (from < s.ctl[CTL.listBase])
+      throw new Error(
+        `goldilocks: internal: a walk from list position ${from}, collected up to ${s.ctl[CTL.listBase]}`,
+      );
     mapCells(s, from, end);
     const list = s.list;
     const chunks = s.chunks;
