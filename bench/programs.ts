@@ -11,7 +11,10 @@
  * `goldilocks@base` (git revision REV's build, bench/revision.ts).
  * A program must print the same under the runtime as under plain node (else the run stops with an error). Prints per
  * program and mode the median wall seconds of the whole process (start-up included), its range, the median
- * processor seconds (user + system: less noisy on a loaded host) and both as ratios to plain. A timing benchmark: run
+ * processor seconds (user + system: less noisy on a loaded host) and both as ratios to plain. A mode whose runs fail
+ * (exit status not 0: a build that runs out of memory, say) is shown failed, with its status and wall seconds, its
+ * stderr's end printed; the benchmark goes on and, when a mode other than `goldilocks@base` failed, exits with 1 at the
+ * end. A timing benchmark: run
  * it on a quiet machine. Every mode runs without the host's `NODE_EXTRA_CA_CERTS` unless `--keep-extra-ca-certs`
  * (bench/timing.ts `timedEnv`: Node parses the certificates it names as each process starts).
  */
@@ -68,19 +71,23 @@ const lines = [
   '| program | mode | wall s (median) | min–max s | CPU s (median) | wall ÷ plain | CPU ÷ plain |',
   '|---|---|---:|---:|---:|---:|---:|',
 ];
+/** Failed modes other than the base's (the exit status of this benchmark). */
+let failures = 0;
 for (const program of programs) {
   const runs = new Map<string, Run[]>(modes.map((m) => [m.name, []]));
   for (let r = 0; r < repeat; r++)
     for (const i of rotation(modes.length, r)) {
       const m = modes[i];
-      const run = timed(process.execPath, m.args(program), undefined, env);
+      const run = timed(process.execPath, m.args(program), () => true, env);
       runs.get(m.name)?.push(run);
-      process.stderr.write(`${path.basename(program[0])} ${m.name}: ${run.seconds.toFixed(2)} s\n`);
+      const outcome =
+        run.status === 0 ? '' : ` (failed: exit ${run.status ?? run.signal})\n${run.stderrTail}`;
+      process.stderr.write(`${path.basename(program[0])} ${m.name}: ${run.seconds.toFixed(2)} s${outcome}\n`);
     }
   const plainOut = runs.get('plain')?.[0].stdout;
   for (const m of modes)
     for (const run of runs.get(m.name) ?? [])
-      if (run.stdout !== plainOut)
+      if (run.status === 0 && run.stdout !== plainOut)
         throw new Error(
           `${program.join(' ')}: ${m.name} printed\n${run.stdout}\nplain node printed\n${plainOut}`,
         );
@@ -88,6 +95,16 @@ for (const program of programs) {
   const plainCpu = median((runs.get('plain') ?? []).map((x) => x.cpuSeconds));
   for (const m of modes) {
     const rs = runs.get(m.name) ?? [];
+    const failed = rs.filter((x) => x.status !== 0);
+    if (failed.length > 0) {
+      if (m.name !== 'goldilocks@base') failures++;
+      const statuses = [...new Set(failed.map((x) => x.status ?? x.signal))].join(', ');
+      lines.push(
+        `| ${[path.relative(ROOT, program[0]), ...program.slice(1)].join(' ')} | ${m.name} | failed (exit ` +
+          `${statuses}) in ${failed.length} of ${rs.length} runs, after ${median(failed.map((x) => x.seconds)).toFixed(2)} s (median) | | | | |`,
+      );
+      continue;
+    }
     const wall = median(rs.map((x) => x.seconds));
     const cpu = median(rs.map((x) => x.cpuSeconds));
     const walls = rs.map((x) => x.seconds);
@@ -101,3 +118,4 @@ for (const program of programs) {
 const note = timedEnvNote(keepCaCerts);
 if (note !== undefined) lines.push('', note);
 process.stdout.write(`${lines.join('\n')}\n`);
+if (failures > 0) process.exitCode = 1;

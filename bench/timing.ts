@@ -22,6 +22,11 @@ export interface Run {
   /** Peak resident set, MiB (NaN without /usr/bin/time). */
   rssMiB: number;
   stdout: string;
+  /** The exit status (null when a signal ended it: see `signal`), for a caller whose `ok` accepts a failure. */
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  /** The end of its stderr (500 characters). */
+  stderrTail: string;
 }
 
 /**
@@ -83,7 +88,15 @@ export function timed(
     cpuSeconds = Number(user) + Number(sys);
     rmSync(tmp, { force: true });
   }
-  return { seconds, cpuSeconds, rssMiB, stdout: r.stdout };
+  return {
+    seconds,
+    cpuSeconds,
+    rssMiB,
+    stdout: r.stdout,
+    status: r.status,
+    signal: r.signal,
+    stderrTail: r.stderr.slice(-500),
+  };
 }
 
 /**
