@@ -115,8 +115,8 @@ interface Start {
 
 /** Lanes of one bit-parallel pass (`./batch.ts`): a row of an element is LANES_MAX / 32 Int32 words. */
 const LANES_MAX = 1 << 14;
-/** Int32 words a pass's rows may take (128 MiB) before the collection is deferred (`LaneBatch.matrixWords`). */
-const MATRIX_WORDS_MAX = 1 << 25;
+/** Int32 words a pass's rows may take (32 MiB) before the collection is deferred (`LaneBatch.matrixWords`). */
+const MATRIX_WORDS_MAX = 1 << 23;
 /**
  * Keys the records of one collection may hold in all, for `freed` cells collected: 8 per cell (a key takes 8 bytes of
  * the shadow heap, a cell 16) and 2^20 more.
