@@ -154,8 +154,8 @@ function partiallyEager(
   freed: number,
 ): number | undefined {
   shadow.counts[STAT.eagerRuns]++;
-  /** Starts by key (`owner@pos`, or `#record`). */
-  const starts = new Map<string, Start>();
+  /** Starts by key ({@link startKey}). */
+  const starts = new Map<number, Start>();
   // after the cut was fixed: every thread forked before it is flagged by now (or the threads are not pruned for)
   const live = alone ? [threadKey(shadow.t)] : liveThreads(s);
   if (alone) shadow.counts[STAT.eagerAlone]++;
@@ -207,12 +207,18 @@ function forEachPage(s: StateViews, fn: (page: number) => void): number {
   return pages;
 }
 
+/**
+ * The key of a start in a collection's map: an owner at a list position (≥ 0: positions are Int32), or an explicit
+ * lockset record `id` (its negation).
+ */
+const startKey = (owner: number, pos: number, id: number): number => (id === 0 ? owner * 2 ** 31 + pos : -id);
+
 /** Calls `fn(e, key)` for each Info of page `page` (lock held) that starts before `cut`, `key` naming its start. */
 function forEachInfoBefore(
   s: StateViews,
   page: number,
   cut: number,
-  fn: (e: number, key: string, pos: number, id: number) => void,
+  fn: (e: number, key: number, pos: number, id: number) => void,
 ): void {
   const heads = s.heap[page + MARK]; // > 0: the heads of words 1–7 (`./table.ts`); else the first word's list only
   if (heads + 8 > s.heap.length) s.refresh();
@@ -223,7 +229,7 @@ function forEachInfoBefore(
       const heap = s.heap;
       const id = heap[e + Info.LS];
       const pos = id === 0 ? heap[e + Info.POS] : locksetStart(s, id);
-      if (pos < cut) fn(e, id === 0 ? `${heap[e + Info.OWNER]}@${pos}` : `#${id}`, pos, id);
+      if (pos < cut) fn(e, startKey(heap[e + Info.OWNER], pos, id), pos, id);
       e = s.heap[e + Info.NEXT];
     }
   }
@@ -233,8 +239,8 @@ function forEachInfoBefore(
  * Adds the starts of page `page`'s Infos before `cut` to `starts`, retaining each explicit record once; of a
  * patterned page (`Pages.pattern` of `./pages.ts`), its first word's Infos and its last Info at each other word's position.
  */
-function collectStarts(s: StateViews, page: number, cut: number, starts: Map<string, Start>): void {
-  const add = (e: number, key: string, pos: number, id: number): void => {
+function collectStarts(s: StateViews, page: number, cut: number, starts: Map<number, Start>): void {
+  const add = (e: number, key: number, pos: number, id: number): void => {
     if (starts.has(key)) return;
     if (id !== 0) retainLockset(s, id);
     starts.set(key, { pos, owner: id === 0 ? s.heap[e + Info.OWNER] : -1, id, record: 0 });
@@ -249,7 +255,7 @@ function collectStarts(s: StateViews, page: number, cut: number, starts: Map<str
   if (heap[last + Info.LS] !== 0) return; // its start, the explicit lockset's, is the first word's
   for (let w = 1; w < 8; w++) {
     const pos = heap[positions + w] - 1;
-    if (pos >= 0 && pos < cut) add(last, `${heap[last + Info.OWNER]}@${pos}`, pos, 0);
+    if (pos >= 0 && pos < cut) add(last, startKey(heap[last + Info.OWNER], pos, 0), pos, 0);
   }
 }
 
@@ -387,7 +393,7 @@ function movePage(
   shadow: Shadow,
   page: number,
   cut: number,
-  starts: Map<string, Start>,
+  starts: Map<number, Start>,
   live: number[] | undefined,
 ): number {
   let moved = 0;
