@@ -115,13 +115,11 @@ interface Start {
 
 /** Lanes of one bit-parallel pass (`./batch.ts`): a row of an element is LANES_MAX / 32 Int32 words. */
 const LANES_MAX = 1 << 14;
-/** Int32 words a pass's rows may take (32 MiB) before the collection is deferred (`LaneBatch.matrixWords`). */
-const MATRIX_WORDS_MAX = 1 << 23;
 /**
- * Keys the records of one collection may hold in all, for `freed` cells collected: 8 per cell (a key takes 8 bytes of
- * the shadow heap, a cell 16) and 2^20 more.
+ * Cells the list may keep (64 MiB) while collections are deferred: past them a collection runs whatever its records
+ * take, as the collections before deferral did (the list's storage is bounded: `LIST_MAX` of `../memory/state.ts`).
  */
-const keysAllowed = (freed: number): number => 8 * freed + (1 << 20);
+const DEFERRED_CELLS_MAX = 1 << 22;
 
 /**
  * What the passes of one collection may still use ({@link evaluateStarts}): past it, the collection is deferred, for
@@ -130,8 +128,19 @@ const keysAllowed = (freed: number): number => 8 * freed + (1 << 20);
  * pruned) make records quadratic in the releases between two collections.
  */
 interface Budget {
+  /** Keys the records may still hold in all. */
   keys: number;
+  /** Int32 words a pass's rows may take (`LaneBatch.matrixWords`). */
+  matrixWords: number;
 }
+
+/**
+ * The budget of a collection that frees `freed` cells: 8 keys per cell (a key takes 8 bytes of the shadow heap, a cell
+ * 16) and 2^20 more, and 32 MiB of rows; none once the list keeps {@link DEFERRED_CELLS_MAX} cells.
+ */
+const budgetOf = (freed: number): Budget =>
+  freed >= DEFERRED_CELLS_MAX ? unbounded() : { keys: 8 * freed + (1 << 20), matrixWords: 1 << 23 };
+const unbounded = (): Budget => ({ keys: Number.POSITIVE_INFINITY, matrixWords: Number.POSITIVE_INFINITY });
 
 /**
  * Step 2: every Info starting before `cut` starts at `cut`, with its lockset evaluated up to there. Three scans:
@@ -165,8 +174,7 @@ function partiallyEager(
       if (isPending(s.heap, mark) || mark === PAIRED) shadow.splitPage(page); // its pending accesses, its odd list
       collectStarts(s, page, cut, starts);
     });
-    if (!evaluateStarts(s, shadow, [...starts.values()], cut, live, { keys: keysAllowed(freed) }))
-      return undefined;
+    if (!evaluateStarts(s, shadow, [...starts.values()], cut, live, budgetOf(freed))) return undefined;
     let moved = 0;
     forEachPage(s, (page) => {
       if (isRecordMark(s.heap[page + MARK])) shadow.splitPage(page); // patterned: a list per word, each its position
@@ -288,8 +296,8 @@ const initialLockset = (s: StateViews, st: Start): Set<number> =>
  * Evaluates `all` up to `cut` (each its record, with one reference), in passes of at most {@link LANES_MAX} starts
  * in order of position, each applying the cells from its first start to `cut` once for all its lanes; a lockset
  * that holds every thread of `live` keeps only its threads (`LaneBatch.prune`).
- * @returns false, and stops, when a pass's rows would pass {@link MATRIX_WORDS_MAX} words or its records the keys
- * left in `budget` (then some starts have records, the others none); true without a budget.
+ * @returns false, and stops, when a pass's rows or its records would pass `budget` (its keys left are counted down;
+ * then some starts have records, the others none); true without a budget.
  */
 function evaluateStarts(
   s: StateViews,
@@ -297,7 +305,7 @@ function evaluateStarts(
   starts: Start[],
   cut: number,
   live: number[] | undefined,
-  budget: Budget = { keys: Number.POSITIVE_INFINITY },
+  budget: Budget = unbounded(),
 ): boolean {
   const all = live === undefined ? starts : saturatedStarts(s, shadow, starts, cut, live);
   all.sort((a, b) => a.pos - b.pos);
@@ -312,7 +320,7 @@ function evaluateStarts(
         if (a + b > s.heap.length) s.refresh();
         batch.applyCommit(threadKey(u), s.heap, a, a + b);
       } else batch.apply(kind, threadKey(u), objectKey(a, b));
-      return batch.matrixWords <= MATRIX_WORDS_MAX;
+      return batch.matrixWords <= budget.matrixWords;
     });
     if (!passed) return false;
     for (; next < lanes.length; next++) batch.enter(next, initialLockset(s, lanes[next]));
