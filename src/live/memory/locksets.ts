@@ -3,9 +3,12 @@
  * to a list position, kept in the shadow heap for the Infos that start from them (`../shadow/goldilocks.ts`: an
  * Info's lockset word, 0 = the implicit {owner} at the Info's `pos`).
  *
- * A record: [`refs`, `start` (the list position it is evaluated up to), `n`, `next` (free-list link), then the n
- * keys as (high, low) Int32 pairs] — a key is a thread id or an object key `a * 2^32 + (b >>> 0)`, exact in a
- * double. Records are immutable once made; `refs` counts the Infos that point to it (atomically: an Info is
+ * A record: [`refs`, `start` (the list position it is evaluated up to), `n`, `next` (free-list link), `base`, `owner`,
+ * then the n keys as (high, low) Int32 pairs] — a key is a thread id or an object key `a * 2^32 + (b >>> 0)`, exact
+ * in a double. A *view* (`base` ≠ 0) holds no keys: its lockset is the first n keys of record `base`, which it
+ * retains, and its start is the base's; the locksets a collection evaluates for the starts of one owner are nested,
+ * so it stores them as views of one record (`../shadow/chains.ts`), whose `owner` says whose (-1: no chain's).
+ * Records are immutable once made; `refs` counts the Infos that point to it (atomically: an Info is
  * retained and released under its word's check lock, and two Infos of one record may be on different pages).
  * The last release frees the record to the free list of its size class (8 << k words), under `CTL.lsLock`; a
  * record is allocated from there or from the heap. Not hash-consed: one evaluation shares its record among the
@@ -17,7 +20,9 @@ const REFS = 0;
 const START = 1;
 const N = 2;
 const NEXT = 3;
-const KEYS = 4;
+const BASE = 4;
+const OWNER = 5;
+const KEYS = 6;
 const TWO32 = 2 ** 32;
 
 /** The size class of a record of `n` keys (a record past the largest class is never freed). */
@@ -27,17 +32,8 @@ const classOf = (n: number): number => {
   return k;
 };
 
-/**
- * Stores `ls` (distinct keys), evaluated up to list position `start`, with one reference.
- * @returns the record's heap index (non-zero). @throws RangeError when the heap is exhausted.
- */
-export function storeLockset(
-  s: StateViews,
-  ls: ReadonlySet<number> | readonly number[],
-  start: number,
-): number {
-  const n = 'size' in ls ? ls.size : ls.length;
-  const k = classOf(n);
+/** A free record of size class `k` (8 << k words), or a new one from the heap; its fields are the caller's to set. */
+function allocRecord(s: StateViews, k: number): number {
   let id = 0;
   if (k < LS_CLASSES) {
     lock(s, s.ctl, CTL.lsLock);
@@ -53,14 +49,48 @@ export function storeLockset(
   }
   if (id === 0) id = allocHeap(s, 8 << k);
   else if (id + (8 << k) > s.heap.length) s.refresh();
+  return id;
+}
+
+/**
+ * Stores `ls` (distinct keys), evaluated up to list position `start`, with one reference; `owner` names the chain whose
+ * lanes will be views of it (`../shadow/chains.ts`), -1 for none.
+ * @returns the record's heap index (non-zero). @throws RangeError when the heap is exhausted.
+ */
+export function storeLockset(
+  s: StateViews,
+  ls: ReadonlySet<number> | readonly number[],
+  start: number,
+  owner = -1,
+): number {
+  const n = 'size' in ls ? ls.size : ls.length;
+  const id = allocRecord(s, classOf(n));
   const heap = s.heap;
   heap[id + START] = start;
   heap[id + N] = n;
+  heap[id + BASE] = 0;
+  heap[id + OWNER] = owner;
   let i = id + KEYS;
   for (const key of ls) {
     heap[i++] = Math.floor(key / TWO32);
     heap[i++] = (key % TWO32) | 0;
   }
+  rawAtomics.store(heap, id + REFS, 1);
+  return id;
+}
+
+/**
+ * Stores a view of the first `n` keys of record `base` (not a view itself), with one reference; it retains `base`.
+ * @returns the view's heap index. @throws RangeError when the heap is exhausted.
+ */
+export function storeView(s: StateViews, base: number, n: number): number {
+  retainLockset(s, base);
+  const id = allocRecord(s, 0);
+  const heap = s.heap;
+  heap[id + START] = heap[base + START];
+  heap[id + N] = n;
+  heap[id + BASE] = base;
+  heap[id + OWNER] = heap[base + OWNER];
   rawAtomics.store(heap, id + REFS, 1);
   return id;
 }
@@ -71,19 +101,22 @@ export function retainLockset(s: StateViews, id: number): void {
   rawAtomics.add(s.heap, id + REFS, 1);
 }
 
-/** One Info less points to record `id`; the last frees it. */
+/** One Info less points to record `id`; the last frees it (and releases a view's base). */
 export function releaseLockset(s: StateViews, id: number): void {
   if (id + KEYS > s.heap.length) s.refresh();
   if (rawAtomics.sub(s.heap, id + REFS, 1) !== 1) return;
-  const k = classOf(s.heap[id + N]);
-  if (k >= LS_CLASSES) return;
-  lock(s, s.ctl, CTL.lsLock);
-  try {
-    s.heap[id + NEXT] = s.ctl[CTL.lsFree + k];
-    s.ctl[CTL.lsFree + k] = id;
-  } finally {
-    unlock(s.ctl, CTL.lsLock);
+  const base = s.heap[id + BASE];
+  const k = base !== 0 ? 0 : classOf(s.heap[id + N]);
+  if (k < LS_CLASSES) {
+    lock(s, s.ctl, CTL.lsLock);
+    try {
+      s.heap[id + NEXT] = s.ctl[CTL.lsFree + k];
+      s.ctl[CTL.lsFree + k] = id;
+    } finally {
+      unlock(s.ctl, CTL.lsLock);
+    }
   }
+  if (base !== 0) releaseLockset(s, base);
 }
 
 /** The list position record `id` is evaluated up to (where a walk from it starts). */
@@ -92,26 +125,63 @@ export function locksetStart(s: StateViews, id: number): number {
   return s.heap[id + START];
 }
 
-/** The shadow heap, refreshed if record `id` lies beyond the thread's view of it. */
-function recordHeap(s: StateViews, id: number): Int32Array {
-  if (id + KEYS > s.heap.length || id + KEYS + 2 * s.heap[id + N] > s.heap.length) s.refresh();
-  return s.heap;
+/** The number of keys of record `id` (of a view: its prefix's). */
+export function locksetSize(s: StateViews, id: number): number {
+  if (id + KEYS > s.heap.length) s.refresh();
+  return s.heap[id + N];
 }
 
-/** Whether record `id` holds every key of `keys` (distinct keys; a few: each is looked for in `keys`). */
-export function locksetHoldsAll(s: StateViews, id: number, keys: readonly number[]): boolean {
-  const heap = recordHeap(s, id);
+/**
+ * The record of a chain (`../shadow/chains.ts`) whose prefix record `id` is: a view's base, a chain's record itself;
+ * 0 for any other record.
+ */
+export function chainBase(s: StateViews, id: number): number {
+  if (id + KEYS > s.heap.length) s.refresh();
+  const base = s.heap[id + BASE];
+  return base !== 0 ? base : s.heap[id + OWNER] >= 0 ? id : 0;
+}
+
+/** The owner of the chain record `id` is (or views) a result of, or -1 (`../shadow/chains.ts`). */
+export function locksetOwner(s: StateViews, id: number): number {
+  if (id + KEYS > s.heap.length) s.refresh();
+  return s.heap[id + OWNER];
+}
+
+/** Where record `id`'s keys begin in the heap (a view's: its base's), the heap refreshed if they lie beyond it. */
+function keysAt(s: StateViews, id: number): number {
+  if (id + KEYS > s.heap.length) s.refresh();
+  const base = s.heap[id + BASE];
+  const at = (base === 0 ? id : base) + KEYS;
+  if (at + 2 * s.heap[id + N] > s.heap.length) s.refresh();
+  return at;
+}
+
+/**
+ * The length of the shortest prefix of record `id`'s keys that holds every key of `keys` (distinct keys; a few: each
+ * is looked for in `keys`), or -1 when the record does not hold them all. A view holds them iff its length is at least
+ * its base's (one scan of the base serves all its views).
+ */
+export function prefixHoldingAll(s: StateViews, id: number, keys: readonly number[]): number {
+  const at = keysAt(s, id);
+  const heap = s.heap;
   let held = 0;
-  for (let i = id + KEYS, end = i + 2 * heap[id + N]; i < end && held < keys.length; i += 2)
-    if (keys.includes(heap[i] * TWO32 + (heap[i + 1] >>> 0))) held++;
-  return held === keys.length;
+  for (let i = at, end = i + 2 * heap[id + N]; i < end && held < keys.length; i += 2)
+    if (keys.includes(heap[i] * TWO32 + (heap[i + 1] >>> 0)) && ++held === keys.length)
+      return (i - at) / 2 + 1;
+  return held === keys.length ? 0 : -1;
+}
+
+/** The keys of record `id` as a new array, in their stored order (a view's: its base's first n). */
+export function locksetKeys(s: StateViews, id: number): number[] {
+  const at = keysAt(s, id);
+  const heap = s.heap;
+  const n = heap[id + N];
+  const ls: number[] = new Array(n);
+  for (let i = 0; i < n; i++) ls[i] = heap[at + 2 * i] * TWO32 + (heap[at + 2 * i + 1] >>> 0);
+  return ls;
 }
 
 /** The keys of record `id` as a new set (a walk's starting lockset). */
 export function locksetOf(s: StateViews, id: number): Set<number> {
-  const heap = recordHeap(s, id);
-  const ls = new Set<number>();
-  for (let i = id + KEYS, end = i + 2 * heap[id + N]; i < end; i += 2)
-    ls.add(heap[i] * TWO32 + (heap[i + 1] >>> 0));
-  return ls;
+  return new Set(locksetKeys(s, id));
 }

@@ -156,6 +156,11 @@ export const STATS = [
    * those threads' record without a pass over the list (`../shadow/eager.ts` `saturatedStarts`).
    */
   'eagerSaturated',
+  /**
+   * Starts evaluated as lanes of a chain of nested locksets (an owner's starts, a record's views), stored as views of
+   * one record per chain (`../shadow/chains.ts`); the others are bit lanes (`../shadow/batch.ts`).
+   */
+  'eagerChained',
   /** Collections deferred: their records would have taken more than the cells they freed (`../shadow/eager.ts`). */
   'eagerDeferred',
   'walksCached',

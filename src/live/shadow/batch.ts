@@ -6,29 +6,21 @@
  * (sharedmap's `map()`: 193 s under the runtime, 40 ms plainly; docs/RESULTS.md).
  *
  * Each start is a *lane*; each lockset element (a thread, object or data key, `./lockset.ts`) has a row of bits, bit
- * i set while lane i's lockset holds the element. Every rule of Figure 5 (`applyRule`, `applyCommit` of
- * `../../detectors/goldilocks/rules.ts`) is distributive — f(A ∪ B) = f(A) ∪ f(B) and f(∅) = ∅ — and changes only
- * the elements its cell names (its thread u and target y; u and R ∪ W for a commit). A cell's effect on all lanes is
- * therefore its effect on those singletons: row′(e′) = ⋃ { row(e) : e named, e′ ∈ f({e}) }. The images of the
- * singletons come from running the shared rules themselves on one-element locksets (no second copy of the rules):
- * once per kind (cached); rule 9 maps each singleton it names to all it names, which is probed once, so a commit
- * makes each named row the union of the named rows. {@link LaneBatch} checks the shape it relies on (an element
- * the cell does not name is kept, the empty set stays empty, images stay within the named elements) and throws if a
- * rule ever breaks it.
+ * i set while lane i's lockset holds the element. The rules are distributive and change only the elements a cell names
+ * (`./rule-shape.ts`), so a cell's effect on all lanes is its effect on those singletons:
+ * row′(e′) = ⋃ { row(e) : e named, e′ ∈ f({e}) }; a commit makes each named row the union of the named rows.
  */
-import { applyCommit, applyRule } from '../../detectors/goldilocks/rules.js';
-import { DATA, LiveLockset } from './lockset.js';
-
-/** Symbolic thread and target of a kind's probe, and an element the cell does not name. */
-const U = 1;
-const Y = 2;
-const X = 3;
-/** Bits of a kind's transfer pattern: which of u, y is in the image of {u}, of {y}. */
-const U_TO_U = 1;
-const U_TO_Y = 2;
-const Y_TO_U = 4;
-const Y_TO_Y = 8;
-const IDENTITY = U_TO_U | Y_TO_Y;
+import { DATA } from './lockset.js';
+import {
+  checkCommitJoins,
+  IDENTITY,
+  singletonImage,
+  transferPattern,
+  U_TO_U,
+  U_TO_Y,
+  Y_TO_U,
+  Y_TO_Y,
+} from './rule-shape.js';
 
 /** The number of bits set in the 32-bit integer `x` (SWAR). */
 function bitCount(x: number): number {
@@ -42,9 +34,6 @@ export class LaneBatch {
   private readonly words: number;
   /** Element key → its bits, one per lane. */
   private readonly rows = new Map<number, Int32Array>();
-  private readonly probe = new LiveLockset();
-  /** Per cell kind, its transfer pattern (U_TO_U…); see {@link pattern}. */
-  private readonly patterns = new Map<number, number>();
 
   /** @param lanes the number of locksets evaluated together (lanes 0 … lanes − 1). */
   constructor(readonly lanes: number) {
@@ -76,43 +65,13 @@ export class LaneBatch {
     for (const k of keys) this.row(k)[w] |= bit;
   }
 
-  /** The image of {e} (or of ∅ when e is undefined) under the rule of a cell of `kind`, thread u, target y. */
-  private image(kind: number, u: number, y: number, e: number | undefined): Set<number> {
-    this.probe.load(e === undefined ? [] : [e], -1);
-    applyRule(this.probe, kind, u, y, null);
-    return new Set(this.probe.keys);
-  }
-
-  /**
-   * The transfer pattern of `kind`: which of u, y the images of {u} and {y} hold.
-   * @throws Error when the rule is not of the shape the batch relies on (see the file header).
-   */
-  private pattern(kind: number): number {
-    let p = this.patterns.get(kind);
-    if (p !== undefined) return p;
-    const ofU = this.image(kind, U, Y, U);
-    const ofY = this.image(kind, U, Y, Y);
-    const ofX = this.image(kind, U, Y, X);
-    const ofNone = this.image(kind, U, Y, undefined);
-    const within = (s: Set<number>) => [...s].every((k) => k === U || k === Y);
-    if (!within(ofU) || !within(ofY) || ofX.size !== 1 || !ofX.has(X) || ofNone.size !== 0)
-      throw new Error(`the rule of sync kind ${kind} is not distributive over the elements its cell names`);
-    p =
-      (ofU.has(U) ? U_TO_U : 0) |
-      (ofU.has(Y) ? U_TO_Y : 0) |
-      (ofY.has(U) ? Y_TO_U : 0) |
-      (ofY.has(Y) ? Y_TO_Y : 0);
-    this.patterns.set(kind, p);
-    return p;
-  }
-
   /** Applies the rule of a cell (not a commit: {@link applyCommit}) of `kind`, thread u, target key y to every lane. */
   apply(kind: number, u: number, y: number): void {
     if (u === y) {
-      this.applyNamed([u], (e) => this.image(kind, u, y, e));
+      this.applyNamed([u], (e) => singletonImage(kind, u, y, e));
       return;
     }
-    const p = this.pattern(kind);
+    const p = transferPattern(kind);
     if (p === IDENTITY) return;
     const ru = this.rows.get(u);
     const ry = this.rows.get(y);
@@ -133,12 +92,12 @@ export class LaneBatch {
 
   /**
    * Applies rule 9, commit(u, R ∪ W) with R ∪ W = `set[from … to − 1]` (data variables), to every lane.
-   * The rule maps each singleton it names to all it names ({@link checkCommitJoins}), so each named row becomes the union
+   * The rule maps each singleton it names to all it names (`checkCommitJoins`), so each named row becomes the union
    * of the named rows: one pass over them (a commit names up to thousands of words; through the singletons' images
    * that was quadratic, and a collection spent most of its time there).
    */
   applyCommit(u: number, set: Int32Array, from: number, to: number): void {
-    this.checkCommitJoins();
+    checkCommitJoins();
     const union = this.union;
     const named = this.named;
     // loops, not `fill` and `set`: in a thread of the live runtime those are its patched TypedArray methods (a
@@ -165,30 +124,6 @@ export class LaneBatch {
   private readonly union: Int32Array;
   /** Scratch of {@link applyCommit}: the rows of the elements a commit names (undefined: none yet). */
   private readonly named: (Int32Array | undefined)[] = [];
-  /** Whether {@link checkCommitJoins} has passed. */
-  private joins = false;
-
-  /**
-   * Checks that rule 9 (the shared `applyCommit`) maps the singleton of each element it names — the committing thread
-   * and each data variable of R ∪ W — to the set of all of them, keeps every other singleton and ∅: probed once on a
-   * symbolic commit of thread U over two variables (the rule treats the variables of R ∪ W alike).
-   * @throws Error when the rule is not of that shape ({@link applyCommit} relies on it).
-   */
-  private checkCommitJoins(): void {
-    if (this.joins) return;
-    const set = Int32Array.of(1, 2);
-    const all = [U, DATA + 1, DATA + 2];
-    const image = (e: number | undefined) => {
-      this.probe.load(e === undefined ? [] : [e], -1);
-      applyCommit(this.probe, U, set, 0, set.length);
-      return [...this.probe.keys].sort((a, b) => a - b);
-    };
-    const same = (a: number[], b: number[]) => a.length === b.length && a.every((k, i) => k === b[i]);
-    if (!all.every((e) => same(image(e), all)) || !same(image(X), [X]) || image(undefined).length !== 0)
-      throw new Error('rule 9 (commit) does not map each element it names to all it names');
-    this.joins = true;
-  }
-
   /** A cell's effect through the images of the singletons of the elements it names (`named`). */
   private applyNamed(named: number[], imageOf: (e: number) => Set<number>): void {
     const old = new Map<number, Int32Array>();

@@ -22,12 +22,16 @@
 
 import { SyncKind } from '../../model/sync.js';
 import {
-  locksetHoldsAll,
-  locksetOf,
+  chainBase,
+  locksetKeys,
+  locksetOwner,
+  locksetSize,
   locksetStart,
+  prefixHoldingAll,
   releaseLockset,
   retainLockset,
   storeLockset,
+  storeView,
 } from '../memory/locksets.js';
 import {
   CELL,
@@ -54,6 +58,7 @@ import {
 } from '../memory/sync-list.js';
 import { LIVE_DETECTORS } from '../options.js';
 import { LaneBatch } from './batch.js';
+import { ChainBatch, type ChainResult } from './chains.js';
 import { Info, objectKey, type Shadow, threadKey } from './goldilocks.js';
 import { isPending, isRecordMark, MARK, PAGE_INTS, PAIRED, tablePages } from './table.js';
 
@@ -109,6 +114,8 @@ interface Start {
   owner: number;
   /** The explicit lockset record (retained for the run), or 0. */
   id: number;
+  /** When `id` is a chain's record or a view of one (`../memory/locksets.ts` `chainBase`): that record, else 0. */
+  base: number;
   /** The record of the evaluated lockset (one reference held for the run), 0 until evaluated. */
   record: number;
 }
@@ -251,7 +258,7 @@ function collectStarts(s: StateViews, page: number, cut: number, starts: Map<num
   const add = (e: number, key: number, pos: number, id: number): void => {
     if (starts.has(key)) return;
     if (id !== 0) retainLockset(s, id);
-    starts.set(key, { pos, owner: id === 0 ? s.heap[e + Info.OWNER] : -1, id, record: 0 });
+    starts.set(key, newStart(s, e, pos, id));
   };
   forEachInfoBefore(s, page, cut, add);
   const heap = s.heap;
@@ -288,14 +295,20 @@ function liveThreads(s: StateViews): number[] | undefined {
   return forked < forks || attached > 1 + forked ? undefined : live;
 }
 
-/** The lockset a start begins with: {owner}, or its explicit record's. */
-const initialLockset = (s: StateViews, st: Start): Set<number> =>
-  st.id === 0 ? new Set([threadKey(st.owner)]) : locksetOf(s, st.id);
+/** A start of Info `e` (its word's lock held): its owner at `pos` when `id` is 0, else its explicit record `id`. */
+const newStart = (s: StateViews, e: number, pos: number, id: number): Start => ({
+  pos,
+  owner: id === 0 ? s.heap[e + Info.OWNER] : -1,
+  id,
+  base: id === 0 ? 0 : chainBase(s, id),
+  record: 0,
+});
 
 /**
- * Evaluates `all` up to `cut` (each its record, with one reference), in passes of at most {@link LANES_MAX} starts
- * in order of position, each applying the cells from its first start to `cut` once for all its lanes; a lockset
- * that holds every thread of `live` keeps only its threads (`LaneBatch.prune`).
+ * Evaluates `starts` up to `cut` (each its record, with one reference): those of an owner and the views of a record as
+ * chains of nested locksets ({@link evaluateChains}), the other explicit records as bit lanes ({@link evaluateLanes}),
+ * after the saturated starts are given their record ({@link saturatedStarts}); a lockset that holds every thread of
+ * `live` keeps only its threads.
  * @returns false, and stops, when a pass's rows or its records would pass `budget` (its keys left are counted down;
  * then some starts have records, the others none); true without a budget.
  */
@@ -307,7 +320,165 @@ function evaluateStarts(
   live: number[] | undefined,
   budget: Budget = unbounded(),
 ): boolean {
-  const all = live === undefined ? starts : saturatedStarts(s, shadow, starts, cut, live);
+  const rest = live === undefined ? starts : saturatedStarts(s, shadow, starts, cut, live);
+  const chained = rest.filter((st) => st.id === 0 || st.base !== 0);
+  shadow.counts[STAT.eagerChained] += chained.length;
+  return (
+    evaluateChains(s, chained, cut, live, budget) &&
+    evaluateLanes(
+      s,
+      rest.filter((st) => st.id !== 0 && st.base === 0),
+      cut,
+      live,
+      budget,
+    )
+  );
+}
+
+/**
+ * One chain of nested lanes (`./chains.ts`): the views of one record, longest first, then starts of the record's owner
+ * by position, each of which begins as {owner}, a subset of every lane before it (the owner is its base's first key).
+ */
+interface Chain {
+  owner: number;
+  views: Start[];
+  owned: Start[];
+}
+
+/**
+ * The chains of `starts` (owners' starts and views): a record's views continue with its owner's starts when none of
+ * those is before the views' start (the common case: every Info before the last cut was moved to it); otherwise, or
+ * for a second record of the owner, each is a chain of its own.
+ */
+function chainsOf(s: StateViews, starts: Start[]): Chain[] {
+  const owned = new Map<number, Start[]>();
+  const views = new Map<number, Start[]>();
+  const push = (m: Map<number, Start[]>, k: number, st: Start) => {
+    const a = m.get(k);
+    if (a === undefined) m.set(k, [st]);
+    else a.push(st);
+  };
+  for (const st of starts) {
+    if (st.id === 0) push(owned, st.owner, st);
+    else push(views, st.base, st);
+  }
+  for (const a of owned.values()) a.sort((x, y) => x.pos - y.pos);
+  const chains: Chain[] = [];
+  for (const [base, vs] of views) {
+    vs.sort((x, y) => locksetSize(s, y.id) - locksetSize(s, x.id));
+    const owner = locksetOwner(s, base);
+    const after = owned.get(owner);
+    const joins = after !== undefined && after[0].pos >= vs[0].pos;
+    if (joins) owned.delete(owner);
+    chains.push({ owner, views: vs, owned: joins ? after : [] });
+  }
+  for (const [owner, a] of owned) chains.push({ owner, views: [], owned: a });
+  return chains;
+}
+
+/**
+ * {@link evaluateStarts} of the owners' starts and the views (`starts`): one pass over the list for all their chains
+ * (`./chains.ts`), each chain's locksets stored as one record and views of its prefixes (`storeView`), the pruned
+ * lanes' as records of their threads.
+ */
+function evaluateChains(
+  s: StateViews,
+  starts: Start[],
+  cut: number,
+  live: number[] | undefined,
+  budget: Budget,
+): boolean {
+  if (starts.length === 0) return true;
+  const chains = chainsOf(s, starts);
+  /** Where each chain's lanes enter: its views together (lane -1) at their start, each owner's start at its own. */
+  const entries: { pos: number; chain: number; lane: number }[] = [];
+  chains.forEach((ch, c) => {
+    if (ch.views.length > 0) entries.push({ pos: ch.views[0].pos, chain: c, lane: -1 });
+    ch.owned.forEach((st, i) => {
+      entries.push({ pos: st.pos, chain: c, lane: ch.views.length + i });
+    });
+  });
+  entries.sort((a, b) => a.pos - b.pos || a.chain - b.chain || a.lane - b.lane);
+  const batch = new ChainBatch(chains.length);
+  let next = 0;
+  const enterAt = (p: number) => {
+    for (; next < entries.length && entries[next].pos <= p; next++) {
+      const { chain, lane } = entries[next];
+      const ch = chains[chain];
+      if (lane >= 0) batch.enter(chain, lane, [threadKey(ch.owner)]);
+      else
+        batch.enterPrefixes(
+          chain,
+          0,
+          locksetKeys(s, ch.views[0].id),
+          ch.views.map((v) => locksetSize(s, v.id)),
+        );
+    }
+  };
+  const passed = forEachCell(s, entries[0].pos, cut, (p, kind, u, a, b) => {
+    enterAt(p);
+    if (kind === SyncKind.Commit) {
+      if (a + b > s.heap.length) s.refresh();
+      batch.applyCommit(threadKey(u), s.heap, a, a + b);
+    } else batch.apply(kind, threadKey(u), objectKey(a, b));
+    return batch.matrixWords <= budget.matrixWords;
+  });
+  if (!passed) return false;
+  enterAt(cut);
+  const results = chains.map((ch, c) =>
+    batch.results(c, ch.views.length + ch.owned.length, threadKey(ch.owner), live),
+  );
+  let keys = 0;
+  for (const r of results) {
+    keys += r.keys.length;
+    r.pruned.forEach((ls, lane) => {
+      if (lane === 0 || ls !== r.pruned[lane - 1]) keys += ls.length;
+    });
+  }
+  if (keys > budget.keys) return false;
+  budget.keys -= keys;
+  chains.forEach((ch, c) => {
+    storeChain(s, [...ch.views, ...ch.owned], results[c], cut, ch.owner);
+  });
+  return true;
+}
+
+/**
+ * Gives each of a chain's `lanes` its record from `r` (one reference each): a pruned lane a record of its threads,
+ * another the chain's record (`owner`'s, evaluated up to `cut`) or a view of its prefix; consecutive lanes with equal
+ * locksets share one.
+ */
+function storeChain(s: StateViews, lanes: Start[], r: ChainResult, cut: number, owner: number): void {
+  const base = r.lengths.some((n) => n >= 0) ? storeLockset(s, r.keys, cut, owner) : 0;
+  let record = 0;
+  let last: number | number[] | undefined;
+  lanes.forEach((st, lane) => {
+    const n = r.lengths[lane];
+    const ls = n < 0 ? r.pruned[lane] : n;
+    if (ls === last) retainLockset(s, record);
+    else if (n < 0) record = storeLockset(s, r.pruned[lane], cut);
+    else if (n === r.keys.length) {
+      retainLockset(s, base);
+      record = base;
+    } else record = storeView(s, base, n);
+    last = ls;
+    st.record = record;
+  });
+  if (base !== 0) releaseLockset(s, base);
+}
+
+/**
+ * {@link evaluateStarts} of the explicit records that are not views (`all`): in passes of at most {@link LANES_MAX}
+ * starts in order of position, each applying the cells from its first start to `cut` once for all its lanes
+ * (`./batch.ts`).
+ */
+function evaluateLanes(
+  s: StateViews,
+  all: Start[],
+  cut: number,
+  live: number[] | undefined,
+  budget: Budget,
+): boolean {
   all.sort((a, b) => a.pos - b.pos);
   for (let from = 0; from < all.length; from += LANES_MAX) {
     const lanes = all.slice(from, from + LANES_MAX);
@@ -315,7 +486,7 @@ function evaluateStarts(
     let next = 0;
     const passed = forEachCell(s, lanes[0].pos, cut, (p, kind, u, a, b) => {
       for (; next < lanes.length && lanes[next].pos === p; next++)
-        batch.enter(next, initialLockset(s, lanes[next]));
+        batch.enter(next, locksetKeys(s, lanes[next].id));
       if (kind === SyncKind.Commit) {
         if (a + b > s.heap.length) s.refresh();
         batch.applyCommit(threadKey(u), s.heap, a, a + b);
@@ -323,7 +494,7 @@ function evaluateStarts(
       return batch.matrixWords <= budget.matrixWords;
     });
     if (!passed) return false;
-    for (; next < lanes.length; next++) batch.enter(next, initialLockset(s, lanes[next]));
+    for (; next < lanes.length; next++) batch.enter(next, locksetKeys(s, lanes[next].id));
     if (live !== undefined) batch.prune(live);
     const keys = batch.keyCount();
     if (keys > budget.keys) return false;
@@ -357,9 +528,22 @@ function evaluateStarts(
 function saturatedStarts(s: StateViews, shadow: Shadow, all: Start[], cut: number, live: number[]): Start[] {
   const rest: Start[] = [];
   let record = 0;
+  /** Per base of views, its {@link prefixHoldingAll} of `live`. */
+  const bases = new Map<number, number>();
+  const holding = (id: number): number => {
+    const known = bases.get(id);
+    if (known !== undefined) return known;
+    const n = prefixHoldingAll(s, id, live);
+    bases.set(id, n);
+    return n;
+  };
   for (const st of all) {
     const saturated =
-      st.id === 0 ? live.length === 1 && live[0] === threadKey(st.owner) : locksetHoldsAll(s, st.id, live);
+      st.id === 0
+        ? live.length === 1 && live[0] === threadKey(st.owner)
+        : st.base === 0
+          ? prefixHoldingAll(s, st.id, live) >= 0
+          : holding(st.base) >= 0 && locksetSize(s, st.id) >= holding(st.base);
     if (!saturated) {
       rest.push(st);
       continue;
@@ -409,7 +593,7 @@ function movePage(
     let st = starts.get(key);
     if (st === undefined) {
       // started between the scans: evaluated alone, as the others are (its explicit record retained for the run)
-      st = { pos, owner: id === 0 ? s.heap[e + Info.OWNER] : -1, id, record: 0 };
+      st = newStart(s, e, pos, id);
       if (id !== 0) retainLockset(s, id);
       evaluateStarts(s, shadow, [st], cut, live);
       starts.set(key, st);
