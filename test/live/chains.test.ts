@@ -20,7 +20,7 @@ interface Spec {
   owned: number[];
 }
 
-/** A chain's lanes as the collector makes them (src/live/shadow/eager.ts `chainsOf`), within `n` cells. */
+/** A chain's lanes as the collector makes them (src/live/shadow/evaluate.ts `chainsOf`), within `n` cells. */
 const spec = (n: number): fc.Arbitrary<Spec> =>
   fc
     .record({

@@ -12,7 +12,7 @@
  * retained and released under its word's check lock, and two Infos of one record may be on different pages).
  * The last release frees the record to the free list of its size class (8 << k words), under `CTL.lsLock`; a
  * record is allocated from there or from the heap. Not hash-consed: one evaluation shares its record among the
- * Infos it serves (`../shadow/eager.ts`), and a record lives only while an Info starts from it.
+ * Infos it serves (`../shadow/evaluate.ts`), and a record lives only while an Info starts from it.
  */
 import { allocHeap, CTL, LS_CLASSES, lock, rawAtomics, type StateViews, unlock } from './state.js';
 

@@ -1,6 +1,6 @@
 /**
  * Bit-parallel partially-eager evaluation (PLDI'07 §5.4): many locksets evaluated over one stretch of the live
- * synchronization event list in a single pass (`./eager.ts`). One walk per distinct start (an owner at a position, or
+ * synchronization event list in a single pass (`./evaluate.ts`). One walk per distinct start (an owner at a position, or
  * an explicit lockset) from that start to the cut made a collection quadratic when thousands of Infos start at
  * thousands of positions, as in one thread's pass over 20,000 hash buckets guarded by their own atomic locks
  * (sharedmap's `map()`: 193 s under the runtime, 40 ms plainly; docs/RESULTS.md).
@@ -52,7 +52,7 @@ export class LaneBatch {
 
   /**
    * Words of each row that may hold a bit: those of the lanes entered so far. The lanes of a pass enter in order of
-   * their start (`./eager.ts`), so a cell before the last ones' starts only touches the first words of each row: the
+   * their start (`./evaluate.ts`), so a cell before the last ones' starts only touches the first words of each row: the
    * cells' loops stop here (half the words of a pass, on average, when the starts spread over it).
    */
   private used = 0;
@@ -164,7 +164,7 @@ export class LaneBatch {
     for (const [e, r] of this.rows) if (e >= DATA) for (let w = 0; w < this.words; w++) r[w] &= ~all[w];
   }
 
-  /** Int32 words the rows take: elements × lanes / 32 (each element a row, `./eager.ts` bounds it). */
+  /** Int32 words the rows take: elements × lanes / 32 (each element a row, `./evaluate.ts` bounds it). */
   get matrixWords(): number {
     return this.rows.size * this.words;
   }

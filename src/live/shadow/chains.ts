@@ -1,6 +1,6 @@
 /**
  * Partially-eager evaluation (PLDI'07 §5.4) of *chains* of nested locksets, in space linear in their elements
- * (`./eager.ts`).
+ * (`./evaluate.ts`).
  *
  * The starts of one owner t, in order of position, each begin as {t}. The rules are distributive and change only the
  * elements a cell names (`./rule-shape.ts`), hence monotone, and none removes a thread, so a lockset started earlier
