@@ -1,13 +1,15 @@
 /**
  * Partially-eager evaluation (PLDI'07 §5.4) with thousands of distinct starts, this build against a base:
  *
- *   npm run bench:eager -- [--buckets 2000,4000,8000] [--workers W] [--base REV] [--timeout S]
+ *   npm run bench:eager -- [--buckets 2000,4000,8000] [--workers W] [--base REV] [--repeat R] [--timeout S]
  *
  * Runs `goldilocks run --stats bench/eager/buckets.mjs N W` (one thread, or with `--workers` W ≥ 1 that many
  * workers, over N buckets of a fine-grained-locking map, as sharedmap's `map()` and test.js: see that file) for each
  * N, with this checkout's `dist/` and, given `--base`, git revision REV's build (bench/revision.ts), the two
- * alternating. Prints a markdown table: the program's own time (ms) per build, the ratio, and of this build's
- * `--stats` the collections (`eagerRuns`), the Infos moved (`eagerInfos`) and the lockset walks (`walks`). A run
+ * alternating, `--repeat` R times each (default 1). Prints a markdown table: the program's own time (ms) per build
+ * (with R > 1 the median and, in parentheses, the range: with workers a run's time varies with the interleaving), the
+ * ratio of the medians, and of this build's last run's `--stats` the collections (`eagerRuns`), the Infos moved
+ * (`eagerInfos`) and the lockset walks (`walks`). A run
  * past `--timeout` seconds (default 600) is killed with its program (its process group) and shown as such. A timing benchmark: run it on a quiet machine
  * (`npm run build` first).
  */
@@ -66,11 +68,18 @@ async function once(cli: string, buckets: number, workers: number, timeoutS: num
   };
 }
 
-/** base / this, or a lower bound when the base timed out. */
-function ratioOf(base: Run, mine: Run, timeoutS: number): string {
-  if (mine.ms === null) return '–';
-  if (base.ms === null) return `> ${((timeoutS * 1000) / mine.ms).toFixed(1)}`;
-  return (base.ms / mine.ms).toFixed(1);
+/** The median of the runs' times: null (timed out) counts as the longest. */
+function median(runs: Run[]): number | null {
+  const ms = runs.map((r) => r.ms ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
+  const m = ms[(ms.length - 1) >> 1];
+  return m === Number.POSITIVE_INFINITY ? null : m;
+}
+
+/** base / this of the medians, or a lower bound when the base timed out. */
+function ratioOf(base: number | null, mine: number | null, timeoutS: number): string {
+  if (mine === null) return '–';
+  if (base === null) return `> ${((timeoutS * 1000) / mine).toFixed(1)}`;
+  return (base / mine).toFixed(1);
 }
 
 async function main(): Promise<void> {
@@ -80,15 +89,23 @@ async function main(): Promise<void> {
       workers: { type: 'string', default: '0' },
       base: { type: 'string' },
       timeout: { type: 'string', default: '600' },
+      repeat: { type: 'string', default: '1' },
     },
   });
+  const repeat = Number(values.repeat);
   const sizes = values.buckets.split(',').map(Number);
   const timeoutS = Number(values.timeout);
   const workers = Number(values.workers);
   const builds: [string, string][] = [['this build', path.join(ROOT, 'dist', 'cli', 'main.js')]];
   if (values.base !== undefined)
     builds.push([`base ${values.base}`, path.join(buildRevision(values.base).dist, 'cli', 'main.js')]);
-  const fmt = (r: Run) => (r.ms === null ? `> ${timeoutS * 1000}` : String(r.ms));
+  const ms = (m: number | null) => (m === null ? `> ${timeoutS * 1000}` : String(m));
+  const fmt = (runs: Run[]) => {
+    if (runs.length === 1) return ms(runs[0].ms);
+    const sorted = runs.map((r) => r.ms ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
+    const range = (m: number) => (m === Number.POSITIVE_INFINITY ? `> ${timeoutS * 1000}` : String(m));
+    return `${ms(median(runs))} (${range(sorted[0])}–${range(sorted[sorted.length - 1])})`;
+  };
   console.log(
     `bench/eager/buckets.mjs N ${workers} under goldilocks run --stats (${workers === 0 ? 'the main thread alone' : `${workers} workers`}; ${os.cpus().length} cpus)\n`,
   );
@@ -99,12 +116,14 @@ async function main(): Promise<void> {
     `|---:|${builds.map(() => '---:|').join('')}${builds.length > 1 ? '---:|' : ''}---:|---:|---:|`,
   );
   for (const n of sizes) {
-    const runs: Run[] = [];
-    for (const [, cli] of builds) runs.push(await once(cli, n, workers, timeoutS));
+    const runs: Run[][] = builds.map(() => []);
+    for (let r = 0; r < repeat; r++)
+      for (const [b, [, cli]] of builds.entries()) runs[b].push(await once(cli, n, workers, timeoutS));
     const [mine, base] = runs;
-    const ratio = base === undefined ? '' : ` ${ratioOf(base, mine, timeoutS)} |`;
+    const last = mine[mine.length - 1];
+    const ratio = base === undefined ? '' : ` ${ratioOf(median(base), median(mine), timeoutS)} |`;
     console.log(
-      `| ${n} | ${runs.map(fmt).join(' | ')} |${ratio} ${mine.eagerRuns} | ${mine.eagerInfos} | ${mine.walks} |`,
+      `| ${n} | ${runs.map(fmt).join(' | ')} |${ratio} ${last.eagerRuns} | ${last.eagerInfos} | ${last.walks} |`,
     );
   }
 }

@@ -161,8 +161,6 @@ export const STATS = [
    * one record per chain (`../shadow/chains.ts`); the others are bit lanes (`../shadow/batch.ts`).
    */
   'eagerChained',
-  /** Collections deferred: their records would have taken more than the cells they freed (`../shadow/eager.ts`). */
-  'eagerDeferred',
   'walksCached',
   /** The most cells the list held at once (live cells, checked at each new chunk): a maximum, not a sum. */
   'listPeak',

@@ -22,13 +22,6 @@ import {
   Y_TO_Y,
 } from './rule-shape.js';
 
-/** The number of bits set in the 32-bit integer `x` (SWAR). */
-function bitCount(x: number): number {
-  let v = x - ((x >>> 1) & 0x55555555);
-  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
-  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
-}
-
 /** Lanes evaluated together: one row of an element is `lanes / 32` Int32 words. */
 export class LaneBatch {
   private readonly words: number;
@@ -164,11 +157,6 @@ export class LaneBatch {
     for (const [e, r] of this.rows) if (e >= DATA) for (let w = 0; w < this.words; w++) r[w] &= ~all[w];
   }
 
-  /** Int32 words the rows take: elements × lanes / 32 (each element a row, `./evaluate.ts` bounds it). */
-  get matrixWords(): number {
-    return this.rows.size * this.words;
-  }
-
   /**
    * Bit i set when lane i's column differs from lane i − 1's in some row (lane 0: always): the lanes
    * {@link results} materializes.
@@ -185,14 +173,6 @@ export class LaneBatch {
       }
     }
     return differs;
-  }
-
-  /** The number of keys {@link results} would materialize: the sizes of its distinct arrays, summed. */
-  keyCount(): number {
-    const differs = this.differs();
-    let n = 0;
-    for (const r of this.rows.values()) for (let w = 0; w < this.words; w++) n += bitCount(r[w] & differs[w]);
-    return n;
   }
 
   /**

@@ -164,11 +164,6 @@ export class ChainBatch {
     }
   }
 
-  /** Int32 words the rows take: elements × chains. */
-  get matrixWords(): number {
-    return this.rows.size * this.chains;
-  }
-
   /**
    * The locksets of chain `c`'s `lanes` lanes, whose owner is `owner`. With `live`, a lane holding every thread of it
    * keeps only its threads, as `LaneBatch.prune` of `./batch.ts` does, and for the same reasons; those lanes are the

@@ -13,8 +13,7 @@
  * collection is due when the list has grown by max(EAGER_MIN, 2 × pages scanned, Infos moved) cells, so the scan
  * costs at most half a page and one Info moved per cell (a page of per-word lists holds up to 8 Infos per thread, and
  * sharedmap's test moved ~240,000 Infos over 21,000 pages each time: collections every 2 × pages took ~40% of its
- * workers' time). A collection whose pass or records would pass its budget (`./evaluate.ts`) is deferred until the
- * list has doubled ({@link partiallyEager}).
+ * workers' time).
  * The online peers, which never walk the list, collect up to the chunk of the list's end every
  * {@link PEER_STRETCH} cells.
  */
@@ -36,7 +35,7 @@ import {
 } from '../memory/state.js';
 import { advancePositions, reclaim, tryLockCollector, unlockCollector } from '../memory/sync-list.js';
 import { LIVE_DETECTORS } from '../options.js';
-import { budgetOf, evaluateStarts, newStart, type Start } from './evaluate.js';
+import { evaluateStarts, newStart, type Start } from './evaluate.js';
 import { Info, type Shadow, threadKey } from './goldilocks.js';
 import { isPending, isRecordMark, MARK, PAGE_INTS, PAIRED, tablePages } from './table.js';
 
@@ -51,12 +50,10 @@ export function collectList(s: StateViews, shadow: Shadow): void {
     const walks = LIVE_DETECTORS[s.state.settings.detector] === 'goldilocks';
     let end: number;
     let cut: number;
-    let base: number;
     let alone: boolean;
     lock(s, s.ctl, CTL.listLock);
     try {
       end = s.ctl[CTL.listEnd];
-      base = s.ctl[CTL.listBase];
       if (end < s.ctl[CTL.gcAt]) return; // collected by the thread before
       cut = (walks ? end - EAGER_MIN : end) & ~CHUNK_MASK;
       if (walks) advancePositions(s, cut);
@@ -65,15 +62,9 @@ export function collectList(s: StateViews, shadow: Shadow): void {
     } finally {
       unlock(s.ctl, CTL.listLock);
     }
-    const scanned = walks ? partiallyEager(s, shadow, cut, alone, cut - base) : 0;
+    const scanned = walks ? partiallyEager(s, shadow, cut, alone) : 0;
     lock(s, s.ctl, CTL.listLock);
     try {
-      if (scanned === undefined) {
-        // deferred: nothing reclaimed, tried again once the list has doubled
-        shadow.counts[STAT.eagerDeferred]++;
-        s.ctl[CTL.gcAt] = end + Math.max(EAGER_MIN, end - base);
-        return;
-      }
       shadow.counts[STAT.cellsCollected] += reclaim(s, cut);
       s.ctl[CTL.gcAt] = end + (walks ? Math.max(EAGER_MIN, scanned) : PEER_STRETCH);
     } finally {
@@ -90,20 +81,9 @@ export function collectList(s: StateViews, shadow: Shadow): void {
  * Info is moved to its start's record. An Info whose start appeared between the scans (a
  * walk cached its lockset meanwhile) is evaluated alone, a pass of one start. The explicit records seen are
  * retained until the end, so none is freed and reused for another lockset while the scans run.
- *
- * Deferred, no Info moved, when the passes would pass the budget (`budgetOf`) for the `freed` cells: the Infos keep their
- * starts and the cells stay, as if no collection had been due (the list of a lazy evaluation: 16 bytes per cell, and
- * longer walks), and every thread's position raised to `cut` stays valid (`../memory/sync-list.ts` step 1).
- * @returns the run's cost in cells of list growth that pay for it: max(2 × word table pages scanned, Infos moved);
- * undefined when deferred.
+ * @returns the run's cost in cells of list growth that pay for it: max(2 × word table pages scanned, Infos moved).
  */
-function partiallyEager(
-  s: StateViews,
-  shadow: Shadow,
-  cut: number,
-  alone: boolean,
-  freed: number,
-): number | undefined {
+function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boolean): number {
   shadow.counts[STAT.eagerRuns]++;
   /** Starts by key ({@link startKey}). */
   const starts = new Map<number, Start>();
@@ -116,7 +96,7 @@ function partiallyEager(
       if (isPending(s.heap, mark) || mark === PAIRED) shadow.splitPage(page); // its pending accesses, its odd list
       collectStarts(s, page, cut, starts);
     });
-    if (!evaluateStarts(s, shadow, [...starts.values()], cut, live, budgetOf(freed))) return undefined;
+    evaluateStarts(s, shadow, [...starts.values()], cut, live);
     let moved = 0;
     forEachPage(s, (page) => {
       if (isRecordMark(s.heap[page + MARK])) shadow.splitPage(page); // patterned: a list per word, each its position

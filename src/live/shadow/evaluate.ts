@@ -4,8 +4,7 @@
  * (`../memory/locksets.ts`). A start whose lockset holds every thread that can still access memory is given their
  * record unevaluated ({@link saturatedStarts}); an owner's starts and the views of a chain's record are evaluated as
  * chains of nested locksets, one record and views of its prefixes per chain (`./chains.ts`); the other explicit records
- * bit-parallel, a lane each (`./batch.ts`). A collection whose passes or records would pass its {@link Budget} is
- * deferred.
+ * bit-parallel, a lane each (`./batch.ts`).
  */
 import { SyncKind } from '../../model/sync.js';
 import {
@@ -41,32 +40,6 @@ export interface Start {
 
 /** Lanes of one bit-parallel pass (`./batch.ts`): a row of an element is LANES_MAX / 32 Int32 words. */
 const LANES_MAX = 1 << 14;
-/**
- * Cells the list may keep (64 MiB) while collections are deferred: past them a collection runs whatever its records
- * take, as the collections before deferral did (the list's storage is bounded: `LIST_MAX` of `../memory/state.ts`).
- */
-const DEFERRED_CELLS_MAX = 1 << 22;
-
-/**
- * What the passes of one collection may still use ({@link evaluateStarts}): past it, the collection is deferred, for
- * its records would take more than the cells they free. Lanes that each hold the objects released after them
- * (thousands of Atomics.store to distinct words while the main thread waits: no lane holds every thread, none is
- * pruned) make records quadratic in the releases between two collections.
- */
-interface Budget {
-  /** Keys the records may still hold in all. */
-  keys: number;
-  /** Int32 words a pass's rows may take (`LaneBatch.matrixWords`). */
-  matrixWords: number;
-}
-
-/**
- * The budget of a collection that frees `freed` cells: 8 keys per cell (a key takes 8 bytes of the shadow heap, a cell
- * 16) and 2^20 more, and 32 MiB of rows; none once the list keeps {@link DEFERRED_CELLS_MAX} cells.
- */
-export const budgetOf = (freed: number): Budget =>
-  freed >= DEFERRED_CELLS_MAX ? unbounded() : { keys: 8 * freed + (1 << 20), matrixWords: 1 << 23 };
-const unbounded = (): Budget => ({ keys: Number.POSITIVE_INFINITY, matrixWords: Number.POSITIVE_INFINITY });
 /** A start of Info `e` (its word's lock held): its owner at `pos` when `id` is 0, else its explicit record `id`. */
 export const newStart = (s: StateViews, e: number, pos: number, id: number): Start => ({
   pos,
@@ -81,8 +54,6 @@ export const newStart = (s: StateViews, e: number, pos: number, id: number): Sta
  * chains of nested locksets ({@link evaluateChains}), the other explicit records as bit lanes ({@link evaluateLanes}),
  * after the saturated starts are given their record ({@link saturatedStarts}); a lockset that holds every thread of
  * `live` keeps only its threads.
- * @returns false, and stops, when a pass's rows or its records would pass `budget` (its keys left are counted down;
- * then some starts have records, the others none); true without a budget.
  */
 export function evaluateStarts(
   s: StateViews,
@@ -90,20 +61,16 @@ export function evaluateStarts(
   starts: Start[],
   cut: number,
   live: number[] | undefined,
-  budget: Budget = unbounded(),
-): boolean {
+): void {
   const rest = live === undefined ? starts : saturatedStarts(s, shadow, starts, cut, live);
   const chained = rest.filter((st) => st.id === 0 || st.base !== 0);
   shadow.counts[STAT.eagerChained] += chained.length;
-  return (
-    evaluateChains(s, chained, cut, live, budget) &&
-    evaluateLanes(
-      s,
-      rest.filter((st) => st.id !== 0 && st.base === 0),
-      cut,
-      live,
-      budget,
-    )
+  evaluateChains(s, chained, cut, live);
+  evaluateLanes(
+    s,
+    rest.filter((st) => st.id !== 0 && st.base === 0),
+    cut,
+    live,
   );
 }
 
@@ -153,14 +120,8 @@ function chainsOf(s: StateViews, starts: Start[]): Chain[] {
  * (`./chains.ts`), each chain's locksets stored as one record and views of its prefixes (`storeView`), the pruned
  * lanes' as records of their threads.
  */
-function evaluateChains(
-  s: StateViews,
-  starts: Start[],
-  cut: number,
-  live: number[] | undefined,
-  budget: Budget,
-): boolean {
-  if (starts.length === 0) return true;
+function evaluateChains(s: StateViews, starts: Start[], cut: number, live: number[] | undefined): void {
+  if (starts.length === 0) return;
   const chains = chainsOf(s, starts);
   /** Where each chain's lanes enter: its views together (lane -1) at their start, each owner's start at its own. */
   const entries: { pos: number; chain: number; lane: number }[] = [];
@@ -187,32 +148,20 @@ function evaluateChains(
         );
     }
   };
-  const passed = forEachCell(s, entries[0].pos, cut, (p, kind, u, a, b) => {
+  forEachCell(s, entries[0].pos, cut, (p, kind, u, a, b) => {
     enterAt(p);
     if (kind === SyncKind.Commit) {
       if (a + b > s.heap.length) s.refresh();
       batch.applyCommit(threadKey(u), s.heap, a, a + b);
     } else batch.apply(kind, threadKey(u), objectKey(a, b));
-    return batch.matrixWords <= budget.matrixWords;
   });
-  if (!passed) return false;
   enterAt(cut);
   const results = chains.map((ch, c) =>
     batch.results(c, ch.views.length + ch.owned.length, threadKey(ch.owner), live),
   );
-  let keys = 0;
-  for (const r of results) {
-    keys += r.keys.length;
-    r.pruned.forEach((ls, lane) => {
-      if (lane === 0 || ls !== r.pruned[lane - 1]) keys += ls.length;
-    });
-  }
-  if (keys > budget.keys) return false;
-  budget.keys -= keys;
   chains.forEach((ch, c) => {
     storeChain(s, [...ch.views, ...ch.owned], results[c], cut, ch.owner);
   });
-  return true;
 }
 
 /**
@@ -244,33 +193,22 @@ function storeChain(s: StateViews, lanes: Start[], r: ChainResult, cut: number, 
  * starts in order of position, each applying the cells from its first start to `cut` once for all its lanes
  * (`./batch.ts`).
  */
-function evaluateLanes(
-  s: StateViews,
-  all: Start[],
-  cut: number,
-  live: number[] | undefined,
-  budget: Budget,
-): boolean {
+function evaluateLanes(s: StateViews, all: Start[], cut: number, live: number[] | undefined): void {
   all.sort((a, b) => a.pos - b.pos);
   for (let from = 0; from < all.length; from += LANES_MAX) {
     const lanes = all.slice(from, from + LANES_MAX);
     const batch = new LaneBatch(lanes.length);
     let next = 0;
-    const passed = forEachCell(s, lanes[0].pos, cut, (p, kind, u, a, b) => {
+    forEachCell(s, lanes[0].pos, cut, (p, kind, u, a, b) => {
       for (; next < lanes.length && lanes[next].pos === p; next++)
         batch.enter(next, locksetKeys(s, lanes[next].id));
       if (kind === SyncKind.Commit) {
         if (a + b > s.heap.length) s.refresh();
         batch.applyCommit(threadKey(u), s.heap, a, a + b);
       } else batch.apply(kind, threadKey(u), objectKey(a, b));
-      return batch.matrixWords <= budget.matrixWords;
     });
-    if (!passed) return false;
     for (; next < lanes.length; next++) batch.enter(next, locksetKeys(s, lanes[next].id));
     if (live !== undefined) batch.prune(live);
-    const keys = batch.keyCount();
-    if (keys > budget.keys) return false;
-    budget.keys -= keys;
     let last: number[] | undefined;
     let record = 0;
     batch.results().forEach((ls, lane) => {
@@ -281,7 +219,6 @@ function evaluateLanes(
       lanes[lane].record = record;
     });
   }
-  return true;
 }
 
 /**
@@ -329,20 +266,18 @@ function saturatedStarts(s: StateViews, shadow: Shadow, all: Start[], cut: numbe
 }
 
 /**
- * Calls `fn` with the position, kind, thread and `a`, `b` words of each cell at list positions [from, to), until it
- * returns false. @returns whether every cell was given.
+ * Calls `fn` with the position, kind, thread and `a`, `b` words of each cell at list positions [from, to).
  */
 function forEachCell(
   s: StateViews,
   from: number,
   to: number,
-  fn: (p: number, kind: number, u: number, a: number, b: number) => boolean,
-): boolean {
+  fn: (p: number, kind: number, u: number, a: number, b: number) => void,
+): void {
   mapCells(s, from, to);
   const list = s.list;
   for (let p = from; p < to; p++) {
     const c = s.chunks[p >> CHUNK_SHIFT] + (p & CHUNK_MASK) * CELL;
-    if (!fn(p, list[c], list[c + 1], list[c + 2], list[c + 3])) return false;
+    fn(p, list[c], list[c + 1], list[c + 2], list[c + 3]);
   }
-  return true;
 }
