@@ -4,7 +4,7 @@
  * Info's lockset word, 0 = the implicit {owner} at the Info's `pos`).
  *
  * A record: [`refs`, `start` (the list position it is evaluated up to), `n`, `next` (free-list link), `base`, `owner`,
- * then the n keys as (high, low) Int32 pairs] — a key is a thread id or an object key `a * 2^32 + (b >>> 0)`, exact
+ * `reach` ({@link locksetReach}), then the n keys as (high, low) Int32 pairs] — a key is a thread id or an object key `a * 2^32 + (b >>> 0)`, exact
  * in a double. A *view* (`base` ≠ 0) holds no keys: its lockset is the first n keys of record `base`, which it
  * retains, and its start is the base's; the locksets a collection evaluates for the starts of one owner are nested,
  * so it stores them as views of one record (`../shadow/chains.ts`), whose `owner` says whose (-1: no chain's).
@@ -22,7 +22,8 @@ const N = 2;
 const NEXT = 3;
 const BASE = 4;
 const OWNER = 5;
-const KEYS = 6;
+const REACH = 6;
+const KEYS = 7;
 const TWO32 = 2 ** 32;
 
 /** The size class of a record of `n` keys (a record past the largest class is never freed). */
@@ -54,7 +55,7 @@ function allocRecord(s: StateViews, k: number): number {
 
 /**
  * Stores `ls` (distinct keys), evaluated up to list position `start`, with one reference; `owner` names the chain whose
- * lanes will be views of it (`../shadow/chains.ts`), -1 for none.
+ * lanes will be views of it (`../shadow/chains.ts`), -1 for none; `reach`: see {@link locksetReach}.
  * @returns the record's heap index (non-zero). @throws RangeError when the heap is exhausted.
  */
 export function storeLockset(
@@ -62,6 +63,7 @@ export function storeLockset(
   ls: ReadonlySet<number> | readonly number[],
   start: number,
   owner = -1,
+  reach = -1,
 ): number {
   const n = 'size' in ls ? ls.size : ls.length;
   const id = allocRecord(s, classOf(n));
@@ -70,6 +72,7 @@ export function storeLockset(
   heap[id + N] = n;
   heap[id + BASE] = 0;
   heap[id + OWNER] = owner;
+  heap[id + REACH] = reach;
   let i = id + KEYS;
   for (const key of ls) {
     heap[i++] = Math.floor(key / TWO32);
@@ -81,9 +84,10 @@ export function storeLockset(
 
 /**
  * Stores a view of the first `n` keys of record `base` (not a view itself), with one reference; it retains `base`.
+ * `reach`: see {@link locksetReach}.
  * @returns the view's heap index. @throws RangeError when the heap is exhausted.
  */
-export function storeView(s: StateViews, base: number, n: number): number {
+export function storeView(s: StateViews, base: number, n: number, reach: number): number {
   retainLockset(s, base);
   const id = allocRecord(s, 0);
   const heap = s.heap;
@@ -91,6 +95,7 @@ export function storeView(s: StateViews, base: number, n: number): number {
   heap[id + N] = n;
   heap[id + BASE] = base;
   heap[id + OWNER] = heap[base + OWNER];
+  heap[id + REACH] = reach;
   rawAtomics.store(heap, id + REFS, 1);
   return id;
 }
@@ -139,6 +144,18 @@ export function chainBase(s: StateViews, id: number): number {
   if (id + KEYS > s.heap.length) s.refresh();
   const base = s.heap[id + BASE];
   return base !== 0 ? base : s.heap[id + OWNER] >= 0 ? id : 0;
+}
+
+/**
+ * How far a proof from record `id` reaches, or -1: every access of its owner at a list position ≤ reach holds, at the
+ * record's start, all the record holds (an access of the chain's lanes up to its own, `../shadow/evaluate.ts`; an
+ * earlier access of the owner holds more: the rules are monotone). So when a walk from the record takes a thread in
+ * through one of its keys, all those accesses happen before that thread's point, not only the Info's
+ * (`../shadow/goldilocks.ts` `walk`, the memo's extension).
+ */
+export function locksetReach(s: StateViews, id: number): number {
+  if (id + KEYS > s.heap.length) s.refresh();
+  return s.heap[id + REACH];
 }
 
 /** The owner of the chain record `id` is (or views) a result of, or -1 (`../shadow/chains.ts`). */

@@ -171,9 +171,12 @@ function forEachInfoBefore(
  */
 function collectStarts(s: StateViews, page: number, cut: number, starts: Map<number, Start>): void {
   const add = (e: number, key: number, pos: number, id: number): void => {
-    if (starts.has(key)) return;
-    if (id !== 0) retainLockset(s, id);
-    starts.set(key, newStart(s, e, pos, id));
+    const st = starts.get(key);
+    if (st !== undefined) st.reach = Math.max(st.reach, id === 0 ? pos : s.heap[e + Info.POS]);
+    else {
+      if (id !== 0) retainLockset(s, id);
+      starts.set(key, newStart(s, e, pos, id));
+    }
   };
   forEachInfoBefore(s, page, cut, add);
   const heap = s.heap;

@@ -34,6 +34,8 @@ export interface Start {
   id: number;
   /** When `id` is a chain's record or a view of one (`../memory/locksets.ts` `chainBase`): that record, else 0. */
   base: number;
+  /** The latest list position of an access whose Info starts here (`locksetReach`). */
+  reach: number;
   /** The record of the evaluated lockset (one reference held for the run), 0 until evaluated. */
   record: number;
 }
@@ -46,6 +48,7 @@ export const newStart = (s: StateViews, e: number, pos: number, id: number): Sta
   owner: id === 0 ? s.heap[e + Info.OWNER] : -1,
   id,
   base: id === 0 ? 0 : chainBase(s, id),
+  reach: id === 0 ? pos : s.heap[e + Info.POS],
   record: 0,
 });
 
@@ -170,19 +173,27 @@ function evaluateChains(s: StateViews, starts: Start[], cut: number, live: numbe
  * locksets share one.
  */
 function storeChain(s: StateViews, lanes: Start[], r: ChainResult, cut: number, owner: number): void {
-  const base = r.lengths.some((n) => n >= 0) ? storeLockset(s, r.keys, cut, owner) : 0;
+  const lockset = (lane: number) => (r.lengths[lane] < 0 ? r.pruned[lane] : r.lengths[lane]);
+  // each record's reach (`locksetReach`): the latest access of the lanes up to the last one it serves
+  const reach: number[] = [];
+  lanes.forEach((st, lane) => {
+    reach.push(Math.max(st.reach, lane > 0 ? reach[lane - 1] : -1));
+  });
+  for (let lane = lanes.length - 2; lane >= 0; lane--)
+    if (lockset(lane) === lockset(lane + 1)) reach[lane] = reach[lane + 1];
+  const full = r.lengths.indexOf(r.keys.length);
+  const base = r.lengths.some((n) => n >= 0)
+    ? storeLockset(s, r.keys, cut, owner, full < 0 ? -1 : reach[full])
+    : 0;
   let record = 0;
-  let last: number | number[] | undefined;
   lanes.forEach((st, lane) => {
     const n = r.lengths[lane];
-    const ls = n < 0 ? r.pruned[lane] : n;
-    if (ls === last) retainLockset(s, record);
-    else if (n < 0) record = storeLockset(s, r.pruned[lane], cut);
+    if (lane > 0 && lockset(lane) === lockset(lane - 1)) retainLockset(s, record);
+    else if (n < 0) record = storeLockset(s, r.pruned[lane], cut, -1, reach[lane]);
     else if (n === r.keys.length) {
       retainLockset(s, base);
       record = base;
-    } else record = storeView(s, base, n);
-    last = ls;
+    } else record = storeView(s, base, n, reach[lane]);
     st.record = record;
   });
   if (base !== 0) releaseLockset(s, base);

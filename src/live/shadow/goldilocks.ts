@@ -57,7 +57,7 @@ import {
   laterShortCircuits,
 } from '../../detectors/goldilocks/short-circuit.js';
 import { addsTarget, SyncKind } from '../../model/sync.js';
-import { locksetOf, locksetStart, releaseLockset, storeLockset } from '../memory/locksets.js';
+import { locksetOf, locksetReach, locksetStart, releaseLockset, storeLockset } from '../memory/locksets.js';
 import {
   addStat,
   CELL,
@@ -1179,13 +1179,15 @@ export class Shadow extends PendingPages {
     const pos = heap[e + Info.POS];
     const id = heap[e + Info.LS];
     const from = id === 0 ? pos : locksetStart(s, id);
-    // the explicit lockset read once from the heap (a walk copies it: `LiveLockset.load`)
+    // the explicit lockset read once from the heap (a walk copies it: `LiveLockset.load`), and how far a proof from
+    // it reaches (`locksetReach`)
     const explicit = id === 0 ? undefined : locksetOf(s, id);
+    const reach = id === 0 ? -1 : locksetReach(s, id);
     const counts = this.counts;
     const end = rawAtomics.load(s.ctl, CTL.listEnd);
     if (end - from <= DIRECT_TRANSFER_MAX_DISTANCE) {
       this.start(u, explicit);
-      const reached = this.walk(from, end, u, u);
+      const reached = this.walk(from, end, u, u, reach);
       counts[STAT.directTransferCells] += this.walked;
       if (reached) {
         counts[STAT.directTransfer]++;
@@ -1206,7 +1208,7 @@ export class Shadow extends PendingPages {
       };
     counts[STAT.walkCells] += end - from;
     this.start(u, explicit);
-    const hb = this.walk(from, end, -1, u);
+    const hb = this.walk(from, end, -1, u, reach);
     if (this.walkEnd - from >= WALK_CACHE_MIN_CELLS && !shared) this.cache(e);
     if (hb) {
       this.remember(u, Math.max(pos, this.provenTo));
@@ -1247,7 +1249,7 @@ export class Shadow extends PendingPages {
     const r = this.refuted.get(u);
     if (r === undefined || pos < r.pos || r.end < from || explicit?.has(threadKey(this.t))) return undefined;
     this.counts[STAT.walkCells] += end - r.end;
-    if (this.walk(r.end, end, -1, -1, r.ls)) {
+    if (this.walk(r.end, end, -1, -1, -1, r.ls)) {
       this.refuted.delete(u);
       return undefined;
     }
@@ -1370,11 +1372,14 @@ export class Shadow extends PendingPages {
    * the list's end after the owner's last synchronization — adds y at r and this thread at the same cell: each such
    * access happens before this thread's current point (Theorem 1), not only the Info's. The memo ({@link remember})
    * then decides them without a walk: one walk for a whole batch handed over through one lock (a worker's buckets of
-   * a map, then read by another: `bench/eager/buckets.mjs` with workers).
+   * a map, then read by another: `bench/eager/buckets.mjs` with workers). From an explicit lockset with a `reach`
+   * (`../memory/locksets.ts` `locksetReach`, ≥ 0), this thread entering through one of its keys, not removed since,
+   * or held from the start, proves the owner's accesses up to `reach`: a collection's record does not tell where the
+   * owner added its keys, but every access up to `reach` held them all at the record's start.
    * @returns true when the lockset's target thread enters it (happens-before; the walk stops after that cell), else
    * false with the final lockset in {@link ls}.
    */
-  private walk(from: number, end: number, other: number, owner: number, ls = this.ls): boolean {
+  private walk(from: number, end: number, other: number, owner: number, reach = -1, ls = this.ls): boolean {
     const s = this.s;
     // the collection's invariant (`../memory/sync-list.ts`): no walk reads a collected cell
     if (from < s.ctl[CTL.listBase])
@@ -1387,7 +1392,8 @@ export class Shadow extends PendingPages {
     const t = this.t;
     const adds = this.ownerAdds;
     adds.clear();
-    this.provenTo = -1;
+    if (owner >= 0 && reach >= 0) for (const k of ls.keys) adds.set(k, reach);
+    this.provenTo = ls.reached && owner >= 0 ? reach : -1;
     let walked = 0;
     const stop = ls.reached ? from : end; // an explicit lockset that holds the target already
     for (let p = from; p < stop; ) {
