@@ -6,7 +6,7 @@
  * elements a cell names (`./rule-shape.ts`), hence monotone, and none removes a thread, so a lockset started earlier
  * holds t when a later one starts, and from there on holds all the later one holds: LS₀ ⊇ LS₁ ⊇ … at every cell. Such
  * a chain needs, per element e, only the last lane that holds it, its *threshold*: lane i holds e iff thr(e) ≥ i. A
- * cell maps thresholds as `./batch.ts` maps bits, with max for union: thr′(e′) = max { thr(e) : e named,
+ * cell maps thresholds as `./batch.ts` maps bits (`./rows.ts`), with max for union: thr′(e′) = max { thr(e) : e named,
  * e′ ∈ f({e}) }. At the end, each lane's lockset is a prefix of the chain's elements sorted by threshold, descending:
  * stored once, each lane a view of its prefix (`../memory/locksets.ts`); and the views of one record, entered
  * together at its position, are again a chain.
@@ -16,16 +16,8 @@
  * it (bench/programs/claim-results.mjs). Chains take elements × chains words and at most elements keys per chain.
  */
 import { DATA } from './lockset.js';
-import {
-  checkCommitJoins,
-  IDENTITY,
-  singletonImage,
-  transferPattern,
-  U_TO_U,
-  U_TO_Y,
-  Y_TO_U,
-  Y_TO_Y,
-} from './rule-shape.js';
+import { RowBatch } from './rows.js';
+import { U_TO_U, U_TO_Y, Y_TO_U, Y_TO_Y } from './rule-shape.js';
 
 /** The evaluated locksets of one chain's lanes ({@link ChainBatch.results}). */
 export interface ChainResult {
@@ -44,28 +36,35 @@ export interface ChainResult {
 }
 
 /** Chains evaluated together: one row of an element is `chains` Int32 thresholds, -1 where no lane holds it. */
-export class ChainBatch {
-  /** Element key → its threshold in each chain. */
-  private readonly rows = new Map<number, Int32Array>();
-  /** Scratch row of {@link applyCommit}. */
-  private readonly union: Int32Array;
-  /** Scratch of {@link applyCommit}: the rows of the elements a commit names (undefined: none yet). */
-  private readonly named: (Int32Array | undefined)[] = [];
-
+export class ChainBatch extends RowBatch {
   /** @param chains the number of chains evaluated together (chains 0 … chains − 1). */
   constructor(readonly chains: number) {
-    this.union = new Int32Array(chains);
+    super(chains);
   }
 
-  private row(e: number): Int32Array {
-    let r = this.rows.get(e);
-    if (r === undefined) {
-      r = new Int32Array(this.chains);
-      // a loop, not `fill`: in a thread of the live runtime that is its patched TypedArray method
-      for (let c = 0; c < this.chains; c++) r[c] = -1;
-      this.rows.set(e, r);
+  protected clear(r: Int32Array): void {
+    // a loop, not `fill`: in a thread of the live runtime that is its patched TypedArray method
+    const n = this.chains;
+    for (let c = 0; c < n; c++) r[c] = -1;
+  }
+
+  protected unite(into: Int32Array, r: Int32Array): void {
+    const n = this.chains;
+    for (let c = 0; c < n; c++) if (r[c] > into[c]) into[c] = r[c];
+  }
+
+  protected transfer(a: Int32Array, b: Int32Array, p: number): void {
+    const n = this.chains;
+    for (let c = 0; c < n; c++) {
+      const au = a[c];
+      const by = b[c];
+      const uu = p & U_TO_U ? au : -1;
+      const yu = p & Y_TO_U ? by : -1;
+      const uy = p & U_TO_Y ? au : -1;
+      const yy = p & Y_TO_Y ? by : -1;
+      a[c] = Math.max(uu, yu);
+      b[c] = Math.max(uy, yy);
     }
-    return r;
   }
 
   /**
@@ -87,80 +86,6 @@ export class ChainBatch {
       while (m > 0 && lengths[m - 1] <= j) m--;
       const r = this.row(keys[j]);
       if (first + m - 1 > r[c]) r[c] = first + m - 1;
-    }
-  }
-
-  /** Applies the rule of a cell (not a commit: {@link applyCommit}) of `kind`, thread u, target key y to every chain. */
-  apply(kind: number, u: number, y: number): void {
-    if (u === y) {
-      this.applyNamed([u], (e) => singletonImage(kind, u, y, e));
-      return;
-    }
-    const p = transferPattern(kind);
-    if (p === IDENTITY) return;
-    const ru = this.rows.get(u);
-    const ry = this.rows.get(y);
-    if (ru === undefined && ry === undefined) return; // no lane holds either: f(∅) = ∅
-    // a row the cell keeps while the other is empty is not rewritten, and no row is made for the empty one
-    if (ry === undefined && (p & (U_TO_U | U_TO_Y)) === U_TO_U) return;
-    if (ru === undefined && (p & (Y_TO_Y | Y_TO_U)) === Y_TO_Y) return;
-    const a = ru ?? this.row(u);
-    const b = ry ?? this.row(y);
-    for (let c = 0; c < this.chains; c++) {
-      const au = a[c];
-      const by = b[c];
-      const uu = p & U_TO_U ? au : -1;
-      const yu = p & Y_TO_U ? by : -1;
-      const uy = p & U_TO_Y ? au : -1;
-      const yy = p & Y_TO_Y ? by : -1;
-      a[c] = Math.max(uu, yu);
-      b[c] = Math.max(uy, yy);
-    }
-  }
-
-  /**
-   * Applies rule 9, commit(u, R ∪ W) with R ∪ W = `set[from … to − 1]` (data variables), to every chain: each named
-   * row becomes the maximum of the named rows (`checkCommitJoins` of `./rule-shape.ts`).
-   */
-  applyCommit(u: number, set: Int32Array, from: number, to: number): void {
-    checkCommitJoins();
-    const union = this.union;
-    const named = this.named;
-    for (let c = 0; c < this.chains; c++) union[c] = -1;
-    let held = false;
-    const n = to - from + 1;
-    for (let k = 0; k < n; k++) {
-      const r = this.rows.get(k === 0 ? u : DATA + set[from + k - 1]);
-      named[k] = r;
-      if (r === undefined) continue;
-      held = true;
-      for (let c = 0; c < this.chains; c++) if (r[c] > union[c]) union[c] = r[c];
-    }
-    if (!held) return; // no lane holds a named element: f(∅) = ∅
-    for (let k = 0; k < n; k++) {
-      const r = named[k] ?? this.row(k === 0 ? u : DATA + set[from + k - 1]);
-      for (let c = 0; c < this.chains; c++) r[c] = union[c];
-    }
-  }
-
-  /** A cell's effect through the images of the singletons of the elements it names (`named`). */
-  private applyNamed(named: number[], imageOf: (e: number) => Set<number>): void {
-    const old = new Map<number, Int32Array>();
-    for (const e of named) {
-      const r = this.rows.get(e);
-      if (r !== undefined) old.set(e, r.slice());
-    }
-    if (old.size === 0) return;
-    for (const e of named) {
-      const r = this.row(e);
-      for (let c = 0; c < this.chains; c++) r[c] = -1;
-    }
-    for (const [e, thr] of old) {
-      for (const e2 of imageOf(e)) {
-        if (!named.includes(e2)) throw new Error('a rule added an element its cell does not name');
-        const r = this.row(e2);
-        for (let c = 0; c < this.chains; c++) if (thr[c] > r[c]) r[c] = thr[c];
-      }
     }
   }
 
