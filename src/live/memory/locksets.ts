@@ -124,25 +124,24 @@ export function releaseLockset(s: StateViews, id: number): void {
   if (base !== 0) releaseLockset(s, base);
 }
 
-/** The list position record `id` is evaluated up to (where a walk from it starts). */
-export function locksetStart(s: StateViews, id: number): number {
+/** Header word `at` of record `id`, the heap refreshed if the record lies beyond the thread's view of it. */
+function header(s: StateViews, id: number, at: number): number {
   if (id + KEYS > s.heap.length) s.refresh();
-  return s.heap[id + START];
+  return s.heap[id + at];
 }
 
+/** The list position record `id` is evaluated up to (where a walk from it starts). */
+export const locksetStart = (s: StateViews, id: number): number => header(s, id, START);
+
 /** The number of keys of record `id` (of a view: its prefix's). */
-export function locksetSize(s: StateViews, id: number): number {
-  if (id + KEYS > s.heap.length) s.refresh();
-  return s.heap[id + N];
-}
+export const locksetSize = (s: StateViews, id: number): number => header(s, id, N);
 
 /**
  * The record of a chain (`../shadow/chains.ts`) whose prefix record `id` is: a view's base, a chain's record itself;
  * 0 for any other record.
  */
 export function chainBase(s: StateViews, id: number): number {
-  if (id + KEYS > s.heap.length) s.refresh();
-  const base = s.heap[id + BASE];
+  const base = header(s, id, BASE);
   return base !== 0 ? base : s.heap[id + OWNER] >= 0 ? id : 0;
 }
 
@@ -153,16 +152,10 @@ export function chainBase(s: StateViews, id: number): number {
  * through one of its keys, all those accesses happen before that thread's point, not only the Info's
  * (`../shadow/goldilocks.ts` `walk`, the memo's extension).
  */
-export function locksetReach(s: StateViews, id: number): number {
-  if (id + KEYS > s.heap.length) s.refresh();
-  return s.heap[id + REACH];
-}
+export const locksetReach = (s: StateViews, id: number): number => header(s, id, REACH);
 
 /** The owner of the chain record `id` is (or views) a result of, or -1 (`../shadow/chains.ts`). */
-export function locksetOwner(s: StateViews, id: number): number {
-  if (id + KEYS > s.heap.length) s.refresh();
-  return s.heap[id + OWNER];
-}
+export const locksetOwner = (s: StateViews, id: number): number => header(s, id, OWNER);
 
 /** Where record `id`'s keys begin in the heap (a view's: its base's), the heap refreshed if they lie beyond it. */
 function keysAt(s: StateViews, id: number): number {
