@@ -19,6 +19,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from '../scripts/child.js';
 import { buildRevision } from './revision.js';
+import { median } from './timing.js';
 
 const PROGRAM = path.join(ROOT, 'bench', 'eager', 'buckets.mjs');
 
@@ -68,17 +69,13 @@ async function once(cli: string, buckets: number, workers: number, timeoutS: num
   };
 }
 
-/** The median of the runs' times: null (timed out) counts as the longest. */
-function median(runs: Run[]): number | null {
-  const ms = runs.map((r) => r.ms ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
-  const m = ms[(ms.length - 1) >> 1];
-  return m === Number.POSITIVE_INFINITY ? null : m;
-}
+/** The runs' times in ms, a timed-out run as +∞. */
+const timesOf = (runs: Run[]): number[] => runs.map((r) => r.ms ?? Number.POSITIVE_INFINITY);
 
 /** base / this of the medians, or a lower bound when the base timed out. */
-function ratioOf(base: number | null, mine: number | null, timeoutS: number): string {
-  if (mine === null) return '–';
-  if (base === null) return `> ${((timeoutS * 1000) / mine).toFixed(1)}`;
+function ratioOf(base: number, mine: number, timeoutS: number): string {
+  if (mine === Number.POSITIVE_INFINITY) return '–';
+  if (base === Number.POSITIVE_INFINITY) return `> ${((timeoutS * 1000) / mine).toFixed(1)}`;
   return (base / mine).toFixed(1);
 }
 
@@ -99,12 +96,10 @@ async function main(): Promise<void> {
   const builds: [string, string][] = [['this build', path.join(ROOT, 'dist', 'cli', 'main.js')]];
   if (values.base !== undefined)
     builds.push([`base ${values.base}`, path.join(buildRevision(values.base).dist, 'cli', 'main.js')]);
-  const ms = (m: number | null) => (m === null ? `> ${timeoutS * 1000}` : String(m));
+  const ms = (m: number) => (m === Number.POSITIVE_INFINITY ? `> ${timeoutS * 1000}` : String(m));
   const fmt = (runs: Run[]) => {
-    if (runs.length === 1) return ms(runs[0].ms);
-    const sorted = runs.map((r) => r.ms ?? Number.POSITIVE_INFINITY).sort((a, b) => a - b);
-    const range = (m: number) => (m === Number.POSITIVE_INFINITY ? `> ${timeoutS * 1000}` : String(m));
-    return `${ms(median(runs))} (${range(sorted[0])}–${range(sorted[sorted.length - 1])})`;
+    const t = timesOf(runs);
+    return t.length === 1 ? ms(t[0]) : `${ms(median(t))} (${ms(Math.min(...t))}–${ms(Math.max(...t))})`;
   };
   console.log(
     `bench/eager/buckets.mjs N ${workers} under goldilocks run --stats (${workers === 0 ? 'the main thread alone' : `${workers} workers`}; ${os.cpus().length} cpus)\n`,
@@ -121,7 +116,8 @@ async function main(): Promise<void> {
       for (const [b, [, cli]] of builds.entries()) runs[b].push(await once(cli, n, workers, timeoutS));
     const [mine, base] = runs;
     const last = mine[mine.length - 1];
-    const ratio = base === undefined ? '' : ` ${ratioOf(median(base), median(mine), timeoutS)} |`;
+    const ratio =
+      base === undefined ? '' : ` ${ratioOf(median(timesOf(base)), median(timesOf(mine)), timeoutS)} |`;
     console.log(
       `| ${n} | ${runs.map(fmt).join(' | ')} |${ratio} ${last.eagerRuns} | ${last.eagerInfos} | ${last.walks} |`,
     );
