@@ -14,12 +14,9 @@ import { U_TO_U, U_TO_Y, Y_TO_U, Y_TO_Y } from './rule-shape.js';
 
 /** Lanes evaluated together: one row of an element is `lanes / 32` Int32 words. */
 export class LaneBatch extends RowBatch {
-  private readonly words: number;
-
   /** @param lanes the number of locksets evaluated together (lanes 0 … lanes − 1). */
   constructor(readonly lanes: number) {
     super((lanes + 31) >>> 5);
-    this.words = this.width;
   }
 
   /**
@@ -73,14 +70,14 @@ export class LaneBatch extends RowBatch {
    */
   prune(threads: readonly number[]): void {
     if (threads.length === 0) return;
-    const all = new Int32Array(this.words);
-    for (let w = 0; w < this.words; w++) all[w] = -1;
+    const all = new Int32Array(this.width);
+    for (let w = 0; w < this.width; w++) all[w] = -1;
     for (const t of threads) {
       const r = this.rows.get(t);
       if (r === undefined) return; // no lane holds t
-      for (let w = 0; w < this.words; w++) all[w] &= r[w];
+      for (let w = 0; w < this.width; w++) all[w] &= r[w];
     }
-    for (const [e, r] of this.rows) if (e >= DATA) for (let w = 0; w < this.words; w++) r[w] &= ~all[w];
+    for (const [e, r] of this.rows) if (e >= DATA) for (let w = 0; w < this.width; w++) r[w] &= ~all[w];
   }
 
   /**
@@ -88,11 +85,11 @@ export class LaneBatch extends RowBatch {
    * {@link results} materializes.
    */
   private differs(): Int32Array {
-    const differs = new Int32Array(this.words);
+    const differs = new Int32Array(this.width);
     differs[0] = 1;
     for (const r of this.rows.values()) {
       let carry = 0; // the previous word's top bit: lane 32w − 1
-      for (let w = 0; w < this.words; w++) {
+      for (let w = 0; w < this.width; w++) {
         const x = r[w];
         differs[w] |= x ^ ((x << 1) | carry);
         carry = x >>> 31;
@@ -115,7 +112,7 @@ export class LaneBatch extends RowBatch {
       out[lane] = differs[lane >>> 5] & (1 << (lane & 31)) ? [] : out[lane - 1];
     // each row is one element: pushed at most once into each lane's array
     for (const [e, r] of this.rows)
-      for (let w = 0; w < this.words; w++)
+      for (let w = 0; w < this.width; w++)
         for (let bits = r[w] & differs[w]; bits !== 0; bits &= bits - 1)
           out[(w << 5) + 31 - Math.clz32(bits & -bits)].push(e);
     return out;

@@ -65,16 +65,13 @@ export function evaluateStarts(
   cut: number,
   live: number[] | undefined,
 ): void {
-  const rest = live === undefined ? starts : saturatedStarts(s, shadow, starts, cut, live);
-  const chained = rest.filter((st) => st.id === 0 || st.base !== 0);
+  const chained: Start[] = [];
+  const lanes: Start[] = [];
+  for (const st of live === undefined ? starts : saturatedStarts(s, shadow, starts, cut, live))
+    (st.id === 0 || st.base !== 0 ? chained : lanes).push(st);
   shadow.counts[STAT.eagerChained] += chained.length;
   evaluateChains(s, chained, cut, live);
-  evaluateLanes(
-    s,
-    rest.filter((st) => st.id !== 0 && st.base === 0),
-    cut,
-    live,
-  );
+  evaluateLanes(s, lanes, cut, live);
 }
 
 /**
@@ -159,11 +156,9 @@ function evaluateChains(s: StateViews, starts: Start[], cut: number, live: numbe
     } else batch.apply(kind, threadKey(u), objectKey(a, b));
   });
   enterAt(cut);
-  const results = chains.map((ch, c) =>
-    batch.results(c, ch.views.length + ch.owned.length, threadKey(ch.owner), live),
-  );
   chains.forEach((ch, c) => {
-    storeChain(s, [...ch.views, ...ch.owned], results[c], cut, ch.owner);
+    const lanes = [...ch.views, ...ch.owned];
+    storeChain(s, lanes, batch.results(c, lanes.length, threadKey(ch.owner), live), cut, ch.owner);
   });
 }
 
