@@ -11,7 +11,15 @@ import fc from 'fast-check';
 import { ChainBatch } from '../../src/live/shadow/chains.js';
 import { DATA } from '../../src/live/shadow/lockset.js';
 import { SyncKind } from '../../src/model/sync.js';
-import { type Cell, cell, initial, walk } from '../helpers/lockset-cells.js';
+import {
+  type Cell,
+  cell,
+  initial,
+  WIDE_CELLS,
+  walk,
+  wideCell,
+  wideInitial,
+} from '../helpers/lockset-cells.js';
 
 /** A chain: its owner, the views of one record (its keys, the owner first; lengths non-increasing), its owner's starts. */
 interface Spec {
@@ -20,15 +28,18 @@ interface Spec {
   owned: number[];
 }
 
-/** A chain's lanes as the collector makes them (src/live/shadow/evaluate.ts `chainsOf`), within `n` cells. */
-const spec = (n: number): fc.Arbitrary<Spec> =>
+/**
+ * A chain's lanes as the collector makes them (src/live/shadow/evaluate.ts `chainsOf`), within `n` cells, its views'
+ * keys from `keys`.
+ */
+const spec = (n: number, keys: fc.Arbitrary<number[]>): fc.Arbitrary<Spec> =>
   fc
     .record({
       owner: fc.integer({ min: 0, max: 3 }),
       views: fc.option(
         fc.record({
           start: fc.nat(n),
-          rest: initial,
+          rest: keys,
           lengths: fc.array(fc.nat(5), { minLength: 1, maxLength: 5 }),
         }),
         { nil: undefined },
@@ -101,24 +112,43 @@ function lanesOf(sp: Spec): { start: number; keys: number[] }[] {
   ];
 }
 
-const cellsAndChains = fc
-  .array(cell, { maxLength: 40 })
-  .chain((cells) =>
-    fc.tuple(fc.constant(cells), fc.array(spec(cells.length), { minLength: 1, maxLength: 5 })),
-  );
+/** Cells (of `cellArb`) and chains over them, their views' keys from `keys`. */
+const chainsOver = (
+  cellArb: fc.Arbitrary<Cell>,
+  keys: fc.Arbitrary<number[]>,
+  length: { minLength?: number; maxLength: number } = { maxLength: 40 },
+) =>
+  fc
+    .array(cellArb, length)
+    .chain((cells) =>
+      fc.tuple(fc.constant(cells), fc.array(spec(cells.length, keys), { minLength: 1, maxLength: 5 })),
+    );
+const cellsAndChains = chainsOver(cell, initial);
+
+/** Every lane of every chain of `specs` against the cell-by-cell walk. */
+function assertWalks(specs: Spec[], cells: Cell[]): void {
+  const got = chained(specs, cells);
+  specs.forEach((sp, c) => {
+    lanesOf(sp).forEach((l, i) => {
+      assert.deepEqual(got[c][i], walk(l.keys, cells, l.start), `chain ${c}, lane ${i}`);
+    });
+  });
+}
 
 describe('ChainBatch: chains of nested locksets (§5.4)', () => {
   it('gives every lane of every chain the lockset the cell-by-cell walk gives', () => {
     fc.assert(
-      fc.property(cellsAndChains, ([cells, specs]) => {
-        const got = chained(specs, cells);
-        specs.forEach((sp, c) => {
-          lanesOf(sp).forEach((l, i) => {
-            assert.deepEqual(got[c][i], walk(l.keys, cells, l.start), `chain ${c}, lane ${i}`);
-          });
-        });
-      }),
+      fc.property(cellsAndChains, ([cells, specs]) => assertWalks(specs, cells)),
       { numRuns: 500 },
+    );
+  });
+
+  it('does so over hundreds of elements, its rows grown past their first room', () => {
+    fc.assert(
+      fc.property(chainsOver(wideCell, wideInitial, WIDE_CELLS), ([cells, specs]) =>
+        assertWalks(specs, cells),
+      ),
+      { numRuns: 100 },
     );
   });
 

@@ -9,7 +9,17 @@ import fc from 'fast-check';
 import { LaneBatch } from '../../src/live/shadow/batch.js';
 import { DATA } from '../../src/live/shadow/lockset.js';
 import { SyncKind } from '../../src/model/sync.js';
-import { type Cell, cell, initial, KINDS, OBJ, walk } from '../helpers/lockset-cells.js';
+import {
+  type Cell,
+  cell,
+  initial,
+  KINDS,
+  OBJ,
+  WIDE_CELLS,
+  walk,
+  wideCell,
+  wideInitial,
+} from '../helpers/lockset-cells.js';
 
 /**
  * Every lane through a LaneBatch: lanes sorted by start, each entered before the cell at its start; with `live`,
@@ -37,21 +47,30 @@ function batched(lanes: { start: number; keys: number[] }[], cells: Cell[], live
 }
 
 describe('LaneBatch: bit-parallel partially-eager evaluation (§5.4)', () => {
-  it('gives every lane the lockset the cell-by-cell walk gives', () => {
-    fc.assert(
-      fc.property(
-        fc.array(cell, { maxLength: 40 }),
-        fc.array(fc.record({ start: fc.nat(40), keys: initial }), { minLength: 1, maxLength: 70 }),
-        (cells, raw) => {
-          const lanes = raw.map((l) => ({ ...l, start: Math.min(l.start, cells.length) }));
-          const got = batched(lanes, cells);
-          lanes.forEach((l, i) => {
-            assert.deepEqual(got[i], walk(l.keys, cells, l.start), `lane ${i}`);
-          });
-        },
-      ),
-      { numRuns: 500 },
+  /** Cells of `cellArb` and lanes whose locksets are of `keys`: every lane against the cell-by-cell walk. */
+  const walks = (
+    cellArb: fc.Arbitrary<Cell>,
+    keys: fc.Arbitrary<number[]>,
+    length: { minLength?: number; maxLength: number } = { maxLength: 40 },
+  ) =>
+    fc.property(
+      fc.array(cellArb, length),
+      fc.array(fc.record({ start: fc.nat(40), keys }), { minLength: 1, maxLength: 70 }),
+      (cells, raw) => {
+        const lanes = raw.map((l) => ({ ...l, start: Math.min(l.start, cells.length) }));
+        const got = batched(lanes, cells);
+        lanes.forEach((l, i) => {
+          assert.deepEqual(got[i], walk(l.keys, cells, l.start), `lane ${i}`);
+        });
+      },
     );
+
+  it('gives every lane the lockset the cell-by-cell walk gives', () => {
+    fc.assert(walks(cell, initial), { numRuns: 500 });
+  });
+
+  it('does so over hundreds of elements, its rows grown past their first room', () => {
+    fc.assert(walks(wideCell, wideInitial, WIDE_CELLS), { numRuns: 100 });
   });
 
   it('prunes a lane that holds every live thread to its threads, which then decide every later check the same', () => {

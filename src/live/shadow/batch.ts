@@ -30,23 +30,27 @@ export class LaneBatch extends RowBatch {
     return this.entered;
   }
 
-  protected clear(r: Int32Array): void {
+  protected clear(r: number): void {
+    // the words past `entered` are 0 in every row: no lane there has entered
     const n = this.entered;
-    for (let w = 0; w < n; w++) r[w] = 0;
+    const d = this.data;
+    for (let w = 0; w < n; w++) d[r + w] = 0;
   }
 
-  protected unite(into: Int32Array, r: Int32Array): void {
+  protected unite(into: number, r: number): void {
     const n = this.entered;
-    for (let w = 0; w < n; w++) into[w] |= r[w];
+    const d = this.data;
+    for (let w = 0; w < n; w++) d[into + w] |= d[r + w];
   }
 
-  protected transfer(a: Int32Array, b: Int32Array, p: number): void {
+  protected transfer(a: number, b: number, p: number): void {
     const n = this.entered;
+    const d = this.data;
     for (let w = 0; w < n; w++) {
-      const au = a[w];
-      const by = b[w];
-      a[w] = (p & U_TO_U ? au : 0) | (p & Y_TO_U ? by : 0);
-      b[w] = (p & U_TO_Y ? au : 0) | (p & Y_TO_Y ? by : 0);
+      const au = d[a + w];
+      const by = d[b + w];
+      d[a + w] = (p & U_TO_U ? au : 0) | (p & Y_TO_U ? by : 0);
+      d[b + w] = (p & U_TO_Y ? au : 0) | (p & Y_TO_Y ? by : 0);
     }
   }
 
@@ -55,7 +59,10 @@ export class LaneBatch extends RowBatch {
     const w = lane >>> 5;
     if (w >= this.entered) this.entered = w + 1;
     const bit = 1 << (lane & 31);
-    for (const k of keys) this.row(k)[w] |= bit;
+    for (const k of keys) {
+      const r = this.row(k);
+      this.data[r + w] |= bit;
+    }
   }
 
   /**
@@ -72,12 +79,14 @@ export class LaneBatch extends RowBatch {
     if (threads.length === 0) return;
     const all = new Int32Array(this.width);
     for (let w = 0; w < this.width; w++) all[w] = -1;
+    const d = this.data;
     for (const t of threads) {
-      const r = this.rows.get(t);
-      if (r === undefined) return; // no lane holds t
-      for (let w = 0; w < this.width; w++) all[w] &= r[w];
+      const r = this.find(t);
+      if (r < 0) return; // no lane holds t
+      for (let w = 0; w < this.width; w++) all[w] &= d[r + w];
     }
-    for (const [e, r] of this.rows) if (e >= DATA) for (let w = 0; w < this.width; w++) r[w] &= ~all[w];
+    for (let i = 1; i <= this.count; i++)
+      if (this.keys[i] >= DATA) for (let w = 0, r = i * this.width; w < this.width; w++) d[r + w] &= ~all[w];
   }
 
   /**
@@ -87,10 +96,11 @@ export class LaneBatch extends RowBatch {
   private differs(): Int32Array {
     const differs = new Int32Array(this.width);
     differs[0] = 1;
-    for (const r of this.rows.values()) {
+    const d = this.data;
+    for (let r = this.width; r <= this.count * this.width; r += this.width) {
       let carry = 0; // the previous word's top bit: lane 32w − 1
       for (let w = 0; w < this.width; w++) {
-        const x = r[w];
+        const x = d[r + w];
         differs[w] |= x ^ ((x << 1) | carry);
         carry = x >>> 31;
       }
@@ -111,10 +121,11 @@ export class LaneBatch extends RowBatch {
     for (let lane = 0; lane < this.lanes; lane++)
       out[lane] = differs[lane >>> 5] & (1 << (lane & 31)) ? [] : out[lane - 1];
     // each row is one element: pushed at most once into each lane's array
-    for (const [e, r] of this.rows)
-      for (let w = 0; w < this.width; w++)
-        for (let bits = r[w] & differs[w]; bits !== 0; bits &= bits - 1)
-          out[(w << 5) + 31 - Math.clz32(bits & -bits)].push(e);
+    const d = this.data;
+    for (let i = 1; i <= this.count; i++)
+      for (let w = 0, r = i * this.width; w < this.width; w++)
+        for (let bits = d[r + w] & differs[w]; bits !== 0; bits &= bits - 1)
+          out[(w << 5) + 31 - Math.clz32(bits & -bits)].push(this.keys[i]);
     return out;
   }
 }

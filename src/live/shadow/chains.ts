@@ -42,28 +42,31 @@ export class ChainBatch extends RowBatch {
     super(chains);
   }
 
-  protected clear(r: Int32Array): void {
+  protected clear(r: number): void {
     // a loop, not `fill`: in a thread of the live runtime that is its patched TypedArray method
     const n = this.chains;
-    for (let c = 0; c < n; c++) r[c] = -1;
+    const d = this.data;
+    for (let c = 0; c < n; c++) d[r + c] = -1;
   }
 
-  protected unite(into: Int32Array, r: Int32Array): void {
+  protected unite(into: number, r: number): void {
     const n = this.chains;
-    for (let c = 0; c < n; c++) if (r[c] > into[c]) into[c] = r[c];
+    const d = this.data;
+    for (let c = 0; c < n; c++) if (d[r + c] > d[into + c]) d[into + c] = d[r + c];
   }
 
-  protected transfer(a: Int32Array, b: Int32Array, p: number): void {
+  protected transfer(a: number, b: number, p: number): void {
     const n = this.chains;
+    const d = this.data;
     for (let c = 0; c < n; c++) {
-      const au = a[c];
-      const by = b[c];
+      const au = d[a + c];
+      const by = d[b + c];
       const uu = p & U_TO_U ? au : -1;
       const yu = p & Y_TO_U ? by : -1;
       const uy = p & U_TO_Y ? au : -1;
       const yy = p & Y_TO_Y ? by : -1;
-      a[c] = Math.max(uu, yu);
-      b[c] = Math.max(uy, yy);
+      d[a + c] = Math.max(uu, yu);
+      d[b + c] = Math.max(uy, yy);
     }
   }
 
@@ -72,7 +75,10 @@ export class ChainBatch extends RowBatch {
    * start; every earlier lane of the chain must hold `keys` here (the caller's to keep: an owner's later start).
    */
   enter(c: number, lane: number, keys: Iterable<number>): void {
-    for (const k of keys) this.row(k)[c] = lane; // the last lane so far: every earlier one holds k
+    for (const k of keys) {
+      const r = this.row(k);
+      this.data[r + c] = lane; // the last lane so far: every earlier one holds k
+    }
   }
 
   /**
@@ -84,8 +90,8 @@ export class ChainBatch extends RowBatch {
     let m = lengths.length; // lanes holding key j: those with lengths[i] > j, the first m
     for (let j = 0; j < lengths[0]; j++) {
       while (m > 0 && lengths[m - 1] <= j) m--;
-      const r = this.row(keys[j]);
-      if (first + m - 1 > r[c]) r[c] = first + m - 1;
+      const r = this.row(keys[j]) + c;
+      if (first + m - 1 > this.data[r]) this.data[r] = first + m - 1;
     }
   }
 
@@ -95,31 +101,44 @@ export class ChainBatch extends RowBatch {
    * first ones (lane i holds them all iff i ≤ the least of their thresholds).
    */
   results(c: number, lanes: number, owner: number, live: readonly number[] | undefined): ChainResult {
+    const d = this.data;
     let saturated = -1; // the last lane holding every live thread
     if (live !== undefined && live.length > 0) {
       saturated = lanes - 1;
       for (const t of live) {
-        const thr = this.rows.get(t)?.[c] ?? -1;
+        const r = this.find(t);
+        const thr = r < 0 ? -1 : d[r + c];
         if (thr < saturated) saturated = thr;
       }
     }
-    const kept: [number, number][] = [];
+    // the kept elements by threshold, descending, by counting (thresholds are lanes): per threshold the owner first,
+    // then in the order of the rows
+    const count = new Int32Array(lanes);
     const threads: [number, number][] = [];
-    for (const [e, r] of this.rows) {
-      const thr = r[c];
-      if (thr > saturated) kept.push([e, thr]);
+    for (let i = 1; i <= this.count; i++) {
+      const e = this.keys[i];
+      const thr = d[i * this.width + c];
+      if (thr > saturated) count[thr]++;
       if (saturated >= 0 && thr >= 0 && e < DATA) threads.push([e, thr]);
     }
-    const order = (a: [number, number], b: [number, number]) =>
-      b[1] - a[1] || (a[0] === owner ? -1 : b[0] === owner ? 1 : 0);
-    kept.sort(order);
-    threads.sort(order);
     const lengths = new Int32Array(lanes);
-    let n = kept.length; // lane saturated + 1 holds them all
-    for (let lane = saturated + 1; lane < lanes; lane++) {
-      while (n > 0 && kept[n - 1][1] < lane) n--;
+    const next = new Int32Array(lanes); // where the next key of each threshold goes
+    let n = 0; // lane saturated + 1 holds them all
+    for (let lane = lanes - 1; lane > saturated; lane--) {
+      next[lane] = n;
+      n += count[lane];
       lengths[lane] = n;
     }
+    const keys: number[] = new Array(n);
+    const ownerRow = this.find(owner);
+    const ownerThr = ownerRow < 0 ? -1 : d[ownerRow + c];
+    if (ownerThr > saturated) keys[next[ownerThr]++] = owner;
+    for (let i = 1; i <= this.count; i++) {
+      const e = this.keys[i];
+      const thr = d[i * this.width + c];
+      if (thr > saturated && e !== owner) keys[next[thr]++] = e;
+    }
+    threads.sort((a, b) => b[1] - a[1] || (a[0] === owner ? -1 : b[0] === owner ? 1 : 0));
     const pruned: number[][] = new Array(saturated + 1);
     n = threads.length;
     for (let lane = 0; lane <= saturated; lane++) {
@@ -128,6 +147,6 @@ export class ChainBatch extends RowBatch {
       pruned[lane] = lane > 0 && m === n ? pruned[lane - 1] : threads.slice(0, n).map(([e]) => e);
       lengths[lane] = -1;
     }
-    return { keys: kept.map(([e]) => e), lengths, pruned };
+    return { keys, lengths, pruned };
   }
 }
