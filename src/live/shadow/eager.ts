@@ -85,8 +85,7 @@ export function collectList(s: StateViews, shadow: Shadow): void {
  */
 function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boolean): number {
   shadow.counts[STAT.eagerRuns]++;
-  /** Starts by key ({@link startKey}). */
-  const starts = new Map<number, Start>();
+  const starts = new Starts();
   // after the cut was fixed: every thread forked before it is flagged by now (or the threads are not pruned for)
   const live = alone ? [threadKey(shadow.t)] : liveThreads(s);
   if (alone) shadow.counts[STAT.eagerAlone]++;
@@ -96,7 +95,7 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boole
       if (isPending(s.heap, mark) || mark === PAIRED) shadow.splitPage(page); // its pending accesses, its odd list
       collectStarts(s, page, cut, starts);
     });
-    evaluateStarts(s, shadow, [...starts.values()], cut, live);
+    evaluateStarts(s, shadow, starts.all, cut, live);
     let moved = 0;
     forEachPage(s, (page) => {
       if (isRecordMark(s.heap[page + MARK])) shadow.splitPage(page); // patterned: a list per word, each its position
@@ -107,7 +106,7 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boole
     shadow.counts[STAT.eagerInfos] += moved;
     return Math.max(2 * pages, moved);
   } finally {
-    for (const st of starts.values()) {
+    for (const st of starts.all) {
       if (st.record !== 0) releaseLockset(s, st.record);
       if (st.id !== 0) releaseLockset(s, st.id);
     }
@@ -138,17 +137,44 @@ function forEachPage(s: StateViews, fn: (page: number) => void): number {
 }
 
 /**
- * The key of a start in a collection's map: an owner at a list position (≥ 0: positions are Int32), or an explicit
- * lockset record `id` (its negation).
+ * A collection's distinct starts: an owner's by list position, an explicit lockset record's by its id. Maps of small
+ * integers: one keyed by owner and position together (a double) boxed its key at each of a collection's hundreds of
+ * thousands of lookups (bench/programs/claim-results.mjs).
  */
-const startKey = (owner: number, pos: number, id: number): number => (id === 0 ? owner * 2 ** 31 + pos : -id);
+class Starts {
+  /** Every start, in the order added. */
+  readonly all: Start[] = [];
+  /** Per owner, its starts by position. */
+  private readonly owned: (Map<number, Start> | undefined)[] = [];
+  private readonly records = new Map<number, Start>();
 
-/** Calls `fn(e, key)` for each Info of page `page` (lock held) that starts before `cut`, `key` naming its start. */
+  /** The start of `owner` at `pos` (`id` 0), or of the explicit record `id`, if added. */
+  get(owner: number, pos: number, id: number): Start | undefined {
+    return id !== 0 ? this.records.get(id) : this.owned[owner]?.get(pos);
+  }
+
+  /** Adds `st`, the start of `owner` at `pos` (`id` 0) or of the explicit record `id`. */
+  add(owner: number, pos: number, id: number, st: Start): void {
+    this.all.push(st);
+    if (id !== 0) this.records.set(id, st);
+    else {
+      while (this.owned.length <= owner) this.owned.push(undefined);
+      let m = this.owned[owner];
+      if (m === undefined) this.owned[owner] = m = new Map();
+      m.set(pos, st);
+    }
+  }
+}
+
+/**
+ * Calls `fn(e, owner, pos, id)` for each Info `e` of page `page` (lock held) that starts before `cut`: its owner,
+ * and its start's position and explicit record (0: none).
+ */
 function forEachInfoBefore(
   s: StateViews,
   page: number,
   cut: number,
-  fn: (e: number, key: number, pos: number, id: number) => void,
+  fn: (e: number, owner: number, pos: number, id: number) => void,
 ): void {
   const heads = s.heap[page + MARK]; // > 0: the heads of words 1–7 (`./table.ts`); else the first word's list only
   if (heads + 8 > s.heap.length) s.refresh();
@@ -159,7 +185,7 @@ function forEachInfoBefore(
       const heap = s.heap;
       const id = heap[e + Info.LS];
       const pos = id === 0 ? heap[e + Info.POS] : locksetStart(s, id);
-      if (pos < cut) fn(e, startKey(heap[e + Info.OWNER], pos, id), pos, id);
+      if (pos < cut) fn(e, heap[e + Info.OWNER], pos, id);
       e = s.heap[e + Info.NEXT];
     }
   }
@@ -169,13 +195,13 @@ function forEachInfoBefore(
  * Adds the starts of page `page`'s Infos before `cut` to `starts`, retaining each explicit record once; of a
  * patterned page (`Pages.pattern` of `./pages.ts`), its first word's Infos and its last Info at each other word's position.
  */
-function collectStarts(s: StateViews, page: number, cut: number, starts: Map<number, Start>): void {
-  const add = (e: number, key: number, pos: number, id: number): void => {
-    const st = starts.get(key);
+function collectStarts(s: StateViews, page: number, cut: number, starts: Starts): void {
+  const add = (e: number, owner: number, pos: number, id: number): void => {
+    const st = starts.get(owner, pos, id);
     if (st !== undefined) st.reach = Math.max(st.reach, id === 0 ? pos : s.heap[e + Info.POS]);
     else {
       if (id !== 0) retainLockset(s, id);
-      starts.set(key, newStart(s, e, pos, id));
+      starts.add(owner, pos, id, newStart(s, e, pos, id));
     }
   };
   forEachInfoBefore(s, page, cut, add);
@@ -188,7 +214,7 @@ function collectStarts(s: StateViews, page: number, cut: number, starts: Map<num
   if (heap[last + Info.LS] !== 0) return; // its start, the explicit lockset's, is the first word's
   for (let w = 1; w < 8; w++) {
     const pos = heap[positions + w] - 1;
-    if (pos >= 0 && pos < cut) add(last, startKey(heap[last + Info.OWNER], pos, 0), pos, 0);
+    if (pos >= 0 && pos < cut) add(last, heap[last + Info.OWNER], pos, 0);
   }
 }
 
@@ -223,18 +249,18 @@ function movePage(
   shadow: Shadow,
   page: number,
   cut: number,
-  starts: Map<number, Start>,
+  starts: Starts,
   live: number[] | undefined,
 ): number {
   let moved = 0;
-  forEachInfoBefore(s, page, cut, (e, key, pos, id) => {
-    let st = starts.get(key);
+  forEachInfoBefore(s, page, cut, (e, owner, pos, id) => {
+    let st = starts.get(owner, pos, id);
     if (st === undefined) {
       // started between the scans: evaluated alone, as the others are (its explicit record retained for the run)
       st = newStart(s, e, pos, id);
       if (id !== 0) retainLockset(s, id);
       evaluateStarts(s, shadow, [st], cut, live);
-      starts.set(key, st);
+      starts.add(owner, pos, id, st);
     }
     retainLockset(s, st.record);
     s.heap[e + Info.LS] = st.record;
