@@ -94,4 +94,9 @@ export interface Context {
   race: Race;
   /** Does a race stop the access (`throw`, `abort`) rather than only being reported. */
   readonly stopOnRace: boolean;
+  /**
+   * Whether this thread may skip an access's check, record and cells now: it is the main thread, alone (`./alone.ts`),
+   * and nothing else needs the access (no `--record`, no jumbled memory, a happens-before detector).
+   */
+  alone(): boolean;
 }

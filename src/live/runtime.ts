@@ -33,7 +33,9 @@
  * keeps its stack, which a race then prints for its previous access (not with `GOLDILOCKS_RECORD`), and loops are
  * not range-checked;
  * `GOLDILOCKS_RANGES=0`: loops are not range-checked (`./spans.ts`): each access is checked on its own, as with
- * `--history`, a recorded or a jumbled run (for differential tests and measurements).
+ * `--history`, a recorded or a jumbled run (for differential tests and measurements);
+ * `GOLDILOCKS_ALONE=0`: the main thread's accesses are checked and recorded while it alone runs (`./alone.ts`), as in
+ * a recorded or a jumbled run (for differential tests and measurements).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -45,6 +47,7 @@ import { writeJsonReport } from '../report/json.js';
 import type { MemoryLocation, RaceRecord } from '../report/race.js';
 import { suppressionOf } from '../report/suppressions.js';
 import { colorsFor, textRace, textSummary } from '../report/text.js';
+import { mainAlone } from './alone.js';
 import { observeAnnotations } from './annotation-observer.js';
 import { Buffers, Memories } from './buffers.js';
 import type { Accessed, Callee, CheckRange, CheckWord, Context, Race } from './context.js';
@@ -307,6 +310,14 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     }
     return false;
   };
+  /** Whether accesses of the main thread alone are skipped (`./alone.ts`): set once the run's mode is known, below. */
+  let skipAlone = false;
+  /** {@link Context.alone}: counted when true. */
+  const alone = (): boolean => {
+    if (!skipAlone || !mainAlone(s, t)) return false;
+    shadow.counts[STAT.alone]++;
+    return true;
+  };
   let flushIn = 1 << 16;
   /** Counts `n` word checks; every 2^16 of them this thread's counters are added to the shared ones. */
   const counted = (n: number): void => {
@@ -322,6 +333,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
    * keeps its stack (see {@link withStack}).
    */
   const checkWord: CheckWord = (id, base, w, mask, flags, site, size, what, fn) => {
+    if (alone()) return;
     counted(1);
     const kept = history ? withStack(site, fn) : site;
     const c = shadow.access(base + w, mask, flags, kept, stopOnRace);
@@ -348,7 +360,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     return race(c, id, w * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
   };
   const checkRange: CheckRange = (buffer, off, size, flags, site, what, fn) => {
-    if (size <= 0 || buffers.isPrivate(buffer)) return; // a private buffer: no other thread's access can race
+    if (size <= 0 || buffers.isPrivate(buffer) || alone()) return; // a private buffer: no other thread's access can race
     const id = idOf(buffer);
     const base = baseOf(id);
     const end = off + size;
@@ -416,6 +428,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     listLocked,
     race,
     stopOnRace,
+    alone,
   };
   const { sitedMethods, originals } = installPatches(ctx);
   // a recorded run records values and a jumbled run chooses them: element accesses under the word lock (no r/w)
@@ -426,6 +439,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       : undefined;
   if (locked !== undefined) shadow.onAccess = locked.onAccess;
   buffers.privateUntilSent = locked === undefined && precise;
+  skipAlone = locked === undefined && precise && settings.GOLDILOCKS_ALONE !== '0';
   if (locked !== undefined && memory !== undefined) lockDataViews(locked);
 
   // ---- WebAssembly memories, messages, threads, the sync library, annotations ---------------------------------

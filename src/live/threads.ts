@@ -116,7 +116,10 @@ export function workerHooks(
           // the worker is gone, and its own workers with it (a worker that ends stops them, without a terminate()
           // call): a lock one of them was stopped holding is taken over (`./memory/state.ts` lock), not waited for
           markTerminating(s, child);
-          ctx.listLocked(() => appendCell(s, SyncKind.Join, t, 0, child));
+          ctx.listLocked(() => {
+            appendCell(s, SyncKind.Join, t, 0, child);
+            rawAtomics.add(s.ctl, CTL.joins, 1); // after the cell: `../alone.ts` finds every join cell appended
+          });
           ctx.shadow.joined(child);
           rawAtomics.or(s.threads, child, DEAD);
         }

@@ -51,13 +51,21 @@ export interface CliRun {
 }
 
 /**
- * Runs the CLI with `args` in the repository's root without blocking; resolves when it exits, or once `limitMs`
- * have passed (then it is killed with every process it started).
+ * Runs the CLI with `args` in the repository's root without blocking, with `env` added to this process's environment;
+ * resolves when it exits, or once `limitMs` have passed (then it is killed with every process it started).
  */
-export function cliAsync(args: string[], limitMs?: number): Promise<CliRun> {
+export function cliAsync(
+  args: string[],
+  limitMs?: number,
+  env: Record<string, string> = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     // with a limit, the CLI runs in a process group of its own, killed whole (with the program it ran)
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, detached: limitMs !== undefined });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      detached: limitMs !== undefined,
+      env: { ...process.env, ...env },
+    });
     let killed = false;
     const timer =
       limitMs === undefined

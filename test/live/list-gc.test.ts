@@ -13,12 +13,15 @@ import { cliAsync, ROOT, tempPath } from '../helpers/helpers.js';
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'runtime', 'list-gc.mjs');
 /**
  * The main thread alone over many bit-locked buckets (after a worker's walk and join, with `joined`), then two workers
- * (test/fixtures/runtime/list-gc-alone.mjs).
+ * (test/fixtures/runtime/list-gc-alone.mjs). Run with `GOLDILOCKS_ALONE=0` ({@link CHECKED_ALONE}) for the
+ * collections: by default the main thread alone skips its checks and appends no cells (src/live/alone.ts).
  */
 const ALONE = join(ROOT, 'test', 'fixtures', 'runtime', 'list-gc-alone.mjs');
 /** Two workers storing one word per item while the main thread waits (test/fixtures/runtime/list-gc-claims.mjs). */
 const CLAIMS = join(ROOT, 'test', 'fixtures', 'runtime', 'list-gc-claims.mjs');
 const LIMIT = { timeout: 300_000 };
+/** The main thread's accesses checked and recorded while it alone runs (src/live/alone.ts). */
+const CHECKED_ALONE = { GOLDILOCKS_ALONE: '0' };
 /**
  * `EAGER_MIN` of src/live/memory/state.ts: Goldilocks keeps 2 × EAGER_MIN + one chunk (4096) live cells when it
  * collects, and the other thread's cells appended while a collection runs: since the collection waits until the
@@ -34,10 +37,21 @@ async function run(detector: string, mode: string, n: number): Promise<JsonRepor
   return report;
 }
 
-/** `goldilocks run --on-race=report --detector D -- node ARGS`: its JSON report and output (exit status 0). */
-async function runProgram(detector: string, args: string[]): Promise<{ report: JsonReport; stdout: string }> {
+/**
+ * `goldilocks run --on-race=report --detector D -- node ARGS`, with `env` added to its environment: its JSON report
+ * and output (exit status 0).
+ */
+async function runProgram(
+  detector: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ report: JsonReport; stdout: string }> {
   const file = tempPath('report.json');
-  const r = await cliAsync(['run', '--on-race=report', '--report', file, '--detector', detector, ...args]);
+  const r = await cliAsync(
+    ['run', '--on-race=report', '--report', file, '--detector', detector, ...args],
+    undefined,
+    env,
+  );
   assert.equal(r.code, 0, r.stderr);
   return { report: JSON.parse(readFileSync(file, 'utf8')) as JsonReport, stdout: r.stdout };
 }
@@ -83,7 +97,7 @@ describe('the live synchronization event list is collected', () => {
     LIMIT,
     async () => {
       const n = String(150_000); // 300,000 atomic operations before any worker: several collections
-      const { report: j, stdout } = await runProgram('goldilocks', [ALONE, n]);
+      const { report: j, stdout } = await runProgram('goldilocks', [ALONE, n], CHECKED_ALONE);
       assert.match(stdout, /^sums (\d+) \1$/m);
       assert.ok(j.stats.eagerAlone >= 2, `${j.stats.eagerAlone} collections alone`);
       assert.ok(j.stats.eagerInfos >= 1000, `${j.stats.eagerInfos} Infos moved`);
@@ -93,7 +107,15 @@ describe('the live synchronization event list is collected', () => {
         racy(j).map((v) => v.replace(/^sab#\d+/, 'sab')),
         ['sab+0', 'sab+4'],
       );
-      assert.deepEqual(racy(j), racy((await runProgram('fasttrack', [ALONE, n])).report));
+      assert.deepEqual(racy(j), racy((await runProgram('fasttrack', [ALONE, n], CHECKED_ALONE)).report));
+      // by default the main thread alone checks nothing and appends no cells: no collection, the same races
+      const byDefault = (await runProgram('goldilocks', [ALONE, n])).report;
+      assert.equal(byDefault.stats.eagerRuns, 0);
+      assert.ok(byDefault.stats.alone >= 300_000, `${byDefault.stats.alone} skipped`);
+      assert.deepEqual(
+        racy(byDefault).map((v) => v.replace(/^sab#\d+/, 'sab')),
+        ['sab+0', 'sab+4'],
+      );
     },
   );
 
@@ -102,7 +124,7 @@ describe('the live synchronization event list is collected', () => {
     LIMIT,
     async () => {
       const args = [ALONE, String(150_000), 'joined'];
-      const { report: j, stdout } = await runProgram('goldilocks', args);
+      const { report: j, stdout } = await runProgram('goldilocks', args, CHECKED_ALONE);
       assert.match(stdout, /^sums (\d+) \1$/m);
       assert.equal(j.stats.eagerAlone, 0);
       assert.ok(j.stats.eagerSaturated >= 1000, `${j.stats.eagerSaturated} starts saturated`);
@@ -112,7 +134,7 @@ describe('the live synchronization event list is collected', () => {
         racy(j).map((v) => v.replace(/^sab#\d+/, 'sab')),
         ['sab+0', 'sab+4', 'sab+8'],
       );
-      assert.deepEqual(racy(j), racy((await runProgram('fasttrack', args)).report));
+      assert.deepEqual(racy(j), racy((await runProgram('fasttrack', args, CHECKED_ALONE)).report));
     },
   );
 
@@ -122,7 +144,7 @@ describe('the live synchronization event list is collected', () => {
     async () => {
       const n = 150_000;
       const args = [CLAIMS, String(n)];
-      const { report: j, stdout } = await runProgram('goldilocks', args);
+      const { report: j, stdout } = await runProgram('goldilocks', args, CHECKED_ALONE);
       assert.match(stdout, /^sum 599994/m);
       const s = j.stats;
       assert.ok(
@@ -140,7 +162,7 @@ describe('the live synchronization event list is collected', () => {
         racy(j).map((v) => v.replace(/^sab#\d+/, 'sab')),
         ['sab+599996'],
       );
-      assert.deepEqual(racy(j), racy((await runProgram('fasttrack', args)).report));
+      assert.deepEqual(racy(j), racy((await runProgram('fasttrack', args, CHECKED_ALONE)).report));
     },
   );
 

@@ -23,9 +23,14 @@ interface Run extends CliRun {
  * `goldilocks run [options] <args>` with a JSON report; resolves when it exits, or once `limitMs` have passed
  * (then the CLI and the program are killed).
  */
-async function goldilocks(options: string[], args: string[], limitMs?: number): Promise<Run> {
+async function goldilocks(
+  options: string[],
+  args: string[],
+  limitMs?: number,
+  env: Record<string, string> = {},
+): Promise<Run> {
   const file = tempPath('report.json');
-  const r = await cliAsync(['run', '--report', file, ...options, ...args], limitMs);
+  const r = await cliAsync(['run', '--report', file, ...options, ...args], limitMs, env);
   let report: JsonReport | undefined;
   try {
     report = JSON.parse(readFileSync(file, 'utf8')) as JsonReport;
@@ -240,13 +245,17 @@ describe('generic built-ins on shared views', () => {
     async () => {
       const file = join(FIXTURES, 'generic-builtins.mjs');
       const plain = execFileSync(process.execPath, [file], { encoding: 'utf8' });
-      const r = await goldilocks([], [file]);
+      // the main thread alone checks nothing by default (docs/RUNTIME.md "The main thread alone"): checked here
+      const r = await goldilocks([], [file], undefined, { GOLDILOCKS_ALONE: '0' });
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, plain);
       assert.ok(plain.split('\n').length > 100, plain);
       assert.equal(r.report?.summary.racyEvents, 0);
       // one thread, so no check is more than an owner short circuit: but every case reached the shadow state
       assert.ok((r.report?.stats.accesses ?? 0) > 400, JSON.stringify(r.report?.stats));
+      const alone = await goldilocks([], [file]);
+      assert.equal(alone.stdout, plain);
+      assert.equal(alone.report?.stats.accesses, 0, JSON.stringify(alone.report?.stats));
     },
   );
 });

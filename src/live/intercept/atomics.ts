@@ -79,13 +79,15 @@ function checkedAtomics(ctx: Context) {
     lockB = 0,
     taken: unknown = undefined,
   ): unknown => {
+    shadow.counts[STAT.atomics]++;
+    // the main thread alone (`../alone.ts`): no check, record or cell; not a lock's operation (its cells pair up)
+    if (lockCell === 0 && ctx.alone()) return op();
     const bpe = ta.BYTES_PER_ELEMENT;
     const off = ta.byteOffset + x * bpe;
     const id = ctx.idOf(ta.buffer as SharedArrayBuffer);
     const w = Math.floor(off / 8);
     const mask = ((1 << bpe) - 1) << (off - w * 8);
     const word = ctx.baseOf(id) + w;
-    shadow.counts[STAT.atomics]++;
     let conflict: ReturnType<typeof shadow.find>;
     let flags = 0;
     let result: unknown;

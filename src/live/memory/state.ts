@@ -119,6 +119,12 @@ export const CTL = {
    * list-locked section as the append: while it is 0 and `threadCount` is 1, one thread has ever run (`../shadow/eager.ts`).
    */
   forks: 46,
+  /**
+   * Join cells appended (`../threads.ts`: a worker's `'exit'` emitted in its parent), counted in the same list-locked
+   * section as the append, after it: with `forks` and `threadCount`, whether the main thread alone can still access
+   * memory (`../alone.ts`).
+   */
+  joins: 47,
   /** Counters summed over all threads (see `STATS`; at most {@link STATS_MAX}). */
   stats: 48,
   /**
@@ -161,6 +167,11 @@ export const STATS = [
    * one record per chain (`../shadow/chains.ts`); the others are bit lanes (`../shadow/batch.ts`).
    */
   'eagerChained',
+  /**
+   * Checks (of a word, a range, an atomic operation) the main thread skipped while it alone could access memory: every
+   * forked thread joined (`../alone.ts`).
+   */
+  'alone',
   'walksCached',
   /** The most cells the list held at once (live cells, checked at each new chunk): a maximum, not a sum. */
   'listPeak',
