@@ -53,6 +53,21 @@ describe('the main thread alone', () => {
   );
 
   test(
+    'a wait begun alone and woken by a worker started later: the wake is still an edge',
+    LIMIT,
+    async () => {
+      const { report, stdout } = await run('goldilocks', 'wait-async');
+      assert.match(stdout, /^woken: ok\ndata\[0\] = 42$/m);
+      assert.ok(report.stats.alone >= 1, `${report.stats.alone} skipped`);
+      assert.deepEqual(racy(report), ['sab+4']); // data[1], written after the notify; not data[0]
+      assert.deepEqual(
+        racy((await run('goldilocks', 'wait-async', { GOLDILOCKS_ALONE: '0' })).report),
+        racy(report),
+      );
+    },
+  );
+
+  test(
     "is not alone while a worker runs: its unordered read races with the worker's write",
     LIMIT,
     async () => {

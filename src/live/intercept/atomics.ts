@@ -185,6 +185,7 @@ function checkedAtomics(ctx: Context) {
   ];
   /** Leaving the wait: enter and leave the waiter list's critical section (and read again if not-equal). */
   const afterWait = (ta: Int32Array, x: number, result: unknown): void => {
+    if (ctx.alone()) return;
     const [a, b] = waiters(ta, x);
     ctx.listLocked(() => {
       appendCell(s, SyncKind.Acquire, t, a, b);
@@ -202,6 +203,7 @@ function checkedAtomics(ctx: Context) {
     });
   };
   const beforeWait = (ta: Int32Array, x: number, fn: Callee, name: string, site: number): void => {
+    if (ctx.alone()) return; // no check and no cell (`../alone.ts`): not through `atomic`, whose `op` appends here
     const [a, b] = waiters(ta, x);
     atomic(
       ta,
@@ -232,6 +234,7 @@ function checkedAtomics(ctx: Context) {
   };
   /** `Atomics.notify` of element `x` of shared waitable `ta`: inside the waiter list's critical section. */
   const notify = (ta: Int32Array, x: number, count: number | undefined): number => {
+    if (ctx.alone()) return rawAtomics.notify(ta, x, count); // no waiter to wake, and no cell (`../alone.ts`)
     const [a, b] = waiters(ta, x);
     return ctx.listLocked(() => {
       appendCell(s, SyncKind.Acquire, t, a, b);
