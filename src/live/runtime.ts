@@ -397,7 +397,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     recorder,
     checkWord,
     checkRange,
-    spans: history || settings.GOLDILOCKS_RANGES === '0' ? undefined : { shadow, counted },
+    spans: history || settings.GOLDILOCKS_RANGES === '0' ? undefined : { shadow, counted, alone },
   });
   /** Runs `body` holding the list lock: a synchronization operation of this thread, which starts its next epoch. */
   const listLocked = <T>(body: () => T): T => {

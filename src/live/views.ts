@@ -51,7 +51,7 @@ export interface ElementChecks {
   checkWord: CheckWord;
   checkRange: CheckRange;
   /** The range checks of loops (`./spans.ts`), with this checker; undefined when they are off (`--history`). */
-  spans?: Pick<SpanContext, 'shadow' | 'counted'>;
+  spans?: Pick<SpanContext, 'shadow' | 'counted' | 'alone'>;
 }
 
 /** The element hooks of a thread, and the start of its next epoch. */

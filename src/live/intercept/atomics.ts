@@ -276,7 +276,8 @@ export function patchAtomics(ctx: Context): void {
     const fn = (ta: Int32Array, i: unknown, ...v: unknown[]): unknown => {
       try {
         const x = ops.element(ta, i);
-        if (x < 0) return orig(ta, i as number, ...v);
+        // the main thread alone (`../alone.ts`): no site, no check (`atomic` would skip it after finding the site)
+        if (x < 0 || ctx.alone()) return orig(ta, i as number, ...v);
         return ops.atomic(ta, x, kind, () => orig(ta, x, ...v), fn, name, ctx.callerSite(fn));
       } catch (e) {
         throw asBuiltin(e, fn, name);
