@@ -360,7 +360,8 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     return race(c, id, w * 8 + (31 - Math.clz32(common & -common)), size, flags, site, what, fn);
   };
   const checkRange: CheckRange = (buffer, off, size, flags, site, what, fn) => {
-    if (size <= 0 || buffers.isPrivate(buffer) || alone()) return; // a private buffer: no other thread's access can race
+    // a private buffer, or the main thread alone: no other thread's access can race with this one
+    if (size <= 0 || buffers.isPrivate(buffer) || alone()) return;
     const id = idOf(buffer);
     const base = baseOf(id);
     const end = off + size;

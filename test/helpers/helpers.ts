@@ -91,12 +91,16 @@ export function cliAsync(
 }
 
 /**
- * `goldilocks run --on-race=report --report FILE` with `args` (options, then the program and its arguments), which
- * must exit 0. @returns its standard output and the JSON report (schema docs/REPORT.md).
+ * `goldilocks run --on-race=report --report FILE` with `args` (options, then the program and its arguments) and `env`
+ * added to the environment, which must exit 0. @returns its standard output and the JSON report (schema
+ * docs/REPORT.md).
  */
-export async function runReport(args: string[]): Promise<{ stdout: string; report: JsonReport }> {
+export async function runReport(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; report: JsonReport }> {
   const file = tempPath('report.json');
-  const r = await cliAsync(['run', '--on-race=report', '--report', file, ...args]);
+  const r = await cliAsync(['run', '--on-race=report', '--report', file, ...args], undefined, env);
   assert.equal(r.code, 0, r.stderr);
   return { stdout: r.stdout, report: JSON.parse(readFileSync(file, 'utf8')) as JsonReport };
 }

@@ -13,7 +13,8 @@ const N = 64;
 
 describe('the join memo', () => {
   test("main's reads after the join take no walk", { timeout: 120_000 }, async () => {
-    const { stdout, report: j } = await runReport([FIXTURE, String(N)]);
+    // checked: by default the main thread alone after the join checks nothing (docs/RUNTIME.md "The main thread alone")
+    const { stdout, report: j } = await runReport([FIXTURE, String(N)], { GOLDILOCKS_ALONE: '0' });
     assert.match(stdout, new RegExp(`sum = ${(N * (N - 1)) / 2}`));
     assert.equal(j.summary.racePairs, 0);
     const s = j.stats;
@@ -24,5 +25,12 @@ describe('the join memo', () => {
       `${s.lockset} lockset, ${s.directTransfer} direct transfer`,
     );
     assert.ok(s.hbMemo >= N, `${s.hbMemo} decided by the memo`);
+    const alone = (await runReport([FIXTURE, String(N)])).report;
+    assert.equal(alone.summary.racePairs, 0);
+    // main's loop over the worker's writes: one range check, skipped; nothing decided by the memo or walked
+    assert.ok(
+      alone.stats.alone >= 1 && alone.stats.hbMemo === 0 && alone.stats.walks === 0,
+      JSON.stringify(alone.stats),
+    );
   });
 });

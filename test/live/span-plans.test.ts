@@ -100,6 +100,7 @@ function harness(T: (typeof TYPES)[number], U: (typeof TYPES)[number], m: number
       return 100 + i;
     },
     counted: () => {},
+    alone: () => false,
   };
   return { arrays, views, state, given, context };
 }

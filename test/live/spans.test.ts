@@ -63,6 +63,7 @@ function setup(answer = true, T: Typed = Float64Array, off = 0, minCount = 1) {
       epoch: () => epoch,
       siteOf: (_m, i) => 100 + i,
       counted: () => {},
+      alone: () => false,
     },
     minCount,
   );

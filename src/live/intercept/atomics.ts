@@ -80,7 +80,8 @@ function checkedAtomics(ctx: Context) {
     taken: unknown = undefined,
   ): unknown => {
     shadow.counts[STAT.atomics]++;
-    // the main thread alone (`../alone.ts`): no check, record or cell; not a lock's operation (its cells pair up)
+    // the main thread alone (`../alone.ts`): no check, record or cell; a lock's operation of `goldilocks/sync` keeps
+    // them (left as it was: its cells are the lock's acquire and release)
     if (lockCell === 0 && ctx.alone()) return op();
     const bpe = ta.BYTES_PER_ELEMENT;
     const off = ta.byteOffset + x * bpe;
