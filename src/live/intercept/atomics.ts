@@ -79,10 +79,10 @@ function checkedAtomics(ctx: Context) {
     lockB = 0,
     taken: unknown = undefined,
   ): unknown => {
-    shadow.counts[STAT.atomics]++;
-    // the main thread alone (`../alone.ts`): no check, record or cell; a lock's operation of `goldilocks/sync` keeps
-    // them (left as it was: its cells are the lock's acquire and release)
+    // the main thread alone (`../alone.ts`): no check, record or cell (counted as `alone`, not `atomics`); a lock's
+    // operation of `goldilocks/sync` keeps them (left as it was: its cells are the lock's acquire and release)
     if (lockCell === 0 && ctx.alone()) return op();
+    shadow.counts[STAT.atomics]++;
     const bpe = ta.BYTES_PER_ELEMENT;
     const off = ta.byteOffset + x * bpe;
     const id = ctx.idOf(ta.buffer as SharedArrayBuffer);
