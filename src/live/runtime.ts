@@ -440,7 +440,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
       : undefined;
   if (locked !== undefined) shadow.onAccess = locked.onAccess;
   buffers.privateUntilSent = locked === undefined && precise;
-  skipAlone = locked === undefined && precise && settings.GOLDILOCKS_ALONE !== '0';
+  skipAlone = t === 0 && locked === undefined && precise && settings.GOLDILOCKS_ALONE !== '0'; // a worker: never
   if (locked !== undefined && memory !== undefined) lockDataViews(locked);
 
   // ---- WebAssembly memories, messages, threads, the sync library, annotations ---------------------------------

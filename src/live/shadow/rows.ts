@@ -94,7 +94,11 @@ export abstract class RowBatch {
   /** The offset of element `e`'s row, made empty if it has none yet (then {@link data} may be replaced). */
   protected row(e: number): number {
     const found = this.find(e);
-    if (found >= 0) return found;
+    return found >= 0 ? found : this.add(e);
+  }
+
+  /** Makes an empty row for element `e`, which has none (then {@link data} may be replaced). @returns its offset. */
+  private add(e: number): number {
     const row = ++this.count;
     if (row === this.keys.length) this.grow();
     this.keys[row] = e;
@@ -142,8 +146,8 @@ export abstract class RowBatch {
     // acquire of an object no lockset holds (an atomic load of each of thousands of words) neither allocates nor writes
     if (ry < 0 && (p & (U_TO_U | U_TO_Y)) === U_TO_U) return;
     if (ru < 0 && (p & (Y_TO_Y | Y_TO_U)) === Y_TO_Y) return;
-    const a = ru >= 0 ? ru : this.row(u);
-    this.transfer(a, ry >= 0 ? ry : this.row(y), p);
+    const a = ru >= 0 ? ru : this.add(u);
+    this.transfer(a, ry >= 0 ? ry : this.add(y), p);
   }
 
   /**
@@ -171,7 +175,7 @@ export abstract class RowBatch {
     // shared-memory test per call, for every commit cell a collection evaluates)
     const used = this.used;
     for (let k = 0; k < n; k++) {
-      const r = named[k] >= 0 ? named[k] : this.row(k === 0 ? u : DATA + set[from + k - 1]);
+      const r = named[k] >= 0 ? named[k] : this.add(k === 0 ? u : DATA + set[from + k - 1]);
       const d = this.data;
       for (let w = 0; w < used; w++) d[r + w] = d[w];
     }
