@@ -4,27 +4,18 @@
  * (`GOLDILOCKS_ALONE=0`) and of FastTrack's, and a thread still running keeps the main thread's accesses checked.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { JsonReport } from '../../src/report/json.js';
-import { cliAsync, ROOT, tempPath } from '../helpers/helpers.js';
+import { ROOT, runReport } from '../helpers/helpers.js';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'runtime', 'alone.mjs');
 const LIMIT = { timeout: 300_000 };
 const N = 20_000;
 
 /** `goldilocks run --on-race=report --detector D` of the fixture in `mode`, with `env`: its report and output. */
-async function run(detector: string, mode: string, env: Record<string, string> = {}) {
-  const file = tempPath('report.json');
-  const r = await cliAsync(
-    ['run', '--on-race=report', '--report', file, '--detector', detector, FIXTURE, mode, String(N)],
-    undefined,
-    env,
-  );
-  assert.equal(r.code, 0, r.stderr);
-  return { report: JSON.parse(readFileSync(file, 'utf8')) as JsonReport, stdout: r.stdout };
-}
+const run = (detector: string, mode: string, env: Record<string, string> = {}) =>
+  runReport(['--detector', detector, FIXTURE, mode, String(N)], env);
 
 /** The racy variables of a report, their buffer's number dropped. */
 const racy = (r: JsonReport) =>

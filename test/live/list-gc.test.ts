@@ -4,11 +4,10 @@
  * partially-eager evaluated locksets, the walk cache and the collections of a thread alone are the uncollected list's.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { JsonReport } from '../../src/report/json.js';
-import { cliAsync, ROOT, tempPath } from '../helpers/helpers.js';
+import { ROOT, runReport } from '../helpers/helpers.js';
 
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'runtime', 'list-gc.mjs');
 /**
@@ -41,20 +40,11 @@ async function run(detector: string, mode: string, n: number): Promise<JsonRepor
  * `goldilocks run --on-race=report --detector D -- node ARGS`, with `env` added to its environment: its JSON report
  * and output (exit status 0).
  */
-async function runProgram(
-  detector: string,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ report: JsonReport; stdout: string }> {
-  const file = tempPath('report.json');
-  const r = await cliAsync(
-    ['run', '--on-race=report', '--report', file, '--detector', detector, ...args],
-    undefined,
-    env,
-  );
-  assert.equal(r.code, 0, r.stderr);
-  return { report: JSON.parse(readFileSync(file, 'utf8')) as JsonReport, stdout: r.stdout };
-}
+const runProgram = (detector: string, args: string[], env: Record<string, string> = {}) =>
+  runReport(['--detector', detector, ...args], env);
+
+/** The racy variables of a report. */
+const racy = (r: JsonReport) => [...new Set(r.races.map((x) => x.variable))].sort();
 
 /** The race of `separate` (y at byte 32), whichever of A's write and B's read came first. */
 function assertRaceOnY(j: JsonReport): void {
@@ -101,7 +91,6 @@ describe('the live synchronization event list is collected', () => {
       assert.match(stdout, /^sums (\d+) \1$/m);
       assert.ok(j.stats.eagerAlone >= 2, `${j.stats.eagerAlone} collections alone`);
       assert.ok(j.stats.eagerInfos >= 1000, `${j.stats.eagerInfos} Infos moved`);
-      const racy = (r: JsonReport) => [...new Set(r.races.map((x) => x.variable))].sort();
       // z (flags[0]) and w (flags[1]): the buckets, written alone before the workers' fork, race with nothing
       assert.deepEqual(
         racy(j).map((v) => v.replace(/^sab#\d+/, 'sab')),
@@ -128,7 +117,6 @@ describe('the live synchronization event list is collected', () => {
       assert.match(stdout, /^sums (\d+) \1$/m);
       assert.equal(j.stats.eagerAlone, 0);
       assert.ok(j.stats.eagerSaturated >= 1000, `${j.stats.eagerSaturated} starts saturated`);
-      const racy = (r: JsonReport) => [...new Set(r.races.map((x) => x.variable))].sort();
       // z, w as above, and r (flags[2]): read by the main thread while P runs, written by P after its collections
       assert.deepEqual(
         racy(j).map((v) => v.replace(/^sab#\d+/, 'sab')),
@@ -156,7 +144,6 @@ describe('the live synchronization event list is collected', () => {
       // a record per Info holding the words stored after it would take n² / 2 keys between the collections (GiB);
       // Infos and chains take some 130 bytes per item
       assert.ok(s.shadowKiB * 1024 <= 256 * n, `${s.shadowKiB} KiB of shadow memory`);
-      const racy = (r: JsonReport) => [...new Set(r.races.map((x) => x.variable))].sort();
       // the last item's word (byte 4 × 149,999), read by the main thread before a worker stored it
       assert.deepEqual(
         racy(j).map((v) => v.replace(/^sab#\d+/, 'sab')),
