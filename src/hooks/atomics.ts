@@ -7,18 +7,19 @@
 
 import type { Hooks, Runtime, SiteFunction } from './contract.js';
 import { ATOMIC_OPS } from './names.js';
-import { AtomicsObject, callSited } from './thread.js';
+import { AtomicsObject, callSited, callSitedFixed, type Fixed } from './thread.js';
 import { notSharedCache, shared } from './views.js';
 
 /**
  * {@link Hooks.atomics} for a runtime's {@link Runtime.originals}: per name, a function of fixed parameters (so that
  * the call on memory that is not shared allocates no argument array) that calls the original where the current
  * `Atomics` function is the runtime's replacement (as it was at this call) and its first argument is not a view over
- * shared memory, else goes sited with the arguments it was given (`arguments.length`).
+ * shared memory, calls that replacement with the site pending and four arguments where it is over shared memory
+ * (`callSitedFixed`: no argument array), else (the program replaced the `Atomics` function) goes sited with the
+ * arguments it was given (`arguments.length`).
  */
 export function atomicsHooks(originals: NonNullable<Runtime['originals']>): Hooks['atomics'] {
   const notShared = notSharedCache(shared);
-  let lastShared: unknown; // the last first argument found over shared memory (a view never changes its buffer)
   return Object.freeze(
     Object.fromEntries(
       ATOMIC_OPS.map((name) => {
@@ -36,10 +37,9 @@ export function atomicsHooks(originals: NonNullable<Runtime['originals']>): Hook
             c?: unknown,
           ): unknown {
             const f = AtomicsObject[name];
-            if (call !== undefined && f === replaced && ta !== lastShared) {
-              if (notShared(ta)) return call(ta, a, b, c);
-              lastShared = ta;
-            }
+            if (call !== undefined && f === replaced)
+              // the replacement takes fixed parameters (`../live/intercept/atomics.ts`): no argument array
+              return notShared(ta) ? call(ta, a, b, c) : callSitedFixed(m, i, f, f as Fixed, ta, a, b, c);
             // biome-ignore lint/complexity/noArguments: the count alone; a rest parameter allocates on every call
             const n = arguments.length;
             const args =

@@ -127,7 +127,9 @@ export interface Runtime {
    * nothing but its receiver. On a receiver that is not over shared memory, and such an argument that is not either
    * (for a sited method: a TypedArray that is not), the replacement does what the original does, so a rewritten
    * call of it there calls the original ({@link Hooks.callee}, {@link Hooks.atomics}), where the rewriter evaluated
-   * that argument apart (`TESTED_ARGUMENT`). Optional: without it such calls go through {@link Hooks.sited}
+   * that argument apart (`TESTED_ARGUMENT`). A replacement of an `Atomics` function reads its arguments as
+   * parameters, as the built-ins do (ECMA-262 §25.4), so that {@link Hooks.atomics} calls it with four, a missing one
+   * undefined, and no argument array. Optional: without it such calls go through {@link Hooks.sited}
    * and {@link Hooks.atomicsRest}'s path.
    */
   originals?: ReadonlyMap<unknown, { readonly original: unknown; readonly argument?: number }>;
@@ -262,7 +264,7 @@ export interface Hooks {
    * says how many it had): where the current `Atomics.add` is still the runtime's replacement and the first
    * argument is not a view over shared memory, it calls the original the runtime replaced ({@link
    * Runtime.originals}) directly, without the pending site, at the cost of a test (bench:instrument, `Atomics.add`
-   * not shared).
+   * not shared); on shared memory it calls the replacement with the site pending and four arguments.
    */
   readonly atomics: Readonly<
     Record<

@@ -55,15 +55,36 @@ export function callSited(
   args: unknown[],
 ): unknown {
   if (typeof f !== 'function') throw new TypeError(`${text} is not a function`);
+  return callSitedFixed(m, i, f, Reflect.apply as Fixed, f, o, args, undefined);
+}
+
+/** A function of at most four parameters. */
+export type Fixed = (a: unknown, b: unknown, c: unknown, d: unknown) => unknown;
+
+/**
+ * `run(a, b, c, d)` with site `i` of module `m` pending meanwhile and `callee` as the function the rewritten call
+ * called ({@link Hooks.pendingCallee}): {@link callSited}'s work without an argument array where the callee is known
+ * to take fixed parameters (the runtime's replacement of an `Atomics` function, `./atomics.ts`).
+ */
+export function callSitedFixed(
+  m: SiteFunction,
+  i: number,
+  callee: unknown,
+  run: Fixed,
+  a: unknown,
+  b: unknown,
+  c: unknown,
+  d: unknown,
+): unknown {
   // a rewritten call made while evaluating this one's arguments, or inside it, restores these
   const outerM = pendingM;
   const outerI = pendingI;
   const outerCallee = pendingCallee;
   pendingM = m;
   pendingI = i;
-  pendingCallee = f;
+  pendingCallee = callee;
   try {
-    return Reflect.apply(f, o, args);
+    return run(a, b, c, d);
   } finally {
     pendingM = outerM;
     pendingI = outerI;

@@ -164,15 +164,25 @@ export const isTypedArrayConstructor = (c: unknown): boolean =>
 
 /**
  * `!isShared(o)` for an `isShared` whose answer never changes for a value (a view never changes its buffer), keeping
- * the last two values it answered false for: asking again about them is one or two comparisons (a bulk method's
- * receiver and argument, a loop over one view).
+ * the last two values it answered false for and the last two it answered true for: asking again about them is at most
+ * four comparisons (a bulk method's receiver and argument, a loop over one view, `Atomics` calls on a lock word and a
+ * counter in turn).
  */
 export function notSharedCache(isShared: (o: unknown) => boolean): (o: unknown) => boolean {
-  let plain: unknown;
-  let plain2: unknown;
+  // slots not filled yet hold a value no program has (undefined would be answered from them)
+  const none = {};
+  let plain: unknown = none;
+  let plain2: unknown = none;
+  let inShared: unknown = none;
+  let inShared2: unknown = none;
   return (o) => {
     if (o === plain || o === plain2) return true;
-    if (isShared(o)) return false;
+    if (o === inShared || o === inShared2) return false;
+    if (isShared(o)) {
+      inShared2 = inShared;
+      inShared = o;
+      return false;
+    }
     plain2 = plain;
     plain = o;
     return true;

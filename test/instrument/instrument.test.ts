@@ -14,6 +14,7 @@ import type { Runtime } from '../../src/hooks/contract.js';
 import { installHooks, installRuntime } from '../../src/hooks/install.js';
 import { OBSERVED_METHODS } from '../../src/hooks/names.js';
 import { passthrough } from '../../src/hooks/thread.js';
+import { notSharedCache } from '../../src/hooks/views.js';
 import { instrument } from '../../src/instrument/instrument.js';
 
 const hooks = installHooks();
@@ -155,6 +156,33 @@ const CORPUS: Record<string, string> = {
     a[0].toString()
     return [a, s]`,
 };
+
+describe('notSharedCache', () => {
+  const pool = ['s1', 's2', 's3', 'p1', 'p2', 'p3', undefined];
+  const isShared = (o: unknown) => typeof o === 'string' && o.startsWith('s');
+  test('answers !isShared(o), whatever the order of the values asked', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pool), { maxLength: 40 }), (values) => {
+        const notShared = notSharedCache(isShared);
+        for (const v of values) assert.equal(notShared(v), !isShared(v), String(v));
+      }),
+    );
+  });
+  test('asks isShared nothing more about the last two values of each answer', () => {
+    let calls = 0;
+    const notShared = notSharedCache((o) => {
+      calls++;
+      return isShared(o);
+    });
+    for (let k = 0; k < 50; k++) for (const v of ['s1', 'p1', 's2', 'p2']) notShared(v);
+    assert.equal(calls, 4);
+    notShared('s3'); // the oldest shared value, s1, is forgotten; s2 is kept
+    notShared('s2');
+    assert.equal(calls, 5);
+    notShared('s1');
+    assert.equal(calls, 6);
+  });
+});
 
 describe('instrumented code is equivalent to the original', () => {
   for (const [name, body] of Object.entries(CORPUS)) test(name, () => equivalent(body));
@@ -878,14 +906,15 @@ describe('the runtime sees each shared access once, in order, at its site', () =
     installRuntime({ ...recorder, originals: new Map([[patched, { original, argument: 0 }]]) });
     try {
       assert.equal(runBody(body, true), '[ 3, 3, 4, 0 ]');
-      // more than 4 arguments or a spread: sited, with the arguments as given
+      // on shared memory the runtime's replacement, which reads its arguments as parameters (Runtime.originals), is
+      // called sited with four; with more than 4 arguments or a spread, with the arguments as given
       assert.deepEqual(seen, [
         'original',
-        'patched true 3',
+        'patched true 4',
         'patched true 5',
         'patched true 3',
-        'patched true 2',
-        'patched true 3',
+        'patched true 4',
+        'patched true 4',
         'original',
       ]);
       // a function the program put in place of the runtime's is called, sited, on any memory

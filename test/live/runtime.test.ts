@@ -185,6 +185,26 @@ describe('DataView methods over memory that is not shared', () => {
   });
 });
 
+describe('the Atomics functions', () => {
+  test(
+    'have the names, lengths and attributes of the built-ins, and return and throw what they do, with missing and extra arguments, in the main thread alone, checked, and in a worker',
+    LIMIT,
+    async () => {
+      const file = join(FIXTURES, 'atomics-plain.mjs');
+      const plain = execFileSync(process.execPath, [file], { encoding: 'utf8' });
+      assert.match(plain, /^add: name add, length 3, true false true$/m);
+      assert.match(plain, /^worker:\nload: name load, length 2/m);
+      for (const env of [{}, { GOLDILOCKS_ALONE: '0' }]) {
+        const r = await goldilocks([], [file], undefined, env);
+        assert.equal(r.code, 0, r.stderr);
+        assert.equal(r.stdout, plain, JSON.stringify(env));
+        assert.equal(r.report?.summary.racyEvents, 0);
+        assert.ok((r.report?.stats.atomics ?? 0) >= 10, JSON.stringify(r.report?.stats));
+      }
+    },
+  );
+});
+
 describe('a shared WebAssembly.Memory that grows', () => {
   test(
     'beyond what its accesses are tracked for (a maximum above 256 MiB): a warning, and the program runs on',

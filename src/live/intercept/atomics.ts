@@ -20,7 +20,7 @@ import { collectList } from '../shadow/eager.js';
 import { Access, packA } from '../shadow/goldilocks.js';
 import { lockOf, PAGE_INTS } from '../shadow/table.js';
 import { runtimeFramesBelow } from '../sites.js';
-import { type AnyFn, type Fn, integer, originals } from './common.js';
+import { type AnyFn, type Fn, integer, originals, replaceFunction } from './common.js';
 
 /**
  * The integer TypedArray constructors (ECMA-262 §25.4.3.1 ValidateIntegerTypedArray) by name, as they were before
@@ -272,19 +272,22 @@ function asBuiltin(e: unknown, fn: Callee, name: string): unknown {
 export function patchAtomics(ctx: Context): void {
   const ops = checkedAtomics(ctx);
   const atomics = Atomics as unknown as Record<string, Fn>;
+  // each replacement takes its original's name and length (`replaceFunction`), and fixed parameters: a missing
+  // argument is undefined to the built-in either way (ECMA-262 §25.4.3–§25.4.14 read theirs as parameters), and a
+  // rest parameter and a spread call allocated at every operation
   const rmw = (name: keyof typeof rawAtomics, kind: () => number) => {
-    const orig = rawAtomics[name] as unknown as (ta: unknown, i: number, ...v: unknown[]) => unknown;
-    const fn = (ta: Int32Array, i: unknown, ...v: unknown[]): unknown => {
+    const orig = rawAtomics[name] as unknown as (ta: unknown, i: unknown, v: unknown) => unknown;
+    const fn = (ta: Int32Array, i: unknown, v?: unknown): unknown => {
       try {
         const x = ops.element(ta, i);
         // the main thread alone (`../alone.ts`): no site, no check (`atomic` would skip it after finding the site)
-        if (x < 0 || ctx.alone()) return orig(ta, i as number, ...v);
-        return ops.atomic(ta, x, kind, () => orig(ta, x, ...v), fn, name, ctx.callerSite(fn));
+        if (x < 0 || ctx.alone()) return orig(ta, i, v);
+        return ops.atomic(ta, x, kind, () => orig(ta, x, v), fn, name, ctx.callerSite(fn));
       } catch (e) {
         throw asBuiltin(e, fn, name);
       }
     };
-    atomics[name] = fn as Fn;
+    replaceFunction(Atomics, name, fn as AnyFn);
   };
   rmw('load', readKind);
   rmw('store', storeKind);
@@ -299,7 +302,7 @@ export function patchAtomics(ctx: Context): void {
       throw asBuiltin(e, cas, 'compareExchange');
     }
   };
-  atomics.compareExchange = cas as Fn;
+  replaceFunction(Atomics, 'compareExchange', cas as AnyFn);
   const wait = (ta: Int32Array, i: unknown, value: unknown, timeout?: number): unknown => {
     try {
       const x = waitable(ta) ? ops.element(ta, i) : -1;
@@ -309,7 +312,7 @@ export function patchAtomics(ctx: Context): void {
       throw asBuiltin(e, wait, 'wait');
     }
   };
-  atomics.wait = wait as Fn;
+  replaceFunction(Atomics, 'wait', wait as AnyFn);
   if (rawAtomics.waitAsync) {
     const waitAsync = (ta: Int32Array, i: unknown, value: unknown, timeout?: number): unknown => {
       const orig = rawAtomics.waitAsync as unknown as (...a: unknown[]) => { async: boolean; value: unknown };
@@ -329,7 +332,7 @@ export function patchAtomics(ctx: Context): void {
         throw asBuiltin(e, waitAsync, 'waitAsync');
       }
     };
-    atomics.waitAsync = waitAsync as Fn;
+    replaceFunction(Atomics, 'waitAsync', waitAsync as AnyFn);
   }
   const notify = (ta: Int32Array, i: unknown, count?: number): unknown => {
     try {
@@ -340,7 +343,7 @@ export function patchAtomics(ctx: Context): void {
       throw asBuiltin(e, notify, 'notify');
     }
   };
-  atomics.notify = notify as Fn;
+  replaceFunction(Atomics, 'notify', notify as AnyFn);
   // each replacement, on a first argument that is not a view over shared memory, calls its original (`element`)
   for (const name of Object.keys(rawAtomics) as (keyof typeof rawAtomics)[])
     if (atomics[name] !== rawAtomics[name])
