@@ -312,9 +312,11 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   };
   /** Whether accesses of the main thread alone are skipped (`./alone.ts`): set once the run's mode is known, below. */
   let skipAlone = false;
+  /** Whether the main thread is alone now and its accesses are skipped ({@link Context.alone}, not counted). */
+  const aloneNow = (): boolean => skipAlone && mainAlone(s, t);
   /** {@link Context.alone}: counted when true. */
   const alone = (): boolean => {
-    if (!skipAlone || !mainAlone(s, t)) return false;
+    if (!aloneNow()) return false;
     shadow.counts[STAT.alone]++;
     return true;
   };
@@ -399,6 +401,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     checkWord,
     checkRange,
     spans: history || settings.GOLDILOCKS_RANGES === '0' ? undefined : { shadow, counted, alone },
+    aloneNow,
   });
   /** Runs `body` holding the list lock: a synchronization operation of this thread, which starts its next epoch. */
   const listLocked = <T>(body: () => T): T => {

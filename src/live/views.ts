@@ -52,6 +52,11 @@ export interface ElementChecks {
   checkRange: CheckRange;
   /** The range checks of loops (`./spans.ts`), with this checker; undefined when they are off (`--history`). */
   spans?: Pick<SpanContext, 'shadow' | 'counted' | 'alone'>;
+  /**
+   * Whether this thread is the main thread alone and its accesses need no check (`./alone.ts`; `Context.alone`,
+   * not counted): its views then take the fast path's covered case (see `ALONE` in {@link elementAccess}).
+   */
+  aloneNow: () => boolean;
 }
 
 /** The element hooks of a thread, and the start of its next epoch. */
@@ -92,6 +97,7 @@ export function elementAccess({
   checkWord,
   checkRange,
   spans,
+  aloneNow,
 }: ElementChecks): ElementAccess {
   const { siteOf } = sites;
   /**
@@ -114,6 +120,8 @@ export function elementAccess({
   const covered: View[] = [];
   const nextEpoch = (): void => {
     syncs.n++;
+    // the main thread's fork ends its being alone, in a list-locked section: the cache forgets a view it held as ALONE
+    if (last === ALONE) lastView = last = undefined;
     for (const v of covered) v.rn = v.wn = 0;
     covered.length = 0;
     if (++epoch > 0xffff) {
@@ -164,19 +172,33 @@ export function elementAccess({
    * `get`/`set` hooks, whose range check skips a private buffer. nextEpoch never clears these runs.
    */
   const none = newFilter(8);
-  const PRIVATE: View = uncovered({
-    id: -1,
-    base: 0,
-    off: 0,
-    bpe: 1,
-    len: 0,
-    filter: none.filter,
-    filter32: none.filter32,
-    writes: none.writes,
-    epochs: none.epochs,
-    touched: new Int32Array(TOUCHED),
-  });
-  PRIVATE.rn = PRIVATE.wn = 0x3fffffff;
+  /** A View whose covered runs take every index below 2^30, made as every View is (one hidden class). */
+  const coveredEverywhere = (): View => {
+    const v = uncovered({
+      id: -1,
+      base: 0,
+      off: 0,
+      bpe: 1,
+      len: 0,
+      filter: none.filter,
+      filter32: none.filter32,
+      writes: none.writes,
+      epochs: none.epochs,
+      touched: new Int32Array(TOUCHED),
+    });
+    v.rn = v.wn = 0x3fffffff;
+    return v;
+  };
+  const PRIVATE = coveredEverywhere();
+  /**
+   * The View of every view over shared memory while the main thread is alone ({@link aloneNow}): covered as
+   * {@link PRIVATE} is, so that its accesses take the fast path's covered case, unchecked (counted as same-epoch hits,
+   * as a private buffer's), and the cost of a private buffer's (before, each took the miss path, whose word check then
+   * returned: compare-bytes' loop after the joins). Entered in `views`, and replaced by the view's own View at the
+   * first lookup once the main thread is no longer alone ({@link viewAt}); the one-entry cache forgets it at the next
+   * epoch, which the main thread's next fork starts (`./threads.ts`, under `Context.listLocked`).
+   */
+  const ALONE = coveredEverywhere();
   /**
    * The views found private (each with the count of this thread's sends, {@link sent}, then): private while that
    * count stands. A send makes them public at once: the one-entry cache forgets its view.
@@ -194,14 +216,22 @@ export function elementAccess({
   const firstView = (o: ArrayBufferView): View | undefined => {
     if (privateViews.get(o) === sent) return PRIVATE;
     if (!hooks.shared(o)) return undefined;
+    if (aloneNow()) {
+      views.set(o, ALONE);
+      return ALONE;
+    }
     if (!buffers.isPrivate(o.buffer)) return viewOf(o as Int8Array);
     privateViews.set(o, sent);
     return PRIVATE;
   };
-  /** The View of `o` for the fast path ({@link PRIVATE} when its buffer is private), or undefined when it is not shared. */
+  /**
+   * The View of `o` for the fast path ({@link ALONE} while the main thread is alone, {@link PRIVATE} when its buffer is
+   * private), or undefined when it is not shared. A view entered while alone, or not, is looked up again once that
+   * changed.
+   */
   const viewAt = (o: ArrayBufferView): View | undefined => {
     let v = views.get(o);
-    if (v === undefined) {
+    if (v === undefined || (v === ALONE) !== aloneNow()) {
       v = firstView(o);
       if (v === undefined) return undefined;
     }
@@ -289,7 +319,7 @@ export function elementAccess({
           ...spans,
           viewAt: (o) => {
             const v = o === lastView ? last : viewAt(o);
-            return v === PRIVATE ? undefined : v; // no check
+            return v === PRIVATE || v === ALONE ? undefined : v; // no check
           },
           epoch: () => epoch,
           siteOf: (m, i) => siteOf(hooks.siteId(m, i)),
