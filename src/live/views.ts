@@ -6,7 +6,7 @@
  * this thread already checked in its current epoch (the same-epoch filter, FastTrack PLDI'09 §3); what the filter
  * does not cover takes the miss path, the word check of `./shadow/`.
  *
- * Hot path: `r`/`w` are closures over this thread's state (its epoch, a one-entry view cache), as the hooks
+ * Hot path: `r`/`w` are closures over this thread's state (its epoch, a two-entry view cache), as the hooks
  * contract wants function values; they stay small enough for V8 to inline at each site. {@link elementAccess}
  * makes them once per thread.
  */
@@ -121,7 +121,7 @@ export function elementAccess({
   const nextEpoch = (): void => {
     syncs.n++;
     // the main thread's fork ends its being alone, in a list-locked section: the cache forgets a view it held as ALONE
-    if (last === ALONE) lastView = last = undefined;
+    if (last === ALONE || last2 === ALONE) lastView = last = lastView2 = last2 = undefined;
     for (const v of covered) v.rn = v.wn = 0;
     covered.length = 0;
     if (++epoch > 0xffff) {
@@ -161,8 +161,11 @@ export function elementAccess({
     views.set(o, v);
     return v;
   };
-  let lastView: ArrayBufferView | undefined; // a one-entry cache in front of `views`
+  // a two-entry cache in front of `views`: the views last looked up and the one before (a loop over two views)
+  let lastView: ArrayBufferView | undefined;
   let last: View | undefined;
+  let lastView2: ArrayBufferView | undefined;
+  let last2: View | undefined;
   /**
    * The View of every view over a buffer private to this thread (`Buffers.isPrivate`): its covered runs take every
    * index below 2^30 (a small integer, as in every View: the fields keep their representation), so its accesses take
@@ -195,19 +198,19 @@ export function elementAccess({
    * {@link PRIVATE} is, so that its accesses take the fast path's covered case, unchecked (counted as same-epoch hits,
    * as a private buffer's), and the cost of a private buffer's (before, each took the miss path, whose word check then
    * returned: compare-bytes' loop after the joins). Entered in `views`, and replaced by the view's own View at the
-   * first lookup once the main thread is no longer alone ({@link viewAt}); the one-entry cache forgets it at the next
+   * first lookup once the main thread is no longer alone ({@link viewAt}); the view cache forgets it at the next
    * epoch, which the main thread's next fork starts (`./threads.ts`, under `Context.listLocked`).
    */
   const ALONE = coveredEverywhere();
   /**
    * The views found private (each with the count of this thread's sends, {@link sent}, then): private while that
-   * count stands. A send makes them public at once: the one-entry cache forgets its view.
+   * count stands. A send makes them public at once: the view cache forgets its views.
    */
   const privateViews = new WeakMap<ArrayBufferView, number>();
   let sent = 0;
   buffers.onPublish = () => {
     sent++;
-    lastView = last = undefined;
+    lastView = last = lastView2 = last2 = undefined;
   };
   /**
    * The View of `o`, not in `views`: {@link PRIVATE} when its buffer is private, undefined when it is not shared (out
@@ -235,6 +238,8 @@ export function elementAccess({
       v = firstView(o);
       if (v === undefined) return undefined;
     }
+    lastView2 = lastView;
+    last2 = last;
     lastView = o;
     last = v;
     return v;
@@ -301,7 +306,7 @@ export function elementAccess({
   const fastPath =
     (flags: number) =>
     (o: ArrayBufferView, k: unknown, m: SiteFunction, i: number, c: unknown): unknown => {
-      const v = o === lastView ? last : viewAt(o);
+      const v = o === lastView ? last : o === lastView2 ? last2 : viewAt(o);
       if (v === undefined) return o;
       // k - lo as an unsigned 32-bit integer: a key that is not an integer index may land in the run, and then
       // skips the check of an access that touches no memory (ECMA-262 §10.4.5.15–16)
@@ -318,7 +323,7 @@ export function elementAccess({
       : new Spans({
           ...spans,
           viewAt: (o) => {
-            const v = o === lastView ? last : viewAt(o);
+            const v = o === lastView ? last : o === lastView2 ? last2 : viewAt(o);
             return v === PRIVATE || v === ALONE ? undefined : v; // no check
           },
           epoch: () => epoch,
@@ -348,7 +353,7 @@ export function elementAccess({
       const stride = list[6 * k + 3] as number;
       const end = first + stride * (count - 1);
       if (!Number.isSafeInteger(first) || !Number.isSafeInteger(end)) return 0;
-      const v = o === lastView ? last : viewAt(o as ArrayBufferView);
+      const v = o === lastView ? last : o === lastView2 ? last2 : viewAt(o as ArrayBufferView);
       const kind = list[6 * k + 4];
       const a = Math.min(first, end);
       const b = Math.max(first, end);
