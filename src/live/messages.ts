@@ -14,6 +14,7 @@ import { rawBuffer } from './buffers.js';
 import type { Callee, Context } from './context.js';
 import { noteSend } from './edges.js';
 import { appendCell, CTL, rawAtomics, Tag } from './memory/state.js';
+import { disguise } from './native.js';
 import { printErr } from './races.js';
 import { packA } from './shadow/goldilocks.js';
 
@@ -125,6 +126,7 @@ export class Messages {
         ...rest,
       );
     };
+    disguise(post, postOriginal);
     portProto.postMessage = post;
     const DISPATCH = Symbol.for('nodejs.internal.kHybridDispatch');
     const dispatch = portProto[DISPATCH];
@@ -164,13 +166,14 @@ export class Messages {
         ? broadcast.call(this)
         : broadcast.call(this, messages.wrap(args[0], postBroadcast, Tag.Broadcast));
     };
+    disguise(postBroadcast, broadcast);
     broadcastProto.postMessage = postBroadcast;
 
     // structuredClone of a shared buffer (or of a value holding one) returns a new SharedArrayBuffer object over the
     // same memory (HTML StructuredSerialize): cloned as `{ sabs, v }`, the clones in `sabs` are the very objects in
     // the cloned `v`, and they get the originals' ids, so accesses through either alias are checked as one buffer
     const clone = globalThis.structuredClone;
-    globalThis.structuredClone = function structuredClone(value: unknown, ...options: unknown[]): unknown {
+    const cloneChecked = function structuredClone(value: unknown, ...options: unknown[]): unknown {
       const sabs: SharedArrayBuffer[] = [];
       const memories: WebAssembly.Memory[] = [];
       messages.collect(value, sabs, memories);
@@ -185,6 +188,8 @@ export class Messages {
       messages.buffers.adopt(r.sabs, list);
       messages.received(r.v, memoryIds);
       return r.v;
-    } as typeof clone;
+    };
+    disguise(cloneChecked, clone);
+    globalThis.structuredClone = cloneChecked as typeof clone;
   }
 }

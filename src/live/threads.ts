@@ -23,6 +23,7 @@ import {
   TERMINATING,
 } from './memory/state.js';
 import type { Messages } from './messages.js';
+import { disguise } from './native.js';
 import { printErr } from './races.js';
 
 /** Key of the shared buffers of a spawned worker's `workerData` in the environment data. */
@@ -135,6 +136,7 @@ export function workerHooks(
         buffers.publish(); // a send, as every patched postMessage's (./messages.ts)
         return post.call(this, messages.wrap(value, wrapped), ...rest);
       };
+      disguise(wrapped, post);
       w.postMessage = wrapped;
     },
   };

@@ -205,6 +205,23 @@ describe('the Atomics functions', () => {
   );
 });
 
+describe('the built-ins the runtime replaces', () => {
+  test(
+    "look as they do without it: each one's name, length and text (Function.prototype.toString), native where it was",
+    LIMIT,
+    async () => {
+      const file = join(FIXTURES, 'builtins-look.mjs');
+      const plain = execFileSync(process.execPath, [file], { encoding: 'utf8' });
+      assert.match(plain, /^Atomics\.add: add 3 true \d+ function add\(\) \{ \[native code\] \}$/m);
+      assert.match(plain, /^structuredClone: structuredClone 0 true /m);
+      assert.match(plain, /^Function\.prototype\.toString: toString 0 true /m);
+      const r = await goldilocks([], [file]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, plain);
+    },
+  );
+});
+
 describe('a shared WebAssembly.Memory that grows', () => {
   test(
     'beyond what its accesses are tracked for (a maximum above 256 MiB): a warning, and the program runs on',

@@ -5,6 +5,7 @@
  * view's elements.
  */
 import type { Callee, Context } from '../context.js';
+import { disguise } from '../native.js';
 
 export type Fn = (...args: never[]) => unknown;
 export type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
@@ -37,14 +38,12 @@ export const elementIndex = (v: ArrayBufferView, key: PropertyKey): number => {
 };
 
 /**
- * Replaces the function `owner[name]` by `fn`, which takes the original's `name` and `length` (so that the
- * program sees no difference there) and its enumerability.
+ * Replaces the function `owner[name]` by `fn`, which takes the original's `name`, `length` and text (`../native.ts`:
+ * so that the program sees no difference there) and its property's attributes.
  */
 export function replaceFunction(owner: object, name: PropertyKey, fn: AnyFn): void {
   const desc = Object.getOwnPropertyDescriptor(owner, name)!;
-  const orig = desc.value as AnyFn;
-  Object.defineProperty(fn, 'name', { value: orig.name });
-  Object.defineProperty(fn, 'length', { value: orig.length });
+  disguise(fn, desc.value as AnyFn);
   Object.defineProperty(owner, name, { ...desc, value: fn });
 }
 

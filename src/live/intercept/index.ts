@@ -17,6 +17,7 @@
  * What remains unobserved, and why: docs/RUNTIME.md, "Not observed".
  */
 import type { Context } from '../context.js';
+import { patchFunctionToString } from '../native.js';
 import { patchAtomics } from './atomics.js';
 import { patchBuffer } from './buffer.js';
 import { type AnyFn, originals } from './common.js';
@@ -46,5 +47,6 @@ export function installPatches(ctx: Context): {
   patchJson(ctx);
   patchInspect(ctx);
   patchV8(ctx);
+  patchFunctionToString();
   return { sitedMethods, originals };
 }

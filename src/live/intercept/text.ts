@@ -28,7 +28,7 @@ export function patchText(ctx: Context): readonly AnyFn[] {
     }
     return decode.call(this, input, ...rest);
   };
-  decoder.decode = decodeFn as AnyFn;
+  replaceFunction(decoder, 'decode', decodeFn as AnyFn);
   const encoder = TextEncoder.prototype as unknown as Record<string, AnyFn>;
   const encodeInto = encoder.encodeInto;
   const encodeIntoFn = function (this: TextEncoder, src: unknown, dest: Uint8Array): unknown {
@@ -38,7 +38,7 @@ export function patchText(ctx: Context): readonly AnyFn[] {
     }
     return encodeInto.call(this, src, dest);
   };
-  encoder.encodeInto = encodeIntoFn as AnyFn;
+  replaceFunction(encoder, 'encodeInto', encodeIntoFn as AnyFn);
   // Node's string_decoder: `end(buf)` calls `this.write(buf)`, whose caller is then the first frame outside Node
   const stringDecoder = StringDecoder.prototype as unknown as Record<string, AnyFn>;
   const write = stringDecoder.write;

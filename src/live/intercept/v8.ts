@@ -15,6 +15,7 @@
 import { syncBuiltinESMExports } from 'node:module';
 import v8 from 'node:v8';
 import type { Context } from '../context.js';
+import { sameText } from '../native.js';
 import { type AnyFn, checkAll, replaceFunction } from './common.js';
 
 const dataViewGetter = (name: string) => Object.getOwnPropertyDescriptor(DataView.prototype, name)!.get!;
@@ -66,7 +67,9 @@ export function patchV8(ctx: Context): void {
   } as ProxyHandler<AnyFn>;
   for (const name of ['Deserializer', 'DefaultDeserializer'] as const) {
     const desc = Object.getOwnPropertyDescriptor(v8, name)!;
-    Object.defineProperty(v8, name, { ...desc, value: new Proxy(v8[name] as unknown as AnyFn, track) });
+    const proxy = new Proxy(desc.value as AnyFn, track);
+    sameText(proxy, desc.value as AnyFn);
+    Object.defineProperty(v8, name, { ...desc, value: proxy });
   }
   const proto = v8.Deserializer.prototype as unknown as Record<string, AnyFn>;
   for (const name of READS) {
