@@ -81,6 +81,8 @@ export function patchJson(ctx: Context): void {
       check(this as Int8Array, reads, toJSON);
     return this;
   };
+  // its name as written (the bundle renames the function where another of that name is in scope)
+  Object.defineProperty(toJSON, 'name', { value: 'toJSON' });
   defineHidden(Object.getPrototypeOf(Int8Array.prototype), 'toJSON', toJSON);
   wrapMethod(ctx, Buffer.prototype as unknown as Record<string, AnyFn>, 'Buffer', 'toJSON', (self, _a, fn) =>
     check(self, 'all', fn),
