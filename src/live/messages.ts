@@ -8,13 +8,13 @@
  * object). `structuredClone` keeps the ids the same way. A Worker's own `postMessage` is wrapped by `./threads.ts`.
  */
 import { createRequire } from 'node:module';
+import { disguise } from '../hooks/native.js';
 import { SyncKind } from '../model/sync.js';
 import type { Buffers, Memories } from './buffers.js';
 import { rawBuffer } from './buffers.js';
 import type { Callee, Context } from './context.js';
 import { noteSend } from './edges.js';
 import { appendCell, CTL, rawAtomics, Tag } from './memory/state.js';
-import { disguise } from './native.js';
 import { printErr } from './races.js';
 import { packA } from './shadow/goldilocks.js';
 

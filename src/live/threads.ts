@@ -8,6 +8,7 @@
  */
 import { getEnvironmentData, parentPort, setEnvironmentData, workerData } from 'node:worker_threads';
 import type { WorkerHooks } from '../hooks/contract.js';
+import { disguise } from '../hooks/native.js';
 import { SyncKind } from '../model/sync.js';
 import type { Buffers, Memories } from './buffers.js';
 import type { Callee, Context } from './context.js';
@@ -23,7 +24,6 @@ import {
   TERMINATING,
 } from './memory/state.js';
 import type { Messages } from './messages.js';
-import { disguise } from './native.js';
 import { printErr } from './races.js';
 
 /** Key of the shared buffers of a spawned worker's `workerData` in the environment data. */

@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import type { WorkerOptions } from 'node:worker_threads';
 import type { Runtime, RuntimeFactory } from '../hooks/contract.js';
 import { installRuntime } from '../hooks/install.js';
+import { disguise } from '../hooks/native.js';
 import { threadHooks } from '../hooks/thread.js';
 import { importsForHooks, loadEsmInThread } from './esm-source.js';
 import { LAZY_ESM_KEY, lazyEsmThread, startsWithoutHooks } from './lazy-esm.js';
@@ -182,6 +183,7 @@ function instrumentWorkers(runtime: Runtime): void {
       runtime.worker?.afterSpawn(this);
     }
   }
+  disguise(Worker, OriginalWorker);
   threads.Worker = Worker;
 }
 
@@ -207,11 +209,13 @@ function evalWorkerCode(code: string): string {
 function warnUninstrumented(): void {
   let reportedNative = false;
   const dlopen = process.dlopen;
-  process.dlopen = ((...args: unknown[]) => {
+  const warned = (...args: unknown[]) => {
     if (!reportedNative) warn(`native addon ${args[1]}: its memory accesses are not instrumented`);
     reportedNative = true;
     return (dlopen as (...a: unknown[]) => unknown).apply(process, args);
-  }) as typeof process.dlopen;
+  };
+  disguise(warned, dlopen);
+  process.dlopen = warned as typeof process.dlopen;
 
   let reportedWasm = false;
   const wasmWarning = (): void => {

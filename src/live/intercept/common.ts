@@ -4,8 +4,9 @@
  * function by one the program cannot tell from it, the table of {@link originals}, and the range checks of a
  * view's elements.
  */
+
+import { disguise } from '../../hooks/native.js';
 import type { Callee, Context } from '../context.js';
-import { disguise } from '../native.js';
 
 export type Fn = (...args: never[]) => unknown;
 export type AnyFn = (this: unknown, ...args: unknown[]) => unknown;

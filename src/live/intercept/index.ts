@@ -16,8 +16,9 @@
  * - `./common.ts`: what they share (the replacement of a built-in, the {@link originals} table, element checks).
  * What remains unobserved, and why: docs/RUNTIME.md, "Not observed".
  */
+
+import { patchFunctionToString } from '../../hooks/native.js';
 import type { Context } from '../context.js';
-import { patchFunctionToString } from '../native.js';
 import { patchAtomics } from './atomics.js';
 import { patchBuffer } from './buffer.js';
 import { type AnyFn, originals } from './common.js';

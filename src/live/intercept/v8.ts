@@ -14,8 +14,8 @@
  */
 import { syncBuiltinESMExports } from 'node:module';
 import v8 from 'node:v8';
+import { sameText } from '../../hooks/native.js';
 import type { Context } from '../context.js';
-import { sameText } from '../native.js';
 import { type AnyFn, checkAll, replaceFunction } from './common.js';
 
 const dataViewGetter = (name: string) => Object.getOwnPropertyDescriptor(DataView.prototype, name)!.get!;

@@ -1,6 +1,7 @@
 /**
  * Replacements of built-in functions that a program cannot tell from the functions they replace: the runtime's
- * `Atomics`, view methods, `postMessage`, `structuredClone`, ... (`./intercept/`, `./messages.ts`, `./threads.ts`) take
+ * `Atomics`, view methods, `postMessage`, `structuredClone`, ... (`../live/intercept/`, `../live/messages.ts`,
+ * `../live/threads.ts`) and the thread set-up's `Worker` and `process.dlopen` (`../node/setup.ts`) take
  * the original's `name` and `length`, and `Function.prototype.toString` gives the original's text for them (ECMA-262
  * §20.2.3.5: a built-in's is a NativeFunction, `function add() { [native code] }`). Libraries tell a built-in from a
  * polyfill by that text (lodash's `isNative`, core-js), and a program must run the same under `goldilocks run` as under
