@@ -111,8 +111,14 @@ export function workerHooks(
       rawAtomics.or(s.threads, child, FORKED);
       rawAtomics.notify(s.threads, child);
       const w = worker as unknown as Record<string, Callee>;
+      // the worker's own methods below look like its class's (`disguise`) and are not enumerable: `Object.keys(worker)`
+      // and a spread of it show what they show without the runtime
+      const own = (name: string, fn: Callee): void => {
+        disguise(fn, w[name]);
+        Object.defineProperty(w, name, { value: fn, writable: true, configurable: true, enumerable: false });
+      };
       const emit = w.emit;
-      w.emit = function (this: unknown, event: string, ...args: unknown[]) {
+      own('emit', function (this: unknown, event: string, ...args: unknown[]) {
         if (event === 'exit') {
           // the worker is gone, and its own workers with it (a worker that ends stops them, without a terminate()
           // call): a lock one of them was stopped holding is taken over (`./memory/state.ts` lock), not waited for
@@ -125,19 +131,18 @@ export function workerHooks(
           rawAtomics.or(s.threads, child, DEAD);
         }
         return emit.call(this, event, ...args);
-      };
+      });
       const terminate = w.terminate;
-      w.terminate = function (this: unknown, ...args: unknown[]) {
+      own('terminate', function (this: unknown, ...args: unknown[]) {
         markTerminating(s, child);
         return terminate.apply(this, args);
-      };
+      });
       const post = w.postMessage;
-      const wrapped = function postMessage(this: unknown, value: unknown, ...rest: unknown[]): unknown {
+      const wrapped = function (this: unknown, value: unknown, ...rest: unknown[]): unknown {
         buffers.publish(); // a send, as every patched postMessage's (./messages.ts)
         return post.call(this, messages.wrap(value, wrapped), ...rest);
       };
-      disguise(wrapped, post);
-      w.postMessage = wrapped;
+      own('postMessage', wrapped);
     },
   };
 }
