@@ -8,12 +8,12 @@
  * object). `structuredClone` keeps the ids the same way. A Worker's own `postMessage` is wrapped by `./threads.ts`.
  */
 import { createRequire } from 'node:module';
-import { disguise } from '../hooks/native.js';
 import { SyncKind } from '../model/sync.js';
 import type { Buffers, Memories } from './buffers.js';
 import { rawBuffer } from './buffers.js';
 import type { Callee, Context } from './context.js';
 import { noteSend } from './edges.js';
+import { type AnyFn, replaceFunction } from './intercept/common.js';
 import { appendCell, CTL, rawAtomics, Tag } from './memory/state.js';
 import { printErr } from './races.js';
 import { packA } from './shadow/goldilocks.js';
@@ -126,8 +126,7 @@ export class Messages {
         ...rest,
       );
     };
-    disguise(post, postOriginal);
-    portProto.postMessage = post;
+    replaceFunction(portProto, 'postMessage', post as AnyFn);
     const DISPATCH = Symbol.for('nodejs.internal.kHybridDispatch');
     const dispatch = portProto[DISPATCH];
     if (typeof dispatch === 'function') {
@@ -166,8 +165,7 @@ export class Messages {
         ? broadcast.call(this)
         : broadcast.call(this, messages.wrap(args[0], postBroadcast, Tag.Broadcast));
     };
-    disguise(postBroadcast, broadcast);
-    broadcastProto.postMessage = postBroadcast;
+    replaceFunction(broadcastProto, 'postMessage', postBroadcast as AnyFn);
 
     // structuredClone of a shared buffer (or of a value holding one) returns a new SharedArrayBuffer object over the
     // same memory (HTML StructuredSerialize): cloned as `{ sabs, v }`, the clones in `sabs` are the very objects in
@@ -189,7 +187,6 @@ export class Messages {
       messages.received(r.v, memoryIds);
       return r.v;
     };
-    disguise(cloneChecked, clone);
-    globalThis.structuredClone = cloneChecked as typeof clone;
+    replaceFunction(globalThis, 'structuredClone', cloneChecked as AnyFn);
   }
 }

@@ -13,6 +13,7 @@ import { SyncKind } from '../model/sync.js';
 import type { Buffers, Memories } from './buffers.js';
 import type { Callee, Context } from './context.js';
 import { noteSpawn } from './edges.js';
+import { type AnyFn, defineHidden } from './intercept/common.js';
 import {
   appendCell,
   CTL,
@@ -115,7 +116,7 @@ export function workerHooks(
       // and a spread of it show what they show without the runtime
       const own = (name: string, fn: Callee): void => {
         disguise(fn, w[name]);
-        Object.defineProperty(w, name, { value: fn, writable: true, configurable: true, enumerable: false });
+        defineHidden(w, name, fn as AnyFn);
       };
       const emit = w.emit;
       own('emit', function (this: unknown, event: string, ...args: unknown[]) {
