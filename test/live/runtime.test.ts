@@ -42,6 +42,20 @@ async function goldilocks(
 
 const line = (location: string) => Number(location.split(':').at(-2));
 
+/** What `file` prints on standard output under plain node (which must exit 0). */
+const plainNode = (file: string) => execFileSync(process.execPath, [file], { encoding: 'utf8' });
+
+/**
+ * `goldilocks run file` with `env` added to the environment, which must exit 0 and print `plain` (plain node's output of
+ * the same program) on standard output. @returns the run, with its JSON report.
+ */
+async function runsAsPlain(file: string, plain: string, env: Record<string, string> = {}): Promise<Run> {
+  const r = await goldilocks([], [file], undefined, env);
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(r.stdout, plain, JSON.stringify(env));
+  return r;
+}
+
 describe('paper examples, live', () => {
   test('Figure 1: the connection thread catches DataRaceException and closes gracefully', LIMIT, async () => {
     const r = await goldilocks([], ['examples/ftp-connection.mjs']);
@@ -177,10 +191,8 @@ describe('the hooks object', () => {
 describe('DataView methods over memory that is not shared', () => {
   test('return, throw and look as the originals do', LIMIT, async () => {
     const file = join(FIXTURES, 'dataview-plain.mjs');
-    const r = await goldilocks([], [file]);
-    assert.equal(r.code, 0, r.stderr);
-    const plain = execFileSync(process.execPath, [file], { encoding: 'utf8' });
-    assert.equal(r.stdout, plain);
+    const plain = plainNode(file);
+    await runsAsPlain(file, plain);
     assert.match(plain, /TypeError: Method DataView\.prototype\.getFloat64 called on incompatible receiver/);
   });
 });
@@ -191,13 +203,11 @@ describe('the Atomics functions', () => {
     LIMIT,
     async () => {
       const file = join(FIXTURES, 'atomics-plain.mjs');
-      const plain = execFileSync(process.execPath, [file], { encoding: 'utf8' });
+      const plain = plainNode(file);
       assert.match(plain, /^add: name add, length 3, true false true$/m);
       assert.match(plain, /^worker:\nload: name load, length 2/m);
       for (const env of [{}, { GOLDILOCKS_ALONE: '0' }]) {
-        const r = await goldilocks([], [file], undefined, env);
-        assert.equal(r.code, 0, r.stderr);
-        assert.equal(r.stdout, plain, JSON.stringify(env));
+        const r = await runsAsPlain(file, plain, env);
         assert.equal(r.report?.summary.racyEvents, 0);
         assert.ok((r.report?.stats.atomics ?? 0) >= 10, JSON.stringify(r.report?.stats));
       }
@@ -211,13 +221,11 @@ describe('the built-ins the runtime replaces', () => {
     LIMIT,
     async () => {
       const file = join(FIXTURES, 'builtins-look.mjs');
-      const plain = execFileSync(process.execPath, [file], { encoding: 'utf8' });
+      const plain = plainNode(file);
       assert.match(plain, /^Atomics\.add: add 3 true \d+ function add\(\) \{ \[native code\] \}$/m);
       assert.match(plain, /^structuredClone: structuredClone 0 true /m);
       assert.match(plain, /^Function\.prototype\.toString: toString 0 true /m);
-      const r = await goldilocks([], [file]);
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout, plain);
+      await runsAsPlain(file, plain);
     },
   );
 });
@@ -263,11 +271,9 @@ words[20000] = 2;
 console.log(reads, words.length, words[1], words[20000]);
 `,
       );
-      const plain = execFileSync(process.execPath, [program], { encoding: 'utf8' });
+      const plain = plainNode(program);
       assert.equal(plain.trim(), '1 32768 1 2');
-      const r = await goldilocks([], [program]);
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout, plain);
+      const r = await runsAsPlain(program, plain);
       // tracked for its maximum: the grown buffer keeps the memory's id (no warning)
       assert.doesNotMatch(r.stderr, /grew beyond/);
       assert.equal(r.report?.summary.racyEvents, 0);
@@ -281,17 +287,14 @@ describe('generic built-ins on shared views', () => {
     LIMIT,
     async () => {
       const file = join(FIXTURES, 'generic-builtins.mjs');
-      const plain = execFileSync(process.execPath, [file], { encoding: 'utf8' });
-      // the main thread alone checks nothing by default (docs/RUNTIME.md "The main thread alone"): checked here
-      const r = await goldilocks([], [file], undefined, { GOLDILOCKS_ALONE: '0' });
-      assert.equal(r.code, 0, r.stderr);
-      assert.equal(r.stdout, plain);
+      const plain = plainNode(file);
       assert.ok(plain.split('\n').length > 100, plain);
+      // the main thread alone checks nothing by default (docs/RUNTIME.md "The main thread alone"): checked here
+      const r = await runsAsPlain(file, plain, { GOLDILOCKS_ALONE: '0' });
       assert.equal(r.report?.summary.racyEvents, 0);
       // one thread, so no check is more than an owner short circuit: but every case reached the shadow state
       assert.ok((r.report?.stats.accesses ?? 0) > 400, JSON.stringify(r.report?.stats));
-      const alone = await goldilocks([], [file]);
-      assert.equal(alone.stdout, plain);
+      const alone = await runsAsPlain(file, plain);
       assert.equal(alone.report?.stats.accesses, 0, JSON.stringify(alone.report?.stats));
     },
   );
