@@ -48,6 +48,23 @@ export type CheckWord = (
 ) => void;
 
 /**
+ * Checks the access of `size` bytes (1–8) at byte `off` of `buffer`, shared (flags: WRITE) by `fn` (a DataView
+ * method, `./intercept/dataview.ts`), its site the caller's (`Context.callerSite`): as {@link CheckRange} does, and
+ * with the element accesses' same-epoch filter when its bytes lie in one 8-byte word (`./views.ts`; FastTrack PLDI'09 §3: an
+ * access of bytes this thread already checked in its epoch, read or written for a read, written for a write, needs
+ * no check), its site found only when the filter does not cover it.
+ * @throws DataRaceException in `throw` mode when it races.
+ */
+export type CheckBytes = (
+  buffer: SharedArrayBuffer,
+  off: number,
+  size: number,
+  flags: number,
+  what: Accessed,
+  fn: Callee,
+) => void;
+
+/**
  * Reports conflict `c` of an access of `size` bytes of buffer `id` whose first racing byte is `off`: prints and
  * records it, aborts or throws as `--on-race` says. A race on bytes annotated benign, or suppressed by
  * `--suppressions`, is excused (`./excuses.ts`): only counted, and the access goes on.
@@ -88,6 +105,8 @@ export interface Context {
   callerSite(fn: Callee, outside?: boolean): number;
   /** Checks a data access (see {@link CheckRange}). */
   checkRange: CheckRange;
+  /** Checks a data access of at most 8 bytes with the same-epoch filter (see {@link CheckBytes}). */
+  checkBytes: CheckBytes;
   /** Runs `body` holding the list lock. */
   listLocked<T>(body: () => T): T;
   /** Reports a race found by an atomic operation, after its locks are released (see {@link Race}). */

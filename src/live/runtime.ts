@@ -429,6 +429,7 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     baseOf,
     callerSite: sites.callerSite,
     checkRange,
+    checkBytes: elements.checkBytes,
     listLocked,
     race,
     stopOnRace,

@@ -12,7 +12,7 @@
  */
 import type { Runtime, SiteFunction, ThreadHooks } from '../hooks/contract.js';
 import type { Buffers } from './buffers.js';
-import type { CheckRange, CheckWord } from './context.js';
+import type { CheckBytes, CheckRange, CheckWord } from './context.js';
 import { type Coverage, scan, stridedCover, UNARMED, uncovered } from './cover.js';
 import { type EpochFilter, filterAdd, filterClear, filterCovers, filterSize, newFilter } from './filter.js';
 import { residentFilterBytes } from './filter-census.js';
@@ -75,6 +75,8 @@ export interface ElementAccess {
    * them again.
    */
   tallyFilters(): void;
+  /** A data access of at most 8 bytes of a buffer, a DataView's get or set: see {@link CheckBytes}. */
+  checkBytes: CheckBytes;
 }
 
 /** The integer index `key` names in `o`, or -1 (not an element: ECMA-262 §10.4.5.14). */
@@ -135,10 +137,8 @@ export function elementAccess({
     for (const f of filters)
       if (f !== undefined) counts[STAT.filterResidentBytes] += residentFilterBytes(f, cleared);
   };
-  const views = new WeakMap<ArrayBufferView, View>();
-  const viewOf = (o: Int8Array): View => {
-    const buffer = o.buffer as unknown as SharedArrayBuffer;
-    const id = buffers.idOf(buffer);
+  /** This thread's filter of buffer `id`, made at its first access (and its hull, `touched[id]`). */
+  const filterOf = (id: number): EpochFilter => {
     let f = filters[id];
     if (f === undefined) {
       f = newFilter(Math.ceil(buffers.capacityOf(id) / 8));
@@ -146,6 +146,13 @@ export function elementAccess({
       filters[id] = f;
       touched[id] = new Int32Array(TOUCHED);
     }
+    return f;
+  };
+  const views = new WeakMap<ArrayBufferView, View>();
+  const viewOf = (o: Int8Array): View => {
+    const buffer = o.buffer as unknown as SharedArrayBuffer;
+    const id = buffers.idOf(buffer);
+    const f = filterOf(id);
     const v: View = uncovered({
       id,
       base: buffers.baseOf(id),
@@ -422,5 +429,34 @@ export function elementAccess({
           checkRange(buffer, o.byteOffset + k * bpe, bpe, 0, siteOf(site), o, hooks.elements);
     },
   };
-  return { runtime, nextEpoch, tallyFilters };
+  // the buffer of the last access of checkBytes that took the filter (not private: a buffer once public stays so), its
+  // id and word table
+  let lastBuffer: SharedArrayBuffer | undefined;
+  let lastId = -1;
+  let lastBase = 0;
+  const checkBytes: CheckBytes = (buffer, off, size, flags, what, fn) => {
+    const w = off >>> 3;
+    if (recorder !== undefined || off + size > 0xffffffff || (off + size - 1) >>> 3 !== w) {
+      checkRange(buffer, off, size, flags, sites.callerSite(fn), what, fn);
+      return;
+    }
+    // the main thread alone, or a buffer private to this thread: no other thread's access can race with this one
+    if (aloneNow()) return;
+    if (buffer !== lastBuffer) {
+      if (buffers.isPrivate(buffer)) return;
+      lastId = buffers.idOf(buffer);
+      lastBase = buffers.baseOf(lastId);
+      lastBuffer = buffer;
+    }
+    const f = filterOf(lastId);
+    const mask = ((1 << size) - 1) << (off & 7);
+    if (filterCovers(f, w, epoch, mask, flags)) {
+      counts[SAME_EPOCH]++;
+      return;
+    }
+    checkWord(lastId, lastBase, w, mask, flags, sites.callerSite(fn), size, what, fn);
+    filterAdd(f, w, epoch, flags ? mask << 8 : mask);
+    touch(touched[lastId], epoch, w, w + 1);
+  };
+  return { runtime, nextEpoch, tallyFilters, checkBytes };
 }

@@ -10,7 +10,15 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { JsonReport } from '../../src/report/json.js';
-import { assertDecisionShares, type CliRun, cliAsync, ROOT, tempFile, tempPath } from '../helpers/helpers.js';
+import {
+  assertDecisionShares,
+  type CliRun,
+  cliAsync,
+  ROOT,
+  runReport,
+  tempFile,
+  tempPath,
+} from '../helpers/helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'runtime');
 const LIMIT = { timeout: 60_000 };
@@ -195,6 +203,21 @@ describe('DataView methods over memory that is not shared', () => {
     await runsAsPlain(file, plain);
     assert.match(plain, /TypeError: Method DataView\.prototype\.getFloat64 called on incompatible receiver/);
   });
+});
+
+describe('DataView methods over shared memory', () => {
+  test(
+    'a get or set of bytes this thread checked in its epoch is not checked again (the same-epoch filter)',
+    LIMIT,
+    async () => {
+      // each of two workers, in each of 3 epochs: a get and a set of a Float64 (2 checks), its get again (covered by
+      // the set); a get and a set of an Int32 (2 checks), its get and a getUint16 of its low bytes (covered by the set):
+      // 3 filtered accesses an epoch, 18 in all; the main thread's accesses, alone, are neither checked nor counted
+      const { report } = await runReport([join(ROOT, 'test', 'programs', 'dataview-reread.mjs')]);
+      assert.equal(report.summary.racyEvents, 0);
+      assert.equal(report.stats.sameEpoch, 18, JSON.stringify(report.stats));
+    },
+  );
 });
 
 describe('the Atomics functions', () => {

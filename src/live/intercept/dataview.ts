@@ -71,15 +71,7 @@ export function patchDataView(ctx: Context): void {
     }
     const off = integer(byteOffset);
     if (off >= 0 && off + size <= (lengthOf.call(self) as number))
-      ctx.checkRange(
-        buffer,
-        (offsetOf.call(self) as number) + off,
-        size,
-        flags,
-        ctx.callerSite(fn),
-        name,
-        fn,
-      );
+      ctx.checkBytes(buffer, (offsetOf.call(self) as number) + off, size, flags, name, fn);
     return off;
   };
   /**
