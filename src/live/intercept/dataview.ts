@@ -53,7 +53,8 @@ export function patchDataView(ctx: Context): void {
   });
   /**
    * Checks the access of `self` at `byteOffset`, a DataView over shared memory (or not a DataView: {@link
-   * plainDataView} took the others); returns the offset to pass on to the original.
+   * plainDataView} took the others), with the same-epoch filter (`Context.checkBytes`) but in a jumbled run; returns
+   * the offset to pass on to the original.
    */
   const check = (
     self: DataView,
@@ -70,8 +71,11 @@ export function patchDataView(ctx: Context): void {
       return byteOffset; // not a DataView: the original throws its own TypeError
     }
     const off = integer(byteOffset);
-    if (off >= 0 && off + size <= (lengthOf.call(self) as number))
-      ctx.checkBytes(buffer, (offsetOf.call(self) as number) + off, size, flags, name, fn);
+    if (!(off >= 0 && off + size <= (lengthOf.call(self) as number))) return off;
+    const byte = (offsetOf.call(self) as number) + off;
+    // a jumbled run tells adversarial memory of every checked write (`../locked.ts` onAccess): no filter there
+    if (locked === undefined) ctx.checkBytes(buffer, byte, size, flags, name, fn);
+    else ctx.checkRange(buffer, byte, size, flags, ctx.callerSite(fn), name, fn);
     return off;
   };
   /**
