@@ -392,12 +392,15 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
   };
 
   // ---- element accesses, the list lock, the context of the other parts ------------------------------------
+  // a recorded run records values and a jumbled run chooses them: element accesses under the word lock (no r/w)
+  const memory = jumbleMemory(s, t, shadow, idOf, (id) => buffers.allocationOf(id).location);
   const elements = elementAccess({
     hooks,
     buffers,
     sites,
     counts: shadow.counts,
     recorder,
+    everyAccess: recorder !== undefined || memory !== undefined,
     checkWord,
     checkRange,
     spans: history || settings.GOLDILOCKS_RANGES === '0' ? undefined : { shadow, counted, alone },
@@ -436,8 +439,6 @@ const factory: RuntimeFactory = (hooks: ThreadHooks): Runtime => {
     alone,
   };
   const { sitedMethods, originals } = installPatches(ctx);
-  // a recorded run records values and a jumbled run chooses them: element accesses under the word lock (no r/w)
-  const memory = jumbleMemory(s, t, shadow, idOf, (id) => buffers.allocationOf(id).location);
   const locked =
     recorder !== undefined || memory !== undefined
       ? new LockedElements({ hooks, sites, shadow, checkRange, stopOnRace, recorder, memory })

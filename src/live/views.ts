@@ -48,6 +48,11 @@ export interface ElementChecks {
   counts: Float64Array;
   /** The recorder of a recorded run: every access is then checked (and logged), no filter. */
   recorder: Recorder | undefined;
+  /**
+   * Whether every checked access must reach the shadow (a recorded run logs it, a jumbled run's adversarial memory hears
+   * of each write: `./locked.ts` onAccess): {@link CheckBytes} then takes no filter.
+   */
+  everyAccess: boolean;
   checkWord: CheckWord;
   checkRange: CheckRange;
   /** The range checks of loops (`./spans.ts`), with this checker; undefined when they are off (`--history`). */
@@ -96,6 +101,7 @@ export function elementAccess({
   sites,
   counts,
   recorder,
+  everyAccess,
   checkWord,
   checkRange,
   spans,
@@ -251,6 +257,9 @@ export function elementAccess({
     last = v;
     return v;
   };
+  /** {@link viewAt} behind the view cache (written out in {@link fastPath}, which V8 inlines at every site). */
+  const cachedView = (o: ArrayBufferView): View | undefined =>
+    o === lastView ? last : o === lastView2 ? last2 : viewAt(o);
   /**
    * An element access outside the view's covered runs (`./cover.ts`): true for a key that is not a number (the site
    * then calls `get`/`set`), else the word's filter test; when it fails (a miss), the word check, after which the
@@ -330,7 +339,7 @@ export function elementAccess({
       : new Spans({
           ...spans,
           viewAt: (o) => {
-            const v = o === lastView ? last : o === lastView2 ? last2 : viewAt(o);
+            const v = cachedView(o);
             return v === PRIVATE || v === ALONE ? undefined : v; // no check
           },
           epoch: () => epoch,
@@ -360,7 +369,7 @@ export function elementAccess({
       const stride = list[6 * k + 3] as number;
       const end = first + stride * (count - 1);
       if (!Number.isSafeInteger(first) || !Number.isSafeInteger(end)) return 0;
-      const v = o === lastView ? last : o === lastView2 ? last2 : viewAt(o as ArrayBufferView);
+      const v = cachedView(o as ArrayBufferView);
       const kind = list[6 * k + 4];
       const a = Math.min(first, end);
       const b = Math.max(first, end);
@@ -436,7 +445,7 @@ export function elementAccess({
   let lastBase = 0;
   const checkBytes: CheckBytes = (buffer, off, size, flags, what, fn) => {
     const w = off >>> 3;
-    if (recorder !== undefined || off + size > 0xffffffff || (off + size - 1) >>> 3 !== w) {
+    if (everyAccess || off + size > 0xffffffff || (off + size - 1) >>> 3 !== w) {
       checkRange(buffer, off, size, flags, sites.callerSite(fn), what, fn);
       return;
     }

@@ -51,24 +51,26 @@ export function patchDataView(ctx: Context): void {
       return true; // not a DataView: `check` lets the original throw its own TypeError
     }
   });
-  // The last two DataViews `check` found over a SharedArrayBuffer that cannot grow, each with its buffer, byte offset
-  // and byte length, which never change (ECMA-262 §25.3.2.1: a DataView's [[ViewedArrayBuffer]], [[ByteOffset]] and,
-  // but for one that tracks a growable buffer's length, [[ByteLength]] are fixed at its creation; a SharedArrayBuffer is
-  // never detached): a loop over one or two views reads no getter per access (three native calls, bench:programs
-  // dataview-records). A view over a growable buffer is not kept: its length may track the buffer's. (Held until two others
-  // replace them, as the element hooks' view cache holds its views.)
-  let view1: DataView | undefined;
-  let buffer1: SharedArrayBuffer | undefined;
-  let offset1 = 0;
-  let length1 = 0;
-  let view2: DataView | undefined;
-  let buffer2: SharedArrayBuffer | undefined;
-  let offset2 = 0;
-  let length2 = 0;
+  /** A DataView over shared memory with its buffer, byte offset and byte length. */
+  interface Kept {
+    view: object;
+    buffer: SharedArrayBuffer;
+    start: number;
+    length: number;
+  }
+  // The last two DataViews `check` found over a SharedArrayBuffer that cannot grow, whose buffer, byte offset and byte
+  // length never change (ECMA-262 §25.3.2.1: a DataView's [[ViewedArrayBuffer]], [[ByteOffset]] and, but for one that
+  // tracks a growable buffer's length, [[ByteLength]] are fixed at its creation; a SharedArrayBuffer is never
+  // detached): a loop over one or two views reads no getter per access (three native calls, bench:programs
+  // dataview-records). A view over a growable buffer is not kept: its length may track the buffer's. (Held until two
+  // others replace them, as the element hooks' view cache holds its views.)
+  // slots not filled yet hold a view no program has (undefined, a receiver `check` may get, would match them)
+  const none: Kept = { view: {}, buffer: new SharedArrayBuffer(0), start: 0, length: 0 };
+  let kept1 = none;
+  let kept2 = none;
   /**
    * Checks the access of `self` at `byteOffset`, a DataView over shared memory (or not a DataView: {@link
-   * plainDataView} took the others), with the same-epoch filter (`Context.checkBytes`) but in a jumbled run; returns
-   * the offset to pass on to the original.
+   * plainDataView} took the others), by `Context.checkBytes`; returns the offset to pass on to the original.
    */
   const check = (
     self: DataView,
@@ -78,21 +80,11 @@ export function patchDataView(ctx: Context): void {
     name: string,
     fn: AnyFn,
   ) => {
-    let buffer: SharedArrayBuffer;
-    let start: number;
-    let length: number;
+    let k = self === kept1.view ? kept1 : self === kept2.view ? kept2 : undefined;
     let off: number;
-    if (self === view1) {
-      buffer = buffer1 as SharedArrayBuffer;
-      start = offset1;
-      length = length1;
-      off = integer(byteOffset);
-    } else if (self === view2) {
-      buffer = buffer2 as SharedArrayBuffer;
-      start = offset2;
-      length = length2;
-      off = integer(byteOffset);
-    } else {
+    if (k !== undefined) off = integer(byteOffset);
+    else {
+      let buffer: SharedArrayBuffer;
       try {
         buffer = bufferOf.call(self) as SharedArrayBuffer;
       } catch {
@@ -100,24 +92,14 @@ export function patchDataView(ctx: Context): void {
       }
       // the offset converted first, as the original converts it (its valueOf may grow the buffer), then the length read
       off = integer(byteOffset);
-      start = offsetOf.call(self) as number;
-      length = lengthOf.call(self) as number;
+      k = { view: self, buffer, start: offsetOf.call(self) as number, length: lengthOf.call(self) as number };
       if (!buffer.growable) {
-        view2 = view1;
-        buffer2 = buffer1;
-        offset2 = offset1;
-        length2 = length1;
-        view1 = self;
-        buffer1 = buffer;
-        offset1 = start;
-        length1 = length;
+        kept2 = kept1;
+        kept1 = k;
       }
     }
-    if (!(off >= 0 && off + size <= length)) return off;
-    const byte = start + off;
-    // a jumbled run tells adversarial memory of every checked write (`../locked.ts` onAccess): no filter there
-    if (locked === undefined) ctx.checkBytes(buffer, byte, size, flags, name, fn);
-    else ctx.checkRange(buffer, byte, size, flags, ctx.callerSite(fn), name, fn);
+    if (!(off >= 0 && off + size <= k.length)) return off;
+    ctx.checkBytes(k.buffer, k.start + off, size, flags, name, fn);
     return off;
   };
   /**
