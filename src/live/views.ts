@@ -130,8 +130,11 @@ export function elementAccess({
     syncs.n++;
     // the main thread's fork ends its being alone, in a list-locked section: the cache forgets a view it held as ALONE
     if (last === ALONE || last2 === ALONE) lastView = last = lastView2 = last2 = undefined;
-    for (const v of covered) v.rn = v.wn = 0;
-    covered.length = 0;
+    if (covered.length !== 0) {
+      // not `length = 0` at each operation: a call of V8's length setter, ~7% of an atomic operation's own time
+      for (const v of covered) v.rn = v.wn = 0;
+      covered.length = 0;
+    }
     if (++epoch > 0xffff) {
       for (const f of filters) if (f !== undefined) filterClear(f);
       for (const t of touched) t?.fill(0);

@@ -56,6 +56,14 @@ function checkedAtomics(ctx: Context) {
   /** One element of each element type (by TypedArray name), to convert `expected` as the operation converts it. */
   const scratch = new Map<string, Int32Array | BigInt64Array>();
   /**
+   * The view of the last operation, its byte offset and its buffer's id: fixed for a view over shared memory (a
+   * SharedArrayBuffer never shrinks, so its views never go out of bounds: ECMA-262 IsTypedArrayOutOfBounds), read by two native
+   * getters and a map lookup per operation otherwise (a program's operations are mostly on one state array).
+   */
+  let lastView: Int32Array | undefined;
+  let lastStart = 0;
+  let lastId = 0;
+  /**
    * Runs atomic operation `op` on element `x` of shared `ta` (see the file header) at `site`. `decide` (under both
    * locks) returns the access's flags and cell kind; `op` runs under both locks and may append more cells.
    * `lockCell`, when not 0, is the kind of a lock's cell (`SyncKind.Release` or `Acquire`) of lock (`lockA`,
@@ -84,8 +92,13 @@ function checkedAtomics(ctx: Context) {
     if (lockCell === 0 && ctx.alone()) return op();
     shadow.counts[STAT.atomics]++;
     const bpe = ta.BYTES_PER_ELEMENT;
-    const off = ta.byteOffset + x * bpe;
-    const id = ctx.idOf(ta.buffer as SharedArrayBuffer);
+    if (ta !== lastView) {
+      lastStart = ta.byteOffset;
+      lastId = ctx.idOf(ta.buffer as SharedArrayBuffer);
+      lastView = ta;
+    }
+    const off = lastStart + x * bpe;
+    const id = lastId;
     const w = Math.floor(off / 8);
     const mask = ((1 << bpe) - 1) << (off - w * 8);
     const word = ctx.baseOf(id) + w;
