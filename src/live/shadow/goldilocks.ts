@@ -132,6 +132,16 @@ const conflicts = (f: number, mask: number, flags: number): boolean =>
 
 /** Index of the first check-decision counter (CHECK_DECISIONS, in order) in STATS. */
 const DECIDED = STAT[CHECK_DECISIONS[0]];
+/**
+ * The counters {@link Shadow.shortCircuited} changes — `accesses`, `checks` and the check decisions, consecutive in
+ * STATS — as the indices [{@link PAGE_FROM}, {@link PAGE_TO}): what `Shadow.pageCounts` measures, not all ~30.
+ */
+const PAGE_FROM = STAT.accesses;
+const PAGE_TO = DECIDED + CHECK_DECISIONS.length;
+if (STAT.checks !== PAGE_FROM + 1 || DECIDED !== PAGE_FROM + 2)
+  throw new Error(
+    'goldilocks: internal: accesses, checks and the check decisions are not consecutive counters',
+  );
 
 /** A refutation memo of {@link Shadow}: the lockset of an access of another thread at `pos`, walked to `end`. */
 interface Refutation {
@@ -517,8 +527,7 @@ export class Shadow extends PendingPages {
             listMark = mark;
           } else {
             // a loop, not TypedArray#set: the runtime's own views take no patched method
-            if (shared !== 0)
-              for (let i = 0; i < this.counts.length; i++) this.pageCounts[i] = this.counts[i];
+            if (shared !== 0) for (let i = PAGE_FROM; i < PAGE_TO; i++) this.pageCounts[i] = this.counts[i];
             const even = this.shortCircuited(heap, head, mask, flags);
             const odd = !both || this.shortCircuited(heap, head + 1, mask, flags);
             if ((!even && this.find(word, mask, flags)) || (!odd && this.find(word + 1, mask, flags))) {
@@ -529,7 +538,7 @@ export class Shadow extends PendingPages {
               // decided by the short-circuits: so are the next pages on this list, whose checks are counted as this one's
               // (a walk's result is remembered instead: the next page on the list is decided by the memo, and measured)
               const c = this.pageCounts;
-              for (let i = 0; i < c.length; i++) c[i] = this.counts[i] - c[i];
+              for (let i = PAGE_FROM; i < PAGE_TO; i++) c[i] = this.counts[i] - c[i];
               list = shared;
               listOwn = -1;
               listMark = mark;
@@ -560,13 +569,13 @@ export class Shadow extends PendingPages {
    * later page of the run on that list ({@link countPages}): the same Infos, the same thread state (the memo only
    * grows), decided alike.
    */
-  private readonly pageCounts = new Float64Array(STATS.length);
+  private readonly pageCounts = new Float64Array(PAGE_TO);
 
   /** Counts the checks of `n` pages decided as the last one {@link pageCounts} measured. */
   private countPages(n: number): void {
     const c = this.pageCounts;
     const counts = this.counts;
-    for (let i = 0; i < c.length; i++) if (c[i] !== 0) counts[i] += n * c[i];
+    for (let i = PAGE_FROM; i < PAGE_TO; i++) if (c[i] !== 0) counts[i] += n * c[i];
   }
 
   /**
