@@ -37,7 +37,16 @@ import { advancePositions, reclaim, tryLockCollector, unlockCollector } from '..
 import { LIVE_DETECTORS } from '../options.js';
 import { evaluateStarts, newStart, type Start } from './evaluate.js';
 import { Info, type Shadow, threadKey } from './goldilocks.js';
-import { isPending, isRecordMark, MARK, PAGE_INTS, PAIRED, tablePages } from './table.js';
+import {
+  isPending,
+  isRecordMark,
+  MARK,
+  PAGE_INTS,
+  PAIRED,
+  SHARED_SLOT,
+  tablePages,
+  UNIFORM,
+} from './table.js';
 
 /**
  * Collects the list if it is due and no other thread is collecting it. Call with no lock held but possibly the
@@ -86,23 +95,55 @@ export function collectList(s: StateViews, shadow: Shadow): void {
 function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boolean): number {
   shadow.counts[STAT.eagerRuns]++;
   const starts = new Starts();
+  /**
+   * Per shared list moved (its header, `Shadow.shareList`), the shared list its copy became: the other pages that point
+   * to it point there, not each to a copy moved and shared again (every Info of a list moves to its start's record,
+   * the same for each page: a 4 MiB ring read whole is 65,536 pages on one list). Both headers hold a reference of
+   * the collection's until it ends, so that neither is freed and made another list meanwhile.
+   */
+  const movedLists = new Map<number, number>();
   // after the cut was fixed: every thread forked before it is flagged by now (or the threads are not pruned for)
   const live = alone ? [threadKey(shadow.t)] : liveThreads(s);
   if (alone) shadow.counts[STAT.eagerAlone]++;
   try {
+    const seen = new Set<number>(); // the shared lists whose starts are collected
     const pages = forEachPage(s, (page) => {
       const mark = s.heap[page + MARK];
       if (isPending(s.heap, mark) || mark === PAIRED) shadow.splitPage(page); // its pending accesses, its odd list
+      const h = sharedListOf(s.heap, page);
+      if (h !== 0 && seen.has(h)) return; // the same Infos (a header freed and reused meanwhile: see movePage)
+      if (h !== 0) seen.add(h);
       collectStarts(s, page, cut, starts);
     });
     evaluateStarts(s, shadow, starts.all, cut, live);
     let moved = 0;
-    forEachPage(s, (page) => {
-      if (isRecordMark(s.heap[page + MARK])) shadow.splitPage(page); // patterned: a list per word, each its position
-      shadow.ownList(page); // a shared list is never written (Shadow.shareList): the page's own copy is
-      moved += movePage(s, shadow, page, cut, starts, live);
-      shadow.compact(page);
-    });
+    try {
+      forEachPage(s, (page) => {
+        if (isRecordMark(s.heap[page + MARK])) shadow.splitPage(page); // patterned: a list per word, each its position
+        const h = sharedListOf(s.heap, page);
+        const to = h === 0 ? undefined : movedLists.get(h);
+        if (to !== undefined) {
+          shadow.repoint(page, to);
+          return;
+        }
+        if (h !== 0) shadow.addRefs(h, 1); // kept until the end: not freed, so never another list meanwhile
+        shadow.ownList(page); // a shared list is never written (Shadow.shareList): the page's own copy is
+        moved += movePage(s, shadow, page, cut, starts, live);
+        shadow.compact(page);
+        const h2 = sharedListOf(s.heap, page);
+        if (h === 0) return;
+        if (h2 === 0) shadow.addRefs(h, -1);
+        else {
+          shadow.addRefs(h2, 1);
+          movedLists.set(h, h2);
+        }
+      });
+    } finally {
+      for (const [h, h2] of movedLists) {
+        shadow.addRefs(h, -1);
+        shadow.addRefs(h2, -1);
+      }
+    }
     shadow.counts[STAT.eagerInfos] += moved;
     return Math.max(2 * pages, moved);
   } finally {
@@ -112,6 +153,10 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boole
     }
   }
 }
+
+/** The header of the shared list uniform page `page` points to, or 0 (`Shadow.shareList`). */
+const sharedListOf = (heap: Int32Array, page: number): number =>
+  heap[page + MARK] === UNIFORM ? heap[page + SHARED_SLOT] : 0;
 
 /** Calls `fn` for every word table page of the shadow heap, its check lock held. @returns how many pages. */
 function forEachPage(s: StateViews, fn: (page: number) => void): number {

@@ -592,6 +592,21 @@ export class Pages extends InfoPool {
   }
 
   /**
+   * Page `page` (uniform, its lock held), which points to a shared list, points to the shared list of header `to`
+   * instead, with the protocol of {@link shareList}: its reference counted first, the slot written before the head,
+   * then the old list's reference dropped. The partially-eager collector's (`./eager.ts`): `to` is what the page's list
+   * became on another page.
+   */
+  repoint(page: number, to: number): void {
+    const heap = this.s.heap;
+    const old = heap[page + SHARED_SLOT];
+    this.addRefs(to, 1);
+    heap[page + SHARED_SLOT] = to;
+    heap[page + 1] = heap[to + Shared.FIRST];
+    this.addRefs(old, -1);
+  }
+
+  /**
    * Page `page` (its lock held) gets its own copy of the shared list it points to, if it does (see
    * {@link shareList}), to be changed in place.
    */
@@ -635,7 +650,7 @@ export class Pages extends InfoPool {
   private readonly candidates = new Int32Array(CANDIDATES);
 
   /** Adds `n` to the references of the shared list of header `h`; frees it, header and Infos, at 0. */
-  protected addRefs(h: number, n: number): void {
+  addRefs(h: number, n: number): void {
     const heap = this.s.heap;
     if (this.addCount(h + Shared.REFS, n) !== 0) return;
     for (let e = heap[h + Shared.FIRST]; e !== 0; ) {
