@@ -4,7 +4,7 @@
  * run plainly and under goldilocks, with the results printed as Markdown:
  *
  *   npm run clients -- [--clients thread-stream,piscina] [--modes plain,preload,goldilocks] [--cache DIR]
- *                      [--timeout SECONDS] [--out FILE]
+ *                      [--timeout SECONDS] [--repeat N] [--base REV] [--out FILE]
  *
  * Nothing of a client is kept in this repository: each pinned version is fetched at run time from the npm registry
  * (`npm pack <name>@<version>`) into `<cache>/<name>@<version>/` (a scope's `/` as `+`) and extracted there as
@@ -17,13 +17,17 @@
  *
  * The test command of each client (its own runner, node:test, on its own test files: the narrowest command that runs
  * the suite its `npm test` runs, without the linters, type checks and coverage of `npm test`) runs in `package/` once
- * per mode:
+ * per mode (`--repeat N`: N times, the modes alternating in an order rotated each time, as bench/timing.ts
+ * `rotation` orders them; then a table of each client's median times and its goldilocks ÷ plain ratio, by the medians
+ * and per repetition, lowest and highest):
  * - `plain`: as is (NODE_OPTIONS removed);
  * - `preload`: with `NODE_OPTIONS=--require <an empty module>`, the control run: goldilocks loads itself with
  *   `--require`, and a test that fails here fails because of any preload, not because of the instrumentation;
  * - `goldilocks`: `goldilocks run --on-race=report --report <file> -- <command>` when the CLI has a `run` command,
  *   else `NODE_OPTIONS=--require <dist/node/register.js>` ("instrumentation only": the hooks and the loaders with
  *   whatever runtime register installs). Needs `npm run build` first.
+ * - `goldilocks@base`, with `--base REV`: `goldilocks run` of git revision REV's build (bench/revision.ts), side by
+ *   side with this checkout's.
  * Per run: exit code, the node:test summary (tests, pass, fail, cancelled, skipped, todo), the failing tests, wall
  * time, goldilocks warnings on stderr, and in `goldilocks` mode with `run` the racy variables of the report(s). Full
  * output goes to `<cache>/logs/<client>.<mode>.log`. Progress on stderr, the Markdown on stdout (and to --out).
@@ -34,6 +38,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildRevision } from '../bench/revision.js';
+import { median, rotation } from '../bench/timing.js';
 import { requireOption } from '../src/node/run.js';
 import { describeMachine, ROOT } from './child.js';
 
@@ -279,7 +285,8 @@ export const CLIENTS: Client[] = [
 ];
 
 const MODES = ['plain', 'preload', 'goldilocks'] as const;
-type Mode = (typeof MODES)[number];
+/** A mode of `--modes`, or the base build's run (`--base`). */
+type Mode = (typeof MODES)[number] | 'goldilocks@base';
 const CLI = path.join(ROOT, 'dist/cli/main.js');
 let REGISTER = path.join(ROOT, 'dist/node/register.js');
 const DEFAULT_CACHE = path.join(os.tmpdir(), 'goldilocks-clients');
@@ -291,6 +298,9 @@ const USAGE = `usage: npm run clients -- [options]
   --modes A,B       modes (default ${MODES.join(',')})
   --cache DIR       where tarballs are fetched, extracted and installed (default ${DEFAULT_CACHE})
   --timeout SECONDS limit per test run (default ${DEFAULT_TIMEOUT_S}); the run is then killed
+  --repeat N        run each client's modes N times, alternating (default 1); with N > 1, a table of the median
+                    times and of the goldilocks ÷ plain ratios follows
+  --base REV        also run mode goldilocks@base: \`goldilocks run\` of git revision REV's build (bench/revision.ts)
   --out FILE        also write the Markdown to FILE
   --register FILE   the module preloaded in "instrumentation only" mode (default dist/node/register.js)
   -h, --help        this text
@@ -513,45 +523,58 @@ interface RunResult {
   warnings: number;
   races?: { variables: string[]; reports: number };
   log: string;
+  /** The repetition (0-based) and how many there are (`--repeat`). */
+  rep: number;
+  reps: number;
 }
 
-async function runMode(
-  client: Client,
-  dir: string,
-  mode: Mode,
-  cache: string,
-  withRun: boolean,
-  timeoutMs: number,
-): Promise<RunResult> {
+/** How {@link runMode} runs: see {@link main}'s options. */
+interface RunOptions {
+  cache: string;
+  /** Whether the CLI has a `run` command. */
+  withRun: boolean;
+  timeoutMs: number;
+  /** The repetition (0-based) and how many there are (`--repeat`). */
+  rep: number;
+  reps: number;
+  /** `--base`: the revision and the CLI of its build (mode `goldilocks@base`). */
+  base?: { sha: string; cli: string };
+}
+
+async function runMode(client: Client, dir: string, mode: Mode, o: RunOptions): Promise<RunResult> {
+  const { cache, withRun, timeoutMs, rep, reps } = o;
   const pkg = workDir(client, dir);
   const command = [...resolveArgv(client.command), ...testFiles(client, pkg)];
   const env = { ...baseEnv(dir), ...client.env };
   let argv = command;
   let label: string = mode;
+  const nth = reps > 1 ? ` (${rep + 1}/${reps})` : '';
   let report: string | undefined;
   if (mode === 'preload') {
     const empty = path.join(cache, 'empty-preload.cjs');
     writeFileSync(empty, '// The control preload of npm run clients: an empty module.\n');
     env.NODE_OPTIONS = requireOption(empty);
     label = 'preload (empty --require)';
-  } else if (mode === 'goldilocks' && withRun) {
+  } else if ((mode === 'goldilocks' && withRun) || mode === 'goldilocks@base') {
     const reports = path.join(cache, 'reports');
     mkdirSync(reports, { recursive: true });
-    report = path.join(reports, `${slug(client)}.json`);
-    for (const f of readdirSync(reports))
-      if (f.startsWith(`${slug(client)}.json`)) rmSync(path.join(reports, f));
-    argv = [process.execPath, CLI, 'run', '--on-race=report', '--report', report, '--', ...command];
-    label = 'goldilocks run';
+    const name = `${slug(client)}${mode === 'goldilocks' ? '' : '.base'}.json`;
+    report = path.join(reports, name);
+    for (const f of readdirSync(reports)) if (f.startsWith(name)) rmSync(path.join(reports, f));
+    const cli = mode === 'goldilocks' ? CLI : (o.base?.cli ?? CLI);
+    argv = [process.execPath, cli, 'run', '--on-race=report', '--report', report, '--', ...command];
+    label = mode === 'goldilocks' ? 'goldilocks run' : `goldilocks run @${o.base?.sha.slice(0, 7)}`;
   } else if (mode === 'goldilocks') {
     env.NODE_OPTIONS = requireOption(REGISTER);
     label = 'instrumentation only';
   }
+  label += nth;
   const shown = argv.slice(0, argv.length - (command.length - client.command.length));
   log(`${client.name} [${label}]: ${shown.join(' ')} <${command.length - client.command.length} test files>`);
   const r = await exec(argv, pkg, env, timeoutMs);
   const logs = path.join(cache, 'logs');
   mkdirSync(logs, { recursive: true });
-  const logFile = path.join(logs, `${slug(client)}.${mode}.log`);
+  const logFile = path.join(logs, `${slug(client)}.${mode}${reps > 1 ? `.${rep + 1}` : ''}.log`);
   writeFileSync(logFile, r.output);
   const result: RunResult = {
     client,
@@ -563,6 +586,8 @@ async function runMode(
     warnings: r.output.split('\n').filter((l) => l.startsWith('goldilocks: warning:')).length,
     races: report ? racyVariables(report) : undefined,
     log: logFile,
+    rep,
+    reps,
   };
   const s = result.summary;
   log(
@@ -637,7 +662,43 @@ function markdown(results: RunResult[], cache: string): string {
         `${cell(races)} | ${cell(listFailures(r.failures))} |`,
     );
   }
+  if (results.some((r) => r.reps > 1)) lines.push('', ...ratios(results));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The table of `--repeat`: per client, each mode's median time over its repetitions and, for the modes other than
+ * plain, its ratio to plain by the medians and per repetition (each run against the plain run of its repetition),
+ * lowest and highest. A run that did not exit 0 is left out, and said.
+ */
+function ratios(results: RunResult[]): string[] {
+  const lines = [
+    '| client | mode | runs | time (s, median) | min–max (s) | ÷ plain (medians) | ÷ plain per repetition (min–max) |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  const ok = (r: RunResult) => !r.exec.timedOut && r.exec.code === 0;
+  for (const c of [...new Set(results.map((r) => r.client))]) {
+    const of = (m: Mode) => results.filter((r) => r.client === c && r.mode === m && ok(r));
+    const plain = of('plain');
+    const plainMedian = median(plain.map((r) => r.exec.ms));
+    for (const m of [...new Set(results.filter((r) => r.client === c).map((r) => r.mode))]) {
+      const runs = of(m);
+      const all = results.filter((r) => r.client === c && r.mode === m).length;
+      const ms = runs.map((r) => r.exec.ms);
+      const paired = runs.flatMap((r) => {
+        const p = plain.find((x) => x.rep === r.rep);
+        return p ? [r.exec.ms / p.exec.ms] : [];
+      });
+      const s = (x: number) => (x / 1000).toFixed(1);
+      lines.push(
+        `| ${c.name}@${c.version} | ${m} | ${runs.length}${runs.length < all ? ` of ${all} (the others failed)` : ''} | ` +
+          `${runs.length ? s(median(ms)) : '–'} | ${runs.length ? `${s(Math.min(...ms))}–${s(Math.max(...ms))}` : '–'} | ` +
+          `${m !== 'plain' && runs.length && plain.length ? (median(ms) / plainMedian).toFixed(2) : '–'} | ` +
+          `${m !== 'plain' && paired.length ? `${Math.min(...paired).toFixed(2)}–${Math.max(...paired).toFixed(2)}` : '–'} |`,
+      );
+    }
+  }
+  return lines;
 }
 
 async function main(): Promise<void> {
@@ -649,6 +710,8 @@ async function main(): Promise<void> {
       timeout: { type: 'string' },
       out: { type: 'string' },
       register: { type: 'string' },
+      repeat: { type: 'string' },
+      base: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -669,6 +732,9 @@ async function main(): Promise<void> {
   });
   const timeoutS = Number(values.timeout ?? DEFAULT_TIMEOUT_S);
   if (!(timeoutS > 0)) throw new Error(`--timeout: not a positive number: ${values.timeout}`);
+  const reps = Number(values.repeat ?? 1);
+  if (!Number.isInteger(reps) || reps < 1)
+    throw new Error(`--repeat: not a positive integer: ${values.repeat}`);
   const cache = path.resolve(values.cache ?? DEFAULT_CACHE);
   if (values.register) REGISTER = path.resolve(values.register);
   mkdirSync(cache, { recursive: true });
@@ -680,10 +746,17 @@ async function main(): Promise<void> {
       'the CLI has no `run` command yet: goldilocks mode is "instrumentation only" (NODE_OPTIONS=--require register)',
     );
 
+  const built = values.base === undefined ? undefined : buildRevision(values.base);
+  const base = built && { sha: built.sha, cli: path.join(built.dist, 'cli', 'main.js') };
+  if (base) modes.push('goldilocks@base');
   const results: RunResult[] = [];
   for (const c of clients) {
     const dir = await prepare(c, cache);
-    for (const m of modes) results.push(await runMode(c, dir, m, cache, withRun, timeoutS * 1000));
+    for (let rep = 0; rep < reps; rep++)
+      for (const i of rotation(modes.length, rep))
+        results.push(
+          await runMode(c, dir, modes[i], { cache, withRun, timeoutMs: timeoutS * 1000, rep, reps, base }),
+        );
   }
   const md = markdown(results, cache);
   process.stdout.write(md);
