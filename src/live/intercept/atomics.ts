@@ -57,8 +57,9 @@ function checkedAtomics(ctx: Context) {
   const scratch = new Map<string, Int32Array | BigInt64Array>();
   /**
    * The view of the last operation, its byte offset and its buffer's id: fixed for a view over shared memory (a
-   * SharedArrayBuffer never shrinks, so its views never go out of bounds: ECMA-262 IsTypedArrayOutOfBounds), read by two native
-   * getters and a map lookup per operation otherwise (a program's operations are mostly on one state array).
+   * SharedArrayBuffer never shrinks, so its views never go out of bounds: ECMA-262 IsTypedArrayOutOfBounds), read
+   * by two native getters and a map lookup per operation otherwise (a program's operations are mostly on one state
+   * array).
    */
   let lastView: Int32Array | undefined;
   let lastStart = 0;
