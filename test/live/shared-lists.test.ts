@@ -133,7 +133,11 @@ describe('shared lists', () => {
     assert.notEqual(h, 0);
     for (let p = 1; p < 4; p++) assert.equal(header(s, base, p), h, `page ${p} shares the list again`);
     assert.equal(one.counts[STAT.eagerInfos], 1, 'the list moved once, the other pages pointed to its copy');
-    assert.equal(s.heap[h + Shared.REFS], 5, '4 pages and the thread that offers it: the collection kept none');
+    assert.equal(
+      s.heap[h + Shared.REFS],
+      5,
+      '4 pages and the thread that offers it: the collection kept none',
+    );
     const e = s.heap[h + Shared.FIRST];
     assert.notEqual(s.heap[e + Info.LS], 0, 'its record starts at the cut, with its lockset evaluated');
     // thread 2 acquired the lock thread 1 released after its writes: ordered; thread 3 is not
