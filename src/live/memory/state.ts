@@ -504,7 +504,8 @@ export function lock(s: StateViews, words: Int32Array, i: number): void {
   if (rawAtomics.compareExchange(words, i, 0, s.self) === 0) return;
   // a few microseconds of spinning, about one atomic operation's critical section: a thread that waits on the futex
   // costs itself the wake-up and the holder a notify at each release after (two threads' atomic operations on one
-  // page, each ~1 µs under its lock: 64 loads slept ~10% of such a program's time away; bench/programs/ring-log.mjs)
+  // page, each ~1 µs under its lock: after 64 loads, ~4 s of bench/programs/ring-log.mjs's two threads' time went
+  // to `lock`, a CPU profile; docs/BENCHMARKS.md)
   for (let spin = 0; spin < 2048; spin++) {
     if (rawAtomics.load(words, i) === 0 && rawAtomics.compareExchange(words, i, 0, s.self) === 0) return;
   }

@@ -130,8 +130,8 @@ function partiallyEager(s: StateViews, shadow: Shadow, cut: number, alone: boole
         shadow.ownList(page); // a shared list is never written (Shadow.shareList): the page's own copy is
         moved += movePage(s, shadow, page, cut, starts, live);
         shadow.compact(page);
-        const h2 = sharedListOf(s.heap, page);
         if (h === 0) return;
+        const h2 = sharedListOf(s.heap, page);
         if (h2 === 0) shadow.addRefs(h, -1);
         else {
           shadow.addRefs(h2, 1);
