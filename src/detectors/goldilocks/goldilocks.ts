@@ -50,6 +50,19 @@ const NO_THREAD = -1;
 const SHARED = -2;
 /** The happens-before memo of a thread that has none yet (never written: its length is 0). */
 const NO_MEMO = new Float64Array(0);
+/**
+ * An own record ({@link GoldilocksDetector}'s `own`): 8 numbers of a variable, one 64-byte cache line; its last write's
+ * list position, event index, location and alock, then the same of its last read since that write.
+ */
+const OWN_SLOTS = 8;
+const R_POS = 4;
+const EV = 1;
+const LOC = 2;
+const ALOCK = 3;
+/** The position slot of an own record without that access. */
+const NO_ACCESS = -1;
+/** The write's position slot of a variable whose accesses are in Infos, not in its own record. */
+const IN_INFOS = -2;
 
 /**
  * Goldilocks, the lazy implementation of Figure 8 of Elmas, Qadeer, Tasiran, PLDI'07
@@ -74,7 +87,10 @@ const NO_MEMO = new Float64Array(0);
  * its result in the Info the same way (`walkCacheMinCells`), so no long stretch of the list is walked twice
  * for one Info.
  *
- * All state is in flat typed arrays: the list is a ring (sync-list.ts), Infos are a pool indexed by int.
+ * All state is in flat typed arrays: the list is a ring (sync-list.ts), Infos are a pool indexed by int. While a
+ * variable has been accessed by one thread only, by plain accesses outside transactions, its last write and its last
+ * read since are not Infos but an own record of 8 numbers (`own`, one cache line: the owner short-circuit of §5.1 needs
+ * nothing else of them); they become Infos at its first other access ({@link toInfos}).
  *
  * Over 500 lines on purpose: Figure 8's Handle-Action, Check-Happens-Before and the §5.4 maintenance share the Info
  * pool's arrays, and the access path is tuned to V8's inlining budget (`npm run bench:instructions`), which a class
@@ -125,6 +141,14 @@ export class GoldilocksDetector implements Detector {
   private disabled: Uint8Array = new Uint8Array(0);
   /** The only thread that has accessed the variable so far, NO_THREAD (none) or SHARED (two or more): `ownAccess`. */
   private sole: Int32Array = new Int32Array(0);
+  /**
+   * Own records, {@link OWN_SLOTS} numbers per variable (ours, issue 24 §3): while `sole[x]` is a thread and slot 0 is
+   * not IN_INFOS, x's last write and its last read since are these numbers, with no Infos (writeInfo and readHead
+   * NO_INFO), each holding its list position's reference; NO_ACCESS where there is none. An Info costs a dozen stores
+   * into a dozen arrays (a cache line each); an own access, 4 stores into one line. IN_INFOS from x's first other
+   * access on ({@link toInfos}), or from its first access if that was not a plain one outside transactions.
+   */
+  private own: Float64Array = new Float64Array(0);
 
   /**
    * How each check was decided: counts indexed by {@link Decided} (names in CHECK_DECISIONS); `checks` in
@@ -214,6 +238,7 @@ export class GoldilocksDetector implements Detector {
       if (this.writeInfo[x] !== NO_INFO) this.freeInfoRecord(this.writeInfo[x]);
       this.writeInfo[x] = NO_INFO;
       this.clearReads(x);
+      if (this.inOwnRecord(x)) this.clearOwnRecord(x);
       this.disabled[x] = 0;
     }
   }
@@ -270,14 +295,29 @@ export class GoldilocksDetector implements Detector {
       return;
     }
     const sole = this.sole[x];
-    if (sole !== t) this.sole[x] = sole === NO_THREAD ? t : SHARED;
-    else if (
-      range < 0 &&
-      xact === false &&
-      this.atomicReadSeen === false &&
-      this.opt.ownerShortCircuit === true
-    ) {
-      this.ownAccess(t, x, loc, ev, write, pos);
+    const ownable =
+      range < 0 && xact === false && this.atomicReadSeen === false && this.opt.ownerShortCircuit === true;
+    if (sole >= 0 && this.own[x * OWN_SLOTS] !== IN_INFOS) {
+      // x's accesses so far are in sole's own record (here with stopAfterFirstRace: read and write do not call ownAccess)
+      if (sole === t && ownable) {
+        this.ownAccess(t, x, loc, ev, write, pos);
+        return;
+      }
+      this.toInfos(x, sole);
+    }
+    if (sole !== t) {
+      if (sole === NO_THREAD) {
+        this.sole[x] = t;
+        const b = x * OWN_SLOTS;
+        this.own[b] = ownable ? NO_ACCESS : IN_INFOS;
+        this.own[b + R_POS] = NO_ACCESS;
+        if (ownable) {
+          this.ownAccess(t, x, loc, ev, write, pos);
+          return;
+        }
+      } else this.sole[x] = SHARED;
+    } else if (ownable) {
+      this.ownInfoAccess(t, x, loc, ev, write, pos);
       return;
     }
     let racy = false;
@@ -323,11 +363,44 @@ export class GoldilocksDetector implements Detector {
 
   /**
    * {@link access} of a plain, non-transactional access of `x` by t, the only thread that has accessed `x` so far (so
-   * every Info of `x` is t's; `sole`), while only plain reads have been checked: each check is the owner short-circuit
-   * (§5.1), counted as {@link shortCircuit} counts it, without loading the Infos' owners; t's read Info is the only one.
+   * every access recorded of `x` is t's; `sole`), while only plain reads have been checked: each check is the owner
+   * short-circuit (§5.1), counted as {@link shortCircuit} counts it; the access is recorded in x's own record
+   * (`own`: a write drops the read since the last write), or in its Infos if it has them ({@link ownInfoAccess}).
    * Issue 24 §3: about 80% of the accesses of the realistic trace are of variables local to a thread.
    */
   private ownAccess(t: number, x: number, loc: number, ev: number, write: boolean, pos: number): void {
+    const own = this.own;
+    const b = x * OWN_SLOTS;
+    const wPos = own[b];
+    if (wPos === IN_INFOS) {
+      this.ownInfoAccess(t, x, loc, ev, write, pos);
+      return;
+    }
+    const list = this.list;
+    const rPos = own[b + R_POS];
+    let checks = wPos !== NO_ACCESS ? 1 : 0;
+    let s = b + R_POS;
+    let prev = rPos;
+    if (write === true) {
+      if (rPos !== NO_ACCESS) {
+        checks++;
+        list.release(rPos);
+        own[b + R_POS] = NO_ACCESS;
+      }
+      s = b;
+      prev = wPos;
+    }
+    if (prev === NO_ACCESS) list.retain(pos);
+    else if (prev !== pos) list.move(prev, pos);
+    own[s] = pos;
+    own[s + EV] = ev;
+    own[s + LOC] = loc;
+    own[s + ALOCK] = this.alockOf(t);
+    this.decided[Decided.Owner] += checks;
+  }
+
+  /** {@link ownAccess} of a variable whose accesses are in Infos: t's write Info, and t's read Info the only one. */
+  private ownInfoAccess(t: number, x: number, loc: number, ev: number, write: boolean, pos: number): void {
     const w = this.writeInfo[x];
     let checks = w !== NO_INFO ? 1 : 0;
     const r = this.readHead[x];
@@ -568,6 +641,16 @@ export class GoldilocksDetector implements Detector {
    */
   private partiallyEager(until: number): void {
     this.n.eagerRuns++;
+    // own records with an access before `until` become Infos, which the loop below moves
+    const own = this.own;
+    for (let x = 0; x < this.sole.length; x++) {
+      const b = x * OWN_SLOTS;
+      if (
+        this.inOwnRecord(x) &&
+        ((own[b] >= 0 && own[b] < until) || (own[b + R_POS] >= 0 && own[b + R_POS] < until))
+      )
+        this.toInfos(x, this.sole[x]);
+    }
     const memo = new Map<string, number>();
     for (let i = 0; i < this.infoCount; i++) {
       if (this.iVar[i] < 0) continue;
@@ -659,11 +742,52 @@ export class GoldilocksDetector implements Detector {
     this.iOrigin[i] = pos;
     this.iXact[i] = xact === true ? 1 : 0;
     this.iRange[i] = range;
-    const held = this.ctx.locks.held[t];
-    this.iAlock[i] =
-      held !== undefined && held.length > 0 && this.opt.alockShortCircuit === true ? held[0] : -1;
+    this.iAlock[i] = this.alockOf(t);
     this.iEv[i] = ev;
     this.iLoc[i] = loc;
+  }
+
+  /** The alock of an access by thread t now: the first lock t holds, or -1 (none, or the alock short-circuit off). */
+  private alockOf(t: number): number {
+    const held = this.ctx.locks.held[t];
+    return held !== undefined && held.length > 0 && this.opt.alockShortCircuit === true ? held[0] : -1;
+  }
+
+  /** Whether x's accesses are in its own record (see `own`). */
+  private inOwnRecord(x: number): boolean {
+    return this.sole[x] >= 0 && this.own[x * OWN_SLOTS] !== IN_INFOS;
+  }
+
+  /**
+   * The Infos of x's own record, of thread u (its write's as writeInfo, its read's as readHead), each taking its
+   * access's list reference and alock; x's accesses are in Infos from then on.
+   */
+  private toInfos(x: number, u: number): void {
+    const b = x * OWN_SLOTS;
+    this.writeInfo[x] = this.ownInfo(x, u, b, true);
+    this.readHead[x] = this.ownInfo(x, u, b + R_POS, false);
+    this.own[b] = IN_INFOS;
+  }
+
+  /** {@link toInfos}: the Info of the access at slot `s` of x's own record (of thread u), or NO_INFO if none. */
+  private ownInfo(x: number, u: number, s: number, write: boolean): number {
+    const own = this.own;
+    const pos = own[s];
+    if (pos === NO_ACCESS) return NO_INFO;
+    const i = this.newInfo(NO_INFO, x, u, pos, false, -1, write, own[s + LOC], own[s + EV]);
+    this.list.release(pos); // newInfo's own reference: the record's becomes the Info's
+    this.iAlock[i] = own[s + ALOCK]; // the access's, not t's locks now
+    return i;
+  }
+
+  /** Alloc (rule 8) of x while in its own record: its accesses are dropped, and their list references. */
+  private clearOwnRecord(x: number): void {
+    const own = this.own;
+    const b = x * OWN_SLOTS;
+    if (own[b] !== NO_ACCESS) this.list.release(own[b]);
+    if (own[b + R_POS] !== NO_ACCESS) this.list.release(own[b + R_POS]);
+    own[b] = NO_ACCESS;
+    own[b + R_POS] = NO_ACCESS;
   }
 
   private freeInfoRecord(i: number): void {
@@ -710,6 +834,7 @@ export class GoldilocksDetector implements Detector {
     this.readHead = growFilled(this.readHead, cap, NO_INFO);
     this.disabled = grow(this.disabled, cap);
     this.sole = growFilled(this.sole, cap, NO_THREAD);
+    this.own = grow(this.own, cap * OWN_SLOTS);
   }
 
   /**
@@ -717,6 +842,7 @@ export class GoldilocksDetector implements Detector {
    * [] if x has no write Info. For tests and explanations (Figure 6).
    */
   writeLockset(x: number): string[] {
+    if (x < this.sole.length && this.inOwnRecord(x)) this.toInfos(x, this.sole[x]);
     const w = x < this.writeInfo.length ? this.writeInfo[x] : NO_INFO;
     if (w === NO_INFO) return [];
     this.startLockset(w);
