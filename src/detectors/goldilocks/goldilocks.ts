@@ -1,6 +1,6 @@
 import { grow, growFilled } from '../../model/interner.js';
 import { SyncKind } from '../../model/sync.js';
-import type { Detector, DetectorContext } from '../detector.js';
+import type { AccessRef, Detector, DetectorContext } from '../detector.js';
 import { conflicting } from '../ecma.js';
 import { LocksetTable, WorkingLockset } from './lockset.js';
 import { appliesInDirectTransfer, applyRule, DIRECT_TRANSFER_MAX_DISTANCE } from './rules.js';
@@ -295,31 +295,7 @@ export class GoldilocksDetector implements Detector {
       return;
     }
     const sole = this.sole[x];
-    const ownable =
-      range < 0 && xact === false && this.atomicReadSeen === false && this.opt.ownerShortCircuit === true;
-    if (sole >= 0 && this.own[x * OWN_SLOTS] !== IN_INFOS) {
-      // x's accesses so far are in sole's own record (here with stopAfterFirstRace: read and write do not call ownAccess)
-      if (sole === t && ownable) {
-        this.ownAccess(t, x, loc, ev, write, pos);
-        return;
-      }
-      this.toInfos(x, sole);
-    }
-    if (sole !== t) {
-      if (sole === NO_THREAD) {
-        this.sole[x] = t;
-        const b = x * OWN_SLOTS;
-        this.own[b] = ownable ? NO_ACCESS : IN_INFOS;
-        this.own[b + R_POS] = NO_ACCESS;
-        if (ownable) {
-          this.ownAccess(t, x, loc, ev, write, pos);
-          return;
-        }
-      } else this.sole[x] = SHARED;
-    } else if (ownable) {
-      this.ownInfoAccess(t, x, loc, ev, write, pos);
-      return;
-    }
+    if (sole !== SHARED && this.unsharedAccess(t, x, sole, loc, ev, write, xact, pos, range)) return;
     let racy = false;
     const w = this.writeInfo[x];
     // ECMA-262 (../ecma.ts): the same variable, one access a write; two accesses of atomic operations on the same
@@ -359,6 +335,40 @@ export class GoldilocksDetector implements Detector {
     // `stop` first: tested after `racy`, the option's load had no type feedback until the trace's first race, which
     // then sent the optimized access back to unoptimized code (--trace-deopt, issue 24 §3)
     if (stop && racy) this.disabled[x] = 1;
+  }
+
+  /**
+   * {@link access} of `x` while no two threads have accessed it (`sole`: NO_THREAD, or the one thread). An own access
+   * — by that thread, plain, outside transactions, while only plain reads have been checked, the owner short-circuit on
+   * (here also with stopAfterFirstRace, under which read and write do not call ownAccess) — is recorded by
+   * {@link ownAccess}: true. Otherwise x's own record becomes Infos for the general path and `sole` is updated: false.
+   */
+  private unsharedAccess(
+    t: number,
+    x: number,
+    sole: number,
+    loc: number,
+    ev: number,
+    write: boolean,
+    xact: boolean,
+    pos: number,
+    range: number,
+  ): boolean {
+    const ownable =
+      range < 0 && xact === false && this.atomicReadSeen === false && this.opt.ownerShortCircuit === true;
+    if (sole === NO_THREAD) {
+      this.sole[x] = t;
+      const b = x * OWN_SLOTS;
+      this.own[b] = ownable ? NO_ACCESS : IN_INFOS;
+      this.own[b + R_POS] = NO_ACCESS;
+    } else if (sole !== t) {
+      if (this.inOwnRecord(x, sole)) this.toInfos(x, sole);
+      this.sole[x] = SHARED;
+      return false;
+    }
+    if (ownable) this.ownAccess(t, x, loc, ev, write, pos);
+    else if (this.inOwnRecord(x, t)) this.toInfos(x, t);
+    return ownable;
   }
 
   /**
@@ -540,34 +550,23 @@ export class GoldilocksDetector implements Detector {
     }
     // Theorem 1: TL ∈ LS iff the previous access was transactional (then a transactional access is race-free).
     if (xact && this.iXact[info] !== 0) return true;
-    this.reportRace(info, t, xact, range, x, loc, ev, write, cells);
+    this.reportRace(info, { index: ev, thread: t, write, xact, atomic: range >= 0, loc }, x, cells);
     return false;
   }
 
   /**
-   * The race of the access of thread t (its event `ev`, a write or not, transactional or not, of atomic location `range`
-   * or -1) with the one `info` records, found by a walk over `cells` cells that left the working lockset without t: to
-   * the sink. A method of its own, called on a race only: V8 then does not compile it into {@link checkHappensBefore}
-   * (a call run in fewer than 15% of its calls is not inlined).
+   * The race of access `current` of variable `x` with the one `info` records, found by a walk over `cells` cells that
+   * left the working lockset without the current thread: to the sink. A method of its own, called on a race only: V8
+   * then does not compile it into {@link checkHappensBefore} (a call run in fewer than 15% of its calls is not inlined).
    */
-  private reportRace(
-    info: number,
-    t: number,
-    xact: boolean,
-    range: number,
-    x: number,
-    loc: number,
-    ev: number,
-    write: boolean,
-    cells: number,
-  ): void {
+  private reportRace(info: number, current: AccessRef, x: number, cells: number): void {
     this.n.races++;
     const s = this.ctx.symbols;
     const ls = this.ws.names(s);
     if (this.iXact[info] !== 0) ls.push('TL');
     this.ctx.sink.race({
       variable: x,
-      current: { index: ev, thread: t, write, xact, atomic: range >= 0, loc },
+      current,
       previous: {
         index: this.iEv[info],
         thread: this.iOwner[info],
@@ -576,7 +575,7 @@ export class GoldilocksDetector implements Detector {
         atomic: this.iRange[info] >= 0,
         loc: this.iLoc[info],
       },
-      detail: `lockset walk over ${cells} synchronization events: ${s.threads.name(t)} ∉ LS(${s.variables.name(x)})`,
+      detail: `lockset walk over ${cells} synchronization events: ${s.threads.name(current.thread)} ∉ LS(${s.variables.name(x)})`,
       lockset: ls,
     });
   }
@@ -773,9 +772,9 @@ export class GoldilocksDetector implements Detector {
     return held !== undefined && held.length > 0 && this.opt.alockShortCircuit === true ? held[0] : -1;
   }
 
-  /** Whether x's accesses are in its own record (see `own`). */
-  private inOwnRecord(x: number): boolean {
-    return this.sole[x] >= 0 && this.own[x * OWN_SLOTS] !== IN_INFOS;
+  /** Whether x's accesses are in its own record (see `own`); `sole`: `sole[x]`. */
+  private inOwnRecord(x: number, sole = this.sole[x]): boolean {
+    return sole >= 0 && this.own[x * OWN_SLOTS] !== IN_INFOS;
   }
 
   /**
